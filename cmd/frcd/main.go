@@ -1,0 +1,194 @@
+// Command frcd brings ros_control to the FRC roboRIO. This file holds only
+// the command line: each subcommand calls into the packages that do the work.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/diag"
+	"github.com/frcd/frcd/robot"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// Exit codes of every subcommand.
+const (
+	exitOK      = 0
+	exitInvalid = 1 // the robot has errors
+	exitUsage   = 2 // bad command line, or a file could not be read
+)
+
+const usage = `frcd brings ros_control to the FRC roboRIO.
+
+Usage:
+  frcd validate [--json] [--strict] ROBOT.urdf ROBOT.yaml
+                          check a robot's files; every finding as file:line:col
+  frcd describe [TYPE]    list the device types, or show one type's YAML keys
+  frcd schema             print a JSON Schema of the robot YAML, for editors
+  frcd version            print the version
+
+Exit status: 0 ok, 1 the robot has errors, 2 usage or I/O trouble.
+`
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "validate":
+		return validate(rest, stdout, stderr)
+	case "describe":
+		return describe(rest, stdout, stderr)
+	case "schema":
+		return schema(rest, stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintf(stdout, "frcd %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		return exitOK
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"validate", "describe", "schema", "version", "help"}), usage)
+	return exitUsage
+}
+
+// parseFlags parses flags wherever they stand among the arguments, so that
+// `frcd validate robot.urdf robot.yaml --json` works as users type it.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("frcd "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+func validate(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("validate", stderr)
+	asJSON := fs.Bool("json", false, "print the findings as JSON")
+	strict := fs.Bool("strict", false, "treat warnings as errors")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: frcd validate [--json] [--strict] ROBOT.urdf ROBOT.yaml")
+		fs.PrintDefaults()
+	}
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(files) != 2 {
+		fs.Usage()
+		return exitUsage
+	}
+	urdfPath, yamlPath := files[0], files[1]
+	if isYAML(urdfPath) && !isYAML(yamlPath) {
+		urdfPath, yamlPath = yamlPath, urdfPath // the order is easy to get wrong
+	}
+	r, list, ioErr := robot.Load(urdfPath, yamlPath)
+	if *strict {
+		list.Strict()
+	}
+	if *asJSON {
+		list.WriteJSON(stdout)
+	} else {
+		list.WriteText(stdout)
+		fmt.Fprintln(stdout, summary(r, list, urdfPath, yamlPath))
+	}
+	switch {
+	case ioErr != nil:
+		return exitUsage
+	case list.Errors() > 0:
+		return exitInvalid
+	}
+	return exitOK
+}
+
+func isYAML(path string) bool {
+	p := strings.ToLower(path)
+	return strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")
+}
+
+func summary(r *robot.Robot, list diag.List, urdfPath, yamlPath string) string {
+	counts := fmt.Sprintf("%d %s, %d %s", list.Errors(), plural(list.Errors(), "error"), list.Warnings(), plural(list.Warnings(), "warning"))
+	if r == nil || list.Errors() > 0 {
+		return fmt.Sprintf("%s + %s: %s", urdfPath, yamlPath, counts)
+	}
+	return fmt.Sprintf("%s + %s: ok, %d joints, %d devices; %s", urdfPath, yamlPath, len(r.Joints), len(r.Config.Devices), counts)
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+func describe(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("describe", stderr)
+	names, err := parseFlags(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(names) == 0 {
+		fmt.Fprint(stdout, config.Summaries())
+		return exitOK
+	}
+	code := exitOK
+	for i, name := range names {
+		t := config.Lookup(name)
+		if t == nil {
+			fmt.Fprintf(stderr, "frcd: unknown device type %q%s; `frcd describe` lists them\n", name, diag.DidYouMean(name, config.TypeNames()))
+			code = exitUsage
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprint(stdout, t.Describe())
+	}
+	return code
+}
+
+func schema(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("schema", stderr)
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(rest) > 0 {
+		fmt.Fprintln(stderr, "usage: frcd schema > frcd.schema.json")
+		return exitUsage
+	}
+	b, err := config.Schema()
+	if err != nil {
+		fmt.Fprintf(stderr, "frcd: %v\n", err)
+		return exitUsage
+	}
+	stdout.Write(append(b, '\n'))
+	return exitOK
+}

@@ -1,0 +1,338 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// placeDoc says, for docs, what a device's name refers to.
+func (p Place) doc() string {
+	switch p {
+	case DrivesJoint:
+		return "the URDF joint it drives"
+	case JointSensor:
+		return "a URDF <sensor>: inside the <joint> it measures, or inside a <link> for an environment sensor"
+	case LinkSensor:
+		return "a URDF <sensor> inside a <link> (or a robot-level <sensor> with <parent link=...>)"
+	case Output:
+		return "the URDF joint it drives, or any name for an output that moves no joint (an LED)"
+	default:
+		return "any name: YAML only, no URDF element"
+	}
+}
+
+// DefaultString is a key's default as written in docs, or "" for none.
+func (k *Key) DefaultString() string {
+	if k.DefaultDoc != "" {
+		return k.DefaultDoc
+	}
+	switch v := k.Default.(type) {
+	case nil:
+		return ""
+	case float64:
+		f := trimFloat(v)
+		if !strings.ContainsAny(f, ".e") {
+			f += ".0"
+		}
+		return f
+	default:
+		return fmt.Sprint(v)
+	}
+}
+
+// Allowed describes a key's allowed values, or "".
+func (k *Key) Allowed() string {
+	switch {
+	case len(k.Enum) > 0:
+		return strings.Join(k.Enum, " | ")
+	case k.Resource != NoResource && k.Resource != NavXPort:
+		lo, hi := k.Resource.Range()
+		return fmt.Sprintf("%s %d-%d", k.Resource, lo, hi)
+	case k.HasRange:
+		return trimFloat(k.Min) + "-" + trimFloat(k.Max)
+	case len(k.Ref) > 0:
+		return "name of " + refList(k.Ref)
+	case k.NonZero:
+		return "not 0"
+	}
+	return ""
+}
+
+func (k *Key) meaning() string {
+	m := k.Doc
+	if k.Unit != "" {
+		m += " [" + k.Unit + "]"
+	}
+	if a := k.Allowed(); a != "" {
+		m += " (" + a + ")"
+	}
+	return m
+}
+
+// ExampleEntry is a YAML flow entry of the type, for docs.
+func (t *Type) ExampleEntry() string {
+	if t.Example != "" {
+		return t.Example
+	}
+	name := "my_" + t.Name
+	switch t.Place {
+	case DrivesJoint, Output:
+		name = "arm_joint"
+	case JointSensor:
+		name = "arm_" + t.Name
+	case LinkSensor:
+		name = "imu"
+	}
+	if t.Name == "pdp" {
+		name = "pdp"
+	}
+	parts := []string{"name: " + name, "type: " + t.Name}
+	for _, k := range t.Keys {
+		if !k.Required {
+			continue
+		}
+		parts = append(parts, k.Name+": "+exampleValue(&k))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func exampleValue(k *Key) string {
+	switch {
+	case len(k.Enum) > 0:
+		return k.Enum[0]
+	case k.Name == "frame_id":
+		return "base_link"
+	case k.Resource != NoResource && k.Resource != NavXPort:
+		lo, _ := k.Resource.Range()
+		if k.Name == "ch_b" || k.Name == "reverse_id" {
+			lo++
+		}
+		return strconv.Itoa(lo)
+	}
+	switch k.Kind {
+	case Int:
+		return "0"
+	case Float:
+		if k.Name == "offset" {
+			return "0.0"
+		}
+		return "1.0"
+	case Bool:
+		return "false"
+	}
+	return "x"
+}
+
+// Describe is the text `frcd describe TYPE` prints.
+func (t *Type) Describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\n", t.Name, t.Summary)
+	fmt.Fprintf(&b, "WPILib class %s; %s.\n", t.Class, t.Group)
+	fmt.Fprintf(&b, "Its name is %s.\n\n", t.Place.doc())
+	fmt.Fprintf(&b, "%s\n\n", wrap(t.Doc, 100))
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "KEY\tTYPE\tREQUIRED\tDEFAULT\tMEANING")
+	fmt.Fprintln(tw, "name\tstring\tyes\t\tThe URDF joint or sensor name (see above).")
+	fmt.Fprintf(tw, "type\tstring\tyes\t\tMust be %q.\n", t.Name)
+	for _, k := range t.Keys {
+		req := "no"
+		if k.Required {
+			req = "yes"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.Name, k.Kind, req, k.DefaultString(), k.meaning())
+	}
+	tw.Flush()
+	fmt.Fprintf(&b, "\nExample:\n  joints:\n    - %s\n", t.ExampleEntry())
+	return b.String()
+}
+
+// Summaries is the text `frcd describe` prints with no type: one line each.
+func Summaries() string {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	group := ""
+	for _, t := range Types() {
+		if t.Group != group {
+			if group != "" {
+				fmt.Fprintln(tw)
+			}
+			group = t.Group
+			fmt.Fprintf(tw, "%s:\n", plural(group))
+		}
+		fmt.Fprintf(tw, "  %s\t%s\n", t.Name, t.Summary)
+	}
+	tw.Flush()
+	b.WriteString("\nfrcd describe TYPE shows a type's keys.\n")
+	return b.String()
+}
+
+func plural(g string) string {
+	if g == "special" {
+		return "special devices"
+	}
+	return g + "s"
+}
+
+func wrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, w := range strings.Fields(s) {
+		if i > 0 {
+			if n+1+len(w) > width {
+				b.WriteByte('\n')
+				n = 0
+			} else {
+				b.WriteByte(' ')
+				n++
+			}
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	return b.String()
+}
+
+// Markdown is docs/devices.md.
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("<!-- Generated from config's device tables by `make docs`; do not edit. -->\n")
+	b.WriteString("# Device types\n\n")
+	b.WriteString("Every entry of a robot YAML's `joints:` list has a `name` and a `type`, plus the keys of its type below. " +
+		"`frcd describe TYPE` prints the same tables; `frcd schema` prints a JSON Schema of the file for editors.\n\n")
+	group := ""
+	for _, t := range Types() {
+		if t.Group != group {
+			group = t.Group
+			fmt.Fprintf(&b, "## %s\n\n", strings.ToUpper(plural(group)[:1])+plural(group)[1:])
+		}
+		fmt.Fprintf(&b, "### `%s`\n\n%s WPILib class `%s`.\n\n", t.Name, t.Summary, t.Class)
+		fmt.Fprintf(&b, "Its name is %s.\n\n%s\n\n", mdEscape(t.Place.doc()), t.Doc)
+		b.WriteString("| key | type | required | default | meaning |\n|---|---|---|---|---|\n")
+		fmt.Fprintf(&b, "| `name` | string | yes | | The URDF joint or sensor name (see above). |\n")
+		fmt.Fprintf(&b, "| `type` | string | yes | | Must be `%s`. |\n", t.Name)
+		for _, k := range t.Keys {
+			req := "no"
+			if k.Required {
+				req = "yes"
+			}
+			def := k.DefaultString()
+			if def != "" && k.DefaultDoc == "" {
+				def = "`" + def + "`"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", k.Name, k.Kind, req, def, mdEscape(k.meaning()))
+		}
+		fmt.Fprintf(&b, "\n```yaml\njoints:\n  - %s\n```\n\n", t.ExampleEntry())
+	}
+	return b.String()
+}
+
+func mdEscape(s string) string {
+	s = strings.ReplaceAll(s, "|", "\\|")
+	s = strings.ReplaceAll(s, "<", "&lt;")
+	return strings.ReplaceAll(s, ">", "&gt;")
+}
+
+// Schema returns a JSON Schema (draft-07) of the robot YAML file, for
+// yaml-language-server and other editors: completion of types and keys,
+// descriptions on hover, and errors for missing or unknown keys.
+func Schema() ([]byte, error) {
+	defs := map[string]any{}
+	var ifs []any
+	for _, t := range Types() {
+		props := map[string]any{
+			"name": map[string]any{"type": "string", "minLength": 1, "description": "The URDF joint or sensor name: " + t.Place.doc() + "."},
+			"type": map[string]any{"const": t.Name, "description": t.Summary},
+		}
+		required := []string{"name", "type"}
+		for _, k := range t.Keys {
+			props[k.Name] = keySchema(&k)
+			if k.Required {
+				required = append(required, k.Name)
+			}
+		}
+		def := map[string]any{
+			"type": "object", "description": t.Summary + " " + t.Doc,
+			"properties": props, "required": required, "additionalProperties": false,
+		}
+		for kw, v := range t.Schema {
+			def[kw] = v
+		}
+		defs[t.Name] = def
+		ifs = append(ifs, map[string]any{
+			"if":   map[string]any{"properties": map[string]any{"type": map[string]any{"const": t.Name}}, "required": []string{"type"}},
+			"then": map[string]any{"$ref": "#/definitions/" + t.Name},
+		})
+	}
+	var typeDocs []any
+	for _, t := range Types() {
+		typeDocs = append(typeDocs, map[string]any{"const": t.Name, "description": t.Summary})
+	}
+	defs["device"] = map[string]any{
+		"type": "object", "required": []string{"name", "type"},
+		"properties": map[string]any{
+			"name": map[string]any{"type": "string", "minLength": 1},
+			"type": map[string]any{"description": "The device type: the WPILib class in snake_case.", "enum": TypeNames(), "anyOf": typeDocs},
+		},
+		"allOf": ifs,
+	}
+	s := map[string]any{
+		"$schema":              "http://json-schema.org/draft-07/schema#",
+		"title":                "frcd robot device list",
+		"description":          "The YAML device list of a robot for frcd: every sensor, actuator and special device, by the names of its URDF joints and sensors.",
+		"type":                 "object",
+		"required":             []string{"joints"},
+		"additionalProperties": false,
+		"patternProperties":    map[string]any{"^x-": map[string]any{"description": "Free for YAML anchors: frcd ignores it."}},
+		"properties": map[string]any{
+			"joints": map[string]any{
+				"type": "array", "description": "Every device of the robot: sensors, actuators and special devices.",
+				"items": map[string]any{"$ref": "#/definitions/device"},
+			},
+		},
+		"definitions": defs,
+	}
+	return json.MarshalIndent(s, "", "  ")
+}
+
+func keySchema(k *Key) map[string]any {
+	s := map[string]any{"description": k.meaning()}
+	switch k.Kind {
+	case Int:
+		s["type"] = "integer"
+	case Float:
+		s["type"] = "number"
+	case Bool:
+		s["type"] = "boolean"
+	default:
+		s["type"] = "string"
+	}
+	if k.Default != nil {
+		s["default"] = k.Default
+	}
+	switch {
+	case len(k.Enum) > 0 && k.Kind == Int:
+		var e []int
+		for _, x := range k.Enum {
+			n, _ := strconv.Atoi(x)
+			e = append(e, n)
+		}
+		s["enum"] = e
+	case len(k.Enum) > 0:
+		s["enum"] = k.Enum
+	case k.Resource != NoResource && k.Resource != NavXPort:
+		lo, hi := k.Resource.Range()
+		s["minimum"], s["maximum"] = lo, hi
+	case k.HasRange:
+		s["minimum"], s["maximum"] = k.Min, k.Max
+	}
+	if k.NonZero {
+		s["not"] = map[string]any{"const": 0}
+	}
+	if k.Kind == String && len(k.Enum) == 0 {
+		s["minLength"] = 1
+	}
+	return s
+}

@@ -1,0 +1,62 @@
+package config
+
+import (
+	"testing"
+)
+
+func FuzzParse(f *testing.F) {
+	seeds := []string{
+		"joints:\n  - {name: arm, type: talon, id: 3, pdp_ch: 1}\n  - {name: pdp, type: pdp, id: 0}\n",
+		"joints:\n  - name: enc\n    type: encoder\n    ch_a: 0\n    ch_b: 1\n    dist_per_pulse: 0.01\n    encoding: 2\n",
+		"x-d: &d {type: solenoid, pcm_id: 1}\njoints:\n  - {<<: *d, name: a, id: 0}\n  - {<<: [*d], name: b, id: 1}\n",
+		"joints:\n  - {name: p, type: pigeon_imu, frame_id: base, talon: t}\n  - {name: t, type: talon_srx, id: 1}\n",
+		"joints:\n  - {name: n, type: navx, frame_id: b, interface: spi, id: 4}\n",
+		"joints: [{name: a, type: relay, relay_id: 0, direction: both}, {name: b, type: compressor}]",
+		"joints:\n  - {name: a, type: talon, id: 3\n",
+		"joints: &a [*a]\n",
+		"a: &a {b: *a}\njoints: []\n",
+		"joints:\n  - {<<: {<<: {<<: {type: pdp}}}, name: x, id: 0}\n",
+		"--- \njoints: []\n---\n",
+		"joints:\n  - {name: \"\\u0000\", type: \"\\xff\", id: 0x10}\n",
+		"\t",
+		"",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	for _, ty := range Types() {
+		f.Add([]byte("joints:\n  - " + ty.ExampleEntry() + "\n"))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, list := Parse("f.yaml", data)
+		if file == nil {
+			t.Fatal("nil file")
+		}
+		for _, fd := range list {
+			if fd.File != "f.yaml" || fd.Line < 1 || fd.Col < 1 || fd.Message == "" {
+				t.Fatalf("bad finding %+v", fd)
+			}
+			if fd.Message == "" || fd.Message[len(fd.Message)-1] == ' ' {
+				t.Fatalf("bad message %q", fd.Message)
+			}
+		}
+		for _, d := range file.Devices {
+			if d.Type != nil && d.Type.Name != d.TypeName {
+				t.Fatalf("type mismatch %q %q", d.TypeName, d.Type.Name)
+			}
+		}
+		if list.Errors() == 0 {
+			// A clean file has every required key of every device.
+			for _, d := range file.Devices {
+				if d.Type == nil || d.Name == "" {
+					t.Fatalf("clean file with an undecoded device %+v", d)
+				}
+				for _, k := range d.Type.Keys {
+					if k.Required && !d.Has(k.Name) {
+						t.Fatalf("clean file, but %s lacks %s", d, k.Name)
+					}
+				}
+			}
+		}
+	})
+}

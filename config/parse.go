@@ -1,0 +1,693 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/frcd/frcd/diag"
+)
+
+// File is a decoded robot YAML file.
+type File struct {
+	Path string
+	// Devices is the `joints:` list in file order. Entries whose type is
+	// unknown are kept (Type nil) so that their names can still be checked.
+	Devices []*Device
+	byName  map[string]*Device
+}
+
+// Device returns the device of that name, or nil.
+func (f *File) Device(name string) *Device { return f.byName[name] }
+
+// Names returns the devices' names in file order.
+func (f *File) Names() []string {
+	names := make([]string, 0, len(f.Devices))
+	for _, d := range f.Devices {
+		names = append(names, d.Name)
+	}
+	return names
+}
+
+// sections are the top-level keys of the file.
+var sections = []string{"joints"}
+
+// Parse decodes and checks a robot YAML file. It returns every finding at
+// once; f is never nil, and holds every entry that could be decoded. Parse
+// does not panic on any input.
+func Parse(path string, data []byte) (f *File, list diag.List) {
+	f = &File{Path: path, byName: map[string]*Device{}}
+	defer func() {
+		if r := recover(); r != nil {
+			list.Errorf(diag.Pos{File: path, Line: 1, Col: 1}, "the YAML parser failed on this file: %v", r)
+		}
+	}()
+	p := &parser{file: f, path: path, list: &list}
+	p.parse(data)
+	return f, list
+}
+
+type parser struct {
+	file *File
+	path string
+	list *diag.List
+}
+
+func (p *parser) pos(n *yaml.Node) diag.Pos {
+	return diag.Pos{File: p.path, Line: n.Line, Col: n.Column}
+}
+
+var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func (p *parser) parse(data []byte) {
+	start := diag.Pos{File: p.path, Line: 1, Col: 1}
+	if len(bytes.TrimSpace(data)) == 0 {
+		p.list.Errorf(start, "empty file: expected a `joints:` list of devices")
+		return
+	}
+	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
+		p.list.Errorf(start, "not a text file: a robot YAML file is UTF-8 text")
+		return
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			p.list.Errorf(start, "empty file: expected a `joints:` list of devices")
+		} else {
+			p.syntaxError(err)
+		}
+		return
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		p.list.Errorf(p.pos(&extra), "a second YAML document: frcd reads one document per file")
+	} else if !errors.Is(err, io.EOF) {
+		p.syntaxError(err)
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode {
+		if len(root.Content) == 0 {
+			p.list.Errorf(start, "empty file: expected a `joints:` list of devices")
+			return
+		}
+		root = root.Content[0]
+	}
+	root = resolve(root)
+	if root.Kind != yaml.MappingNode {
+		p.list.Errorf(p.pos(root), "the file must be a mapping with a `joints:` list, not %s", describeNode(root))
+		return
+	}
+	var joints *yaml.Node
+	p.mapping(root, func(key string, k, v *yaml.Node) {
+		switch key {
+		case "joints":
+			joints = v
+		default:
+			if strings.HasPrefix(key, "x-") {
+				return // a place for YAML anchors, as in docker-compose files
+			}
+			p.list.Errorf(p.pos(k), "unknown section %q%s; known sections: %s", key, diag.DidYouMean(key, sections), strings.Join(sections, ", "))
+		}
+	})
+	if joints == nil {
+		p.list.Errorf(p.pos(root), "no `joints:` list: every robot file lists its devices under `joints:`")
+		return
+	}
+	p.joints(joints)
+	p.checkFile()
+}
+
+func (p *parser) syntaxError(err error) {
+	msg := err.Error()
+	pos := diag.Pos{File: p.path, Line: 1, Col: 1}
+	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
+		msg = m[2]
+		if n, e := strconv.Atoi(m[1]); e == nil && n > 0 {
+			pos.Line = n
+			if parserError(msg) {
+				pos.Line++
+			}
+		}
+	} else {
+		msg = strings.TrimPrefix(msg, "yaml: ")
+	}
+	p.list.Errorf(pos, "invalid YAML: %s", msg)
+}
+
+// parserError tells yaml.v3's parser errors from its scanner errors by
+// their text: yaml.v3 numbers a parser error's line from 0 (the line of the
+// construct that failed, e.g. the unclosed '{') and a scanner error's from
+// 1, and omits a line of 0 altogether.
+func parserError(msg string) bool {
+	if !strings.HasPrefix(msg, "did not find expected ") {
+		return false
+	}
+	switch strings.TrimPrefix(msg, "did not find expected ") {
+	case "alphabetic or numeric character", "whitespace or line break", "comment or line break":
+		return false // scanner errors
+	}
+	return true
+}
+
+// resolve follows aliases.
+func resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && n.Alias != nil && i < 100; i++ {
+		n = n.Alias
+	}
+	return n
+}
+
+func describeNode(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "nothing"
+		case "!!str":
+			return fmt.Sprintf("the string %q", n.Value)
+		case "!!int":
+			return "the integer " + n.Value
+		case "!!float":
+			return "the number " + n.Value
+		case "!!bool":
+			return n.Value
+		}
+		return fmt.Sprintf("a value tagged %s (%q)", n.Tag, n.Value)
+	}
+	return "an alias"
+}
+
+// mapping walks a mapping's pairs in order, expanding `<<` merge keys, and
+// reports duplicate keys and non-string keys. Keys written in the mapping
+// win over merged ones, as YAML says.
+func (p *parser) mapping(m *yaml.Node, fn func(key string, k, v *yaml.Node)) {
+	seen := map[string]*yaml.Node{}
+	type pair struct{ k, v *yaml.Node }
+	var own, merged []pair
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			p.merge(resolve(v), func(mk, mv *yaml.Node) { merged = append(merged, pair{mk, mv}) }, 0)
+			continue
+		}
+		own = append(own, pair{k, v})
+	}
+	for _, kv := range own {
+		k := resolve(kv.k)
+		if k.Kind != yaml.ScalarNode || k.Tag == "!!null" {
+			p.list.Errorf(p.pos(kv.k), "a key must be a name, not %s", describeNode(k))
+			continue
+		}
+		if first, dup := seen[k.Value]; dup {
+			p.list.Errorf(p.pos(kv.k), "duplicate key %q (first at line %d)", k.Value, first.Line)
+			continue
+		}
+		seen[k.Value] = kv.k
+		fn(k.Value, kv.k, resolve(kv.v))
+	}
+	for _, kv := range merged {
+		k := resolve(kv.k)
+		if k.Kind != yaml.ScalarNode {
+			continue
+		}
+		if _, dup := seen[k.Value]; dup {
+			continue
+		}
+		seen[k.Value] = kv.k
+		fn(k.Value, kv.k, resolve(kv.v))
+	}
+}
+
+func (p *parser) merge(v *yaml.Node, fn func(k, v *yaml.Node), depth int) {
+	if depth > 10 {
+		return
+	}
+	switch v.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			k := v.Content[i]
+			if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+				p.merge(resolve(v.Content[i+1]), fn, depth+1)
+				continue
+			}
+			fn(k, v.Content[i+1])
+		}
+	case yaml.SequenceNode:
+		for _, e := range v.Content {
+			p.merge(resolve(e), fn, depth+1)
+		}
+	default:
+		p.list.Errorf(p.pos(v), "a `<<` merge takes a mapping or a list of mappings, not %s", describeNode(v))
+	}
+}
+
+func (p *parser) joints(seq *yaml.Node) {
+	if seq.Kind != yaml.SequenceNode {
+		p.list.Errorf(p.pos(seq), "`joints:` must be a list of devices, not %s", describeNode(seq))
+		return
+	}
+	if len(seq.Content) == 0 {
+		p.list.Warnf(p.pos(seq), "`joints:` lists no devices")
+	}
+	for i, e := range seq.Content {
+		if d := p.device(i, resolve(e)); d != nil {
+			p.file.Devices = append(p.file.Devices, d)
+		}
+	}
+}
+
+// device decodes one entry. It returns nil only when the entry is not a
+// mapping at all.
+func (p *parser) device(index int, n *yaml.Node) *Device {
+	if n.Kind != yaml.MappingNode {
+		p.list.Errorf(p.pos(n), "device %d: must be a mapping like {name: ..., type: ...}, not %s", index+1, describeNode(n))
+		return nil
+	}
+	d := &Device{Pos: p.pos(n), values: map[string]Value{}, refs: map[string]*Device{}}
+	type kv struct {
+		key  string
+		k, v *yaml.Node
+	}
+	var rest []kv
+	p.mapping(n, func(key string, k, v *yaml.Node) {
+		switch key {
+		case "name", "type":
+			s, ok := p.scalar(v, String, fmt.Sprintf("device %d: %s", index+1, key))
+			if !ok {
+				return
+			}
+			if s.Str == "" {
+				p.list.Errorf(p.pos(v), "device %d: %s is empty", index+1, key)
+				return
+			}
+			if key == "name" {
+				d.Name, d.NamePos = s.Str, p.pos(v)
+			} else {
+				d.TypeName, d.TypePos = s.Str, p.pos(v)
+			}
+		default:
+			rest = append(rest, kv{key, k, v})
+		}
+	})
+	label := d.String()
+	if d.Name == "" {
+		label = fmt.Sprintf("device %d", index+1)
+		if d.TypeName != "" {
+			label = fmt.Sprintf("%s (device %d)", d.TypeName, index+1)
+		}
+		if d.NamePos == (diag.Pos{}) {
+			p.list.Errorf(d.Pos, "%s: missing required key \"name\"", label)
+		}
+	}
+	if d.TypeName == "" {
+		if d.TypePos == (diag.Pos{}) {
+			p.list.Errorf(d.Pos, "%s: missing required key \"type\"", label)
+		}
+		return d
+	}
+	t := Lookup(d.TypeName)
+	if t == nil {
+		p.list.Errorf(d.TypePos, "%s: unknown type %q%s", label, d.TypeName, diag.DidYouMean(d.TypeName, TypeNames()))
+		return d
+	}
+	d.Type = t
+	written := map[string]bool{}
+	for _, e := range rest {
+		key := t.Key(e.key)
+		if key == nil {
+			p.list.Errorf(p.pos(e.k), "%s: unknown key %q for type %s%s", label, e.key, t.Name, diag.DidYouMean(e.key, t.KeyNames()))
+			continue
+		}
+		written[key.Name] = true
+		v, ok := p.scalar(e.v, key.Kind, label+": "+key.Name)
+		if !ok {
+			continue
+		}
+		v.KeyPos = p.pos(e.k)
+		if p.checkValue(label, key, v) {
+			d.values[key.Name] = v
+		}
+	}
+	for _, key := range t.Keys {
+		if _, ok := d.values[key.Name]; ok || written[key.Name] {
+			continue
+		}
+		if key.Required {
+			p.list.Errorf(d.Pos, "%s: missing required key %q (%s)", label, key.Name, key.Kind)
+			continue
+		}
+		if key.Default != nil {
+			d.values[key.Name] = defaultValue(key, d.Pos)
+		}
+	}
+	return d
+}
+
+func defaultValue(k Key, pos diag.Pos) Value {
+	v := Value{Kind: k.Kind, KeyPos: pos, Pos: pos}
+	switch x := k.Default.(type) {
+	case int:
+		v.Int, v.Float = x, float64(x)
+	case float64:
+		v.Float = x
+	case bool:
+		v.Bool = x
+	case string:
+		v.Str = x
+	}
+	return v
+}
+
+// scalar decodes a scalar of the wanted kind, reporting a wrong type.
+func (p *parser) scalar(n *yaml.Node, kind Kind, what string) (Value, bool) {
+	v := Value{Kind: kind, Pos: p.pos(n), Set: true}
+	if n.Kind != yaml.ScalarNode {
+		p.list.Errorf(p.pos(n), "%s: want %s, got %s", what, kind.article(), describeNode(n))
+		return v, false
+	}
+	if n.Tag == "!!null" {
+		p.list.Errorf(p.pos(n), "%s: has no value; want %s", what, kind.article())
+		return v, false
+	}
+	bad := func(hint string) (Value, bool) {
+		p.list.Errorf(p.pos(n), "%s: want %s, got %s%s", what, kind.article(), describeNode(n), hint)
+		return v, false
+	}
+	switch kind {
+	case Int:
+		if n.Tag != "!!int" {
+			return bad("")
+		}
+		var i int64
+		if err := n.Decode(&i); err != nil || i < math.MinInt32 || i > math.MaxInt32 {
+			p.list.Errorf(p.pos(n), "%s: %s is out of range", what, n.Value)
+			return v, false
+		}
+		v.Int, v.Float = int(i), float64(i)
+	case Float:
+		if n.Tag != "!!int" && n.Tag != "!!float" {
+			return bad("")
+		}
+		var f float64
+		if err := n.Decode(&f); err != nil {
+			return bad("")
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			p.list.Errorf(p.pos(n), "%s: must be a finite number, not %s", what, n.Value)
+			return v, false
+		}
+		v.Float = f
+	case Bool:
+		if n.Tag != "!!bool" {
+			hint := ""
+			switch strings.ToLower(n.Value) {
+			case "yes", "no", "on", "off", "y", "n":
+				hint = " (write true or false)"
+			}
+			return bad(hint)
+		}
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			return bad("")
+		}
+		v.Bool = b
+	case String:
+		if n.Tag != "!!str" {
+			return bad("; quote it if it is meant as a name")
+		}
+		v.Str = n.Value
+	}
+	return v, true
+}
+
+// checkValue applies a key's range, enum and channel rules.
+func (p *parser) checkValue(label string, k *Key, v Value) bool {
+	switch {
+	case k.Resource != NoResource && k.Resource != NavXPort:
+		lo, hi := k.Resource.Range()
+		if v.Int < lo || v.Int > hi {
+			p.list.Errorf(v.Pos, "%s: %s: %s %d is out of range %d-%d", label, k.Name, k.Resource, v.Int, lo, hi)
+			return false
+		}
+	case k.HasRange:
+		if v.Float < k.Min || v.Float > k.Max {
+			p.list.Errorf(v.Pos, "%s: %s: %s is out of range %s-%s", label, k.Name, formatNumber(v), trimFloat(k.Min), trimFloat(k.Max))
+			return false
+		}
+	}
+	if k.NonZero && v.Float == 0 {
+		p.list.Errorf(v.Pos, "%s: %s must not be 0", label, k.Name)
+		return false
+	}
+	if len(k.Enum) > 0 {
+		s := v.Str
+		if k.Kind == Int {
+			s = strconv.Itoa(v.Int)
+		}
+		for _, e := range k.Enum {
+			if e == s {
+				return true
+			}
+		}
+		hint := ""
+		if k.Kind == String {
+			hint = diag.DidYouMean(s, k.Enum)
+		}
+		p.list.Errorf(v.Pos, "%s: %s %q is not one of %s%s", label, k.Name, s, strings.Join(k.Enum, ", "), hint)
+		return false
+	}
+	return true
+}
+
+func formatNumber(v Value) string {
+	if v.Kind == Int {
+		return strconv.Itoa(v.Int)
+	}
+	return trimFloat(v.Float)
+}
+
+func trimFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// Checker is given to a Type's Check to report findings and claim channels.
+type Checker struct {
+	list   *diag.List
+	claims map[claimKey]*Device
+}
+
+type claimKey struct {
+	r     Resource
+	scope string
+	n     int
+}
+
+// Errorf adds an error.
+func (c *Checker) Errorf(pos diag.Pos, format string, args ...any) {
+	c.list.Errorf(pos, format, args...)
+}
+
+// Warnf adds a warning.
+func (c *Checker) Warnf(pos diag.Pos, format string, args ...any) { c.list.Warnf(pos, format, args...) }
+
+// Claim records that d uses channel n of resource r (within scope), and
+// reports an error when another device already does.
+func (c *Checker) Claim(d *Device, r Resource, scope string, n int, pos diag.Pos) {
+	k := claimKey{r, scope, n}
+	if other, taken := c.claims[k]; taken {
+		if other != d {
+			what := describeClaim(k)
+			if pwm, ok := pwmOnDIOPin(d, r, n); ok {
+				what = fmt.Sprintf("PWM channel %d is on the MXP pin of DIO channel %d, which", pwm, n)
+			} else if pwm, ok := pwmOnDIOPin(other, r, n); ok {
+				what = fmt.Sprintf("%s is on the MXP pin of PWM channel %d, which", what, pwm)
+			}
+			c.list.Errorf(pos, "%s: %s is already used by %s (line %d)", d, what, other, other.Pos.Line)
+		}
+		return
+	}
+	c.claims[k] = d
+}
+
+// pwmOnDIOPin reports the PWM channel of d whose MXP pin is DIO n, when d
+// claims DIO n through a PWM key.
+func pwmOnDIOPin(d *Device, r Resource, n int) (int, bool) {
+	if r != DIO || d.Type == nil {
+		return 0, false
+	}
+	for _, k := range d.Type.Keys {
+		if k.Resource == PWM && d.Has(k.Name) {
+			if dio, ok := mxpSharedDIO(PWM, d.Int(k.Name)); ok && dio == n {
+				return d.Int(k.Name), true
+			}
+		}
+	}
+	return 0, false
+}
+
+// mxpSharedDIO says which DIO channel shares its MXP pin with a PWM or
+// DIO channel. The WPILib HAL allocates MXP PWM 10-13 on the pins of DIO
+// 10-13 and PWM 14-19 on those of DIO 18-23 (the MXP's SPI pins sit
+// between), and refuses a second allocation of a pin.
+func mxpSharedDIO(r Resource, n int) (int, bool) {
+	if r != PWM {
+		return 0, false
+	}
+	switch {
+	case n >= 10 && n <= 13:
+		return n, true
+	case n >= 14 && n <= 19:
+		return n + 4, true
+	}
+	return 0, false
+}
+
+func describeClaim(k claimKey) string {
+	switch k.r {
+	case PCMChannel:
+		return fmt.Sprintf("channel %d of PCM %s", k.n, k.scope)
+	case PDPChannel:
+		return fmt.Sprintf("channel %d of PDP %q", k.n, k.scope)
+	case PCMCompressor:
+		return fmt.Sprintf("the compressor of PCM %d", k.n)
+	case NavXPort:
+		return fmt.Sprintf("%s port %d", k.scope, k.n)
+	}
+	return fmt.Sprintf("%s %d", k.r, k.n)
+}
+
+// checkFile runs the rules that span entries: unique names, references
+// (with the PDP default), channels used once, and each type's Check.
+func (p *parser) checkFile() {
+	f := p.file
+	for _, d := range f.Devices {
+		if d.Name == "" {
+			continue
+		}
+		if first, dup := f.byName[d.Name]; dup {
+			p.list.Errorf(d.NamePos, "%s: name %q is already used by %s (line %d)", d, d.Name, first, first.Pos.Line)
+			continue
+		}
+		f.byName[d.Name] = d
+	}
+	c := &Checker{list: p.list, claims: map[claimKey]*Device{}}
+	for _, d := range f.Devices {
+		if d.Type == nil {
+			continue
+		}
+		p.resolveRefs(d, c)
+		for _, k := range d.Type.Keys {
+			if k.Resource == NoResource || k.Resource == NavXPort || !d.Has(k.Name) {
+				continue
+			}
+			scope := ""
+			if k.Scope != "" {
+				if sv, ok := d.values[k.Scope]; ok {
+					scope = sv.Str
+					if sv.Kind == Int {
+						scope = strconv.Itoa(sv.Int)
+					}
+				}
+				if k.Resource == PDPChannel {
+					pdp := d.Ref("pdp")
+					if pdp == nil {
+						continue
+					}
+					scope = pdp.Name
+				}
+			}
+			c.Claim(d, k.Resource, scope, d.Int(k.Name), d.ValuePos(k.Name))
+			if dio, shared := mxpSharedDIO(k.Resource, d.Int(k.Name)); shared {
+				c.Claim(d, DIO, "", dio, d.ValuePos(k.Name))
+			}
+		}
+		if d.Type.Check != nil {
+			d.Type.Check(d, c)
+		}
+	}
+}
+
+func (p *parser) resolveRefs(d *Device, c *Checker) {
+	for _, k := range d.Type.Keys {
+		if len(k.Ref) == 0 {
+			continue
+		}
+		if !d.Has(k.Name) {
+			if k.Name == "pdp" {
+				p.defaultPDP(d, c)
+			}
+			continue
+		}
+		name := d.Str(k.Name)
+		target := p.file.byName[name]
+		if target == nil {
+			var cands []string
+			for _, o := range p.file.Devices {
+				if o.Type != nil && contains(k.Ref, o.Type.Name) {
+					cands = append(cands, o.Name)
+				}
+			}
+			sort.Strings(cands)
+			c.Errorf(d.ValuePos(k.Name), "%s: %s %q names no device%s", d, k.Name, name, diag.DidYouMean(name, cands))
+			continue
+		}
+		if target.Type == nil || !contains(k.Ref, target.Type.Name) {
+			c.Errorf(d.ValuePos(k.Name), "%s: %s %q is %s, not %s", d, k.Name, name, article(target.TypeName), refList(k.Ref))
+			continue
+		}
+		d.refs[k.Name] = target
+	}
+}
+
+// defaultPDP closes the spec's TODO: a speed controller's pdp defaults to
+// the PDP with CAN id 0.
+func (p *parser) defaultPDP(d *Device, c *Checker) {
+	for _, o := range p.file.Devices {
+		if o.Type == pdp && o.Has("id") && o.Int("id") == 0 {
+			d.refs["pdp"] = o
+			return
+		}
+	}
+	if d.Has("pdp_ch") {
+		c.Errorf(d.KeyPos("pdp_ch"), "%s: pdp_ch needs a PDP: add one with id 0 (the default), or name one with pdp", d)
+	}
+}
+
+func article(s string) string {
+	if s == "" {
+		return "a device of unknown type"
+	}
+	if strings.ContainsRune("aeiou", rune(s[0])) {
+		return "an " + s
+	}
+	return "a " + s
+}
+
+func refList(types []string) string {
+	parts := make([]string, len(types))
+	for i, t := range types {
+		parts[i] = article(t)
+	}
+	return strings.Join(parts, " or ")
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

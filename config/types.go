@@ -1,0 +1,246 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Kind is the YAML type of a key's value.
+type Kind int
+
+const (
+	Int Kind = iota
+	Float
+	Bool
+	String
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Int:
+		return "int"
+	case Float:
+		return "float"
+	case Bool:
+		return "bool"
+	default:
+		return "string"
+	}
+}
+
+// article names a kind for messages: "an integer", "a number"...
+func (k Kind) article() string {
+	switch k {
+	case Int:
+		return "an integer"
+	case Float:
+		return "a number"
+	case Bool:
+		return "true or false"
+	default:
+		return "a string"
+	}
+}
+
+// Resource is a kind of hardware channel that a key claims. Two devices may
+// not claim the same channel of the same resource (within the same scope: a
+// PCM channel is per pcm_id, a PDP channel per PDP).
+type Resource int
+
+const (
+	NoResource    Resource = iota
+	PWM                    // roboRIO PWM header, 0-9 onboard, 10-19 on the MXP
+	DIO                    // roboRIO DIO, 0-9 onboard, 10-25 on the MXP
+	AnalogIn               // roboRIO analog input, 0-3 onboard, 4-7 on the MXP
+	AnalogOut              // roboRIO analog output (MXP), 0-1
+	RelayChannel           // roboRIO relay header, 0-3
+	PCMChannel             // solenoid channel on one PCM, 0-7, scoped by pcm_id
+	PDPChannel             // PDP current channel, 0-15, scoped by the PDP
+	CANMotor               // CAN id of a CTRE motor controller (Talon SRX, Victor SPX)
+	CANGyro                // CAN id of a CTRE Pigeon IMU
+	CANPower               // CAN id of a power distribution panel
+	PCMCompressor          // the one compressor output of a PCM, scoped by pcm_id
+	NavXPort               // the SPI, I2C or serial port a navX sits on
+)
+
+type resourceInfo struct {
+	what     string // for messages: "PWM channel"
+	min, max int
+}
+
+var resources = map[Resource]resourceInfo{
+	PWM:           {"PWM channel", 0, 19},
+	DIO:           {"DIO channel", 0, 25},
+	AnalogIn:      {"analog input channel", 0, 7},
+	AnalogOut:     {"analog output channel", 0, 1},
+	RelayChannel:  {"relay channel", 0, 3},
+	PCMChannel:    {"PCM channel", 0, 7},
+	PDPChannel:    {"PDP channel", 0, 15},
+	CANMotor:      {"CAN id (motor controllers)", 0, 62},
+	CANGyro:       {"CAN id (Pigeon IMUs)", 0, 62},
+	CANPower:      {"CAN id (power distribution)", 0, 62},
+	PCMCompressor: {"PCM compressor output", 0, 62},
+	NavXPort:      {"navX port", 0, 4},
+}
+
+// String names the resource for messages, e.g. "PWM channel".
+func (r Resource) String() string { return resources[r].what }
+
+// Range is the valid channel range of a resource.
+func (r Resource) Range() (min, max int) { i := resources[r]; return i.min, i.max }
+
+// Place says what a device's name must refer to in the URDF.
+type Place int
+
+const (
+	// YAMLOnly devices (pdp, compressor) have no URDF element.
+	YAMLOnly Place = iota
+	// DrivesJoint devices are actuators named after the URDF joint they drive.
+	DrivesJoint
+	// JointSensor devices are named after a URDF <sensor>; it measures the
+	// joint it sits in, or senses the environment from a link.
+	JointSensor
+	// LinkSensor devices (IMUs) are named after a URDF <sensor> that sits in
+	// a link; they cannot measure a joint.
+	LinkSensor
+	// Output devices drive a URDF joint when their name is one; otherwise
+	// they are standalone outputs (an LED) and get no joint state.
+	Output
+)
+
+// Provides says which JointState fields a device fills for its joint.
+type Provides uint8
+
+const (
+	Position Provides = 1 << iota
+	Velocity
+	Effort
+)
+
+// Key describes one YAML key of a device type. The table of Keys of a Type
+// is the single source of truth for decoding, validation, `frcd describe`,
+// docs/devices.md and the JSON Schema.
+type Key struct {
+	Name     string
+	Kind     Kind
+	Required bool
+	// Default is the value used when the key is absent: an int, float64,
+	// bool or string matching Kind, or nil for "no default".
+	Default any
+	// DefaultDoc describes a default that is not a constant (e.g. "the PDP
+	// with id 0"); it is used instead of Default in docs.
+	DefaultDoc string
+	// Min and Max bound numeric values when HasRange is set.
+	Min, Max float64
+	HasRange bool
+	// NonZero refuses 0 for numbers.
+	NonZero bool
+	// Enum lists the allowed values (as strings for string keys; ints are
+	// written in decimal).
+	Enum []string
+	// Resource is the hardware channel this key claims; its range applies.
+	Resource Resource
+	// Scope names the key whose value scopes the resource (pcm_id for a
+	// PCM channel), "" for a global resource.
+	Scope string
+	// Ref lists the device types a string key may name.
+	Ref []string
+	// Unit of a numeric value, for docs: "rad", "m", "s"...
+	Unit string
+	Doc  string
+}
+
+// Type describes one device type of the YAML `joints:` list.
+type Type struct {
+	Name    string // the YAML `type`, snake_case WPILib class name
+	Class   string // the WPILib or vendor class
+	Group   string // "sensor", "actuator", "speed controller", "special"
+	Summary string // one line
+	Doc     string // what state and command handles it has, how it merges
+	Place   Place
+	// Provides lists the JointState fields the device fills for its joint.
+	Provides Provides
+	Keys     []Key
+	// Example is a YAML entry for docs; when empty one is made from the
+	// required keys.
+	Example string
+	// Schema adds JSON Schema keywords to the type's schema (e.g. oneOf).
+	Schema map[string]any
+	// Check runs type-specific rules after the keys decoded (e.g. "id xor
+	// talon"). It may add findings and claim resources.
+	Check func(d *Device, c *Checker)
+}
+
+// Key returns the key of that name, or nil.
+func (t *Type) Key(name string) *Key {
+	for i := range t.Keys {
+		if t.Keys[i].Name == name {
+			return &t.Keys[i]
+		}
+	}
+	return nil
+}
+
+// KeyNames lists the type's keys, name and type first.
+func (t *Type) KeyNames() []string {
+	names := []string{"name", "type"}
+	for _, k := range t.Keys {
+		names = append(names, k.Name)
+	}
+	return names
+}
+
+// types is every device type, keyed by name. See the devices_*.go files.
+var types = func() map[string]*Type {
+	m := map[string]*Type{}
+	for _, list := range [][]*Type{sensorTypes, actuatorTypes, speedControllerTypes, specialTypes} {
+		for _, t := range list {
+			if _, dup := m[t.Name]; dup {
+				panic(fmt.Sprintf("config: device type %q defined twice", t.Name))
+			}
+			m[t.Name] = t
+		}
+	}
+	return m
+}()
+
+// Lookup returns the device type of that name, or nil.
+func Lookup(name string) *Type { return types[name] }
+
+// Types returns every device type, sorted by group then name.
+func Types() []*Type {
+	out := make([]*Type, 0, len(types))
+	for _, t := range types {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if gi, gj := groupOrder(out[i].Group), groupOrder(out[j].Group); gi != gj {
+			return gi < gj
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// TypeNames returns every device type's name, sorted.
+func TypeNames() []string {
+	names := make([]string, 0, len(types))
+	for n := range types {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func groupOrder(g string) int {
+	switch g {
+	case "sensor":
+		return 0
+	case "actuator":
+		return 1
+	case "speed controller":
+		return 2
+	default:
+		return 3
+	}
+}

@@ -1,0 +1,119 @@
+package diag
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+func TestSuggest(t *testing.T) {
+	cands := []string{"talon", "spark", "victor_sp", "double_solenoid", "dist_per_pulse", "pdp_ch"}
+	cases := []struct{ word, want string }{
+		{"tallon", "talon"},
+		{"Talon", "talon"},
+		{"sprak", "spark"}, // transposition
+		{"victor-sp", "victor_sp"},
+		{"double_solinoid", "double_solenoid"},
+		{"dist_per_pluse", "dist_per_pulse"},
+		{"pdpch", "pdp_ch"},
+		{"talon", ""}, // exact match is not a suggestion
+		{"navx", ""},  // nothing close
+		{"x", ""},
+		{"", ""},
+	}
+	for _, c := range cases {
+		if got := Suggest(c.word, cands); got != c.want {
+			t.Errorf("Suggest(%q) = %q, want %q", c.word, got, c.want)
+		}
+	}
+	if got := DidYouMean("tallon", cands); got != ` (did you mean "talon"?)` {
+		t.Errorf("DidYouMean = %q", got)
+	}
+	if got := DidYouMean("zzz", cands); got != "" {
+		t.Errorf("DidYouMean(zzz) = %q", got)
+	}
+}
+
+func TestDistance(t *testing.T) {
+	cases := []struct {
+		a, b string
+		d    int
+	}{
+		{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"abc", "abc", 0},
+		{"abc", "acb", 1}, {"kitten", "sitting", 3}, {"ca", "abc", 3},
+	}
+	for _, c := range cases {
+		if got := distance(c.a, c.b); got != c.d {
+			t.Errorf("distance(%q,%q) = %d, want %d", c.a, c.b, got, c.d)
+		}
+	}
+}
+
+func TestSortDedupAndCounts(t *testing.T) {
+	var l List
+	p := func(f string, line, col int) Pos { return Pos{File: f, Line: line, Col: col} }
+	l.Warnf(p("b.yaml", 1, 1), "w")
+	l.Errorf(p("a.urdf", 10, 2), "e2")
+	l.Errorf(p("a.urdf", 2, 30), "e1")
+	l.Errorf(p("a.urdf", 2, 30), "e1") // duplicate
+	l.Warnf(p("a.urdf", 2, 30), "e1")
+	l.Sort()
+	want := []string{
+		"a.urdf:2:30: error: e1",
+		"a.urdf:2:30: warning: e1",
+		"a.urdf:10:2: error: e2",
+		"b.yaml:1:1: warning: w",
+	}
+	if len(l) != len(want) {
+		t.Fatalf("got %d findings %v, want %d", len(l), l, len(want))
+	}
+	for i, f := range l {
+		if f.String() != want[i] {
+			t.Errorf("[%d] = %q, want %q", i, f.String(), want[i])
+		}
+	}
+	if l.Errors() != 2 || l.Warnings() != 2 {
+		t.Errorf("errors %d warnings %d, want 2 2", l.Errors(), l.Warnings())
+	}
+	l.Strict()
+	if l.Errors() != 4 {
+		t.Errorf("after Strict errors = %d, want 4", l.Errors())
+	}
+}
+
+func TestPosString(t *testing.T) {
+	if got := (Pos{File: "f"}).String(); got != "f:1:1" {
+		t.Errorf("zero pos = %q", got)
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	var buf bytes.Buffer
+	if err := (List{}).WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Findings []any `json:"findings"`
+		Errors   int   `json:"errors"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Findings == nil || len(r.Findings) != 0 || r.Errors != 0 {
+		t.Errorf("empty report = %s", buf.String())
+	}
+	buf.Reset()
+	var l List
+	l.Warnf(Pos{File: "x.yaml", Line: 3, Col: 4}, "hi")
+	if err := l.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	var r2 Report
+	var raw map[string]any
+	json.Unmarshal(buf.Bytes(), &raw)
+	f := raw["findings"].([]any)[0].(map[string]any)
+	if f["file"] != "x.yaml" || f["line"] != 3.0 || f["column"] != 4.0 || f["severity"] != "warning" || f["message"] != "hi" || raw["warnings"] != 1.0 {
+		t.Errorf("json = %s", buf.String())
+	}
+	_ = r2
+}

@@ -1,0 +1,74 @@
+package diag
+
+// Suggest returns the candidate closest to word when it is close enough to be
+// a likely misspelling, or "" when none is. It is used for "did you mean"
+// hints on device types, keys and names.
+func Suggest(word string, candidates []string) string {
+	best, bestDist := "", -1
+	limit := len([]rune(word))/3 + 1
+	if limit > 3 {
+		limit = 3
+	}
+	for _, c := range candidates {
+		if c == word {
+			continue
+		}
+		d := distance(word, c)
+		if d <= limit && (bestDist < 0 || d < bestDist) {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// DidYouMean formats a hint for Suggest's answer: ` (did you mean "x"?)`,
+// or "" when there is nothing to suggest.
+func DidYouMean(word string, candidates []string) string {
+	if s := Suggest(word, candidates); s != "" {
+		return ` (did you mean "` + s + `"?)`
+	}
+	return ""
+}
+
+// distance is the optimal string alignment distance: insertions, deletions,
+// substitutions and transpositions of adjacent characters each cost one.
+// Letters are compared without case, and '-' counts as '_'.
+func distance(a, b string) int {
+	ra, rb := fold(a), fold(b)
+	n, m := len(ra), len(rb)
+	prev2 := make([]int, m+1)
+	prev := make([]int, m+1)
+	cur := make([]int, m+1)
+	for j := 0; j <= m; j++ {
+		prev[j] = j
+	}
+	for i := 1; i <= n; i++ {
+		cur[0] = i
+		for j := 1; j <= m; j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[m]
+}
+
+func fold(s string) []rune {
+	r := []rune(s)
+	for i, c := range r {
+		switch {
+		case c >= 'A' && c <= 'Z':
+			r[i] = c + 'a' - 'A'
+		case c == '-':
+			r[i] = '_'
+		}
+	}
+	return r
+}

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# install-deps.sh: install the Debian packages frcd's tests need, only when missing.
+#
+# Usage: scripts/install-deps.sh           install whatever is missing (silent if nothing is)
+#        scripts/install-deps.sh --check   only report what is missing; exit 1 if anything is
+#
+# Safe to run again and again: it looks for each tool first and touches apt only
+# when something must be installed, running `apt-get update` at most once.
+# Needs no standard input, so it works in CI. Uses sudo when not root.
+set -euo pipefail
+
+# One line per dependency: a command looked up on PATH (or an absolute path to
+# a file that must exist), then the Debian package that provides it. To add a
+# dependency, add a line. Lines starting with # are ignored.
+DEPS='
+# what                 package
+check_urdf             liburdfdom-tools
+gcc                    gcc
+# ROS tools, added as the issues that need them land, e.g.:
+# rostopic             python3-rostopic
+'
+
+prog=install-deps
+die() {
+	echo "$prog: $*" >&2
+	exit 1
+}
+
+present() {
+	case $1 in
+	/*) [ -e "$1" ] ;;
+	*) command -v "$1" >/dev/null 2>&1 ;;
+	esac
+}
+
+check_only=0
+case ${1-} in
+'') ;;
+--check) check_only=1 ;;
+-h | --help)
+	sed -n '2,9s/^# \{0,1\}//p' "$0"
+	exit 0
+	;;
+*) die "unknown argument '$1' (try --help)" ;;
+esac
+
+# Collect the packages to install, each once, with what each is for
+# (parallel arrays rather than an associative one, so macOS's bash 3.2 copes).
+missing_pkgs=()
+missing_for=()
+while read -r what pkg rest; do
+	case $what in '' | '#'*) continue ;; esac
+	[ -n "$pkg" ] && [ -z "$rest" ] || die "bad table line: '$what $pkg $rest'"
+	present "$what" && continue
+	i=0
+	while [ $i -lt ${#missing_pkgs[@]} ] && [ "${missing_pkgs[$i]}" != "$pkg" ]; do
+		i=$((i + 1))
+	done
+	if [ $i -eq ${#missing_pkgs[@]} ]; then
+		missing_pkgs[i]=$pkg
+		missing_for[i]=$what
+	else
+		missing_for[i]="${missing_for[$i]} $what"
+	fi
+done <<<"$DEPS"
+
+[ ${#missing_pkgs[@]} -eq 0 ] && exit 0
+
+if [ "$check_only" = 1 ]; then
+	for i in "${!missing_pkgs[@]}"; do
+		echo "$prog: missing ${missing_for[$i]} (package ${missing_pkgs[$i]})"
+	done
+	exit 1
+fi
+
+need="${missing_pkgs[*]}"
+command -v apt-get >/dev/null 2>&1 ||
+	die "cannot install $need: apt-get not found (this script supports Debian/Ubuntu only); install them by hand"
+
+as_root=()
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null 2>&1 ||
+		die "cannot install $need: not root and sudo not found; run as root: apt-get install $need"
+	if [ -t 0 ]; then
+		as_root=(sudo)
+	else
+		as_root=(sudo -n) # no terminal to ask for a password on: fail instead of hanging
+	fi
+fi
+
+log=$(mktemp "${TMPDIR:-/tmp}/install-deps.XXXXXX")
+trap 'rm -f "$log"' EXIT
+
+run_apt() {
+	${as_root[@]+"${as_root[@]}"} env DEBIAN_FRONTEND=noninteractive \
+		apt-get -q -y -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=300 "$@" </dev/null >>"$log" 2>&1
+}
+
+fail() {
+	echo "$prog: $*" >&2
+	echo "$prog: last lines of apt-get's output:" >&2
+	tail -n 20 "$log" | sed 's/^/    /' >&2
+	exit 1
+}
+
+run_apt update || fail "apt-get update failed (needed to install $need)"
+run_apt install --no-install-recommends "${missing_pkgs[@]}" || fail "apt-get install $need failed"
+
+for i in "${!missing_pkgs[@]}"; do
+	for what in ${missing_for[$i]}; do
+		present "$what" || die "installed ${missing_pkgs[$i]} but '$what' is still missing"
+	done
+	echo "$prog: installed ${missing_pkgs[$i]} (for ${missing_for[$i]})"
+done

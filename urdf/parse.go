@@ -1,0 +1,539 @@
+package urdf
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/frcd/frcd/diag"
+)
+
+// Parse reads an extended URDF. path names the file in findings; data is its
+// content. Parse returns every problem it finds, sorted, and never panics.
+// The Robot is never nil: it holds whatever could be read, even when there
+// are errors, so that callers can still cross-check names against it.
+func Parse(path string, data []byte) (*Robot, diag.List) {
+	r := &Robot{
+		Path:    path,
+		Pos:     diag.Pos{File: path, Line: 1, Col: 1},
+		links:   map[string]*Link{},
+		joints:  map[string]*Joint{},
+		sensors: map[string]*Sensor{},
+	}
+	var l diag.List
+	p := newPositions(path, data)
+	ok, ascii := checkText(p, data, &l)
+	if !ok {
+		return r, l
+	}
+	rd := &reader{p: p, data: data, l: &l}
+	root, wellFormed := rd.read(ascii)
+	switch {
+	case root == nil:
+		if wellFormed {
+			l.Errorf(p.at(0), "no <robot> element")
+		}
+	case root.name != "robot":
+		l.Errorf(root.pos, "root element is <%s>, want <robot>", root.name)
+	default:
+		b := &builder{r: r, l: &l}
+		if !wellFormed || rd.xacro {
+			// What could be read is kept, but its findings would only
+			// echo the real problem.
+			b.l = new(diag.List)
+		}
+		b.robot(root)
+	}
+	l.Sort()
+	return r, l
+}
+
+// builder fills a Robot from the element tree and reports what is wrong.
+type builder struct {
+	r *Robot
+	l *diag.List
+
+	// Where references were written, to point at them once every name is
+	// known.
+	mimics      []mimicRef
+	topSensors  []sensorRef
+	sensorNames []sensorName
+}
+
+type sensorName struct {
+	s   *Sensor
+	pos diag.Pos // the name attribute
+}
+
+type mimicRef struct {
+	j   *Joint
+	pos diag.Pos // the joint attribute, or the <mimic> element
+}
+
+type sensorRef struct {
+	s     *Sensor
+	subj  string
+	attr  string // "link" or "joint"
+	value string
+	pos   diag.Pos
+}
+
+// label names a link, joint or sensor in messages.
+func label(kind, name string) string {
+	if name == "" {
+		return "unnamed " + kind
+	}
+	return fmt.Sprintf("%s %q", kind, name)
+}
+
+func (b *builder) robot(n *node) {
+	r := b.r
+	r.Pos = n.pos
+	if a := n.attr("name"); a == nil {
+		b.l.Errorf(n.pos, `<robot> has no "name" attribute`)
+	} else if strings.TrimSpace(a.value) == "" {
+		b.l.Errorf(a.pos, `<robot> has an empty "name"`)
+	} else {
+		r.Name = a.value
+	}
+	for _, k := range n.kids {
+		switch k.name {
+		case "link":
+			b.link(k)
+		case "joint":
+			b.joint(k)
+		case "sensor":
+			s := b.sensor(k, TopLevel, "")
+			b.sensorParent(k, s)
+		}
+	}
+	subj := "<robot>"
+	if r.Name != "" {
+		subj = label("robot", r.Name)
+	}
+	if len(r.Links) == 0 {
+		b.l.Errorf(n.pos, "%s has no <link>", subj)
+	}
+	b.resolve()
+	b.tree(subj)
+}
+
+// name reads the name attribute of a link, joint or sensor element.
+func (b *builder) name(n *node, kind string) (string, diag.Pos) {
+	a := n.attr("name")
+	if a == nil {
+		b.l.Errorf(n.pos, `<%s> has no "name" attribute`, kind)
+		return "", n.pos
+	}
+	if strings.TrimSpace(a.value) == "" {
+		b.l.Errorf(a.pos, `<%s> has an empty "name"`, kind)
+		return "", a.pos
+	}
+	return a.value, a.pos
+}
+
+// first returns n's first child called name, warning about any more.
+func (b *builder) first(subj string, n *node, name string) *node {
+	var found *node
+	for _, k := range n.kids {
+		if k.name != name {
+			continue
+		}
+		if found == nil {
+			found = k
+		} else {
+			b.l.Warnf(k.pos, "%s: more than one <%s>; only the first is used", subj, name)
+		}
+	}
+	return found
+}
+
+// number parses a decimal number as URDF writes them: an optional sign,
+// digits with an optional point, an optional exponent.
+func number(s string) (float64, string) {
+	t := strings.TrimSpace(s)
+	i := 0
+	if i < len(t) && (t[i] == '+' || t[i] == '-') {
+		i++
+	}
+	digits := 0
+	for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+		i++
+		digits++
+	}
+	if i < len(t) && t[i] == '.' {
+		i++
+		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+			i++
+			digits++
+		}
+	}
+	if digits > 0 && i < len(t) && (t[i] == 'e' || t[i] == 'E') {
+		i++
+		if i < len(t) && (t[i] == '+' || t[i] == '-') {
+			i++
+		}
+		exp := 0
+		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
+			i++
+			exp++
+		}
+		if exp == 0 {
+			digits = 0
+		}
+	}
+	if digits == 0 || i != len(t) {
+		switch strings.ToLower(strings.TrimLeft(t, "+-")) {
+		case "nan", "inf", "infinity":
+			return 0, "is not a finite number"
+		}
+		return 0, "is not a number"
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, "is not a finite number"
+	}
+	return v, ""
+}
+
+// float reads a number attribute of n; def when it is missing or bad.
+func (b *builder) float(subj string, n *node, name string, def float64) (float64, *attr) {
+	a := n.attr(name)
+	if a == nil {
+		return def, nil
+	}
+	v, bad := number(a.value)
+	if bad != "" {
+		b.l.Errorf(a.pos, "%s: <%s> %s: %q %s", subj, n.name, name, a.value, bad)
+		return def, a
+	}
+	return v, a
+}
+
+// vec3 reads an attribute of three numbers; def when it is missing or bad.
+func (b *builder) vec3(subj string, n *node, name string, def Vec3) (Vec3, *attr) {
+	a := n.attr(name)
+	if a == nil {
+		return def, nil
+	}
+	f := strings.Fields(a.value)
+	if len(f) != 3 {
+		b.l.Errorf(a.pos, "%s: <%s> %s: %q has %d numbers, want 3", subj, n.name, name, a.value, len(f))
+		return def, a
+	}
+	var v Vec3
+	for i, s := range f {
+		x, bad := number(s)
+		if bad != "" {
+			b.l.Errorf(a.pos, "%s: <%s> %s: %q %s", subj, n.name, name, s, bad)
+			return def, a
+		}
+		v[i] = x
+	}
+	return v, a
+}
+
+// pose reads n's <origin>.
+func (b *builder) pose(subj string, n *node) Pose {
+	var p Pose
+	if o := b.first(subj, n, "origin"); o != nil {
+		p.XYZ, _ = b.vec3(subj, o, "xyz", Vec3{})
+		p.RPY, _ = b.vec3(subj, o, "rpy", Vec3{})
+	}
+	return p
+}
+
+func (b *builder) link(n *node) {
+	r := b.r
+	lk := &Link{Pos: n.pos}
+	var namePos diag.Pos
+	lk.Name, namePos = b.name(n, "link")
+	r.Links = append(r.Links, lk)
+	subj := label("link", lk.Name)
+	if lk.Name != "" {
+		if first := r.links[lk.Name]; first != nil {
+			b.l.Errorf(namePos, "%s: duplicate name, first declared at line %d", subj, first.Pos.Line)
+		} else {
+			r.links[lk.Name] = lk
+		}
+	}
+	if in := b.first(subj, n, "inertial"); in != nil {
+		lk.Inertial = b.inertial(subj, in)
+	}
+	for _, k := range n.kids {
+		switch k.name {
+		case "visual":
+			lk.Visuals = append(lk.Visuals, b.geometry(subj, k))
+		case "collision":
+			lk.Collisions = append(lk.Collisions, b.geometry(subj, k))
+		case "sensor":
+			s := b.sensor(k, InLink, lk.Name)
+			s.Link = lk.Name
+			lk.Sensors = append(lk.Sensors, s)
+		}
+	}
+}
+
+func (b *builder) inertial(subj string, n *node) *Inertial {
+	in := &Inertial{Origin: b.pose(subj, n)}
+	if m := b.first(subj, n, "mass"); m != nil {
+		var a *attr
+		in.Mass, a = b.float(subj, m, "value", 0)
+		if in.Mass < 0 {
+			b.l.Errorf(a.pos, "%s: <mass> value %g is negative", subj, in.Mass)
+		}
+	}
+	if t := b.first(subj, n, "inertia"); t != nil {
+		in.Ixx, _ = b.float(subj, t, "ixx", 0)
+		in.Ixy, _ = b.float(subj, t, "ixy", 0)
+		in.Ixz, _ = b.float(subj, t, "ixz", 0)
+		in.Iyy, _ = b.float(subj, t, "iyy", 0)
+		in.Iyz, _ = b.float(subj, t, "iyz", 0)
+		in.Izz, _ = b.float(subj, t, "izz", 0)
+	}
+	return in
+}
+
+func (b *builder) geometry(subj string, n *node) Geometry {
+	g := Geometry{Origin: b.pose(subj, n)}
+	geo := b.first(subj, n, "geometry")
+	if geo == nil {
+		return g
+	}
+	for _, k := range geo.kids {
+		switch k.name {
+		case "box":
+			g.Kind = k.name
+			g.Size, _ = b.vec3(subj, k, "size", Vec3{})
+		case "cylinder":
+			g.Kind = k.name
+			g.Radius, _ = b.float(subj, k, "radius", 0)
+			g.Length, _ = b.float(subj, k, "length", 0)
+		case "sphere":
+			g.Kind = k.name
+			g.Radius, _ = b.float(subj, k, "radius", 0)
+		case "mesh":
+			g.Kind = k.name
+			if a := k.attr("filename"); a != nil {
+				g.Filename = a.value
+			}
+		default:
+			continue
+		}
+		break // the first shape is the geometry
+	}
+	return g
+}
+
+var supportedTypes = []string{string(Revolute), string(Continuous), string(Prismatic), string(Fixed)}
+
+func (b *builder) joint(n *node) {
+	r := b.r
+	j := &Joint{Pos: n.pos, TypePos: n.pos, ParentPos: n.pos, ChildPos: n.pos, Axis: Vec3{1, 0, 0}}
+	var namePos diag.Pos
+	j.Name, namePos = b.name(n, "joint")
+	r.Joints = append(r.Joints, j)
+	subj := label("joint", j.Name)
+	if j.Name != "" {
+		if first := r.joints[j.Name]; first != nil {
+			b.l.Errorf(namePos, "%s: duplicate name, first declared at line %d", subj, first.Pos.Line)
+		} else {
+			r.joints[j.Name] = j
+		}
+	}
+
+	if a := n.attr("type"); a == nil {
+		b.l.Errorf(n.pos, `%s has no "type" attribute`, subj)
+	} else {
+		j.Type, j.TypePos = JointType(a.value), a.pos
+		switch j.Type {
+		case Revolute, Continuous, Prismatic, Fixed:
+		case Floating, Planar:
+			b.l.Errorf(a.pos, "%s: type %q is not supported: frcd drives and measures 1-DoF joints only (revolute, continuous, prismatic; fixed for rigid mounts)", subj, a.value)
+		default:
+			b.l.Errorf(a.pos, "%s: unknown type %q%s", subj, a.value, diag.DidYouMean(a.value, supportedTypes))
+		}
+	}
+	oneDoF := j.Type == Revolute || j.Type == Continuous || j.Type == Prismatic
+
+	j.Parent, j.ParentPos = b.jointLink(subj, n, "parent")
+	j.Child, j.ChildPos = b.jointLink(subj, n, "child")
+	j.Origin = b.pose(subj, n)
+
+	if ax := b.first(subj, n, "axis"); ax != nil {
+		var a *attr
+		j.Axis, a = b.vec3(subj, ax, "xyz", Vec3{1, 0, 0})
+		if a != nil && oneDoF {
+			norm := math.Sqrt(j.Axis[0]*j.Axis[0] + j.Axis[1]*j.Axis[1] + j.Axis[2]*j.Axis[2])
+			switch {
+			case norm == 0:
+				b.l.Errorf(a.pos, "%s: <axis> xyz is the zero vector", subj)
+			case math.Abs(norm-1) > 1e-3:
+				b.l.Warnf(a.pos, "%s: <axis> xyz %q is not a unit vector (length %.4g)", subj, a.value, norm)
+			}
+		}
+	}
+
+	if lim := b.first(subj, n, "limit"); lim != nil {
+		j.Limit = b.limit(subj, j, lim)
+	} else if j.Type == Revolute || j.Type == Prismatic {
+		b.l.Errorf(n.pos, "%s: a %s joint needs a <limit> with effort and velocity", subj, j.Type)
+	}
+
+	if m := b.first(subj, n, "mimic"); m != nil {
+		j.Mimic = &Mimic{Multiplier: 1, Pos: m.pos}
+		ref := mimicRef{j: j, pos: m.pos}
+		if a := m.attr("joint"); a == nil {
+			b.l.Errorf(m.pos, `%s: <mimic> has no "joint" attribute`, subj)
+		} else {
+			j.Mimic.Joint, ref.pos = a.value, a.pos
+			b.mimics = append(b.mimics, ref)
+		}
+		j.Mimic.Multiplier, _ = b.float(subj, m, "multiplier", 1)
+		j.Mimic.Offset, _ = b.float(subj, m, "offset", 0)
+	}
+
+	if d := b.first(subj, n, "dynamics"); d != nil {
+		j.Dynamics = &Dynamics{}
+		j.Dynamics.Damping, _ = b.float(subj, d, "damping", 0)
+		j.Dynamics.Friction, _ = b.float(subj, d, "friction", 0)
+	}
+
+	if sc := b.first(subj, n, "safety_controller"); sc != nil {
+		j.Safety = &SafetyController{}
+		j.Safety.SoftLower, _ = b.float(subj, sc, "soft_lower_limit", 0)
+		j.Safety.SoftUpper, _ = b.float(subj, sc, "soft_upper_limit", 0)
+		j.Safety.KPosition, _ = b.float(subj, sc, "k_position", 0)
+		j.Safety.KVelocity, _ = b.float(subj, sc, "k_velocity", 0)
+	}
+
+	for _, k := range n.kids {
+		if k.name != "sensor" {
+			continue
+		}
+		s := b.sensor(k, InJoint, j.Name)
+		s.Joint = j.Name
+		j.Sensors = append(j.Sensors, s)
+		if j.Type == Fixed {
+			b.l.Errorf(s.Pos, "%s: %s is fixed; a fixed joint carries no sensor", label("sensor", s.Name), subj)
+		}
+	}
+}
+
+// jointLink reads a joint's <parent> or <child>: exactly one, with a link.
+func (b *builder) jointLink(subj string, n *node, which string) (string, diag.Pos) {
+	var found *node
+	for _, k := range n.kids {
+		if k.name != which {
+			continue
+		}
+		if found != nil {
+			b.l.Errorf(k.pos, "%s has more than one <%s>", subj, which)
+			continue
+		}
+		found = k
+	}
+	if found == nil {
+		b.l.Errorf(n.pos, `%s has no <%s link="..."/>`, subj, which)
+		return "", n.pos
+	}
+	a := found.attr("link")
+	if a == nil {
+		b.l.Errorf(found.pos, `%s: <%s> has no "link" attribute`, subj, which)
+		return "", found.pos
+	}
+	if strings.TrimSpace(a.value) == "" {
+		b.l.Errorf(a.pos, `%s: <%s> has an empty "link"`, subj, which)
+		return "", a.pos
+	}
+	return a.value, a.pos
+}
+
+func (b *builder) limit(subj string, j *Joint, n *node) *Limit {
+	lim := &Limit{Pos: n.pos}
+	var lower, upper, effort, velocity *attr
+	lim.Lower, lower = b.float(subj, n, "lower", 0)
+	lim.Upper, upper = b.float(subj, n, "upper", 0)
+	lim.Effort, effort = b.float(subj, n, "effort", 0)
+	lim.Velocity, velocity = b.float(subj, n, "velocity", 0)
+	if effort == nil {
+		b.l.Errorf(n.pos, `%s: <limit> has no "effort" attribute`, subj)
+	} else if lim.Effort < 0 {
+		b.l.Errorf(effort.pos, "%s: <limit> effort %g is negative", subj, lim.Effort)
+	}
+	if velocity == nil {
+		b.l.Errorf(n.pos, `%s: <limit> has no "velocity" attribute`, subj)
+	} else if lim.Velocity < 0 {
+		b.l.Errorf(velocity.pos, "%s: <limit> velocity %g is negative", subj, lim.Velocity)
+	}
+	if (j.Type == Revolute || j.Type == Prismatic) && lim.Lower > lim.Upper {
+		pos := n.pos
+		switch {
+		case lower != nil:
+			pos = lower.pos
+		case upper != nil:
+			pos = upper.pos
+		}
+		b.l.Errorf(pos, "%s: <limit> lower %g is greater than upper %g", subj, lim.Lower, lim.Upper)
+	}
+	return lim
+}
+
+// sensor reads a <sensor> and registers its name.
+func (b *builder) sensor(n *node, place SensorPlace, owner string) *Sensor {
+	r := b.r
+	s := &Sensor{Pos: n.pos, Place: place}
+	var namePos diag.Pos
+	s.Name, namePos = b.name(n, "sensor")
+	if a := n.attr("type"); a != nil {
+		s.Type = a.value
+	}
+	r.Sensors = append(r.Sensors, s)
+	if s.Name != "" {
+		b.sensorNames = append(b.sensorNames, sensorName{s, namePos})
+		if first := r.sensors[s.Name]; first != nil {
+			b.l.Errorf(namePos, "%s: duplicate name, first declared at line %d", label("sensor", s.Name), first.Pos.Line)
+		} else {
+			r.sensors[s.Name] = s
+		}
+	}
+	return s
+}
+
+// sensorParent reads a robot-level sensor's <parent link|joint>.
+func (b *builder) sensorParent(n *node, s *Sensor) {
+	subj := label("sensor", s.Name)
+	var found *node
+	for _, k := range n.kids {
+		if k.name != "parent" {
+			continue
+		}
+		if found != nil {
+			b.l.Errorf(k.pos, "%s has more than one <parent>", subj)
+			continue
+		}
+		found = k
+	}
+	if found == nil {
+		b.l.Errorf(n.pos, `%s has no <parent link="..."/> or <parent joint="..."/>`, subj)
+		return
+	}
+	la, ja := found.attr("link"), found.attr("joint")
+	switch {
+	case la != nil && ja != nil:
+		b.l.Errorf(found.pos, `%s: <parent> has both "link" and "joint"; a sensor sits in a link or measures a joint, not both`, subj)
+	case la == nil && ja == nil:
+		b.l.Errorf(found.pos, `%s: <parent> has no "link" or "joint" attribute`, subj)
+	default:
+		a, kind := la, "link"
+		if ja != nil {
+			a, kind = ja, "joint"
+		}
+		if strings.TrimSpace(a.value) == "" {
+			b.l.Errorf(a.pos, `%s: <parent> has an empty %q`, subj, kind)
+			return
+		}
+		b.topSensors = append(b.topSensors, sensorRef{s: s, subj: subj, attr: kind, value: a.value, pos: a.pos})
+	}
+}

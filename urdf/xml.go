@@ -1,0 +1,238 @@
+package urdf
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/frcd/frcd/diag"
+)
+
+// node is an element with the positions encoding/xml does not keep.
+type node struct {
+	name  string // the qualified name as written, e.g. "joint" or "xacro:macro"
+	pos   diag.Pos
+	attrs []attr
+	kids  []*node
+}
+
+type attr struct {
+	name  string // as written
+	value string // with entities decoded
+	pos   diag.Pos
+}
+
+// attr returns the first attribute called name, or nil.
+func (n *node) attr(name string) *attr {
+	for i := range n.attrs {
+		if n.attrs[i].name == name {
+			return &n.attrs[i]
+		}
+	}
+	return nil
+}
+
+const xacroMsg = "xacro is not expanded: run `xacro` first"
+
+// checkText reports an empty or binary file. It returns false when the file
+// cannot be XML, and whether it is plain ASCII.
+func checkText(p *positions, data []byte, l *diag.List) (ok, ascii bool) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		l.Errorf(diag.Pos{File: p.file, Line: 1, Col: 1}, "empty file")
+		return false, true
+	}
+	ascii = true
+	for i := 0; i < len(data); {
+		c := data[i]
+		if c == 0 {
+			l.Errorf(p.at(i), "not a text file (NUL byte)")
+			return false, false
+		}
+		if c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		ascii = false
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			l.Errorf(p.at(i), "not a text file (invalid UTF-8)")
+			return false, false
+		}
+		i += size
+	}
+	return true, ascii
+}
+
+// reader builds the element tree of a file and reports what is wrong with
+// it as XML: syntax, a second root, stray text, duplicate attributes, and
+// xacro left in it.
+type reader struct {
+	p     *positions
+	data  []byte
+	l     *diag.List
+	xacro bool // a xacro construct was found (and reported once)
+}
+
+func (rd *reader) foundXacro(pos diag.Pos) {
+	if !rd.xacro {
+		rd.xacro = true
+		rd.l.Errorf(pos, xacroMsg)
+	}
+}
+
+func isXacroSpace(space string) bool {
+	return space == "xacro" || strings.Contains(space, "ros.org/wiki/xacro")
+}
+
+// read returns the root element, or nil, and whether the XML was well
+// formed. When it is not, the root keeps only the elements that were closed
+// before the error.
+func (rd *reader) read(ascii bool) (root *node, wellFormed bool) {
+	d := xml.NewDecoder(bytes.NewReader(rd.data))
+	d.Strict = true
+	charset := ""
+	d.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
+		if ascii {
+			return in, nil // ASCII reads the same in any charset we could meet
+		}
+		charset = label
+		return nil, errors.New("not UTF-8")
+	}
+	var stack []*node
+	afterRoot, strayText := false, false
+	for {
+		before := d.InputOffset()
+		tok, err := d.Token()
+		after := d.InputOffset()
+		if err == io.EOF {
+			return root, true
+		}
+		if err != nil {
+			rd.syntax(err, int(before), int(after), charset)
+			// Keep the root but drop every element still open.
+			for i := len(stack) - 1; i >= 1; i-- {
+				parent := stack[i-1]
+				if k := len(parent.kids); k > 0 && parent.kids[k-1] == stack[i] {
+					parent.kids = parent.kids[:k-1]
+				}
+			}
+			return root, false
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			n := rd.element(t, int(before), int(after))
+			switch {
+			case len(stack) > 0:
+				top := stack[len(stack)-1]
+				top.kids = append(top.kids, n)
+			case root == nil:
+				root = n
+			case !afterRoot:
+				afterRoot = true
+				rd.l.Errorf(n.pos, "malformed XML: element <%s> after the root element", n.name)
+			}
+			stack = append(stack, n)
+		case xml.EndElement:
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case xml.CharData:
+			if len(stack) == 0 && !strayText && 0 <= before && before <= after && int(after) <= len(rd.data) {
+				raw := rd.data[before:after]
+				i := 0
+				if before == 0 && rd.p.bom {
+					i = 3
+				}
+				for i < len(raw) && isSpace(raw[i]) {
+					i++
+				}
+				if i < len(raw) {
+					strayText = true
+					rd.l.Errorf(rd.p.at(int(before)+i), "malformed XML: text outside the root element")
+				}
+			}
+		}
+	}
+}
+
+// element makes the node of a start tag found in data[before:after].
+func (rd *reader) element(t xml.StartElement, before, after int) *node {
+	if before < 0 || after > len(rd.data) || before > after {
+		before, after = 0, 0
+	}
+	tag := rd.data[before:after]
+	nameOff, nameEnd, attrOffs, attrEnds := scanTag(tag)
+	lt := nameOff - 1
+	if lt < 0 {
+		lt = 0
+	}
+	n := &node{name: t.Name.Local, pos: rd.p.at(before + lt)}
+	if t.Name.Space != "" && nameEnd <= len(tag) && nameOff <= nameEnd {
+		n.name = string(tag[nameOff:nameEnd])
+	}
+	if strings.HasPrefix(n.name, "xacro:") || isXacroSpace(t.Name.Space) {
+		rd.foundXacro(n.pos)
+	}
+	matched := len(attrOffs) == len(t.Attr)
+	n.attrs = make([]attr, len(t.Attr))
+	for i, a := range t.Attr {
+		at := &n.attrs[i]
+		at.name, at.value, at.pos = a.Name.Local, a.Value, n.pos
+		if matched {
+			at.pos = rd.p.at(before + attrOffs[i])
+			if a.Name.Space != "" {
+				at.name = string(tag[attrOffs[i]:attrEnds[i]])
+			}
+		} else if a.Name.Space != "" {
+			at.name = a.Name.Space + ":" + a.Name.Local
+		}
+		if a.Name.Space != "xmlns" && (strings.HasPrefix(at.name, "xacro:") || isXacroSpace(a.Name.Space)) {
+			rd.foundXacro(at.pos)
+		}
+		if strings.Contains(a.Value, "${") || strings.Contains(a.Value, "$(") {
+			rd.foundXacro(at.pos)
+		}
+		for k := 0; k < i; k++ {
+			if n.attrs[k].name == at.name {
+				rd.l.Errorf(at.pos, "malformed XML: <%s> has attribute %q twice", n.name, at.name)
+				break
+			}
+		}
+	}
+	return n
+}
+
+// syntax reports the error that ended reading at the decoder's position
+// (after), or at the start of the end tag or entity that is the problem.
+func (rd *reader) syntax(err error, before, after int, charset string) {
+	if charset != "" {
+		rd.l.Errorf(rd.p.at(0), "malformed XML: the file declares encoding %q but is not ASCII; save it as UTF-8", charset)
+		return
+	}
+	var se *xml.SyntaxError
+	if !errors.As(err, &se) {
+		rd.l.Errorf(rd.p.at(after), "malformed XML: %s", strings.TrimPrefix(err.Error(), "xml: "))
+		return
+	}
+	off := after
+	if strings.Contains(se.Msg, " closed by </") || strings.HasPrefix(se.Msg, "unexpected end element") {
+		if before >= 0 && before <= len(rd.data) {
+			if i := bytes.Index(rd.data[before:], []byte("</")); i >= 0 && before+i < after {
+				off = before + i
+			}
+		}
+	}
+	if ent, ok := strings.CutPrefix(strings.TrimSuffix(se.Msg, " (no semicolon)"), "invalid character entity "); ok && before >= 0 && before <= after && after <= len(rd.data) {
+		if i := bytes.LastIndex(rd.data[before:after], []byte(ent)); i >= 0 {
+			off = before + i
+		}
+	}
+	pos := rd.p.at(off)
+	if se.Line >= 1 && pos.Line != se.Line {
+		pos.Line, pos.Col = se.Line, 1 // not expected: trust the decoder's line
+	}
+	rd.l.Errorf(pos, "malformed XML: %s", se.Msg)
+}
