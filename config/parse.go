@@ -330,6 +330,9 @@ func (p *parser) device(index int, n *yaml.Node) *Device {
 		key := t.Key(e.key)
 		if key == nil {
 			p.list.Errorf(p.pos(e.k), "%s: unknown key %q for type %s%s", label, e.key, t.Name, diag.DidYouMean(e.key, t.KeyNames()))
+			if s := diag.Suggest(e.key, t.KeyNames()); s != "" {
+				written[s] = true // a misspelt key: "missing" would say it twice
+			}
 			continue
 		}
 		written[key.Name] = true

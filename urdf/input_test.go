@@ -44,6 +44,7 @@ func TestInputProblems(t *testing.T) {
 			[]string{`r.urdf:1:1: error: malformed XML: the file declares encoding "ISO-8859-1" but is not ASCII; save it as UTF-8`}, nil},
 		{"byte order mark", "\ufeff<robot name=\"r\"><link name=\"a\"/><link/></robot>",
 			[]string{`r.urdf:1:33: error: <link> has no "name" attribute`}, []string{"a", ""}},
+		{"byte order mark and declaration", "\ufeff<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<robot name=\"r\"><link name=\"a\"/></robot>", nil, []string{"a"}},
 		{"CRLF", "<robot name=\"r\">\r\n  <link name=\"a\"/>\r\n  <link/>\r\n</robot>\r\n",
 			[]string{`r.urdf:3:3: error: <link> has no "name" attribute`}, []string{"a", ""}},
 

@@ -63,11 +63,6 @@ func (p *positions) at(off int) diag.Pos {
 	return diag.Pos{File: p.file, Line: line + 1, Col: col}
 }
 
-// lineOf returns the 1-based line of off.
-func (p *positions) lineOf(off int) int {
-	return sort.Search(len(p.starts), func(i int) bool { return p.starts[i] > off })
-}
-
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // scanTag reads the start tag in tag, which begins at or after its '<', and

@@ -13,7 +13,8 @@ import (
 
 // node is an element with the positions encoding/xml does not keep.
 type node struct {
-	name  string // the qualified name as written, e.g. "joint" or "xacro:macro"
+	name  string   // the qualified name as written, e.g. "joint" or "xacro:macro"
+	raw   xml.Name // the name as the decoder read it, prefix untranslated
 	pos   diag.Pos
 	attrs []attr
 	kids  []*node
@@ -74,6 +75,8 @@ type reader struct {
 	data  []byte
 	l     *diag.List
 	xacro bool // a xacro construct was found (and reported once)
+	// xacroPrefixes are the prefixes bound to the xacro namespace.
+	xacroPrefixes map[string]bool
 }
 
 func (rd *reader) foundXacro(pos diag.Pos) {
@@ -81,6 +84,14 @@ func (rd *reader) foundXacro(pos diag.Pos) {
 		rd.xacro = true
 		rd.l.Errorf(pos, xacroMsg)
 	}
+}
+
+// qname writes a raw (untranslated) name as it stands in the file.
+func qname(n xml.Name) string {
+	if n.Space == "" {
+		return n.Local
+	}
+	return n.Space + ":" + n.Local
 }
 
 func isXacroSpace(space string) bool {
@@ -105,8 +116,26 @@ func (rd *reader) read(ascii bool) (root *node, wellFormed bool) {
 	afterRoot, strayText := false, false
 	for {
 		before := d.InputOffset()
-		tok, err := d.Token()
+		// RawToken skips namespace translation, a tenth of the time spent
+		// here; nesting, which Token would check, is checked below.
+		tok, err := d.RawToken()
 		after := d.InputOffset()
+		if err == io.EOF && len(stack) > 0 {
+			err = &xml.SyntaxError{Msg: "unexpected EOF", Line: rd.p.at(int(after)).Line}
+		}
+		if err == nil {
+			if end, ok := tok.(xml.EndElement); ok {
+				switch {
+				case len(stack) == 0:
+					err = &xml.SyntaxError{Msg: "unexpected end element </" + qname(end.Name) + ">"}
+				case stack[len(stack)-1].raw != end.Name:
+					err = &xml.SyntaxError{Msg: "element <" + qname(stack[len(stack)-1].raw) + "> closed by </" + qname(end.Name) + ">"}
+				}
+				if err != nil {
+					err.(*xml.SyntaxError).Line = rd.p.at(int(after)).Line
+				}
+			}
+		}
 		if err == io.EOF {
 			return root, true
 		}
@@ -169,11 +198,19 @@ func (rd *reader) element(t xml.StartElement, before, after int) *node {
 	if lt < 0 {
 		lt = 0
 	}
-	n := &node{name: t.Name.Local, pos: rd.p.at(before + lt)}
+	n := &node{name: t.Name.Local, raw: t.Name, pos: rd.p.at(before + lt)}
 	if t.Name.Space != "" && nameEnd <= len(tag) && nameOff <= nameEnd {
 		n.name = string(tag[nameOff:nameEnd])
 	}
-	if strings.HasPrefix(n.name, "xacro:") || isXacroSpace(t.Name.Space) {
+	for _, a := range t.Attr {
+		if a.Name.Space == "xmlns" && isXacroSpace(a.Value) {
+			if rd.xacroPrefixes == nil {
+				rd.xacroPrefixes = map[string]bool{}
+			}
+			rd.xacroPrefixes[a.Name.Local] = true
+		}
+	}
+	if strings.HasPrefix(n.name, "xacro:") || isXacroSpace(t.Name.Space) || rd.xacroPrefixes[t.Name.Space] {
 		rd.foundXacro(n.pos)
 	}
 	matched := len(attrOffs) == len(t.Attr)
@@ -189,7 +226,7 @@ func (rd *reader) element(t xml.StartElement, before, after int) *node {
 		} else if a.Name.Space != "" {
 			at.name = a.Name.Space + ":" + a.Name.Local
 		}
-		if a.Name.Space != "xmlns" && (strings.HasPrefix(at.name, "xacro:") || isXacroSpace(a.Name.Space)) {
+		if a.Name.Space != "xmlns" && (strings.HasPrefix(at.name, "xacro:") || isXacroSpace(a.Name.Space) || rd.xacroPrefixes[a.Name.Space]) {
 			rd.foundXacro(at.pos)
 		}
 		if strings.Contains(a.Value, "${") || strings.Contains(a.Value, "$(") {
@@ -231,7 +268,7 @@ func (rd *reader) syntax(err error, before, after int, charset string) {
 		}
 	}
 	pos := rd.p.at(off)
-	if se.Line >= 1 && pos.Line != se.Line {
+	if off == after && se.Line >= 1 && pos.Line != se.Line {
 		pos.Line, pos.Col = se.Line, 1 // not expected: trust the decoder's line
 	}
 	rd.l.Errorf(pos, "malformed XML: %s", se.Msg)

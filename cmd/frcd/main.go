@@ -138,7 +138,8 @@ func summary(r *robot.Robot, list diag.List, urdfPath, yamlPath string) string {
 	if r == nil || list.Errors() > 0 {
 		return fmt.Sprintf("%s + %s: %s", urdfPath, yamlPath, counts)
 	}
-	return fmt.Sprintf("%s + %s: ok, %d joints, %d devices; %s", urdfPath, yamlPath, len(r.Joints), len(r.Config.Devices), counts)
+	return fmt.Sprintf("%s + %s: ok, %d movable %s, %d %s; %s", urdfPath, yamlPath,
+		len(r.Joints), plural(len(r.Joints), "joint"), len(r.Config.Devices), plural(len(r.Config.Devices), "device"), counts)
 }
 
 func plural(n int, word string) string {

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/frcd/frcd/config"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// golden compares got with the file, or rewrites the file with -update.
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./cmd/frcd -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs (go test ./cmd/frcd -update rewrites it)\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+func runFrcd(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+// TestValidateGolden runs `frcd validate` on each broken robot under
+// testdata/validate and compares its text and JSON output and exit status
+// with the golden files there.
+func TestValidateGolden(t *testing.T) {
+	dirs, err := filepath.Glob("testdata/validate/*")
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			var extra []string
+			if b, err := os.ReadFile(filepath.Join(dir, "args")); err == nil {
+				extra = strings.Fields(string(b))
+			}
+			files := []string{filepath.Join(dir, "robot.urdf"), filepath.Join(dir, "robot.yaml")}
+			code, out, errOut := runFrcd(append(append([]string{"validate"}, extra...), files...)...)
+			if errOut != "" {
+				t.Errorf("stderr: %s", errOut)
+			}
+			golden(t, filepath.Join(dir, "want.txt"), "exit "+itoa(code)+"\n"+out)
+			jcode, jout, _ := runFrcd(append(append([]string{"validate", "--json"}, extra...), files...)...)
+			if jcode != code {
+				t.Errorf("--json exit %d, text exit %d", jcode, code)
+			}
+			var rep struct {
+				Findings []map[string]any `json:"findings"`
+				Errors   int              `json:"errors"`
+			}
+			if err := json.Unmarshal([]byte(jout), &rep); err != nil {
+				t.Fatalf("--json output is not JSON: %v\n%s", err, jout)
+			}
+			if (rep.Errors > 0) != (code != 0) {
+				t.Errorf("json errors %d but exit %d", rep.Errors, code)
+			}
+			golden(t, filepath.Join(dir, "want.json"), jout)
+		})
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// The examples must validate clean, even with --strict, and must pass
+// Debian's check_urdf: our <sensor> extension must not break a stock URDF
+// parser.
+func TestExamples(t *testing.T) {
+	dirs, _ := filepath.Glob("../../examples/*")
+	if len(dirs) < 2 {
+		t.Fatalf("examples missing: %v", dirs)
+	}
+	checkURDF, lookErr := exec.LookPath("check_urdf")
+	for _, dir := range dirs {
+		urdfPath, yamlPath := filepath.Join(dir, "robot.urdf"), filepath.Join(dir, "robot.yaml")
+		code, out, errOut := runFrcd("validate", "--strict", urdfPath, yamlPath)
+		if code != 0 || !strings.Contains(out, ": ok, ") || errOut != "" {
+			t.Errorf("%s: frcd validate --strict exit %d:\n%s%s", dir, code, out, errOut)
+		}
+		if lookErr != nil {
+			if os.Getenv("FRCD_REQUIRE_TOOLS") != "" {
+				t.Fatalf("check_urdf not found (make deps installs liburdfdom-tools): %v", lookErr)
+			}
+			t.Logf("check_urdf not installed; skipping it for %s (make test installs it)", dir)
+			continue
+		}
+		cmd := exec.Command(checkURDF, urdfPath)
+		b, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(b), "Successfully Parsed XML") {
+			t.Errorf("check_urdf %s: %v\n%s", urdfPath, err, b)
+		}
+	}
+}
+
+// The competition robot uses every device type of the spec at least once.
+func TestCompetitionUsesEveryType(t *testing.T) {
+	data, err := os.ReadFile("../../examples/competition/robot.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, list := config.Parse("robot.yaml", data)
+	if len(list) != 0 {
+		t.Fatalf("findings: %v", list)
+	}
+	used := map[string]bool{}
+	for _, d := range f.Devices {
+		used[d.TypeName] = true
+	}
+	for _, n := range config.TypeNames() {
+		if !used[n] {
+			t.Errorf("competition robot does not use %s", n)
+		}
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	code, out, _ := runFrcd("describe", "talon")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"talon: A CTRE Talon", "KEY", "id ", "int", "yes", "PWM channel 0-19", "inverted", "false", "pdp", "the PDP with id 0", "pdp_ch", "k_eff", "1.0", "N·m/A", "Example:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("describe talon lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = runFrcd("describe")
+	if code != 0 || !strings.Contains(out, "speed controllers:") || !strings.Contains(out, "  navx ") {
+		t.Errorf("describe: exit %d\n%s", code, out)
+	}
+	code, _, errOut := runFrcd("describe", "tallon")
+	if code != 2 || !strings.Contains(errOut, `unknown device type "tallon" (did you mean "talon"?)`) {
+		t.Errorf("describe tallon: exit %d, %s", code, errOut)
+	}
+}
+
+func TestUsageAndVersion(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		out  string // in stdout or stderr
+	}{
+		{nil, 2, "Usage:"},
+		{[]string{"help"}, 0, "frcd validate"},
+		{[]string{"validat"}, 2, `unknown command "validat" (did you mean "validate"?)`},
+		{[]string{"validate", "only.urdf"}, 2, "usage: frcd validate"},
+		{[]string{"validate", "--bogus", "a", "b"}, 2, "flag provided but not defined"},
+		{[]string{"schema", "extra"}, 2, "usage: frcd schema"},
+		{[]string{"version"}, 0, "frcd dev ("},
+	}
+	for _, c := range cases {
+		code, out, errOut := runFrcd(c.args...)
+		if code != c.code || !strings.Contains(out+errOut, c.out) {
+			t.Errorf("frcd %v: exit %d, want %d; output lacks %q:\n%s%s", c.args, code, c.code, c.out, out, errOut)
+		}
+	}
+}
+
+// Flags may follow the files, and the files may come in either order.
+func TestValidateArgumentOrder(t *testing.T) {
+	u, y := "../../examples/minimal/robot.urdf", "../../examples/minimal/robot.yaml"
+	for _, args := range [][]string{{"validate", u, y, "--json"}, {"validate", "--json", y, u}} {
+		code, out, _ := runFrcd(args...)
+		if code != 0 || !strings.Contains(out, `"errors": 0`) {
+			t.Errorf("%v: exit %d\n%s", args, code, out)
+		}
+	}
+}
+
+func TestSchemaCommand(t *testing.T) {
+	code, out, _ := runFrcd("schema")
+	var s map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &s) != nil || s["$schema"] == nil {
+		t.Fatalf("schema: exit %d\n%.200s", code, out)
+	}
+}

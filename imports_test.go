@@ -1,0 +1,60 @@
+package frcd_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/frcd/frcd"
+
+// allowed lists, per package of the module, the packages outside the
+// standard library it may import (DESIGN.md: imports flow downwards only;
+// interfaces, hal, config and urdf import only the standard library, their
+// chosen parsers and the shared diag package). A package missing here is
+// an error, so a new package must state its place.
+var allowed = map[string][]string{
+	"diag":     {},
+	"urdf":     {"diag"},
+	"config":   {"diag", "gopkg.in/yaml.v3"},
+	"robot":    {"diag", "urdf", "config"},
+	"cmd/frcd": {"diag", "config", "robot"},
+}
+
+func TestImportGraph(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 || fields[0] == module {
+			continue
+		}
+		pkg := strings.TrimPrefix(fields[0], module+"/")
+		ok, known := allowed[pkg]
+		if !known {
+			t.Errorf("package %s is not in the import rules of imports_test.go", pkg)
+			continue
+		}
+		for _, imp := range fields[1:] {
+			first := strings.SplitN(imp, "/", 2)[0]
+			if !strings.Contains(first, ".") {
+				continue // standard library
+			}
+			name := strings.TrimPrefix(imp, module+"/")
+			if !contains(ok, name) {
+				t.Errorf("%s imports %s, which DESIGN.md's import rules do not allow", pkg, imp)
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
