@@ -24,6 +24,10 @@ type File struct {
 	// unknown are kept (Type nil) so that their names can still be checked.
 	Devices []*Device
 	byName  map[string]*Device
+	// Unreadable is set when the file could not be read whole (empty, not
+	// text, invalid YAML, no `joints:` list): cross-checks against it would
+	// only echo that one finding.
+	Unreadable bool
 }
 
 // Device returns the device of that name, or nil.
@@ -48,11 +52,12 @@ func Parse(path string, data []byte) (f *File, list diag.List) {
 	f = &File{Path: path, byName: map[string]*Device{}}
 	defer func() {
 		if r := recover(); r != nil {
+			f.Unreadable = true
 			list.Errorf(diag.Pos{File: path, Line: 1, Col: 1}, "the YAML parser failed on this file: %v", r)
 		}
 	}()
 	p := &parser{file: f, path: path, list: &list}
-	p.parse(data)
+	f.Unreadable = !p.parse(data)
 	return f, list
 }
 
@@ -68,15 +73,16 @@ func (p *parser) pos(n *yaml.Node) diag.Pos {
 
 var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-func (p *parser) parse(data []byte) {
+// parse reports whether the file could be read whole.
+func (p *parser) parse(data []byte) bool {
 	start := diag.Pos{File: p.path, Line: 1, Col: 1}
 	if len(bytes.TrimSpace(data)) == 0 {
 		p.list.Errorf(start, "empty file: expected a `joints:` list of devices")
-		return
+		return false
 	}
 	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
 		p.list.Errorf(start, "not a text file: a robot YAML file is UTF-8 text")
-		return
+		return false
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
@@ -86,26 +92,27 @@ func (p *parser) parse(data []byte) {
 		} else {
 			p.syntaxError(err)
 		}
-		return
+		return false
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		p.list.Errorf(p.pos(&extra), "a second YAML document: frcd reads one document per file")
 	} else if !errors.Is(err, io.EOF) {
 		p.syntaxError(err)
+		return false
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode {
 		if len(root.Content) == 0 {
 			p.list.Errorf(start, "empty file: expected a `joints:` list of devices")
-			return
+			return false
 		}
 		root = root.Content[0]
 	}
 	root = resolve(root)
 	if root.Kind != yaml.MappingNode {
 		p.list.Errorf(p.pos(root), "the file must be a mapping with a `joints:` list, not %s", describeNode(root))
-		return
+		return false
 	}
 	var joints *yaml.Node
 	p.mapping(root, func(key string, k, v *yaml.Node) {
@@ -121,10 +128,11 @@ func (p *parser) parse(data []byte) {
 	})
 	if joints == nil {
 		p.list.Errorf(p.pos(root), "no `joints:` list: every robot file lists its devices under `joints:`")
-		return
+		return false
 	}
 	p.joints(joints)
 	p.checkFile()
+	return true
 }
 
 func (p *parser) syntaxError(err error) {

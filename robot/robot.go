@@ -102,6 +102,11 @@ func Load(urdfPath, yamlPath string) (*Robot, diag.List, error) {
 func Check(u *urdf.Robot, c *config.File) (*Robot, diag.List) {
 	r := &Robot{URDF: u, Config: c, byName: map[string]*Joint{}}
 	ck := &checker{r: r}
+	if u.Unreadable || c.Unreadable {
+		// One file is unreadable: its own finding says so, and checking
+		// the other against what little was read would only bury it.
+		return r, nil
+	}
 	for _, j := range u.Joints {
 		switch j.Type {
 		case urdf.Revolute, urdf.Continuous, urdf.Prismatic:

@@ -229,3 +229,38 @@ func TestCrossChecks(t *testing.T) {
 		})
 	}
 }
+
+// An unreadable file gets its one finding; the other file is not checked
+// against the little that was read from it.
+func TestUnreadableFileIsNotCrossChecked(t *testing.T) {
+	cases := map[string][2]string{
+		"malformed URDF":  {"<robot name=\"t\"><link name=\"base\">", baseYAML},
+		"xacro URDF":      {"<robot name=\"t\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\"><xacro:property name=\"a\" value=\"1\"/><link name=\"base\"/></robot>", baseYAML},
+		"empty URDF":      {"", baseYAML},
+		"invalid YAML":    {baseURDF, "joints:\n  - {name: a\n"},
+		"binary YAML":     {baseURDF, "\x00\x01"},
+		"YAML no joints":  {baseURDF, "joint: []\n"},
+		"YAML not a map":  {baseURDF, "- 1\n"},
+		"YAML two errors": {baseURDF, ": :\n"},
+	}
+	for name, c := range cases {
+		u, ul := urdf.Parse("r.urdf", []byte(c[0]))
+		f, fl := config.Parse("r.yaml", []byte(c[1]))
+		if len(ul)+len(fl) == 0 || u.Unreadable == f.Unreadable {
+			t.Errorf("%s: unreadable urdf %v yaml %v, findings %v %v", name, u.Unreadable, f.Unreadable, ul, fl)
+		}
+		if _, xl := Check(u, f); len(xl) != 0 {
+			t.Errorf("%s: cross-checked an unreadable file: %v", name, xl)
+		}
+	}
+	u, _ := urdf.Parse("r.urdf", []byte(baseURDF))
+	f, _ := config.Parse("r.yaml", []byte(baseYAML))
+	if u.Unreadable || f.Unreadable {
+		t.Errorf("readable files marked unreadable: %v %v", u.Unreadable, f.Unreadable)
+	}
+	// A file with errors that was read whole is still cross-checked.
+	_, got := check(t, baseURDF, strings.Replace(baseYAML, "type: spark, id: 1", "type: spark, id: 99", 1))
+	if len(got) != 1 || !strings.Contains(got[0], "out of range") {
+		t.Errorf("got %v", got)
+	}
+}

@@ -43,6 +43,11 @@ type Robot struct {
 	// none or more than one.
 	Root *Link
 
+	// Unreadable is set when the file could not be read whole (not text,
+	// malformed XML, no <robot>, unexpanded xacro): what it holds is partial,
+	// and cross-checks against it would only echo that one finding.
+	Unreadable bool
+
 	links   map[string]*Link
 	joints  map[string]*Joint
 	sensors map[string]*Sensor

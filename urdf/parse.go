@@ -25,10 +25,12 @@ func Parse(path string, data []byte) (*Robot, diag.List) {
 	p := newPositions(path, data)
 	ok, ascii := checkText(p, data, &l)
 	if !ok {
+		r.Unreadable = true
 		return r, l
 	}
 	rd := &reader{p: p, data: data, l: &l}
 	root, wellFormed := rd.read(ascii)
+	r.Unreadable = !wellFormed || rd.xacro || root == nil || root.name != "robot"
 	switch {
 	case root == nil:
 		if wellFormed {
