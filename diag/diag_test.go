@@ -108,12 +108,12 @@ func TestWriteJSON(t *testing.T) {
 	if err := l.WriteJSON(&buf); err != nil {
 		t.Fatal(err)
 	}
-	var r2 Report
 	var raw map[string]any
-	json.Unmarshal(buf.Bytes(), &raw)
+	if err := json.Unmarshal(buf.Bytes(), &raw); err != nil {
+		t.Fatal(err)
+	}
 	f := raw["findings"].([]any)[0].(map[string]any)
 	if f["file"] != "x.yaml" || f["line"] != 3.0 || f["column"] != 4.0 || f["severity"] != "warning" || f["message"] != "hi" || raw["warnings"] != 1.0 {
 		t.Errorf("json = %s", buf.String())
 	}
-	_ = r2
 }
