@@ -337,10 +337,12 @@ func (p *parser) device(index int, n *yaml.Node) *Device {
 	for _, e := range rest {
 		key := t.Key(e.key)
 		if key == nil {
-			p.list.Errorf(p.pos(e.k), "%s: unknown key %q for type %s%s", label, e.key, t.Name, diag.DidYouMean(e.key, t.KeyNames()))
+			hint := ""
 			if s := diag.Suggest(e.key, t.KeyNames()); s != "" {
+				hint = ` (did you mean "` + s + `"?)`
 				written[s] = true // a misspelt key: "missing" would say it twice
 			}
+			p.list.Errorf(p.pos(e.k), "%s: unknown key %q for type %s%s", label, e.key, t.Name, hint)
 			continue
 		}
 		written[key.Name] = true

@@ -123,7 +123,7 @@ func (j *JointState) SetEffort(e float64) { j.Effort, j.Has = e, j.Has|HasEffort
 // stale command can be made neutral. The zero value holds no command.
 type Command[T any] struct {
 	Value T
-	Stamp time.Duration // when Set was last called
+	Stamp time.Duration // when Put was last called
 	Set   bool          // a command has been set since start or Reset
 }
 

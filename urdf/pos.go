@@ -67,9 +67,9 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 
 // scanTag reads the start tag in tag, which begins at or after its '<', and
 // returns the offset (in tag) of the element name and of each attribute
-// name, in order, with the raw attribute names. Quoted values are skipped
-// whole, so a '>' or '=' inside one cannot mislead it.
-func scanTag(tag []byte) (nameOff int, nameEnd int, attrOffs []int, attrEnds []int) {
+// name, in order. Quoted values are skipped whole, so a '>' or '=' inside
+// one cannot mislead it.
+func scanTag(tag []byte) (nameOff int, attrOffs []int) {
 	i := 0
 	for i < len(tag) && tag[i] != '<' {
 		i++
@@ -79,7 +79,6 @@ func scanTag(tag []byte) (nameOff int, nameEnd int, attrOffs []int, attrEnds []i
 	for i < len(tag) && !isSpace(tag[i]) && tag[i] != '/' && tag[i] != '>' {
 		i++
 	}
-	nameEnd = i
 	for i < len(tag) {
 		for i < len(tag) && isSpace(tag[i]) {
 			i++
@@ -93,7 +92,6 @@ func scanTag(tag []byte) (nameOff int, nameEnd int, attrOffs []int, attrEnds []i
 		}
 		if i > start {
 			attrOffs = append(attrOffs, start)
-			attrEnds = append(attrEnds, i)
 		}
 		for i < len(tag) && isSpace(tag[i]) {
 			i++
@@ -120,5 +118,5 @@ func scanTag(tag []byte) (nameOff int, nameEnd int, attrOffs []int, attrEnds []i
 			i++ // always make progress
 		}
 	}
-	return nameOff, nameEnd, attrOffs, attrEnds
+	return nameOff, attrOffs
 }

@@ -94,9 +94,14 @@ func qname(n xml.Name) string {
 	return n.Space + ":" + n.Local
 }
 
-func isXacroSpace(space string) bool {
-	return space == "xacro" || strings.Contains(space, "ros.org/wiki/xacro")
+// isXacro reports whether a raw name is in the xacro namespace: the usual
+// "xacro:" prefix, or a prefix an xmlns attribute bound to xacro's URI.
+func (rd *reader) isXacro(n xml.Name) bool {
+	return n.Space == "xacro" || rd.xacroPrefixes[n.Space]
 }
+
+// isXacroURI reports whether an xmlns value is xacro's namespace URI.
+func isXacroURI(uri string) bool { return strings.Contains(uri, "ros.org/wiki/xacro") }
 
 // read returns the root element, or nil, and whether the XML was well
 // formed. When it is not, the root keeps only the elements that were closed
@@ -193,40 +198,33 @@ func (rd *reader) element(t xml.StartElement, before, after int) *node {
 		before, after = 0, 0
 	}
 	tag := rd.data[before:after]
-	nameOff, nameEnd, attrOffs, attrEnds := scanTag(tag)
+	nameOff, attrOffs := scanTag(tag)
 	lt := nameOff - 1
 	if lt < 0 {
 		lt = 0
 	}
-	n := &node{name: t.Name.Local, raw: t.Name, pos: rd.p.at(before + lt)}
-	if t.Name.Space != "" && nameEnd <= len(tag) && nameOff <= nameEnd {
-		n.name = string(tag[nameOff:nameEnd])
-	}
+	// RawToken leaves prefixes untranslated, so qname is the name as written.
+	n := &node{name: qname(t.Name), raw: t.Name, pos: rd.p.at(before + lt)}
 	for _, a := range t.Attr {
-		if a.Name.Space == "xmlns" && isXacroSpace(a.Value) {
+		if a.Name.Space == "xmlns" && isXacroURI(a.Value) {
 			if rd.xacroPrefixes == nil {
 				rd.xacroPrefixes = map[string]bool{}
 			}
 			rd.xacroPrefixes[a.Name.Local] = true
 		}
 	}
-	if strings.HasPrefix(n.name, "xacro:") || isXacroSpace(t.Name.Space) || rd.xacroPrefixes[t.Name.Space] {
+	if rd.isXacro(t.Name) {
 		rd.foundXacro(n.pos)
 	}
 	matched := len(attrOffs) == len(t.Attr)
 	n.attrs = make([]attr, len(t.Attr))
 	for i, a := range t.Attr {
 		at := &n.attrs[i]
-		at.name, at.value, at.pos = a.Name.Local, a.Value, n.pos
+		at.name, at.value, at.pos = qname(a.Name), a.Value, n.pos
 		if matched {
 			at.pos = rd.p.at(before + attrOffs[i])
-			if a.Name.Space != "" {
-				at.name = string(tag[attrOffs[i]:attrEnds[i]])
-			}
-		} else if a.Name.Space != "" {
-			at.name = a.Name.Space + ":" + a.Name.Local
 		}
-		if a.Name.Space != "xmlns" && (strings.HasPrefix(at.name, "xacro:") || isXacroSpace(a.Name.Space) || rd.xacroPrefixes[a.Name.Space]) {
+		if a.Name.Space != "xmlns" && rd.isXacro(a.Name) {
 			rd.foundXacro(at.pos)
 		}
 		if strings.Contains(a.Value, "${") || strings.Contains(a.Value, "$(") {
