@@ -7,17 +7,18 @@ import (
 
 // Interface names: the second half of a handle's key.
 const (
-	Analog   = "analog"   // AnalogState, AnalogCommand
-	Binary   = "binary"   // BinaryState, BinaryCommand
-	Ternary  = "ternary"  // TernaryState, TernaryCommand
-	Rate     = "rate"     // RateState
-	PDP      = "pdp"      // PDPState
-	IMU      = "imu"      // IMUState
-	Joint    = "joint"    // JointState
-	Position = "position" // JointCommand: rad or m
-	Velocity = "velocity" // JointCommand: rad/s or m/s
-	Effort   = "effort"   // JointCommand: N·m or N
-	Voltage  = "voltage"  // JointCommand: V
+	Analog     = "analog"     // AnalogState, AnalogCommand
+	Binary     = "binary"     // BinaryState, BinaryCommand
+	Ternary    = "ternary"    // TernaryState, TernaryCommand
+	Rate       = "rate"       // RateState
+	PDP        = "pdp"        // PDPState
+	IMU        = "imu"        // IMUState
+	Joint      = "joint"      // JointState
+	Compressor = "compressor" // CompressorState
+	Position   = "position"   // JointCommand: rad or m
+	Velocity   = "velocity"   // JointCommand: rad/s or m/s
+	Effort     = "effort"     // JointCommand: N·m or N
+	Voltage    = "voltage"    // JointCommand: V
 )
 
 // Key is a handle's registry key, "name/interface".
@@ -87,6 +88,15 @@ type IMUState struct {
 	AngularVelocityCovariance    [9]float64
 	LinearAcceleration           [3]float64 // m/s² along x, y, z
 	LinearAccelerationCovariance [9]float64
+}
+
+// CompressorState is a compressor's state, as its PCM reports it (the
+// spec's TODO: current pressure switch and current draw).
+type CompressorState struct {
+	ClosedLoop bool    // closed-loop control is enabled
+	Running    bool    // the compressor is on
+	Full       bool    // the pressure switch reads full (open at about 120 psi)
+	Current    float64 // A
 }
 
 // Fields says which of a JointState's values are present.

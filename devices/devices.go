@@ -1,0 +1,116 @@
+package devices
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/interfaces"
+)
+
+// Device is one configured device bound to its HAL resources and handles.
+//
+// Read pulls from the HAL into the device's state handles; Write pushes
+// its command handles to the HAL; Halt makes its outputs neutral (0 V,
+// solenoids off, relays off, PWM disabled) and writes them. The loop calls
+// Read in the order Build returns, and Write and Halt in the reverse
+// order, so that a shared device (a PCM) reads its status before the
+// devices using it and sends its frame after they have set their bits.
+//
+// All three run on the loop's goroutine, take time from their arguments
+// and must not allocate in steady state. An error from Read or Write is
+// the device's trouble only: the loop counts it, marks the device's state
+// stale and carries on with the others.
+type Device interface {
+	Name() string
+	Read(now, dt time.Duration) error
+	Write(now, dt time.Duration) error
+	Halt() error
+}
+
+// Constructor binds a device: it opens its HAL channels and registers its
+// handles. It does no I/O beyond opening channels.
+type Constructor func(d *config.Device, env *Env) (Device, error)
+
+var registry = map[string]Constructor{}
+
+// MustRegister adds a device type. It is called from a one-line init in
+// the type's file; a duplicate name panics.
+func MustRegister(typeName string, c Constructor) {
+	if _, dup := registry[typeName]; dup {
+		panic(fmt.Sprintf("devices: type %q registered twice", typeName))
+	}
+	registry[typeName] = c
+}
+
+// Types returns the registered type names, sorted.
+func Types() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Env is what a constructor binds to: the HAL backend (borrowed, never
+// closed by a device), the handle registry, and devices shared between
+// several configured ones (a PCM serves every solenoid with its pcm_id).
+type Env struct {
+	HAL     hal.Backend
+	Handles *interfaces.Registry
+	shared map[string]Device
+	order  []Device
+}
+
+// NewEnv returns an Env over a backend and a registry.
+func NewEnv(b hal.Backend, r *interfaces.Registry) *Env {
+	return &Env{HAL: b, Handles: r, shared: map[string]Device{}}
+}
+
+// Shared returns the shared device of that key, creating it with mk the
+// first time. Shared devices come before the configured ones in Build's
+// order.
+func (e *Env) Shared(key string, mk func() (Device, error)) (Device, error) {
+	if d, ok := e.shared[key]; ok {
+		return d, nil
+	}
+	d, err := mk()
+	if err != nil {
+		return nil, err
+	}
+	e.shared[key] = d
+	e.order = append(e.order, d)
+	return d, nil
+}
+
+// Build binds every device of a robot's YAML file, in file order after the
+// shared devices they created. Every failure is reported, joined.
+func Build(f *config.File, env *Env) ([]Device, error) {
+	var own []Device
+	var errs []error
+	for _, cd := range f.Devices {
+		if cd.Type == nil {
+			errs = append(errs, fmt.Errorf("%s: unknown type", cd))
+			continue
+		}
+		mk, ok := registry[cd.Type.Name]
+		if !ok {
+			errs = append(errs, fmt.Errorf("%s: no driver for type %s", cd, cd.Type.Name))
+			continue
+		}
+		d, err := mk(cd, env)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", cd, err))
+			continue
+		}
+		own = append(own, d)
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return append(append([]Device(nil), env.order...), own...), nil
+}

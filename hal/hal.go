@@ -1,0 +1,235 @@
+// Package hal declares the hardware abstraction layer: the small
+// capability interfaces through which devices reach the hardware. It holds
+// no implementation; backends live elsewhere (the simulated HAL in package
+// sim; real backends under hal/...).
+//
+// Everything here is at the level the hardware works at, so that a driver
+// runs unchanged on the sim and on a robot: PWM pulse widths, DIO levels,
+// encoder edge counts, analog volts, relay contacts, raw CAN frames, SPI
+// and I2C transfers. Units are in the names or the docs.
+//
+// Conventions every backend keeps (the sim emulates the real parts):
+//   - A PWM pulse width of 0 means the output is disabled: no pulses,
+//     which every PWM speed controller reads as neutral. Speed controllers
+//     map widths to duty with their own calibration (center, deadband,
+//     full-scale widths); a servo maps widths to angle linearly.
+//   - An encoder counts edges of its A and B signals as the FPGA does in
+//     its encoding: 1x counts one edge per pulse, 2x two, 4x four. The
+//     count grows when A leads B.
+//   - Analog inputs read 0-5 V, analog outputs write 0-5 V.
+//   - DIO levels are electrical (true = high); inverting is the device's
+//     business.
+//   - CAN frames use 29-bit FRC identifiers (PROTOCOLS.md).
+//   - A backend's Clock is the one the loop runs on; CAN receive stamps
+//     are on the same clock.
+//
+// Errors: ErrNoDevice when a channel or device does not exist, ErrInUse
+// when it is already open, ErrTimeout when data is too old, ErrClosed when
+// the backend was closed; all are wrapped, check with errors.Is.
+//
+// hal imports only the standard library and periph.io/x/conn/v3.
+package hal
+
+import (
+	"errors"
+	"time"
+
+	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/spi"
+)
+
+// Sentinel errors, wrapped by backends and checked with errors.Is.
+var (
+	ErrNoDevice    = errors.New("no such device or channel")
+	ErrInUse       = errors.New("already in use")
+	ErrTimeout     = errors.New("timed out")
+	ErrClosed      = errors.New("closed")
+	ErrUnsupported = errors.New("not supported by this backend")
+)
+
+// Clock is the time the loop runs on: a monotonic duration since the
+// backend started. The sim's advances only when stepped.
+type Clock interface {
+	Now() time.Duration
+}
+
+// PWM is one PWM output channel (the roboRIO's PWM header and the MXP).
+type PWM interface {
+	// SetPulse sets the width of the pulse sent every period. 0 disables
+	// the output: no pulses at all.
+	SetPulse(width time.Duration) error
+}
+
+// DigitalIn is one DIO channel used as an input.
+type DigitalIn interface {
+	// Get reads the electrical level: true is high.
+	Get() (bool, error)
+}
+
+// DigitalOut is one DIO channel used as an output.
+type DigitalOut interface {
+	// Set drives the level: true is high.
+	Set(high bool) error
+}
+
+// DutyCycleOut is a DIO output generating a PWM signal, as the Nidec
+// Brushless's direction/speed line wants. Duty is 0 to 1; a backend found
+// to support it returns one from Digital's OpenDutyCycleOut.
+type DutyCycleOut interface {
+	SetDutyCycle(duty float64) error
+}
+
+// AnalogIn is one analog input channel.
+type AnalogIn interface {
+	// Voltage reads the input, 0-5 V. A backend that averages or
+	// oversamples does so as configured when the channel was opened.
+	Voltage() (float64, error)
+}
+
+// AnalogOut is one analog output channel (MXP).
+type AnalogOut interface {
+	// SetVoltage drives the output, 0-5 V; values beyond are clamped.
+	SetVoltage(v float64) error
+}
+
+// Encoding is an encoder's decoding: how many edges it counts per pulse.
+type Encoding int
+
+const (
+	X1 Encoding = 1
+	X2 Encoding = 2
+	X4 Encoding = 4
+)
+
+// Encoder is a quadrature counter on two DIO channels.
+type Encoder interface {
+	// Count is the number of edges counted since the encoder was opened,
+	// per its encoding; negative when it has turned backwards (B leads A).
+	Count() (int64, error)
+}
+
+// Relay is one relay channel (a Spike): two contacts, forward and reverse.
+type Relay interface {
+	Set(forward, reverse bool) error
+}
+
+// Frame is one CAN frame with a 29-bit extended identifier.
+type Frame struct {
+	ID   uint32
+	Len  uint8
+	Data [8]byte
+}
+
+// CANBus sends frames and keeps the newest frame received per id, as the
+// WPILib HAL does: a driver polls for the frames it wants each cycle and
+// never blocks.
+type CANBus interface {
+	// Send queues a frame for transmission.
+	Send(f Frame) error
+	// Latest returns the newest frame received with that id, and when it
+	// arrived (on the backend's Clock). ok is false when none has arrived.
+	Latest(id uint32) (f Frame, at time.Duration, ok bool)
+}
+
+// CANMotor is a CAN motor controller without a public wire protocol (CTRE
+// Talon SRX and Victor SPX, driven through a vendor library on a robot).
+// The sim emulates it behind this interface.
+type CANMotor interface {
+	// SetDuty sets the output, -1 to 1 of the bus voltage; 0 is neutral.
+	SetDuty(duty float64) error
+	// Status reads the controller's own measurements.
+	Status() (MotorStatus, error)
+}
+
+// MotorStatus is what a smart motor controller reports about itself.
+type MotorStatus struct {
+	BusVoltage    float64 // V at its input
+	OutputCurrent float64 // A, magnitude
+	Temperature   float64 // °C
+}
+
+// Pigeon is a CTRE Pigeon IMU, on the CAN bus or cabled to a Talon SRX;
+// like CANMotor it needs a vendor library on a robot.
+type Pigeon interface {
+	// Read returns the fused orientation as a quaternion (w, x, y, z), the
+	// angular velocity in rad/s about x, y, z and the acceleration in
+	// m/s² along x, y, z.
+	Read() (q [4]float64, gyro, accel [3]float64, err error)
+}
+
+// Mode is the Driver Station's robot mode.
+type Mode int
+
+const (
+	Teleop Mode = iota
+	Autonomous
+	Test
+)
+
+func (m Mode) String() string {
+	switch m {
+	case Autonomous:
+		return "autonomous"
+	case Test:
+		return "test"
+	}
+	return "teleop"
+}
+
+// DSState is the Driver Station's control word.
+type DSState struct {
+	Enabled bool
+	EStop   bool
+	Mode    Mode
+	// Attached is false when no Driver Station is connected (always
+	// disabled then).
+	Attached bool
+}
+
+// DriverStation reports whether the robot may move.
+type DriverStation interface {
+	DS() DSState
+}
+
+// Backend is a complete HAL: every capability, opened by channel. The
+// daemon owns it; devices borrow what they open and never close it. Each
+// Open* refuses a channel that is already open with ErrInUse.
+type Backend interface {
+	Clock
+	DriverStation
+	Power
+	OpenPWM(channel int) (PWM, error)
+	OpenDigitalIn(channel int) (DigitalIn, error)
+	OpenDigitalOut(channel int) (DigitalOut, error)
+	// OpenDutyCycleOut opens a DIO channel as a PWM-generating output.
+	OpenDutyCycleOut(channel int) (DutyCycleOut, error)
+	// OpenAnalogIn opens an analog input, averaging 2^averageBits samples
+	// and oversampling 2^oversampleBits (the FPGA's accumulator settings).
+	OpenAnalogIn(channel, averageBits, oversampleBits int) (AnalogIn, error)
+	OpenAnalogOut(channel int) (AnalogOut, error)
+	OpenEncoder(channelA, channelB int, enc Encoding) (Encoder, error)
+	OpenRelay(channel int) (Relay, error)
+	// CAN returns the CAN bus; it is shared, so it is not opened.
+	CAN() CANBus
+	// OpenCANMotor opens a CTRE motor controller by CAN id; model is
+	// "talon_srx" or "victor_spx".
+	OpenCANMotor(model string, id int) (CANMotor, error)
+	// OpenPigeon opens a Pigeon IMU by CAN id, or, when talonID is 0 or
+	// more, the Pigeon cabled to that Talon SRX.
+	OpenPigeon(id, talonID int) (Pigeon, error)
+	// SPI returns an SPI port: 0-3 onboard chip selects, 4 the MXP.
+	SPI(port int) (spi.Port, error)
+	// I2C returns an I2C bus: 0 onboard, 1 the MXP.
+	I2C(port int) (i2c.Bus, error)
+}
+
+// Power is the roboRIO's own measurement of its input.
+type Power interface {
+	// Vin is the voltage at the controller's power input (the battery
+	// less the wiring's drop), V.
+	Vin() (float64, error)
+}
+
+// AlwaysHigh, given to PWM.SetPulse, holds the line high all period, as
+// the Nidec Brushless's enable line wants.
+const AlwaysHigh = time.Duration(1<<63 - 1)
