@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -77,6 +78,16 @@ func (t *Type) ExampleEntry() string {
 	if t.Example != "" {
 		return t.Example
 	}
+	switch t.Group {
+	case "section":
+		return "{name: arm_joint, motor: 775pro, gearing: 200}"
+	case "controller":
+		e := "{name: arm_" + t.Name + ", type: " + t.Name + ", joint: arm_joint"
+		if t.Key("p") != nil {
+			e += ", p: 10"
+		}
+		return e + "}"
+	}
 	name := "my_" + t.Name
 	switch t.Place {
 	case DrivesJoint, Output:
@@ -126,17 +137,86 @@ func exampleValue(k *Key) string {
 	return "x"
 }
 
+// sectionTypes are the types of frcd's own sections, for describe.
+func sectionTypes() []*Type { return []*Type{Loop, Sim, SimJoint} }
+
+// Describable returns the device, controller or section type of that
+// name, or nil: what `frcd describe NAME` shows.
+func Describable(name string) *Type {
+	if t := Lookup(name); t != nil {
+		return t
+	}
+	if t := LookupController(name); t != nil {
+		return t
+	}
+	for _, t := range sectionTypes() {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// DescribableNames lists every name Describable knows, sorted.
+func DescribableNames() []string {
+	names := append(TypeNames(), ControllerTypeNames()...)
+	for _, t := range sectionTypes() {
+		names = append(names, t.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// nameDoc is what an entry's name refers to, for docs.
+func (t *Type) nameDoc() string {
+	switch t.Group {
+	case "controller":
+		return "The controller's name: its ROS topic is /NAME/command."
+	case "section":
+		return "The URDF joint whose plant this is."
+	}
+	return "The URDF joint or sensor name (see above)."
+}
+
+// exampleYAML is an example of the type in its place in the file.
+func (t *Type) exampleYAML(indent string) string {
+	switch t.Name {
+	case "loop":
+		return indent + "loop: {rate_hz: 100, command_timeout: 0.5}\n"
+	case "sim":
+		return indent + "sim: {battery_voltage: 12.8, battery_resistance: 0.02, pressure: 120}\n"
+	case "sim_joint":
+		return indent + "sim:\n" + indent + "  joints:\n" + indent + "    - " + t.ExampleEntry() + "\n"
+	}
+	list := "joints"
+	if t.Group == "controller" {
+		list = "controllers"
+	}
+	return indent + list + ":\n" + indent + "  - " + t.ExampleEntry() + "\n"
+}
+
 // Describe is the text `frcd describe TYPE` prints.
 func (t *Type) Describe() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\n", t.Name, t.Summary)
-	fmt.Fprintf(&b, "WPILib class %s; %s.\n", t.Class, t.Group)
-	fmt.Fprintf(&b, "Its name is %s.\n\n", t.Place.doc())
+	switch t.Group {
+	case "controller":
+		fmt.Fprintf(&b, "A controller (the `controllers:` list).\n\n")
+	case "section":
+		fmt.Fprintf(&b, "A section of frcd's own.\n\n")
+	default:
+		fmt.Fprintf(&b, "WPILib class %s; %s.\n", t.Class, t.Group)
+		fmt.Fprintf(&b, "Its name is %s.\n\n", t.Place.doc())
+	}
 	fmt.Fprintf(&b, "%s\n\n", wrap(t.Doc, 100))
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "KEY\tTYPE\tREQUIRED\tDEFAULT\tMEANING")
-	fmt.Fprintln(tw, "name\tstring\tyes\t\tThe URDF joint or sensor name (see above).")
-	fmt.Fprintf(tw, "type\tstring\tyes\t\tMust be %q.\n", t.Name)
+	if t.Name != "loop" && t.Name != "sim" {
+		fmt.Fprintf(tw, "name\tstring\tyes\t\t%s\n", t.nameDoc())
+	}
+	if t.Group != "section" {
+		fmt.Fprintf(tw, "type\tstring\tyes\t\tMust be %q.\n", t.Name)
+	}
 	for _, k := range t.Keys {
 		req := "no"
 		if k.Required {
@@ -145,7 +225,7 @@ func (t *Type) Describe() string {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.Name, k.Kind, req, k.DefaultString(), k.meaning())
 	}
 	tw.Flush()
-	fmt.Fprintf(&b, "\nExample:\n  joints:\n    - %s\n", t.ExampleEntry())
+	fmt.Fprintf(&b, "\nExample:\n%s", t.exampleYAML("  "))
 	return b.String()
 }
 
@@ -162,6 +242,14 @@ func Summaries() string {
 			group = t.Group
 			fmt.Fprintf(tw, "%s:\n", plural(group))
 		}
+		fmt.Fprintf(tw, "  %s\t%s\n", t.Name, t.Summary)
+	}
+	fmt.Fprintln(tw, "\ncontrollers:")
+	for _, t := range ControllerTypes() {
+		fmt.Fprintf(tw, "  %s\t%s\n", t.Name, t.Summary)
+	}
+	fmt.Fprintln(tw, "\nsections:")
+	for _, t := range sectionTypes() {
 		fmt.Fprintf(tw, "  %s\t%s\n", t.Name, t.Summary)
 	}
 	tw.Flush()
@@ -201,7 +289,8 @@ func Markdown() string {
 	b.WriteString("<!-- Generated from config's device tables by `make docs`; do not edit. -->\n")
 	b.WriteString("# Device types\n\n")
 	b.WriteString("Every entry of a robot YAML's `joints:` list has a `name` and a `type`, plus the keys of its type below. " +
-		"`frcd describe TYPE` prints the same tables; `frcd schema` prints a JSON Schema of the file for editors.\n\n")
+		"`frcd describe TYPE` prints the same tables; `frcd schema` prints a JSON Schema of the file for editors. " +
+		"The `controllers:`, `loop:` and `sim:` sections follow the devices.\n\n")
 	group := ""
 	for _, t := range Types() {
 		if t.Group != group {
@@ -210,23 +299,44 @@ func Markdown() string {
 		}
 		fmt.Fprintf(&b, "### `%s`\n\n%s WPILib class `%s`.\n\n", t.Name, t.Summary, t.Class)
 		fmt.Fprintf(&b, "Its name is %s.\n\n%s\n\n", mdEscape(t.Place.doc()), t.Doc)
-		b.WriteString("| key | type | required | default | meaning |\n|---|---|---|---|---|\n")
-		fmt.Fprintf(&b, "| `name` | string | yes | | The URDF joint or sensor name (see above). |\n")
-		fmt.Fprintf(&b, "| `type` | string | yes | | Must be `%s`. |\n", t.Name)
-		for _, k := range t.Keys {
-			req := "no"
-			if k.Required {
-				req = "yes"
-			}
-			def := k.DefaultString()
-			if def != "" && k.DefaultDoc == "" {
-				def = "`" + def + "`"
-			}
-			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", k.Name, k.Kind, req, def, mdEscape(k.meaning()))
-		}
-		fmt.Fprintf(&b, "\n```yaml\njoints:\n  - %s\n```\n\n", t.ExampleEntry())
+		mdKeys(&b, t)
+	}
+	b.WriteString("## Controllers\n\n")
+	b.WriteString("Each entry of `controllers:` takes commands for one device (a joint's speed controller, a solenoid...) " +
+		"and claims its command interface: a second controller on the same joint is an error. A command older than the " +
+		"timeout is dropped and the output goes neutral; commands that are not finite numbers are refused and counted.\n\n")
+	for _, t := range ControllerTypes() {
+		fmt.Fprintf(&b, "### `%s`\n\n%s\n\n%s\n\n", t.Name, t.Summary, t.Doc)
+		mdKeys(&b, t)
+	}
+	b.WriteString("## Sections\n\n")
+	for _, t := range sectionTypes() {
+		fmt.Fprintf(&b, "### `%s`\n\n%s\n\n%s\n\n", t.Name, t.Summary, t.Doc)
+		mdKeys(&b, t)
 	}
 	return b.String()
+}
+
+func mdKeys(b *strings.Builder, t *Type) {
+	b.WriteString("| key | type | required | default | meaning |\n|---|---|---|---|---|\n")
+	if t.Name != "loop" && t.Name != "sim" {
+		fmt.Fprintf(b, "| `name` | string | yes | | %s |\n", mdEscape(t.nameDoc()))
+	}
+	if t.Group != "section" {
+		fmt.Fprintf(b, "| `type` | string | yes | | Must be `%s`. |\n", t.Name)
+	}
+	for _, k := range t.Keys {
+		req := "no"
+		if k.Required {
+			req = "yes"
+		}
+		def := k.DefaultString()
+		if def != "" && k.DefaultDoc == "" {
+			def = "`" + def + "`"
+		}
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", k.Name, k.Kind, req, def, mdEscape(k.meaning()))
+	}
+	fmt.Fprintf(b, "\n```yaml\n%s```\n\n", t.exampleYAML(""))
 }
 
 func mdEscape(s string) string {
@@ -278,6 +388,24 @@ func Schema() ([]byte, error) {
 		},
 		"allOf": ifs,
 	}
+	var ctlIfs, ctlDocs []any
+	for _, t := range ControllerTypes() {
+		name := "controller_" + t.Name
+		defs[name] = entrySchema(t, true, true)
+		ctlIfs = append(ctlIfs, map[string]any{
+			"if":   map[string]any{"properties": map[string]any{"type": map[string]any{"const": t.Name}}, "required": []string{"type"}},
+			"then": map[string]any{"$ref": "#/definitions/" + name},
+		})
+		ctlDocs = append(ctlDocs, map[string]any{"const": t.Name, "description": t.Summary})
+	}
+	defs["controller"] = map[string]any{
+		"type": "object", "required": []string{"name", "type"},
+		"properties": map[string]any{
+			"name": map[string]any{"type": "string", "minLength": 1},
+			"type": map[string]any{"description": "The controller type.", "enum": ControllerTypeNames(), "anyOf": ctlDocs},
+		},
+		"allOf": ctlIfs,
+	}
 	s := map[string]any{
 		"$schema":              "http://json-schema.org/draft-07/schema#",
 		"title":                "frcd robot device list",
@@ -291,10 +419,50 @@ func Schema() ([]byte, error) {
 				"type": "array", "description": "Every device of the robot: sensors, actuators and special devices.",
 				"items": map[string]any{"$ref": "#/definitions/device"},
 			},
+			"controllers": map[string]any{
+				"type": "array", "description": "Controllers that take commands, one per joint or device.",
+				"items": map[string]any{"$ref": "#/definitions/controller"},
+			},
+			"loop": entrySchema(Loop, false, false),
+			"sim":  simSchema(),
 		},
 		"definitions": defs,
 	}
 	return json.MarshalIndent(s, "", "  ")
+}
+
+// entrySchema is the schema of a mapping of t's keys, with name and type
+// keys when the entry has them.
+func entrySchema(t *Type, named, typed bool) map[string]any {
+	props := map[string]any{}
+	var required []string
+	if named {
+		props["name"] = map[string]any{"type": "string", "minLength": 1, "description": t.nameDoc()}
+		required = append(required, "name")
+	}
+	if typed {
+		props["type"] = map[string]any{"const": t.Name, "description": t.Summary}
+		required = append(required, "type")
+	}
+	for _, k := range t.Keys {
+		props[k.Name] = keySchema(&k)
+		if k.Required {
+			required = append(required, k.Name)
+		}
+	}
+	s := map[string]any{"type": "object", "description": t.Summary + " " + t.Doc, "properties": props, "additionalProperties": false}
+	if len(required) > 0 {
+		s["required"] = required
+	}
+	return s
+}
+
+func simSchema() map[string]any {
+	s := entrySchema(Sim, false, false)
+	s["properties"].(map[string]any)["joints"] = map[string]any{
+		"type": "array", "description": "Plant overrides per URDF joint.", "items": entrySchema(SimJoint, true, false),
+	}
+	return s
 }
 
 func keySchema(k *Key) map[string]any {

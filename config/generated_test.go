@@ -46,7 +46,7 @@ func TestDocsUpToDate(t *testing.T) {
 }
 
 func TestDescribeHasEveryKey(t *testing.T) {
-	for _, ty := range Types() {
+	for _, ty := range append(Types(), append(ControllerTypes(), sectionTypes()...)...) {
 		d := ty.Describe()
 		for _, k := range ty.Keys {
 			if !strings.Contains(d, "\n"+k.Name+" ") {
@@ -110,6 +110,15 @@ func TestSchema(t *testing.T) {
 			t.Errorf("%s example fails the schema: %v", ty.Name, err)
 		}
 	}
+	for _, ty := range append(ControllerTypes(), sectionTypes()...) {
+		src := "joints: []\n" + ty.exampleYAML("")
+		if ty.Name == "sim_joint" || ty.Name == "sim" {
+			src = "joints: []\n" + SimJoint.exampleYAML("")
+		}
+		if err := s.Validate(yamlToJSON(t, src)); err != nil {
+			t.Errorf("%s example fails the schema: %v\n%s", ty.Name, err, src)
+		}
+	}
 	if err := s.Validate(yamlToJSON(t, "x-defaults: {a: 1}\njoints: []\n")); err != nil {
 		t.Errorf("x- section refused: %v", err)
 	}
@@ -125,6 +134,10 @@ func TestSchema(t *testing.T) {
 		"no name":             "joints:\n  - {type: pdp, id: 0}\n",
 		"unknown section":     "joints: []\nfoo: 1\n",
 		"no joints":           "{}\n",
+		"controller type":     "joints: []\ncontrollers:\n  - {name: a, type: positon, joint: b}\n",
+		"controller key":      "joints: []\ncontrollers:\n  - {name: a, type: voltage, joint: b, p: 1}\n",
+		"loop key":            "joints: []\nloop: {rate: 1}\n",
+		"sim motor":           "joints: []\nsim: {joints: [{name: a, motor: cim2}]}\n",
 	}
 	for name, src := range bad {
 		if err := s.Validate(yamlToJSON(t, src)); err == nil {

@@ -24,6 +24,14 @@ type File struct {
 	// unknown are kept (Type nil) so that their names can still be checked.
 	Devices []*Device
 	byName  map[string]*Device
+	// Loop is the `loop:` section, with defaults when it is absent.
+	Loop *Device
+	// Controllers is the `controllers:` list in file order.
+	Controllers []*Device
+	// Sim is the `sim:` section's own keys, with defaults when absent;
+	// SimJoints its `joints:` list.
+	Sim       *Device
+	SimJoints []*Device
 	// Unreadable is set when the file could not be read whole (empty, not
 	// text, invalid YAML, no `joints:` list): cross-checks against it would
 	// only echo that one finding.
@@ -32,6 +40,16 @@ type File struct {
 
 // Device returns the device of that name, or nil.
 func (f *File) Device(name string) *Device { return f.byName[name] }
+
+// Controller returns the controller of that name, or nil.
+func (f *File) Controller(name string) *Device {
+	for _, c := range f.Controllers {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
 
 // Names returns the devices' names in file order.
 func (f *File) Names() []string {
@@ -43,7 +61,7 @@ func (f *File) Names() []string {
 }
 
 // sections are the top-level keys of the file.
-var sections = []string{"joints"}
+var sections = []string{"joints", "loop", "controllers", "sim"}
 
 // Parse decodes and checks a robot YAML file. It returns every finding at
 // once; f is never nil, and holds every entry that could be decoded. Parse
@@ -114,11 +132,17 @@ func (p *parser) parse(data []byte) bool {
 		p.list.Errorf(p.pos(root), "the file must be a mapping with a `joints:` list, not %s", describeNode(root))
 		return false
 	}
-	var joints *yaml.Node
+	var joints, controllers, loop, sim *yaml.Node
 	p.mapping(root, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "joints":
 			joints = v
+		case "controllers":
+			controllers = v
+		case "loop":
+			loop = v
+		case "sim":
+			sim = v
 		default:
 			if strings.HasPrefix(key, "x-") {
 				return // a place for YAML anchors, as in docker-compose files
@@ -131,8 +155,85 @@ func (p *parser) parse(data []byte) bool {
 		return false
 	}
 	p.joints(joints)
+	p.file.Loop = p.section("loop", Loop, loop)
+	p.file.Controllers = p.listSection("controllers", controllers, controllerKind)
+	p.simSection(sim)
 	p.checkFile()
 	return true
+}
+
+// entryKind says how the entries of a list section are decoded.
+type entryKind struct {
+	what   string             // "device", "controller"...
+	typed  bool               // entries carry `type`; else every entry is of fixed
+	fixed  *Type              // the entries' type when not typed
+	lookup func(string) *Type // typed entries: the type of a name
+	names  func() []string    // typed entries: every type name, for did-you-mean
+}
+
+var (
+	deviceKind     = entryKind{what: "device", typed: true, lookup: Lookup, names: TypeNames}
+	controllerKind = entryKind{what: "controller", typed: true, lookup: LookupController, names: ControllerTypeNames}
+	simJointKind   = entryKind{what: "sim joint", fixed: SimJoint}
+)
+
+// list decodes a list section; n may be nil (the section is absent).
+func (p *parser) listSection(section string, n *yaml.Node, kind entryKind) []*Device {
+	if n == nil {
+		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+			return nil
+		}
+		p.list.Errorf(p.pos(n), "`%s:` must be a list, not %s", section, describeNode(n))
+		return nil
+	}
+	var out []*Device
+	for i, e := range n.Content {
+		if d := p.entry(i, resolve(e), kind); d != nil {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// section decodes a mapping section against one type; n may be nil (the
+// section is absent: every key takes its default). skip lists keys that
+// hold nested sections, decoded by the caller.
+func (p *parser) section(name string, t *Type, n *yaml.Node, skip ...string) *Device {
+	d := &Device{Name: name, TypeName: name, Type: t, values: map[string]Value{}, refs: map[string]*Device{}}
+	if n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
+		p.defaults(d, name, map[string]bool{})
+		return d
+	}
+	d.Pos = p.pos(n)
+	if n.Kind != yaml.MappingNode {
+		p.list.Errorf(p.pos(n), "`%s:` must be a mapping of keys, not %s", name, describeNode(n))
+		p.defaults(d, name, map[string]bool{})
+		return d
+	}
+	var rest []keyNode
+	p.mapping(n, func(key string, k, v *yaml.Node) {
+		if contains(skip, key) {
+			return
+		}
+		rest = append(rest, keyNode{key, k, v})
+	})
+	p.keys(d, name, rest, skip)
+	return d
+}
+
+func (p *parser) simSection(n *yaml.Node) {
+	p.file.Sim = p.section("sim", Sim, n, "joints")
+	if n == nil || n.Kind != yaml.MappingNode {
+		return
+	}
+	p.mapping(n, func(key string, k, v *yaml.Node) {
+		if key == "joints" {
+			p.file.SimJoints = p.listSection("sim: joints", v, simJointKind)
+		}
+	})
 }
 
 func (p *parser) syntaxError(err error) {
@@ -272,29 +373,34 @@ func (p *parser) joints(seq *yaml.Node) {
 		p.list.Warnf(p.pos(seq), "`joints:` lists no devices")
 	}
 	for i, e := range seq.Content {
-		if d := p.device(i, resolve(e)); d != nil {
+		if d := p.entry(i, resolve(e), deviceKind); d != nil {
 			p.file.Devices = append(p.file.Devices, d)
 		}
 	}
 }
 
-// device decodes one entry. It returns nil only when the entry is not a
-// mapping at all.
-func (p *parser) device(index int, n *yaml.Node) *Device {
+type keyNode struct {
+	key  string
+	k, v *yaml.Node
+}
+
+// entry decodes one entry of a list section. It returns nil only when the
+// entry is not a mapping at all.
+func (p *parser) entry(index int, n *yaml.Node, kind entryKind) *Device {
 	if n.Kind != yaml.MappingNode {
-		p.list.Errorf(p.pos(n), "device %d: must be a mapping like {name: ..., type: ...}, not %s", index+1, describeNode(n))
+		like := "{name: ..., type: ...}"
+		if !kind.typed {
+			like = "{name: ..., ...}"
+		}
+		p.list.Errorf(p.pos(n), "%s %d: must be a mapping like %s, not %s", kind.what, index+1, like, describeNode(n))
 		return nil
 	}
 	d := &Device{Pos: p.pos(n), values: map[string]Value{}, refs: map[string]*Device{}}
-	type kv struct {
-		key  string
-		k, v *yaml.Node
-	}
-	var rest []kv
+	var rest []keyNode
 	p.mapping(n, func(key string, k, v *yaml.Node) {
-		switch key {
-		case "name", "type":
-			s, ok := p.scalar(v, String, fmt.Sprintf("device %d: %s", index+1, key))
+		switch {
+		case key == "name" || (key == "type" && kind.typed):
+			s, ok := p.scalar(v, String, fmt.Sprintf("%s %d: %s", kind.what, index+1, key))
 			if !ok {
 				return
 			}
@@ -308,18 +414,26 @@ func (p *parser) device(index int, n *yaml.Node) *Device {
 				d.TypeName, d.TypePos = s.Str, p.pos(v)
 			}
 		default:
-			rest = append(rest, kv{key, k, v})
+			rest = append(rest, keyNode{key, k, v})
 		}
 	})
+	if !kind.typed {
+		d.TypeName, d.TypePos = kind.fixed.Name, d.Pos
+	}
 	label := d.String()
 	if d.Name == "" {
-		label = fmt.Sprintf("device %d", index+1)
-		if d.TypeName != "" {
-			label = fmt.Sprintf("%s (device %d)", d.TypeName, index+1)
+		label = fmt.Sprintf("%s %d", kind.what, index+1)
+		if d.TypeName != "" && kind.typed {
+			label = fmt.Sprintf("%s (%s %d)", d.TypeName, kind.what, index+1)
 		}
 		if d.NamePos == (diag.Pos{}) {
 			p.list.Errorf(d.Pos, "%s: missing required key \"name\"", label)
 		}
+	}
+	if !kind.typed {
+		d.Type = kind.fixed
+		p.keys(d, label, rest, nil)
+		return d
 	}
 	if d.TypeName == "" {
 		if d.TypePos == (diag.Pos{}) {
@@ -327,18 +441,30 @@ func (p *parser) device(index int, n *yaml.Node) *Device {
 		}
 		return d
 	}
-	t := Lookup(d.TypeName)
+	t := kind.lookup(d.TypeName)
 	if t == nil {
-		p.list.Errorf(d.TypePos, "%s: unknown type %q%s", label, d.TypeName, diag.DidYouMean(d.TypeName, TypeNames()))
+		p.list.Errorf(d.TypePos, "%s: unknown %s type %q%s", label, kind.what, d.TypeName, diag.DidYouMean(d.TypeName, kind.names()))
 		return d
 	}
 	d.Type = t
+	p.keys(d, label, rest, nil)
+	return d
+}
+
+// keys decodes an entry's keys against its type, reports unknown and
+// missing keys, and applies defaults.
+func (p *parser) keys(d *Device, label string, rest []keyNode, nested []string) {
+	t := d.Type
 	written := map[string]bool{}
 	for _, e := range rest {
 		key := t.Key(e.key)
 		if key == nil {
 			hint := ""
-			if s := diag.Suggest(e.key, t.KeyNames()); s != "" {
+			cands := t.KeyNames()
+			if t.Group == "section" {
+				cands = cands[2:] // sections have no type key, loop and sim no name
+			}
+			if s := diag.Suggest(e.key, cands); s != "" {
 				hint = ` (did you mean "` + s + `"?)`
 				written[s] = true // a misspelt key: "missing" would say it twice
 			}
@@ -355,7 +481,12 @@ func (p *parser) device(index int, n *yaml.Node) *Device {
 			d.values[key.Name] = v
 		}
 	}
-	for _, key := range t.Keys {
+	p.defaults(d, label, written)
+}
+
+// defaults reports missing required keys and fills in defaults.
+func (p *parser) defaults(d *Device, label string, written map[string]bool) {
+	for _, key := range d.Type.Keys {
 		if _, ok := d.values[key.Name]; ok || written[key.Name] {
 			continue
 		}
@@ -367,7 +498,6 @@ func (p *parser) device(index int, n *yaml.Node) *Device {
 			d.values[key.Name] = defaultValue(key, d.Pos)
 		}
 	}
-	return d
 }
 
 func defaultValue(k Key, pos diag.Pos) Value {
@@ -534,6 +664,18 @@ func (c *Checker) Claim(d *Device, r Resource, scope string, n int, pos diag.Pos
 	c.claims[k] = d
 }
 
+// ClaimName records that controller d claims the named joint's command
+// interfaces, and reports an error naming both when another controller
+// already does: a joint has one controller at a time.
+func (c *Checker) ClaimName(d *Device, r Resource, name string, pos diag.Pos) {
+	k := claimKey{r: r, scope: name}
+	if other, taken := c.claims[k]; taken && other != d {
+		c.list.Errorf(pos, "controller %q: joint %q is already claimed by controller %q (line %d); a joint takes commands from one controller", d.Name, name, other.Name, other.Pos.Line)
+		return
+	}
+	c.claims[k] = d
+}
+
 // pwmOnDIOPin reports the PWM channel of d whose MXP pin is DIO n, when d
 // claims DIO n through a PWM key.
 func pwmOnDIOPin(d *Device, r Resource, n int) (int, bool) {
@@ -596,7 +738,32 @@ func (p *parser) checkFile() {
 		f.byName[d.Name] = d
 	}
 	c := &Checker{list: p.list, claims: map[claimKey]*Device{}}
-	for _, d := range f.Devices {
+	p.checkEntries(f.Devices, c)
+	p.uniqueNames("controller", f.Controllers)
+	p.checkEntries(f.Controllers, c)
+	p.uniqueNames("sim joint", f.SimJoints)
+	p.checkEntries(f.SimJoints, c)
+}
+
+// uniqueNames reports a name used twice within a section.
+func (p *parser) uniqueNames(what string, entries []*Device) {
+	seen := map[string]*Device{}
+	for _, d := range entries {
+		if d.Name == "" {
+			continue
+		}
+		if first, dup := seen[d.Name]; dup {
+			p.list.Errorf(d.NamePos, "%s %q: name is already used by %s (line %d)", what, d.Name, first, first.Pos.Line)
+			continue
+		}
+		seen[d.Name] = d
+	}
+}
+
+// checkEntries resolves references, claims channels and runs each type's
+// Check.
+func (p *parser) checkEntries(entries []*Device, c *Checker) {
+	for _, d := range entries {
 		if d.Type == nil {
 			continue
 		}

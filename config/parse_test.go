@@ -31,10 +31,10 @@ func TestParseRules(t *testing.T) {
 		{"top level list", "- a\n", []string{"r.yaml:1:1: error: the file must be a mapping with a `joints:` list, not a list"}},
 		{"no joints", "foo: 1\n", []string{
 			`r.yaml:1:1: error: no ` + "`joints:`" + ` list: every robot file lists its devices under ` + "`joints:`",
-			`r.yaml:1:1: error: unknown section "foo"; known sections: joints`}},
+			`r.yaml:1:1: error: unknown section "foo"; known sections: joints, loop, controllers, sim`}},
 		{"misspelt section", "joint:\n  - {name: a, type: pdp, id: 0}\n", []string{
 			"r.yaml:1:1: error: no `joints:` list: every robot file lists its devices under `joints:`",
-			`r.yaml:1:1: error: unknown section "joint" (did you mean "joints"?); known sections: joints`}},
+			`r.yaml:1:1: error: unknown section "joint" (did you mean "joints"?); known sections: joints, loop, controllers, sim`}},
 		{"joints not a list", "joints: 3\n", []string{"r.yaml:1:9: error: `joints:` must be a list of devices, not the integer 3"}},
 		{"empty list", "joints: []\n", []string{"r.yaml:1:9: warning: `joints:` lists no devices"}},
 		{"entry not a mapping", "joints:\n  - talon\n", []string{`r.yaml:2:5: error: device 1: must be a mapping like {name: ..., type: ...}, not the string "talon"`}},
@@ -47,7 +47,7 @@ func TestParseRules(t *testing.T) {
 		{"empty name", "joints:\n  - {name: '', type: pdp, id: 0}\n", []string{
 			`r.yaml:2:5: error: pdp (device 1): missing required key "name"`,
 			`r.yaml:2:12: error: device 1: name is empty`}},
-		{"unknown type", "joints:\n  - {name: a, type: tallon, id: 3}\n", []string{`r.yaml:2:21: error: tallon "a": unknown type "tallon" (did you mean "talon"?)`}},
+		{"unknown type", "joints:\n  - {name: a, type: tallon, id: 3}\n", []string{`r.yaml:2:21: error: tallon "a": unknown device type "tallon" (did you mean "talon"?)`}},
 		{"unknown key", "joints:\n  - {name: a, type: talon, id: 3, invertd: true}\n", []string{`r.yaml:2:35: error: talon "a": unknown key "invertd" for type talon (did you mean "inverted"?)`}},
 		{"missing required", "joints:\n  - {name: a, type: encoder, ch_a: 0}\n", []string{
 			`r.yaml:2:5: error: encoder "a": missing required key "ch_b" (int)`,

@@ -61,6 +61,7 @@ const (
 	CANPower               // CAN id of a power distribution panel
 	PCMCompressor          // the one compressor output of a PCM, scoped by pcm_id
 	NavXPort               // the SPI, I2C or serial port a navX sits on
+	ControllerJoint        // a joint's command interfaces, claimed by one controller
 )
 
 type resourceInfo struct {
@@ -81,6 +82,7 @@ var resources = map[Resource]resourceInfo{
 	CANPower:      {"CAN id (power distribution)", 0, 62},
 	PCMCompressor: {"PCM compressor output", 0, 62},
 	NavXPort:      {"navX port", 0, 4},
+	ControllerJoint: {"joint", 0, 0},
 }
 
 // String names the resource for messages, e.g. "PWM channel".

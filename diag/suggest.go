@@ -5,9 +5,12 @@ package diag
 // hints on device types, keys and names.
 func Suggest(word string, candidates []string) string {
 	best, bestDist := "", -1
-	limit := len([]rune(word))/3 + 1
-	if limit > 3 {
-		limit = 3
+	limit := 3
+	switch n := len([]rune(word)); {
+	case n <= 4:
+		limit = 1
+	case n <= 8:
+		limit = 2
 	}
 	for _, c := range candidates {
 		if c == word {

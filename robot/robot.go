@@ -148,7 +148,56 @@ func Check(u *urdf.Robot, c *config.File) (*Robot, diag.List) {
 	for _, j := range r.Joints {
 		ck.joint(j)
 	}
+	for _, sj := range c.SimJoints {
+		if sj.Name != "" && r.byName[sj.Name] == nil {
+			ck.list.Errorf(sj.NamePos, "sim joint %q: no movable URDF joint of that name%s", sj.Name, diag.DidYouMean(sj.Name, jointNames(r.Joints)))
+		}
+	}
+	for _, ctl := range c.Controllers {
+		ck.controller(ctl)
+	}
 	return r, ck.list
+}
+
+func jointNames(js []*Joint) []string {
+	names := make([]string, len(js))
+	for i, j := range js {
+		names[i] = j.Name
+	}
+	return names
+}
+
+// PositionSensor returns the sensor that gives the joint a continuous
+// position and velocity (the first encoder or analog input), or nil.
+func (j *Joint) PositionSensor() *config.Device {
+	for _, s := range j.Sensors {
+		if s.Type.Name == "encoder" || s.Type.Name == "analog_input" {
+			return s
+		}
+	}
+	return nil
+}
+
+// controller checks that a PID controller's joint measures what it needs.
+func (ck *checker) controller(ctl *config.Device) {
+	target := ctl.Ref("joint")
+	if ctl.Type == nil || target == nil || target.Type == nil || target.Type.Name == "servo" {
+		return
+	}
+	j := ck.r.byName[target.Name]
+	if j == nil {
+		return // the device's own checks report a joint that is not in the URDF
+	}
+	switch ctl.Type.Name {
+	case "position", "velocity":
+		if j.PositionSensor() == nil {
+			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q has no encoder or analog input, so a %s PID has nothing to measure", ctl, j.Name, ctl.Type.Name)
+		}
+	case "effort":
+		if j.PDP == nil {
+			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q's %s has no pdp_ch, so an effort PID has nothing to measure (effort = PDP current × k_eff)", ctl, j.Name, target)
+		}
+	}
 }
 
 type checker struct {

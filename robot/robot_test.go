@@ -1,6 +1,8 @@
 package robot
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -262,5 +264,54 @@ func TestUnreadableFileIsNotCrossChecked(t *testing.T) {
 	_, got := check(t, baseURDF, strings.Replace(baseYAML, "type: spark, id: 1", "type: spark, id: 99", 1))
 	if len(got) != 1 || !strings.Contains(got[0], "out of range") {
 		t.Errorf("got %v", got)
+	}
+}
+
+func TestControllersAndSimJoints(t *testing.T) {
+	dir := t.TempDir()
+	urdfSrc := `<robot name="r">
+  <link name="base"/><link name="a"/><link name="b"/>
+  <joint name="arm" type="revolute"><parent link="base"/><child link="a"/><limit lower="0" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="lift" type="prismatic"><parent link="base"/><child link="b"/><limit lower="0" upper="1" effort="1" velocity="1"/>
+    <sensor name="lift_enc" type="encoder"/></joint>
+</robot>
+`
+	yamlSrc := `joints:
+  - {name: pdp, type: pdp, id: 0}
+  - {name: arm, type: talon, id: 0}
+  - {name: lift, type: spark, id: 1, pdp_ch: 3}
+  - {name: lift_enc, type: encoder, ch_a: 0, ch_b: 1, dist_per_pulse: 0.001}
+controllers:
+  - {name: arm_pos, type: position, joint: arm, p: 1}
+  - {name: arm_eff, type: effort, joint: arm, p: 1}
+  - {name: lift_vel, type: velocity, joint: lift, p: 1}
+sim:
+  joints:
+    - {name: lift}
+    - {name: lfit}
+`
+	up, yp := filepath.Join(dir, "r.urdf"), filepath.Join(dir, "r.yaml")
+	if err := os.WriteFile(up, []byte(urdfSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(yp, []byte(yamlSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, list, err := Load(up, yp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range list {
+		got = append(got, strings.TrimPrefix(f.String(), dir+"/"))
+	}
+	want := []string{
+		`r.yaml:7:44: error: position "arm_pos": joint "arm" has no encoder or analog input, so a position PID has nothing to measure`,
+		`r.yaml:8:42: error: controller "arm_eff": joint "arm" is already claimed by controller "arm_pos" (line 7); a joint takes commands from one controller`,
+		`r.yaml:8:42: error: effort "arm_eff": joint "arm"'s talon "arm" has no pdp_ch, so an effort PID has nothing to measure (effort = PDP current × k_eff)`,
+		`r.yaml:13:14: error: sim joint "lfit": no movable URDF joint of that name (did you mean "lift"?)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

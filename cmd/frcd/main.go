@@ -30,7 +30,7 @@ const usage = `frcd brings ros_control to the FRC roboRIO.
 Usage:
   frcd validate [--json] [--strict] ROBOT.urdf ROBOT.yaml
                           check a robot's files; every finding as file:line:col
-  frcd describe [TYPE]    list the device types, or show one type's YAML keys
+  frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
   frcd schema             print a JSON Schema of the robot YAML, for editors
   frcd version            print the version
 
@@ -161,9 +161,9 @@ func describe(args []string, stdout, stderr io.Writer) int {
 	}
 	code := exitOK
 	for i, name := range names {
-		t := config.Lookup(name)
+		t := config.Describable(name)
 		if t == nil {
-			fmt.Fprintf(stderr, "frcd: unknown device type %q%s; `frcd describe` lists them\n", name, diag.DidYouMean(name, config.TypeNames()))
+			fmt.Fprintf(stderr, "frcd: unknown device type %q%s; `frcd describe` lists them\n", name, diag.DidYouMean(name, config.DescribableNames()))
 			code = exitUsage
 			continue
 		}
