@@ -48,20 +48,20 @@ func (k Kind) article() string {
 type Resource int
 
 const (
-	NoResource    Resource = iota
-	PWM                    // roboRIO PWM header, 0-9 onboard, 10-19 on the MXP
-	DIO                    // roboRIO DIO, 0-9 onboard, 10-25 on the MXP
-	AnalogIn               // roboRIO analog input, 0-3 onboard, 4-7 on the MXP
-	AnalogOut              // roboRIO analog output (MXP), 0-1
-	RelayChannel           // roboRIO relay header, 0-3
-	PCMChannel             // solenoid channel on one PCM, 0-7, scoped by pcm_id
-	PDPChannel             // PDP current channel, 0-15, scoped by the PDP
-	CANMotor               // CAN id of a CTRE motor controller (Talon SRX, Victor SPX)
-	CANGyro                // CAN id of a CTRE Pigeon IMU
-	CANPower               // CAN id of a power distribution panel
-	PCMCompressor          // the one compressor output of a PCM, scoped by pcm_id
-	NavXPort               // the SPI, I2C or serial port a navX sits on
-	ControllerJoint        // a joint's command interfaces, claimed by one controller
+	NoResource      Resource = iota
+	PWM                      // roboRIO PWM header, 0-9 onboard, 10-19 on the MXP
+	DIO                      // roboRIO DIO, 0-9 onboard, 10-25 on the MXP
+	AnalogIn                 // roboRIO analog input, 0-3 onboard, 4-7 on the MXP
+	AnalogOut                // roboRIO analog output (MXP), 0-1
+	RelayChannel             // roboRIO relay header, 0-3
+	PCMChannel               // solenoid channel on one PCM, 0-7, scoped by pcm_id
+	PDPChannel               // PDP current channel, 0-15, scoped by the PDP
+	CANMotor                 // CAN id of a CTRE motor controller (Talon SRX, Victor SPX)
+	CANGyro                  // CAN id of a CTRE Pigeon IMU
+	CANPower                 // CAN id of a power distribution panel
+	PCMCompressor            // the one compressor output of a PCM, scoped by pcm_id
+	NavXPort                 // the SPI, I2C or serial port a navX sits on
+	ControllerJoint          // a joint's command interfaces, claimed by one controller
 )
 
 type resourceInfo struct {
@@ -70,18 +70,18 @@ type resourceInfo struct {
 }
 
 var resources = map[Resource]resourceInfo{
-	PWM:           {"PWM channel", 0, 19},
-	DIO:           {"DIO channel", 0, 25},
-	AnalogIn:      {"analog input channel", 0, 7},
-	AnalogOut:     {"analog output channel", 0, 1},
-	RelayChannel:  {"relay channel", 0, 3},
-	PCMChannel:    {"PCM channel", 0, 7},
-	PDPChannel:    {"PDP channel", 0, 15},
-	CANMotor:      {"CAN id (motor controllers)", 0, 62},
-	CANGyro:       {"CAN id (Pigeon IMUs)", 0, 62},
-	CANPower:      {"CAN id (power distribution)", 0, 62},
-	PCMCompressor: {"PCM compressor output", 0, 62},
-	NavXPort:      {"navX port", 0, 4},
+	PWM:             {"PWM channel", 0, 19},
+	DIO:             {"DIO channel", 0, 25},
+	AnalogIn:        {"analog input channel", 0, 7},
+	AnalogOut:       {"analog output channel", 0, 1},
+	RelayChannel:    {"relay channel", 0, 3},
+	PCMChannel:      {"PCM channel", 0, 7},
+	PDPChannel:      {"PDP channel", 0, 15},
+	CANMotor:        {"CAN id (motor controllers)", 0, 62},
+	CANGyro:         {"CAN id (Pigeon IMUs)", 0, 62},
+	CANPower:        {"CAN id (power distribution)", 0, 62},
+	PCMCompressor:   {"PCM compressor output", 0, 62},
+	NavXPort:        {"navX port", 0, 4},
 	ControllerJoint: {"joint", 0, 0},
 }
 

@@ -62,8 +62,8 @@ func Types() []string {
 type Env struct {
 	HAL     hal.Backend
 	Handles *interfaces.Registry
-	shared map[string]Device
-	order  []Device
+	shared  map[string]Device
+	order   []Device
 }
 
 // NewEnv returns an Env over a backend and a registry.

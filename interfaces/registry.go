@@ -80,6 +80,23 @@ func Claim[T any](r *Registry, claimer, name, iface string) (*Command[T], error)
 	return h, nil
 }
 
+// LookupCommand returns the command handle of that key without claiming
+// it: for the loop's safety phase, which may make any output neutral, and
+// for inspection. It must be of type T.
+func LookupCommand[T any](r *Registry, name, iface string) (*Command[T], error) {
+	k := Key(name, iface)
+	e, ok := r.commands[k]
+	if !ok {
+		return nil, fmt.Errorf("no command handle %q", k)
+	}
+	h, ok := e.handle.(*Command[T])
+	if !ok {
+		var want *Command[T]
+		return nil, fmt.Errorf("command handle %q is a %T, not a %T", k, e.handle, want)
+	}
+	return h, nil
+}
+
 // Release gives back a claim, so that another controller may claim the
 // handle. Releasing a handle one does not hold is an error.
 func (r *Registry) Release(claimer, name, iface string) error {

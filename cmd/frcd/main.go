@@ -3,14 +3,19 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/diag"
 	"github.com/frcd/frcd/robot"
 )
@@ -28,6 +33,8 @@ const (
 const usage = `frcd brings ros_control to the FRC roboRIO.
 
 Usage:
+  frcd run --sim [--no-ros] [--rate HZ] [--disabled] [--seed N] ROBOT.urdf ROBOT.yaml
+                          run the robot on the simulated HAL; a status line each second
   frcd validate [--json] [--strict] ROBOT.urdf ROBOT.yaml
                           check a robot's files; every finding as file:line:col
   frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
@@ -46,6 +53,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
+	case "run":
+		return runDaemon(rest, stdout, stderr)
 	case "validate":
 		return validate(rest, stdout, stderr)
 	case "describe":
@@ -59,7 +68,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"validate", "describe", "schema", "version", "help"}), usage)
+	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "validate", "describe", "schema", "version", "help"}), usage)
 	return exitUsage
 }
 
@@ -97,17 +106,9 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: frcd validate [--json] [--strict] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
 	}
-	files, err := parseFlags(fs, args)
-	if err != nil {
+	urdfPath, yamlPath, ok := robotFiles(fs, args)
+	if !ok {
 		return exitUsage
-	}
-	if len(files) != 2 {
-		fs.Usage()
-		return exitUsage
-	}
-	urdfPath, yamlPath := files[0], files[1]
-	if isYAML(urdfPath) && !isYAML(yamlPath) {
-		urdfPath, yamlPath = yamlPath, urdfPath // the order is easy to get wrong
 	}
 	r, list, ioErr := robot.Load(urdfPath, yamlPath)
 	if *strict {
@@ -126,6 +127,76 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// runDaemon is `frcd run`. SIGINT and SIGTERM make every output neutral,
+// then it exits 0.
+func runDaemon(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("run", stderr)
+	useSim := fs.Bool("sim", false, "run on the simulated HAL (the only backend so far)")
+	noROS := fs.Bool("no-ros", false, "run without the ROS bridge")
+	rate := fs.Float64("rate", 0, "loop rate in Hz (default: the YAML's loop.rate_hz, 100)")
+	disabled := fs.Bool("disabled", false, "start the simulated Driver Station disabled (default enabled)")
+	seed := fs.Int64("seed", 1, "the sim's random seed")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: frcd run --sim [--no-ros] [--rate HZ] [--disabled] [--seed N] ROBOT.urdf ROBOT.yaml")
+		fs.PrintDefaults()
+	}
+	urdfPath, yamlPath, ok := robotFiles(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if !*useSim {
+		fmt.Fprintln(stderr, "frcd run: only the simulated HAL exists so far: add --sim (the roboRIO and Linux backends are planned)")
+		return exitUsage
+	}
+	if !*noROS {
+		fmt.Fprintln(stderr, "frcd run: the ROS bridge is not built yet: add --no-ros")
+		return exitUsage
+	}
+	r, list, ioErr := robot.Load(urdfPath, yamlPath)
+	if ioErr != nil || list.Errors() > 0 {
+		list.WriteText(stderr)
+		fmt.Fprintln(stderr, summary(r, list, urdfPath, yamlPath))
+		if ioErr != nil {
+			return exitUsage
+		}
+		return exitInvalid
+	}
+	list.WriteText(stderr) // warnings
+	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Rate: *rate, Seed: *seed, Enabled: !*disabled, Status: stdout, StatusEvery: time.Second})
+	if err != nil {
+		fmt.Fprintf(stderr, "frcd run: %v\n", err)
+		return exitInvalid
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(stdout, "frcd: %s on the simulated HAL at %.0f Hz, %d devices, %d joints; Ctrl-C stops\n",
+		r.URDF.Name, float64(time.Second)/float64(d.Loop.Period()), len(d.Devices), len(r.Joints))
+	if err := d.Run(ctx); err != nil {
+		fmt.Fprintf(stderr, "frcd run: stopping: %v\n", err)
+		return exitInvalid
+	}
+	fmt.Fprintln(stdout, "frcd: stopped; every output neutral")
+	return exitOK
+}
+
+// robotFiles parses flags and the two robot files, URDF then YAML (either
+// order is taken: the order is easy to get wrong).
+func robotFiles(fs *flag.FlagSet, args []string) (urdfPath, yamlPath string, ok bool) {
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return "", "", false
+	}
+	if len(files) != 2 {
+		fs.Usage()
+		return "", "", false
+	}
+	urdfPath, yamlPath = files[0], files[1]
+	if isYAML(urdfPath) && !isYAML(yamlPath) {
+		urdfPath, yamlPath = yamlPath, urdfPath
+	}
+	return urdfPath, yamlPath, true
 }
 
 func isYAML(path string) bool {

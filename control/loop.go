@@ -1,0 +1,275 @@
+package control
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/robot"
+)
+
+// Options configure a Loop. Zero fields take the YAML's `loop:` values.
+type Options struct {
+	// Rate is the nominal cycle rate, Hz; 0 takes loop.rate_hz.
+	Rate float64
+	// CommandTimeout applies to controllers without their own timeout; 0
+	// takes loop.command_timeout.
+	CommandTimeout time.Duration
+	// Stopwatch, when set, times each cycle's phases (a monotonic clock);
+	// nil leaves the busy and phase histograms empty.
+	Stopwatch func() time.Duration
+}
+
+// Loop is the control loop over a set of bound devices.
+type Loop struct {
+	devs    []Device
+	devOK   []bool
+	ds      hal.DriverStation
+	m       *merger
+	ctls    []*Controller
+	byName  map[string]*Controller
+	period  time.Duration
+	watch   func() time.Duration
+	floats  []*interfaces.JointCommand // every float64 command handle, for the non-finite check
+	blocks  []limitBlock
+	last    time.Duration
+	started bool
+	enabled bool
+	stats   Stats
+
+	pubMu sync.Mutex
+	pub   Snapshot
+}
+
+// limitBlock is a speed-controller joint with limit switches.
+type limitBlock struct {
+	j     *mergedJoint
+	volts *interfaces.JointCommand
+}
+
+// New builds the loop: it registers every joint's JointState, finds the
+// handles each joint merges from, and binds the YAML's controllers, which
+// claim their command handles. devs are the bound devices in Read order.
+func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverStation, o Options) (*Loop, error) {
+	l := &Loop{devs: devs, devOK: make([]bool, len(devs)), ds: ds, byName: map[string]*Controller{}, watch: o.Stopwatch}
+	rate := o.Rate
+	if rate <= 0 {
+		rate = r.Config.Loop.Float("rate_hz")
+	}
+	if rate <= 0 {
+		return nil, fmt.Errorf("loop: rate %v Hz is not positive", rate)
+	}
+	l.period = time.Duration(float64(time.Second) / rate)
+	timeout := o.CommandTimeout
+	if timeout <= 0 {
+		timeout = time.Duration(r.Config.Loop.Float("command_timeout") * float64(time.Second))
+	}
+	devIndex := map[string]int{}
+	for i, d := range devs {
+		devIndex[d.Name()] = i
+	}
+	var errs []error
+	m, err := newMerger(r, reg, devIndex, l.devOK)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	l.m = m
+	for _, cd := range r.Config.Controllers {
+		c, err := newController(cd, r, reg, m, timeout)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		l.ctls = append(l.ctls, c)
+		l.byName[c.Name] = c
+	}
+	for _, k := range reg.CommandKeys() {
+		name, iface := splitKey(k)
+		if h, err := interfaces.LookupCommand[float64](reg, name, iface); err == nil {
+			l.floats = append(l.floats, h)
+		}
+	}
+	for i := range m.joints {
+		mj := &m.joints[i]
+		if mj.lowerSwitch < 0 && mj.upperSwitch < 0 {
+			continue
+		}
+		if h, err := interfaces.LookupCommand[float64](reg, mj.name, interfaces.Voltage); err == nil {
+			l.blocks = append(l.blocks, limitBlock{j: mj, volts: h})
+		}
+	}
+	if err := joinErrors(errs); err != nil {
+		return nil, err
+	}
+	l.pub = l.newSnapshot()
+	return l, nil
+}
+
+func splitKey(k string) (name, iface string) {
+	for i := len(k) - 1; i >= 0; i-- {
+		if k[i] == '/' {
+			return k[:i], k[i+1:]
+		}
+	}
+	return k, ""
+}
+
+// Period is the nominal cycle period.
+func (l *Loop) Period() time.Duration { return l.period }
+
+// Controller returns the controller of that name, or nil.
+func (l *Loop) Controller(name string) *Controller { return l.byName[name] }
+
+// Controllers returns the controllers in YAML order.
+func (l *Loop) Controllers() []*Controller { return l.ctls }
+
+// JointState returns the merged state of a joint after the last cycle.
+// For the loop's goroutine; others use ReadSnapshot.
+func (l *Loop) JointState(name string) (interfaces.JointState, bool) {
+	k, ok := l.m.byName[name]
+	if !ok {
+		return interfaces.JointState{}, false
+	}
+	return l.m.joints[k].state, true
+}
+
+// Stats returns the statistics so far. For the loop's goroutine; others
+// use ReadSnapshot.
+func (l *Loop) Stats() Stats { return l.stats }
+
+func (l *Loop) lap(p Phase, t *time.Duration) {
+	if l.watch == nil {
+		return
+	}
+	now := l.watch()
+	l.stats.Phase[p].Add(now - *t)
+	*t = now
+}
+
+// Cycle runs one cycle at time now: read, merge, controllers, safety,
+// write. It does not allocate.
+func (l *Loop) Cycle(now time.Duration) {
+	var t0, t time.Duration
+	if l.watch != nil {
+		t0 = l.watch()
+		t = t0
+	}
+	dt := l.period
+	if l.started {
+		dt = now - l.last
+		l.stats.Period.Add(dt)
+		j := dt - l.period
+		if j < 0 {
+			j = -j
+		}
+		l.stats.Jitter.Add(j)
+		if dt > l.period+l.period/2 {
+			l.stats.Overruns++
+		}
+	}
+	l.started, l.last = true, now
+	l.stats.Cycles++
+
+	// read
+	for i, d := range l.devs {
+		err := d.Read(now, dt)
+		l.devOK[i] = err == nil
+		if err != nil {
+			l.stats.DeviceErrors++
+		}
+	}
+	l.lap(PhaseRead, &t)
+
+	// merge
+	l.m.merge()
+	l.lap(PhaseMerge, &t)
+
+	ds := l.ds.DS()
+	enabled := ds.Attached && ds.Enabled && !ds.EStop
+	if !enabled {
+		l.stats.Disabled++
+		for _, c := range l.ctls {
+			c.drop()
+		}
+		for i := len(l.devs) - 1; i >= 0; i-- {
+			if err := l.devs[i].Halt(); err != nil {
+				l.stats.DeviceErrors++
+			}
+		}
+		l.enabled = false
+		l.lap(PhaseWrite, &t)
+		l.finish(now, ds, t0)
+		return
+	}
+	l.enabled = true
+
+	// controllers
+	sec := dt.Seconds()
+	for _, c := range l.ctls {
+		stale, noFB := c.update(now, sec)
+		if stale {
+			l.stats.Stale++
+		}
+		if noFB {
+			l.stats.NoFeedback++
+		}
+	}
+	l.lap(PhaseControl, &t)
+
+	// safety: limit switches, then nothing but finite numbers
+	for i := range l.blocks {
+		b := &l.blocks[i]
+		if !b.volts.Set {
+			continue
+		}
+		if (b.volts.Value > 0 && l.m.pressed(b.j, b.j.upperSwitch)) || (b.volts.Value < 0 && l.m.pressed(b.j, b.j.lowerSwitch)) {
+			b.volts.Value = 0
+			l.stats.Blocked++
+		}
+	}
+	for _, h := range l.floats {
+		if h.Set && !interfaces.Finite(h.Value) {
+			h.Reset()
+			l.stats.Refused++
+		}
+	}
+	l.lap(PhaseSafety, &t)
+
+	// write
+	for i := len(l.devs) - 1; i >= 0; i-- {
+		if err := l.devs[i].Write(now, dt); err != nil {
+			l.stats.DeviceErrors++
+		}
+	}
+	l.lap(PhaseWrite, &t)
+	l.finish(now, ds, t0)
+}
+
+func (l *Loop) finish(now time.Duration, ds hal.DSState, t0 time.Duration) {
+	if l.watch != nil {
+		l.stats.Busy.Add(l.watch() - t0)
+	}
+	if !l.pubMu.TryLock() {
+		return // a reader is copying: skip this cycle's snapshot rather than wait
+	}
+	l.fill(&l.pub, now, ds)
+	l.pubMu.Unlock()
+}
+
+// Halt makes every output neutral now (shutdown): controllers drop their
+// commands and every device is halted, in reverse order. It returns the
+// devices' errors, joined.
+func (l *Loop) Halt() error {
+	for _, c := range l.ctls {
+		c.drop()
+	}
+	var errs []error
+	for i := len(l.devs) - 1; i >= 0; i-- {
+		if err := l.devs[i].Halt(); err != nil {
+			errs = append(errs, fmt.Errorf("%s: halt: %w", l.devs[i].Name(), err))
+		}
+	}
+	return joinErrors(errs)
+}

@@ -1,0 +1,226 @@
+// Package daemon wires a robot together: the robot description, a HAL
+// backend, the devices bound to it, the control loop, and (with the ROS
+// bridge) the ROS side; it owns their lifecycle and shutdown.
+//
+// A Daemon runs two ways. Step advances a deterministic simulated robot
+// by exactly one loop period: scenario tests and benchmarks use it, and
+// nothing sleeps. Run runs in real time until its context ends, then makes
+// every output neutral before it returns.
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/devices"
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/sim"
+)
+
+// Options configure a Daemon.
+type Options struct {
+	// RealTime runs the sim on the wall clock (Run); otherwise the sim is
+	// stepped by Step.
+	RealTime bool
+	// Rate overrides the YAML's loop.rate_hz when > 0.
+	Rate float64
+	// Seed seeds the sim.
+	Seed int64
+	// Enabled starts the simulated Driver Station enabled (teleop).
+	Enabled bool
+	// Status, when set, gets a one-line status each StatusEvery (Run only).
+	Status      io.Writer
+	StatusEvery time.Duration
+}
+
+// Daemon is a running robot: the sim, its devices and the loop.
+type Daemon struct {
+	Robot    *robot.Robot
+	Sim      *sim.Sim
+	Handles  *interfaces.Registry
+	Devices  []devices.Device
+	Loop     *control.Loop
+	backend  hal.Backend
+	opts     Options
+	now      time.Duration
+	start    time.Time
+	watch    func() time.Duration
+	snapshot *control.Snapshot
+}
+
+// SimOptions turns the YAML's `sim:` section into the sim's options.
+func SimOptions(c *config.File, seed int64, realTime bool) sim.Options {
+	o := sim.Options{
+		Seed:     seed,
+		RealTime: realTime,
+		Battery:  sim.Battery{Voltage: c.Sim.Float("battery_voltage"), Resistance: c.Sim.Float("battery_resistance")},
+		Pressure: c.Sim.Float("pressure"),
+		Joints:   map[string]sim.JointParams{},
+	}
+	for _, sj := range c.SimJoints {
+		p := sim.JointParams{Motor: sj.Str("motor"), Damping: sj.Float("damping"),
+			Friction: sj.Float("friction"), Load: sj.Float("load"), Travel: time.Duration(sj.Float("travel") * float64(time.Second))}
+		if sj.Has("motors") {
+			p.Motors = sj.Int("motors")
+		}
+		if sj.Has("gearing") {
+			p.Gearing = sj.Float("gearing")
+		}
+		if sj.Has("inertia") {
+			p.Inertia = sj.Float("inertia")
+		}
+		o.Joints[sj.Name] = p
+	}
+	return o
+}
+
+// NewSim builds a daemon on the simulated HAL for a checked robot (one
+// whose findings hold no errors).
+func NewSim(r *robot.Robot, o Options) (*Daemon, error) {
+	s, err := sim.New(r, SimOptions(r.Config, o.Seed, o.RealTime))
+	if err != nil {
+		return nil, fmt.Errorf("sim: %w", err)
+	}
+	if o.Enabled {
+		s.SetDS(hal.DSState{Enabled: true, Attached: true, Mode: hal.Teleop})
+	}
+	d := &Daemon{Robot: r, Sim: s, backend: s, opts: o, start: time.Now()}
+	d.watch = func() time.Duration { return time.Since(d.start) }
+	if err := d.bind(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// bind opens the devices and builds the loop over the backend.
+func (d *Daemon) bind() error {
+	d.Handles = interfaces.NewRegistry()
+	devs, err := devices.Build(d.Robot.Config, devices.NewEnv(d.backend, d.Handles))
+	if err != nil {
+		return fmt.Errorf("devices: %w", err)
+	}
+	d.Devices = devs
+	cdevs := make([]control.Device, len(devs))
+	for i, dev := range devs {
+		cdevs[i] = dev
+	}
+	loop, err := control.New(d.Robot, d.Handles, cdevs, d.backend, control.Options{Rate: d.opts.Rate, Stopwatch: d.watch})
+	if err != nil {
+		return fmt.Errorf("loop: %w", err)
+	}
+	d.Loop = loop
+	d.snapshot = loop.NewSnapshot()
+	return nil
+}
+
+// Now is the daemon's clock: the sim's.
+func (d *Daemon) Now() time.Duration { return d.backend.Now() }
+
+// Step runs one cycle of a deterministic daemon: the sim advances by one
+// period, then the loop runs at that time.
+func (d *Daemon) Step() {
+	d.now += d.Loop.Period()
+	d.Sim.AdvanceTo(d.now)
+	d.Loop.Cycle(d.now)
+}
+
+// Run runs the loop in real time until ctx ends; then every output goes
+// neutral and Run returns the halt's error, if any.
+func (d *Daemon) Run(ctx context.Context) error {
+	period := d.Loop.Period()
+	if d.opts.Status != nil {
+		every := d.opts.StatusEvery
+		if every <= 0 {
+			every = time.Second
+		}
+		done := make(chan struct{})
+		defer func() { <-done }()
+		go func() {
+			defer close(done)
+			d.statusLoop(ctx, every)
+		}()
+	}
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	next := d.Now()
+	for ctx.Err() == nil {
+		now := d.Now()
+		d.Sim.AdvanceTo(now)
+		d.Loop.Cycle(now)
+		next += period
+		wait := next - d.Now()
+		if wait < -period {
+			next = d.Now() // far behind: start afresh rather than burst
+			continue
+		}
+		if wait <= 0 {
+			continue
+		}
+		timer.Reset(wait)
+		select {
+		case <-ctx.Done():
+		case <-timer.C:
+		}
+	}
+	return d.Halt()
+}
+
+// Halt makes every output neutral and writes it, then lets the sim see it.
+func (d *Daemon) Halt() error {
+	err := d.Loop.Halt()
+	d.Sim.AdvanceTo(d.Now())
+	return err
+}
+
+func (d *Daemon) statusLoop(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			fmt.Fprintln(d.opts.Status, d.StatusLine())
+		}
+	}
+}
+
+// StatusLine is the one-line status: time, enable state, loop timing and
+// counters, battery.
+func (d *Daemon) StatusLine() string {
+	s := d.snapshot
+	d.Loop.ReadSnapshot(s)
+	state := "disabled"
+	switch {
+	case s.DS.EStop:
+		state = "e-stopped"
+	case s.Enabled:
+		state = "enabled"
+	}
+	st := &s.Stats
+	v, a := d.Sim.Battery()
+	measured := 0
+	for _, j := range s.Joints {
+		if j.State.Has != 0 {
+			measured++
+		}
+	}
+	return fmt.Sprintf("t=%.1fs %s cycles=%d period p50=%s p99=%s max=%s overruns=%d busy p99=%s joints=%d/%d refused=%d stale=%d blocked=%d errors=%d battery=%.2fV %.1fA",
+		s.Now.Seconds(), state, st.Cycles, fmtDur(st.Period.Quantile(0.5)), fmtDur(st.Period.Quantile(0.99)), fmtDur(st.Period.Max),
+		st.Overruns, fmtDur(st.Busy.Quantile(0.99)), measured, len(s.Joints), st.Refused+s.Refused, st.Stale, st.Blocked, st.DeviceErrors, v, a)
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
+	default:
+		return fmt.Sprintf("%dµs", d/time.Microsecond)
+	}
+}

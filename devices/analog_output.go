@@ -1,0 +1,79 @@
+package devices
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/interfaces"
+)
+
+func init() { MustRegister("analog_output", newAnalogOutput) }
+
+// analogOutput drives an MXP analog output (`aout_channel`) from the
+// name/analog AnalogCommand, in the user's units: volts = (value - offset)
+// / scale × 5 V, clamped to 0-5 V. Its state (name/rate RateState, with
+// the estimated rate of change, and name/analog AnalogState) is the value
+// written, in the user's units: the command, or the value at the clamp
+// when the command was beyond the output's range. Neutral (no command, or
+// one not finite) and Halt write 0 V, whose value is the offset.
+type analogOutput struct {
+	name          string
+	out           hal.AnalogOut
+	scale, offset float64
+
+	cmd  interfaces.AnalogCommand
+	rate interfaces.RateState
+	val  interfaces.AnalogState
+	est  rateEstimator
+
+	wErr, hErr opError
+}
+
+var _ Device = (*analogOutput)(nil)
+
+func newAnalogOutput(d *config.Device, env *Env) (Device, error) {
+	ch := d.Int("aout_channel")
+	out, err := env.HAL.OpenAnalogOut(ch)
+	if err != nil {
+		return nil, fmt.Errorf("analog output %d: %w", ch, err)
+	}
+	a := &analogOutput{
+		name: d.Name, out: out, scale: d.Float("scale"), offset: d.Float("offset"),
+		wErr: newOpError(d, "write"), hErr: newOpError(d, "halt"),
+	}
+	a.rate.State, a.val.Value = a.offset, a.offset
+	if err := registerRate(env, d.Name, &a.rate, &a.val); err != nil {
+		return nil, err
+	}
+	if err := interfaces.RegisterCommand(env.Handles, d.Name, d.Name, interfaces.Analog, &a.cmd); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func (a *analogOutput) Name() string { return a.name }
+
+// Read does nothing: the state is set when written.
+func (a *analogOutput) Read(now, dt time.Duration) error { return nil }
+
+func (a *analogOutput) Write(now, dt time.Duration) error {
+	volts, value := 0.0, a.offset
+	if a.cmd.Set && interfaces.Finite(a.cmd.Value) {
+		value = a.cmd.Value
+		volts = (value - a.offset) / a.scale * 5
+		if volts < 0 || volts > 5 {
+			volts = max(0, min(5, volts))
+			value = volts/5*a.scale + a.offset
+		}
+	}
+	a.rate.State, a.rate.Rate, a.val.Value = value, a.est.update(now, value), value
+	return a.wErr.wrap(a.out.SetVoltage(volts))
+}
+
+func (a *analogOutput) Halt() error {
+	a.est.reset()
+	a.rate.State, a.rate.Rate, a.val.Value = a.offset, 0, a.offset
+	return a.hErr.wrap(a.out.SetVoltage(0))
+}

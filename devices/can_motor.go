@@ -1,0 +1,86 @@
+package devices
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/interfaces"
+)
+
+// canMotor drives a CTRE motor controller on the CAN bus through
+// hal.CANMotor. Their wire protocol is closed (PROTOCOLS.md: the frame
+// layouts live only in CTRE's Phoenix libraries), so this driver speaks no
+// frames itself: on a robot a backend must put CTRE Phoenix behind
+// hal.CANMotor; the sim emulates the controllers behind the same
+// interface.
+//
+// A voltage command becomes a duty cycle of the controller's own bus
+// voltage (read from Status in Read; the roboRIO's Vin when Status fails
+// or reports less than 4.5 V), clamped to [-1, 1] and negated when
+// inverted. Neutral (no command, or one not finite) and Halt are duty 0.
+type canMotor struct {
+	name     string
+	m        hal.CANMotor
+	power    hal.Power
+	inverted bool
+
+	bus   float64 // V, from the last Status
+	busOK bool
+
+	cmd   interfaces.JointCommand
+	volts interfaces.AnalogState
+
+	rErr, wErr, hErr opError
+}
+
+var _ Device = (*canMotor)(nil)
+
+// newCANMotor binds a controller of that hal model ("talon_srx" or
+// "victor_spx") at CAN id `id`.
+func newCANMotor(model string, d *config.Device, env *Env) (Device, error) {
+	m, err := env.HAL.OpenCANMotor(model, d.Int("id"))
+	if err != nil {
+		return nil, fmt.Errorf("CAN motor controller %d: %w", d.Int("id"), err)
+	}
+	c := &canMotor{
+		name: d.Name, m: m, power: env.HAL, inverted: d.Bool("inverted"),
+		rErr: newOpError(d, "read status"), wErr: newOpError(d, "write"), hErr: newOpError(d, "halt"),
+	}
+	if err := registerVoltage(env, d.Name, &c.volts, &c.cmd); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *canMotor) Name() string { return c.name }
+
+// Read takes the controller's bus voltage from its status.
+func (c *canMotor) Read(now, dt time.Duration) error {
+	st, err := c.m.Status()
+	if err != nil {
+		c.busOK = false
+		return c.rErr.wrap(err)
+	}
+	c.bus, c.busOK = st.BusVoltage, usableSupply(st.BusVoltage)
+	return nil
+}
+
+func (c *canMotor) Write(now, dt time.Duration) error {
+	supply := c.bus
+	if !c.busOK {
+		supply = supplyVolts(c.power)
+	}
+	duty := commandDuty(&c.cmd, supply)
+	c.volts.Value = duty * supply
+	if c.inverted {
+		duty = -duty
+	}
+	return c.wErr.wrap(c.m.SetDuty(duty))
+}
+
+func (c *canMotor) Halt() error {
+	c.volts.Value = 0
+	return c.hErr.wrap(c.m.SetDuty(0))
+}

@@ -1,0 +1,83 @@
+package devices
+
+import (
+	"time"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/interfaces"
+)
+
+func init() { MustRegister("compressor", newCompressor) }
+
+// compressor is the compressor output of the PCM `pcm_id` (shared: see
+// pcm). Its name/binary BinaryCommand enables closed-loop control (the PCM
+// runs the compressor until the pressure switch reads full); with no
+// command closed loop is on, as WPILib's Compressor starts. (The PCM
+// itself stops the compressor while the robot is disabled.) Halt turns it
+// off.
+//
+// Its name/binary BinaryState is whether closed loop is enabled and its
+// name/compressor CompressorState what the PCM reports (closed loop,
+// running, pressure switch, current), both from the PCM's status. While
+// that is stale, Read returns the PCM's stale error (wrapping
+// hal.ErrTimeout); the BinaryState and CompressorState.ClosedLoop then
+// hold the value commanded, the rest their last reported values.
+//
+// A PCM with no compressor entry has closed-loop control off.
+type compressor struct {
+	name      string
+	pcm       *pcm
+	commanded bool
+
+	cmd   interfaces.BinaryCommand
+	on    interfaces.BinaryState
+	state interfaces.CompressorState
+}
+
+var _ Device = (*compressor)(nil)
+
+func newCompressor(d *config.Device, env *Env) (Device, error) {
+	p, err := sharedPCM(env, d.Int("pcm_id"))
+	if err != nil {
+		return nil, err
+	}
+	c := &compressor{name: d.Name, pcm: p, commanded: true}
+	if err := interfaces.RegisterState(env.Handles, d.Name, interfaces.Binary, &c.on); err != nil {
+		return nil, err
+	}
+	if err := interfaces.RegisterState(env.Handles, d.Name, interfaces.Compressor, &c.state); err != nil {
+		return nil, err
+	}
+	if err := interfaces.RegisterCommand(env.Handles, d.Name, d.Name, interfaces.Binary, &c.cmd); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *compressor) Name() string { return c.name }
+
+func (c *compressor) Read(now, dt time.Duration) error {
+	if !c.pcm.fresh {
+		c.on.Value, c.state.ClosedLoop = c.commanded, c.commanded
+		return c.pcm.errStale
+	}
+	st := &c.pcm.status
+	c.on.Value = st.ClosedLoop
+	c.state = interfaces.CompressorState{ClosedLoop: st.ClosedLoop, Running: st.CompressorOn, Full: st.PressureFull, Current: st.Current}
+	return nil
+}
+
+// Write sets closed-loop control for the PCM to send.
+func (c *compressor) Write(now, dt time.Duration) error {
+	c.commanded = !c.cmd.Set || c.cmd.Value
+	c.pcm.closedLoop = c.commanded
+	return nil
+}
+
+// Halt turns closed-loop control off; the PCM's Halt, after it, sends.
+func (c *compressor) Halt() error {
+	c.commanded, c.pcm.closedLoop = false, false
+	c.on.Value = false
+	c.state.ClosedLoop, c.state.Running, c.state.Current = false, false, 0
+	return nil
+}

@@ -1,0 +1,91 @@
+// Package devices binds each device of a robot's YAML file to the HAL and
+// to its handles: one file per device type, named for the part and
+// registered by a one-line init (MustRegister); Build binds them all.
+//
+// # Lifecycle
+//
+// A Constructor opens the device's HAL channels and registers its handles;
+// it does no other I/O. The loop then calls, each cycle, Read on every
+// device in Build's order, and Write in the reverse order; Halt (reverse
+// order too) makes every output neutral and writes it at once. Shared
+// devices (a CTRE PCM, one per pcm_id, through Env.Shared) come first, so
+// the PCM decodes its status before the solenoids read it and sends its
+// control frame after they have set their bits. Read, Write and Halt take
+// time from their arguments and do not allocate; their errors are
+// prebuilt, or the device's own reusable wrapper of the HAL's error
+// (valid until the device's next call of that method), classified with
+// errors.Is (hal.ErrTimeout for a stale status).
+//
+// # Handles
+//
+// Handle keys are "name/interface" with name the YAML entry's name and the
+// interface one of package interfaces' constants. Command handles are
+// registered with the device's name as owner.
+//
+//	type                  state handles                           command handles
+//	analog_input          name/rate RateState (value, d/dt),      -
+//	                      name/analog AnalogState (the value)
+//	digital_input         name/binary BinaryState                 -
+//	                      (level XOR inverted)
+//	encoder               name/rate RateState, name/analog        -
+//	                      AnalogState (position)
+//	pigeon_imu            name/imu IMUState                       -
+//	analog_output         name/rate RateState, name/analog        name/analog AnalogCommand
+//	                      AnalogState (value written, user units) (user units)
+//	digital_output        name/binary BinaryState (value          name/binary BinaryCommand
+//	                      written, before inversion)
+//	solenoid              name/binary BinaryState (PCM's output   name/binary BinaryCommand
+//	                      when its status is fresh, else commanded)
+//	double_solenoid       name/ternary TernaryState (likewise)    name/ternary TernaryCommand
+//	relay                 name/ternary TernaryState (written)     name/ternary TernaryCommand
+//	servo                 name/position AnalogState (angle sent,  name/position JointCommand
+//	                      rad)                                    (rad)
+//	speed controllers     name/voltage AnalogState (V applied,    name/voltage JointCommand (V)
+//	                      joint's direction: duty × supply after
+//	                      clamping, before inversion; 0 neutral)
+//	compressor            name/binary BinaryState (closed loop    name/binary BinaryCommand
+//	                      enabled, from the PCM's status),        (closed-loop enable; on
+//	                      name/compressor CompressorState         when never set)
+//	pdp                   name/pdp PDPState                       -
+//
+// The speed controllers are dmc60, jaguar, pwm_talon_srx, pwm_victor_spx,
+// sd540, spark, talon, victor, victor_sp, nidec, can_victor_spx and
+// talon_srx. They read no sensors: a joint's position, velocity and effort
+// come from its encoder, pot and PDP channel, merged by the loop.
+//
+// # Commands
+//
+// A device obeys its command handle's Set and Value only: the loop's
+// safety phase resets stale or refused commands. An unset command means
+// neutral: 0 V, output off, relay off, servo limp, analog output 0 V. A
+// value that is not finite (interfaces.Finite) is written as neutral too,
+// in defence in depth.
+//
+// # Conversions
+//
+// They match the hardware (and the sim, which emulates it):
+//
+//   - PWM speed controllers: duty = V / Vin, clamped to [-1, 1], negated
+//     when inverted; pulse = hal.SpeedControllerPWM[type].Pulse(duty).
+//     Neutral is the center pulse; Halt disables the output (width 0).
+//     Vin is read each Write; when it fails or reads below 4.5 V (where a
+//     roboRIO cannot run) 12 V is assumed.
+//   - nidec: the PWM channel is held high (hal.AlwaysHigh) while running,
+//     disabled on Halt; the DIO duty cycle is 0.5 + 0.5 × duty, 0.5 neutral.
+//   - talon_srx, can_victor_spx: hal.CANMotor SetDuty(duty), the divisor
+//     being the controller's own bus voltage (its Status) when it has one.
+//     Their CAN protocol is closed: a real robot needs CTRE Phoenix behind
+//     hal.CANMotor (and hal.Pigeon for pigeon_imu).
+//   - encoder: position = count / encoding × dist_per_pulse, negated when
+//     inverted; analog_input: value = volts / 5 × scale + offset. Their
+//     rates are differences over at least 20 ms of samples.
+//   - analog_output: volts = (value − offset) / scale × 5, clamped to 0-5 V.
+//   - servo: pulse = min_pulse_us + (angle − min_angle) / (max_angle −
+//     min_angle) × (max_pulse_us − min_pulse_us), angle clamped.
+//   - relay: forward (true, false), reverse (false, true), off (false,
+//     false); a direction the relay's `direction` forbids is off.
+//   - PCM (solenoids, compressor): Status1 0x09041400+id decoded, stale
+//     after 100 ms; Control1 0x09041C00+id sent on change and every 20 ms.
+//   - PDP: Status1-3 0x08041400/40/80+id and Energy 0x08041740+id decoded
+//     per PROTOCOLS.md; stale after 100 ms.
+package devices

@@ -1,0 +1,89 @@
+package devices
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/interfaces"
+)
+
+func init() { MustRegister("double_solenoid", newDoubleSolenoid) }
+
+// doubleSolenoid drives a double-acting valve on channels `forward_id` and
+// `reverse_id` of the PCM `pcm_id` (shared: see pcm) from the
+// name/ternary TernaryCommand: forward turns the forward channel on and
+// the reverse one off, reverse the other way round, off both off. No
+// command, an invalid value and Halt are off. Its name/ternary
+// TernaryState is read from the PCM's reported outputs while its status is
+// fresh (forward when the forward channel is on, else reverse when the
+// reverse one is, else off, as WPILib's DoubleSolenoid.get reads them),
+// else the value last commanded.
+type doubleSolenoid struct {
+	name      string
+	pcm       *pcm
+	fwd, rev  uint8
+	commanded interfaces.Tri
+
+	cmd   interfaces.TernaryCommand
+	state interfaces.TernaryState
+}
+
+var _ Device = (*doubleSolenoid)(nil)
+
+func newDoubleSolenoid(d *config.Device, env *Env) (Device, error) {
+	f, r := d.Int("forward_id"), d.Int("reverse_id")
+	if f < 0 || f > 7 || r < 0 || r > 7 || f == r {
+		return nil, fmt.Errorf("PCM channels %d and %d: want two different channels 0-7", f, r)
+	}
+	p, err := sharedPCM(env, d.Int("pcm_id"))
+	if err != nil {
+		return nil, err
+	}
+	s := &doubleSolenoid{name: d.Name, pcm: p, fwd: 1 << f, rev: 1 << r}
+	if err := interfaces.RegisterState(env.Handles, d.Name, interfaces.Ternary, &s.state); err != nil {
+		return nil, err
+	}
+	if err := interfaces.RegisterCommand(env.Handles, d.Name, d.Name, interfaces.Ternary, &s.cmd); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *doubleSolenoid) Name() string { return s.name }
+
+// Read takes the outputs from the PCM's status when it is fresh.
+func (s *doubleSolenoid) Read(now, dt time.Duration) error {
+	if !s.pcm.fresh {
+		s.state.Value = s.commanded
+		return nil
+	}
+	switch bits := s.pcm.status.Solenoids; {
+	case bits&s.fwd != 0:
+		s.state.Value = interfaces.Forward
+	case bits&s.rev != 0:
+		s.state.Value = interfaces.Reverse
+	default:
+		s.state.Value = interfaces.Off
+	}
+	return nil
+}
+
+// Write sets the channels' bits for the PCM to send.
+func (s *doubleSolenoid) Write(now, dt time.Duration) error {
+	v := interfaces.Off
+	if s.cmd.Set && s.cmd.Value.Valid() {
+		v = s.cmd.Value
+	}
+	s.commanded = v
+	s.pcm.set(s.fwd, v == interfaces.Forward)
+	s.pcm.set(s.rev, v == interfaces.Reverse)
+	return nil
+}
+
+// Halt clears both bits; the PCM's Halt, after it, sends.
+func (s *doubleSolenoid) Halt() error {
+	s.commanded, s.state.Value = interfaces.Off, interfaces.Off
+	s.pcm.set(s.fwd|s.rev, false)
+	return nil
+}

@@ -1,0 +1,278 @@
+package devices
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/physic"
+	"periph.io/x/conn/v3/spi"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/interfaces"
+)
+
+func init() { MustRegister("navx", newNavX) }
+
+// The navX-MXP registers the driver reads (PROTOCOLS.md "navX-MXP";
+// kauailabs/navxmxp IMURegisters.h), little-endian. One burst reads
+// 0x00-0x39: identity, status, the processed data and the raw gyro.
+const (
+	navxRegWhoAmI      = 0x00 // u8: navxModel
+	navxRegUpdateRate  = 0x04 // u8: Hz, 4-200
+	navxRegGyroFSR     = 0x06 // u16: gyro full-scale range, °/s
+	navxRegOpStatus    = 0x08 // u8: navxOpNormal when running
+	navxRegTimestamp   = 0x12 // u32: ms, new with each sample
+	navxRegLinearAccel = 0x24 // 3 × s16: world linear acceleration, 0.001 g
+	navxRegQuat        = 0x2A // 4 × s16: W, X, Y, Z, ×32768
+	navxRegGyro        = 0x34 // 3 × s16: °/s × 32768 / gyro FSR
+	navxSpan           = 0x3A // bytes in the burst, 0x00-0x39
+
+	navxModel          = 0x32 // WHOAMI of a navX-MXP
+	navxOpNormal       = 0x04 // OP_STATUS: running
+	navxI2CAddr        = 0x32
+	navxDefaultRateHz  = 60   // the navX's UPDATE_RATE_HZ at power-up
+	navxDefaultGyroFSR = 2000 // °/s, the navX-MXP's setting
+	navxStandardG      = 9.80665
+	navxSPIHz          = 500 * physic.KiloHertz // the navX library's SPI rate
+
+	// navxResponseDelay is how long after an SPI read request the
+	// response is read, as the navX library waits.
+	navxResponseDelay = time.Millisecond
+	// navxMinStale is the shortest time without a new sample that counts
+	// as stale; at high update rates three update periods are less.
+	navxMinStale = 100 * time.Millisecond
+)
+
+// navX reads a Kauai Labs navX-MXP through its register interface, on SPI
+// (`interface: spi`, `id` the port: 0-3 onboard chip selects, 4 the MXP)
+// or I2C (`interface: i2c`, `id` 0 onboard, 1 MXP; address 0x32). Serial
+// is refused: the navX's UART protocol is a separate stream that the HAL
+// has no ports for.
+//
+// It polls the navX at twice its update rate, reading registers
+// 0x00-0x39 in one burst. On SPI a read is split over two cycles, as the
+// navX asks: a cycle sends the request [0x00, 58, CRC], a cycle at least
+// 1 ms later clocks out the 58 bytes and their CRC. On I2C a cycle does
+// the whole read in one transaction.
+//
+// Its name/imu IMUState holds the navX's quaternion (relative to the
+// navX's yaw zero, normalized), the raw gyro scaled by the gyro full-scale
+// range (rad/s about x, y, z) and the navX's world linear acceleration,
+// gravity removed (m/s²); the covariances are unknown (all zero). A
+// response that fails its CRC, that is not a navX's (WHOAMI not 0x32) or
+// that comes while the navX is not in normal operation leaves the state as
+// it was; no new sample (the timestamp at 0x12 unchanged) for three update
+// periods, and at least 100 ms, makes Read fail with hal.ErrTimeout.
+type navX struct {
+	name string
+	spi  spi.Conn // nil on I2C
+	bus  i2c.Bus  // nil on SPI
+
+	state interfaces.IMUState
+
+	started   bool
+	pending   bool          // an SPI request is out
+	reqAt     time.Duration // when it was sent
+	nextPoll  time.Duration
+	verified  bool // a response with WHOAMI 0x32 has come
+	haveTS    bool
+	lastTS    uint32
+	lastFresh time.Duration // when the timestamp last changed
+	rateHz    int
+
+	req   [3]byte // the SPI request, or the I2C [reg, count] in req[:2]
+	reqRx [3]byte
+	zeros [navxSpan + 1]byte
+	rx    [navxSpan + 1]byte
+
+	rErr                                       opError
+	errCRC, errWhoAmI, errGarbled, errNotReady error
+	errStale                                   error
+}
+
+var _ Device = (*navX)(nil)
+
+func newNavX(d *config.Device, env *Env) (Device, error) {
+	iface, id := d.Str("interface"), d.Int("id")
+	n := &navX{name: d.Name, rateHz: navxDefaultRateHz, rErr: newOpError(d, "read")}
+	n.req = [3]byte{navxRegWhoAmI, navxSpan}
+	switch iface {
+	case "spi":
+		p, err := env.HAL.SPI(id)
+		if err != nil {
+			return nil, fmt.Errorf("SPI port %d: %w", id, err)
+		}
+		c, err := p.Connect(navxSPIHz, spi.Mode3, 8)
+		if err != nil {
+			return nil, fmt.Errorf("SPI port %d: connect: %w", id, err)
+		}
+		n.spi = c
+		n.req[2] = navxCRC(n.req[:2])
+	case "i2c":
+		b, err := env.HAL.I2C(id)
+		if err != nil {
+			return nil, fmt.Errorf("I2C port %d: %w", id, err)
+		}
+		n.bus = b
+	case "serial":
+		return nil, errors.New("interface serial: a navX over serial (TTL UART or USB) is not supported yet: " +
+			"its serial protocol is a separate stream and frcd's HAL has no serial ports; connect the navX by spi or i2c")
+	default:
+		return nil, fmt.Errorf("interface %q: want spi or i2c", iface)
+	}
+	where := fmt.Sprintf("%s port %d", iface, id)
+	n.errCRC = fmt.Errorf("%s: read: the response on %s failed its CRC", d, where)
+	n.errWhoAmI = fmt.Errorf("%s: read: no navX-MXP answers on %s (WHOAMI is not 0x32): %w", d, where, hal.ErrNoDevice)
+	n.errGarbled = fmt.Errorf("%s: read: a garbled response on %s", d, where)
+	n.errNotReady = fmt.Errorf("%s: read: the navX is starting up or calibrating (OP_STATUS not normal); keep it still", d)
+	n.errStale = fmt.Errorf("%s: read: no new sample for three update periods (and at least %v): %w", d, navxMinStale, hal.ErrTimeout)
+	n.state.Orientation = [4]float64{0, 0, 0, 1}
+	if err := interfaces.RegisterState(env.Handles, d.Name, interfaces.IMU, &n.state); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+func (n *navX) Name() string { return n.name }
+
+// Read advances the poll: a request or a response on SPI, a whole read on
+// I2C, when one is due. Between polls it only checks for staleness.
+func (n *navX) Read(now, dt time.Duration) error {
+	if !n.started {
+		n.started, n.lastFresh, n.nextPoll = true, now, now
+	}
+	var err error
+	if n.spi != nil {
+		err = n.pollSPI(now)
+	} else {
+		err = n.pollI2C(now)
+	}
+	if err != nil {
+		return err
+	}
+	if now-n.lastFresh > n.staleAfter() {
+		return n.errStale
+	}
+	return nil
+}
+
+func (n *navX) pollSPI(now time.Duration) error {
+	if n.pending {
+		if now-n.reqAt < navxResponseDelay {
+			return nil
+		}
+		n.pending = false
+		n.nextPoll = n.reqAt + n.pollPeriod()
+		if err := n.spi.Tx(n.zeros[:], n.rx[:]); err != nil {
+			return n.rErr.wrap(err)
+		}
+		if navxCRC(n.rx[:navxSpan]) != n.rx[navxSpan] {
+			return n.errCRC
+		}
+		return n.decode(now, n.rx[:navxSpan])
+	}
+	if now < n.nextPoll {
+		return nil
+	}
+	if err := n.spi.Tx(n.req[:], n.reqRx[:]); err != nil {
+		return n.rErr.wrap(err)
+	}
+	n.pending, n.reqAt = true, now
+	return nil
+}
+
+func (n *navX) pollI2C(now time.Duration) error {
+	if now < n.nextPoll {
+		return nil
+	}
+	n.nextPoll = now + n.pollPeriod()
+	if err := n.bus.Tx(navxI2CAddr, n.req[:2], n.rx[:navxSpan]); err != nil {
+		return n.rErr.wrap(err)
+	}
+	return n.decode(now, n.rx[:navxSpan])
+}
+
+// decode checks a burst of registers 0x00-0x39 and, when it is a running
+// navX's, sets the state from it.
+func (n *navX) decode(now time.Duration, b []byte) error {
+	if len(b) < navxSpan {
+		return n.errGarbled
+	}
+	if b[navxRegWhoAmI] != navxModel {
+		if n.verified {
+			return n.errGarbled // it answered before: a bad transfer
+		}
+		return n.errWhoAmI
+	}
+	n.verified = true
+	if b[navxRegOpStatus] != navxOpNormal {
+		return n.errNotReady
+	}
+	var q [4]float64 // w, x, y, z
+	var norm float64
+	for i := range q {
+		q[i] = float64(navxS16(b, navxRegQuat+2*i)) / 32768
+		norm += q[i] * q[i]
+	}
+	norm = math.Sqrt(norm)
+	if norm < 0.5 || norm > 1.5 {
+		return n.errGarbled // ±1 per unit: a unit quaternion has norm 1
+	}
+	if r := int(b[navxRegUpdateRate]); r >= 4 && r <= 200 {
+		n.rateHz = r
+	}
+	if ts := binary.LittleEndian.Uint32(b[navxRegTimestamp:]); !n.haveTS || ts != n.lastTS {
+		n.haveTS, n.lastTS, n.lastFresh = true, ts, now
+	}
+	fsr := float64(binary.LittleEndian.Uint16(b[navxRegGyroFSR:]))
+	if fsr == 0 {
+		fsr = navxDefaultGyroFSR
+	}
+	s := &n.state
+	s.Orientation = [4]float64{q[1] / norm, q[2] / norm, q[3] / norm, q[0] / norm}
+	for i := range 3 {
+		dps := float64(navxS16(b, navxRegGyro+2*i)) * fsr / 32768
+		s.AngularVelocity[i] = dps * math.Pi / 180
+		s.LinearAcceleration[i] = float64(navxS16(b, navxRegLinearAccel+2*i)) / 1000 * navxStandardG
+	}
+	return nil
+}
+
+// pollPeriod is half the navX's update period, so that each sample is
+// read within half a period of when it is taken.
+func (n *navX) pollPeriod() time.Duration { return time.Second / time.Duration(2*n.rateHz) }
+
+// staleAfter is three update periods, and at least navxMinStale.
+func (n *navX) staleAfter() time.Duration {
+	return max(navxMinStale, 3*time.Second/time.Duration(n.rateHz))
+}
+
+// Write does nothing: the driver commands nothing of the navX.
+func (n *navX) Write(now, dt time.Duration) error { return nil }
+
+// Halt does nothing: the navX has no outputs.
+func (n *navX) Halt() error { return nil }
+
+func navxS16(b []byte, at int) int16 { return int16(binary.LittleEndian.Uint16(b[at:])) }
+
+// navxCRC is the navX SPI protocol's CRC: starting from 0, each byte is
+// XORed in and eight bits shifted out, XORing 0x91 before each shift of a
+// 1.
+func navxCRC(b []byte) byte {
+	var crc byte
+	for _, c := range b {
+		crc ^= c
+		for range 8 {
+			if crc&1 != 0 {
+				crc ^= 0x91
+			}
+			crc >>= 1
+		}
+	}
+	return crc
+}

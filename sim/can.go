@@ -1,0 +1,341 @@
+package sim
+
+import (
+	"errors"
+	"math"
+	"time"
+
+	"github.com/frcd/frcd/hal"
+)
+
+// CAN identifiers of the emulated CTRE PDP and PCM (PROTOCOLS.md); add the
+// device number.
+const (
+	pdpStatus1  = 0x08041400 // channels 1-6
+	pdpStatus2  = 0x08041440 // channels 7-12
+	pdpStatus3  = 0x08041480 // channels 13-16, resistance, voltage, temperature
+	pdpEnergy   = 0x08041740 // total current, power, energy
+	pdpControl1 = 0x08041C00 // 0x40 reset energy, 0x80 clear sticky faults
+	pcmStatus1  = 0x09041400 // outputs, compressor, pressure switch, current
+	pcmControl1 = 0x09041C00 // solenoid bits, closed-loop enable
+)
+
+// Timing of the emulated devices.
+const (
+	statusPeriod = 20 * time.Millisecond  // PDP and PCM status frames
+	pcmTimeout   = 100 * time.Millisecond // a PCM drops its outputs without Control1
+	motorTimeout = 100 * time.Millisecond // a CAN motor controller goes neutral without SetDuty
+	pdpTmeasMS   = 20                     // the PDP's energy sample period, ms
+)
+
+// Pneumatics.
+const (
+	fullPSI       = 120.0 // the pressure switch opens (full) at or above this
+	refillPSI     = 100.0 // and closes again below this
+	reliefPSI     = 125.0 // the relief valve vents above this
+	compressorA   = 10.0  // compressor current, A
+	compressorPSI = 2.0   // psi per second the compressor adds
+	strokePSI     = 2.0   // psi one piston stroke uses
+	minStrokePSI  = 20.0  // below this, air moves no piston
+	controllerA   = 1.5   // the roboRIO, radio and the rest, A
+	pdpTempC      = 25.0  // the PDP's and controllers' temperature, °C
+	vinDrop       = 0.05  // the roboRIO's input wiring drop, V
+)
+
+var (
+	errFrameLen = errors.New("sim: CAN frame longer than 8 bytes")
+	errFrameID  = errors.New("sim: CAN identifier wider than 29 bits")
+	errDuty     = errors.New("sim: duty is not a finite number")
+)
+
+// canSlot holds the newest frame of one id the emulated devices send.
+type canSlot struct {
+	f  hal.Frame
+	at time.Duration
+	ok bool
+}
+
+// canBus is the sim's hal.CANBus: drivers' frames go to the emulated PDPs
+// and PCMs, whose status frames are kept newest-per-id in a fixed table.
+type canBus struct {
+	s     *Sim
+	slot  map[uint32]int // id -> index into slots; fixed after New
+	slots []canSlot
+	pdps  map[uint32]*pdp // by Control1 id
+	pcms  map[uint32]*pcm // by Control1 id
+}
+
+var _ hal.CANBus = (*canBus)(nil)
+
+func (b *canBus) addSlot(id uint32) int {
+	if i, ok := b.slot[id]; ok {
+		return i
+	}
+	b.slots = append(b.slots, canSlot{})
+	b.slot[id] = len(b.slots) - 1
+	return len(b.slots) - 1
+}
+
+// Send delivers a frame to the emulated device it is addressed to; frames
+// to no emulated device are dropped, as on a bus where nobody listens.
+func (b *canBus) Send(f hal.Frame) error {
+	if f.Len > 8 {
+		return errFrameLen
+	}
+	if f.ID > 0x1FFFFFFF {
+		return errFrameID
+	}
+	s := b.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := b.pcms[f.ID]; p != nil {
+		if f.Len >= 4 {
+			p.ctrlBits = f.Data[2]
+			p.ctrlClosed = f.Data[3]&0x40 != 0
+			p.ctrlAt = s.t
+			p.ctrlOK = true
+		}
+		return nil
+	}
+	if p := b.pdps[f.ID]; p != nil && f.Len >= 1 && f.Data[0]&0x40 != 0 {
+		p.energy = 0
+	}
+	return nil
+}
+
+// Latest returns the newest frame of that id an emulated device sent.
+func (b *canBus) Latest(id uint32) (hal.Frame, time.Duration, bool) {
+	s := b.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, ok := b.slot[id]
+	if !ok || !b.slots[i].ok {
+		return hal.Frame{}, 0, false
+	}
+	return b.slots[i].f, b.slots[i].at, true
+}
+
+func (b *canBus) put(i int, f hal.Frame, at time.Duration) {
+	b.slots[i] = canSlot{f: f, at: at, ok: true}
+}
+
+// pdp is an emulated CTRE Power Distribution Panel.
+type pdp struct {
+	id     int
+	energy float64 // J since start or the last reset
+	slots  [4]int  // Status1, Status2, Status3, Energy
+}
+
+// pcm is an emulated CTRE Pneumatics Control Module with its tank.
+type pcm struct {
+	id int
+	// The newest Control1 frame.
+	ctrlBits   byte
+	ctrlClosed bool
+	ctrlAt     time.Duration
+	ctrlOK     bool
+	// What the PCM does.
+	out        byte // solenoid outputs
+	closedLoop bool
+	compOn     bool
+	full       bool    // the pressure switch
+	pressure   float64 // psi
+	slot       int
+}
+
+// update applies the newest Control1 frame when it may (enabled and fresh)
+// and runs the compressor's closed loop for h seconds.
+func (p *pcm) update(enabled bool, now time.Duration, h float64) {
+	if enabled && p.ctrlOK && now-p.ctrlAt <= pcmTimeout {
+		p.out, p.closedLoop = p.ctrlBits, p.ctrlClosed
+	} else {
+		p.out, p.closedLoop = 0, false
+	}
+	p.switchState()
+	p.compOn = p.closedLoop && !p.full
+	if p.compOn {
+		p.pressure = min(p.pressure+compressorPSI*h, reliefPSI)
+	}
+}
+
+// switchState updates the pressure switch, with its hysteresis.
+func (p *pcm) switchState() {
+	switch {
+	case p.pressure >= fullPSI:
+		p.full = true
+	case p.pressure < refillPSI:
+		p.full = false
+	}
+}
+
+func (p *pcm) current() float64 {
+	if p.compOn {
+		return compressorA
+	}
+	return 0
+}
+
+// stroke takes one piston stroke's air from the tank.
+func (p *pcm) stroke() { p.pressure = max(0, p.pressure-strokePSI) }
+
+// canMotor is an emulated CTRE Talon SRX or Victor SPX.
+type canMotor struct {
+	s     *Sim
+	model string // "talon_srx" or "victor_spx"
+	id    int
+	j     *joint // nil when no YAML device drives a joint with it
+	open  bool
+	duty  float64
+	at    time.Duration
+	set   bool
+}
+
+var _ hal.CANMotor = (*canMotor)(nil)
+
+// SetDuty sets the output, -1 to 1 of the bus voltage (clamped).
+func (m *canMotor) SetDuty(duty float64) error {
+	if math.IsNaN(duty) || math.IsInf(duty, 0) {
+		return errDuty
+	}
+	m.s.mu.Lock()
+	m.duty = max(-1, min(1, duty))
+	m.at = m.s.t
+	m.set = true
+	m.s.mu.Unlock()
+	return nil
+}
+
+// effective is the duty the controller applies: neutral while the robot
+// is disabled or when SetDuty has not come for motorTimeout.
+func (m *canMotor) effective(enabled bool, now time.Duration) float64 {
+	if !enabled || !m.set || now-m.at > motorTimeout {
+		return 0
+	}
+	return m.duty
+}
+
+// Status reads the controller's measurements: bus voltage, the output
+// current to its motor and its temperature.
+func (m *canMotor) Status() (hal.MotorStatus, error) {
+	s := m.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := hal.MotorStatus{BusVoltage: s.vTerm, Temperature: pdpTempC}
+	if m.j != nil {
+		st.OutputCurrent = math.Abs(m.j.current)
+	}
+	return st, nil
+}
+
+// pigeon is an emulated CTRE Pigeon IMU.
+type pigeon struct {
+	s   *Sim
+	imu *imuDev // nil when no YAML pigeon_imu is there
+}
+
+var _ hal.Pigeon = (*pigeon)(nil)
+
+// Read returns the IMU's motion as set with Sim.SetIMU.
+func (p *pigeon) Read() (q [4]float64, gyro, accel [3]float64, err error) {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	var m IMU
+	if p.imu != nil {
+		m = p.imu.m
+	}
+	q = m.Orientation
+	if q == [4]float64{} {
+		q[0] = 1
+	}
+	return q, m.AngularVelocity, m.LinearAcceleration, nil
+}
+
+// Frame encoding.
+
+// amps10 is a PDP channel current as its 10-bit raw value, 0.125 A per
+// unit, rounded and saturated.
+func amps10(a float64) uint32 { return sat(math.Abs(a)/0.125, 1023) }
+
+// sat rounds x and saturates it to 0..max (NaN reads 0).
+func sat(x float64, maxRaw uint32) uint32 {
+	switch {
+	case !(x > 0):
+		return 0
+	case x >= float64(maxRaw):
+		return maxRaw
+	}
+	return uint32(math.Round(x))
+}
+
+// pack6 packs up to six 10-bit channel values, high bits first, as the
+// PDP's status frames carry them.
+func pack6(d *[8]byte, c [6]uint32) {
+	d[0] = byte(c[0] >> 2)
+	d[1] = byte(c[0]&3)<<6 | byte(c[1]>>4)
+	d[2] = byte(c[1]&0xF)<<4 | byte(c[2]>>6)
+	d[3] = byte(c[2]&0x3F)<<2 | byte(c[3]>>8)
+	d[4] = byte(c[3])
+	d[5] = byte(c[4] >> 2)
+	d[6] = byte(c[4]&3)<<6 | byte(c[5]>>4)
+	d[7] = byte(c[5]&0xF) << 4
+}
+
+// publish sends the PDP's four status frames.
+func (p *pdp) publish(s *Sim, at time.Duration) {
+	var ch [16]float64
+	for _, j := range s.motorJoints {
+		if j.pdp == p && j.pdpCh >= 0 && j.pdpCh < 16 {
+			ch[j.pdpCh] += math.Abs(j.current)
+		}
+	}
+	var raw [18]uint32 // 16 channels, two spare to fill the last frame
+	for i, a := range ch {
+		raw[i] = amps10(a)
+	}
+	for k := 0; k < 3; k++ {
+		f := hal.Frame{ID: uint32(pdpStatus1 + 0x40*k + p.id), Len: 8}
+		var six [6]uint32
+		copy(six[:], raw[6*k:])
+		pack6(&f.Data, six)
+		if k == 2 {
+			f.Data[5] = byte(sat(s.batt.Resistance*1000, 255))
+			f.Data[6] = byte(sat((s.vTerm-4.0)/0.05, 255))
+			f.Data[7] = byte(sat((pdpTempC+67.8564500484966)/1.03250836957542, 255))
+		}
+		s.bus.put(p.slots[k], f, at)
+	}
+	cur := sat(s.iTotal/0.125, 0xFFF)
+	pow := sat(s.vTerm*s.iTotal/0.125, 0xFFFF)
+	en := sat(p.energy/(0.125*0.001*pdpTmeasMS), 0xFFFFFFF)
+	f := hal.Frame{ID: uint32(pdpEnergy + p.id), Len: 8}
+	f.Data = [8]byte{
+		pdpTmeasMS,
+		byte(cur >> 4),
+		byte(cur&0xF)<<4 | byte(pow>>12),
+		byte(pow >> 4),
+		byte(pow&0xF)<<4 | byte(en>>24),
+		byte(en >> 16),
+		byte(en >> 8),
+		byte(en),
+	}
+	s.bus.put(p.slots[3], f, at)
+}
+
+// publish sends the PCM's Status1 frame.
+func (p *pcm) publish(s *Sim, at time.Duration) {
+	f := hal.Frame{ID: uint32(pcmStatus1 + p.id), Len: 8}
+	f.Data[0] = p.out
+	if p.compOn {
+		f.Data[1] |= 0x01
+	}
+	if p.closedLoop {
+		f.Data[1] |= 0x40
+	}
+	if p.full {
+		f.Data[1] |= 0x80
+	}
+	raw := sat(p.current()/0.03125, 1023)
+	f.Data[4] = byte(raw>>4) & 0x3F
+	f.Data[5] = byte(raw&0xF) << 4
+	s.bus.put(p.slot, f, at)
+}
