@@ -66,11 +66,9 @@ fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 docs: ## regenerate docs/devices.md from the device table
 	$(GO) test ./config -run TestDocsUpToDate -update
 
-# For now `run` validates and describes the example robot; once the runtime
-# daemon lands this target will run it on the simulated HAL instead.
-run: build ## build, then check the example robot and describe its devices
+run: build ## run the example robot on the simulated HAL, a status line a second (Ctrl-C stops)
 	bin/frcd validate $(EXAMPLE_URDF) $(EXAMPLE_YAML)
-	bin/frcd describe
+	bin/frcd run --sim --no-ros $(EXAMPLE_URDF) $(EXAMPLE_YAML)
 
 clean: ## remove bin/
 	rm -rf bin

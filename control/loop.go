@@ -26,6 +26,8 @@ type Options struct {
 type Loop struct {
 	devs    []Device
 	devOK   []bool
+	devErrs []uint64 // failed reads and writes per device
+	devLast []error  // each device's last error, or nil
 	ds      hal.DriverStation
 	m       *merger
 	ctls    []*Controller
@@ -53,7 +55,7 @@ type limitBlock struct {
 // handles each joint merges from, and binds the YAML's controllers, which
 // claim their command handles. devs are the bound devices in Read order.
 func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverStation, o Options) (*Loop, error) {
-	l := &Loop{devs: devs, devOK: make([]bool, len(devs)), ds: ds, byName: map[string]*Controller{}, watch: o.Stopwatch}
+	l := &Loop{devs: devs, devOK: make([]bool, len(devs)), devErrs: make([]uint64, len(devs)), devLast: make([]error, len(devs)), ds: ds, byName: map[string]*Controller{}, watch: o.Stopwatch}
 	rate := o.Rate
 	if rate <= 0 {
 		rate = r.Config.Loop.Float("rate_hz")
@@ -177,7 +179,7 @@ func (l *Loop) Cycle(now time.Duration) {
 		err := d.Read(now, dt)
 		l.devOK[i] = err == nil
 		if err != nil {
-			l.stats.DeviceErrors++
+			l.deviceError(i, err)
 		}
 	}
 	l.lap(PhaseRead, &t)
@@ -195,7 +197,7 @@ func (l *Loop) Cycle(now time.Duration) {
 		}
 		for i := len(l.devs) - 1; i >= 0; i-- {
 			if err := l.devs[i].Halt(); err != nil {
-				l.stats.DeviceErrors++
+				l.deviceError(i, err)
 			}
 		}
 		l.enabled = false
@@ -240,11 +242,20 @@ func (l *Loop) Cycle(now time.Duration) {
 	// write
 	for i := len(l.devs) - 1; i >= 0; i-- {
 		if err := l.devs[i].Write(now, dt); err != nil {
-			l.stats.DeviceErrors++
+			l.deviceError(i, err)
 		}
 	}
 	l.lap(PhaseWrite, &t)
 	l.finish(now, ds, t0)
+}
+
+// deviceError counts a device's failed read, write or halt. err must not
+// be built per call (devices keep prebuilt errors), so storing it does not
+// allocate.
+func (l *Loop) deviceError(i int, err error) {
+	l.stats.DeviceErrors++
+	l.devErrs[i]++
+	l.devLast[i] = err
 }
 
 func (l *Loop) finish(now time.Duration, ds hal.DSState, t0 time.Duration) {

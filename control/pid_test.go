@@ -43,18 +43,18 @@ func TestWrapAngle(t *testing.T) {
 func TestHistogram(t *testing.T) {
 	var h Histogram
 	for i := 0; i < 98; i++ {
-		h.Add(10 * time.Microsecond) // bucket [8, 16) µs
+		h.Add(10 * time.Microsecond) // [8192, 10240) ns
 	}
-	h.Add(100 * time.Microsecond) // [64, 128)
-	h.Add(3 * time.Millisecond)   // [2048, 4096)
+	h.Add(100 * time.Microsecond) // [98304, 114688) ns
+	h.Add(3 * time.Millisecond)
 	if h.Count != 100 || h.Max != 3*time.Millisecond {
 		t.Fatalf("count %d max %v", h.Count, h.Max)
 	}
-	if q := h.Quantile(0.5); q != 16*time.Microsecond {
-		t.Errorf("p50 %v, want 16µs (the bucket's upper bound)", q)
+	if q := h.Quantile(0.5); q != 10240*time.Nanosecond {
+		t.Errorf("p50 %v, want 10.24µs (the bucket's upper bound)", q)
 	}
-	if q := h.Quantile(0.99); q != 128*time.Microsecond {
-		t.Errorf("p99 %v, want 128µs", q)
+	if q := h.Quantile(0.99); q != 114688*time.Nanosecond {
+		t.Errorf("p99 %v, want 114.688µs", q)
 	}
 	if q := h.Quantile(1); q != 3*time.Millisecond {
 		t.Errorf("p100 %v, want the max", q)
@@ -66,7 +66,26 @@ func TestHistogram(t *testing.T) {
 	if h.Buckets[len(h.Buckets)-1] != 1 {
 		t.Errorf("overflow bucket %d", h.Buckets[len(h.Buckets)-1])
 	}
+	h.Add(50) // below the first octave
+	if h.Buckets[0] != 1 {
+		t.Errorf("underflow bucket %d", h.Buckets[0])
+	}
 	if a := testing.AllocsPerRun(100, func() { h.Add(time.Millisecond) }); a != 0 {
 		t.Errorf("Add allocates %v", a)
+	}
+}
+
+// TestHistogramBounds: every value lands in a bucket whose bounds hold it,
+// and the bounds are within 25% of each other.
+func TestHistogramBounds(t *testing.T) {
+	for _, d := range []time.Duration{128, 129, 159, 160, 255, 256, 1000, 12345, time.Millisecond, 999999999, 1 << 35} {
+		k := histIndex(d)
+		lo := histUpper(k - 1)
+		if d < lo || d >= histUpper(k) {
+			t.Errorf("%d ns in bucket %d [%d, %d)", d, k, lo, histUpper(k))
+		}
+		if hi := histUpper(k); float64(hi) > 1.25*float64(lo) {
+			t.Errorf("bucket %d [%d, %d) is wider than 25%%", k, lo, hi)
+		}
 	}
 }

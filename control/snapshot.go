@@ -15,9 +15,19 @@ type Snapshot struct {
 	DS      hal.DSState
 	Enabled bool
 	Joints  []JointSample
+	Devices []DeviceSample
 	Stats   Stats
 	// Refused adds the controllers' refused commands to Stats.Refused.
 	Refused uint64
+}
+
+// DeviceSample is one device's health: whether its last Read succeeded,
+// how many reads and writes failed, and the last failure.
+type DeviceSample struct {
+	Name    string
+	OK      bool
+	Errors  uint64
+	LastErr error
 }
 
 // JointSample is one joint's merged state.
@@ -27,9 +37,12 @@ type JointSample struct {
 }
 
 func (l *Loop) newSnapshot() Snapshot {
-	s := Snapshot{Joints: make([]JointSample, len(l.m.joints))}
+	s := Snapshot{Joints: make([]JointSample, len(l.m.joints)), Devices: make([]DeviceSample, len(l.devs))}
 	for i := range l.m.joints {
 		s.Joints[i].Name = l.m.joints[i].name
+	}
+	for i, d := range l.devs {
+		s.Devices[i].Name = d.Name()
 	}
 	return s
 }
@@ -42,16 +55,19 @@ func (l *Loop) fill(s *Snapshot, now time.Duration, ds hal.DSState) {
 	for i := range l.m.joints {
 		s.Joints[i].State = l.m.joints[i].state
 	}
+	for i := range s.Devices {
+		s.Devices[i].OK, s.Devices[i].Errors, s.Devices[i].LastErr = l.devOK[i], l.devErrs[i], l.devLast[i]
+	}
 }
 
 // ReadSnapshot copies the latest published snapshot into dst (made by
 // NewSnapshot). It is safe to call from any goroutine.
 func (l *Loop) ReadSnapshot(dst *Snapshot) {
 	l.pubMu.Lock()
-	joints := dst.Joints
+	joints, devs := dst.Joints, dst.Devices
 	*dst = l.pub
-	dst.Joints = joints[:0]
-	dst.Joints = append(dst.Joints, l.pub.Joints...)
+	dst.Joints = append(joints[:0], l.pub.Joints...)
+	dst.Devices = append(devs[:0], l.pub.Devices...)
 	l.pubMu.Unlock()
 	var refused uint64
 	for _, c := range l.ctls {

@@ -5,14 +5,48 @@ import (
 	"time"
 )
 
-// Histogram counts durations in power-of-two buckets of microseconds:
-// bucket 0 holds < 1 µs, bucket k holds [2^(k-1), 2^k) µs, the last holds
-// everything longer. It does not allocate.
+// Histogram counts durations in log-linear buckets: four per power of two
+// from 128 ns up (so a bucket's upper bound is within 19% of any value in
+// it), one for everything shorter and one for everything beyond ~69 s.
+// It does not allocate.
 type Histogram struct {
-	Buckets [24]uint64
+	Buckets [histBuckets]uint64
 	Count   uint64
 	Sum     time.Duration
 	Max     time.Duration
+}
+
+const (
+	histMinShift = 7  // the first octave starts at 2^7 ns
+	histOctaves  = 29 // up to 2^36 ns, about 69 s
+	histSub      = 4  // buckets per octave
+	histBuckets  = 1 + histOctaves*histSub + 1
+)
+
+func histIndex(d time.Duration) int {
+	ns := uint64(d)
+	if ns < 1<<histMinShift {
+		return 0
+	}
+	oct := bits.Len64(ns) - 1 - histMinShift // ns in [2^(oct+7), 2^(oct+8))
+	if oct >= histOctaves {
+		return histBuckets - 1
+	}
+	sub := int(ns>>(uint(oct+histMinShift)-2)) & (histSub - 1)
+	return 1 + oct*histSub + sub
+}
+
+// histUpper is the exclusive upper bound of bucket k.
+func histUpper(k int) time.Duration {
+	if k == 0 {
+		return 1 << histMinShift
+	}
+	if k >= histBuckets-1 {
+		return time.Duration(1<<63 - 1)
+	}
+	oct, sub := (k-1)/histSub, (k-1)%histSub
+	base := uint64(1) << uint(oct+histMinShift)
+	return time.Duration(base + base/histSub*uint64(sub+1))
 }
 
 // Add records one duration.
@@ -20,12 +54,7 @@ func (h *Histogram) Add(d time.Duration) {
 	if d < 0 {
 		d = 0
 	}
-	us := uint64(d / time.Microsecond)
-	k := bits.Len64(us)
-	if k >= len(h.Buckets) {
-		k = len(h.Buckets) - 1
-	}
-	h.Buckets[k]++
+	h.Buckets[histIndex(d)]++
 	h.Count++
 	h.Sum += d
 	if d > h.Max {
@@ -34,7 +63,7 @@ func (h *Histogram) Add(d time.Duration) {
 }
 
 // Quantile estimates the q-quantile (0 to 1) as the upper bound of the
-// bucket it falls in, capped at Max: an upper estimate within a factor of 2.
+// bucket it falls in, capped at Max.
 func (h *Histogram) Quantile(q float64) time.Duration {
 	if h.Count == 0 {
 		return 0
@@ -44,8 +73,7 @@ func (h *Histogram) Quantile(q float64) time.Duration {
 	for k, n := range h.Buckets {
 		seen += n
 		if seen >= rank {
-			upper := time.Duration(uint64(1)<<k) * time.Microsecond
-			return min(upper, h.Max)
+			return min(histUpper(k), h.Max)
 		}
 	}
 	return h.Max

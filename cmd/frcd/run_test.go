@@ -1,0 +1,99 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestMain lets the tests run this binary as frcd itself, in a child
+// process, so that signals can be sent to it.
+func TestMain(m *testing.M) {
+	if os.Getenv("FRCD_RUN_MAIN") == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func frcdProcess(args ...string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "FRCD_RUN_MAIN=1")
+	return cmd
+}
+
+// TestRunStopsOnSignal runs the daemon on the sim, waits for its status
+// lines to show it cycling enabled, then signals it: it must make every
+// output neutral and exit 0.
+func TestRunStopsOnSignal(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := frcdProcess("run", "--sim", "--no-ros", "--status", "20ms", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml")
+			out, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// A guard against a hung child only: the test waits on the
+			// child's output, not on a clock.
+			guard := time.AfterFunc(60*time.Second, func() { _ = cmd.Process.Kill() })
+			defer guard.Stop()
+			sc := bufio.NewScanner(out)
+			var lines []string
+			statuses := 0
+			for sc.Scan() {
+				line := sc.Text()
+				lines = append(lines, line)
+				// Once every joint has a state (the PDP's first frames
+				// take a few cycles), stop it.
+				if strings.Contains(line, " enabled cycles=") && strings.Contains(line, "joints=16/16") {
+					if statuses++; statuses == 1 {
+						if err := cmd.Process.Signal(sig); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+			}
+			err = cmd.Wait()
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				t.Fatalf("exit %d after %v\nstdout:\n%s\nstderr:\n%s", exit.ExitCode(), sig, strings.Join(lines, "\n"), stderr.String())
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			all := strings.Join(lines, "\n")
+			for _, want := range []string{"frcd: competition on the simulated HAL at 100 Hz, 33 devices, 16 joints", "frcd: stopped; every output neutral"} {
+				if !strings.Contains(all, want) {
+					t.Errorf("output lacks %q:\n%s\nstderr:\n%s", want, all, stderr.String())
+				}
+			}
+		})
+	}
+}
+
+func TestRunRefuses(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{[]string{"run", "a.urdf", "b.yaml"}, 2, "only the simulated HAL exists so far: add --sim"},
+		{[]string{"run", "--sim", "a.urdf", "b.yaml"}, 2, "the ROS bridge is not built yet: add --no-ros"},
+		{[]string{"run", "--sim", "--no-ros", "only.urdf"}, 2, "usage: frcd run"},
+		{[]string{"run", "--sim", "--no-ros", "testdata/validate/typos/robot.urdf", "testdata/validate/typos/robot.yaml"}, 1, `unknown device type "tallon"`},
+	}
+	for _, c := range cases {
+		code, out, errOut := runFrcd(c.args...)
+		if code != c.code || !strings.Contains(out+errOut, c.out) {
+			t.Errorf("frcd %v: exit %d, want %d; output lacks %q:\n%s%s", c.args, code, c.code, c.out, out, errOut)
+		}
+	}
+}
