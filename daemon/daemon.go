@@ -224,8 +224,8 @@ func (d *Daemon) StatusLine() string {
 			measured++
 		}
 	}
-	return fmt.Sprintf("t=%.1fs %s cycles=%d period p50=%s p99=%s max=%s overruns=%d busy p99=%s joints=%d/%d refused=%d stale=%d blocked=%d errors=%d battery=%.2fV %.1fA",
-		s.Now.Seconds(), state, st.Cycles, fmtDur(st.Period.Quantile(0.5)), fmtDur(st.Period.Quantile(0.99)), fmtDur(st.Period.Max),
+	return fmt.Sprintf("t=%.1fs %s cycles=%d period mean=%s max=%s jitter p99<=%s overruns=%d busy p99<=%s joints=%d/%d refused=%d stale=%d blocked=%d errors=%d battery=%.2fV %.1fA",
+		s.Now.Seconds(), state, st.Cycles, fmtDur(st.Period.Mean()), fmtDur(st.Period.Max), fmtDur(st.Jitter.Quantile(0.99)),
 		st.Overruns, fmtDur(st.Busy.Quantile(0.99)), measured, len(s.Joints), st.Refused+s.Refused, st.Stale, st.Blocked, st.DeviceErrors, v, a)
 }
 

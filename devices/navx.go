@@ -40,9 +40,6 @@ const (
 	navxStandardG      = 9.80665
 	navxSPIHz          = 500 * physic.KiloHertz // the navX library's SPI rate
 
-	// navxResponseDelay is how long after an SPI read request the
-	// response is read, as the navX library waits.
-	navxResponseDelay = time.Millisecond
 	// navxMinStale is the shortest time without a new sample that counts
 	// as stale; at high update rates three update periods are less.
 	navxMinStale = 100 * time.Millisecond
@@ -55,10 +52,19 @@ const (
 // has no ports for.
 //
 // It polls the navX at twice its update rate, reading registers
-// 0x00-0x39 in one burst. On SPI a read is split over two cycles, as the
-// navX asks: a cycle sends the request [0x00, 58, CRC], a cycle at least
-// 1 ms later clocks out the 58 bytes and their CRC. On I2C a cycle does
-// the whole read in one transaction.
+// 0x00-0x39 in one burst. On SPI a read is split within one cycle: Read
+// sends the request [0x00, 58, CRC] and Write (or Halt, while the robot is
+// disabled) clocks out the 58 bytes and their CRC. The navX firmware drops
+// a response not clocked out within 10 ms of its request
+// (SPI_TX_TIMEOUT_MS), so the response cannot wait for the next cycle: at
+// 100 Hz or slower that comes 10 ms or more later, when the response is
+// gone or about to be. The gap between request and response is the
+// loop's read-to-write time within a cycle, far below those 10 ms. The
+// navX library waits 1 ms before reading the response; the driver does
+// not, as the firmware prepares the response in its receive interrupt
+// right after the 3-byte request (microseconds), and the library's wait
+// is a conservative margin. On I2C Read does the whole read in one
+// transaction.
 //
 // Its name/imu IMUState holds the navX's quaternion (relative to the
 // navX's yaw zero, normalized), the raw gyro scaled by the gyro full-scale
@@ -67,7 +73,10 @@ const (
 // response that fails its CRC, that is not a navX's (WHOAMI not 0x32) or
 // that comes while the navX is not in normal operation leaves the state as
 // it was; no new sample (the timestamp at 0x12 unchanged) for three update
-// periods, and at least 100 ms, makes Read fail with hal.ErrTimeout.
+// periods, and at least 100 ms, makes Read fail with hal.ErrTimeout. A
+// sample is stamped with the time of the Read that asked for it; on SPI
+// it reaches the state at that cycle's Write, so the loop merges it at the
+// next cycle.
 type navX struct {
 	name string
 	spi  spi.Conn // nil on I2C
@@ -76,8 +85,8 @@ type navX struct {
 	state interfaces.IMUState
 
 	started   bool
-	pending   bool          // an SPI request is out
-	reqAt     time.Duration // when it was sent
+	pending   bool          // an SPI request is out, its response not yet read
+	reqAt     time.Duration // the Read's now when it was sent: the sample's time
 	nextPoll  time.Duration
 	verified  bool // a response with WHOAMI 0x32 has come
 	haveTS    bool
@@ -140,15 +149,16 @@ func newNavX(d *config.Device, env *Env) (Device, error) {
 
 func (n *navX) Name() string { return n.name }
 
-// Read advances the poll: a request or a response on SPI, a whole read on
-// I2C, when one is due. Between polls it only checks for staleness.
+// Read checks for staleness and, when a poll is due, sends the SPI
+// request (its response is read by Write or Halt in the same cycle) or
+// does the whole I2C read.
 func (n *navX) Read(now, dt time.Duration) error {
 	if !n.started {
 		n.started, n.lastFresh, n.nextPoll = true, now, now
 	}
 	var err error
 	if n.spi != nil {
-		err = n.pollSPI(now)
+		err = n.requestSPI(now)
 	} else {
 		err = n.pollI2C(now)
 	}
@@ -161,29 +171,35 @@ func (n *navX) Read(now, dt time.Duration) error {
 	return nil
 }
 
-func (n *navX) pollSPI(now time.Duration) error {
-	if n.pending {
-		if now-n.reqAt < navxResponseDelay {
-			return nil
-		}
-		n.pending = false
-		n.nextPoll = n.reqAt + n.pollPeriod()
-		if err := n.spi.Tx(n.zeros[:], n.rx[:]); err != nil {
-			return n.rErr.wrap(err)
-		}
-		if navxCRC(n.rx[:navxSpan]) != n.rx[navxSpan] {
-			return n.errCRC
-		}
-		return n.decode(now, n.rx[:navxSpan])
-	}
-	if now < n.nextPoll {
+// requestSPI sends the read request when a poll is due. A request still
+// pending (no Write or Halt since the last Read, which the loop never
+// does) is left for the next Write to read rather than sent again: a new
+// request would be clocked into a response the navX still holds.
+func (n *navX) requestSPI(now time.Duration) error {
+	if n.pending || now < n.nextPoll {
 		return nil
 	}
 	if err := n.spi.Tx(n.req[:], n.reqRx[:]); err != nil {
 		return n.rErr.wrap(err)
 	}
-	n.pending, n.reqAt = true, now
+	n.pending, n.reqAt, n.nextPoll = true, now, now+n.pollPeriod()
 	return nil
+}
+
+// responseSPI clocks out the response to a pending request, checks its
+// CRC and decodes it as a sample taken at the request's time.
+func (n *navX) responseSPI() error {
+	if !n.pending {
+		return nil
+	}
+	n.pending = false
+	if err := n.spi.Tx(n.zeros[:], n.rx[:]); err != nil {
+		return n.rErr.wrap(err)
+	}
+	if navxCRC(n.rx[:navxSpan]) != n.rx[navxSpan] {
+		return n.errCRC
+	}
+	return n.decode(n.reqAt, n.rx[:navxSpan])
 }
 
 func (n *navX) pollI2C(now time.Duration) error {
@@ -252,11 +268,14 @@ func (n *navX) staleAfter() time.Duration {
 	return max(navxMinStale, 3*time.Second/time.Duration(n.rateHz))
 }
 
-// Write does nothing: the driver commands nothing of the navX.
-func (n *navX) Write(now, dt time.Duration) error { return nil }
+// Write reads the response to the SPI request this cycle's Read sent, if
+// any; it commands nothing of the navX.
+func (n *navX) Write(now, dt time.Duration) error { return n.responseSPI() }
 
-// Halt does nothing: the navX has no outputs.
-func (n *navX) Halt() error { return nil }
+// Halt reads the response to a pending SPI request, as Write does: the
+// loop calls Halt instead of Write while the robot is disabled, and the
+// navX keeps being read. The navX has no outputs.
+func (n *navX) Halt() error { return n.responseSPI() }
 
 func navxS16(b []byte, at int) int16 { return int16(binary.LittleEndian.Uint16(b[at:])) }
 
