@@ -26,6 +26,8 @@ var analogInput = &Type{
 	Check: func(d *Device, c *Checker) {
 		if d.Bool("accumulator") && d.Int("ain_channel") > 1 {
 			c.Errorf(d.ValuePos("accumulator"), "%s: the roboRIO has accumulators on analog inputs 0 and 1 only, not on %d", d, d.Int("ain_channel"))
+		} else if d.Bool("accumulator") {
+			c.Warnf(d.ValuePos("accumulator"), "%s: frcd's HAL has no accumulator yet, so `frcd run` refuses accumulator: true", d)
 		}
 	},
 }
@@ -115,6 +117,9 @@ var navx = &Type{
 			return
 		}
 		c.Claim(d, NavXPort, iface, d.Int("id"), d.ValuePos("id"))
+		if iface == "serial" {
+			c.Warnf(d.ValuePos("interface"), "%s: frcd's HAL has no serial ports yet, so `frcd run` refuses a navX on serial: connect it by spi or i2c", d)
+		}
 	},
 }
 

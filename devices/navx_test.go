@@ -165,7 +165,7 @@ func (f *fakeNavX) setTimestamp(ms uint32) { binary.LittleEndian.PutUint32(f.reg
 func navxDevice(t *testing.T, entry string, b *haltest.Backend) (*navX, *interfaces.IMUState, error) {
 	t.Helper()
 	f, list := config.Parse("robot.yaml", []byte("joints:\n  - "+entry+"\n"))
-	if len(list) > 0 {
+	if list.Errors() > 0 {
 		t.Fatalf("config: %v", list)
 	}
 	reg := interfaces.NewRegistry()
