@@ -220,7 +220,7 @@ func (p *parser) section(name string, t *Type, n *yaml.Node, skip ...string) *De
 		}
 		rest = append(rest, keyNode{key, k, v})
 	})
-	p.keys(d, name, rest, skip)
+	p.keys(d, name, rest)
 	return d
 }
 
@@ -432,7 +432,7 @@ func (p *parser) entry(index int, n *yaml.Node, kind entryKind) *Device {
 	}
 	if !kind.typed {
 		d.Type = kind.fixed
-		p.keys(d, label, rest, nil)
+		p.keys(d, label, rest)
 		return d
 	}
 	if d.TypeName == "" {
@@ -447,13 +447,13 @@ func (p *parser) entry(index int, n *yaml.Node, kind entryKind) *Device {
 		return d
 	}
 	d.Type = t
-	p.keys(d, label, rest, nil)
+	p.keys(d, label, rest)
 	return d
 }
 
 // keys decodes an entry's keys against its type, reports unknown and
 // missing keys, and applies defaults.
-func (p *parser) keys(d *Device, label string, rest []keyNode, nested []string) {
+func (p *parser) keys(d *Device, label string, rest []keyNode) {
 	t := d.Type
 	written := map[string]bool{}
 	for _, e := range rest {

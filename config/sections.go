@@ -166,6 +166,10 @@ func checkController(d *Device, c *Checker) {
 			}
 		}
 	case !gains || (d.Float("p") == 0 && d.Float("i") == 0 && d.Float("f") == 0):
-		c.Errorf(d.Pos, "%s: a %s controller on %s needs gains: set p (and i, d%s) so the roboRIO's PID can drive it", d, d.Type.Name, target, map[bool]string{true: ", f", false: ""}[d.Type.Key("f") != nil])
+		others := "i, d"
+		if d.Type.Key("f") != nil {
+			others += ", f"
+		}
+		c.Errorf(d.Pos, "%s: a %s controller on %s needs gains: set p (and %s) so the roboRIO's PID can drive it", d, d.Type.Name, target, others)
 	}
 }

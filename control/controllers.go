@@ -8,7 +8,6 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/interfaces"
-	"github.com/frcd/frcd/robot"
 )
 
 // ErrRefused is returned by Controller.Command for a value it will not
@@ -171,7 +170,7 @@ func (c *Controller) pidStep(sp, dt float64) (float64, bool) {
 
 // newController binds a YAML controller: it claims its device's command
 // handle in the registry.
-func newController(cd *config.Device, r *robot.Robot, reg *interfaces.Registry, m *merger, defTimeout time.Duration) (*Controller, error) {
+func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTimeout time.Duration) (*Controller, error) {
 	target := cd.Ref("joint")
 	if cd.Type == nil || target == nil || target.Type == nil {
 		return nil, fmt.Errorf("controller %q: not checked (type or joint unknown)", cd.Name)
@@ -223,5 +222,3 @@ func newController(cd *config.Device, r *robot.Robot, reg *interfaces.Registry, 
 	}
 	return c, nil
 }
-
-func joinErrors(errs []error) error { return errors.Join(errs...) }

@@ -1,6 +1,7 @@
 package control
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -79,7 +80,7 @@ func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverS
 	}
 	l.m = m
 	for _, cd := range r.Config.Controllers {
-		c, err := newController(cd, r, reg, m, timeout)
+		c, err := newController(cd, reg, m, timeout)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -87,12 +88,7 @@ func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverS
 		l.ctls = append(l.ctls, c)
 		l.byName[c.Name] = c
 	}
-	for _, k := range reg.CommandKeys() {
-		name, iface := splitKey(k)
-		if h, err := interfaces.LookupCommand[float64](reg, name, iface); err == nil {
-			l.floats = append(l.floats, h)
-		}
-	}
+	l.floats = interfaces.CommandsOf[float64](reg)
 	for i := range m.joints {
 		mj := &m.joints[i]
 		if mj.lowerSwitch < 0 && mj.upperSwitch < 0 {
@@ -102,20 +98,11 @@ func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverS
 			l.blocks = append(l.blocks, limitBlock{j: mj, volts: h})
 		}
 	}
-	if err := joinErrors(errs); err != nil {
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	l.pub = l.newSnapshot()
 	return l, nil
-}
-
-func splitKey(k string) (name, iface string) {
-	for i := len(k) - 1; i >= 0; i-- {
-		if k[i] == '/' {
-			return k[:i], k[i+1:]
-		}
-	}
-	return k, ""
 }
 
 // Period is the nominal cycle period.
@@ -282,5 +269,5 @@ func (l *Loop) Halt() error {
 			errs = append(errs, fmt.Errorf("%s: halt: %w", l.devs[i].Name(), err))
 		}
 	}
-	return joinErrors(errs)
+	return errors.Join(errs...)
 }

@@ -1,6 +1,7 @@
 package control
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/frcd/frcd/config"
@@ -56,7 +57,6 @@ type mergedJoint struct {
 
 	mimic          int // index of the followed joint, or -1
 	mult, mimicOff float64
-	ownSource      bool
 }
 
 type merger struct {
@@ -162,16 +162,17 @@ func newMerger(r *robot.Robot, reg *interfaces.Registry, devIndex map[string]int
 				mj.pdp, mj.pdpDev, mj.pdpCh, mj.kEff, mj.volts = pdp, dev(rj.PDP), rj.PDPChannel, rj.KEff, volts
 			}
 		}
-		mj.ownSource = len(mj.sources) > 0 || mj.pdp != nil
 	}
+	// A joint with no source of its own follows the joint it mimics.
 	for i, rj := range r.Joints {
-		if mm := rj.URDF.Mimic; mm != nil && !m.joints[i].ownSource {
+		mj := &m.joints[i]
+		if mm := rj.URDF.Mimic; mm != nil && len(mj.sources) == 0 && mj.pdp == nil {
 			if k, ok := m.byName[mm.Joint]; ok && k != i {
-				m.joints[i].mimic, m.joints[i].mult, m.joints[i].mimicOff = k, mm.Multiplier, mm.Offset
+				mj.mimic, mj.mult, mj.mimicOff = k, mm.Multiplier, mm.Offset
 			}
 		}
 	}
-	return m, joinErrors(errs)
+	return m, errors.Join(errs...)
 }
 
 // pressed reports whether source i (a limit switch) reads pressed.

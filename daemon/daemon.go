@@ -155,6 +155,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if spin == 0 && period <= 2*time.Millisecond {
 		spin = 200 * time.Microsecond
 	}
+	spin = max(spin, 0) // negative: never spin
 	// The loop owns its OS thread, so that sleeping in nanosleep and
 	// spinning never delay another goroutine's work or its own wake-up.
 	runtime.LockOSThread()
@@ -176,7 +177,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 			continue
 		}
 		if wait > spin {
-			sleep(wait - max(spin, 0))
+			sleep(wait - spin)
 		}
 		for spin > 0 && d.Now() < next {
 			// spin out the last stretch

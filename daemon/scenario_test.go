@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
 	"github.com/frcd/frcd/robot"
@@ -128,11 +127,9 @@ func (s *scenario) do(f []string) {
 	d := s.d
 	switch f[0] {
 	case "robot", "robot-unchecked":
-		dir := filepath.Join("testdata", f[1])
-		if !strings.HasPrefix(f[1], ".") {
-			dir = filepath.Join("testdata", f[1])
-		} else {
-			dir = f[1]
+		dir := filepath.Join("testdata", f[1]) // a robot of the scenarios'
+		if strings.HasPrefix(f[1], ".") {
+			dir = f[1] // a path from the package, such as ../examples/competition
 		}
 		r, list, err := robot.Load(filepath.Join(dir, "robot.urdf"), filepath.Join(dir, "robot.yaml"))
 		if err != nil {
@@ -464,5 +461,3 @@ func (s *scenario) expect(f []string) {
 		s.fail("unknown expectation %q", f[0])
 	}
 }
-
-var _ = control.ErrRefused

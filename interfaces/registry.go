@@ -97,6 +97,19 @@ func LookupCommand[T any](r *Registry, name, iface string) (*Command[T], error) 
 	return h, nil
 }
 
+// CommandsOf returns every command handle of type T, in key order: for the
+// loop's safety phase, which checks every float command before it is
+// written.
+func CommandsOf[T any](r *Registry) []*Command[T] {
+	var out []*Command[T]
+	for _, k := range sortedKeys(r.commands) {
+		if h, ok := r.commands[k].handle.(*Command[T]); ok {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
 // Release gives back a claim, so that another controller may claim the
 // handle. Releasing a handle one does not hold is an error.
 func (r *Registry) Release(claimer, name, iface string) error {

@@ -154,3 +154,25 @@ func TestHandlesDoNotAllocate(t *testing.T) {
 		t.Errorf("%v allocations per cycle", allocs)
 	}
 }
+
+func TestCommandsOf(t *testing.T) {
+	r := NewRegistry()
+	var a, b JointCommand
+	var s BinaryCommand
+	for _, err := range []error{
+		RegisterCommand(r, "dev", "b", Voltage, &b),
+		RegisterCommand(r, "dev", "a", Voltage, &a),
+		RegisterCommand(r, "dev", "s", Binary, &s),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := CommandsOf[float64](r)
+	if len(got) != 2 || got[0] != &a || got[1] != &b {
+		t.Errorf("CommandsOf[float64] = %v, want a/voltage then b/voltage", got)
+	}
+	if got := CommandsOf[bool](r); len(got) != 1 || got[0] != &s {
+		t.Errorf("CommandsOf[bool] = %v, want s/binary", got)
+	}
+}
