@@ -8,4 +8,10 @@ require (
 	periph.io/x/conn/v3 v3.7.2
 )
 
-require golang.org/x/text v0.14.0 // indirect
+require (
+	github.com/bluenviron/goroslib/v2 v2.1.5 // indirect
+	github.com/gookit/color v1.5.4 // indirect
+	github.com/xo/terminfo v0.0.0-20210125001918-ca9a967f8778 // indirect
+	golang.org/x/sys v0.18.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
+)

@@ -82,11 +82,15 @@ func (t *Type) ExampleEntry() string {
 	case "section":
 		return "{name: arm_joint, motor: 775pro, gearing: 200}"
 	case "controller":
-		e := "{name: arm_" + t.Name + ", type: " + t.Name + ", joint: arm_joint"
-		if t.Key("p") != nil {
-			e += ", p: 10"
+		switch {
+		case t.Key("joints") != nil:
+			return "{name: drive, type: " + t.Name + ", joints: [left_drive_joint, right_drive_joint]}"
+		case t.Key("joint") == nil:
+			return "{name: joint_state_controller, type: " + t.Name + ", publish_rate: 50}"
+		case t.Key("pid.p") != nil:
+			return "{name: arm_controller, type: " + t.Name + ", joint: arm_joint, pid: {p: 10, i: 0.1, d: 0.5}}"
 		}
-		return e + "}"
+		return "{name: arm_controller, type: " + t.Name + ", joint: arm_joint}"
 	}
 	name := "my_" + t.Name
 	switch t.Place {
@@ -302,9 +306,14 @@ func Markdown() string {
 		mdKeys(&b, t)
 	}
 	b.WriteString("## Controllers\n\n")
-	b.WriteString("Each entry of `controllers:` takes commands for one device (a joint's speed controller, a solenoid...) " +
-		"and claims its command interface: a second controller on the same joint is an error. A command older than the " +
-		"timeout is dropped and the output goes neutral; commands that are not finite numbers are refused and counted.\n\n")
+	b.WriteString("Controllers are declared in ros_control's style: `controllers:` is a list of entries with a `name`, " +
+		"or a mapping of names to entries (`arm_controller: {type: ..., joint: arm_joint, pid: {p: 10}}`). " +
+		"Types take ros_controllers' names where one means the same thing (`joint_state_controller/JointStateController`, " +
+		"`effort_controllers/JointPositionController`...); `voltage_controllers/...` and `frcd_controllers/...` are frcd's own. " +
+		"Each command controller listens on `/NAME/command` and claims its joints' command interfaces: a second " +
+		"controller on the same joint is an error. A command older than the timeout is dropped and the output goes " +
+		"neutral; a command that is not a finite number, not -1, 0 or 1 for a tri-state, or of the wrong length for a " +
+		"group is refused and counted (on /diagnostics), and never reaches an output.\n\n")
 	for _, t := range ControllerTypes() {
 		fmt.Fprintf(&b, "### `%s`\n\n%s\n\n%s\n\n", t.Name, t.Summary, t.Doc)
 		mdKeys(&b, t)
@@ -390,8 +399,10 @@ func Schema() ([]byte, error) {
 	}
 	var ctlIfs, ctlDocs []any
 	for _, t := range ControllerTypes() {
-		name := "controller_" + t.Name
-		defs[name] = entrySchema(t, true, true)
+		name := "controller_" + strings.ReplaceAll(t.Name, "/", ".")
+		def := entrySchema(t, true, true)
+		def["required"] = def["required"].([]string)[1:] // the name: in the list form only (see "controller")
+		defs[name] = def
 		ctlIfs = append(ctlIfs, map[string]any{
 			"if":   map[string]any{"properties": map[string]any{"type": map[string]any{"const": t.Name}}, "required": []string{"type"}},
 			"then": map[string]any{"$ref": "#/definitions/" + name},
@@ -405,6 +416,13 @@ func Schema() ([]byte, error) {
 			"type": map[string]any{"description": "The controller type.", "enum": ControllerTypeNames(), "anyOf": ctlDocs},
 		},
 		"allOf": ctlIfs,
+	}
+	// The same entry under its name, in ros_control's style: no name key.
+	defs["controller_by_name"] = map[string]any{
+		"type": "object", "required": []string{"type"},
+		"not":        map[string]any{"required": []string{"name"}},
+		"properties": map[string]any{"type": map[string]any{"description": "The controller type.", "enum": ControllerTypeNames(), "anyOf": ctlDocs}},
+		"allOf":      ctlIfs,
 	}
 	s := map[string]any{
 		"$schema":              "http://json-schema.org/draft-07/schema#",
@@ -420,8 +438,11 @@ func Schema() ([]byte, error) {
 				"items": map[string]any{"$ref": "#/definitions/device"},
 			},
 			"controllers": map[string]any{
-				"type": "array", "description": "Controllers that take commands, one per joint or device.",
-				"items": map[string]any{"$ref": "#/definitions/controller"},
+				"description": "Controllers in ros_control's style: a list of entries with names, or a mapping of names to entries.",
+				"oneOf": []any{
+					map[string]any{"type": "array", "items": map[string]any{"$ref": "#/definitions/controller"}},
+					map[string]any{"type": "object", "additionalProperties": map[string]any{"$ref": "#/definitions/controller_by_name"}},
+				},
 			},
 			"loop": entrySchema(Loop, false, false),
 			"sim":  simSchema(),
@@ -445,6 +466,15 @@ func entrySchema(t *Type, named, typed bool) map[string]any {
 		required = append(required, "type")
 	}
 	for _, k := range t.Keys {
+		if group, sub, nested := strings.Cut(k.Name, "."); nested {
+			g, ok := props[group].(map[string]any)
+			if !ok {
+				g = map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false}
+				props[group] = g
+			}
+			g["properties"].(map[string]any)[sub] = keySchema(&k)
+			continue
+		}
 		props[k.Name] = keySchema(&k)
 		if k.Required {
 			required = append(required, k.Name)
@@ -474,6 +504,11 @@ func keySchema(k *Key) map[string]any {
 		s["type"] = "number"
 	case Bool:
 		s["type"] = "boolean"
+	case StringList:
+		s["type"] = "array"
+		s["minItems"] = 1
+		s["uniqueItems"] = true
+		s["items"] = map[string]any{"type": "string", "minLength": 1}
 	default:
 		s["type"] = "string"
 	}

@@ -13,9 +13,11 @@ type Value struct {
 	Float  float64
 	Bool   bool
 	Str    string
-	KeyPos diag.Pos // where the key is written (the entry's position for a default)
-	Pos    diag.Pos // where the value is written (the entry's position for a default)
-	Set    bool     // written in the file; false for a default
+	List   []string   // a StringList's names
+	ListAt []diag.Pos // where each name is written
+	KeyPos diag.Pos   // where the key is written (the entry's position for a default)
+	Pos    diag.Pos   // where the value is written (the entry's position for a default)
+	Set    bool       // written in the file; false for a default
 }
 
 // Device is one entry of the `joints:` list, decoded and checked against
@@ -29,10 +31,16 @@ type Device struct {
 	TypePos  diag.Pos
 	values   map[string]Value
 	refs     map[string]*Device
+	refLists map[string][]*Device
+	kind     string // "controller": String names the entry by it, not by its long type
 }
 
-// String names the device for messages: `talon "shoulder_joint"`.
+// String names the device for messages: `talon "shoulder_joint"`, or
+// `controller "arm"`.
 func (d *Device) String() string {
+	if d.kind != "" {
+		return fmt.Sprintf("%s %q", d.kind, d.Name)
+	}
 	if d.TypeName == "" {
 		return fmt.Sprintf("%q", d.Name)
 	}
@@ -76,3 +84,10 @@ func (d *Device) ValuePos(key string) diag.Pos {
 // Ref returns the device a reference key names (after defaults: a speed
 // controller's pdp is the PDP with id 0 when not written), or nil.
 func (d *Device) Ref(key string) *Device { return d.refs[key] }
+
+// List returns a StringList key's names, or nil.
+func (d *Device) List(key string) []string { return d.values[key].List }
+
+// RefList returns the devices a StringList reference key names, in order,
+// or nil when any of them is not a device of the allowed types.
+func (d *Device) RefList(key string) []*Device { return d.refLists[key] }

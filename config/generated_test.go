@@ -135,7 +135,7 @@ func TestSchema(t *testing.T) {
 		"unknown section":     "joints: []\nfoo: 1\n",
 		"no joints":           "{}\n",
 		"controller type":     "joints: []\ncontrollers:\n  - {name: a, type: positon, joint: b}\n",
-		"controller key":      "joints: []\ncontrollers:\n  - {name: a, type: voltage, joint: b, p: 1}\n",
+		"controller key":      "joints: []\ncontrollers:\n  - {name: a, type: voltage_controllers/JointVoltageController, joint: b, pid: {p: 1}}\n",
 		"loop key":            "joints: []\nloop: {rate: 1}\n",
 		"sim motor":           "joints: []\nsim: {joints: [{name: a, motor: cim2}]}\n",
 	}

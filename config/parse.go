@@ -164,16 +164,18 @@ func (p *parser) parse(data []byte) bool {
 
 // entryKind says how the entries of a list section are decoded.
 type entryKind struct {
-	what   string             // "device", "controller"...
-	typed  bool               // entries carry `type`; else every entry is of fixed
-	fixed  *Type              // the entries' type when not typed
-	lookup func(string) *Type // typed entries: the type of a name
-	names  func() []string    // typed entries: every type name, for did-you-mean
+	what   string              // "device", "controller"...
+	typed  bool                // entries carry `type`; else every entry is of fixed
+	fixed  *Type               // the entries' type when not typed
+	lookup func(string) *Type  // typed entries: the type of a name
+	names  func() []string     // typed entries: every type name, for did-you-mean
+	byKey  bool                // the section may also be a mapping of names to entries
+	hint   func(string) string // typed entries: a hint for an unknown type, when did-you-mean has none
 }
 
 var (
 	deviceKind     = entryKind{what: "device", typed: true, lookup: Lookup, names: TypeNames}
-	controllerKind = entryKind{what: "controller", typed: true, lookup: LookupController, names: ControllerTypeNames}
+	controllerKind = entryKind{what: "controller", typed: true, lookup: LookupController, names: ControllerTypeNames, byKey: true, hint: controllerHint}
 	simJointKind   = entryKind{what: "sim joint", fixed: SimJoint}
 )
 
@@ -182,18 +184,28 @@ func (p *parser) listSection(section string, n *yaml.Node, kind entryKind) []*De
 	if n == nil {
 		return nil
 	}
-	if n.Kind != yaml.SequenceNode {
-		if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
-			return nil
-		}
-		p.list.Errorf(p.pos(n), "`%s:` must be a list, not %s", section, describeNode(n))
-		return nil
-	}
 	var out []*Device
-	for i, e := range n.Content {
-		if d := p.entry(i, resolve(e), kind); d != nil {
-			out = append(out, d)
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!null":
+	case n.Kind == yaml.SequenceNode:
+		for i, e := range n.Content {
+			if d := p.entry(i, resolve(e), kind, nil); d != nil {
+				out = append(out, d)
+			}
 		}
+	case n.Kind == yaml.MappingNode && kind.byKey:
+		// ros_control's style: each entry under its name.
+		i := 0
+		p.mapping(n, func(_ string, k, v *yaml.Node) {
+			if d := p.entry(i, v, kind, resolve(k)); d != nil {
+				out = append(out, d)
+			}
+			i++
+		})
+	case kind.byKey:
+		p.list.Errorf(p.pos(n), "`%s:` must be a list, or a mapping of names to entries, not %s", section, describeNode(n))
+	default:
+		p.list.Errorf(p.pos(n), "`%s:` must be a list, not %s", section, describeNode(n))
 	}
 	return out
 }
@@ -373,7 +385,7 @@ func (p *parser) joints(seq *yaml.Node) {
 		p.list.Warnf(p.pos(seq), "`joints:` lists no devices")
 	}
 	for i, e := range seq.Content {
-		if d := p.entry(i, resolve(e), deviceKind); d != nil {
+		if d := p.entry(i, resolve(e), deviceKind, nil); d != nil {
 			p.file.Devices = append(p.file.Devices, d)
 		}
 	}
@@ -386,13 +398,27 @@ type keyNode struct {
 
 // entry decodes one entry of a list section. It returns nil only when the
 // entry is not a mapping at all.
-func (p *parser) entry(index int, n *yaml.Node, kind entryKind) *Device {
+func (p *parser) entry(index int, n *yaml.Node, kind entryKind, name *yaml.Node) *Device {
+	if name != nil && n.Kind == yaml.MappingNode {
+		label := fmt.Sprintf("%s %q", kind.what, name.Value)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := resolve(n.Content[i]); k.Kind == yaml.ScalarNode && k.Value == "name" {
+				p.list.Errorf(p.pos(k), "%s: takes its name from its key; drop \"name\"", label)
+				return nil
+			}
+		}
+		n = &yaml.Node{Kind: yaml.MappingNode, Line: n.Line, Column: n.Column,
+			Content: append([]*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "name"}, name}, n.Content...)}
+	}
 	if n.Kind != yaml.MappingNode {
-		like := "{name: ..., type: ...}"
+		like, label := "{name: ..., type: ...}", fmt.Sprintf("%s %d", kind.what, index+1)
 		if !kind.typed {
 			like = "{name: ..., ...}"
 		}
-		p.list.Errorf(p.pos(n), "%s %d: must be a mapping like %s, not %s", kind.what, index+1, like, describeNode(n))
+		if name != nil {
+			like, label = "{type: ..., ...}", fmt.Sprintf("%s %q", kind.what, name.Value)
+		}
+		p.list.Errorf(p.pos(n), "%s: must be a mapping like %s, not %s", label, like, describeNode(n))
 		return nil
 	}
 	d := &Device{Pos: p.pos(n), values: map[string]Value{}, refs: map[string]*Device{}}
@@ -420,6 +446,9 @@ func (p *parser) entry(index int, n *yaml.Node, kind entryKind) *Device {
 	if !kind.typed {
 		d.TypeName, d.TypePos = kind.fixed.Name, d.Pos
 	}
+	if kind.byKey {
+		d.kind = kind.what
+	}
 	label := d.String()
 	if d.Name == "" {
 		label = fmt.Sprintf("%s %d", kind.what, index+1)
@@ -443,7 +472,11 @@ func (p *parser) entry(index int, n *yaml.Node, kind entryKind) *Device {
 	}
 	t := kind.lookup(d.TypeName)
 	if t == nil {
-		p.list.Errorf(d.TypePos, "%s: unknown %s type %q%s", label, kind.what, d.TypeName, diag.DidYouMean(d.TypeName, kind.names()))
+		hint := diag.DidYouMean(d.TypeName, kind.names())
+		if hint == "" && kind.hint != nil {
+			hint = kind.hint(d.TypeName)
+		}
+		p.list.Errorf(d.TypePos, "%s: unknown %s type %q%s", label, kind.what, d.TypeName, hint)
 		return d
 	}
 	d.Type = t
@@ -458,6 +491,16 @@ func (p *parser) keys(d *Device, label string, rest []keyNode) {
 	written := map[string]bool{}
 	for _, e := range rest {
 		key := t.Key(e.key)
+		if key == nil && len(t.SubKeys(e.key)) > 0 {
+			p.nested(d, label, e, written)
+			continue
+		}
+		if key == nil && t.Key("pid."+e.key) != nil {
+			p.list.Errorf(p.pos(e.k), "%s: gains go under pid: write pid: {%s: ...}", label, e.key)
+			written["pid."+e.key] = true
+			p.value(d, label, t.Key("pid."+e.key), e) // so the missing-gains check stays quiet
+			continue
+		}
 		if key == nil {
 			hint := ""
 			cands := t.KeyNames()
@@ -472,16 +515,84 @@ func (p *parser) keys(d *Device, label string, rest []keyNode) {
 			continue
 		}
 		written[key.Name] = true
-		v, ok := p.scalar(e.v, key.Kind, label+": "+key.Name)
-		if !ok {
-			continue
-		}
-		v.KeyPos = p.pos(e.k)
-		if p.checkValue(label, key, v) {
-			d.values[key.Name] = v
-		}
+		p.value(d, label, key, e)
 	}
 	p.defaults(d, label, written)
+}
+
+// value decodes and checks one key's value into d.
+func (p *parser) value(d *Device, label string, key *Key, e keyNode) {
+	var v Value
+	var ok bool
+	if key.Kind == StringList {
+		v, ok = p.names(e.v, label+": "+key.Name)
+	} else {
+		v, ok = p.scalar(e.v, key.Kind, label+": "+key.Name)
+	}
+	if !ok {
+		return
+	}
+	v.KeyPos = p.pos(e.k)
+	if p.checkValue(label, key, v) {
+		d.values[key.Name] = v
+	}
+}
+
+// nested decodes a mapping of sub-keys, such as a controller's
+// `pid: {p: 10, i: 0.1}`, whose keys the type lists as "pid.p", "pid.i".
+func (p *parser) nested(d *Device, label string, e keyNode, written map[string]bool) {
+	subs := d.Type.SubKeys(e.key)
+	var names []string
+	for _, k := range subs {
+		names = append(names, strings.TrimPrefix(k.Name, e.key+"."))
+	}
+	if e.v.Kind != yaml.MappingNode {
+		p.list.Errorf(p.pos(e.v), "%s: %s must be a mapping like {%s: ...}, not %s", label, e.key, names[0], describeNode(e.v))
+		for _, k := range subs {
+			written[k.Name] = true // do not also report its keys missing
+		}
+		return
+	}
+	p.mapping(e.v, func(sub string, k, v *yaml.Node) {
+		key := d.Type.Key(e.key + "." + sub)
+		if key == nil {
+			p.list.Errorf(p.pos(k), "%s: unknown key %q in %s%s; it takes %s", label, sub, e.key, diag.DidYouMean(sub, names), strings.Join(names, ", "))
+			return
+		}
+		written[key.Name] = true
+		p.value(d, label, key, keyNode{key.Name, k, v})
+	})
+}
+
+// names decodes a list of names, such as a group controller's joints.
+func (p *parser) names(n *yaml.Node, what string) (Value, bool) {
+	v := Value{Kind: StringList, Pos: p.pos(n), Set: true}
+	if n.Kind != yaml.SequenceNode {
+		p.list.Errorf(p.pos(n), "%s: want a list of names like [a, b], got %s", what, describeNode(n))
+		return v, false
+	}
+	if len(n.Content) == 0 {
+		p.list.Errorf(p.pos(n), "%s: the list is empty", what)
+		return v, false
+	}
+	ok := true
+	seen := map[string]int{}
+	for _, item := range n.Content {
+		item = resolve(item)
+		s, good := p.scalar(item, String, what)
+		if !good {
+			ok = false
+			continue
+		}
+		if line, dup := seen[s.Str]; dup {
+			p.list.Errorf(s.Pos, "%s: %q is listed twice (first at line %d)", what, s.Str, line)
+			continue
+		}
+		seen[s.Str] = s.Pos.Line
+		v.List = append(v.List, s.Str)
+		v.ListAt = append(v.ListAt, s.Pos)
+	}
+	return v, ok && len(v.List) > 0
 }
 
 // defaults reports missing required keys and fills in defaults.
@@ -676,6 +787,16 @@ func (c *Checker) ClaimName(d *Device, r Resource, name string, pos diag.Pos) {
 	c.claims[k] = d
 }
 
+// Once reports a second entry of something a file may have only one of.
+func (c *Checker) Once(d *Device, what string, pos diag.Pos) {
+	k := claimKey{r: onceOnly, scope: what}
+	if other, taken := c.claims[k]; taken && other != d {
+		c.list.Errorf(pos, "%s: a second %s: a file has one (%s, line %d)", d, what, other, other.Pos.Line)
+		return
+	}
+	c.claims[k] = d
+}
+
 // pwmOnDIOPin reports the PWM channel of d whose MXP pin is DIO n, when d
 // claims DIO n through a PWM key.
 func pwmOnDIOPin(d *Device, r Resource, n int) (int, bool) {
@@ -810,25 +931,52 @@ func (p *parser) resolveRefs(d *Device, c *Checker) {
 			}
 			continue
 		}
-		name := d.Str(k.Name)
-		target := p.file.byName[name]
-		if target == nil {
-			var cands []string
-			for _, o := range p.file.Devices {
-				if o.Type != nil && contains(k.Ref, o.Type.Name) {
-					cands = append(cands, o.Name)
+		if k.Kind == StringList {
+			v := d.values[k.Name]
+			var list []*Device
+			for i, name := range v.List {
+				if t := p.ref(d, &k, name, v.ListAt[i], c); t != nil {
+					list = append(list, t)
 				}
 			}
-			sort.Strings(cands)
-			c.Errorf(d.ValuePos(k.Name), "%s: %s %q names no device%s", d, k.Name, name, diag.DidYouMean(name, cands))
+			if len(list) == len(v.List) {
+				if d.refLists == nil {
+					d.refLists = map[string][]*Device{}
+				}
+				d.refLists[k.Name] = list
+			}
 			continue
 		}
-		if target.Type == nil || !contains(k.Ref, target.Type.Name) {
-			c.Errorf(d.ValuePos(k.Name), "%s: %s %q is %s, not %s", d, k.Name, name, article(target.TypeName), refList(k.Ref))
-			continue
+		if target := p.ref(d, &k, d.Str(k.Name), d.ValuePos(k.Name), c); target != nil {
+			d.refs[k.Name] = target
 		}
-		d.refs[k.Name] = target
 	}
+}
+
+// ref resolves one name a reference key gives, reporting a name that is no
+// device or a device of the wrong type.
+func (p *parser) ref(d *Device, k *Key, name string, pos diag.Pos, c *Checker) *Device {
+	key := k.Name
+	if k.Kind == StringList {
+		key += ":"
+	}
+	target := p.file.byName[name]
+	if target == nil {
+		var cands []string
+		for _, o := range p.file.Devices {
+			if o.Type != nil && contains(k.Ref, o.Type.Name) {
+				cands = append(cands, o.Name)
+			}
+		}
+		sort.Strings(cands)
+		c.Errorf(pos, "%s: %s %q names no device%s", d, key, name, diag.DidYouMean(name, cands))
+		return nil
+	}
+	if target.Type == nil || !contains(k.Ref, target.Type.Name) {
+		c.Errorf(pos, "%s: %s %q is %s, not %s", d, key, name, article(target.TypeName), refList(k.Ref))
+		return nil
+	}
+	return target
 }
 
 // defaultPDP closes the spec's TODO: a speed controller's pdp defaults to

@@ -1,6 +1,11 @@
 package config
 
-import "sort"
+import (
+	"sort"
+	"strings"
+
+	"github.com/frcd/frcd/diag"
+)
 
 // frcd's own sections beside the spec's `joints:` list. They are decoded
 // with the same Key tables as devices, so `frcd describe`, the docs and the
@@ -8,7 +13,10 @@ import "sort"
 //
 //	loop:        {rate_hz: 100, command_timeout: 0.5}
 //	controllers:
-//	  - {name: shoulder_position, type: position, joint: shoulder_joint, p: 40, i: 5, d: 1}
+//	  shoulder_controller:
+//	    type: effort_controllers/JointPositionController
+//	    joint: shoulder_joint
+//	    pid: {p: 40, i: 5, d: 1}
 //	sim:
 //	  battery_voltage: 12.8
 //	  joints:
@@ -64,11 +72,30 @@ var SimJoint = &Type{
 	},
 }
 
-// Controller types: ros_control-style controllers that take commands and
-// claim a joint's command interface. Each has one joint; two controllers
-// on one joint are refused.
+// Controller types, in ros_control's style: a name, a type, a joint (or
+// joints) and gains. ros_controllers' type names are used where one means
+// the same thing; the others are frcd's own. Each command controller
+// claims its joints' command interfaces; two controllers on one joint are
+// refused.
 
-var controllerJointKey = func(doc string, refs ...string) Key {
+// The controller type names.
+const (
+	JointStateController     = "joint_state_controller/JointStateController"
+	JointVoltageController   = "voltage_controllers/JointVoltageController"
+	JointGroupVoltage        = "voltage_controllers/JointGroupVoltageController"
+	JointPositionController  = "effort_controllers/JointPositionController"
+	JointVelocityController  = "effort_controllers/JointVelocityController"
+	JointEffortController    = "effort_controllers/JointEffortController"
+	ServoPositionController  = "position_controllers/JointPositionController"
+	SolenoidController       = "frcd_controllers/SolenoidController"
+	DoubleSolenoidController = "frcd_controllers/DoubleSolenoidController"
+	RelayController          = "frcd_controllers/RelayController"
+	DigitalOutputController  = "frcd_controllers/DigitalOutputController"
+	CompressorController     = "frcd_controllers/CompressorController"
+	AnalogOutputController   = "frcd_controllers/AnalogOutputController"
+)
+
+func controllerJointKey(doc string, refs ...string) Key {
 	return Key{Name: "joint", Kind: String, Required: true, Ref: refs, Doc: doc}
 }
 
@@ -79,18 +106,19 @@ var controllerTimeoutKey = Key{Name: "timeout", Kind: Float, HasRange: true, Min
 // or effort controller may drive.
 var SpeedControllerTypes = []string{"dmc60", "jaguar", "pwm_talon_srx", "pwm_victor_spx", "sd540", "spark", "talon", "victor", "victor_sp", "nidec", "can_victor_spx", "talon_srx"}
 
+// pidKeys are a PID controller's `pid:` gains (as control_toolbox names
+// them) and its output limit.
 func pidKeys(feedforward string) []Key {
 	keys := []Key{
-		{Name: "p", Kind: Float, Default: 0.0, HasRange: true, Min: 0, Max: 1e6, Unit: "V per unit of error", Doc: "Proportional gain."},
-		{Name: "i", Kind: Float, Default: 0.0, HasRange: true, Min: 0, Max: 1e6, Unit: "V per unit·s", Doc: "Integral gain."},
-		{Name: "d", Kind: Float, Default: 0.0, HasRange: true, Min: 0, Max: 1e6, Unit: "V per unit/s", Doc: "Derivative gain (on the measurement, so a step in the command does not kick)."},
-		{Name: "i_clamp", Kind: Float, HasRange: true, Min: 0, Max: 24, Unit: "V", DefaultDoc: "max_voltage", Doc: "The largest voltage the integral term may contribute."},
-		{Name: "max_voltage", Kind: Float, Default: 12.0, HasRange: true, Min: 0.1, Max: 24, Unit: "V", Doc: "The output limit."},
+		{Name: "pid.p", Kind: Float, Default: 0.0, HasRange: true, Min: 0, Max: 1e6, Unit: "V per unit of error", Doc: "Proportional gain."},
+		{Name: "pid.i", Kind: Float, Default: 0.0, HasRange: true, Min: 0, Max: 1e6, Unit: "V per unit·s", Doc: "Integral gain."},
+		{Name: "pid.d", Kind: Float, Default: 0.0, HasRange: true, Min: 0, Max: 1e6, Unit: "V per unit/s", Doc: "Derivative gain (on the measurement, so a step in the command does not kick)."},
+		{Name: "pid.i_clamp", Kind: Float, HasRange: true, Min: 0, Max: 24, Unit: "V", DefaultDoc: "max_voltage", Doc: "The largest voltage the integral term may contribute."},
 	}
 	if feedforward != "" {
-		keys = append(keys, Key{Name: "f", Kind: Float, Default: 0.0, HasRange: true, Min: -1e6, Max: 1e6, Unit: "V per " + feedforward, Doc: "Feedforward gain: volts per unit of command."})
+		keys = append(keys, Key{Name: "pid.f", Kind: Float, Default: 0.0, HasRange: true, Min: -1e6, Max: 1e6, Unit: "V per " + feedforward, Doc: "Feedforward gain: volts per unit of command."})
 	}
-	return keys
+	return append(keys, Key{Name: "max_voltage", Kind: Float, Default: 12.0, HasRange: true, Min: 0.1, Max: 24, Unit: "V", Doc: "The output limit."})
 }
 
 func controllerType(name, summary, doc string, joint Key, extra ...Key) *Type {
@@ -99,26 +127,56 @@ func controllerType(name, summary, doc string, joint Key, extra ...Key) *Type {
 }
 
 var controllerTypes = []*Type{
-	controllerType("voltage", "Forwards a voltage command to a speed controller.",
-		"Command: std_msgs/Float64 in V. The speed controller scales it by the measured bus voltage.",
+	{Name: JointStateController, Group: "controller", Class: "-", Place: YAMLOnly, Check: checkStateController,
+		Summary: "Publishes every measured joint on /joint_states, with the IMUs, PDPs and compressors.",
+		Doc: "ros_controllers' joint state controller. frcd publishes /joint_states (sensor_msgs/JointState), /NAME/imu " +
+			"(sensor_msgs/Imu) per IMU, /NAME/battery (sensor_msgs/BatteryState) and /NAME/currents (std_msgs/Float64MultiArray) " +
+			"per PDP, and /NAME/state (frcd's CompressorState) per compressor at publish_rate; without this controller, at " +
+			"the default rate. At most one.",
+		Keys: []Key{{Name: "publish_rate", Kind: Float, HasRange: true, Min: 0.1, Max: 1000, Unit: "Hz",
+			DefaultDoc: "the loop's rate_hz, at most 100", Doc: "How often the state topics are published."}}},
+	controllerType(JointVoltageController, "Forwards a voltage command to a speed controller.",
+		"frcd's own. Command: std_msgs/Float64 in V on /NAME/command. The speed controller scales it by the measured bus voltage.",
 		controllerJointKey("The speed controller's joint.", SpeedControllerTypes...)),
-	controllerType("position", "Holds a joint at a commanded position: a PID on the roboRIO, or a servo's own.",
-		"Command: std_msgs/Float64 in rad or m. On a speed controller, a PID from the joint's measured position to "+
-			"volts (gains required); on a servo, the angle is forwarded (no gains).",
-		controllerJointKey("The joint: a speed controller's or a servo's.", append(append([]string(nil), SpeedControllerTypes...), "servo")...),
-		pidKeys("")...),
-	controllerType("velocity", "Holds a joint at a commanded velocity: a PID plus feedforward on the roboRIO.",
-		"Command: std_msgs/Float64 in rad/s or m/s. Needs a measured velocity (an encoder or analog input).",
+	{Name: JointGroupVoltage, Group: "controller", Class: "-", Place: YAMLOnly, Check: checkController,
+		Summary: "Forwards one voltage per joint to several speed controllers.",
+		Doc: "frcd's own, like forward_command_controller's group controllers. Command: std_msgs/Float64MultiArray on " +
+			"/NAME/command, one value in V per joint in the order of joints; a message of another length is refused.",
+		Keys: []Key{{Name: "joints", Kind: StringList, Required: true, Ref: SpeedControllerTypes, Doc: "The speed controllers' joints."}, controllerTimeoutKey}},
+	controllerType(JointPositionController, "Holds a joint at a commanded position: a PID on the roboRIO, output in volts.",
+		"As ros_controllers' effort_controllers/JointPositionController, with the PID's output in volts. Command: "+
+			"std_msgs/Float64 in rad or m on /NAME/command. Needs the joint's measured position, and gains.",
+		controllerJointKey("The speed controller's joint.", SpeedControllerTypes...), pidKeys("")...),
+	controllerType(JointVelocityController, "Holds a joint at a commanded velocity: a PID plus feedforward, output in volts.",
+		"As ros_controllers' effort_controllers/JointVelocityController, with the PID's output in volts. Command: "+
+			"std_msgs/Float64 in rad/s or m/s on /NAME/command. Needs a measured velocity (an encoder or analog input), and gains.",
 		controllerJointKey("The speed controller's joint.", SpeedControllerTypes...), pidKeys("rad/s or m/s")...),
-	controllerType("effort", "Holds a joint at a commanded effort: a PID on the PDP-measured effort.",
-		"Command: std_msgs/Float64 in N·m or N. Needs the speed controller's pdp_ch (effort = current × k_eff).",
+	controllerType(JointEffortController, "Holds a joint at a commanded effort: a PID on the PDP-measured effort.",
+		"As ros_controllers' effort_controllers/JointEffortController; a speed controller has no effort input, so a PID "+
+			"closes the loop on the effort the PDP measures (current × k_eff; needs pdp_ch), and gains. Command: "+
+			"std_msgs/Float64 in N·m or N on /NAME/command.",
 		controllerJointKey("The speed controller's joint.", SpeedControllerTypes...), pidKeys("N·m or N")...),
-	controllerType("binary", "Forwards an on/off command: a solenoid, a digital output or a compressor's closed loop.",
-		"Command: std_msgs/Bool.", controllerJointKey("The device's name.", "solenoid", "digital_output", "compressor")),
-	controllerType("ternary", "Forwards a reverse/off/forward command to a double solenoid or a relay.",
-		"Command: std_msgs/Int8: -1 reverse, 0 off, 1 forward.", controllerJointKey("The device's name.", "double_solenoid", "relay")),
-	controllerType("analog", "Forwards a value to an analog output.",
-		"Command: std_msgs/Float64 in the output's units (scale and offset).", controllerJointKey("The device's name.", "analog_output")),
+	controllerType(ServoPositionController, "Forwards a position command to a servo.",
+		"ros_controllers' position_controllers/JointPositionController: the servo holds the angle itself. Command: "+
+			"std_msgs/Float64 in rad on /NAME/command.",
+		controllerJointKey("The servo's joint.", "servo")),
+	controllerType(SolenoidController, "Opens and closes a single solenoid.",
+		"frcd's own. Command: std_msgs/Bool on /NAME/command: true energises the solenoid.",
+		controllerJointKey("The solenoid.", "solenoid")),
+	controllerType(DoubleSolenoidController, "Sets a double solenoid forward, off or reverse.",
+		"frcd's own. Command: std_msgs/Int8 on /NAME/command: -1 reverse, 0 off, 1 forward; other values are refused.",
+		controllerJointKey("The double solenoid.", "double_solenoid")),
+	controllerType(RelayController, "Sets a relay forward, off or reverse.",
+		"frcd's own. Command: std_msgs/Int8 on /NAME/command: -1 reverse, 0 off, 1 forward; other values are refused.",
+		controllerJointKey("The relay.", "relay")),
+	controllerType(DigitalOutputController, "Sets a digital output high or low.",
+		"frcd's own. Command: std_msgs/Bool on /NAME/command.", controllerJointKey("The digital output.", "digital_output")),
+	controllerType(CompressorController, "Turns a compressor's closed-loop control on or off.",
+		"frcd's own. Command: std_msgs/Bool on /NAME/command: true lets the PCM run the compressor until the pressure switch reads full.",
+		controllerJointKey("The compressor.", "compressor")),
+	controllerType(AnalogOutputController, "Forwards a value to an analog output.",
+		"frcd's own. Command: std_msgs/Float64 on /NAME/command in the output's units (scale and offset).",
+		controllerJointKey("The analog output.", "analog_output")),
 }
 
 var controllerTypeMap = func() map[string]*Type {
@@ -145,31 +203,77 @@ func ControllerTypeNames() []string {
 	return names
 }
 
-// checkController claims the controller's joint (one controller per
+// shortControllerTypes maps the words people write for a controller type to
+// its name, for hints.
+var shortControllerTypes = map[string]string{
+	"voltage": JointVoltageController, "position": JointPositionController, "velocity": JointVelocityController,
+	"effort": JointEffortController, "servo": ServoPositionController, "group": JointGroupVoltage,
+	"solenoid": SolenoidController, "binary": SolenoidController, "double_solenoid": DoubleSolenoidController,
+	"ternary": DoubleSolenoidController, "relay": RelayController, "digital_output": DigitalOutputController,
+	"compressor": CompressorController, "analog": AnalogOutputController, "analog_output": AnalogOutputController,
+	"joint_state": JointStateController, "state": JointStateController,
+}
+
+// controllerHint suggests a controller type for a short or misspelt word:
+// "position" or "JointPositionControler" finds its full name.
+func controllerHint(name string) string {
+	word := strings.ToLower(name)
+	if i := strings.LastIndexByte(word, '/'); i >= 0 {
+		word = word[i+1:]
+	}
+	word = strings.TrimSuffix(strings.TrimPrefix(word, "joint"), "controller")
+	word = strings.Trim(word, "_")
+	if full, ok := shortControllerTypes[word]; ok {
+		return ` (did you mean "` + full + `"?)`
+	}
+	var words []string
+	for w := range shortControllerTypes {
+		words = append(words, w)
+	}
+	sort.Strings(words)
+	if s := diag.Suggest(word, words); s != "" {
+		return ` (did you mean "` + shortControllerTypes[s] + `"?)`
+	}
+	var tails []string
+	byTail := map[string]string{}
+	for _, t := range controllerTypes {
+		tail := strings.ToLower(t.Name[strings.LastIndexByte(t.Name, '/')+1:])
+		tails = append(tails, tail)
+		byTail[tail] = t.Name
+	}
+	if s := diag.Suggest(strings.ToLower(name[strings.LastIndexByte(name, '/')+1:]), tails); s != "" {
+		return ` (did you mean "` + byTail[s] + `"?)`
+	}
+	return ""
+}
+
+// checkStateController allows one joint state controller.
+func checkStateController(d *Device, c *Checker) {
+	c.Once(d, "joint state controller", d.TypePos)
+}
+
+// checkController claims the controller's joints (one controller per
 // joint) and checks its gains.
 func checkController(d *Device, c *Checker) {
+	if list, _ := d.Value("joints"); list.Set {
+		for i, name := range list.List {
+			c.ClaimName(d, ControllerJoint, name, list.ListAt[i])
+		}
+		return
+	}
 	target := d.Ref("joint")
 	if target == nil {
 		return
 	}
 	c.ClaimName(d, ControllerJoint, target.Name, d.ValuePos("joint"))
-	if d.Type.Key("p") == nil || target.Type == nil {
+	if d.Type.Key("pid.p") == nil {
 		return
 	}
-	servo := target.Type.Name == "servo"
-	gains := d.Has("p") || d.Has("i") || d.Has("d") || d.Has("f")
-	switch {
-	case servo:
-		for _, k := range []string{"p", "i", "d", "i_clamp", "max_voltage"} {
-			if d.Has(k) {
-				c.Errorf(d.KeyPos(k), "%s: %s: a servo holds its own position; a position controller on it takes no gains", d, k)
-			}
+	if d.Float("pid.p") == 0 && d.Float("pid.i") == 0 && d.Float("pid.f") == 0 {
+		want := "{p: ..., i: ..., d: ...}"
+		if d.Type.Key("pid.f") != nil {
+			want = "{p: ..., i: ..., d: ..., f: ...}"
 		}
-	case !gains || (d.Float("p") == 0 && d.Float("i") == 0 && d.Float("f") == 0):
-		others := "i, d"
-		if d.Type.Key("f") != nil {
-			others += ", f"
-		}
-		c.Errorf(d.Pos, "%s: a %s controller on %s needs gains: set p (and %s) so the roboRIO's PID can drive it", d, d.Type.Name, target, others)
+		c.Errorf(d.Pos, "%s: a PID on %s needs gains: set pid: %s so the roboRIO can drive it", d, target, want)
 	}
 }

@@ -13,25 +13,33 @@ func TestSections(t *testing.T) {
 		src  string
 		want []string
 	}{
-		{"all sections", sectionsBase + "loop: {rate_hz: 500, command_timeout: 0.2}\ncontrollers:\n  - {name: arm_pos, type: position, joint: arm, p: 10}\n  - {name: srv_pos, type: position, joint: srv}\n  - {name: sol_cmd, type: binary, joint: sol}\n  - {name: ds_cmd, type: ternary, joint: ds}\nsim:\n  battery_voltage: 12.5\n  joints:\n    - {name: arm, motor: 775pro, gearing: 100}\n", nil},
-		{"two controllers on one joint", sectionsBase + "controllers:\n  - {name: a, type: voltage, joint: arm}\n  - {name: b, type: position, joint: arm, p: 1}\n",
-			[]string{`r.yaml:8:38: error: controller "b": joint "arm" is already claimed by controller "a" (line 7); a joint takes commands from one controller`}},
+		{"all sections", sectionsBase + "loop: {rate_hz: 500, command_timeout: 0.2}\ncontrollers:\n  - {name: arm_pos, type: effort_controllers/JointPositionController, joint: arm, pid: {p: 10}}\n  - {name: srv_pos, type: position_controllers/JointPositionController, joint: srv}\n  - {name: sol_cmd, type: frcd_controllers/SolenoidController, joint: sol}\n  - {name: ds_cmd, type: frcd_controllers/DoubleSolenoidController, joint: ds}\nsim:\n  battery_voltage: 12.5\n  joints:\n    - {name: arm, motor: 775pro, gearing: 100}\n", nil},
+		{"two controllers on one joint", sectionsBase + "controllers:\n  - {name: a, type: voltage_controllers/JointVoltageController, joint: arm}\n  - {name: b, type: effort_controllers/JointPositionController, joint: arm, pid: {p: 1}}\n",
+			[]string{`r.yaml:8:72: error: controller "b": joint "arm" is already claimed by controller "a" (line 7); a joint takes commands from one controller`}},
 		{"unknown controller type", sectionsBase + "controllers:\n  - {name: a, type: positon, joint: arm}\n",
-			[]string{`r.yaml:7:21: error: positon "a": unknown controller type "positon" (did you mean "position"?)`}},
-		{"controller on the wrong device", sectionsBase + "controllers:\n  - {name: a, type: voltage, joint: sol}\n",
-			[]string{`r.yaml:7:37: error: voltage "a": joint "sol" is a solenoid, not a dmc60 or a jaguar or a pwm_talon_srx or a pwm_victor_spx or a sd540 or a spark or a talon or a victor or a victor_sp or a nidec or a can_victor_spx or a talon_srx`}},
-		{"controller on nothing", sectionsBase + "controllers:\n  - {name: a, type: binary, joint: sole}\n",
-			[]string{`r.yaml:7:36: error: binary "a": joint "sole" names no device (did you mean "sol"?)`}},
-		{"pid without gains", sectionsBase + "controllers:\n  - {name: a, type: velocity, joint: arm}\n",
-			[]string{`r.yaml:7:5: error: velocity "a": a velocity controller on talon "arm" needs gains: set p (and i, d, f) so the roboRIO's PID can drive it`}},
-		{"servo with gains", sectionsBase + "controllers:\n  - {name: a, type: position, joint: srv, p: 3}\n",
-			[]string{`r.yaml:7:43: error: position "a": p: a servo holds its own position; a position controller on it takes no gains`}},
-		{"duplicate controller names", sectionsBase + "controllers:\n  - {name: a, type: voltage, joint: arm}\n  - {name: a, type: binary, joint: sol}\n",
-			[]string{`r.yaml:8:12: error: controller "a": name is already used by voltage "a" (line 7)`}},
-		{"missing joint key", sectionsBase + "controllers:\n  - {name: a, type: voltage}\n",
-			[]string{`r.yaml:7:5: error: voltage "a": missing required key "joint" (string)`}},
-		{"controllers not a list", sectionsBase + "controllers: {a: 1}\n",
-			[]string{"r.yaml:6:14: error: `controllers:` must be a list, not a mapping"}},
+			[]string{`r.yaml:7:21: error: controller "a": unknown controller type "positon" (did you mean "effort_controllers/JointPositionController"?)`}},
+		{"controller on the wrong device", sectionsBase + "controllers:\n  - {name: a, type: voltage_controllers/JointVoltageController, joint: sol}\n",
+			[]string{`r.yaml:7:72: error: controller "a": joint "sol" is a solenoid, not a dmc60 or a jaguar or a pwm_talon_srx or a pwm_victor_spx or a sd540 or a spark or a talon or a victor or a victor_sp or a nidec or a can_victor_spx or a talon_srx`}},
+		{"controller on nothing", sectionsBase + "controllers:\n  - {name: a, type: frcd_controllers/SolenoidController, joint: sole}\n",
+			[]string{`r.yaml:7:65: error: controller "a": joint "sole" names no device (did you mean "sol"?)`}},
+		{"pid without gains", sectionsBase + "controllers:\n  - {name: a, type: effort_controllers/JointVelocityController, joint: arm}\n",
+			[]string{`r.yaml:7:5: error: controller "a": a PID on talon "arm" needs gains: set pid: {p: ..., i: ..., d: ..., f: ...} so the roboRIO can drive it`}},
+		{"servo with gains", sectionsBase + "controllers:\n  - {name: a, type: position_controllers/JointPositionController, joint: srv, pid: {p: 3}}\n",
+			[]string{`r.yaml:7:79: error: controller "a": unknown key "pid" for type position_controllers/JointPositionController`}},
+		{"duplicate controller names", sectionsBase + "controllers:\n  - {name: a, type: voltage_controllers/JointVoltageController, joint: arm}\n  - {name: a, type: frcd_controllers/SolenoidController, joint: sol}\n",
+			[]string{`r.yaml:8:12: error: controller "a": name is already used by controller "a" (line 7)`}},
+		{"missing joint key", sectionsBase + "controllers:\n  - {name: a, type: voltage_controllers/JointVoltageController}\n",
+			[]string{`r.yaml:7:5: error: controller "a": missing required key "joint" (string)`}},
+		{"controllers not a list", sectionsBase + "controllers: 3\n",
+			[]string{"r.yaml:6:14: error: `controllers:` must be a list, or a mapping of names to entries, not the integer 3"}},
+		{"controllers by name", sectionsBase + "controllers:\n  arm_v: {type: voltage_controllers/JointVoltageController, joint: arm}\n  js:\n    type: joint_state_controller/JointStateController\n    publish_rate: 50\n  bad: 1\n  named: {name: x, type: frcd_controllers/SolenoidController, joint: sol}\n",
+			[]string{`r.yaml:11:8: error: controller "bad": must be a mapping like {type: ..., ...}, not the integer 1`, `r.yaml:12:11: error: controller "named": takes its name from its key; drop "name"`}},
+		{"group controller", sectionsBase + "  - {name: arm2, type: spark, id: 1}\ncontrollers:\n  - {name: g, type: voltage_controllers/JointGroupVoltageController, joints: [arm, arm2, sol, armm, arm]}\n  - {name: h, type: voltage_controllers/JointGroupVoltageController, joints: [arm2]}\n  - {name: i, type: voltage_controllers/JointGroupVoltageController, joints: arm}\n  - {name: j, type: voltage_controllers/JointGroupVoltageController, joints: []}\n",
+			[]string{`r.yaml:8:90: error: controller "g": joints: "sol" is a solenoid, not a dmc60 or a jaguar or a pwm_talon_srx or a pwm_victor_spx or a sd540 or a spark or a talon or a victor or a victor_sp or a nidec or a can_victor_spx or a talon_srx`, `r.yaml:8:95: error: controller "g": joints: "armm" names no device (did you mean "arm"?)`, `r.yaml:8:101: error: controller "g": joints: "arm" is listed twice (first at line 8)`, `r.yaml:9:79: error: controller "h": joint "arm2" is already claimed by controller "g" (line 8); a joint takes commands from one controller`, `r.yaml:10:78: error: controller "i": joints: want a list of names like [a, b], got the string "arm"`, `r.yaml:11:78: error: controller "j": joints: the list is empty`}},
+		{"pid keys", sectionsBase + "controllers:\n  - {name: a, type: effort_controllers/JointPositionController, joint: arm, pid: {p: 1, dd: 2}}\n  - {name: b, type: effort_controllers/JointVelocityController, joint: srv, pid: 3}\n  - {name: c, type: effort_controllers/JointPositionController, joint: arm, p: 1}\n",
+			[]string{`r.yaml:7:89: error: controller "a": unknown key "dd" in pid (did you mean "d"?); it takes p, i, d, i_clamp`, `r.yaml:8:72: error: controller "b": joint "srv" is a servo, not a dmc60 or a jaguar or a pwm_talon_srx or a pwm_victor_spx or a sd540 or a spark or a talon or a victor or a victor_sp or a nidec or a can_victor_spx or a talon_srx`, `r.yaml:8:82: error: controller "b": pid must be a mapping like {p: ...}, not the integer 3`, `r.yaml:9:72: error: controller "c": joint "arm" is already claimed by controller "a" (line 7); a joint takes commands from one controller`, `r.yaml:9:77: error: controller "c": gains go under pid: write pid: {p: ...}`}},
+		{"two joint state controllers", sectionsBase + "controllers:\n  - {name: a, type: joint_state_controller/JointStateController}\n  - {name: b, type: joint_state_controller/JointStateController, publish_rate: 0}\n",
+			[]string{`r.yaml:8:21: error: controller "b": a second joint state controller: a file has one (controller "a", line 7)`, `r.yaml:8:80: error: controller "b": publish_rate: 0 is out of range 0.1-1000`}},
 		{"loop out of range", sectionsBase + "loop: {rate_hz: 5000, typo: 1}\n",
 			[]string{`r.yaml:6:17: error: loop: rate_hz: 5000 is out of range 1-2000`, `r.yaml:6:23: error: loop: unknown key "typo" for type loop`}},
 		{"loop not a mapping", sectionsBase + "loop: 100\n", []string{"r.yaml:6:7: error: `loop:` must be a mapping of keys, not the integer 100"}},
@@ -51,7 +59,7 @@ func TestSections(t *testing.T) {
 }
 
 func TestSectionValues(t *testing.T) {
-	f, list := Parse("r.yaml", []byte(sectionsBase+"loop: {rate_hz: 1000}\ncontrollers:\n  - {name: a, type: position, joint: arm, p: 10, i: 2}\nsim:\n  joints:\n    - {name: arm, motor: neo}\n"))
+	f, list := Parse("r.yaml", []byte(sectionsBase+"loop: {rate_hz: 1000}\ncontrollers:\n  - {name: a, type: effort_controllers/JointPositionController, joint: arm, pid: {p: 10, i: 2}}\nsim:\n  joints:\n    - {name: arm, motor: neo}\n"))
 	if len(list) != 0 {
 		t.Fatalf("findings: %v", list)
 	}
@@ -59,7 +67,7 @@ func TestSectionValues(t *testing.T) {
 		t.Errorf("loop: rate %v timeout %v", f.Loop.Float("rate_hz"), f.Loop.Float("command_timeout"))
 	}
 	c := f.Controller("a")
-	if c == nil || c.Type != LookupController("position") || c.Ref("joint") != f.Device("arm") || c.Float("p") != 10 || c.Float("max_voltage") != 12 || c.Has("i_clamp") || c.Has("timeout") {
+	if c == nil || c.Type != LookupController(JointPositionController) || c.Ref("joint") != f.Device("arm") || c.Float("pid.p") != 10 || c.Float("pid.i") != 2 || c.Float("max_voltage") != 12 || c.Has("pid.i_clamp") || c.Has("timeout") {
 		t.Errorf("controller a: %+v", c)
 	}
 	if f.Sim.Float("battery_voltage") != 12.8 || f.Sim.Float("pressure") != 120 || len(f.SimJoints) != 1 || f.SimJoints[0].Str("motor") != "neo" || f.SimJoints[0].Int("motors") != 1 {
@@ -69,5 +77,27 @@ func TestSectionValues(t *testing.T) {
 	f, _ = Parse("r.yaml", []byte(sectionsBase))
 	if f.Loop == nil || f.Loop.Float("rate_hz") != 100 || f.Sim == nil || f.Sim.Float("battery_resistance") != 0.02 || f.Controllers != nil {
 		t.Errorf("defaults: loop %+v sim %+v controllers %v", f.Loop, f.Sim, f.Controllers)
+	}
+}
+
+func TestControllersByName(t *testing.T) {
+	src := sectionsBase + "  - {name: arm2, type: spark, id: 1}\ncontrollers:\n  js: {type: joint_state_controller/JointStateController, publish_rate: 25}\n  drive:\n    type: voltage_controllers/JointGroupVoltageController\n    joints: [arm2, arm]\n    timeout: 0.2\n"
+	f, list := Parse("r.yaml", []byte(src))
+	if len(list) != 0 {
+		t.Fatalf("findings: %v", list)
+	}
+	if len(f.Controllers) != 2 || f.Controllers[0].Name != "js" || f.Controllers[1].Name != "drive" {
+		t.Fatalf("controllers: %v", f.Controllers)
+	}
+	js, drive := f.Controllers[0], f.Controllers[1]
+	if js.Float("publish_rate") != 25 || js.NamePos.Line != 8 {
+		t.Errorf("js: rate %v name at %v", js.Float("publish_rate"), js.NamePos)
+	}
+	refs := drive.RefList("joints")
+	if len(refs) != 2 || refs[0] != f.Device("arm2") || refs[1] != f.Device("arm") || drive.Float("timeout") != 0.2 {
+		t.Errorf("drive: joints %v timeout %v", refs, drive.Float("timeout"))
+	}
+	if got := drive.List("joints"); len(got) != 2 || got[0] != "arm2" {
+		t.Errorf("drive: names %v", got)
 	}
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Kind is the YAML type of a key's value.
@@ -13,6 +14,8 @@ const (
 	Float
 	Bool
 	String
+	// StringList is a list of names (a group controller's joints).
+	StringList
 )
 
 func (k Kind) String() string {
@@ -23,6 +26,8 @@ func (k Kind) String() string {
 		return "float"
 	case Bool:
 		return "bool"
+	case StringList:
+		return "[string]"
 	default:
 		return "string"
 	}
@@ -37,6 +42,8 @@ func (k Kind) article() string {
 		return "a number"
 	case Bool:
 		return "true or false"
+	case StringList:
+		return "a list of names"
 	default:
 		return "a string"
 	}
@@ -62,6 +69,7 @@ const (
 	PCMCompressor            // the one compressor output of a PCM, scoped by pcm_id
 	NavXPort                 // the SPI, I2C or serial port a navX sits on
 	ControllerJoint          // a joint's command interfaces, claimed by one controller
+	onceOnly                 // something a file has at most one of
 )
 
 type resourceInfo struct {
@@ -183,13 +191,30 @@ func (t *Type) Key(name string) *Key {
 	return nil
 }
 
-// KeyNames lists the type's keys, name and type first.
+// KeyNames lists the type's keys, name and type first. A nested mapping's
+// keys ("pid.p") are listed once, by the mapping's name ("pid").
 func (t *Type) KeyNames() []string {
 	names := []string{"name", "type"}
 	for _, k := range t.Keys {
-		names = append(names, k.Name)
+		n, _, nested := strings.Cut(k.Name, ".")
+		if nested && contains(names, n) {
+			continue
+		}
+		names = append(names, n)
 	}
 	return names
+}
+
+// SubKeys returns the keys nested under a mapping key ("pid" gives pid.p,
+// pid.i...), with their full names, or nil when the type has none.
+func (t *Type) SubKeys(group string) []Key {
+	var out []Key
+	for _, k := range t.Keys {
+		if strings.HasPrefix(k.Name, group+".") {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // types is every device type, keyed by name. See the devices_*.go files.

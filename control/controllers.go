@@ -11,7 +11,8 @@ import (
 )
 
 // ErrRefused is returned by Controller.Command for a value it will not
-// pass on: not a finite number, or not -1, 0 or 1 for a tri-state.
+// pass on: not a finite number, not -1, 0 or 1 for a tri-state, or a
+// group command of the wrong length.
 var ErrRefused = errors.New("command refused")
 
 type ctlKind int
@@ -23,6 +24,17 @@ const (
 	kindPosition                // PID on position
 	kindVelocity                // PID on velocity
 	kindEffort                  // PID on effort
+	kindGroup                   // one float64 per joint, forwarded
+)
+
+// Command is what a controller's command topic carries.
+type Command int
+
+const (
+	Float64      Command = iota // std_msgs/Float64
+	Bool                        // std_msgs/Bool
+	Int8                        // std_msgs/Int8: -1, 0, 1
+	Float64Array                // std_msgs/Float64MultiArray, one value per joint
 )
 
 // input is a controller's mailbox: the latest command, written by the ROS
@@ -30,24 +42,29 @@ const (
 type input struct {
 	mu      sync.Mutex
 	value   float64
+	values  []float64 // a group's, one per joint; sized at start
 	stamp   time.Duration
 	set     bool
 	refused uint64
 }
 
-// Controller takes commands for one device and drives its command handle.
+// Controller takes commands for one device, or a group of joints, and
+// drives their command handles.
 type Controller struct {
 	Name   string
-	Type   string // the YAML type: voltage, position, velocity, effort, binary, ternary, analog
-	Target string // the device (and, for a joint's devices, the joint) it commands
+	Type   string   // the YAML type, e.g. effort_controllers/JointPositionController
+	Target string   // the device (and, for a joint's devices, the joint) it commands; a group's first joint
+	Joints []string // every device it commands, in order (one but for a group)
 
 	in      input
 	kind    ctlKind
 	timeout time.Duration
 
-	f64 *interfaces.JointCommand // forward, PID outputs (volts), servo angle, analog value
-	b   *interfaces.BinaryCommand
-	t   *interfaces.TernaryCommand
+	f64   *interfaces.JointCommand   // forward, PID outputs (volts), servo angle, analog value
+	b     *interfaces.BinaryCommand  //
+	t     *interfaces.TernaryCommand //
+	group []*interfaces.JointCommand // a group's, one per joint
+	vals  []float64                  // the loop's copy of a group's command
 
 	pid        PID
 	joint      *mergedJoint // PID feedback, or nil
@@ -57,12 +74,26 @@ type Controller struct {
 	active     bool // a fresh command drove the output last cycle
 }
 
+// Takes says what the controller's command topic carries.
+func (c *Controller) Takes() Command {
+	switch c.kind {
+	case kindBinary:
+		return Bool
+	case kindTernary:
+		return Int8
+	case kindGroup:
+		return Float64Array
+	}
+	return Float64
+}
+
 // Command gives the controller a new command at time now (the loop's
 // clock). Values that are not finite, and tri-states other than -1, 0 and
 // 1, are refused with ErrRefused and counted; they never reach an output.
-// It is safe to call from any goroutine.
+// A group takes CommandGroup instead. It is safe to call from any
+// goroutine.
 func (c *Controller) Command(v float64, now time.Duration) error {
-	ok := interfaces.Finite(v)
+	ok := interfaces.Finite(v) && c.kind != kindGroup
 	if ok && c.kind == kindTernary {
 		ok = v == -1 || v == 0 || v == 1
 	}
@@ -70,10 +101,44 @@ func (c *Controller) Command(v float64, now time.Duration) error {
 	defer c.in.mu.Unlock()
 	if !ok {
 		c.in.refused++
+		if c.kind == kindGroup {
+			return fmt.Errorf("controller %q: takes %d values, one per joint: %w", c.Name, len(c.Joints), ErrRefused)
+		}
 		return fmt.Errorf("controller %q: %v: %w", c.Name, v, ErrRefused)
 	}
 	c.in.value, c.in.stamp, c.in.set = v, now, true
 	return nil
+}
+
+// CommandGroup gives a group controller one value per joint, in the order
+// of Joints. A command of another length, or with a value that is not
+// finite, is refused whole and counted. It is safe to call from any
+// goroutine.
+func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
+	ok := c.kind == kindGroup && len(vs) == len(c.Joints)
+	for i := 0; ok && i < len(vs); i++ {
+		ok = interfaces.Finite(vs[i])
+	}
+	c.in.mu.Lock()
+	defer c.in.mu.Unlock()
+	if !ok {
+		c.in.refused++
+		if c.kind != kindGroup {
+			return fmt.Errorf("controller %q: takes one value, not a group: %w", c.Name, ErrRefused)
+		}
+		return fmt.Errorf("controller %q: %v: want %d finite values, one per joint: %w", c.Name, vs, len(c.Joints), ErrRefused)
+	}
+	copy(c.in.values, vs)
+	c.in.stamp, c.in.set = now, true
+	return nil
+}
+
+// Refuse counts a command refused before it reached the controller (a
+// message of the wrong type on its topic, say).
+func (c *Controller) Refuse() {
+	c.in.mu.Lock()
+	c.in.refused++
+	c.in.mu.Unlock()
 }
 
 // Refused counts the commands refused so far.
@@ -96,6 +161,9 @@ func (c *Controller) drop() {
 }
 
 func (c *Controller) neutral() {
+	for _, h := range c.group {
+		h.Reset()
+	}
 	switch {
 	case c.f64 != nil:
 		c.f64.Reset()
@@ -113,6 +181,7 @@ func (c *Controller) neutral() {
 func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bool) {
 	c.in.mu.Lock()
 	v, stamp, set := c.in.value, c.in.stamp, c.in.set
+	copy(c.vals, c.in.values)
 	c.in.mu.Unlock()
 	if !set || now-stamp > c.timeout {
 		stale = c.active
@@ -128,6 +197,10 @@ func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bo
 		c.b.Put(v != 0, now)
 	case kindTernary:
 		c.t.Put(interfaces.Tri(v), now)
+	case kindGroup:
+		for i, h := range c.group {
+			h.Put(c.vals[i], now)
+		}
 	default:
 		out, ok := c.pidStep(v, dt)
 		if !ok {
@@ -168,39 +241,78 @@ func (c *Controller) pidStep(sp, dt float64) (float64, bool) {
 	return c.pid.Update(sp, err, rate, dt), true
 }
 
-// newController binds a YAML controller: it claims its device's command
-// handle in the registry.
+// kinds maps the YAML's command controller types to what they do; the
+// joint state controller is the ROS bridge's, not the loop's.
+var kinds = map[string]ctlKind{
+	config.JointVoltageController:   kindForward,
+	config.ServoPositionController:  kindForward,
+	config.AnalogOutputController:   kindForward,
+	config.JointGroupVoltage:        kindGroup,
+	config.JointPositionController:  kindPosition,
+	config.JointVelocityController:  kindVelocity,
+	config.JointEffortController:    kindEffort,
+	config.SolenoidController:       kindBinary,
+	config.DigitalOutputController:  kindBinary,
+	config.CompressorController:     kindBinary,
+	config.DoubleSolenoidController: kindTernary,
+	config.RelayController:          kindTernary,
+}
+
+// newController binds a YAML controller: it claims its devices' command
+// handles in the registry. It returns nil, nil for a controller that takes
+// no commands (the joint state controller).
 func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTimeout time.Duration) (*Controller, error) {
-	target := cd.Ref("joint")
-	if cd.Type == nil || target == nil || target.Type == nil {
-		return nil, fmt.Errorf("controller %q: not checked (type or joint unknown)", cd.Name)
+	if cd.Type == nil {
+		return nil, fmt.Errorf("controller %q: not checked (type unknown)", cd.Name)
 	}
-	c := &Controller{Name: cd.Name, Type: cd.Type.Name, Target: target.Name, timeout: defTimeout}
+	if cd.Type.Name == config.JointStateController {
+		return nil, nil
+	}
+	kind, known := kinds[cd.Type.Name]
+	if !known {
+		return nil, fmt.Errorf("controller %q: unknown type %q", cd.Name, cd.Type.Name)
+	}
+	c := &Controller{Name: cd.Name, Type: cd.Type.Name, kind: kind, timeout: defTimeout}
 	if cd.Has("timeout") {
 		c.timeout = time.Duration(cd.Float("timeout") * float64(time.Second))
 	}
+	if kind == kindGroup {
+		targets := cd.RefList("joints")
+		if len(targets) == 0 {
+			return nil, fmt.Errorf("controller %q: not checked (joints unknown)", cd.Name)
+		}
+		for _, t := range targets {
+			h, err := interfaces.Claim[float64](reg, c.Name, t.Name, interfaces.Voltage)
+			if err != nil {
+				return nil, err
+			}
+			c.group = append(c.group, h)
+			c.Joints = append(c.Joints, t.Name)
+		}
+		c.Target = c.Joints[0]
+		c.in.values = make([]float64, len(targets))
+		c.vals = make([]float64, len(targets))
+		return c, nil
+	}
+	target := cd.Ref("joint")
+	if target == nil || target.Type == nil {
+		return nil, fmt.Errorf("controller %q: not checked (joint unknown)", cd.Name)
+	}
+	c.Target, c.Joints = target.Name, []string{target.Name}
 	var err error
 	claimF := func(iface string) { c.f64, err = interfaces.Claim[float64](reg, c.Name, target.Name, iface) }
-	switch c.Type {
-	case "voltage":
-		c.kind = kindForward
+	switch cd.Type.Name {
+	case config.JointVoltageController:
 		claimF(interfaces.Voltage)
-	case "analog":
-		c.kind = kindForward
+	case config.ServoPositionController:
+		claimF(interfaces.Position)
+	case config.AnalogOutputController:
 		claimF(interfaces.Analog)
-	case "binary":
-		c.kind = kindBinary
+	case config.SolenoidController, config.DigitalOutputController, config.CompressorController:
 		c.b, err = interfaces.Claim[bool](reg, c.Name, target.Name, interfaces.Binary)
-	case "ternary":
-		c.kind = kindTernary
+	case config.DoubleSolenoidController, config.RelayController:
 		c.t, err = interfaces.Claim[interfaces.Tri](reg, c.Name, target.Name, interfaces.Ternary)
-	case "position", "velocity", "effort":
-		if target.Type.Name == "servo" {
-			c.kind = kindForward
-			claimF(interfaces.Position)
-			break
-		}
-		c.kind = map[string]ctlKind{"position": kindPosition, "velocity": kindVelocity, "effort": kindEffort}[c.Type]
+	default: // the PIDs
 		k, ok := m.byName[target.Name]
 		if !ok {
 			return nil, fmt.Errorf("controller %q: %q is not a movable URDF joint", c.Name, target.Name)
@@ -209,13 +321,11 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 		c.continuous = c.joint.continuous && c.kind == kindPosition
 		max := cd.Float("max_voltage")
 		iclamp := max
-		if cd.Has("i_clamp") {
-			iclamp = cd.Float("i_clamp")
+		if cd.Has("pid.i_clamp") {
+			iclamp = cd.Float("pid.i_clamp")
 		}
-		c.pid = PID{P: cd.Float("p"), I: cd.Float("i"), D: cd.Float("d"), F: cd.Float("f"), IClamp: iclamp, Max: max}
+		c.pid = PID{P: cd.Float("pid.p"), I: cd.Float("pid.i"), D: cd.Float("pid.d"), F: cd.Float("pid.f"), IClamp: iclamp, Max: max}
 		claimF(interfaces.Voltage)
-	default:
-		return nil, fmt.Errorf("controller %q: unknown type %q", c.Name, c.Type)
 	}
 	if err != nil {
 		return nil, err

@@ -85,6 +85,9 @@ func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverS
 			errs = append(errs, err)
 			continue
 		}
+		if c == nil {
+			continue // takes no commands
+		}
 		l.ctls = append(l.ctls, c)
 		l.byName[c.Name] = c
 	}

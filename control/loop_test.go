@@ -35,8 +35,8 @@ const testYAML = `joints:
   - {name: flap, type: double_solenoid, forward_id: 0, reverse_id: 1}
   - {name: claw, type: solenoid, id: 2}
 controllers:
-  - {name: arm_v, type: voltage, joint: arm, timeout: 0.1}
-  - {name: flap_c, type: ternary, joint: flap}
+  - {name: arm_v, type: voltage_controllers/JointVoltageController, joint: arm, timeout: 0.1}
+  - {name: flap_c, type: frcd_controllers/DoubleSolenoidController, joint: flap}
 `
 
 // fakeDev stands for a device: it records calls and fails Read on demand.
@@ -296,7 +296,7 @@ func TestCycleAllocs(t *testing.T) {
 
 func TestTwoControllersOneJoint(t *testing.T) {
 	u, _ := urdf.Parse("t.urdf", []byte(testURDF))
-	c, _ := config.Parse("t.yaml", []byte(testYAML+"  - {name: arm_pos, type: voltage, joint: arm}\n"))
+	c, _ := config.Parse("t.yaml", []byte(testYAML+"  - {name: arm_pos, type: voltage_controllers/JointVoltageController, joint: arm}\n"))
 	r, _ := robot.Check(u, c)
 	reg := interfaces.NewRegistry()
 	var v interfaces.JointCommand
@@ -306,5 +306,71 @@ func TestTwoControllersOneJoint(t *testing.T) {
 	_, err := New(r, reg, nil, &fakeDS{}, Options{})
 	if err == nil || !strings.Contains(err.Error(), `arm_pos: command handle "arm/voltage" is already claimed by arm_v`) {
 		t.Errorf("New: %v, want the second claim refused naming both", err)
+	}
+}
+
+// TestGroupController: a group takes one value per joint, in its order,
+// refuses a command of another length or with a NaN whole, and lets every
+// joint go neutral when its command goes stale.
+func TestGroupController(t *testing.T) {
+	const gURDF = `<robot name="g"><link name="base"/><link name="l"/><link name="r"/>
+  <joint name="left" type="continuous"><parent link="base"/><child link="l"/></joint>
+  <joint name="right" type="continuous"><parent link="base"/><child link="r"/></joint></robot>`
+	const gYAML = "joints:\n  - {name: left, type: talon, id: 0}\n  - {name: right, type: talon, id: 1}\n" +
+		"controllers:\n  js: {type: joint_state_controller/JointStateController}\n" +
+		"  drive: {type: voltage_controllers/JointGroupVoltageController, joints: [right, left], timeout: 0.05}\n"
+	u, ul := urdf.Parse("g.urdf", []byte(gURDF))
+	c, cl := config.Parse("g.yaml", []byte(gYAML))
+	r, xl := robot.Check(u, c)
+	if ul.Errors()+cl.Errors()+xl.Errors() > 0 {
+		t.Fatalf("robot: %v %v %v", ul, cl, xl)
+	}
+	reg := interfaces.NewRegistry()
+	var left, right interfaces.JointCommand
+	for name, h := range map[string]*interfaces.JointCommand{"left": &left, "right": &right} {
+		if err := interfaces.RegisterCommand(reg, name, name, interfaces.Voltage, h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := New(r, reg, nil, &fakeDS{hal.DSState{Enabled: true, Attached: true}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Controllers()) != 1 {
+		t.Fatalf("controllers %d, want 1 (the joint state controller takes no commands)", len(l.Controllers()))
+	}
+	drive := l.Controller("drive")
+	if drive.Takes() != Float64Array || strings.Join(drive.Joints, ",") != "right,left" {
+		t.Fatalf("drive takes %v joints %v", drive.Takes(), drive.Joints)
+	}
+	now := 10 * time.Millisecond
+	if err := drive.CommandGroup([]float64{3, -4}, now); err != nil {
+		t.Fatal(err)
+	}
+	l.Cycle(now)
+	if right.Value != 3 || left.Value != -4 || !right.Set || !left.Set {
+		t.Errorf("right %+v left %+v, want 3 and -4", right, left)
+	}
+	for _, bad := range [][]float64{{1}, {1, 2, 3}, {1, nan()}, nil} {
+		if err := drive.CommandGroup(bad, now); !errors.Is(err, ErrRefused) {
+			t.Errorf("CommandGroup(%v) = %v, want refused", bad, err)
+		}
+	}
+	if err := drive.Command(1, now); !errors.Is(err, ErrRefused) {
+		t.Errorf("Command on a group = %v, want refused", err)
+	}
+	drive.Refuse()
+	if drive.Refused() != 6 {
+		t.Errorf("refused %d, want 6", drive.Refused())
+	}
+	now += 10 * time.Millisecond
+	l.Cycle(now)
+	if right.Value != 3 || left.Value != -4 {
+		t.Errorf("a refused command changed the outputs: right %+v left %+v", right, left)
+	}
+	now += 50 * time.Millisecond // past the timeout
+	l.Cycle(now)
+	if right.Set || left.Set {
+		t.Errorf("stale group command still drives: right %+v left %+v", right, left)
 	}
 }

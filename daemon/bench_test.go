@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/robot"
 )
 
@@ -30,7 +31,7 @@ func command(d *Daemon) {
 	now := d.Now()
 	for _, c := range d.Loop.Controllers() {
 		v := 0.5
-		if c.Type == "ternary" || c.Type == "binary" {
+		if c.Takes() == control.Int8 || c.Takes() == control.Bool {
 			v = 1
 		}
 		_ = c.Command(v, now)

@@ -189,11 +189,15 @@ func (ck *checker) controller(ctl *config.Device) {
 		return // the device's own checks report a joint that is not in the URDF
 	}
 	switch ctl.Type.Name {
-	case "position", "velocity":
-		if j.PositionSensor() == nil {
-			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q has no encoder or analog input, so a %s PID has nothing to measure", ctl, j.Name, ctl.Type.Name)
+	case config.JointPositionController, config.JointVelocityController:
+		what := "position"
+		if ctl.Type.Name == config.JointVelocityController {
+			what = "velocity"
 		}
-	case "effort":
+		if j.PositionSensor() == nil {
+			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q has no encoder or analog input, so a %s PID has nothing to measure", ctl, j.Name, what)
+		}
+	case config.JointEffortController:
 		if j.PDP == nil {
 			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q's %s has no pdp_ch, so an effort PID has nothing to measure (effort = PDP current × k_eff)", ctl, j.Name, target)
 		}

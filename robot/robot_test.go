@@ -282,9 +282,9 @@ func TestControllersAndSimJoints(t *testing.T) {
   - {name: lift, type: spark, id: 1, pdp_ch: 3}
   - {name: lift_enc, type: encoder, ch_a: 0, ch_b: 1, dist_per_pulse: 0.001}
 controllers:
-  - {name: arm_pos, type: position, joint: arm, p: 1}
-  - {name: arm_eff, type: effort, joint: arm, p: 1}
-  - {name: lift_vel, type: velocity, joint: lift, p: 1}
+  - {name: arm_pos, type: effort_controllers/JointPositionController, joint: arm, pid: {p: 1}}
+  - {name: arm_eff, type: effort_controllers/JointEffortController, joint: arm, pid: {p: 1}}
+  - {name: lift_vel, type: effort_controllers/JointVelocityController, joint: lift, pid: {p: 1}}
 sim:
   joints:
     - {name: lift}
@@ -306,9 +306,9 @@ sim:
 		got = append(got, strings.TrimPrefix(f.String(), dir+"/"))
 	}
 	want := []string{
-		`r.yaml:7:44: error: position "arm_pos": joint "arm" has no encoder or analog input, so a position PID has nothing to measure`,
-		`r.yaml:8:42: error: controller "arm_eff": joint "arm" is already claimed by controller "arm_pos" (line 7); a joint takes commands from one controller`,
-		`r.yaml:8:42: error: effort "arm_eff": joint "arm"'s talon "arm" has no pdp_ch, so an effort PID has nothing to measure (effort = PDP current × k_eff)`,
+		`r.yaml:7:78: error: controller "arm_pos": joint "arm" has no encoder or analog input, so a position PID has nothing to measure`,
+		`r.yaml:8:76: error: controller "arm_eff": joint "arm" is already claimed by controller "arm_pos" (line 7); a joint takes commands from one controller`,
+		`r.yaml:8:76: error: controller "arm_eff": joint "arm"'s talon "arm" has no pdp_ch, so an effort PID has nothing to measure (effort = PDP current × k_eff)`,
 		`r.yaml:13:14: error: sim joint "lfit": no movable URDF joint of that name (did you mean "lift"?)`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -16,8 +16,12 @@ DEPS='
 # what                 package
 check_urdf             liburdfdom-tools
 gcc                    gcc
-# ROS tools, added as the issues that need them land, e.g.:
-# rostopic             python3-rostopic
+# ROS 1 tools for the ROS bridge integration tests, from Debian itself
+rosmaster              python3-rosmaster
+rostopic               python3-rostopic
+rosnode                python3-rosnode
+rosparam               python3-rosparam
+/usr/lib/robot_state_publisher/robot_state_publisher ros-robot-state-publisher
 '
 
 prog=install-deps
