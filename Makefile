@@ -6,7 +6,7 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -X main.version=$(VERSION)
 FUZZTIME ?= 60s
 # Fuzz targets as package:FuzzFunc; add one word per new target.
-FUZZ_TARGETS ?= ./urdf:FuzzParse ./config:FuzzParse ./devices:FuzzPDPStatus ./devices:FuzzPCMStatus ./devices:FuzzNavXDecode ./sim:FuzzNavXTransfers ./sim:FuzzPDPPacking ./sim:FuzzCANSend
+FUZZ_TARGETS ?= ./urdf:FuzzParse ./config:FuzzParse ./devices:FuzzPDPStatus ./devices:FuzzPCMStatus ./devices:FuzzNavXDecode ./sim:FuzzNavXTransfers ./sim:FuzzPDPPacking ./sim:FuzzCANSend ./ros/master:FuzzDecode
 
 EXAMPLE_URDF := examples/competition/robot.urdf
 EXAMPLE_YAML := examples/competition/robot.yaml
@@ -66,9 +66,9 @@ fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 docs: ## regenerate docs/devices.md from the device table
 	$(GO) test ./config -run TestDocsUpToDate -update
 
-run: build ## run the example robot on the simulated HAL, a status line a second (Ctrl-C stops)
+run: build ## run the example robot on the simulated HAL, bridged to ROS (embedded master if none runs; Ctrl-C stops)
 	bin/frcd validate $(EXAMPLE_URDF) $(EXAMPLE_YAML)
-	bin/frcd run --sim --no-ros $(EXAMPLE_URDF) $(EXAMPLE_YAML)
+	bin/frcd run --sim $(EXAMPLE_URDF) $(EXAMPLE_YAML)
 
 clean: ## remove bin/
 	rm -rf bin

@@ -8,6 +8,8 @@ import (
 
 const module = "github.com/frcd/frcd"
 
+const goroslib = "github.com/bluenviron/goroslib/v2"
+
 // allowed lists, per package of the module, the packages outside the
 // standard library it may import (DESIGN.md: imports flow downwards only;
 // interfaces, hal, config and urdf import only the standard library, their
@@ -24,8 +26,10 @@ var allowed = map[string][]string{
 	"devices":     {"hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"sim":         {"hal", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"control":     {"hal", "interfaces", "config", "urdf", "robot"},
-	"daemon":      {"diag", "hal", "interfaces", "config", "urdf", "robot", "devices", "sim", "control"},
-	"cmd/frcd":    {"diag", "config", "robot", "daemon"},
+	"daemon":      {"diag", "hal", "interfaces", "config", "urdf", "robot", "devices", "sim", "control", "ros"},
+	"ros":         {"hal", "interfaces", "config", "control", "robot", "ros/master", goroslib, goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/geometry_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
+	"ros/master":  {},
+	"cmd/frcd":    {"diag", "config", "robot", "daemon", "ros"},
 }
 
 func TestImportGraph(t *testing.T) {

@@ -42,8 +42,12 @@ type Loop struct {
 	enabled bool
 	stats   Stats
 
-	pubMu sync.Mutex
-	pub   Snapshot
+	pubMu   sync.Mutex
+	pub     Snapshot
+	updated chan struct{}
+	imus    stateSet[interfaces.IMUState]
+	pdps    stateSet[interfaces.PDPState]
+	comps   stateSet[interfaces.CompressorState]
 }
 
 // limitBlock is a speed-controller joint with limit switches.
@@ -104,6 +108,10 @@ func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverS
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
+	l.imus = newStateSet[interfaces.IMUState](reg, interfaces.IMU, devIndex)
+	l.pdps = newStateSet[interfaces.PDPState](reg, interfaces.PDP, devIndex)
+	l.comps = newStateSet[interfaces.CompressorState](reg, interfaces.Compressor, devIndex)
+	l.updated = make(chan struct{}, 1)
 	l.pub = l.newSnapshot()
 	return l, nil
 }
@@ -257,6 +265,10 @@ func (l *Loop) finish(now time.Duration, ds hal.DSState, t0 time.Duration) {
 	}
 	l.fill(&l.pub, now, ds)
 	l.pubMu.Unlock()
+	select {
+	case l.updated <- struct{}{}:
+	default: // the reader has not taken the last one yet: it reads the newest
+	}
 }
 
 // Halt makes every output neutral now (shutdown): controllers drop their

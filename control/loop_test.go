@@ -374,3 +374,36 @@ func TestGroupController(t *testing.T) {
 		t.Errorf("stale group command still drives: right %+v left %+v", right, left)
 	}
 }
+
+// TestSnapshotStates: the snapshot carries the PDPs' states with their
+// device's health, and Updated signals each cycle without ever blocking.
+func TestSnapshotStates(t *testing.T) {
+	g := newRig(t)
+	g.pdp.Voltage, g.pdp.Current[3] = 12.3, 7
+	g.l.Cycle(10 * time.Millisecond)
+	g.l.Cycle(20 * time.Millisecond) // a second signal is dropped, not waited on
+	select {
+	case <-g.l.Updated():
+	default:
+		t.Fatal("no update signalled")
+	}
+	select {
+	case <-g.l.Updated():
+		t.Fatal("two signals queued; want the newest only")
+	default:
+	}
+	s := g.l.NewSnapshot()
+	g.l.ReadSnapshot(s)
+	if len(s.PDPs) != 1 || s.PDPs[0].Name != "pdp" || !s.PDPs[0].OK || s.PDPs[0].State.Voltage != 12.3 || s.PDPs[0].State.Current[3] != 7 {
+		t.Errorf("PDPs %+v", s.PDPs)
+	}
+	if len(s.IMUs) != 0 || len(s.Compressors) != 0 {
+		t.Errorf("IMUs %v compressors %v, want none", s.IMUs, s.Compressors)
+	}
+	g.devs["pdp"].readErr = errors.New("gone")
+	g.l.Cycle(30 * time.Millisecond)
+	g.l.ReadSnapshot(s)
+	if s.PDPs[0].OK {
+		t.Error("PDP sample OK after a failed read")
+	}
+}

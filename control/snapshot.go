@@ -19,6 +19,64 @@ type Snapshot struct {
 	Stats   Stats
 	// Refused adds the controllers' refused commands to Stats.Refused.
 	Refused uint64
+	// The IMUs', PDPs' and compressors' states, in name order; OK is
+	// their device's last Read.
+	IMUs        []Sample[interfaces.IMUState]
+	PDPs        []Sample[interfaces.PDPState]
+	Compressors []Sample[interfaces.CompressorState]
+}
+
+// State names the robot's state: "e-stopped", "enabled" or "disabled".
+func (s *Snapshot) State() string {
+	switch {
+	case s.DS.EStop:
+		return "e-stopped"
+	case s.Enabled:
+		return "enabled"
+	}
+	return "disabled"
+}
+
+// Sample is one device's state handle, copied.
+type Sample[T any] struct {
+	Name  string
+	OK    bool
+	State T
+}
+
+// stateSet is the loop's list of one kind of state handle to snapshot.
+type stateSet[T any] struct {
+	names []string
+	hs    []*T
+	dev   []int // the device index of each, or -1
+}
+
+func newStateSet[T any](reg *interfaces.Registry, iface string, devIndex map[string]int) stateSet[T] {
+	s := stateSet[T]{}
+	s.names, s.hs = interfaces.StatesOf[T](reg, iface)
+	for _, n := range s.names {
+		i, ok := devIndex[n]
+		if !ok {
+			i = -1
+		}
+		s.dev = append(s.dev, i)
+	}
+	return s
+}
+
+func (s *stateSet[T]) samples() []Sample[T] {
+	out := make([]Sample[T], len(s.names))
+	for i, n := range s.names {
+		out[i].Name = n
+	}
+	return out
+}
+
+func (s *stateSet[T]) fill(dst []Sample[T], devOK []bool) {
+	for i, h := range s.hs {
+		dst[i].State = *h
+		dst[i].OK = s.dev[i] < 0 || devOK[s.dev[i]]
+	}
 }
 
 // DeviceSample is one device's health: whether its last Read succeeded,
@@ -44,6 +102,7 @@ func (l *Loop) newSnapshot() Snapshot {
 	for i, d := range l.devs {
 		s.Devices[i].Name = d.Name()
 	}
+	s.IMUs, s.PDPs, s.Compressors = l.imus.samples(), l.pdps.samples(), l.comps.samples()
 	return s
 }
 
@@ -58,16 +117,26 @@ func (l *Loop) fill(s *Snapshot, now time.Duration, ds hal.DSState) {
 	for i := range s.Devices {
 		s.Devices[i].OK, s.Devices[i].Errors, s.Devices[i].LastErr = l.devOK[i], l.devErrs[i], l.devLast[i]
 	}
+	l.imus.fill(s.IMUs, l.devOK)
+	l.pdps.fill(s.PDPs, l.devOK)
+	l.comps.fill(s.Compressors, l.devOK)
 }
+
+// Updated returns a channel that receives after each cycle's snapshot is
+// published: the newest wins (the loop never waits on it). One reader.
+func (l *Loop) Updated() <-chan struct{} { return l.updated }
 
 // ReadSnapshot copies the latest published snapshot into dst (made by
 // NewSnapshot). It is safe to call from any goroutine.
 func (l *Loop) ReadSnapshot(dst *Snapshot) {
 	l.pubMu.Lock()
-	joints, devs := dst.Joints, dst.Devices
+	joints, devs, imus, pdps, comps := dst.Joints, dst.Devices, dst.IMUs, dst.PDPs, dst.Compressors
 	*dst = l.pub
 	dst.Joints = append(joints[:0], l.pub.Joints...)
 	dst.Devices = append(devs[:0], l.pub.Devices...)
+	dst.IMUs = append(imus[:0], l.pub.IMUs...)
+	dst.PDPs = append(pdps[:0], l.pub.PDPs...)
+	dst.Compressors = append(comps[:0], l.pub.Compressors...)
 	l.pubMu.Unlock()
 	var refused uint64
 	for _, c := range l.ctls {

@@ -10,6 +10,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -21,6 +22,7 @@ import (
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
 	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/sim"
 )
 
@@ -42,9 +44,22 @@ type Options struct {
 	// Status, when set, gets a one-line status each StatusEvery (Run only).
 	Status      io.Writer
 	StatusEvery time.Duration
+	// ROS, when set, runs the ROS bridge beside the loop (Run starts it).
+	ROS *ROSOptions
 }
 
 // Daemon is a running robot: the sim, its devices and the loop.
+// ROSOptions configure the ROS bridge.
+type ROSOptions struct {
+	Env    ros.Env        // ROS_MASTER_URI, ROS_IP, ROS_HOSTNAME
+	Master ros.MasterMode // may an embedded master start
+	URDF   string         // the URDF text, for /robot_description
+	Name   string         // the node's name; default frcd
+	// PublishRate overrides the joint state controller's publish_rate.
+	PublishRate float64
+	Logf        func(format string, args ...any)
+}
+
 type Daemon struct {
 	Robot    *robot.Robot
 	Sim      *sim.Sim
@@ -57,6 +72,8 @@ type Daemon struct {
 	start    time.Time
 	watch    func() time.Duration
 	snapshot *control.Snapshot
+	// Bridge is the ROS bridge, when Options.ROS is set.
+	Bridge *ros.Bridge
 }
 
 // SimOptions turns the YAML's `sim:` section into the sim's options.
@@ -121,11 +138,30 @@ func (d *Daemon) bind() error {
 	}
 	d.Loop = loop
 	d.snapshot = loop.NewSnapshot()
+	if o := d.opts.ROS; o != nil {
+		d.Bridge, err = ros.New(ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
+			SetEnabled: d.SetEnabled, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf})
+		if err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
 // Now is the daemon's clock: the sim's.
 func (d *Daemon) Now() time.Duration { return d.backend.Now() }
+
+// Epoch is the wall-clock time of Now's zero, for time stamps.
+func (d *Daemon) Epoch() time.Time { return d.Sim.Epoch() }
+
+// SetEnabled enables or disables the simulated robot, as the Driver
+// Station would; safe from any goroutine. Disabling makes every output
+// neutral at the next cycle.
+func (d *Daemon) SetEnabled(on bool) {
+	st := d.Sim.DS()
+	st.Enabled = on
+	d.Sim.SetDS(st)
+}
 
 // Step runs one cycle of a deterministic daemon: the sim advances by one
 // period, then the loop runs at that time.
@@ -151,6 +187,24 @@ func (d *Daemon) Run(ctx context.Context) error {
 			d.statusLoop(ctx, every)
 		}()
 	}
+	bridgeErr := make(chan error, 1)
+	if d.Bridge != nil {
+		// The bridge stops after the loop has halted every output; if it
+		// fails (its embedded master cannot start), the loop stops too.
+		var stopLoop context.CancelFunc
+		ctx, stopLoop = context.WithCancel(ctx)
+		defer stopLoop()
+		bctx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		defer func() { stop(); <-done }()
+		go func() {
+			defer close(done)
+			if err := d.Bridge.Run(bctx); err != nil {
+				bridgeErr <- err
+				stopLoop()
+			}
+		}()
+	}
 	spin := d.opts.Spin
 	if spin == 0 && period <= 2*time.Millisecond {
 		spin = 200 * time.Microsecond
@@ -164,7 +218,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
-			return d.Halt()
+			err := d.Halt()
+			select {
+			case berr := <-bridgeErr:
+				return errors.Join(berr, err)
+			default:
+				return err
+			}
 		default:
 		}
 		now := d.Now()
@@ -210,13 +270,7 @@ func (d *Daemon) statusLoop(ctx context.Context, every time.Duration) {
 func (d *Daemon) StatusLine() string {
 	s := d.snapshot
 	d.Loop.ReadSnapshot(s)
-	state := "disabled"
-	switch {
-	case s.DS.EStop:
-		state = "e-stopped"
-	case s.Enabled:
-		state = "enabled"
-	}
+	state := s.State()
 	st := &s.Stats
 	v, a := d.Sim.Battery()
 	measured := 0

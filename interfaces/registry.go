@@ -3,6 +3,7 @@ package interfaces
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Registry holds every handle by key. It is filled while the daemon starts
@@ -128,6 +129,22 @@ func (r *Registry) Claimer(name, iface string) string {
 		return e.claimer
 	}
 	return ""
+}
+
+// StatesOf returns the names and handles of every state handle of that
+// interface, in key order: for the loop's snapshot of IMUs, PDPs and
+// compressors. Handles of another type under that interface are skipped.
+func StatesOf[T any](r *Registry, iface string) (names []string, handles []*T) {
+	suffix := "/" + iface
+	for _, k := range sortedKeys(r.states) {
+		h, ok := r.states[k].(*T)
+		if !ok || !strings.HasSuffix(k, suffix) {
+			continue
+		}
+		names = append(names, strings.TrimSuffix(k, suffix))
+		handles = append(handles, h)
+	}
+	return names, handles
 }
 
 // StateKeys returns every state handle's key, sorted.

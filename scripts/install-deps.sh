@@ -21,7 +21,14 @@ rosmaster              python3-rosmaster
 rostopic               python3-rostopic
 rosnode                python3-rosnode
 rosparam               python3-rosparam
+rosservice             python3-rosservice
 /usr/lib/robot_state_publisher/robot_state_publisher ros-robot-state-publisher
+# message definitions, so rostopic can echo the topics of frcd and rosservice call its services
+/usr/lib/python3/dist-packages/sensor_msgs/msg/_JointState.py python3-sensor-msgs
+/usr/lib/python3/dist-packages/diagnostic_msgs/msg/_DiagnosticArray.py python3-diagnostic-msgs
+/usr/lib/python3/dist-packages/geometry_msgs/msg/_Quaternion.py python3-geometry-msgs
+/usr/lib/python3/dist-packages/tf2_msgs/msg/_TFMessage.py python3-tf2-msgs
+/usr/lib/python3/dist-packages/std_srvs/srv/_SetBool.py python3-std-srvs
 '
 
 prog=install-deps

@@ -16,11 +16,9 @@ type clock struct {
 }
 
 func newClock(realTime bool) *clock {
-	c := &clock{realTime: realTime}
-	if realTime {
-		c.start = time.Now() // the one place the sim reads the wall clock
-	}
-	return c
+	// The one place the sim reads the wall clock. A manual clock keeps it
+	// only as the epoch of its time stamps.
+	return &clock{realTime: realTime, start: time.Now()}
 }
 
 // Now is the time since the Sim was made.

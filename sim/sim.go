@@ -825,6 +825,10 @@ func (s *Sim) move(j *joint, en bool, v, h float64) {
 // mode, the wall clock's in real-time mode.
 func (s *Sim) Now() time.Duration { return s.clk.Now() }
 
+// Epoch is the wall-clock time of Now's zero: when the Sim was made. Time
+// stamps for the outside world (ROS headers) are Epoch plus Now.
+func (s *Sim) Epoch() time.Time { return s.clk.start }
+
 // DS returns the Driver Station's state; it starts attached and disabled,
 // in teleop.
 func (s *Sim) DS() hal.DSState {

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log"
 	"os"
 	"os/signal"
 	"runtime"
@@ -18,6 +19,7 @@ import (
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/diag"
 	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/ros"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -33,8 +35,8 @@ const (
 const usage = `frcd brings ros_control to the FRC roboRIO.
 
 Usage:
-  frcd run --sim --no-ros [--rate HZ] [--disabled] ROBOT.urdf ROBOT.yaml
-                          run the robot on the simulated HAL; a status line each second
+  frcd run --sim [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] ROBOT.urdf ROBOT.yaml
+                          run the robot on the simulated HAL, bridged to ROS; a status line each second
   frcd validate [--json] [--strict] ROBOT.urdf ROBOT.yaml
                           check a robot's files; every finding as file:line:col
   frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
@@ -135,13 +137,14 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", stderr)
 	useSim := fs.Bool("sim", false, "run on the simulated HAL (the only backend so far)")
 	noROS := fs.Bool("no-ros", false, "run without the ROS bridge")
+	masterFlag := fs.String("master", "embedded", "embedded: use the master at ROS_MASTER_URI, or start one in-process when none answers; external: only use (and wait for) an external master")
 	rate := fs.Float64("rate", 0, "loop rate in Hz (default: the YAML's loop.rate_hz, 100)")
 	disabled := fs.Bool("disabled", false, "start the simulated Driver Station disabled (default enabled)")
 	seed := fs.Int64("seed", 1, "the sim's random seed")
 	every := fs.Duration("status", time.Second, "how often to print the status line")
 	spin := fs.Duration("spin", 0, "spin this long before each cycle instead of sleeping (less jitter, more CPU; default 200µs at 500 Hz and above, -1ns never)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: frcd run --sim [--no-ros] [--rate HZ] [--disabled] [--seed N] [--status D] [--spin D] ROBOT.urdf ROBOT.yaml")
+		fmt.Fprintln(stderr, "usage: frcd run --sim [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--status D] [--spin D] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
 	}
 	urdfPath, yamlPath, ok := robotFiles(fs, args)
@@ -152,8 +155,14 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "frcd run: only the simulated HAL exists so far: add --sim (the roboRIO and Linux backends are planned)")
 		return exitUsage
 	}
-	if !*noROS {
-		fmt.Fprintln(stderr, "frcd run: the ROS bridge is not built yet: add --no-ros")
+	mode, err := ros.ParseMasterMode(*masterFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "frcd run: %v\n", err)
+		return exitUsage
+	}
+	env := ros.EnvFrom(os.Getenv)
+	if _, _, err := env.Master(); err != nil && !*noROS {
+		fmt.Fprintf(stderr, "frcd run: %v\n", err)
 		return exitUsage
 	}
 	r, list, ioErr := robot.Load(urdfPath, yamlPath)
@@ -166,7 +175,17 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	list.WriteText(stderr) // warnings
-	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Rate: *rate, Seed: *seed, Enabled: !*disabled, Spin: *spin, Status: stdout, StatusEvery: *every})
+	o := daemon.Options{RealTime: true, Rate: *rate, Seed: *seed, Enabled: !*disabled, Spin: *spin, Status: stdout, StatusEvery: *every}
+	if !*noROS {
+		text, err := os.ReadFile(urdfPath)
+		if err != nil {
+			fmt.Fprintf(stderr, "frcd run: %v\n", err)
+			return exitUsage
+		}
+		logger := log.New(stderr, "", 0)
+		o.ROS = &daemon.ROSOptions{Env: env, Master: mode, URDF: string(text), Logf: logger.Printf}
+	}
+	d, err := daemon.NewSim(r, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "frcd run: %v\n", err)
 		return exitInvalid
@@ -175,6 +194,10 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	fmt.Fprintf(stdout, "frcd: %s on the simulated HAL at %.0f Hz, %d devices, %d joints; Ctrl-C stops\n",
 		r.URDF.Name, float64(time.Second)/float64(d.Loop.Period()), len(d.Devices), len(r.Joints))
+	if d.Bridge != nil {
+		uri, _, _ := env.Master()
+		fmt.Fprintf(stdout, "frcd: ROS master %s (%s); publishing /joint_states every %s\n", uri, *masterFlag, d.Bridge.Stats().PublishEvery)
+	}
 	if err := d.Run(ctx); err != nil {
 		fmt.Fprintf(stderr, "frcd run: stopping: %v\n", err)
 		return exitInvalid

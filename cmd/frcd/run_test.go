@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"strings"
@@ -30,9 +31,29 @@ func frcdProcess(args ...string) *exec.Cmd {
 // lines to show it cycling enabled, then signals it: it must make every
 // output neutral and exit 0.
 func TestRunStopsOnSignal(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+	for _, c := range []struct {
+		sig syscall.Signal
+		ros bool // with the ROS bridge and its embedded master
+	}{{syscall.SIGTERM, true}, {syscall.SIGINT, false}} {
+		sig := c.sig
 		t.Run(sig.String(), func(t *testing.T) {
-			cmd := frcdProcess("run", "--sim", "--no-ros", "--status", "20ms", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml")
+			args := []string{"run", "--sim", "--no-ros", "--status", "20ms", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"}
+			want := []string{"frcd: competition on the simulated HAL at 100 Hz, 33 devices, 16 joints", "joints=14/16", "frcd: stopped; every output neutral"}
+			var uri string
+			if c.ros {
+				args = append(args[:2], args[3:]...)
+				l, err := net.Listen("tcp", "127.0.0.1:0")
+				if err != nil {
+					t.Fatal(err)
+				}
+				uri = "http://" + l.Addr().String()
+				l.Close()
+				want = append(want, "frcd: ROS master "+uri+"/ (embedded); publishing /joint_states every 20ms")
+			}
+			cmd := frcdProcess(args...)
+			if c.ros {
+				cmd.Env = append(cmd.Env, "ROS_MASTER_URI="+uri, "ROS_IP=127.0.0.1")
+			}
 			out, err := cmd.StdoutPipe()
 			if err != nil {
 				t.Fatal(err)
@@ -70,7 +91,7 @@ func TestRunStopsOnSignal(t *testing.T) {
 				t.Fatal(err)
 			}
 			all := strings.Join(lines, "\n")
-			for _, want := range []string{"frcd: competition on the simulated HAL at 100 Hz, 33 devices, 16 joints", "joints=14/16", "frcd: stopped; every output neutral"} {
+			for _, want := range want {
 				if !strings.Contains(all, want) {
 					t.Errorf("output lacks %q:\n%s\nstderr:\n%s", want, all, stderr.String())
 				}
@@ -86,7 +107,7 @@ func TestRunRefuses(t *testing.T) {
 		out  string
 	}{
 		{[]string{"run", "a.urdf", "b.yaml"}, 2, "only the simulated HAL exists so far: add --sim"},
-		{[]string{"run", "--sim", "a.urdf", "b.yaml"}, 2, "the ROS bridge is not built yet: add --no-ros"},
+		{[]string{"run", "--sim", "--master=embeded", "a.urdf", "b.yaml"}, 2, "--master=embeded: want embedded or external"},
 		{[]string{"run", "--sim", "--no-ros", "only.urdf"}, 2, "usage: frcd run"},
 		{[]string{"run", "--sim", "--no-ros", "testdata/validate/typos/robot.urdf", "testdata/validate/typos/robot.yaml"}, 1, `unknown device type "tallon"`},
 	}

@@ -1,0 +1,340 @@
+package ros
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/ros/master"
+)
+
+// MasterMode says where the ROS master comes from.
+type MasterMode int
+
+const (
+	// MasterEmbedded uses the master at ROS_MASTER_URI when one answers,
+	// and otherwise starts one in-process at that address, so a robot
+	// needs no ROS install.
+	MasterEmbedded MasterMode = iota
+	// MasterExternal only uses an external master, waiting for one to
+	// answer.
+	MasterExternal
+)
+
+// ParseMasterMode reads --master's value.
+func ParseMasterMode(s string) (MasterMode, error) {
+	switch s {
+	case "embedded":
+		return MasterEmbedded, nil
+	case "external":
+		return MasterExternal, nil
+	}
+	return 0, fmt.Errorf("--master=%s: want embedded or external", s)
+}
+
+// Options configure a Bridge.
+type Options struct {
+	// Loop is the running loop: the bridge reads its snapshots and
+	// commands its controllers.
+	Loop *control.Loop
+	// Config is the robot's YAML (the joint state controller's rate).
+	Config *config.File
+	// URDF is the robot's URDF text, set as /robot_description.
+	URDF string
+	// Clock is the loop's clock, safe from any goroutine: commands are
+	// stamped with it. Epoch is the wall-clock time of its zero, for
+	// message stamps.
+	Clock func() time.Duration
+	Epoch time.Time
+	// SetEnabled enables or disables the robot for /frcd/enable; nil on
+	// real hardware, where the Driver Station decides.
+	SetEnabled func(bool)
+	// Env is the ROS environment (EnvFrom(os.Getenv)).
+	Env Env
+	// Master says whether an embedded master may be started.
+	Master MasterMode
+	// Name is the node's name; default "frcd".
+	Name string
+	// PublishRate overrides the joint state controller's publish_rate, Hz
+	// (0: the YAML's, or the loop's rate at most 100 Hz).
+	PublishRate float64
+	// Retry is how often the master is probed and a lost one retried;
+	// default one second.
+	Retry time.Duration
+	// Logf reports connection changes; nil discards them.
+	Logf func(format string, args ...any)
+}
+
+// Stats count the bridge's work; read them with Bridge.Stats.
+type Stats struct {
+	Connects     uint64 // registrations with a master (first and after each loss)
+	JointStates  uint64 // /joint_states messages published
+	Diagnostics  uint64 // /diagnostics messages published
+	Commands     uint64 // command messages passed to controllers
+	WrongType    uint64 // connections refused on a command topic for a wrong message type
+	EmbeddedURI  string // the embedded master's URI, when one runs
+	MasterURI    string // the master in use
+	MasterPID    int    // its pid, as getPid says
+	Connected    bool
+	PublishEvery time.Duration // the state topics' period
+}
+
+// Bridge connects a running loop to ROS.
+type Bridge struct {
+	o         Options
+	masterURI string
+	hostport  string
+	every     time.Duration // state topics' period
+	ctlTopics map[string]*control.Controller
+
+	mu    sync.Mutex
+	stats Stats
+
+	commands, wrongType atomic.Uint64
+}
+
+// New checks the options and prepares a bridge; Run connects it.
+func New(o Options) (*Bridge, error) {
+	if o.Loop == nil || o.Config == nil || o.Clock == nil {
+		return nil, errors.New("ros: Options need Loop, Config and Clock")
+	}
+	if o.Name == "" {
+		o.Name = "frcd"
+	}
+	if o.Retry <= 0 {
+		o.Retry = time.Second
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	if o.Epoch.IsZero() {
+		o.Epoch = time.Now().Add(-o.Clock())
+	}
+	uri, hostport, err := o.Env.Master()
+	if err != nil {
+		return nil, err
+	}
+	b := &Bridge{o: o, masterURI: uri, hostport: hostport, ctlTopics: map[string]*control.Controller{}}
+	b.every = PublishPeriod(o.Config, o.Loop.Period())
+	if o.PublishRate > 0 {
+		b.every = max(time.Duration(float64(time.Second)/o.PublishRate), o.Loop.Period())
+	}
+	for _, c := range o.Loop.Controllers() {
+		b.ctlTopics["/"+c.Name+"/command"] = c
+	}
+	b.stats.MasterURI, b.stats.PublishEvery = uri, b.every
+	return b, nil
+}
+
+// PublishPeriod is the state topics' period: the joint state controller's
+// publish_rate, or the loop's rate at most 100 Hz, and never faster than
+// the loop.
+func PublishPeriod(c *config.File, loop time.Duration) time.Duration {
+	every := max(loop, 10*time.Millisecond)
+	for _, cd := range c.Controllers {
+		if cd.Type != nil && cd.Type.Name == config.JointStateController && cd.Has("publish_rate") {
+			every = time.Duration(float64(time.Second) / cd.Float("publish_rate"))
+		}
+	}
+	return max(every, loop)
+}
+
+// Stats returns a copy of the bridge's counters.
+func (b *Bridge) Stats() Stats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := b.stats
+	s.Commands, s.WrongType = b.commands.Load(), b.wrongType.Load()
+	return s
+}
+
+// Run keeps the bridge registered until ctx ends: it starts an embedded
+// master when allowed and none answers, registers, publishes, and
+// re-registers whenever the master is lost or restarts. It returns nil
+// when ctx ends, or an error when the embedded master cannot start.
+func (b *Bridge) Run(ctx context.Context) error {
+	if b.o.Master == MasterEmbedded {
+		if _, err := b.probe(ctx); err != nil {
+			m := master.New(master.Options{Logf: b.masterLog})
+			if err := m.Start(b.hostport); err != nil {
+				return fmt.Errorf("ros: no master answers at %s and the embedded one cannot start: %w", b.masterURI, err)
+			}
+			defer m.Close()
+			b.mu.Lock()
+			b.stats.EmbeddedURI = m.URI()
+			b.mu.Unlock()
+			b.o.Logf("ros: no master at %s: started an embedded one", b.masterURI)
+		}
+	}
+	quiet := false // log a failed connection once until one succeeds
+	for ctx.Err() == nil {
+		s, err := b.connect(ctx)
+		if err != nil {
+			if !quiet {
+				b.o.Logf("ros: cannot register with the master at %s (retrying every %s): %v", b.masterURI, b.o.Retry, err)
+				quiet = true
+			}
+			if !sleepCtx(ctx, b.o.Retry) {
+				break
+			}
+			continue
+		}
+		quiet = false
+		b.o.Logf("ros: registered with the master at %s (pid %d)", b.masterURI, s.pid)
+		err = s.run(ctx)
+		s.close()
+		b.setConnected(false, 0)
+		if ctx.Err() == nil {
+			b.o.Logf("ros: %v: registering again", err)
+		}
+	}
+	return nil
+}
+
+func (b *Bridge) setConnected(on bool, pid int) {
+	b.mu.Lock()
+	b.stats.Connected, b.stats.MasterPID = on, pid
+	if on {
+		b.stats.Connects++
+	}
+	b.mu.Unlock()
+}
+
+// masterLog passes on the embedded master's news, less its routine:
+// each registration, and updates to nodes that have exited (rostopic
+// after a pub -1), which rosmaster too keeps to its log file.
+func (b *Bridge) masterLog(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if strings.HasPrefix(msg, "ros master: +") || strings.HasPrefix(msg, "ros master: -") ||
+		strings.Contains(msg, "connection refused") {
+		return
+	}
+	b.o.Logf("%s", msg)
+}
+
+// probe asks the master for its pid: an answer means a master is up, and
+// a new pid that it restarted.
+func (b *Bridge) probe(ctx context.Context) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, max(b.o.Retry, 2*time.Second))
+	defer cancel()
+	v, err := master.Call(ctx, b.masterURI, "getPid", "/"+b.o.Name)
+	if err != nil {
+		return 0, err
+	}
+	r, ok := v.([]any)
+	if !ok || len(r) != 3 {
+		return 0, fmt.Errorf("getPid: unexpected answer %v", v)
+	}
+	code, _ := r[0].(int)
+	pid, _ := r[2].(int)
+	if code != 1 {
+		return 0, fmt.Errorf("getPid: %v", r[1])
+	}
+	return pid, nil
+}
+
+// setParam sets a parameter on the master.
+func (b *Bridge) setParam(key string, value any) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	v, err := master.Call(ctx, b.masterURI, "setParam", "/"+b.o.Name, key, value)
+	if err != nil {
+		return err
+	}
+	if r, ok := v.([]any); !ok || len(r) != 3 || r[0] != 1 {
+		return fmt.Errorf("setParam: unexpected answer %v", v)
+	}
+	return nil
+}
+
+// commandType is the message type a controller's topic carries.
+func commandType(c *control.Controller) string {
+	switch c.Takes() {
+	case control.Bool:
+		return "std_msgs/Bool"
+	case control.Int8:
+		return "std_msgs/Int8"
+	case control.Float64Array:
+		return "std_msgs/Float64MultiArray"
+	}
+	return "std_msgs/Float64"
+}
+
+// checkTypes asks the master for the topics' types: a command topic the
+// master knows by another type has a publisher of the wrong type, whose
+// connection goroslib refuses (and does not report). Each time that
+// starts, it counts as a refused command of the topic's controller.
+func (b *Bridge) checkTypes(ctx context.Context, wrong map[string]bool) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	v, err := master.Call(ctx, b.masterURI, "getTopicTypes", "/"+b.o.Name)
+	r, ok := v.([]any)
+	if err != nil || !ok || len(r) != 3 {
+		return
+	}
+	pairs, _ := r[2].([]any)
+	for _, p := range pairs {
+		tt, _ := p.([]any)
+		if len(tt) != 2 {
+			continue
+		}
+		topic, _ := tt[0].(string)
+		typ, _ := tt[1].(string)
+		c := b.ctlTopics[topic]
+		if c == nil {
+			continue
+		}
+		bad := typ != commandType(c) && typ != "*"
+		if bad && !wrong[topic] {
+			c.Refuse()
+			b.wrongType.Add(1)
+			b.o.Logf("ros: %s has a publisher of %s; it takes %s: refused", topic, typ, commandType(c))
+		}
+		wrong[topic] = bad
+	}
+}
+
+// onLog sees goroslib's log: a command topic's connection refused for a
+// wrong message type is counted against its controller.
+func (b *Bridge) onLog(msg string) {
+	if !strings.Contains(msg, "checksum") && !strings.Contains(msg, "md5") {
+		return
+	}
+	_, rest, ok := strings.Cut(msg, "subscriber '")
+	if !ok {
+		return
+	}
+	topic, _, _ := strings.Cut(rest, "'")
+	if c := b.ctlTopics[topic]; c != nil {
+		c.Refuse()
+		b.wrongType.Add(1)
+	}
+}
+
+// stamp is the wall-clock time of a loop time.
+func (b *Bridge) stamp(t time.Duration) time.Time { return b.o.Epoch.Add(t) }
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+func nanIfAbsent(v float64, present bool) float64 {
+	if present {
+		return v
+	}
+	return math.NaN()
+}

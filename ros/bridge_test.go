@@ -1,0 +1,212 @@
+package ros
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/urdf"
+)
+
+func TestEnv(t *testing.T) {
+	cases := []struct {
+		env       Env
+		uri, addr string
+		host      string
+		bad       bool
+	}{
+		{Env{}, "http://localhost:11311/", "localhost:11311", "", false},
+		{Env{MasterURI: "http://10.1.2.2:11311", IP: "10.1.2.5", Hostname: "rio"}, "http://10.1.2.2:11311/", "10.1.2.2:11311", "10.1.2.5", false},
+		{Env{MasterURI: "http://roborio-1234-frc.local/", Hostname: "rio"}, "http://roborio-1234-frc.local:11311/", "roborio-1234-frc.local:11311", "rio", false},
+		{Env{MasterURI: "localhost:11311"}, "", "", "", true},
+		{Env{MasterURI: "rosrpc://x:1"}, "", "", "", true},
+	}
+	for _, c := range cases {
+		uri, addr, err := c.env.Master()
+		if (err != nil) != c.bad || uri != c.uri || addr != c.addr || (!c.bad && c.env.Host() != c.host) {
+			t.Errorf("%+v: %q %q %v host %q", c.env, uri, addr, err, c.env.Host())
+		}
+	}
+	e := EnvFrom(func(k string) string {
+		return map[string]string{"ROS_MASTER_URI": "http://m:1", "ROS_IP": "1.2.3.4"}[k]
+	})
+	if e.MasterURI != "http://m:1" || e.Host() != "1.2.3.4" {
+		t.Errorf("EnvFrom: %+v", e)
+	}
+	if _, err := ParseMasterMode("embeded"); err == nil {
+		t.Error("ParseMasterMode accepted a typo")
+	}
+	if m, err := ParseMasterMode("external"); err != nil || m != MasterExternal {
+		t.Errorf("external: %v %v", m, err)
+	}
+}
+
+const testURDF = `<robot name="t"><link name="base"/><link name="a"/><link name="w"/>
+  <joint name="arm" type="revolute"><parent link="base"/><child link="a"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="wheel" type="continuous"><parent link="base"/><child link="w"/></joint></robot>`
+
+func testLoop(t *testing.T, yaml string) (*control.Loop, *config.File, *interfaces.Registry) {
+	t.Helper()
+	u, ul := urdf.Parse("t.urdf", []byte(testURDF))
+	c, cl := config.Parse("t.yaml", []byte(yaml))
+	r, xl := robot.Check(u, c)
+	if ul.Errors()+cl.Errors()+xl.Errors() > 0 {
+		t.Fatalf("robot: %v %v %v", ul, cl, xl)
+	}
+	reg := interfaces.NewRegistry()
+	for _, n := range []string{"arm", "wheel"} {
+		var h interfaces.JointCommand
+		if err := interfaces.RegisterCommand(reg, n, n, interfaces.Voltage, &h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := control.New(r, reg, nil, dsFunc(func() hal.DSState { return hal.DSState{Enabled: true, Attached: true} }), control.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, c, reg
+}
+
+type dsFunc func() hal.DSState
+
+func (f dsFunc) DS() hal.DSState { return f() }
+
+const testYAML = "joints:\n  - {name: arm, type: talon, id: 0}\n  - {name: wheel, type: talon, id: 1}\n" +
+	"controllers:\n  arm_v: {type: voltage_controllers/JointVoltageController, joint: arm}\n"
+
+func TestPublishPeriod(t *testing.T) {
+	for _, c := range []struct {
+		yaml string
+		loop time.Duration
+		want time.Duration
+	}{
+		{testYAML, 10 * time.Millisecond, 10 * time.Millisecond},
+		{testYAML, time.Millisecond, 10 * time.Millisecond}, // the loop's rate, at most 100 Hz
+		{testYAML + "  js: {type: joint_state_controller/JointStateController, publish_rate: 25}\n", time.Millisecond, 40 * time.Millisecond},
+		{testYAML + "  js: {type: joint_state_controller/JointStateController, publish_rate: 500}\n", 10 * time.Millisecond, 10 * time.Millisecond}, // never faster than the loop
+	} {
+		f, list := config.Parse("t.yaml", []byte(c.yaml))
+		if list.Errors() > 0 {
+			t.Fatal(list)
+		}
+		if got := PublishPeriod(f, c.loop); got != c.want {
+			t.Errorf("loop %s: %s, want %s", c.loop, got, c.want)
+		}
+	}
+}
+
+// TestMessages: the JointState names every measured joint, NaN where a
+// field is not measured; diagnostics report a device's health and a
+// controller's refused commands once.
+func TestMessages(t *testing.T) {
+	l, c, _ := testLoop(t, testYAML)
+	b, err := New(Options{Loop: l, Config: c, Clock: func() time.Duration { return 0 }, Epoch: time.Unix(1000, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := l.NewSnapshot()
+	s.Now = 1500 * time.Millisecond
+	for i := range s.Joints {
+		if s.Joints[i].Name == "arm" {
+			s.Joints[i].State.SetPosition(0.25)
+		}
+	}
+	m := newBuilder(s, b)
+	js := m.jointState()
+	if len(js.Name) != 1 || js.Name[0] != "arm" || js.Position[0] != 0.25 || len(js.Velocity) != 0 || len(js.Effort) != 0 {
+		t.Errorf("one joint with a position: %+v", js)
+	}
+	if js.Header.Seq != 1 || !js.Header.Stamp.Equal(time.Unix(1001, 5e8)) {
+		t.Errorf("header %+v", js.Header)
+	}
+	for i := range s.Joints {
+		if s.Joints[i].Name == "wheel" {
+			s.Joints[i].State.SetEffort(3)
+		}
+	}
+	js = m.jointState()
+	if len(js.Name) != 2 || len(js.Position) != 2 || len(js.Effort) != 2 || js.Header.Seq != 2 {
+		t.Fatalf("two joints: %+v", js)
+	}
+	for i, n := range js.Name {
+		switch n {
+		case "arm":
+			if js.Position[i] != 0.25 || !math.IsNaN(js.Effort[i]) {
+				t.Errorf("arm: pos %v effort %v", js.Position[i], js.Effort[i])
+			}
+		case "wheel":
+			if !math.IsNaN(js.Position[i]) || js.Effort[i] != 3 {
+				t.Errorf("wheel: pos %v effort %v", js.Position[i], js.Effort[i])
+			}
+		}
+	}
+
+	ctl := l.Controller("arm_v")
+	_ = ctl.Command(math.NaN(), 0)
+	d := m.diagnostics()
+	var found bool
+	for _, st := range d.Status {
+		if st.Name == "frcd: controller arm_v" {
+			found = true
+			if st.Level != levelWarn || !strings.Contains(st.Message, "1 commands refused") {
+				t.Errorf("controller status %+v", st)
+			}
+		}
+	}
+	if !found || d.Status[0].Name != "frcd: loop" {
+		t.Errorf("statuses %+v", d.Status)
+	}
+	d = m.diagnostics()
+	for _, st := range d.Status {
+		if st.Name == "frcd: controller arm_v" && (st.Level != levelOK || st.Values[2].Value != "1") {
+			t.Errorf("second report %+v, want OK with the count kept", st)
+		}
+	}
+}
+
+func TestDeviceHealth(t *testing.T) {
+	l, c, _ := testLoop(t, testYAML)
+	b, _ := New(Options{Loop: l, Config: c, Clock: func() time.Duration { return 0 }})
+	s := &control.Snapshot{Devices: []control.DeviceSample{
+		{Name: "ok", OK: true},
+		{Name: "stale", LastErr: hal.ErrTimeout, Errors: 3},
+		{Name: "broken", LastErr: hal.ErrNoDevice, Errors: 1},
+		{Name: "new"},
+	}}
+	m := newBuilder(s, b)
+	want := map[string]int8{"ok": levelOK, "stale": levelStale, "broken": levelError, "new": levelStale}
+	for _, st := range m.diagnostics().Status {
+		name := strings.TrimPrefix(st.Name, "frcd: device ")
+		if lvl, ok := want[name]; ok {
+			if st.Level != lvl || (name == "broken" && !strings.Contains(st.Message, hal.ErrNoDevice.Error())) {
+				t.Errorf("%s: level %d message %q", name, st.Level, st.Message)
+			}
+			delete(want, name)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("devices missing: %v", want)
+	}
+}
+
+// TestWrongTypeCounted: goroslib's log of a checksum mismatch on a
+// command topic counts as a refused command of its controller.
+func TestWrongTypeCounted(t *testing.T) {
+	l, c, _ := testLoop(t, testYAML)
+	b, _ := New(Options{Loop: l, Config: c, Clock: func() time.Duration { return 0 }})
+	b.onLog("subscriber '/arm_v/command' got an error: wrong message checksum")
+	b.onLog("subscriber '/other/command' got an error: wrong message checksum")
+	b.onLog("subscriber '/arm_v/command' got an error: EOF")
+	if n := l.Controller("arm_v").Refused(); n != 1 {
+		t.Errorf("refused %d, want 1", n)
+	}
+	if s := b.Stats(); s.WrongType != 1 {
+		t.Errorf("stats %+v", s)
+	}
+}

@@ -1,0 +1,26 @@
+// Package ros is frcd's bridge to ROS 1, over goroslib: it publishes the
+// loop's snapshots (joint states, IMUs, PDPs, compressors, diagnostics),
+// feeds controller commands from topics to the loop's controllers, offers
+// the /frcd services, and keeps registered with a master, starting an
+// embedded one (package ros/master) when none answers.
+//
+// The loop never waits on ROS: it signals each new snapshot and the bridge
+// copies the newest one in its own goroutine. Commands reach a controller
+// through Controller.Command, which refuses what is not finite and counts
+// it; a message of the wrong type on a command topic is refused by the
+// connection handshake and counted too.
+//
+// Topics (NAME is the device's or controller's name):
+//
+//	/joint_states          sensor_msgs/JointState, every measured joint (NaN where a field is not measured)
+//	/NAME/imu              sensor_msgs/Imu per IMU
+//	/NAME/battery          sensor_msgs/BatteryState per PDP
+//	/NAME/currents         std_msgs/Float64MultiArray per PDP: the 16 channels' currents
+//	/NAME/running, /NAME/closed_loop, /NAME/pressure_switch   std_msgs/Bool per compressor
+//	/NAME/current          std_msgs/Float64 per compressor
+//	/diagnostics           diagnostic_msgs/DiagnosticArray, once a second
+//	/CONTROLLER/command    each controller's command (Float64, Bool, Int8 or Float64MultiArray)
+//
+// Services: /frcd/enable (std_srvs/SetBool) and /frcd/list_controllers
+// (std_srvs/Trigger).
+package ros

@@ -1,0 +1,474 @@
+package ros_test
+
+// Integration tests against the stock ROS 1 tools from Debian's packages
+// (scripts/install-deps.sh installs them; `make test` runs it first):
+// rosmaster, rostopic, rosnode, rosparam, rosservice and
+// robot_state_publisher, driving the full example robot on the real-time
+// sim, once with Debian's rosmaster and once with frcd's embedded master.
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/ros"
+	"github.com/frcd/frcd/ros/master"
+)
+
+const (
+	exampleURDF = "../examples/competition/robot.urdf"
+	exampleYAML = "../examples/competition/robot.yaml"
+	rsp         = "/usr/lib/robot_state_publisher/robot_state_publisher"
+	// toolTimeout bounds every tool run; waits for a condition get waitFor.
+	toolTimeout = 30 * time.Second
+	waitFor     = 30 * time.Second
+)
+
+// requireTools skips the test when a tool is missing, unless
+// FRCD_REQUIRE_TOOLS=1 (make test), when a missing tool fails it.
+func requireTools(t *testing.T, tools ...string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("integration test: skipped with -short")
+	}
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			msg := fmt.Sprintf("%s not found: run scripts/install-deps.sh (make deps)", tool)
+			if os.Getenv("FRCD_REQUIRE_TOOLS") == "1" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// rosEnv is the environment of the tools: the master at port, this host
+// by IP, and a private ROS_HOME for their logs.
+type rosEnv struct {
+	port int
+	vars []string
+}
+
+func newEnv(t *testing.T, port int) *rosEnv {
+	var vars []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "ROS_") {
+			vars = append(vars, kv)
+		}
+	}
+	vars = append(vars, fmt.Sprintf("ROS_MASTER_URI=http://127.0.0.1:%d", port), "ROS_IP=127.0.0.1", "ROS_HOME="+t.TempDir())
+	return &rosEnv{port: port, vars: vars}
+}
+
+func (e *rosEnv) uri() string { return fmt.Sprintf("http://127.0.0.1:%d", e.port) }
+
+func (e *rosEnv) command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Env = e.vars
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 2 * time.Second
+	return cmd
+}
+
+// run runs a tool to completion and returns its output.
+func (e *rosEnv) run(t *testing.T, name string, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), toolTimeout)
+	defer cancel()
+	out, err := e.command(ctx, name, args...).CombinedOutput()
+	if err != nil {
+		return string(out), fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out), nil
+}
+
+func (e *rosEnv) mustRun(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	out, err := e.run(t, name, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// start starts a tool in the background; stop (also run at cleanup) kills
+// its process group.
+func (e *rosEnv) start(t *testing.T, name string, args ...string) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := e.command(ctx, name, args...)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	stopped := false
+	stop = func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		<-done
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+// frcd runs the full example robot in real time with the ROS bridge.
+type frcd struct {
+	d    *daemon.Daemon
+	done chan error
+}
+
+func startFrcd(t *testing.T, e *rosEnv, mode ros.MasterMode) *frcd {
+	t.Helper()
+	r, list, err := robot.Load(exampleURDF, exampleYAML)
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("example robot: %v %v", err, list)
+	}
+	text, err := os.ReadFile(exampleURDF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
+		Env: ros.Env{MasterURI: e.uri(), IP: "127.0.0.1"}, Master: mode, URDF: string(text), Logf: t.Logf,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	f := &frcd{d: d, done: make(chan error, 1)}
+	go func() { f.done <- d.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-f.done; err != nil {
+			t.Errorf("frcd: %v", err)
+		}
+	})
+	return f
+}
+
+// alive fails the test if frcd's Run has returned.
+func (f *frcd) alive(t *testing.T) {
+	t.Helper()
+	select {
+	case err := <-f.done:
+		f.done <- err
+		t.Fatalf("frcd stopped: %v", err)
+	default:
+	}
+}
+
+// jointStates is one /joint_states message as rostopic echo prints it.
+type jointStates struct {
+	Name     []string
+	Position []any // floats, or "nan"
+}
+
+func (js jointStates) position(t *testing.T, joint string) float64 {
+	t.Helper()
+	for i, n := range js.Name {
+		if n == joint && i < len(js.Position) {
+			return toFloat(js.Position[i])
+		}
+	}
+	t.Fatalf("no position of %s in %v", joint, js.Name)
+	return 0
+}
+
+func toFloat(v any) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case int:
+		return float64(x)
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		if err != nil {
+			return math.NaN()
+		}
+		return f
+	}
+	return math.NaN()
+}
+
+// echo returns one message of a topic, decoded from rostopic's YAML.
+func echo[T any](t *testing.T, e *rosEnv, topic string) T {
+	t.Helper()
+	out := e.mustRun(t, "rostopic", "echo", "-n", "1", topic)
+	var doc strings.Builder
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "WARNING") || line == "---" {
+			continue
+		}
+		doc.WriteString(line + "\n")
+	}
+	var v T
+	if err := yaml.Unmarshal([]byte(doc.String()), &v); err != nil {
+		t.Fatalf("rostopic echo %s: %v\n%s", topic, err, out)
+	}
+	return v
+}
+
+// eventually re-checks cond (each check runs a tool, which takes its own
+// time) until it holds, failing at the deadline. For conditions nothing
+// can be waited on for: a physical joint moving.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitFor)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %s", what, waitFor)
+		}
+	}
+}
+
+func measured(d *daemon.Daemon) map[string]bool {
+	s := d.Loop.NewSnapshot()
+	d.Loop.ReadSnapshot(s)
+	m := map[string]bool{}
+	for _, j := range s.Joints {
+		if j.State.Has != 0 {
+			m[j.Name] = true
+		}
+	}
+	return m
+}
+
+// tfRotation is the rotation of the transform to child in one /tf
+// message from robot_state_publisher.
+func tfRotation(t *testing.T, e *rosEnv, child string) [4]float64 {
+	t.Helper()
+	type tfMsg struct {
+		Transforms []struct {
+			ChildFrameID string `yaml:"child_frame_id"`
+			Transform    struct {
+				Rotation struct{ X, Y, Z, W any } // "nan" for a joint with no position sensor
+			}
+		}
+	}
+	var rot [4]float64
+	eventually(t, "a /tf message with "+child, func() bool {
+		for _, tr := range echo[tfMsg](t, e, "/tf").Transforms {
+			if tr.ChildFrameID == child {
+				r := tr.Transform.Rotation
+				rot = [4]float64{toFloat(r.X), toFloat(r.Y), toFloat(r.Z), toFloat(r.W)}
+				return true
+			}
+		}
+		return false
+	})
+	return rot
+}
+
+type diagnostics struct {
+	Status []struct {
+		Name    string
+		Level   int
+		Message string
+		Values  []struct{ Key, Value string }
+	}
+}
+
+func (dg diagnostics) value(name, key string) (string, bool) {
+	for _, s := range dg.Status {
+		if s.Name != name {
+			continue
+		}
+		for _, kv := range s.Values {
+			if kv.Key == key {
+				return kv.Value, true
+			}
+		}
+	}
+	return "", false
+}
+
+// waitRefused waits for /diagnostics to count more than before refused
+// commands of a controller.
+func waitRefused(t *testing.T, e *rosEnv, controller string, before uint64) {
+	t.Helper()
+	eventually(t, controller+"'s refused command counted in /diagnostics", func() bool {
+		v, ok := echo[diagnostics](t, e, "/diagnostics").value("frcd: controller "+controller, "refused")
+		n, _ := strconv.ParseUint(v, 10, 64)
+		return ok && n > before
+	})
+}
+
+// checkBridge is what both masters must support.
+func checkBridge(t *testing.T, e *rosEnv, f *frcd) {
+	t.Run("joint_states", func(t *testing.T) {
+		before := measured(f.d)
+		js := echo[jointStates](t, e, "/joint_states")
+		after := measured(f.d)
+		got := map[string]bool{}
+		for _, n := range js.Name {
+			got[n] = true
+			if !after[n] {
+				t.Errorf("/joint_states names %s, which measures nothing", n)
+			}
+		}
+		for n := range before {
+			if !got[n] {
+				t.Errorf("/joint_states lacks measured joint %s: %v", n, js.Name)
+			}
+		}
+		if len(js.Name) < 10 {
+			t.Errorf("only %d joints: %v", len(js.Name), js.Name)
+		}
+	})
+
+	t.Run("voltage moves the arm, and robot_state_publisher's tf follows", func(t *testing.T) {
+		e.start(t, rsp)
+		start := echo[jointStates](t, e, "/joint_states").position(t, "shoulder_joint")
+		rot0 := tfRotation(t, e, "arm")
+		stop := e.start(t, "rostopic", "pub", "-r", "20", "/shoulder_voltage/command", "std_msgs/Float64", "data: 4.0")
+		var pos float64
+		eventually(t, "shoulder_joint moving under 4 V", func() bool {
+			pos = echo[jointStates](t, e, "/joint_states").position(t, "shoulder_joint")
+			return math.Abs(pos-start) > 0.05
+		})
+		rot1 := tfRotation(t, e, "arm")
+		stop()
+		t.Logf("shoulder_joint %.3f -> %.3f rad; arm rotation %v -> %v", start, pos, rot0, rot1)
+		if rot0 == rot1 {
+			t.Errorf("the arm's transform did not change: %v", rot0)
+		}
+	})
+
+	t.Run("solenoid command flips its joint", func(t *testing.T) {
+		stop := e.start(t, "rostopic", "pub", "-r", "10", "/climber_lock/command", "std_msgs/Bool", "data: true")
+		defer stop()
+		eventually(t, "climber_lock_joint extended", func() bool {
+			return echo[jointStates](t, e, "/joint_states").position(t, "climber_lock_joint") > 0
+		})
+	})
+
+	t.Run("NaN command refused and counted in /diagnostics", func(t *testing.T) {
+		ctl := f.d.Loop.Controller("elevator_voltage")
+		before := ctl.Refused()
+		e.mustRun(t, "rostopic", "pub", "-1", "/elevator_voltage/command", "std_msgs/Float64", "data: .nan")
+		waitRefused(t, e, "elevator_voltage", before)
+		if j, _ := f.d.Sim.Joint("elevator_joint"); j.Voltage != 0 || math.IsNaN(j.Voltage) {
+			t.Errorf("elevator voltage %v after a NaN command, want 0", j.Voltage)
+		}
+	})
+
+	t.Run("wrong message type refused and counted", func(t *testing.T) {
+		ctl := f.d.Loop.Controller("shooter_voltage")
+		before := ctl.Refused()
+		e.mustRun(t, "rostopic", "pub", "-1", "/shooter_voltage/command", "std_msgs/Bool", "data: true")
+		waitRefused(t, e, "shooter_voltage", before)
+		if f.d.Bridge.Stats().WrongType == 0 {
+			t.Errorf("stats %+v", f.d.Bridge.Stats())
+		}
+		if j, _ := f.d.Sim.Joint("shooter_joint"); j.Voltage != 0 {
+			t.Errorf("shooter voltage %v after a Bool on its Float64 topic", j.Voltage)
+		}
+	})
+
+	t.Run("services", func(t *testing.T) {
+		out := e.mustRun(t, "rosservice", "call", "/frcd/enable", "data: false")
+		if !strings.Contains(out, "success: True") || f.d.Sim.DS().Enabled {
+			t.Errorf("disable: %s; sim enabled %v", out, f.d.Sim.DS().Enabled)
+		}
+		e.mustRun(t, "rosservice", "call", "/frcd/enable", "data: true")
+		if !f.d.Sim.DS().Enabled {
+			t.Error("enable: the sim is still disabled")
+		}
+		out = e.mustRun(t, "rosservice", "call", "/frcd/list_controllers")
+		for _, c := range f.d.Loop.Controllers() {
+			if !strings.Contains(out, c.Name) { // rosservice folds long lines: names only
+				t.Errorf("list_controllers lacks %s: %s", c.Name, out)
+			}
+		}
+	})
+
+	t.Run("graph and parameters", func(t *testing.T) {
+		if out := e.mustRun(t, "rosnode", "list"); !strings.Contains(out, "/frcd") {
+			t.Errorf("rosnode list: %s", out)
+		}
+		if out := e.mustRun(t, "rosnode", "info", "/frcd"); !strings.Contains(out, "/joint_states") || !strings.Contains(out, "/shoulder_voltage/command") {
+			t.Errorf("rosnode info /frcd: %s", out)
+		}
+		if out := e.mustRun(t, "rosparam", "get", "/robot_description"); !strings.Contains(out, "<robot") { // YAML-folded
+			t.Errorf("rosparam get /robot_description: %.200s", out)
+		}
+		if out := e.mustRun(t, "rostopic", "type", "/intake/command"); strings.TrimSpace(out) != "std_msgs/Int8" {
+			t.Errorf("rostopic type /intake/command: %s", out)
+		}
+	})
+}
+
+// TestDebianMaster: frcd registers with Debian's rosmaster, serves the
+// stock tools, and survives the master being killed and restarted: it
+// registers again and the topics resume.
+func TestDebianMaster(t *testing.T) {
+	requireTools(t, "rosmaster", "rostopic", "rosnode", "rosparam", "rosservice", rsp)
+	e := newEnv(t, freePort(t))
+	stopMaster := e.start(t, "rosmaster", "--core", "-p", strconv.Itoa(e.port))
+	f := startFrcd(t, e, ros.MasterExternal) // retries until rosmaster answers
+	checkBridge(t, e, f)
+
+	t.Run("master restart", func(t *testing.T) {
+		stopMaster()
+		e.start(t, "rosmaster", "--core", "-p", strconv.Itoa(e.port))
+		eventually(t, "the new rosmaster answering", func() bool {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			_, err := master.Call(ctx, e.uri(), "getPid", "/test")
+			return err == nil
+		})
+		js := echo[jointStates](t, e, "/joint_states") // blocks until frcd has registered again
+		f.alive(t)
+		if len(js.Name) == 0 {
+			t.Error("no joints after the restart")
+		}
+		if s := f.d.Bridge.Stats(); s.Connects < 2 || s.EmbeddedURI != "" {
+			t.Errorf("stats after a restart: %+v", s)
+		}
+		out := e.mustRun(t, "rosparam", "get", "/robot_description")
+		if !strings.Contains(out, "<robot") {
+			t.Errorf("robot_description not set again: %.100s", out)
+		}
+	})
+}
+
+// TestEmbeddedMaster: with no master running, frcd starts its own, and
+// the stock tools work against it as against rosmaster.
+func TestEmbeddedMaster(t *testing.T) {
+	requireTools(t, "rostopic", "rosnode", "rosparam", "rosservice", rsp)
+	e := newEnv(t, freePort(t))
+	f := startFrcd(t, e, ros.MasterEmbedded)
+	checkBridge(t, e, f)
+	if s := f.d.Bridge.Stats(); s.EmbeddedURI == "" || !s.Connected {
+		t.Errorf("stats: %+v, want an embedded master in use", s)
+	}
+}

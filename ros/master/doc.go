@@ -1,0 +1,12 @@
+// Package master is an embedded ROS 1 master: the Master API (topic,
+// service and node registrations, with publisherUpdate notifications to
+// subscribers) and the Parameter Server API, served over XML-RPC from
+// inside frcd so that stock ROS tools (rostopic, rosnode, rosparam) and
+// roscpp or rospy nodes work on a robot that has no ROS install.
+//
+// Semantics and return values follow the reference rosmaster: every API
+// call returns [code, statusMessage, value], with code 1 for success, -1
+// for a caller error and 0 for a failure. The package carries its own small
+// XML-RPC codec (DecodeCall, EncodeResponse, EncodeFault, Call) because the
+// parameter server needs <struct> values.
+package master

@@ -1,0 +1,395 @@
+package master
+
+import (
+	"bytes"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Defaults for Options.
+const (
+	// DefaultNotifyTimeout bounds each call the master makes to a node.
+	DefaultNotifyTimeout = 5 * time.Second
+	// DefaultROSDistro is /rosdistro as roslaunch sets it.
+	DefaultROSDistro = "noetic\n"
+	// DefaultROSVersion is /rosversion as roslaunch sets it (the version of
+	// Debian's ROS 1 communication packages).
+	DefaultROSVersion = "1.15.15\n"
+)
+
+// ErrClosed is returned by Serve and Start after Close.
+var ErrClosed = errors.New("ros master: closed")
+
+// Options configures a Master. The zero value is usable.
+type Options struct {
+	// Logf receives diagnostic messages; nil discards them.
+	Logf func(format string, args ...any)
+	// Host is the host name or address advertised in URI. Empty means the
+	// listener's address, or the machine's host name if the listener is on
+	// an unspecified address (0.0.0.0 or ::).
+	Host string
+	// NotifyTimeout bounds each publisherUpdate, paramUpdate and shutdown
+	// call to a node; zero means DefaultNotifyTimeout.
+	NotifyTimeout time.Duration
+	// RunID is /run_id; empty means a random UUID.
+	RunID string
+}
+
+// Master is an embedded ROS 1 master and parameter server. Create it with
+// New, serve it with Serve or Start, and stop it with Close. All methods
+// are safe for concurrent use.
+type Master struct {
+	logf     func(format string, args ...any)
+	host     string
+	notifier *notifier
+	client   *Client
+	pid      int
+
+	mu         sync.Mutex
+	reg        *registry
+	topicTypes map[string]string
+	params     map[string]any
+	uri        string
+	srv        *http.Server
+	closed     bool
+	inflight   sync.WaitGroup // requests being handled
+	serving    sync.WaitGroup // goroutines started by Start
+}
+
+// New returns a Master with /run_id, /rosdistro and /rosversion set.
+func New(opts Options) *Master {
+	logf := opts.Logf
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	timeout := opts.NotifyTimeout
+	if timeout <= 0 {
+		timeout = DefaultNotifyTimeout
+	}
+	runID := opts.RunID
+	if runID == "" {
+		runID = newUUID()
+	}
+	transport := &http.Transport{
+		DialContext:         (&net.Dialer{Timeout: timeout}).DialContext,
+		MaxIdleConnsPerHost: 2,
+		IdleConnTimeout:     30 * time.Second,
+	}
+	client := &Client{HTTP: &http.Client{Transport: transport}}
+	m := &Master{
+		logf:       logf,
+		host:       opts.Host,
+		client:     client,
+		notifier:   newNotifier(client, timeout, logf),
+		pid:        os.Getpid(),
+		reg:        newRegistry(),
+		topicTypes: map[string]string{},
+		params: map[string]any{
+			"run_id":     runID,
+			"rosdistro":  DefaultROSDistro,
+			"rosversion": DefaultROSVersion,
+		},
+	}
+	return m
+}
+
+// newUUID returns a random (version 4) UUID string.
+func newUUID() string {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		// crypto/rand does not fail on supported platforms; fall back to time.
+		n := time.Now().UnixNano()
+		for i := range b {
+			b[i] = byte(n >> (8 * (i % 8)))
+		}
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// Start listens on addr (for example "127.0.0.1:11311" or ":0") and serves
+// in the background until Close.
+func (m *Master) Start(addr string) error {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("ros master: listen on %s: %w", addr, err)
+	}
+	if err := m.setURI(l); err != nil {
+		l.Close()
+		return err
+	}
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		l.Close()
+		return ErrClosed
+	}
+	m.serving.Add(1)
+	m.mu.Unlock()
+	go func() {
+		defer m.serving.Done()
+		if err := m.Serve(l); err != nil && !errors.Is(err, ErrClosed) {
+			m.logf("ros master: serve: %v", err)
+		}
+	}()
+	return nil
+}
+
+// setURI records the URI clients should use for listener l, once.
+func (m *Master) setURI(l net.Listener) error {
+	host, port, err := net.SplitHostPort(l.Addr().String())
+	if err != nil {
+		return fmt.Errorf("ros master: listener address: %w", err)
+	}
+	if m.host != "" {
+		host = m.host
+	} else if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		if h, err := os.Hostname(); err == nil && h != "" {
+			host = h
+		} else {
+			host = "localhost"
+		}
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.uri == "" {
+		m.uri = "http://" + net.JoinHostPort(host, port) + "/"
+	}
+	return nil
+}
+
+// Serve serves the master's XML-RPC API on l until Close, which makes it
+// return nil. It closes l.
+func (m *Master) Serve(l net.Listener) error {
+	if err := m.setURI(l); err != nil {
+		l.Close()
+		return err
+	}
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		l.Close()
+		return ErrClosed
+	}
+	if m.srv == nil {
+		m.srv = &http.Server{
+			Handler:           m,
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       30 * time.Second,
+			WriteTimeout:      30 * time.Second,
+			IdleTimeout:       2 * time.Minute,
+		}
+	}
+	srv := m.srv
+	m.mu.Unlock()
+	err := srv.Serve(l)
+	if errors.Is(err, http.ErrServerClosed) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("ros master: serve: %w", err)
+	}
+	return nil
+}
+
+// URI returns the master's URI, http://host:port/, once it serves; empty
+// before.
+func (m *Master) URI() string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.uri
+}
+
+// Close stops serving, drops connections, aborts notifications in flight
+// and waits for the master's goroutines to end. It is idempotent.
+func (m *Master) Close() error {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		return nil
+	}
+	m.closed = true
+	srv := m.srv
+	m.mu.Unlock()
+	var err error
+	if srv != nil {
+		if cerr := srv.Close(); cerr != nil {
+			err = fmt.Errorf("ros master: close: %w", cerr)
+		}
+	}
+	m.inflight.Wait()
+	m.serving.Wait()
+	m.notifier.close()
+	if t, ok := m.client.HTTP.Transport.(*http.Transport); ok {
+		t.CloseIdleConnections()
+	}
+	return err
+}
+
+// SetParam sets a parameter from inside the process, as setParam from
+// caller "/" would, notifying subscribers. A relative key is taken as
+// global. value may be any bool, integer, float, string, []byte, slice or
+// string-keyed map of those; it is copied.
+func (m *Master) SetParam(key string, value any) error {
+	v, err := normalizeParam(value, 0)
+	if err != nil {
+		return fmt.Errorf("ros master: set %s: %w", key, err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.setParamLocked(resolveName(key, sep), v, "", false); err != nil {
+		return fmt.Errorf("ros master: set %s: %w", key, err)
+	}
+	return nil
+}
+
+// GetParam returns a copy of the parameter at key (a relative key is taken
+// as global) and whether it is set.
+func (m *Master) GetParam(key string) (any, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, err := paramGet(m.params, resolveName(key, sep))
+	if err != nil {
+		return nil, false
+	}
+	return copyTree(v), true
+}
+
+// setParamLocked stores value at the resolved key and queues paramUpdate
+// notifications. m.mu must be held.
+func (m *Master) setParamLocked(key string, value any, callerID string, ignoreCaller bool) error {
+	root, err := paramSet(m.params, key, value)
+	if err != nil {
+		return err
+	}
+	m.params = root
+	m.notifyParams(computeParamUpdates(m.reg.paramSubs, key, value, callerID, ignoreCaller))
+	return nil
+}
+
+// notifyParams queues paramUpdate calls. m.mu must be held, so that
+// notifications are queued in the order the changes happened.
+func (m *Master) notifyParams(updates []paramUpdate) {
+	for _, u := range updates {
+		value := copyTree(u.value)
+		for _, p := range u.subs {
+			p, key := p, u.key
+			m.notifier.enqueue(p.api, notification{
+				key:    "paramUpdate\x00" + key,
+				method: "paramUpdate",
+				args:   []any{"/master", key, value},
+				done: func(res any, err error) {
+					if r, ok := res.([]any); ok && len(r) > 0 && r[0] == -1 {
+						m.mu.Lock()
+						m.reg.unregister(kindParamSubscriptions, key, p.id, p.api, "")
+						m.mu.Unlock()
+					}
+				},
+			})
+		}
+	}
+}
+
+// notifyTopic queues publisherUpdate calls to the subscribers of topic.
+// m.mu must be held.
+func (m *Master) notifyTopic(topic string) {
+	pubs := m.reg.pubs.apis(topic)
+	for _, api := range m.reg.subs.apis(topic) {
+		m.notifier.enqueue(api.(string), notification{
+			key:    "publisherUpdate\x00" + topic,
+			method: "publisherUpdate",
+			args:   []any{"/master", topic, pubs},
+		})
+	}
+}
+
+// handleBumped tells a node displaced by a namesake to shut down and the
+// subscribers of its topics that it is gone. m.mu must be held.
+func (m *Master) handleBumped(b *bumped, callerID string) {
+	if b == nil {
+		return
+	}
+	m.logf("ros master: new node registered as %s; shutting down the old one at %s", callerID, b.api)
+	m.notifier.enqueue(b.api, notification{
+		method: "shutdown",
+		args:   []any{"/master", "[" + callerID + "] Reason: new node registered with same name"},
+	})
+	for _, t := range b.topics {
+		m.notifyTopic(t)
+	}
+}
+
+// ServeHTTP handles one XML-RPC request (any path, POST only).
+func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	m.mu.Lock()
+	if m.closed {
+		m.mu.Unlock()
+		http.Error(w, "ros master closed", http.StatusServiceUnavailable)
+		return
+	}
+	m.inflight.Add(1)
+	m.mu.Unlock()
+	defer m.inflight.Done()
+
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "XML-RPC requires POST", http.StatusMethodNotAllowed)
+		return
+	}
+	body := http.MaxBytesReader(w, r.Body, MaxBodySize)
+	method, params, err := DecodeCall(body)
+	var out bytes.Buffer
+	if err != nil {
+		m.logf("ros master: bad request from %s: %v", r.RemoteAddr, err)
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) || errors.Is(err, ErrTooLarge) {
+			http.Error(w, "request too large", http.StatusRequestEntityTooLarge)
+			return
+		}
+		_ = EncodeFault(&out, -32700, "parse error: "+err.Error())
+	} else if h, ok := apiMethods[method]; ok {
+		res := m.call(h, params)
+		if err := EncodeResponse(&out, res); err != nil {
+			out.Reset()
+			_ = EncodeFault(&out, -32603, "internal error: "+err.Error())
+		}
+	} else {
+		_ = EncodeFault(&out, 1, fmt.Sprintf("method %q is not supported", method))
+	}
+	// Content-Length always: roscpp's XmlRpc++ cannot read chunked bodies.
+	w.Header().Set("Content-Type", "text/xml")
+	w.Header().Set("Content-Length", strconv.Itoa(out.Len()))
+	_, _ = w.Write(out.Bytes())
+}
+
+// call checks the common arguments as rosmaster's apivalidate does and runs
+// the handler.
+func (m *Master) call(h apiMethod, params []any) []any {
+	if len(params) == 0 {
+		return []any{-1, "missing required caller_id parameter", h.errVal}
+	}
+	if len(params) != h.nargs+1 {
+		return []any{-1, "Error: bad call arity", h.errVal}
+	}
+	callerID, ok := params[0].(string)
+	if !ok {
+		return []any{-1, "caller_id must be a string", h.errVal}
+	}
+	code, msg, val, err := h.fn(m, callerID, params[1:])
+	if err != nil {
+		var inv invalidParam
+		if errors.As(err, &inv) {
+			return []any{-1, string(inv), h.errVal}
+		}
+		return []any{0, "Internal failure: " + err.Error(), h.errVal}
+	}
+	return []any{code, msg, val}
+}

@@ -1,0 +1,219 @@
+package ros
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/diagnostic_msgs"
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/geometry_msgs"
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_msgs"
+
+	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/interfaces"
+)
+
+// Diagnostic levels of diagnostic_msgs/DiagnosticStatus.
+const (
+	levelOK    int8 = 0
+	levelWarn  int8 = 1
+	levelError int8 = 2
+	levelStale int8 = 3
+)
+
+// builder makes ROS messages from a snapshot. Every message is new (its
+// slices too): goroslib encodes it later, in another goroutine. The joint
+// names are shared: they never change.
+type builder struct {
+	s       *control.Snapshot
+	b       *Bridge
+	names   []string // joint names
+	seqJS   uint32
+	seqIMU  []uint32
+	seqPDP  []uint32
+	seqDiag uint32
+	refused []uint64 // per controller, at the last diagnostics
+}
+
+func newBuilder(s *control.Snapshot, b *Bridge) *builder {
+	m := &builder{s: s, b: b, seqIMU: make([]uint32, len(s.IMUs)), seqPDP: make([]uint32, len(s.PDPs))}
+	for _, j := range s.Joints {
+		m.names = append(m.names, j.Name)
+	}
+	m.refused = make([]uint64, len(b.o.Loop.Controllers()))
+	return m
+}
+
+func (m *builder) header(seq *uint32, frame string) std_msgs.Header {
+	*seq++
+	return std_msgs.Header{Seq: *seq, Stamp: m.b.stamp(m.s.Now), FrameId: frame}
+}
+
+// jointState is every measured joint; a field a joint does not measure is
+// NaN, and an array no joint measures is left empty, as ROS allows.
+func (m *builder) jointState() *sensor_msgs.JointState {
+	var has interfaces.Fields
+	n := 0
+	for _, j := range m.s.Joints {
+		if j.State.Has != 0 {
+			n++
+			has |= j.State.Has
+		}
+	}
+	msg := &sensor_msgs.JointState{Header: m.header(&m.seqJS, ""), Name: m.names}
+	if n != len(m.names) { // some joints measure nothing: name only the measured ones
+		msg.Name = make([]string, 0, n)
+	}
+	pos, vel, eff := make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
+	for _, j := range m.s.Joints {
+		st := j.State
+		if st.Has == 0 {
+			continue
+		}
+		if n != len(m.names) {
+			msg.Name = append(msg.Name, j.Name)
+		}
+		pos = append(pos, nanIfAbsent(st.Position, st.Has&interfaces.HasPosition != 0))
+		vel = append(vel, nanIfAbsent(st.Velocity, st.Has&interfaces.HasVelocity != 0))
+		eff = append(eff, nanIfAbsent(st.Effort, st.Has&interfaces.HasEffort != 0))
+	}
+	if has&interfaces.HasPosition != 0 {
+		msg.Position = pos
+	}
+	if has&interfaces.HasVelocity != 0 {
+		msg.Velocity = vel
+	}
+	if has&interfaces.HasEffort != 0 {
+		msg.Effort = eff
+	}
+	return msg
+}
+
+func (m *builder) imu(i int) *sensor_msgs.Imu {
+	st := m.s.IMUs[i].State
+	msg := &sensor_msgs.Imu{
+		Header:                       m.header(&m.seqIMU[i], m.s.IMUs[i].Name),
+		Orientation:                  geometry_msgs.Quaternion{X: st.Orientation[0], Y: st.Orientation[1], Z: st.Orientation[2], W: st.Orientation[3]},
+		OrientationCovariance:        st.OrientationCovariance,
+		AngularVelocity:              geometry_msgs.Vector3{X: st.AngularVelocity[0], Y: st.AngularVelocity[1], Z: st.AngularVelocity[2]},
+		AngularVelocityCovariance:    st.AngularVelocityCovariance,
+		LinearAcceleration:           geometry_msgs.Vector3{X: st.LinearAcceleration[0], Y: st.LinearAcceleration[1], Z: st.LinearAcceleration[2]},
+		LinearAccelerationCovariance: st.LinearAccelerationCovariance,
+	}
+	if !m.s.IMUs[i].OK {
+		msg.OrientationCovariance[0] = -1 // "no orientation estimate", as the message defines
+	}
+	return msg
+}
+
+// pdp is a PDP's BatteryState (bus voltage, total current, temperature;
+// the current negative as the battery discharges, as the message says)
+// and its channels' currents.
+func (m *builder) pdp(i int) (*sensor_msgs.BatteryState, *std_msgs.Float64MultiArray) {
+	p := m.s.PDPs[i]
+	st := p.State
+	nan := float32(math.NaN())
+	bat := &sensor_msgs.BatteryState{
+		Header:            m.header(&m.seqPDP[i], p.Name),
+		Voltage:           float32(st.Voltage),
+		Temperature:       float32(st.Temperature),
+		Current:           -float32(st.TotalCurrent),
+		Charge:            nan,
+		Capacity:          nan,
+		DesignCapacity:    nan,
+		Percentage:        nan,
+		PowerSupplyStatus: 2, // discharging
+		Present:           p.OK,
+		Location:          p.Name,
+	}
+	cur := &std_msgs.Float64MultiArray{
+		Layout: std_msgs.MultiArrayLayout{Dim: []std_msgs.MultiArrayDimension{{Label: "channel", Size: interfaces.PDPChannels, Stride: interfaces.PDPChannels}}},
+		Data:   append([]float64(nil), st.Current[:]...),
+	}
+	return bat, cur
+}
+
+// diagnostics reports the loop's timing and counters, each device's health
+// (ok, stale or error, with the reason) and each controller's refused
+// commands.
+func (m *builder) diagnostics() *diagnostic_msgs.DiagnosticArray {
+	s := m.s
+	st := &s.Stats
+	state := s.State()
+	loopLevel := levelOK
+	if s.DS.EStop {
+		loopLevel = levelWarn
+	}
+	out := &diagnostic_msgs.DiagnosticArray{Header: m.header(&m.seqDiag, "")}
+	out.Status = append(out.Status, diagnostic_msgs.DiagnosticStatus{
+		Level: loopLevel, Name: "frcd: loop", HardwareId: "frcd", Message: state,
+		Values: []diagnostic_msgs.KeyValue{
+			kv("cycles", st.Cycles),
+			kv("period mean", st.Period.Mean()),
+			kv("period max", st.Period.Max),
+			kv("jitter p99 <=", st.Jitter.Quantile(0.99)),
+			kv("busy p99 <=", st.Busy.Quantile(0.99)),
+			kv("overruns", st.Overruns),
+			kv("refused commands", st.Refused+s.Refused),
+			kv("stale commands", st.Stale),
+			kv("limit-switch blocks", st.Blocked),
+			kv("PID cycles without feedback", st.NoFeedback),
+			kv("device errors", st.DeviceErrors),
+			kv("wrong-type connections", m.b.wrongType.Load()),
+			kv("commands received", m.b.commands.Load()),
+		},
+	})
+	for _, d := range s.Devices {
+		level, msg := levelOK, "ok"
+		switch {
+		case !d.OK && errors.Is(d.LastErr, hal.ErrTimeout):
+			level, msg = levelStale, "stale: "+d.LastErr.Error()
+		case !d.OK && d.LastErr != nil:
+			level, msg = levelError, "error: "+d.LastErr.Error()
+		case !d.OK:
+			level, msg = levelStale, "stale: no reading yet"
+		}
+		vals := []diagnostic_msgs.KeyValue{kv("errors", d.Errors)}
+		if d.LastErr != nil {
+			vals = append(vals, kv("last error", d.LastErr.Error()))
+		}
+		out.Status = append(out.Status, diagnostic_msgs.DiagnosticStatus{
+			Level: level, Name: "frcd: device " + d.Name, HardwareId: d.Name, Message: msg, Values: vals,
+		})
+	}
+	for i, c := range m.b.o.Loop.Controllers() {
+		n := c.Refused()
+		level, msg := levelOK, "ok"
+		if n > m.refused[i] {
+			level, msg = levelWarn, fmt.Sprintf("%d commands refused since the last report", n-m.refused[i])
+		}
+		m.refused[i] = n
+		out.Status = append(out.Status, diagnostic_msgs.DiagnosticStatus{
+			Level: level, Name: "frcd: controller " + c.Name, HardwareId: c.Name, Message: msg,
+			Values: []diagnostic_msgs.KeyValue{
+				kv("type", c.Type), kv("joints", strings.Join(c.Joints, ",")), kv("refused", n), kv("timeout", c.Timeout()),
+			},
+		})
+	}
+	return out
+}
+
+func kv(key string, v any) diagnostic_msgs.KeyValue {
+	var s string
+	switch x := v.(type) {
+	case uint64:
+		s = strconv.FormatUint(x, 10)
+	case time.Duration:
+		s = x.String()
+	case string:
+		s = x
+	default:
+		s = fmt.Sprint(x)
+	}
+	return diagnostic_msgs.KeyValue{Key: key, Value: s}
+}

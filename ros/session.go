@@ -1,0 +1,279 @@
+package ros
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"syscall"
+	"time"
+
+	goroslib "github.com/bluenviron/goroslib/v2"
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/diagnostic_msgs"
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_msgs"
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_srvs"
+
+	"github.com/frcd/frcd/control"
+)
+
+// errMasterLost ends a session when the master stops answering or
+// answers with another pid (it restarted and forgot us).
+var errMasterLost = errors.New("the master was lost or restarted")
+
+// session is one registration with a master: a node and everything on it.
+type session struct {
+	b    *Bridge
+	node *goroslib.Node
+	pid  int
+
+	closers []func()
+	snap    *control.Snapshot
+	msgs    *builder
+
+	joints      *goroslib.Publisher
+	imus        []*goroslib.Publisher
+	batteries   []*goroslib.Publisher
+	currents    []*goroslib.Publisher
+	compressors [][4]*goroslib.Publisher // running, closed_loop, pressure_switch, current
+	diagnostics *goroslib.Publisher
+}
+
+// connect registers a node and everything on it with the master.
+func (b *Bridge) connect(ctx context.Context) (*session, error) {
+	pid, err := b.probe(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, err := goroslib.NewNode(goroslib.NodeConf{
+		Name:            b.o.Name,
+		MasterAddress:   b.hostport,
+		Host:            b.o.Env.Host(),
+		LogLevel:        goroslib.LogLevelWarn,
+		LogDestinations: goroslib.LogDestinationCallback,
+		OnLog:           func(_ goroslib.LogLevel, msg string) { b.onLog(msg) },
+		ReadTimeout:     3 * time.Second,
+		WriteTimeout:    2 * time.Second,
+	})
+	if err != nil {
+		return nil, err
+	}
+	s := &session{b: b, node: n, pid: pid, snap: b.o.Loop.NewSnapshot()}
+	s.closers = append(s.closers, n.Close)
+	if err := s.setup(); err != nil {
+		s.close()
+		return nil, err
+	}
+	b.setConnected(true, pid)
+	return s, nil
+}
+
+func (s *session) close() {
+	for i := len(s.closers) - 1; i >= 0; i-- {
+		s.closers[i]()
+	}
+	s.closers = nil
+}
+
+func (s *session) publisher(topic string, msg any) (*goroslib.Publisher, error) {
+	p, err := goroslib.NewPublisher(goroslib.PublisherConf{Node: s.node, Topic: topic, Msg: msg})
+	if err != nil {
+		return nil, fmt.Errorf("publish %s: %w", topic, err)
+	}
+	s.closers = append(s.closers, p.Close)
+	return p, nil
+}
+
+func (s *session) subscribe(topic string, callback any) error {
+	sub, err := goroslib.NewSubscriber(goroslib.SubscriberConf{Node: s.node, Topic: topic, Callback: callback})
+	if err != nil {
+		return fmt.Errorf("subscribe %s: %w", topic, err)
+	}
+	s.closers = append(s.closers, sub.Close)
+	return nil
+}
+
+func (s *session) serve(name string, srv, callback any) error {
+	sp, err := goroslib.NewServiceProvider(goroslib.ServiceProviderConf{Node: s.node, Name: name, Srv: srv, Callback: callback})
+	if err != nil {
+		return fmt.Errorf("service %s: %w", name, err)
+	}
+	s.closers = append(s.closers, sp.Close)
+	return nil
+}
+
+func (s *session) setup() error {
+	b := s.b
+	if b.o.URDF != "" {
+		// Through our own XML-RPC client: goroslib's does not escape the
+		// XML inside a string parameter.
+		if err := b.setParam("/robot_description", b.o.URDF); err != nil {
+			return fmt.Errorf("set /robot_description: %w", err)
+		}
+	}
+	s.msgs = newBuilder(s.snap, b)
+	var err error
+	if s.joints, err = s.publisher("/joint_states", &sensor_msgs.JointState{}); err != nil {
+		return err
+	}
+	for _, imu := range s.snap.IMUs {
+		p, err := s.publisher("/"+imu.Name+"/imu", &sensor_msgs.Imu{})
+		if err != nil {
+			return err
+		}
+		s.imus = append(s.imus, p)
+	}
+	for _, pdp := range s.snap.PDPs {
+		p, err := s.publisher("/"+pdp.Name+"/battery", &sensor_msgs.BatteryState{})
+		if err != nil {
+			return err
+		}
+		c, err := s.publisher("/"+pdp.Name+"/currents", &std_msgs.Float64MultiArray{})
+		if err != nil {
+			return err
+		}
+		s.batteries, s.currents = append(s.batteries, p), append(s.currents, c)
+	}
+	for _, c := range s.snap.Compressors {
+		var ps [4]*goroslib.Publisher
+		for i, t := range []string{"running", "closed_loop", "pressure_switch"} {
+			if ps[i], err = s.publisher("/"+c.Name+"/"+t, &std_msgs.Bool{}); err != nil {
+				return err
+			}
+		}
+		if ps[3], err = s.publisher("/"+c.Name+"/current", &std_msgs.Float64{}); err != nil {
+			return err
+		}
+		s.compressors = append(s.compressors, ps)
+	}
+	if s.diagnostics, err = s.publisher("/diagnostics", &diagnostic_msgs.DiagnosticArray{}); err != nil {
+		return err
+	}
+	for _, c := range b.o.Loop.Controllers() {
+		if err := s.subscribe("/"+c.Name+"/command", b.commandCallback(c)); err != nil {
+			return err
+		}
+	}
+	if err := s.serve("/frcd/enable", &std_srvs.SetBool{}, b.enable); err != nil {
+		return err
+	}
+	return s.serve("/frcd/list_controllers", &std_srvs.Trigger{}, b.listControllers)
+}
+
+// commandCallback is a command topic's callback for c.
+func (b *Bridge) commandCallback(c *control.Controller) any {
+	count := func(err error) {
+		if err == nil {
+			b.commands.Add(1)
+		}
+	}
+	switch c.Takes() {
+	case control.Bool:
+		return func(m *std_msgs.Bool) {
+			v := 0.0
+			if m.Data {
+				v = 1
+			}
+			count(c.Command(v, b.o.Clock()))
+		}
+	case control.Int8:
+		return func(m *std_msgs.Int8) { count(c.Command(float64(m.Data), b.o.Clock())) }
+	case control.Float64Array:
+		return func(m *std_msgs.Float64MultiArray) { count(c.CommandGroup(m.Data, b.o.Clock())) }
+	}
+	return func(m *std_msgs.Float64) { count(c.Command(m.Data, b.o.Clock())) }
+}
+
+func (b *Bridge) enable(req *std_srvs.SetBoolReq) (*std_srvs.SetBoolRes, bool) {
+	if b.o.SetEnabled == nil {
+		return &std_srvs.SetBoolRes{Success: false, Message: "frcd runs on real hardware: the Driver Station enables the robot"}, true
+	}
+	b.o.SetEnabled(req.Data)
+	what := "disabled"
+	if req.Data {
+		what = "enabled"
+	}
+	return &std_srvs.SetBoolRes{Success: true, Message: what}, true
+}
+
+func (b *Bridge) listControllers(*std_srvs.TriggerReq) (*std_srvs.TriggerRes, bool) {
+	var sb strings.Builder
+	for _, c := range b.o.Loop.Controllers() {
+		fmt.Fprintf(&sb, "%s %s joints=%s topic=/%s/command refused=%d\n", c.Name, c.Type, strings.Join(c.Joints, ","), c.Name, c.Refused())
+	}
+	return &std_srvs.TriggerRes{Success: true, Message: sb.String()}, true
+}
+
+// run publishes until ctx ends or the master is lost.
+func (s *session) run(ctx context.Context) error {
+	b := s.b
+	probe := time.NewTicker(b.o.Retry)
+	defer probe.Stop()
+	diag := time.NewTicker(time.Second)
+	defer diag.Stop()
+	var last time.Duration = -1 << 62
+	tolerance := b.o.Loop.Period() / 2
+	failed := 0 // probes in a row without an answer: a busy master may miss one
+	wrong := map[string]bool{}
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-probe.C:
+			pid, err := b.probe(ctx)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err != nil {
+				// Refused: no master listens. A timeout may be a busy one.
+				if failed++; failed < 3 && !errors.Is(err, syscall.ECONNREFUSED) {
+					continue
+				}
+				return fmt.Errorf("%w: %v", errMasterLost, err)
+			}
+			failed = 0
+			b.checkTypes(ctx, wrong)
+			if pid != s.pid {
+				return fmt.Errorf("%w: its pid went from %d to %d", errMasterLost, s.pid, pid)
+			}
+		case <-diag.C:
+			b.o.Loop.ReadSnapshot(s.snap)
+			s.diagnostics.Write(s.msgs.diagnostics())
+			b.mu.Lock()
+			b.stats.Diagnostics++
+			b.mu.Unlock()
+		case <-b.o.Loop.Updated():
+			b.o.Loop.ReadSnapshot(s.snap)
+			if s.snap.Now-last < b.every-tolerance {
+				continue
+			}
+			last = s.snap.Now
+			s.publishState()
+		}
+	}
+}
+
+// publishState publishes the state topics from the snapshot just read.
+// Each message is new: goroslib encodes it later, in each subscriber's
+// goroutine.
+func (s *session) publishState() {
+	s.joints.Write(s.msgs.jointState())
+	for i := range s.snap.IMUs {
+		s.imus[i].Write(s.msgs.imu(i))
+	}
+	for i := range s.snap.PDPs {
+		bat, cur := s.msgs.pdp(i)
+		s.batteries[i].Write(bat)
+		s.currents[i].Write(cur)
+	}
+	for i, c := range s.snap.Compressors {
+		st := c.State
+		s.compressors[i][0].Write(&std_msgs.Bool{Data: st.Running})
+		s.compressors[i][1].Write(&std_msgs.Bool{Data: st.ClosedLoop})
+		s.compressors[i][2].Write(&std_msgs.Bool{Data: st.Full})
+		s.compressors[i][3].Write(&std_msgs.Float64{Data: st.Current})
+	}
+	s.b.mu.Lock()
+	s.b.stats.JointStates++
+	s.b.mu.Unlock()
+}
