@@ -16,7 +16,6 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/hal"
@@ -76,36 +75,10 @@ type Daemon struct {
 	Bridge *ros.Bridge
 }
 
-// SimOptions turns the YAML's `sim:` section into the sim's options.
-func SimOptions(c *config.File, seed int64, realTime bool) sim.Options {
-	o := sim.Options{
-		Seed:     seed,
-		RealTime: realTime,
-		Battery:  sim.Battery{Voltage: c.Sim.Float("battery_voltage"), Resistance: c.Sim.Float("battery_resistance")},
-		Pressure: c.Sim.Float("pressure"),
-		Joints:   map[string]sim.JointParams{},
-	}
-	for _, sj := range c.SimJoints {
-		p := sim.JointParams{Motor: sj.Str("motor"), Damping: sj.Float("damping"),
-			Friction: sj.Float("friction"), Load: sj.Float("load"), Travel: time.Duration(sj.Float("travel") * float64(time.Second))}
-		if sj.Has("motors") {
-			p.Motors = sj.Int("motors")
-		}
-		if sj.Has("gearing") {
-			p.Gearing = sj.Float("gearing")
-		}
-		if sj.Has("inertia") {
-			p.Inertia = sj.Float("inertia")
-		}
-		o.Joints[sj.Name] = p
-	}
-	return o
-}
-
 // NewSim builds a daemon on the simulated HAL for a checked robot (one
 // whose findings hold no errors).
 func NewSim(r *robot.Robot, o Options) (*Daemon, error) {
-	s, err := sim.New(r, SimOptions(r.Config, o.Seed, o.RealTime))
+	s, err := sim.New(r, sim.ConfigOptions(r.Config, o.Seed, o.RealTime))
 	if err != nil {
 		return nil, fmt.Errorf("sim: %w", err)
 	}
@@ -175,18 +148,6 @@ func (d *Daemon) Step() {
 // neutral and Run returns the halt's error, if any.
 func (d *Daemon) Run(ctx context.Context) error {
 	period := d.Loop.Period()
-	if d.opts.Status != nil {
-		every := d.opts.StatusEvery
-		if every <= 0 {
-			every = time.Second
-		}
-		done := make(chan struct{})
-		defer func() { <-done }()
-		go func() {
-			defer close(done)
-			d.statusLoop(ctx, every)
-		}()
-	}
 	bridgeErr := make(chan error, 1)
 	if d.Bridge != nil {
 		// The bridge stops after the loop has halted every output; if it
@@ -203,6 +164,18 @@ func (d *Daemon) Run(ctx context.Context) error {
 				bridgeErr <- err
 				stopLoop()
 			}
+		}()
+	}
+	if d.opts.Status != nil {
+		every := d.opts.StatusEvery
+		if every <= 0 {
+			every = time.Second
+		}
+		done := make(chan struct{})
+		defer func() { <-done }()
+		go func() {
+			defer close(done)
+			d.statusLoop(ctx, every)
 		}()
 	}
 	spin := d.opts.Spin

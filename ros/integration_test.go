@@ -31,9 +31,9 @@ const (
 	exampleURDF = "../examples/competition/robot.urdf"
 	exampleYAML = "../examples/competition/robot.yaml"
 	rsp         = "/usr/lib/robot_state_publisher/robot_state_publisher"
-	// toolTimeout bounds every tool run; waits for a condition get waitFor.
+	// toolTimeout bounds every tool run; waits for a condition get waitLimit.
 	toolTimeout = 30 * time.Second
-	waitFor     = 30 * time.Second
+	waitLimit   = 30 * time.Second
 )
 
 // requireTools skips the test when a tool is missing, unless
@@ -242,10 +242,10 @@ func echo[T any](t *testing.T, e *rosEnv, topic string) T {
 // can be waited on for: a physical joint moving.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(waitFor)
+	deadline := time.Now().Add(waitLimit)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %s", what, waitFor)
+			t.Fatalf("%s: not within %s", what, waitLimit)
 		}
 	}
 }
@@ -470,5 +470,42 @@ func TestEmbeddedMaster(t *testing.T) {
 	checkBridge(t, e, f)
 	if s := f.d.Bridge.Stats(); s.EmbeddedURI == "" || !s.Connected {
 		t.Errorf("stats: %+v, want an embedded master in use", s)
+	}
+}
+
+// TestEmbeddedMasterCannotStart: when no master answers and the embedded
+// one cannot take the address (something else listens there), frcd stops
+// with the reason, every output neutral, rather than run unreachable.
+func TestEmbeddedMasterCannotStart(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() { // not a master: hang up on everyone
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	r, list, err := robot.Load(exampleURDF, exampleYAML)
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("example robot: %v %v", err, list)
+	}
+	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
+		Env: ros.Env{MasterURI: "http://" + l.Addr().String(), IP: "127.0.0.1"}, Master: ros.MasterEmbedded, Logf: t.Logf,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = d.Run(context.Background()) // returns by itself
+	if err == nil || !strings.Contains(err.Error(), "the embedded one cannot start") {
+		t.Fatalf("Run: %v", err)
+	}
+	if j, _ := d.Sim.Joint("shoulder_joint"); j.Voltage != 0 {
+		t.Errorf("shoulder voltage %v after stopping", j.Voltage)
 	}
 }

@@ -207,35 +207,25 @@ func (b *Bridge) listControllers(*std_srvs.TriggerReq) (*std_srvs.TriggerRes, bo
 // run publishes until ctx ends or the master is lost.
 func (s *session) run(ctx context.Context) error {
 	b := s.b
-	probe := time.NewTicker(b.o.Retry)
-	defer probe.Stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	lost := make(chan error, 1)
+	done := make(chan struct{})
+	defer func() { cancel(); <-done }()
+	go func() { // its HTTP calls may take seconds: never in the publishing goroutine
+		defer close(done)
+		lost <- s.watchMaster(ctx)
+	}()
 	diag := time.NewTicker(time.Second)
 	defer diag.Stop()
 	var last time.Duration = -1 << 62
 	tolerance := b.o.Loop.Period() / 2
-	failed := 0 // probes in a row without an answer: a busy master may miss one
-	wrong := map[string]bool{}
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-probe.C:
-			pid, err := b.probe(ctx)
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if err != nil {
-				// Refused: no master listens. A timeout may be a busy one.
-				if failed++; failed < 3 && !errors.Is(err, syscall.ECONNREFUSED) {
-					continue
-				}
-				return fmt.Errorf("%w: %v", errMasterLost, err)
-			}
-			failed = 0
-			b.checkTypes(ctx, wrong)
-			if pid != s.pid {
-				return fmt.Errorf("%w: its pid went from %d to %d", errMasterLost, s.pid, pid)
-			}
+		case err := <-lost:
+			return err
 		case <-diag.C:
 			b.o.Loop.ReadSnapshot(s.snap)
 			s.diagnostics.Write(s.msgs.diagnostics())
@@ -243,13 +233,47 @@ func (s *session) run(ctx context.Context) error {
 			b.stats.Diagnostics++
 			b.mu.Unlock()
 		case <-b.o.Loop.Updated():
-			b.o.Loop.ReadSnapshot(s.snap)
-			if s.snap.Now-last < b.every-tolerance {
-				continue
+			if b.o.Clock()-last < b.every-tolerance {
+				continue // not due: do not even copy the snapshot
 			}
+			b.o.Loop.ReadSnapshot(s.snap)
 			last = s.snap.Now
 			s.publishState()
 		}
+	}
+}
+
+// watchMaster asks the master for its pid every Retry, and for the
+// command topics' types; it returns when the master is lost or has
+// restarted (another pid), or ctx ends.
+func (s *session) watchMaster(ctx context.Context) error {
+	b := s.b
+	probe := time.NewTicker(b.o.Retry)
+	defer probe.Stop()
+	failed := 0 // probes in a row without an answer: a busy master may miss one
+	wrong := map[string]bool{}
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-probe.C:
+		}
+		pid, err := b.probe(ctx)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil {
+			// Refused: no master listens. A timeout may be a busy one.
+			if failed++; failed < 3 && !errors.Is(err, syscall.ECONNREFUSED) {
+				continue
+			}
+			return fmt.Errorf("%w: %v", errMasterLost, err)
+		}
+		failed = 0
+		if pid != s.pid {
+			return fmt.Errorf("%w: its pid went from %d to %d", errMasterLost, s.pid, pid)
+		}
+		b.checkTypes(ctx, wrong)
 	}
 }
 

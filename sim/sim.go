@@ -1415,3 +1415,29 @@ type emptyI2C struct{}
 func (emptyI2C) String() string                  { return "sim-i2c-empty" }
 func (emptyI2C) Tx(uint16, []byte, []byte) error { return errNoAck }
 func (emptyI2C) SetSpeed(physic.Frequency) error { return nil }
+
+// ConfigOptions turns the YAML's `sim:` section into the sim's options.
+func ConfigOptions(c *config.File, seed int64, realTime bool) Options {
+	o := Options{
+		Seed:     seed,
+		RealTime: realTime,
+		Battery:  Battery{Voltage: c.Sim.Float("battery_voltage"), Resistance: c.Sim.Float("battery_resistance")},
+		Pressure: c.Sim.Float("pressure"),
+		Joints:   map[string]JointParams{},
+	}
+	for _, sj := range c.SimJoints {
+		p := JointParams{Motor: sj.Str("motor"), Damping: sj.Float("damping"),
+			Friction: sj.Float("friction"), Load: sj.Float("load"), Travel: time.Duration(sj.Float("travel") * float64(time.Second))}
+		if sj.Has("motors") {
+			p.Motors = sj.Int("motors")
+		}
+		if sj.Has("gearing") {
+			p.Gearing = sj.Float("gearing")
+		}
+		if sj.Has("inertia") {
+			p.Inertia = sj.Float("inertia")
+		}
+		o.Joints[sj.Name] = p
+	}
+	return o
+}
