@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_msgs"
+
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/hal"
@@ -208,5 +210,35 @@ func TestWrongTypeCounted(t *testing.T) {
 	}
 	if s := b.Stats(); s.WrongType != 1 {
 		t.Errorf("stats %+v", s)
+	}
+}
+
+// TestCommandCallbacks: each topic type reaches its controller; a group
+// takes a Float64MultiArray, and one of the wrong length is refused.
+func TestCommandCallbacks(t *testing.T) {
+	l, c, reg := testLoop(t, testYAML+"  both: {type: voltage_controllers/JointGroupVoltageController, joints: [wheel]}\n")
+	now := 7 * time.Millisecond
+	b, _ := New(Options{Loop: l, Config: c, Clock: func() time.Duration { return now }})
+	arm, both := l.Controller("arm_v"), l.Controller("both")
+	if commandType(arm) != "std_msgs/Float64" || commandType(both) != "std_msgs/Float64MultiArray" {
+		t.Fatalf("types %s %s", commandType(arm), commandType(both))
+	}
+	b.commandCallback(arm).(func(*std_msgs.Float64))(&std_msgs.Float64{Data: 3})
+	b.commandCallback(arm).(func(*std_msgs.Float64))(&std_msgs.Float64{Data: math.Inf(1)})
+	group := b.commandCallback(both).(func(*std_msgs.Float64MultiArray))
+	group(&std_msgs.Float64MultiArray{Data: []float64{-2}})
+	group(&std_msgs.Float64MultiArray{Data: []float64{1, 2}})
+	if s := b.Stats(); s.Commands != 2 {
+		t.Errorf("commands passed %d, want 2", s.Commands)
+	}
+	if arm.Refused() != 1 || both.Refused() != 1 {
+		t.Errorf("refused: arm %d group %d, want 1 each", arm.Refused(), both.Refused())
+	}
+	l.Cycle(now)
+	for joint, want := range map[string]float64{"arm": 3, "wheel": -2} {
+		h, err := interfaces.LookupCommand[float64](reg, joint, interfaces.Voltage)
+		if err != nil || !h.Set || h.Value != want {
+			t.Errorf("%s voltage command %+v %v, want %v", joint, h, err, want)
+		}
 	}
 }
