@@ -16,20 +16,21 @@ const goroslib = "github.com/bluenviron/goroslib/v2"
 // chosen parsers and the shared diag package). A package missing here is
 // an error, so a new package must state its place.
 var allowed = map[string][]string{
-	"diag":        {},
-	"interfaces":  {},
-	"urdf":        {"diag"},
-	"config":      {"diag", "gopkg.in/yaml.v3"},
-	"robot":       {"diag", "urdf", "config"},
-	"hal":         {"periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
-	"hal/haltest": {"hal", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
-	"devices":     {"hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
-	"sim":         {"hal", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
-	"control":     {"hal", "interfaces", "config", "urdf", "robot"},
-	"daemon":      {"diag", "hal", "interfaces", "config", "urdf", "robot", "devices", "sim", "control", "ros"},
-	"ros":         {"hal", "interfaces", "config", "control", "robot", "ros/master", goroslib, goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/geometry_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
-	"ros/master":  {},
-	"cmd/frcd":    {"diag", "config", "robot", "daemon", "ros"},
+	"diag":              {},
+	"interfaces":        {},
+	"urdf":              {"diag"},
+	"config":            {"diag", "gopkg.in/yaml.v3"},
+	"robot":             {"diag", "urdf", "config"},
+	"hal":               {"periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
+	"hal/haltest":       {"hal", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
+	"devices":           {"hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
+	"sim":               {"hal", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
+	"control":           {"hal", "interfaces", "config", "urdf", "robot"},
+	"daemon":            {"diag", "hal", "interfaces", "config", "urdf", "robot", "devices", "sim", "control", "ros"},
+	"ros":               {"hal", "interfaces", "config", "control", "robot", "ros/master", goroslib, goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/geometry_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
+	"ros/master":        {},
+	"internal/tooltest": {},
+	"cmd/frcd":          {"diag", "config", "robot", "daemon", "ros"},
 }
 
 func TestImportGraph(t *testing.T) {

@@ -53,8 +53,7 @@ type input struct {
 type Controller struct {
 	Name   string
 	Type   string   // the YAML type, e.g. effort_controllers/JointPositionController
-	Target string   // the device (and, for a joint's devices, the joint) it commands; a group's first joint
-	Joints []string // every device it commands, in order (one but for a group)
+	Joints []string // the devices (and, for a joint's devices, the joints) it commands, in order: one but for a group
 
 	in      input
 	kind    ctlKind
@@ -241,21 +240,27 @@ func (c *Controller) pidStep(sp, dt float64) (float64, bool) {
 	return c.pid.Update(sp, err, rate, dt), true
 }
 
-// kinds maps the YAML's command controller types to what they do; the
-// joint state controller is the ROS bridge's, not the loop's.
-var kinds = map[string]ctlKind{
-	config.JointVoltageController:   kindForward,
-	config.ServoPositionController:  kindForward,
-	config.AnalogOutputController:   kindForward,
-	config.JointGroupVoltage:        kindGroup,
-	config.JointPositionController:  kindPosition,
-	config.JointVelocityController:  kindVelocity,
-	config.JointEffortController:    kindEffort,
-	config.SolenoidController:       kindBinary,
-	config.DigitalOutputController:  kindBinary,
-	config.CompressorController:     kindBinary,
-	config.DoubleSolenoidController: kindTernary,
-	config.RelayController:          kindTernary,
+// binding says what a YAML command controller type does and which
+// command interface of its joints it claims; the joint state controller
+// is the ROS bridge's, not the loop's.
+type binding struct {
+	kind  ctlKind
+	iface string
+}
+
+var bindings = map[string]binding{
+	config.JointVoltageController:   {kindForward, interfaces.Voltage},
+	config.ServoPositionController:  {kindForward, interfaces.Position},
+	config.AnalogOutputController:   {kindForward, interfaces.Analog},
+	config.JointGroupVoltage:        {kindGroup, interfaces.Voltage},
+	config.JointPositionController:  {kindPosition, interfaces.Voltage},
+	config.JointVelocityController:  {kindVelocity, interfaces.Voltage},
+	config.JointEffortController:    {kindEffort, interfaces.Voltage},
+	config.SolenoidController:       {kindBinary, interfaces.Binary},
+	config.DigitalOutputController:  {kindBinary, interfaces.Binary},
+	config.CompressorController:     {kindBinary, interfaces.Binary},
+	config.DoubleSolenoidController: {kindTernary, interfaces.Ternary},
+	config.RelayController:          {kindTernary, interfaces.Ternary},
 }
 
 // newController binds a YAML controller: it claims its devices' command
@@ -268,54 +273,46 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 	if cd.Type.Name == config.JointStateController {
 		return nil, nil
 	}
-	kind, known := kinds[cd.Type.Name]
+	bind, known := bindings[cd.Type.Name]
 	if !known {
 		return nil, fmt.Errorf("controller %q: unknown type %q", cd.Name, cd.Type.Name)
 	}
-	c := &Controller{Name: cd.Name, Type: cd.Type.Name, kind: kind, timeout: defTimeout}
+	c := &Controller{Name: cd.Name, Type: cd.Type.Name, kind: bind.kind, timeout: defTimeout}
 	if cd.Has("timeout") {
 		c.timeout = time.Duration(cd.Float("timeout") * float64(time.Second))
 	}
-	if kind == kindGroup {
-		targets := cd.RefList("joints")
-		if len(targets) == 0 {
-			return nil, fmt.Errorf("controller %q: not checked (joints unknown)", cd.Name)
-		}
-		for _, t := range targets {
-			h, err := interfaces.Claim[float64](reg, c.Name, t.Name, interfaces.Voltage)
+	targets := cd.RefList("joints")
+	if target := cd.Ref("joint"); target != nil {
+		targets = []*config.Device{target}
+	}
+	if len(targets) == 0 {
+		return nil, fmt.Errorf("controller %q: not checked (joint unknown)", cd.Name)
+	}
+	for _, t := range targets {
+		c.Joints = append(c.Joints, t.Name)
+	}
+	var err error
+	switch c.kind {
+	case kindGroup:
+		for _, name := range c.Joints {
+			h, err := interfaces.Claim[float64](reg, c.Name, name, bind.iface)
 			if err != nil {
 				return nil, err
 			}
 			c.group = append(c.group, h)
-			c.Joints = append(c.Joints, t.Name)
 		}
-		c.Target = c.Joints[0]
-		c.in.values = make([]float64, len(targets))
-		c.vals = make([]float64, len(targets))
-		return c, nil
-	}
-	target := cd.Ref("joint")
-	if target == nil || target.Type == nil {
-		return nil, fmt.Errorf("controller %q: not checked (joint unknown)", cd.Name)
-	}
-	c.Target, c.Joints = target.Name, []string{target.Name}
-	var err error
-	claimF := func(iface string) { c.f64, err = interfaces.Claim[float64](reg, c.Name, target.Name, iface) }
-	switch cd.Type.Name {
-	case config.JointVoltageController:
-		claimF(interfaces.Voltage)
-	case config.ServoPositionController:
-		claimF(interfaces.Position)
-	case config.AnalogOutputController:
-		claimF(interfaces.Analog)
-	case config.SolenoidController, config.DigitalOutputController, config.CompressorController:
-		c.b, err = interfaces.Claim[bool](reg, c.Name, target.Name, interfaces.Binary)
-	case config.DoubleSolenoidController, config.RelayController:
-		c.t, err = interfaces.Claim[interfaces.Tri](reg, c.Name, target.Name, interfaces.Ternary)
+		c.in.values = make([]float64, len(c.Joints))
+		c.vals = make([]float64, len(c.Joints))
+	case kindBinary:
+		c.b, err = interfaces.Claim[bool](reg, c.Name, c.Joints[0], bind.iface)
+	case kindTernary:
+		c.t, err = interfaces.Claim[interfaces.Tri](reg, c.Name, c.Joints[0], bind.iface)
+	case kindForward:
+		c.f64, err = interfaces.Claim[float64](reg, c.Name, c.Joints[0], bind.iface)
 	default: // the PIDs
-		k, ok := m.byName[target.Name]
+		k, ok := m.byName[c.Joints[0]]
 		if !ok {
-			return nil, fmt.Errorf("controller %q: %q is not a movable URDF joint", c.Name, target.Name)
+			return nil, fmt.Errorf("controller %q: %q is not a movable URDF joint", c.Name, c.Joints[0])
 		}
 		c.joint = &m.joints[k]
 		c.continuous = c.joint.continuous && c.kind == kindPosition
@@ -325,7 +322,7 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 			iclamp = cd.Float("pid.i_clamp")
 		}
 		c.pid = PID{P: cd.Float("pid.p"), I: cd.Float("pid.i"), D: cd.Float("pid.d"), F: cd.Float("pid.f"), IClamp: iclamp, Max: max}
-		claimF(interfaces.Voltage)
+		c.f64, err = interfaces.Claim[float64](reg, c.Name, c.Joints[0], bind.iface)
 	}
 	if err != nil {
 		return nil, err

@@ -121,7 +121,7 @@ func newNavX(d *config.Device, env *Env) (Device, error) {
 			return nil, fmt.Errorf("SPI port %d: connect: %w", id, err)
 		}
 		n.spi = c
-		n.req[2] = navxCRC(n.req[:2])
+		n.req[2] = hal.NavXCRC(n.req[:2])
 	case "i2c":
 		b, err := env.HAL.I2C(id)
 		if err != nil {
@@ -196,7 +196,7 @@ func (n *navX) responseSPI() error {
 	if err := n.spi.Tx(n.zeros[:], n.rx[:]); err != nil {
 		return n.rErr.wrap(err)
 	}
-	if navxCRC(n.rx[:navxSpan]) != n.rx[navxSpan] {
+	if hal.NavXCRC(n.rx[:navxSpan]) != n.rx[navxSpan] {
 		return n.errCRC
 	}
 	return n.decode(n.reqAt, n.rx[:navxSpan])
@@ -278,20 +278,3 @@ func (n *navX) Write(now, dt time.Duration) error { return n.responseSPI() }
 func (n *navX) Halt() error { return n.responseSPI() }
 
 func navxS16(b []byte, at int) int16 { return int16(binary.LittleEndian.Uint16(b[at:])) }
-
-// navxCRC is the navX SPI protocol's CRC: starting from 0, each byte is
-// XORed in and eight bits shifted out, XORing 0x91 before each shift of a
-// 1.
-func navxCRC(b []byte) byte {
-	var crc byte
-	for _, c := range b {
-		crc ^= c
-		for range 8 {
-			if crc&1 != 0 {
-				crc ^= 0x91
-			}
-			crc >>= 1
-		}
-	}
-	return crc
-}

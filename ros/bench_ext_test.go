@@ -9,7 +9,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"net"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -21,40 +20,17 @@ import (
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_msgs"
 
 	"github.com/frcd/frcd/daemon"
-	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/ros/master"
 )
 
 const (
-	netBenchURDF = "../examples/competition/robot.urdf"
-	netBenchYAML = "../examples/competition/robot.yaml"
 	// netBenchWarmup messages are received and not counted.
 	netBenchWarmup = 20
 	// netBenchWait bounds each wait for the master, a connection or the
 	// messages still due, beyond their nominal time.
 	netBenchWait = 15 * time.Second
 )
-
-func netBenchRobot(b *testing.B) *robot.Robot {
-	b.Helper()
-	r, list, err := robot.Load(netBenchURDF, netBenchYAML)
-	if err != nil || list.Errors() > 0 {
-		b.Fatalf("load: %v %v", err, list)
-	}
-	return r
-}
-
-// netBenchPort is a free port on 127.0.0.1 (listened on, then closed).
-func netBenchPort(b *testing.B) int {
-	b.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
 
 // netBenchNode is a goroslib node on loopback that logs nowhere.
 func netBenchNode(b *testing.B, name, masterAddr string) *goroslib.Node {
@@ -143,8 +119,8 @@ func benchLatency(b *testing.B, rate float64) {
 	if testing.Short() {
 		b.Skip("network benchmark: skipped with -short")
 	}
-	r := netBenchRobot(b)
-	port := netBenchPort(b)
+	r := exampleRobot(b)
+	port := freePort(b)
 	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Rate: rate, Enabled: true, ROS: &daemon.ROSOptions{
 		Env: ros.Env{MasterURI: fmt.Sprintf("http://127.0.0.1:%d", port)}, Master: ros.MasterEmbedded, PublishRate: rate}})
 	if err != nil {
@@ -239,7 +215,7 @@ func BenchmarkPublishThroughput(b *testing.B) {
 		b.Skip("network benchmark: skipped with -short")
 	}
 	// The names the bridge publishes: the loop's joints.
-	d, err := daemon.NewSim(netBenchRobot(b), daemon.Options{})
+	d, err := daemon.NewSim(exampleRobot(b), daemon.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -122,10 +121,7 @@ func New(o Options) (*Bridge, error) {
 		return nil, err
 	}
 	b := &Bridge{o: o, masterURI: uri, hostport: hostport, ctlTopics: map[string]*control.Controller{}}
-	b.every = PublishPeriod(o.Config, o.Loop.Period())
-	if o.PublishRate > 0 {
-		b.every = max(time.Duration(float64(time.Second)/o.PublishRate), o.Loop.Period())
-	}
+	b.every = PublishPeriod(o.Config, o.Loop.Period(), o.PublishRate)
 	for _, c := range o.Loop.Controllers() {
 		b.ctlTopics["/"+c.Name+"/command"] = c
 	}
@@ -133,17 +129,19 @@ func New(o Options) (*Bridge, error) {
 	return b, nil
 }
 
-// PublishPeriod is the state topics' period: the joint state controller's
-// publish_rate, or the loop's rate at most 100 Hz, and never faster than
-// the loop.
-func PublishPeriod(c *config.File, loop time.Duration) time.Duration {
-	every := max(loop, 10*time.Millisecond)
+// PublishPeriod is the state topics' period: rate when positive, else
+// the joint state controller's publish_rate, else the loop's rate at most
+// 100 Hz; never faster than the loop.
+func PublishPeriod(c *config.File, loop time.Duration, rate float64) time.Duration {
 	for _, cd := range c.Controllers {
-		if cd.Type != nil && cd.Type.Name == config.JointStateController && cd.Has("publish_rate") {
-			every = time.Duration(float64(time.Second) / cd.Float("publish_rate"))
+		if rate <= 0 && cd.Type != nil && cd.Type.Name == config.JointStateController && cd.Has("publish_rate") {
+			rate = cd.Float("publish_rate")
 		}
 	}
-	return max(every, loop)
+	if rate <= 0 {
+		return max(loop, 10*time.Millisecond)
+	}
+	return max(time.Duration(float64(time.Second)/rate), loop)
 }
 
 // Stats returns a copy of the bridge's counters.
@@ -301,23 +299,6 @@ func (b *Bridge) checkTypes(ctx context.Context, wrong map[string]bool) {
 	}
 }
 
-// onLog sees goroslib's log: a command topic's connection refused for a
-// wrong message type is counted against its controller.
-func (b *Bridge) onLog(msg string) {
-	if !strings.Contains(msg, "checksum") && !strings.Contains(msg, "md5") {
-		return
-	}
-	_, rest, ok := strings.Cut(msg, "subscriber '")
-	if !ok {
-		return
-	}
-	topic, _, _ := strings.Cut(rest, "'")
-	if c := b.ctlTopics[topic]; c != nil {
-		c.Refuse()
-		b.wrongType.Add(1)
-	}
-}
-
 // stamp is the wall-clock time of a loop time.
 func (b *Bridge) stamp(t time.Duration) time.Time { return b.o.Epoch.Add(t) }
 
@@ -330,11 +311,4 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 	case <-t.C:
 		return true
 	}
-}
-
-func nanIfAbsent(v float64, present bool) float64 {
-	if present {
-		return v
-	}
-	return math.NaN()
 }

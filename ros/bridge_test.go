@@ -1,6 +1,7 @@
 package ros
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
 	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/ros/master"
 	"github.com/frcd/frcd/urdf"
 )
 
@@ -86,18 +88,20 @@ func TestPublishPeriod(t *testing.T) {
 	for _, c := range []struct {
 		yaml string
 		loop time.Duration
+		rate float64
 		want time.Duration
 	}{
-		{testYAML, 10 * time.Millisecond, 10 * time.Millisecond},
-		{testYAML, time.Millisecond, 10 * time.Millisecond}, // the loop's rate, at most 100 Hz
-		{testYAML + "  js: {type: joint_state_controller/JointStateController, publish_rate: 25}\n", time.Millisecond, 40 * time.Millisecond},
-		{testYAML + "  js: {type: joint_state_controller/JointStateController, publish_rate: 500}\n", 10 * time.Millisecond, 10 * time.Millisecond}, // never faster than the loop
+		{testYAML, 10 * time.Millisecond, 0, 10 * time.Millisecond},
+		{testYAML, time.Millisecond, 0, 10 * time.Millisecond}, // the loop's rate, at most 100 Hz
+		{testYAML + "  js: {type: joint_state_controller/JointStateController, publish_rate: 25}\n", time.Millisecond, 0, 40 * time.Millisecond},
+		{testYAML + "  js: {type: joint_state_controller/JointStateController, publish_rate: 500}\n", 10 * time.Millisecond, 0, 10 * time.Millisecond}, // never faster than the loop
+		{testYAML + "  js: {type: joint_state_controller/JointStateController, publish_rate: 25}\n", time.Millisecond, 1000, time.Millisecond},         // the override wins
 	} {
 		f, list := config.Parse("t.yaml", []byte(c.yaml))
 		if list.Errors() > 0 {
 			t.Fatal(list)
 		}
-		if got := PublishPeriod(f, c.loop); got != c.want {
+		if got := PublishPeriod(f, c.loop, c.rate); got != c.want {
 			t.Errorf("loop %s: %s, want %s", c.loop, got, c.want)
 		}
 	}
@@ -197,19 +201,43 @@ func TestDeviceHealth(t *testing.T) {
 	}
 }
 
-// TestWrongTypeCounted: goroslib's log of a checksum mismatch on a
-// command topic counts as a refused command of its controller.
+// TestWrongTypeCounted: a command topic the master knows by another type
+// (a publisher of the wrong type, whose connection goroslib refuses) is
+// counted once as a refused command of its controller, until it is right
+// again.
 func TestWrongTypeCounted(t *testing.T) {
+	m := master.New(master.Options{})
+	if err := m.Start("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
 	l, c, _ := testLoop(t, testYAML)
-	b, _ := New(Options{Loop: l, Config: c, Clock: func() time.Duration { return 0 }})
-	b.onLog("subscriber '/arm_v/command' got an error: wrong message checksum")
-	b.onLog("subscriber '/other/command' got an error: wrong message checksum")
-	b.onLog("subscriber '/arm_v/command' got an error: EOF")
+	b, err := New(Options{Loop: l, Config: c, Clock: func() time.Duration { return 0 }, Env: Env{MasterURI: m.URI()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	register := func(node, topic, typ string) {
+		t.Helper()
+		if _, err := master.Call(context.Background(), m.URI(), "registerPublisher", node, topic, typ, "http://127.0.0.1:1/"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wrong := map[string]bool{}
+	register("/ok", "/arm_v/command", "std_msgs/Float64")
+	b.checkTypes(context.Background(), wrong)
+	register("/bad", "/arm_v/command", "std_msgs/Bool")
+	register("/other", "/other/command", "std_msgs/Bool") // no controller's topic
+	b.checkTypes(context.Background(), wrong)
+	b.checkTypes(context.Background(), wrong) // still wrong: counted once
 	if n := l.Controller("arm_v").Refused(); n != 1 {
 		t.Errorf("refused %d, want 1", n)
 	}
-	if s := b.Stats(); s.WrongType != 1 {
-		t.Errorf("stats %+v", s)
+	register("/ok2", "/arm_v/command", "std_msgs/Float64")
+	b.checkTypes(context.Background(), wrong)
+	register("/bad2", "/arm_v/command", "std_msgs/Int8")
+	b.checkTypes(context.Background(), wrong)
+	if n, s := l.Controller("arm_v").Refused(), b.Stats(); n != 2 || s.WrongType != 2 {
+		t.Errorf("after a second wrong publisher: refused %d, stats %+v", n, s)
 	}
 }
 

@@ -12,16 +12,15 @@ import (
 	"math"
 	"net"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/ros/master"
@@ -30,31 +29,21 @@ import (
 const (
 	exampleURDF = "../examples/competition/robot.urdf"
 	exampleYAML = "../examples/competition/robot.yaml"
-	rsp         = "/usr/lib/robot_state_publisher/robot_state_publisher"
-	// toolTimeout bounds every tool run; waits for a condition get waitLimit.
-	toolTimeout = 30 * time.Second
-	waitLimit   = 30 * time.Second
+	// waitLimit bounds a wait for a condition (each check runs a tool).
+	waitLimit = 30 * time.Second
 )
 
-// requireTools skips the test when a tool is missing, unless
-// FRCD_REQUIRE_TOOLS=1 (make test), when a missing tool fails it.
-func requireTools(t *testing.T, tools ...string) {
+// integration marks a test that runs real tools: skipped with -short,
+// and as tooltest.Require says when a tool is missing.
+func integration(t *testing.T, tools ...tooltest.Tool) {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("integration test: skipped with -short")
+		t.Skip("runs the Debian ROS tools for about 25 s: skipped with -short")
 	}
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			msg := fmt.Sprintf("%s not found: run scripts/install-deps.sh (make deps)", tool)
-			if os.Getenv("FRCD_REQUIRE_TOOLS") == "1" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
-		}
-	}
+	tooltest.Require(t, tools...)
 }
 
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -64,81 +53,14 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// rosEnv is the environment of the tools: the master at port, this host
-// by IP, and a private ROS_HOME for their logs.
-type rosEnv struct {
-	port int
-	vars []string
-}
-
-func newEnv(t *testing.T, port int) *rosEnv {
-	var vars []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "ROS_") {
-			vars = append(vars, kv)
-		}
-	}
-	vars = append(vars, fmt.Sprintf("ROS_MASTER_URI=http://127.0.0.1:%d", port), "ROS_IP=127.0.0.1", "ROS_HOME="+t.TempDir())
-	return &rosEnv{port: port, vars: vars}
-}
-
-func (e *rosEnv) uri() string { return fmt.Sprintf("http://127.0.0.1:%d", e.port) }
-
-func (e *rosEnv) command(ctx context.Context, name string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Env = e.vars
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 2 * time.Second
-	return cmd
-}
-
-// run runs a tool to completion and returns its output.
-func (e *rosEnv) run(t *testing.T, name string, args ...string) (string, error) {
+// exampleRobot loads the full example robot.
+func exampleRobot(t testing.TB) *robot.Robot {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), toolTimeout)
-	defer cancel()
-	out, err := e.command(ctx, name, args...).CombinedOutput()
-	if err != nil {
-		return string(out), fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, out)
+	r, list, err := robot.Load(exampleURDF, exampleYAML)
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("example robot: %v %v", err, list)
 	}
-	return string(out), nil
-}
-
-func (e *rosEnv) mustRun(t *testing.T, name string, args ...string) string {
-	t.Helper()
-	out, err := e.run(t, name, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// start starts a tool in the background; stop (also run at cleanup) kills
-// its process group.
-func (e *rosEnv) start(t *testing.T, name string, args ...string) (stop func()) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := e.command(ctx, name, args...)
-	var out strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	stopped := false
-	stop = func() {
-		if stopped {
-			return
-		}
-		stopped = true
-		cancel()
-		<-done
-	}
-	t.Cleanup(stop)
-	return stop
+	return r
 }
 
 // frcd runs the full example robot in real time with the ROS bridge.
@@ -147,18 +69,15 @@ type frcd struct {
 	done chan error
 }
 
-func startFrcd(t *testing.T, e *rosEnv, mode ros.MasterMode) *frcd {
+func startFrcd(t *testing.T, e *tooltest.ROS, mode ros.MasterMode) *frcd {
 	t.Helper()
-	r, list, err := robot.Load(exampleURDF, exampleYAML)
-	if err != nil || list.Errors() > 0 {
-		t.Fatalf("example robot: %v %v", err, list)
-	}
+	r := exampleRobot(t)
 	text, err := os.ReadFile(exampleURDF)
 	if err != nil {
 		t.Fatal(err)
 	}
 	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
-		Env: ros.Env{MasterURI: e.uri(), IP: "127.0.0.1"}, Master: mode, URDF: string(text), Logf: t.Logf,
+		Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: mode, URDF: string(text), Logf: t.Logf,
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -220,9 +139,9 @@ func toFloat(v any) float64 {
 }
 
 // echo returns one message of a topic, decoded from rostopic's YAML.
-func echo[T any](t *testing.T, e *rosEnv, topic string) T {
+func echo[T any](t *testing.T, e *tooltest.ROS, topic string) T {
 	t.Helper()
-	out := e.mustRun(t, "rostopic", "echo", "-n", "1", topic)
+	out := e.MustRun(t, "rostopic", "echo", "-n", "1", topic)
 	var doc strings.Builder
 	for _, line := range strings.Split(out, "\n") {
 		if strings.HasPrefix(line, "WARNING") || line == "---" {
@@ -264,7 +183,7 @@ func measured(d *daemon.Daemon) map[string]bool {
 
 // tfRotation is the rotation of the transform to child in one /tf
 // message from robot_state_publisher.
-func tfRotation(t *testing.T, e *rosEnv, child string) [4]float64 {
+func tfRotation(t *testing.T, e *tooltest.ROS, child string) [4]float64 {
 	t.Helper()
 	type tfMsg struct {
 		Transforms []struct {
@@ -313,7 +232,7 @@ func (dg diagnostics) value(name, key string) (string, bool) {
 
 // waitRefused waits for /diagnostics to count more than before refused
 // commands of a controller.
-func waitRefused(t *testing.T, e *rosEnv, controller string, before uint64) {
+func waitRefused(t *testing.T, e *tooltest.ROS, controller string, before uint64) {
 	t.Helper()
 	eventually(t, controller+"'s refused command counted in /diagnostics", func() bool {
 		v, ok := echo[diagnostics](t, e, "/diagnostics").value("frcd: controller "+controller, "refused")
@@ -323,7 +242,7 @@ func waitRefused(t *testing.T, e *rosEnv, controller string, before uint64) {
 }
 
 // checkBridge is what both masters must support.
-func checkBridge(t *testing.T, e *rosEnv, f *frcd) {
+func checkBridge(t *testing.T, e *tooltest.ROS, f *frcd) {
 	t.Run("joint_states", func(t *testing.T) {
 		before := measured(f.d)
 		js := echo[jointStates](t, e, "/joint_states")
@@ -346,10 +265,10 @@ func checkBridge(t *testing.T, e *rosEnv, f *frcd) {
 	})
 
 	t.Run("voltage moves the arm, and robot_state_publisher's tf follows", func(t *testing.T) {
-		e.start(t, rsp)
+		e.Start(t, tooltest.RobotStatePublisher.Name)
 		start := echo[jointStates](t, e, "/joint_states").position(t, "shoulder_joint")
 		rot0 := tfRotation(t, e, "arm")
-		stop := e.start(t, "rostopic", "pub", "-r", "20", "/shoulder_voltage/command", "std_msgs/Float64", "data: 4.0")
+		stop := e.Start(t, "rostopic", "pub", "-r", "20", "/shoulder_voltage/command", "std_msgs/Float64", "data: 4.0")
 		var pos float64
 		eventually(t, "shoulder_joint moving under 4 V", func() bool {
 			pos = echo[jointStates](t, e, "/joint_states").position(t, "shoulder_joint")
@@ -364,7 +283,7 @@ func checkBridge(t *testing.T, e *rosEnv, f *frcd) {
 	})
 
 	t.Run("solenoid command flips its joint", func(t *testing.T) {
-		stop := e.start(t, "rostopic", "pub", "-r", "10", "/climber_lock/command", "std_msgs/Bool", "data: true")
+		stop := e.Start(t, "rostopic", "pub", "-r", "10", "/climber_lock/command", "std_msgs/Bool", "data: true")
 		defer stop()
 		eventually(t, "climber_lock_joint extended", func() bool {
 			return echo[jointStates](t, e, "/joint_states").position(t, "climber_lock_joint") > 0
@@ -374,7 +293,7 @@ func checkBridge(t *testing.T, e *rosEnv, f *frcd) {
 	t.Run("NaN command refused and counted in /diagnostics", func(t *testing.T) {
 		ctl := f.d.Loop.Controller("elevator_voltage")
 		before := ctl.Refused()
-		e.mustRun(t, "rostopic", "pub", "-1", "/elevator_voltage/command", "std_msgs/Float64", "data: .nan")
+		e.MustRun(t, "rostopic", "pub", "-1", "/elevator_voltage/command", "std_msgs/Float64", "data: .nan")
 		waitRefused(t, e, "elevator_voltage", before)
 		if j, _ := f.d.Sim.Joint("elevator_joint"); j.Voltage != 0 || math.IsNaN(j.Voltage) {
 			t.Errorf("elevator voltage %v after a NaN command, want 0", j.Voltage)
@@ -384,7 +303,7 @@ func checkBridge(t *testing.T, e *rosEnv, f *frcd) {
 	t.Run("wrong message type refused and counted", func(t *testing.T) {
 		ctl := f.d.Loop.Controller("shooter_voltage")
 		before := ctl.Refused()
-		e.mustRun(t, "rostopic", "pub", "-1", "/shooter_voltage/command", "std_msgs/Bool", "data: true")
+		e.MustRun(t, "rostopic", "pub", "-1", "/shooter_voltage/command", "std_msgs/Bool", "data: true")
 		waitRefused(t, e, "shooter_voltage", before)
 		if f.d.Bridge.Stats().WrongType == 0 {
 			t.Errorf("stats %+v", f.d.Bridge.Stats())
@@ -395,15 +314,15 @@ func checkBridge(t *testing.T, e *rosEnv, f *frcd) {
 	})
 
 	t.Run("services", func(t *testing.T) {
-		out := e.mustRun(t, "rosservice", "call", "/frcd/enable", "data: false")
+		out := e.MustRun(t, "rosservice", "call", "/frcd/enable", "data: false")
 		if !strings.Contains(out, "success: True") || f.d.Sim.DS().Enabled {
 			t.Errorf("disable: %s; sim enabled %v", out, f.d.Sim.DS().Enabled)
 		}
-		e.mustRun(t, "rosservice", "call", "/frcd/enable", "data: true")
+		e.MustRun(t, "rosservice", "call", "/frcd/enable", "data: true")
 		if !f.d.Sim.DS().Enabled {
 			t.Error("enable: the sim is still disabled")
 		}
-		out = e.mustRun(t, "rosservice", "call", "/frcd/list_controllers")
+		out = e.MustRun(t, "rosservice", "call", "/frcd/list_controllers")
 		for _, c := range f.d.Loop.Controllers() {
 			if !strings.Contains(out, c.Name) { // rosservice folds long lines: names only
 				t.Errorf("list_controllers lacks %s: %s", c.Name, out)
@@ -412,16 +331,16 @@ func checkBridge(t *testing.T, e *rosEnv, f *frcd) {
 	})
 
 	t.Run("graph and parameters", func(t *testing.T) {
-		if out := e.mustRun(t, "rosnode", "list"); !strings.Contains(out, "/frcd") {
+		if out := e.MustRun(t, "rosnode", "list"); !strings.Contains(out, "/frcd") {
 			t.Errorf("rosnode list: %s", out)
 		}
-		if out := e.mustRun(t, "rosnode", "info", "/frcd"); !strings.Contains(out, "/joint_states") || !strings.Contains(out, "/shoulder_voltage/command") {
+		if out := e.MustRun(t, "rosnode", "info", "/frcd"); !strings.Contains(out, "/joint_states") || !strings.Contains(out, "/shoulder_voltage/command") {
 			t.Errorf("rosnode info /frcd: %s", out)
 		}
-		if out := e.mustRun(t, "rosparam", "get", "/robot_description"); !strings.Contains(out, "<robot") { // YAML-folded
+		if out := e.MustRun(t, "rosparam", "get", "/robot_description"); !strings.Contains(out, "<robot") { // YAML-folded
 			t.Errorf("rosparam get /robot_description: %.200s", out)
 		}
-		if out := e.mustRun(t, "rostopic", "type", "/intake/command"); strings.TrimSpace(out) != "std_msgs/Int8" {
+		if out := e.MustRun(t, "rostopic", "type", "/intake/command"); strings.TrimSpace(out) != "std_msgs/Int8" {
 			t.Errorf("rostopic type /intake/command: %s", out)
 		}
 	})
@@ -431,19 +350,20 @@ func checkBridge(t *testing.T, e *rosEnv, f *frcd) {
 // stock tools, and survives the master being killed and restarted: it
 // registers again and the topics resume.
 func TestDebianMaster(t *testing.T) {
-	requireTools(t, "rosmaster", "rostopic", "rosnode", "rosparam", "rosservice", rsp)
-	e := newEnv(t, freePort(t))
-	stopMaster := e.start(t, "rosmaster", "--core", "-p", strconv.Itoa(e.port))
+	integration(t, tooltest.Rosmaster, tooltest.Rostopic, tooltest.Rosnode, tooltest.Rosparam, tooltest.Rosservice, tooltest.RobotStatePublisher)
+	port := freePort(t)
+	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", port))
+	stopMaster := e.Start(t, "rosmaster", "--core", "-p", strconv.Itoa(port))
 	f := startFrcd(t, e, ros.MasterExternal) // retries until rosmaster answers
 	checkBridge(t, e, f)
 
 	t.Run("master restart", func(t *testing.T) {
 		stopMaster()
-		e.start(t, "rosmaster", "--core", "-p", strconv.Itoa(e.port))
+		e.Start(t, "rosmaster", "--core", "-p", strconv.Itoa(port))
 		eventually(t, "the new rosmaster answering", func() bool {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 			defer cancel()
-			_, err := master.Call(ctx, e.uri(), "getPid", "/test")
+			_, err := master.Call(ctx, e.MasterURI, "getPid", "/test")
 			return err == nil
 		})
 		js := echo[jointStates](t, e, "/joint_states") // blocks until frcd has registered again
@@ -454,7 +374,7 @@ func TestDebianMaster(t *testing.T) {
 		if s := f.d.Bridge.Stats(); s.Connects < 2 || s.EmbeddedURI != "" {
 			t.Errorf("stats after a restart: %+v", s)
 		}
-		out := e.mustRun(t, "rosparam", "get", "/robot_description")
+		out := e.MustRun(t, "rosparam", "get", "/robot_description")
 		if !strings.Contains(out, "<robot") {
 			t.Errorf("robot_description not set again: %.100s", out)
 		}
@@ -464,8 +384,8 @@ func TestDebianMaster(t *testing.T) {
 // TestEmbeddedMaster: with no master running, frcd starts its own, and
 // the stock tools work against it as against rosmaster.
 func TestEmbeddedMaster(t *testing.T) {
-	requireTools(t, "rostopic", "rosnode", "rosparam", "rosservice", rsp)
-	e := newEnv(t, freePort(t))
+	integration(t, tooltest.Rostopic, tooltest.Rosnode, tooltest.Rosparam, tooltest.Rosservice, tooltest.RobotStatePublisher)
+	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
 	f := startFrcd(t, e, ros.MasterEmbedded)
 	checkBridge(t, e, f)
 	if s := f.d.Bridge.Stats(); s.EmbeddedURI == "" || !s.Connected {
@@ -491,11 +411,7 @@ func TestEmbeddedMasterCannotStart(t *testing.T) {
 			c.Close()
 		}
 	}()
-	r, list, err := robot.Load(exampleURDF, exampleYAML)
-	if err != nil || list.Errors() > 0 {
-		t.Fatalf("example robot: %v %v", err, list)
-	}
-	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
+	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
 		Env: ros.Env{MasterURI: "http://" + l.Addr().String(), IP: "127.0.0.1"}, Master: ros.MasterEmbedded, Logf: t.Logf,
 	}})
 	if err != nil {

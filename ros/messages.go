@@ -217,3 +217,10 @@ func kv(key string, v any) diagnostic_msgs.KeyValue {
 	}
 	return diagnostic_msgs.KeyValue{Key: key, Value: s}
 }
+
+func nanIfAbsent(v float64, present bool) float64 {
+	if present {
+		return v
+	}
+	return math.NaN()
+}

@@ -51,9 +51,12 @@ func (b *Bridge) connect(ctx context.Context) (*session, error) {
 		Host:            b.o.Env.Host(),
 		LogLevel:        goroslib.LogLevelWarn,
 		LogDestinations: goroslib.LogDestinationCallback,
-		OnLog:           func(_ goroslib.LogLevel, msg string) { b.onLog(msg) },
-		ReadTimeout:     3 * time.Second,
-		WriteTimeout:    2 * time.Second,
+		// goroslib reports a refused connection (a wrong message type)
+		// nowhere useful; checkTypes counts those. Its other news is noise
+		// to a robot's log (a subscriber's EOF whenever rostopic exits).
+		OnLog:        func(goroslib.LogLevel, string) {},
+		ReadTimeout:  3 * time.Second,
+		WriteTimeout: 2 * time.Second,
 	})
 	if err != nil {
 		return nil, err

@@ -304,22 +304,6 @@ func navxPut16(r *[navxRegCount]byte, reg int, v uint16) {
 	r[reg], r[reg+1] = byte(v), byte(v>>8)
 }
 
-// navxCRC is the navX SPI protocol's CRC-7 (polynomial 0x91, bits shifted
-// out least significant first, starting from 0).
-func navxCRC(b []byte) byte {
-	var crc byte
-	for _, c := range b {
-		crc ^= c
-		for range 8 {
-			if crc&1 != 0 {
-				crc ^= 0x91
-			}
-			crc >>= 1
-		}
-	}
-	return crc
-}
-
 // write is a register write from either bus. Only UPDATE_RATE_HZ
 // (clipped to 4-200 Hz) and INTEGRATION_CTL take writes.
 func (n *navx) write(reg int, v byte) {
@@ -421,7 +405,7 @@ func (n *navx) spiTx(w, r []byte) {
 		return
 	}
 	clear(r)
-	if len(w) != 3 || navxCRC(w[:2]) != w[2] || w[1] == 0 {
+	if len(w) != 3 || hal.NavXCRC(w[:2]) != w[2] || w[1] == 0 {
 		return
 	}
 	reg := int(w[0] &^ 0x80)
@@ -434,7 +418,7 @@ func (n *navx) spiTx(w, r []byte) {
 	}
 	count := min(int(w[1]), navxRegCount-reg)
 	copy(n.resp[:count], n.regs[reg:reg+count])
-	n.resp[count] = navxCRC(n.resp[:count])
+	n.resp[count] = hal.NavXCRC(n.resp[:count])
 	n.respLen, n.respPos, n.respAt = count+1, 0, n.now
 }
 

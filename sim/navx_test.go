@@ -26,24 +26,6 @@ func navxS16(n *navx, reg int) int16 {
 
 func navxU16(n *navx, reg int) uint16 { return binary.LittleEndian.Uint16(n.regs[reg:]) }
 
-func TestNavXCRC(t *testing.T) {
-	// Worked by hand: 0x01 is odd, so 0x01^0x91 = 0x90, shifted 0x48;
-	// 0x24, 0x12, 0x09 shift out zeros; 0x09 is odd: 0x98 -> 0x4C; 0x26;
-	// 0x13 is odd: 0x82 -> 0x41.
-	if got := navxCRC([]byte{0x01}); got != 0x41 {
-		t.Errorf("CRC(01) = %#02x, want 0x41", got)
-	}
-	// The write of UPDATE_RATE_HZ = 60 Hz, [0x84, 0x3C]: 0x3E (by a
-	// separate implementation of the same CRC).
-	if got := navxCRC([]byte{0x84, 0x3C}); got != 0x3E {
-		t.Errorf("CRC(84 3C) = %#02x, want 0x3e", got)
-	}
-	// The CRC of any run of zeros is 0.
-	if got := navxCRC(make([]byte, 59)); got != 0 {
-		t.Errorf("CRC(zeros) = %#02x, want 0", got)
-	}
-}
-
 func TestNavXPowerUp(t *testing.T) {
 	n := newNavX()
 	want := map[int]uint16{
@@ -176,7 +158,7 @@ func TestNavXUpdateRate(t *testing.T) {
 // navxSPIRequest sends a 3-byte request with its CRC.
 func navxSPIRequest(t *testing.T, c spi.Conn, a, b byte) {
 	t.Helper()
-	w := []byte{a, b, navxCRC([]byte{a, b})}
+	w := []byte{a, b, hal.NavXCRC([]byte{a, b})}
 	if err := c.Tx(w, make([]byte, 3)); err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +184,7 @@ func TestNavXSPI(t *testing.T) {
 	if err := c.Tx(make([]byte, 3), r); err != nil {
 		t.Fatal(err)
 	}
-	want := []byte{50, 2, navxCRC([]byte{50, 2})}
+	want := []byte{50, 2, hal.NavXCRC([]byte{50, 2})}
 	if string(r) != string(want) {
 		t.Errorf("read 0x04-0x05 = % x, want % x", r, want)
 	}
@@ -225,7 +207,7 @@ func TestNavXSPI(t *testing.T) {
 	c.Tx(make([]byte, 2), r1)
 	c.Tx(make([]byte, 3), r2)
 	whoami := []byte{0x32, 0, 0, 0}
-	if got := append(r1, r2...); string(got) != string(append(whoami, navxCRC(whoami))) {
+	if got := append(r1, r2...); string(got) != string(append(whoami, hal.NavXCRC(whoami))) {
 		t.Errorf("read in two pieces = % x", got)
 	}
 }
@@ -234,7 +216,7 @@ func TestNavXSPIBadRequests(t *testing.T) {
 	n := newNavX()
 	c, _ := n.spiPort().Connect(500*physic.KiloHertz, spi.Mode3, 8)
 	// A write with a bad CRC is ignored.
-	c.Tx([]byte{0x84, 50, navxCRC([]byte{0x84, 50}) ^ 1}, nil)
+	c.Tx([]byte{0x84, 50, hal.NavXCRC([]byte{0x84, 50}) ^ 1}, nil)
 	if n.regs[navxRegUpdateRate] != 60 {
 		t.Errorf("bad-CRC write took: rate %d", n.regs[navxRegUpdateRate])
 	}
@@ -336,7 +318,7 @@ func TestNavXAllocs(t *testing.T) {
 	n := newNavX()
 	c, _ := n.spiPort().Connect(500*physic.KiloHertz, spi.Mode3, 8)
 	b := n.i2cBus()
-	req := []byte{0x04, 0x6C, navxCRC([]byte{0x04, 0x6C})}
+	req := []byte{0x04, 0x6C, hal.NavXCRC([]byte{0x04, 0x6C})}
 	w, r := make([]byte, 0x6D), make([]byte, 0x6D)
 	i2cReq := []byte{0x00, 0x3A}
 	m := IMU{Orientation: navxYawQ(30), AngularVelocity: [3]float64{0, 0, 1}}

@@ -279,7 +279,7 @@ func TestSPIAndI2C(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := []byte{0x00, 1, 0}
-	req[2] = navxCRC(req[:2])
+	req[2] = hal.NavXCRC(req[:2])
 	if err := nc.Tx(req, make([]byte, 3)); err != nil {
 		t.Fatal(err)
 	}

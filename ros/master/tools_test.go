@@ -3,16 +3,10 @@
 package master
 
 import (
-	"bytes"
-	"context"
 	"fmt"
-	"io"
 	"net/url"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,134 +14,13 @@ import (
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_msgs"
 	"gopkg.in/yaml.v3"
+
+	"github.com/frcd/frcd/internal/tooltest"
 )
 
 // Integration tests against Debian's ROS 1 tools (scripts/install-deps.sh
 // installs them). Without a tool the test is skipped, unless
 // FRCD_REQUIRE_TOOLS=1, as `make test` sets.
-
-const (
-	toolTimeout = 30 * time.Second
-	rspPath     = "/usr/lib/robot_state_publisher/robot_state_publisher"
-)
-
-// requireTools skips (or fails, under FRCD_REQUIRE_TOOLS=1) unless every
-// tool, given as path-or-name and its Debian package, is installed.
-func requireTools(t *testing.T, tools ...[2]string) {
-	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool[0]); err != nil {
-			msg := fmt.Sprintf("%s not found: install the Debian package %s (scripts/install-deps.sh)", tool[0], tool[1])
-			if os.Getenv("FRCD_REQUIRE_TOOLS") == "1" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
-		}
-	}
-}
-
-var (
-	rosparamTool = [2]string{"rosparam", "python3-rosparam"}
-	rostopicTool = [2]string{"rostopic", "python3-rostopic"}
-	rosnodeTool  = [2]string{"rosnode", "python3-rosnode"}
-	rspTool      = [2]string{rspPath, "ros-robot-state-publisher"}
-)
-
-// rosEnv is the environment for a ROS tool talking to m.
-func rosEnv(t *testing.T, m *Master) []string {
-	env := []string{}
-	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "ROS_") {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env,
-		"ROS_MASTER_URI="+m.URI(),
-		"ROS_IP=127.0.0.1",
-		"ROS_HOME="+t.TempDir(),
-		"ROS_LOG_DIR="+t.TempDir(),
-		"PYTHONDONTWRITEBYTECODE=1",
-	)
-}
-
-// command prepares a tool in its own process group, killed (group and
-// all) when ctx ends.
-func command(ctx context.Context, env []string, name string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
-	cmd.WaitDelay = 5 * time.Second
-	return cmd
-}
-
-// run runs a tool to completion and returns its standard output.
-func run(t *testing.T, m *Master, name string, args ...string) (string, error) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), toolTimeout)
-	defer cancel()
-	cmd := command(ctx, rosEnv(t, m), name, args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	// Whatever the tool left behind in its group goes too.
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	if err != nil {
-		return stdout.String(), fmt.Errorf("%s %v: %w\nstderr: %s", name, args, err, stderr.String())
-	}
-	return stdout.String(), nil
-}
-
-// mustRun is run that fails the test on error.
-func mustRun(t *testing.T, m *Master, name string, args ...string) string {
-	t.Helper()
-	out, err := run(t, m, name, args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-// startTool starts a long-running tool, stopped at the end of the test.
-func startTool(t *testing.T, m *Master, name string, args ...string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), toolTimeout)
-	cmd := command(ctx, rosEnv(t, m), name, args...)
-	var stderr lockedBuffer
-	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
-	if err := cmd.Start(); err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		_ = cmd.Wait()
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		if t.Failed() {
-			t.Logf("%s stderr:\n%s", name, stderr.String())
-		}
-	})
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // newNode starts a goroslib node on m, closed at the end of the test.
 func newNode(t *testing.T, m *Master, name string) *goroslib.Node {
@@ -169,9 +42,10 @@ func newNode(t *testing.T, m *Master, name string) *goroslib.Node {
 }
 
 func TestToolsRosparam(t *testing.T) {
-	requireTools(t, rosparamTool)
+	tooltest.Require(t, tooltest.Rosparam)
 	m := startMaster(t, Options{})
-	mustRun(t, m, "rosparam", "set", "/foo", "{a: 1, b: [1, 2], c: {d: hello}}")
+	e := tooltest.NewROS(t, m.URI())
+	e.MustRun(t, "rosparam", "set", "/foo", "{a: 1, b: [1, 2], c: {d: hello}}")
 	if v, ok := m.GetParam("/foo"); !ok || fmt.Sprint(v) != "map[a:1 b:[1 2] c:map[d:hello]]" {
 		t.Fatalf("after rosparam set: %#v", v)
 	}
@@ -182,7 +56,7 @@ func TestToolsRosparam(t *testing.T) {
 		go func() { defer wg.Done(); f() }()
 	}
 	check(func() {
-		out, err := run(t, m, "rosparam", "get", "/foo")
+		out, err := e.Run("rosparam", "get", "/foo")
 		if err != nil {
 			t.Error(err)
 			return
@@ -200,7 +74,7 @@ func TestToolsRosparam(t *testing.T) {
 		}
 	})
 	check(func() {
-		out, err := run(t, m, "rosparam", "get", "/foo/c/d")
+		out, err := e.Run("rosparam", "get", "/foo/c/d")
 		if err != nil {
 			t.Error(err)
 		} else if strings.TrimSpace(out) != "hello" {
@@ -208,7 +82,7 @@ func TestToolsRosparam(t *testing.T) {
 		}
 	})
 	check(func() {
-		out, err := run(t, m, "rosparam", "list")
+		out, err := e.Run("rosparam", "list")
 		if err != nil {
 			t.Error(err)
 			return
@@ -225,22 +99,23 @@ func TestToolsRosparam(t *testing.T) {
 		return
 	}
 
-	mustRun(t, m, "rosparam", "delete", "/foo/c")
+	e.MustRun(t, "rosparam", "delete", "/foo/c")
 	if v, ok := m.GetParam("/foo"); !ok || fmt.Sprint(v) != "map[a:1 b:[1 2]]" {
 		t.Errorf("after rosparam delete /foo/c: %#v", v)
 	}
-	mustRun(t, m, "rosparam", "delete", "/foo")
+	e.MustRun(t, "rosparam", "delete", "/foo")
 	if _, ok := m.GetParam("/foo"); ok {
 		t.Error("/foo still set after rosparam delete")
 	}
-	if out, err := run(t, m, "rosparam", "get", "/foo"); err == nil {
+	if out, err := e.Run("rosparam", "get", "/foo"); err == nil {
 		t.Errorf("rosparam get of a deleted parameter succeeded: %q", out)
 	}
 }
 
 func TestToolsTopicsAndNodes(t *testing.T) {
-	requireTools(t, rostopicTool, rosnodeTool)
+	tooltest.Require(t, tooltest.Rostopic, tooltest.Rosnode)
 	m := startMaster(t, Options{})
+	e := tooltest.NewROS(t, m.URI())
 	node := newNode(t, m, "talker")
 	pub, err := goroslib.NewPublisher(goroslib.PublisherConf{
 		Node:  node,
@@ -259,7 +134,7 @@ func TestToolsTopicsAndNodes(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out, err := run(t, m, name, args...)
+			out, err := e.Run(name, args...)
 			if err == nil {
 				err = f(out)
 			}
@@ -288,8 +163,9 @@ func TestToolsTopicsAndNodes(t *testing.T) {
 }
 
 func TestToolsRostopicPubToGoSubscriber(t *testing.T) {
-	requireTools(t, rostopicTool)
+	tooltest.Require(t, tooltest.Rostopic)
 	m := startMaster(t, Options{})
+	e := tooltest.NewROS(t, m.URI())
 	node := newNode(t, m, "listener")
 	got := make(chan float64, 16)
 	sub, err := goroslib.NewSubscriber(goroslib.SubscriberConf{
@@ -308,13 +184,13 @@ func TestToolsRostopicPubToGoSubscriber(t *testing.T) {
 	defer sub.Close()
 	// The subscriber registered before the publisher: it can only hear of
 	// rostopic through the master's publisherUpdate.
-	startTool(t, m, "rostopic", "pub", "-r", "10", "/cmd", "std_msgs/Float64", "data: 2.5")
+	e.Start(t, "rostopic", "pub", "-r", "10", "/cmd", "std_msgs/Float64", "data: 2.5")
 	select {
 	case v := <-got:
 		if v != 2.5 {
 			t.Errorf("received %v, want 2.5", v)
 		}
-	case <-time.After(toolTimeout):
+	case <-time.After(tooltest.Timeout):
 		t.Fatal("goroslib subscriber received nothing from rostopic pub")
 	}
 }
@@ -334,8 +210,9 @@ const twoLinkURDF = `<?xml version="1.0"?>
 `
 
 func TestToolsRobotStatePublisher(t *testing.T) {
-	requireTools(t, rostopicTool, rspTool)
+	tooltest.Require(t, tooltest.Rostopic, tooltest.RobotStatePublisher)
 	m := startMaster(t, Options{})
+	e := tooltest.NewROS(t, m.URI())
 	if err := m.SetParam("/robot_description", twoLinkURDF); err != nil {
 		t.Fatal(err)
 	}
@@ -372,8 +249,8 @@ func TestToolsRobotStatePublisher(t *testing.T) {
 	}()
 	defer func() { close(stop); <-stopped }()
 
-	startTool(t, m, rspPath)
-	out := mustRun(t, m, "rostopic", "echo", "-n", "1", "/tf")
+	e.Start(t, tooltest.RobotStatePublisher.Name)
+	out := e.MustRun(t, "rostopic", "echo", "-n", "1", "/tf")
 	for _, want := range []string{`frame_id: "base_link"`, `child_frame_id: "forearm"`, "z: 0.5"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("rostopic echo /tf lacks %q:\n%s", want, out)
