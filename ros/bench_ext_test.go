@@ -145,18 +145,8 @@ func benchLatency(b *testing.B, rate float64) {
 		}
 	}()
 
-	// The subscriber's node needs the master, which the bridge starts:
-	// poll its registration (it has published nothing yet).
-	registered := make(chan struct{})
-	go func() {
-		t := time.NewTicker(2 * time.Millisecond)
-		defer t.Stop()
-		for ctx.Err() == nil && !d.Bridge.Stats().Connected {
-			<-t.C
-		}
-		close(registered)
-	}()
-	waitFor(b, "registration of the bridge", registered, netBenchWait, runDone)
+	// The subscriber's node needs the master, which the bridge starts.
+	waitFor(b, "registration of the bridge", d.Bridge.Registered(1), netBenchWait, runDone)
 
 	rec := newLatencies(b.N)
 	node := netBenchNode(b, "frcd_bench_latency", fmt.Sprintf("127.0.0.1:%d", port))

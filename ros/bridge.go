@@ -93,8 +93,9 @@ type Bridge struct {
 	every     time.Duration // state topics' period
 	ctlTopics map[string]*control.Controller
 
-	mu    sync.Mutex
-	stats Stats
+	mu      sync.Mutex
+	stats   Stats
+	waiters []registrationWaiter // see Registered
 
 	commands, wrongType atomic.Uint64
 }
@@ -198,11 +199,41 @@ func (b *Bridge) Run(ctx context.Context) error {
 
 func (b *Bridge) setConnected(on bool, pid int) {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.stats.Connected, b.stats.MasterPID = on, pid
-	if on {
-		b.stats.Connects++
+	if !on {
+		return
 	}
-	b.mu.Unlock()
+	b.stats.Connects++
+	kept := b.waiters[:0]
+	for _, w := range b.waiters {
+		if b.stats.Connects >= w.n {
+			close(w.ch)
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	b.waiters = kept
+}
+
+type registrationWaiter struct {
+	n  uint64
+	ch chan struct{}
+}
+
+// Registered returns a channel closed once the bridge has registered with
+// a master n times in all (Stats.Connects >= n): 1 for the first
+// registration, Stats().Connects+1 for the next one after a loss.
+func (b *Bridge) Registered(n uint64) <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ch := make(chan struct{})
+	if b.stats.Connects >= n {
+		close(ch)
+		return ch
+	}
+	b.waiters = append(b.waiters, registrationWaiter{n, ch})
+	return ch
 }
 
 // masterLog passes on the embedded master's news, less its routine:

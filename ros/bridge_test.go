@@ -270,3 +270,37 @@ func TestCommandCallbacks(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistered: Registered(n) closes once the bridge has registered n
+// times in all, and stays open for a registration yet to come.
+func TestRegistered(t *testing.T) {
+	l, c, _ := testLoop(t, testYAML)
+	b, err := New(Options{Loop: l, Config: c, Clock: func() time.Duration { return 0 }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := func(ch <-chan struct{}) bool {
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
+	first, second := b.Registered(1), b.Registered(2)
+	if !closed(b.Registered(0)) || closed(first) || closed(second) {
+		t.Fatal("before any registration")
+	}
+	b.setConnected(true, 10)
+	if !closed(first) || closed(second) {
+		t.Fatal("after the first registration")
+	}
+	b.setConnected(false, 0)
+	if closed(second) {
+		t.Fatal("a loss is not a registration")
+	}
+	b.setConnected(true, 11)
+	if !closed(second) || !closed(b.Registered(2)) || closed(b.Registered(3)) {
+		t.Fatal("after the second registration")
+	}
+}

@@ -23,7 +23,6 @@ import (
 	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
-	"github.com/frcd/frcd/ros/master"
 )
 
 const (
@@ -91,7 +90,24 @@ func startFrcd(t *testing.T, e *tooltest.ROS, mode ros.MasterMode) *frcd {
 			t.Errorf("frcd: %v", err)
 		}
 	})
+	f.registered(t, 1)
 	return f
+}
+
+// registered waits until frcd has registered with a master n times in
+// all: its topics, services and robot_description are then in place.
+func (f *frcd) registered(t *testing.T, n uint64) {
+	t.Helper()
+	timeout := time.NewTimer(waitLimit)
+	defer timeout.Stop()
+	select {
+	case <-f.d.Bridge.Registered(n):
+	case err := <-f.done:
+		f.done <- err
+		t.Fatalf("frcd stopped before registering (%d): %v", n, err)
+	case <-timeout.C:
+		t.Fatalf("frcd not registered (%d) within %s: %+v", n, waitLimit, f.d.Bridge.Stats())
+	}
 }
 
 // alive fails the test if frcd's Run has returned.
@@ -358,15 +374,11 @@ func TestDebianMaster(t *testing.T) {
 	checkBridge(t, e, f)
 
 	t.Run("master restart", func(t *testing.T) {
+		connects := f.d.Bridge.Stats().Connects
 		stopMaster()
 		e.Start(t, "rosmaster", "--core", "-p", strconv.Itoa(port))
-		eventually(t, "the new rosmaster answering", func() bool {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-			defer cancel()
-			_, err := master.Call(ctx, e.MasterURI, "getPid", "/test")
-			return err == nil
-		})
-		js := echo[jointStates](t, e, "/joint_states") // blocks until frcd has registered again
+		f.registered(t, connects+1)
+		js := echo[jointStates](t, e, "/joint_states")
 		f.alive(t)
 		if len(js.Name) == 0 {
 			t.Error("no joints after the restart")
