@@ -45,6 +45,9 @@ type Options struct {
 	StatusEvery time.Duration
 	// ROS, when set, runs the ROS bridge beside the loop (Run starts it).
 	ROS *ROSOptions
+	// Scenario, when set, is the sim's starting point (sim.Scenario): it
+	// replaces the YAML's sim: section, Seed and Enabled.
+	Scenario *sim.Scenario
 }
 
 // Daemon is a running robot: the sim, its devices and the loop.
@@ -78,12 +81,17 @@ type Daemon struct {
 // NewSim builds a daemon on the simulated HAL for a checked robot (one
 // whose findings hold no errors).
 func NewSim(r *robot.Robot, o Options) (*Daemon, error) {
-	s, err := sim.New(r, sim.ConfigOptions(r.Config, o.Seed, o.RealTime))
-	if err != nil {
-		return nil, fmt.Errorf("sim: %w", err)
+	so := sim.ConfigOptions(r.Config, o.Seed, o.RealTime)
+	so.Enabled = o.Enabled
+	if o.Scenario != nil {
+		var err error
+		if so, err = o.Scenario.Options(r, o.RealTime); err != nil {
+			return nil, err
+		}
 	}
-	if o.Enabled {
-		s.SetDS(hal.DSState{Enabled: true, Attached: true, Mode: hal.Teleop})
+	s, err := sim.New(r, so) // its errors say "sim: "
+	if err != nil {
+		return nil, err
 	}
 	d := &Daemon{Robot: r, Sim: s, backend: s, opts: o, start: time.Now()}
 	d.watch = func() time.Duration { return time.Since(d.start) }

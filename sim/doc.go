@@ -111,4 +111,16 @@
 // currents (|current| of the motor on each pdp_ch), the terminal voltage,
 // 25 °C, the battery's current, power and energy; each PCM sends Status1.
 // Frames are stamped with sim time; Latest keeps the newest per id.
+//
+// # Scenarios
+//
+// A Scenario is the sim's starting point as a JSON file (as Veranda saves
+// worlds): the seed, whether the Driver Station starts enabled, the
+// battery and air, the plants, the joints' initial positions and
+// velocities, and the link sensors' values. Sim.Scenario gives the one a
+// Sim was built from (`frcd run --sim --save-scenario F` writes it);
+// loaded (LoadScenario, `--scenario F`), it replaces the YAML's sim:
+// section and the seed, so the same scenario and the same commands replay
+// a run bit for bit. Unknown fields and values that are not numbers are
+// errors with file:line:col.
 package sim

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
-	"sort"
 	"sync"
 	"time"
 
@@ -49,6 +48,15 @@ type Options struct {
 	// Pressure is the initial tank pressure of every PCM, psi. Defaults
 	// to 120 (full).
 	Pressure float64
+	// Enabled starts the Driver Station enabled (teleop); otherwise it
+	// starts disabled.
+	Enabled bool
+	// Initial places joints at start, by name (held within their limits);
+	// the others start at 0, or the nearest limit.
+	Initial map[string]JointState
+	// Sensors sets link sensors' values at start, by YAML name (as
+	// SetSensor).
+	Sensors map[string]float64
 }
 
 // Battery is an open-circuit voltage behind an internal resistance.
@@ -132,6 +140,7 @@ type Sim struct {
 	pigeonOpen map[int]bool
 
 	nextStatus time.Duration
+	opts       Options // as built, for Scenario
 }
 
 var _ hal.Backend = (*Sim)(nil)
@@ -264,7 +273,9 @@ func New(r *robot.Robot, o Options) (*Sim, error) {
 		canMotors:  map[int]*canMotor{},
 		imuByName:  map[string]*imuDev{},
 		pigeonOpen: map[int]bool{},
+		opts:       o,
 	}
+	s.ds.Enabled = o.Enabled
 	s.bus = canBus{s: s, slot: map[uint32]int{}, pdps: map[uint32]*pdp{}, pcms: map[uint32]*pcm{}}
 	pdpOf := map[*config.Device]*pdp{}
 	for _, d := range r.Config.Devices {
@@ -311,6 +322,18 @@ func New(r *robot.Robot, o Options) (*Sim, error) {
 	for _, d := range r.LinkSensors {
 		s.sensor(d, nil)
 	}
+	for _, n := range sortedKeys(o.Initial) {
+		j := s.byName[n]
+		j.pos, j.vel = o.Initial[n].Position, o.Initial[n].Velocity
+		j.stops()
+	}
+	for _, n := range sortedKeys(o.Sensors) {
+		if d := s.digital[n]; d != nil {
+			d.value = o.Sensors[n]
+		} else {
+			s.analog[n].value = o.Sensors[n]
+		}
+	}
 	s.vTerm = s.batt.Voltage - s.batt.Resistance*controllerA
 	s.iTotal = controllerA
 	s.navx()
@@ -351,12 +374,7 @@ func checkOptions(r *robot.Robot, o *Options) error {
 	if o.Pressure == 0 {
 		o.Pressure = fullPSI
 	}
-	names := make([]string, 0, len(o.Joints))
-	for n := range o.Joints {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range sortedKeys(o.Joints) {
 		p := o.Joints[n]
 		rj := r.Joint(n)
 		if rj == nil {
@@ -387,8 +405,34 @@ func checkOptions(r *robot.Robot, o *Options) error {
 			return fmt.Errorf("sim: joint %q: motor, motors and gearing apply to joints driven by a speed controller; %s", n, drivenBy(rj))
 		}
 	}
-	return nil
+	var errs []error
+	for _, n := range sortedKeys(o.Initial) {
+		st := o.Initial[n]
+		switch {
+		case r.Joint(n) == nil:
+			errs = append(errs, fmt.Errorf("sim: initial state: %q is no movable URDF joint", n))
+		case notFinite(st.Position) || notFinite(st.Velocity):
+			errs = append(errs, fmt.Errorf("sim: initial state of %q: %+v: not numbers", n, st))
+		}
+	}
+	links := map[string]bool{}
+	for _, d := range r.LinkSensors {
+		if d.Type != nil && (d.Type.Name == "digital_input" || d.Type.Name == "analog_input") {
+			links[d.Name] = true
+		}
+	}
+	for _, n := range sortedKeys(o.Sensors) {
+		switch {
+		case !links[n]:
+			errs = append(errs, fmt.Errorf("sim: sensors: %q is no digital_input or analog_input in a link", n))
+		case notFinite(o.Sensors[n]):
+			errs = append(errs, fmt.Errorf("sim: sensors: %q: %v is not a number", n, o.Sensors[n]))
+		}
+	}
+	return errors.Join(errs...)
 }
+
+func notFinite(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) }
 
 func drivenBy(rj *robot.Joint) string {
 	if rj.Actuator == nil {
@@ -1129,6 +1173,10 @@ func (s *Sim) SetJoint(name string, pos, vel float64) error {
 	j.stops()
 	return nil
 }
+
+// Scenario is the scenario the Sim was built from: its options, with
+// the defaults applied, and the robot's name.
+func (s *Sim) Scenario() *Scenario { return ScenarioOf(s.r, s.opts, s.opts.Enabled) }
 
 // Joint returns a joint's ground truth.
 func (s *Sim) Joint(name string) (JointTruth, bool) {

@@ -20,6 +20,7 @@ import (
 	"github.com/frcd/frcd/diag"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
+	"github.com/frcd/frcd/sim"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -142,9 +143,11 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	disabled := fs.Bool("disabled", false, "start the simulated Driver Station disabled (default enabled)")
 	seed := fs.Int64("seed", 1, "the sim's random seed")
 	every := fs.Duration("status", time.Second, "how often to print the status line")
+	scenario := fs.String("scenario", "", "start the sim from this scenario file (JSON; replaces the YAML's sim: section, --seed and --disabled)")
+	saveScenario := fs.String("save-scenario", "", "write the scenario the sim starts from to this file (JSON), to replay the run with --scenario")
 	spin := fs.Duration("spin", 0, "spin this long before each cycle instead of sleeping (less jitter, more CPU; default 200µs at 500 Hz and above, -1ns never)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: frcd run --sim [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--status D] [--spin D] ROBOT.urdf ROBOT.yaml")
+		fmt.Fprintln(stderr, "usage: frcd run --sim [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
 	}
 	urdfPath, yamlPath, ok := robotFiles(fs, args)
@@ -176,6 +179,12 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	}
 	list.WriteText(stderr) // warnings
 	o := daemon.Options{RealTime: true, Rate: *rate, Seed: *seed, Enabled: !*disabled, Spin: *spin, Status: stdout, StatusEvery: *every}
+	if *scenario != "" {
+		if o.Scenario, err = sim.LoadScenario(*scenario); err != nil {
+			fmt.Fprintf(stderr, "frcd run: %v\n", err)
+			return exitInvalid
+		}
+	}
 	if !*noROS {
 		text, err := os.ReadFile(urdfPath)
 		if err != nil {
@@ -189,6 +198,13 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "frcd run: %v\n", err)
 		return exitInvalid
+	}
+	if *saveScenario != "" {
+		if err := d.Sim.Scenario().Save(*saveScenario); err != nil {
+			fmt.Fprintf(stderr, "frcd run: %v\n", err)
+			return exitUsage
+		}
+		fmt.Fprintf(stdout, "frcd: saved the scenario to %s\n", *saveScenario)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

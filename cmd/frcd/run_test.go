@@ -6,10 +6,13 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/frcd/frcd/sim"
 )
 
 // TestMain lets the tests run this binary as frcd itself, in a child
@@ -37,8 +40,9 @@ func TestRunStopsOnSignal(t *testing.T) {
 	}{{syscall.SIGTERM, true}, {syscall.SIGINT, false}} {
 		sig := c.sig
 		t.Run(sig.String(), func(t *testing.T) {
-			args := []string{"run", "--sim", "--no-ros", "--status", "20ms", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"}
-			want := []string{"frcd: competition on the simulated HAL at 100 Hz, 33 devices, 16 joints", "joints=14/16", "frcd: stopped; every output neutral"}
+			saved := filepath.Join(t.TempDir(), "scenario.json")
+			args := []string{"run", "--sim", "--no-ros", "--status", "20ms", "--seed", "5", "--save-scenario", saved, "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"}
+			want := []string{"frcd: competition on the simulated HAL at 100 Hz, 33 devices, 16 joints", "joints=14/16", "frcd: stopped; every output neutral", "frcd: saved the scenario to " + saved}
 			var uri string
 			if c.ros {
 				args = append(args[:2], args[3:]...)
@@ -96,6 +100,10 @@ func TestRunStopsOnSignal(t *testing.T) {
 					t.Errorf("output lacks %q:\n%s\nstderr:\n%s", want, all, stderr.String())
 				}
 			}
+			scen, err := sim.LoadScenario(saved)
+			if err != nil || scen.Seed != 5 || scen.Robot != "competition" || !scen.Enabled || scen.BatteryV != 12.8 {
+				t.Errorf("saved scenario %+v, %v", scen, err)
+			}
 		})
 	}
 }
@@ -110,6 +118,9 @@ func TestRunRefuses(t *testing.T) {
 		{[]string{"run", "--sim", "--master=embeded", "a.urdf", "b.yaml"}, 2, "--master=embeded: want embedded or external"},
 		{[]string{"run", "--sim", "--no-ros", "only.urdf"}, 2, "usage: frcd run"},
 		{[]string{"run", "--sim", "--no-ros", "testdata/validate/typos/robot.urdf", "testdata/validate/typos/robot.yaml"}, 1, `unknown device type "tallon"`},
+		{[]string{"run", "--sim", "--no-ros", "--scenario", "testdata/scenario/typo.json", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"}, 1, `testdata/scenario/typo.json:4:3: unknown field "seeds"`},
+		{[]string{"run", "--sim", "--no-ros", "--scenario", "testdata/scenario/other-robot.json", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"}, 1, `the scenario is for robot "minimal", not "competition"`},
+		{[]string{"run", "--sim", "--no-ros", "--scenario", "testdata/scenario/none.json", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"}, 1, `none.json: no such file`},
 	}
 	for _, c := range cases {
 		code, out, errOut := runFrcd(c.args...)
