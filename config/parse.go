@@ -468,6 +468,7 @@ func (p *parser) entry(index int, n *yaml.Node, kind entryKind, name *yaml.Node)
 		if d.NamePos == (diag.Pos{}) && (kind.typed || !kind.fixed.OptionalName) {
 			p.list.Errorf(d.Pos, "%s: missing required key \"name\"", label)
 		}
+		d.label = label
 	}
 	if !kind.typed {
 		d.Type = kind.fixed

@@ -203,14 +203,21 @@ func (s *Sim) DisturbanceValue(i int) (x, y float64, ok bool) {
 	return s.disturb[i].x, s.disturb[i].y, true
 }
 
-// disturbJoints redraws the disturbances due at the start of a substep
-// and sets the force and velocity each pushed joint gets over it.
-func (s *Sim) disturbJoints() {
+// redraw draws the disturbances due by the present time: a value drawn at
+// time t is in force from t on.
+func (s *Sim) redraw() {
 	for _, d := range s.disturb {
 		for s.t >= d.next {
 			d.draw()
 			d.next += d.period
 		}
+	}
+}
+
+// disturbJoints sets the force and velocity each pushed joint gets over
+// the present substep.
+func (s *Sim) disturbJoints() {
+	for _, d := range s.disturb {
 		if d.j != nil {
 			d.j.ext, d.j.dv = 0, 0
 		}
@@ -229,8 +236,7 @@ func (s *Sim) disturbJoints() {
 // baseDisturbance is the push on the drive base over the present substep,
 // in the field frame: the sum of the force disturbances (N) and of the
 // velocity disturbances (m/s) on the base. The drivetrain's model adds
-// them to the base's dynamics and motion. Call it holding s.mu, after
-// disturbJoints.
+// them to the base's dynamics and motion. Call it holding s.mu.
 func (s *Sim) baseDisturbance() (fx, fy, vx, vy float64) {
 	for _, d := range s.disturb {
 		switch {

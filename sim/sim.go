@@ -680,6 +680,7 @@ func (s *Sim) AdvanceTo(now time.Duration) {
 		s.substep(dt)
 		s.t += dt
 		s.advanceFaults(dt.Seconds(), s.t)
+		s.redraw()
 		s.navx()
 		if s.t >= s.nextStatus {
 			s.publish()
