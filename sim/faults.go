@@ -6,6 +6,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand"
+	"slices"
 	"sort"
 	"time"
 
@@ -255,14 +256,13 @@ func (s *Sim) setFault(name string, p SensorFault) error {
 			n.mu.Unlock()
 		}
 	}
-	if f == nil {
-		delete(s.faults, name)
-	} else {
-		s.faults[name] = f
+	if i := slices.Index(s.faultList, old); old != nil && i >= 0 {
+		s.faultList = slices.Delete(s.faultList, i, i+1)
 	}
-	s.faultList = s.faultList[:0]
-	for _, n := range sortedKeys(s.faults) {
-		s.faultList = append(s.faultList, s.faults[n])
+	delete(s.faults, name)
+	if f != nil {
+		s.faults[name] = f
+		s.faultList = append(s.faultList, f)
 	}
 	return nil
 }
@@ -278,10 +278,23 @@ func (s *Sim) Faults() map[string]SensorFault {
 	return out
 }
 
-// setFaults applies Options.Faults, in name order.
+// setFaults applies Options.Faults: the YAML's devices in file order, then
+// names of no device, sorted, which fail.
 func (s *Sim) setFaults(faults map[string]SensorFault) error {
 	var errs []error
-	for _, n := range sortedKeys(faults) {
+	var unknown []string
+	for _, d := range s.r.Config.Devices {
+		if f, ok := faults[d.Name]; ok {
+			errs = append(errs, s.setFault(d.Name, f))
+		}
+	}
+	for n := range faults {
+		if s.r.Config.Device(n) == nil {
+			unknown = append(unknown, n)
+		}
+	}
+	sort.Strings(unknown)
+	for _, n := range unknown {
 		errs = append(errs, s.setFault(n, faults[n]))
 	}
 	return errors.Join(errs...)
@@ -296,13 +309,4 @@ func (s *Sim) advanceFaults(h float64, now time.Duration) {
 			f.begin()
 		}
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

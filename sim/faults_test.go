@@ -527,3 +527,21 @@ func TestFaultsDoNotAllocate(t *testing.T) {
 		t.Errorf("%v allocations per cycle with faults, want 0", allocs)
 	}
 }
+
+// TestSetFaultKeepsDrift: a new fault model keeps the drift so far; the
+// new model's drift grows from there.
+func TestSetFaultKeepsDrift(t *testing.T) {
+	s := bench(t, Options{Faults: map[string]SensorFault{"arm_pot": {Drift: Gauss{Mu: 0.1}}}})
+	pot := mustOK[hal.AnalogIn](t)(s.OpenAnalogIn(0, 7, 0))
+	s.AdvanceTo(2 * time.Second)
+	pot.Voltage() // what a dropped read repeats
+	if err := s.SetFault("arm_pot", SensorFault{Dropout: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	s.AdvanceTo(4 * time.Second)
+	for range 10 {
+		if v, _ := pot.Voltage(); math.Abs(v-(0.2+1)/2*5) > 1e-9 {
+			t.Fatalf("arm_pot after 2 s of 0.1 rad/s drift, then none: %v V, want %v", v, (0.2+1)/2*5)
+		}
+	}
+}
