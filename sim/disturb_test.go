@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/json"
 	"math"
 	"reflect"
 	"strings"
@@ -214,5 +215,31 @@ func TestConfigOptionsFaults(t *testing.T) {
 	}
 	if got := s.Disturbances(); !reflect.DeepEqual(got, wantD) {
 		t.Errorf("Sim.Disturbances: %+v", got)
+	}
+}
+
+// TestFaultsAndDisturbancesJSON: the options a scenario file saves
+// round-trip through JSON under their YAML key names.
+func TestFaultsAndDisturbancesJSON(t *testing.T) {
+	f := map[string]SensorFault{"enc_a": {Noise: Gauss{0.1, 0.2}, Drift: Gauss{Mu: 1}, Dropout: 0.5, Stuck: true, Disconnected: true, FaultAt: 2}}
+	d := []Disturbance{{Name: "w", Base: true, Kind: DisturbForce, Magnitude: 2, UpdatePeriod: 1, InitialX: 1, InitialY: 2, MinX: ptr(-1), MaxX: ptr(0), MinY: ptr(-3), MaxY: ptr(3)}}
+	b, err := json.Marshal(struct {
+		F map[string]SensorFault
+		D []Disturbance
+	}{f, d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{`"noise":{"mu":0.1,"sigma":0.2}`, `"dropout":0.5`, `"fault_at":2`, `"update_period":1`, `"initial_y":2`, `"min_x":-1`, `"max_y":3`} {
+		if !strings.Contains(string(b), key) {
+			t.Errorf("%s lacks %s", b, key)
+		}
+	}
+	var back struct {
+		F map[string]SensorFault
+		D []Disturbance
+	}
+	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back.F, f) || !reflect.DeepEqual(back.D, d) {
+		t.Errorf("round trip: %+v %v", back, err)
 	}
 }

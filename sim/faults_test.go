@@ -510,14 +510,20 @@ func TestFaultErrors(t *testing.T) {
 	}
 }
 
+// faultySim is the competition robot, enabled, with five faulty sensors
+// and a disturbance redrawn every 10 ms, and its channels open.
+func faultySim(tb testing.TB) (*Sim, *handles) {
+	f := SensorFault{Noise: Gauss{Sigma: 0.05}, Drift: Gauss{Mu: 0.01, Sigma: 0.02}, Dropout: 0.1}
+	s := newSim(tb, competition(tb), Options{Faults: map[string]SensorFault{"shoulder_pot": f, "elevator_encoder": f, "pigeon": f, "navx": f,
+		"elevator_lower_limit": {Dropout: 0.3}}, Disturbances: []Disturbance{{Joint: "shoulder_joint", Magnitude: 1, UpdatePeriod: 0.01}}})
+	s.SetDS(enabled)
+	return s, openHandles(tb, s)
+}
+
 // TestFaultsDoNotAllocate: reading faulty sensors and advancing their
 // drift allocate nothing.
 func TestFaultsDoNotAllocate(t *testing.T) {
-	f := SensorFault{Noise: Gauss{Sigma: 0.05}, Drift: Gauss{Mu: 0.01, Sigma: 0.02}, Dropout: 0.1}
-	s := newSim(t, competition(t), Options{Faults: map[string]SensorFault{"shoulder_pot": f, "elevator_encoder": f, "pigeon": f, "navx": f,
-		"elevator_lower_limit": {Dropout: 0.3}}, Disturbances: []Disturbance{{Joint: "shoulder_joint", Magnitude: 1, UpdatePeriod: 0.01}}})
-	s.SetDS(enabled)
-	h := openHandles(t, s)
+	s, h := faultySim(t)
 	now := time.Duration(0)
 	h.cycle(s, now)
 	if allocs := testing.AllocsPerRun(200, func() {
@@ -543,5 +549,16 @@ func TestSetFaultKeepsDrift(t *testing.T) {
 		if v, _ := pot.Voltage(); math.Abs(v-(0.2+1)/2*5) > 1e-9 {
 			t.Fatalf("arm_pot after 2 s of 0.1 rad/s drift, then none: %v V, want %v", v, (0.2+1)/2*5)
 		}
+	}
+}
+
+// BenchmarkCycleFaulty is BenchmarkCycle with five faulty sensors and a
+// disturbance.
+func BenchmarkCycleFaulty(b *testing.B) {
+	s, h := faultySim(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		h.cycle(s, time.Duration(i)*time.Millisecond)
 	}
 }
