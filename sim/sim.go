@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand"
 	"sort"
 	"sync"
 	"time"
@@ -98,7 +99,8 @@ const (
 type Sim struct {
 	mu   sync.Mutex
 	r    *robot.Robot
-	seed int64
+	rng  *rand.Rand
+	seed int64 // each fault and disturbance seeds its own streams from it
 	clk  *clock
 
 	step time.Duration
@@ -278,6 +280,7 @@ func New(r *robot.Robot, o Options) (*Sim, error) {
 	}
 	s := &Sim{
 		r:          r,
+		rng:        rand.New(rand.NewSource(o.Seed)),
 		seed:       o.Seed,
 		clk:        newClock(o.RealTime),
 		step:       o.Step,
