@@ -142,7 +142,7 @@ func exampleValue(k *Key) string {
 }
 
 // sectionTypes are the types of frcd's own sections, for describe.
-func sectionTypes() []*Type { return []*Type{Loop, Sim, SimJoint} }
+func sectionTypes() []*Type { return []*Type{Loop, Sim, SimJoint, SimSensor, SimDisturbance} }
 
 // Describable returns the device, controller or section type of that
 // name, or nil: what `frcd describe NAME` shows.
@@ -177,9 +177,23 @@ func (t *Type) nameDoc() string {
 	case "controller":
 		return "The controller's name: its ROS topic is /NAME/command."
 	case "section":
+		switch t {
+		case SimSensor:
+			return "The YAML sensor (encoder, analog_input, digital_input, navx or pigeon_imu) this faults."
+		case SimDisturbance:
+			return "A label, optional."
+		}
 		return "The URDF joint whose plant this is."
 	}
 	return "The URDF joint or sensor name (see above)."
+}
+
+// nameRequired is the name's REQUIRED column: "yes", or "no" for a label.
+func (t *Type) nameRequired() string {
+	if t.OptionalName {
+		return "no"
+	}
+	return "yes"
 }
 
 // exampleYAML is an example of the type in its place in the file.
@@ -189,8 +203,9 @@ func (t *Type) exampleYAML(indent string) string {
 		return indent + "loop: {rate_hz: 100, command_timeout: 0.5}\n"
 	case "sim":
 		return indent + "sim: {battery_voltage: 12.8, battery_resistance: 0.02, pressure: 120}\n"
-	case "sim_joint":
-		return indent + "sim:\n" + indent + "  joints:\n" + indent + "    - " + t.ExampleEntry() + "\n"
+	case "sim_joint", "sim_sensor", "sim_disturbance":
+		list := map[string]string{"sim_joint": "joints", "sim_sensor": "sensors", "sim_disturbance": "disturbances"}[t.Name]
+		return indent + "sim:\n" + indent + "  " + list + ":\n" + indent + "    - " + t.ExampleEntry() + "\n"
 	}
 	list := "joints"
 	if t.Group == "controller" {
@@ -216,7 +231,7 @@ func (t *Type) Describe() string {
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "KEY\tTYPE\tREQUIRED\tDEFAULT\tMEANING")
 	if t.Name != "loop" && t.Name != "sim" {
-		fmt.Fprintf(tw, "name\tstring\tyes\t\t%s\n", t.nameDoc())
+		fmt.Fprintf(tw, "name\tstring\t%s\t\t%s\n", t.nameRequired(), t.nameDoc())
 	}
 	if t.Group != "section" {
 		fmt.Fprintf(tw, "type\tstring\tyes\t\tMust be %q.\n", t.Name)
@@ -329,7 +344,7 @@ func Markdown() string {
 func mdKeys(b *strings.Builder, t *Type) {
 	b.WriteString("| key | type | required | default | meaning |\n|---|---|---|---|---|\n")
 	if t.Name != "loop" && t.Name != "sim" {
-		fmt.Fprintf(b, "| `name` | string | yes | | %s |\n", mdEscape(t.nameDoc()))
+		fmt.Fprintf(b, "| `name` | string | %s | | %s |\n", t.nameRequired(), mdEscape(t.nameDoc()))
 	}
 	if t.Group != "section" {
 		fmt.Fprintf(b, "| `type` | string | yes | | Must be `%s`. |\n", t.Name)
@@ -459,7 +474,9 @@ func entrySchema(t *Type, named, typed bool) map[string]any {
 	var required []string
 	if named {
 		props["name"] = map[string]any{"type": "string", "minLength": 1, "description": t.nameDoc()}
-		required = append(required, "name")
+		if !t.OptionalName {
+			required = append(required, "name")
+		}
 	}
 	if typed {
 		props["type"] = map[string]any{"const": t.Name, "description": t.Summary}
@@ -489,8 +506,15 @@ func entrySchema(t *Type, named, typed bool) map[string]any {
 
 func simSchema() map[string]any {
 	s := entrySchema(Sim, false, false)
-	s["properties"].(map[string]any)["joints"] = map[string]any{
+	props := s["properties"].(map[string]any)
+	props["joints"] = map[string]any{
 		"type": "array", "description": "Plant overrides per URDF joint.", "items": entrySchema(SimJoint, true, false),
+	}
+	props["sensors"] = map[string]any{
+		"type": "array", "description": "Sensor faults per YAML sensor.", "items": entrySchema(SimSensor, true, false),
+	}
+	props["disturbances"] = map[string]any{
+		"type": "array", "description": "Random pushes on joints or the drive base.", "items": entrySchema(SimDisturbance, true, false),
 	}
 	return s
 }

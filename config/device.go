@@ -33,11 +33,15 @@ type Device struct {
 	refs     map[string]*Device
 	refLists map[string][]*Device
 	kind     string // "controller": String names the entry by it, not by its long type
+	label    string // an entry with no name: what String calls it ("sim disturbance 2")
 }
 
 // String names the device for messages: `talon "shoulder_joint"`, or
 // `controller "arm"`.
 func (d *Device) String() string {
+	if d.Name == "" && d.label != "" {
+		return d.label
+	}
 	if d.kind != "" {
 		return fmt.Sprintf("%s %q", d.kind, d.Name)
 	}

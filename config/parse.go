@@ -29,9 +29,12 @@ type File struct {
 	// Controllers is the `controllers:` list in file order.
 	Controllers []*Device
 	// Sim is the `sim:` section's own keys, with defaults when absent;
-	// SimJoints its `joints:` list.
-	Sim       *Device
-	SimJoints []*Device
+	// SimJoints its `joints:` list, SimSensors its `sensors:` list and
+	// SimDisturbances its `disturbances:` list.
+	Sim             *Device
+	SimJoints       []*Device
+	SimSensors      []*Device
+	SimDisturbances []*Device
 	// Unreadable is set when the file could not be read whole (empty, not
 	// text, invalid YAML, no `joints:` list): cross-checks against it would
 	// only echo that one finding.
@@ -177,6 +180,8 @@ var (
 	deviceKind     = entryKind{what: "device", typed: true, lookup: Lookup, names: TypeNames}
 	controllerKind = entryKind{what: "controller", typed: true, lookup: LookupController, names: ControllerTypeNames, byKey: true, hint: controllerHint}
 	simJointKind   = entryKind{what: "sim joint", fixed: SimJoint}
+	simSensorKind  = entryKind{what: "sim sensor", fixed: SimSensor}
+	disturbKind    = entryKind{what: "sim disturbance", fixed: SimDisturbance}
 )
 
 // list decodes a list section; n may be nil (the section is absent).
@@ -237,13 +242,18 @@ func (p *parser) section(name string, t *Type, n *yaml.Node, skip ...string) *De
 }
 
 func (p *parser) simSection(n *yaml.Node) {
-	p.file.Sim = p.section("sim", Sim, n, "joints")
+	p.file.Sim = p.section("sim", Sim, n, "joints", "sensors", "disturbances")
 	if n == nil || n.Kind != yaml.MappingNode {
 		return
 	}
 	p.mapping(n, func(key string, k, v *yaml.Node) {
-		if key == "joints" {
+		switch key {
+		case "joints":
 			p.file.SimJoints = p.listSection("sim: joints", v, simJointKind)
+		case "sensors":
+			p.file.SimSensors = p.listSection("sim: sensors", v, simSensorKind)
+		case "disturbances":
+			p.file.SimDisturbances = p.listSection("sim: disturbances", v, disturbKind)
 		}
 	})
 }
@@ -455,9 +465,10 @@ func (p *parser) entry(index int, n *yaml.Node, kind entryKind, name *yaml.Node)
 		if d.TypeName != "" && kind.typed {
 			label = fmt.Sprintf("%s (%s %d)", d.TypeName, kind.what, index+1)
 		}
-		if d.NamePos == (diag.Pos{}) {
+		if d.NamePos == (diag.Pos{}) && (kind.typed || !kind.fixed.OptionalName) {
 			p.list.Errorf(d.Pos, "%s: missing required key \"name\"", label)
 		}
+		d.label = label
 	}
 	if !kind.typed {
 		d.Type = kind.fixed
@@ -864,6 +875,44 @@ func (p *parser) checkFile() {
 	p.checkEntries(f.Controllers, c)
 	p.uniqueNames("sim joint", f.SimJoints)
 	p.checkEntries(f.SimJoints, c)
+	p.uniqueNames("sim sensor", f.SimSensors)
+	p.checkEntries(f.SimSensors, c)
+	p.checkSimSensors(c)
+	p.uniqueNames("sim disturbance", f.SimDisturbances)
+	p.checkEntries(f.SimDisturbances, c)
+}
+
+// checkSimSensors checks that each `sim: sensors:` entry names a sensor
+// it can fault, and that a digital input has no noise or drift.
+func (p *parser) checkSimSensors(c *Checker) {
+	var cands []string
+	for _, d := range p.file.Devices {
+		if d.Type != nil && contains(SimSensorTypes, d.Type.Name) {
+			cands = append(cands, d.Name)
+		}
+	}
+	sort.Strings(cands)
+	for _, e := range p.file.SimSensors {
+		if e.Name == "" {
+			continue
+		}
+		d := p.file.byName[e.Name]
+		switch {
+		case d == nil:
+			c.Errorf(e.NamePos, "sim sensor %q: names no device%s", e.Name, diag.DidYouMean(e.Name, cands))
+		case d.Type == nil:
+		case !contains(SimSensorTypes, d.Type.Name):
+			c.Errorf(e.NamePos, "sim sensor %q: is %s, not %s", e.Name, article(d.TypeName), refList(SimSensorTypes))
+		case d.Type.Name == "digital_input":
+			for _, k := range SimSensor.Keys {
+				if strings.HasPrefix(k.Name, "noise.") || strings.HasPrefix(k.Name, "drift.") {
+					if e.Has(k.Name) {
+						c.Errorf(e.KeyPos(k.Name), "sim sensor %q: a digital input is on or off, so %s does not apply (dropout, stuck and disconnected do)", e.Name, k.Name)
+					}
+				}
+			}
+		}
+	}
 }
 
 // uniqueNames reports a name used twice within a section.

@@ -21,6 +21,10 @@ import (
 //	  battery_voltage: 12.8
 //	  joints:
 //	    - {name: shoulder_joint, motor: 775pro, gearing: 600}
+//	  sensors:
+//	    - {name: left_drive_encoder, noise: {sigma: 0.002}, dropout: 0.05}
+//	  disturbances:
+//	    - {joint: shoulder_joint, kind: force, magnitude: 5, update_period: 1}
 
 // Loop is the type of the `loop:` section.
 var Loop = &Type{
@@ -40,8 +44,9 @@ var Loop = &Type{
 var Sim = &Type{
 	Name: "sim", Group: "section", Class: "-",
 	Summary: "The simulated robot's battery and air, used by `frcd run --sim`.",
-	Doc:     "Only the simulated HAL reads this section. Its joints: list overrides each joint's plant (sim_joint).",
-	Place:   YAMLOnly,
+	Doc: "Only the simulated HAL reads this section. Its joints: list overrides each joint's plant (sim_joint), its " +
+		"sensors: list gives sensors faults (sim_sensor) and its disturbances: list pushes joints or the base (sim_disturbance).",
+	Place: YAMLOnly,
 	Keys: []Key{
 		{Name: "battery_voltage", Kind: Float, Default: 12.8, HasRange: true, Min: 6, Max: 16, Unit: "V", Doc: "The battery's open-circuit voltage."},
 		{Name: "battery_resistance", Kind: Float, Default: 0.02, HasRange: true, Min: 0, Max: 1, Unit: "Ω", Doc: "The battery's internal resistance plus wiring: the bus sags by this times the total current."},
@@ -70,6 +75,88 @@ var SimJoint = &Type{
 		{Name: "load", Kind: Float, Default: 0.0, HasRange: true, Min: -1e6, Max: 1e6, Unit: "N·m or N", Doc: "A constant load pushing toward negative positions, such as gravity on an elevator."},
 		{Name: "travel", Kind: Float, Default: 0.25, HasRange: true, Min: 0.001, Max: 60, Unit: "s", Doc: "Pistons, relays and digital outputs: the time to cross the joint's whole range."},
 	},
+}
+
+// SimSensorTypes are the device types a `sim: sensors:` entry may name.
+var SimSensorTypes = []string{"encoder", "analog_input", "digital_input", "navx", "pigeon_imu"}
+
+// SimSensor is the type of an entry of `sim: sensors:`: the faults of one
+// YAML sensor.
+var SimSensor = &Type{
+	Name: "sim_sensor", Group: "section", Class: "-",
+	Summary: "The simulated faults of one sensor: noise, drift, dropout, stuck or disconnected.",
+	Doc: "Named after a YAML encoder, analog_input, digital_input, navx or pigeon_imu. Noise and drift are in the units " +
+		"the sensor measures: its joint's rad or m for an encoder or analog input (before counts or volts), rad of yaw " +
+		"for an IMU; a digital input takes dropout, stuck and disconnected only. Drift is a random walk that grows with " +
+		"sim time whether or not anything reads. A dropped reading stays stale (encoder, analog and digital inputs) or " +
+		"fails (navX: a garbled response; Pigeon: no frame). Stuck freezes the reading at fault_at; disconnected stops an " +
+		"encoder counting, reads 0 V on an analog input and high on a digital input (the pull-up), and silences an IMU. " +
+		"Every draw comes from the seed of `frcd run --sim --seed`.",
+	Place:   YAMLOnly,
+	Example: "{name: left_drive_encoder, noise: {mu: 0, sigma: 0.002}, drift: {mu: 0.001, sigma: 0.0005}, dropout: 0.05}",
+	Keys: []Key{
+		{Name: "noise.mu", Kind: Float, Default: 0.0, HasRange: true, Min: -1e6, Max: 1e6, Unit: "rad or m", Doc: "The mean of the noise added to each reading."},
+		{Name: "noise.sigma", Kind: Float, Default: 0.0, HasRange: true, Min: 0, Max: 1e6, Unit: "rad or m", Doc: "The standard deviation of the noise added to each reading."},
+		{Name: "drift.mu", Kind: Float, Default: 0.0, HasRange: true, Min: -1e6, Max: 1e6, Unit: "rad or m per s", Doc: "The mean drift per second: after t s the readings are off by mu × t on average."},
+		{Name: "drift.sigma", Kind: Float, Default: 0.0, HasRange: true, Min: 0, Max: 1e6, Unit: "rad or m per √s", Doc: "The spread of the drift: after t s its standard deviation is sigma × √t."},
+		{Name: "dropout", Kind: Float, Default: 0.0, HasRange: true, Min: 0, Max: 1, Doc: "The probability that one reading is lost."},
+		{Name: "stuck", Kind: Bool, Default: false, Doc: "The reading freezes at its value at fault_at."},
+		{Name: "disconnected", Kind: Bool, Default: false, Doc: "The cable is pulled at fault_at."},
+		{Name: "fault_at", Kind: Float, Default: 0.0, HasRange: true, Min: 0, Max: 1e6, Unit: "s", Doc: "The sim time when stuck or disconnected begins."},
+	},
+}
+
+// Disturbance kinds.
+var disturbanceKinds = []string{"velocity", "force"}
+
+// SimDisturbance is the type of an entry of `sim: disturbances:`: a random
+// push on a joint or the drive base.
+var SimDisturbance = &Type{
+	Name: "sim_disturbance", Group: "section", Class: "-",
+	Summary: "A random push on a joint or the drive base, redrawn every update_period (Gazebo's RandomVelocityPlugin).",
+	Doc: "Until the first update_period has passed it holds initial_x (and initial_y); then every update_period it " +
+		"draws a new direction (each axis uniform in -1 to 1, normalized: a random sign for a joint), scales it to " +
+		"magnitude and clamps each axis to min and max. A velocity carries the joint (or base) along; a force adds to " +
+		"its dynamics (joints with a motor or none). The base's axes are the field's x and y, and the drivetrain moves it.",
+	Place: YAMLOnly, OptionalName: true,
+	Example: "{name: shove, joint: shoulder_joint, kind: force, magnitude: 5, update_period: 1, min_x: -3, max_x: 3}",
+	Keys: []Key{
+		{Name: "joint", Kind: String, Doc: "The movable URDF joint pushed."},
+		{Name: "base", Kind: Bool, Default: false, Doc: "Push the drive base instead of a joint."},
+		{Name: "kind", Kind: String, Enum: disturbanceKinds, Default: "velocity", Doc: "What is pushed: a velocity, or a force added to the dynamics."},
+		{Name: "magnitude", Kind: Float, Default: 1.0, HasRange: true, Min: 0, Max: 1e6, Unit: "rad/s, m/s, N·m or N", Doc: "The size of each draw, before clamping."},
+		{Name: "update_period", Kind: Float, Default: 10.0, HasRange: true, Min: 0.001, Max: 1e6, Unit: "s", Doc: "The time between draws."},
+		{Name: "initial_x", Kind: Float, Default: 0.0, HasRange: true, Min: -1e6, Max: 1e6, Doc: "The value before the first draw."},
+		{Name: "initial_y", Kind: Float, Default: 0.0, HasRange: true, Min: -1e6, Max: 1e6, Doc: "The base's y value before the first draw."},
+		{Name: "min_x", Kind: Float, HasRange: true, Min: -1e6, Max: 1e6, DefaultDoc: "unbounded", Doc: "The smallest x a draw may take."},
+		{Name: "max_x", Kind: Float, HasRange: true, Min: -1e6, Max: 1e6, DefaultDoc: "unbounded", Doc: "The largest x a draw may take."},
+		{Name: "min_y", Kind: Float, HasRange: true, Min: -1e6, Max: 1e6, DefaultDoc: "unbounded", Doc: "The base: the smallest y a draw may take."},
+		{Name: "max_y", Kind: Float, HasRange: true, Min: -1e6, Max: 1e6, DefaultDoc: "unbounded", Doc: "The base: the largest y a draw may take."},
+	},
+	Check: checkDisturbance,
+}
+
+// checkDisturbance: a joint or the base, exactly one; the base's y axis
+// only on the base; clamps in order.
+func checkDisturbance(d *Device, c *Checker) {
+	switch {
+	case d.Has("joint") && d.Bool("base"):
+		c.Errorf(d.KeyPos("base"), "%s: push a joint or the base, not both", d)
+	case !d.Has("joint") && !d.Bool("base"):
+		c.Errorf(d.Pos, "%s: needs joint (a URDF joint) or base: true", d)
+	case d.Has("joint"):
+		for _, k := range []string{"initial_y", "min_y", "max_y"} {
+			if d.Has(k) {
+				c.Errorf(d.KeyPos(k), "%s: a joint has one axis, x: %s applies to the base", d, k)
+			}
+		}
+	}
+	for _, axis := range []string{"x", "y"} {
+		lo, hi := "min_"+axis, "max_"+axis
+		if d.Has(lo) && d.Has(hi) && d.Float(lo) > d.Float(hi) {
+			c.Errorf(d.ValuePos(lo), "%s: %s %v is above %s %v", d, lo, d.Float(lo), hi, d.Float(hi))
+		}
+	}
 }
 
 // Controller types, in ros_control's style: a name, a type, a joint (or

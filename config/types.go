@@ -168,6 +168,8 @@ type Type struct {
 	Summary string // one line
 	Doc     string // what state and command handles it has, how it merges
 	Place   Place
+	// OptionalName makes the entries' name an optional label.
+	OptionalName bool
 	// Provides lists the JointState fields the device fills for its joint.
 	Provides Provides
 	Keys     []Key

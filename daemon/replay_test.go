@@ -64,6 +64,14 @@ func TestScenarioReplays(t *testing.T) {
 	sc := first.Sim.Scenario()
 	sc.Joints = map[string]sim.JointState{"shoulder_joint": {Position: 0.4, Velocity: 0.1}, "elevator_joint": {Position: 0.2}}
 	sc.Sensors = map[string]float64{"ball_beam_break": 1}
+	// Randomness everywhere it can be: noisy, drifting and dropping
+	// sensors and a random push, so that only the seed makes runs agree.
+	sc.Faults = map[string]sim.SensorFault{
+		"shoulder_pot":     {Noise: sim.Gauss{Sigma: 0.01}, Drift: sim.Gauss{Mu: 0.001, Sigma: 0.002}, Dropout: 0.1},
+		"elevator_encoder": {Noise: sim.Gauss{Sigma: 0.002}, Dropout: 0.05},
+		"pigeon":           {Noise: sim.Gauss{Sigma: 0.01}, Dropout: 0.2},
+	}
+	sc.Disturbances = []sim.Disturbance{{Joint: "shoulder_joint", Kind: sim.DisturbForce, Magnitude: 2, UpdatePeriod: 0.3}}
 	path := filepath.Join(t.TempDir(), "failing.json")
 	if err := sc.Save(path); err != nil {
 		t.Fatal(err)
@@ -83,7 +91,13 @@ func TestScenarioReplays(t *testing.T) {
 	if i, ok := same(run(loaded), want); !ok {
 		t.Fatalf("the loaded scenario diverged at cycle %d", i)
 	}
-	// The scenario matters: another starting state gives another run.
+	// The scenario matters: another seed, or another starting state,
+	// gives another run.
+	reseeded := *loaded
+	reseeded.Seed++
+	if _, ok := same(run(&reseeded), want); ok {
+		t.Error("another seed gave the same run")
+	}
 	other := *loaded
 	other.Joints = map[string]sim.JointState{"shoulder_joint": {Position: -0.4}}
 	if _, ok := same(run(&other), want); ok {

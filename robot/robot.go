@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/frcd/frcd/config"
@@ -153,10 +154,32 @@ func Check(u *urdf.Robot, c *config.File) (*Robot, diag.List) {
 			ck.list.Errorf(sj.NamePos, "sim joint %q: no movable URDF joint of that name%s", sj.Name, diag.DidYouMean(sj.Name, jointNames(r.Joints)))
 		}
 	}
+	for _, d := range c.SimDisturbances {
+		ck.disturbance(d)
+	}
 	for _, ctl := range c.Controllers {
 		ck.controller(ctl)
 	}
 	return r, ck.list
+}
+
+// disturbance checks that a disturbance pushes a joint the sim can push:
+// a movable URDF joint that mimics none, by a force only when its motor
+// (or nothing) moves it rather than a positioning actuator.
+func (ck *checker) disturbance(d *config.Device) {
+	if !d.Has("joint") {
+		return
+	}
+	name := d.Str("joint")
+	j := ck.r.byName[name]
+	switch {
+	case j == nil:
+		ck.list.Errorf(d.ValuePos("joint"), "%s: joint %q is no movable URDF joint%s", d, name, diag.DidYouMean(name, jointNames(ck.r.Joints)))
+	case j.URDF.Mimic != nil && j.Actuator == nil:
+		ck.list.Errorf(d.ValuePos("joint"), "%s: joint %q mimics %q and follows it: push that one", d, name, j.URDF.Mimic.Joint)
+	case d.Str("kind") == "force" && j.Actuator != nil && j.Actuator.Type != nil && !slices.Contains(config.SpeedControllerTypes, j.Actuator.Type.Name):
+		ck.list.Errorf(d.ValuePos("kind"), "%s: a force moves a joint driven by a motor, or a passive one; %q is positioned by %s (push it with kind: velocity)", d, name, j.Actuator)
+	}
 }
 
 func jointNames(js []*Joint) []string {

@@ -235,13 +235,26 @@ type pigeon struct {
 
 var _ hal.Pigeon = (*pigeon)(nil)
 
-// Read returns the IMU's motion as set with Sim.SetIMU.
+// Read returns the IMU's motion as set with Sim.SetIMU, through the
+// Pigeon's faults: a dropped or disconnected Pigeon sends no frame
+// (hal.ErrTimeout).
 func (p *pigeon) Read() (q [4]float64, gyro, accel [3]float64, err error) {
 	p.s.mu.Lock()
 	defer p.s.mu.Unlock()
 	var m IMU
 	if p.imu != nil {
 		m = p.imu.m
+		switch f := p.imu.f; {
+		case f == nil:
+		case f.begun && f.p.Disconnected:
+			return q, gyro, accel, errPigeonTimeout
+		case f.begun:
+			m = f.imu
+		case f.dropped():
+			return q, gyro, accel, errPigeonTimeout
+		default:
+			m = f.imuReading(m, true)
+		}
 	}
 	q = m.Orientation
 	if q == [4]float64{} {

@@ -105,6 +105,60 @@
 // Channels no YAML device uses may be opened; they read 0 and drive
 // nothing.
 //
+// # Faults
+//
+// Options.Faults (the YAML's `sim: sensors:`, or SetFault at run time)
+// gives a sensor Veranda's fault model, SensorFault, applied where the
+// drivers read the hardware:
+//   - Noise (mu, sigma) is added to each reading in the units the sensor
+//     measures: an encoder counts trunc((q + noise + drift) / dpp ×
+//     encoding), an analog input reads (q + noise + drift - offset) /
+//     scale × 5 V. An IMU's yaw is off by noise + drift (about the world
+//     z axis, counter-clockwise), and its z rate reads, besides, the
+//     drift's mean rate (the gyro bias that makes a yaw drift) plus a
+//     noise of deviation sigma in rad/s. A Pigeon draws at each Read, a
+//     navX at each sample it latches.
+//   - Drift (mu, sigma per second) is a random walk integrated with the
+//     physics, mu h + sigma √h N(0, 1) per substep h, whether or not
+//     anything reads: after t seconds its mean is mu t and its deviation
+//     sigma √t. A new model from SetFault keeps the drift so far.
+//   - Dropout is the probability that a read is lost, as the device
+//     loses it: an encoder, analog or digital input repeats its previous
+//     reading (stale); a Pigeon sends no frame (hal.ErrTimeout); a navX
+//     garbles its SPI response (its CRC fails) or NACKs an I2C read. The
+//     drivers keep their last state; a navX with no good read for three
+//     update periods times out.
+//   - Stuck freezes the reading at its value (without noise) at FaultAt:
+//     the count, the volts, the level, the IMU's motion (a stuck navX
+//     still ticks its timestamp).
+//   - Disconnected, from FaultAt: an encoder stops counting, an analog
+//     input floats to 0 V, a digital input reads high (the roboRIO's
+//     pull-up, whatever the sensor's inversion), a Pigeon times out, a
+//     navX reads zeros on SPI and NACKs on I2C.
+//
+// A digital input takes no noise or drift. Each faulty sensor draws from
+// random streams of its own, seeded from Options.Seed and its name: the
+// same seed and calls give bit-identical readings, and reading one sensor
+// more often changes no other draw, nor its own drift.
+//
+// # Disturbances
+//
+// Options.Disturbances (the YAML's `sim: disturbances:`, or
+// SetDisturbances) push a joint or the drive base, as Gazebo's
+// RandomVelocityPlugin: a Disturbance holds its initial value until
+// UpdatePeriod (default 10 s) has passed since it was set, then at each
+// multiple of it draws each axis uniform in -1 to 1, normalizes the
+// vector, scales it to Magnitude and clamps each axis to its Min and Max
+// (unbounded when not given). A joint has one axis, x, so a draw is
+// ±Magnitude, clamped; the base has the field's x and y. A value drawn
+// at time t acts from t on. A force (N·m or N) adds to a joint's torque
+// balance (joints moved by a motor, or passive ones); a velocity (rad/s or
+// m/s) carries the joint along, pos += v h each substep, within its
+// limits, and adds to its true velocity. Joints that mimic another cannot
+// be pushed. The base's force and velocity sums are handed to the
+// drivetrain's model (baseDisturbance). Draws come from each
+// disturbance's own stream, seeded from Options.Seed.
+//
 // # CAN
 //
 // Every 20 ms each PDP sends Status1-3 and Energy with its channels'
@@ -117,7 +171,8 @@
 // A Scenario is the sim's starting point as a JSON file (as Veranda saves
 // worlds): the seed, whether the Driver Station starts enabled, the
 // battery and air, the plants, the joints' initial positions and
-// velocities, and the link sensors' values. Sim.Scenario gives the one a
+// velocities, the link sensors' values, the sensor faults and the
+// disturbances. Sim.Scenario gives the one a
 // Sim was built from (`frcd run --sim --save-scenario F` writes it);
 // loaded (LoadScenario, `--scenario F`), it replaces the YAML's sim:
 // section and the seed, so the same scenario and the same commands replay

@@ -119,6 +119,11 @@ type navx struct {
 	port navxSPIPort
 	conn navxSPIConn
 	bus  navxI2CBus
+
+	// fault is the navX's fault model, or nil. The Sim sets it holding
+	// both its lock and mu; sample reads its state under both, the bus
+	// reads only its parameters and its read stream, under mu.
+	fault *fault
 }
 
 // newNavX returns a navX at rest and level: WHOAMI 0x32, UPDATE_RATE_HZ
@@ -174,7 +179,13 @@ func (n *navx) set(m IMU, now time.Duration) {
 // each update: orientation relative to the last yaw reset, Euler angles
 // from it by the firmware's formulas, raw gyro and accelerometer counts.
 func (n *navx) sample(now time.Duration) {
-	m := &n.motion
+	motion := n.motion
+	if f := n.fault; f.faulty() {
+		motion = f.imu // stuck: the samples repeat; disconnected: nobody hears them
+	} else if f != nil {
+		motion = f.imuReading(motion, true)
+	}
+	m := &motion
 	q := m.Orientation
 	if norm := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3]); norm > 1e-9 && !math.IsNaN(norm) && !math.IsInf(norm, 0) {
 		for i := range q {
@@ -387,7 +398,21 @@ func (c *navxSPIConn) TxPackets(p []spi.Packet) error {
 	return nil
 }
 
+// unplugged reports whether the navX's cable is pulled.
+func (n *navx) unplugged() bool {
+	f := n.fault
+	return f != nil && f.p.Disconnected && n.now >= f.at
+}
+
+// drops draws whether the navX loses this response.
+func (n *navx) drops() bool { return n.fault != nil && n.fault.dropped() }
+
 func (n *navx) spiTx(w, r []byte) {
+	if n.unplugged() {
+		clear(r) // MISO reads zeros, as with no device
+		n.respLen, n.respPos = 0, 0
+		return
+	}
 	if n.respLen > 0 {
 		// The firmware is transmitting: it clocks out the response and
 		// ignores what it receives.
@@ -419,6 +444,9 @@ func (n *navx) spiTx(w, r []byte) {
 	count := min(int(w[1]), navxRegCount-reg)
 	copy(n.resp[:count], n.regs[reg:reg+count])
 	n.resp[count] = hal.NavXCRC(n.resp[:count])
+	if n.drops() {
+		n.resp[count] ^= 0xFF // a dropout: the response is garbled
+	}
 	n.respLen, n.respPos, n.respAt = count+1, 0, n.now
 }
 
@@ -447,6 +475,10 @@ func (b *navxI2CBus) Tx(addr uint16, w, r []byte) error {
 	n := b.n
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	if n.unplugged() || (len(r) > 0 && n.drops()) {
+		n.i2cPending = false
+		return errNavXNoAck
+	}
 	if len(w) > 0 {
 		n.i2cPending = false
 	}

@@ -46,6 +46,11 @@ type joint struct {
 	friction float64 // N·m or N
 	load     float64 // N·m or N, toward negative
 
+	// Disturbances over the present substep: a force (N·m or N) added to
+	// the plant's, and a velocity (rad/s or m/s) that carries the joint;
+	// carried is how fast it actually did (0 against a stop).
+	ext, dv, carried float64
+
 	sign float64 // -1 when the motor is wired reversed (YAML inverted)
 	pwm  int     // PWM channel (speed controllers, nidec enable line, servo)
 	dio  int     // nidec duty-cycle DIO, digital_output channel
@@ -97,7 +102,7 @@ func (j *joint) stepMotor(volts float64, coast bool, dt float64) {
 	} else {
 		volts = 0
 	}
-	p := j.inertia*j.vel + dt*(drive*volts-j.load)
+	p := j.inertia*j.vel + dt*(drive*volts-j.load+j.ext)
 	if f := dt * j.friction; f > 0 {
 		switch {
 		case math.Abs(p) <= f:

@@ -46,6 +46,10 @@ type Scenario struct {
 	Joints map[string]JointState `json:"joints,omitempty"`
 	// Sensors are the link sensors' initial values, by YAML name.
 	Sensors map[string]float64 `json:"sensors,omitempty"`
+	// Faults are the sensors' fault models, by YAML name.
+	Faults map[string]SensorFault `json:"faults,omitempty"`
+	// Disturbances are the random pushes on joints and the base.
+	Disturbances []Disturbance `json:"disturbances,omitempty"`
 }
 
 // ScenarioPlant is JointParams as a scenario saves it (times in seconds).
@@ -73,6 +77,7 @@ func ScenarioOf(r *robot.Robot, o Options, enabled bool) *Scenario {
 		Format: ScenarioFormat, Seed: o.Seed, Enabled: enabled,
 		BatteryV: o.Battery.Voltage, BatteryOhm: o.Battery.Resistance, PressurePSI: o.Pressure,
 		Joints: copyMap(o.Initial), Sensors: copyMap(o.Sensors),
+		Faults: copyMap(o.Faults), Disturbances: copyDisturbances(o.Disturbances),
 	}
 	if r != nil && r.URDF != nil {
 		sc.Robot = r.URDF.Name
@@ -98,6 +103,24 @@ func copyMap[V any](m map[string]V) map[string]V {
 	return c
 }
 
+// copyDisturbances copies a list, clamps included (nil when empty).
+func copyDisturbances(ds []Disturbance) []Disturbance {
+	if len(ds) == 0 {
+		return nil
+	}
+	c := make([]Disturbance, len(ds))
+	for i, d := range ds {
+		for _, p := range []**float64{&d.MinX, &d.MaxX, &d.MinY, &d.MaxY} {
+			if *p != nil {
+				v := **p
+				*p = &v
+			}
+		}
+		c[i] = d
+	}
+	return c
+}
+
 // Options are the sim options the scenario starts from, for robot r: an
 // error when the scenario is for another robot. New checks the values.
 func (sc *Scenario) Options(r *robot.Robot, realTime bool) (Options, error) {
@@ -109,6 +132,7 @@ func (sc *Scenario) Options(r *robot.Robot, realTime bool) (Options, error) {
 		Battery:  Battery{Voltage: sc.BatteryV, Resistance: sc.BatteryOhm},
 		Pressure: sc.PressurePSI,
 		Initial:  copyMap(sc.Joints), Sensors: copyMap(sc.Sensors),
+		Faults: copyMap(sc.Faults), Disturbances: copyDisturbances(sc.Disturbances),
 	}
 	if len(sc.Plants) > 0 {
 		o.Joints = map[string]JointParams{}
@@ -168,7 +192,8 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 	if len(sc.Plants) == 0 { // {} is none, as Write omits it
 		sc.Plants = nil
 	}
-	sc.Joints, sc.Sensors = copyMap(sc.Joints), copyMap(sc.Sensors)
+	sc.Joints, sc.Sensors, sc.Faults = copyMap(sc.Joints), copyMap(sc.Sensors), copyMap(sc.Faults)
+	sc.Disturbances = copyDisturbances(sc.Disturbances)
 	var errs []error
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{name}, args...)...))

@@ -16,6 +16,8 @@ func TestScenarioRoundTrip(t *testing.T) {
 		Joints:  map[string]JointParams{"shoulder_joint": {Motor: "775pro", Motors: 2, Gearing: 300, Damping: 0.5, Travel: 0}, "climber_lock_joint": {Travel: 400 * time.Millisecond}},
 		Initial: map[string]JointState{"shoulder_joint": {Position: 0.7, Velocity: -0.25}, "elevator_joint": {Position: 0.3}},
 		Sensors: map[string]float64{"ball_beam_break": 1},
+		Faults:  map[string]SensorFault{"shoulder_pot": {Noise: Gauss{Mu: 0.01, Sigma: 0.02}, Drift: Gauss{Sigma: 0.001}, Dropout: 0.1}, "navx": {Disconnected: true, FaultAt: 2}},
+		Disturbances: []Disturbance{{Name: "shove", Joint: "shoulder_joint", Kind: DisturbForce, Magnitude: 3, UpdatePeriod: 0.5, InitialX: 1, MinX: ptr(-2.0), MaxX: ptr(2.5)}},
 	}
 	s := newSim(t, r, o)
 	sc := s.Scenario()
@@ -96,6 +98,7 @@ func TestScenarioErrors(t *testing.T) {
 func FuzzParseScenario(f *testing.F) {
 	f.Add([]byte(`{"format": "frcd-sim-scenario/1", "robot": "r", "seed": 3, "joints": {"a": {"position": 1}}, "sensors": {"b": 2}}`))
 	f.Add([]byte(`{"format": "frcd-sim-scenario/1", "plants": {"a": {"motor": "neo", "travel_s": 0.5}}}`))
+	f.Add([]byte(`{"format": "frcd-sim-scenario/1", "faults": {"e": {"noise": {"mu": 1, "sigma": 2}, "dropout": 0.5, "stuck": true}}, "disturbances": [{"joint": "a", "magnitude": 2, "min_x": -1}]}`))
 	f.Add([]byte(`[1, 2`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := ParseScenario("f.json", data)

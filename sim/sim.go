@@ -57,6 +57,10 @@ type Options struct {
 	// Sensors sets link sensors' values at start, by YAML name (as
 	// SetSensor).
 	Sensors map[string]float64
+	// Faults are the sensors' fault models, by YAML sensor name.
+	Faults map[string]SensorFault
+	// Disturbances are random pushes on joints or the drive base.
+	Disturbances []Disturbance
 }
 
 // Battery is an open-circuit voltage behind an internal resistance.
@@ -101,10 +105,11 @@ const (
 // methods and AdvanceTo are for the loop's goroutine; the inspection
 // getters (Joint, Battery, PWMPulse...) may be called from any goroutine.
 type Sim struct {
-	mu  sync.Mutex
-	r   *robot.Robot
-	rng *rand.Rand
-	clk *clock
+	mu   sync.Mutex
+	r    *robot.Robot
+	rng  *rand.Rand
+	seed int64 // each fault and disturbance seeds its own streams from it
+	clk  *clock
 
 	step time.Duration
 	t    time.Duration // the physics is integrated up to here
@@ -129,6 +134,11 @@ type Sim struct {
 	encoders []*encoderSensor
 	digital  map[string]*digitalSensor // link sensors, by YAML name
 	analog   map[string]*analogSensor  // link sensors, by YAML name
+	sensors  map[string]sensorRef      // every sensor, by YAML name
+
+	faults    map[string]*fault // by sensor name
+	faultList []*fault          // the same, in name order
+	disturb   []*disturbance
 
 	bus        canBus
 	pdps       []*pdp
@@ -189,6 +199,7 @@ type digitalSensor struct {
 	limit int8   // -1 lower, 1 upper, 0 none
 	inv   bool
 	value float64 // SetSensor, link sensors
+	f     *fault  // nil when healthy
 }
 
 // active says whether the switch is pressed or the beam broken.
@@ -215,13 +226,20 @@ type analogSensor struct {
 	j             *joint
 	scale, offset float64
 	value         float64 // SetSensor, link sensors, in its units
+	f             *fault  // nil when healthy
 }
 
-func (a *analogSensor) volts() float64 {
-	q := a.value
+// q is what the sensor senses, in its units: its joint's position, or
+// the value SetSensor set.
+func (a *analogSensor) q() float64 {
 	if a.j != nil {
-		q = a.j.pos
+		return a.j.pos
 	}
+	return a.value
+}
+
+// volts is the voltage the sensor puts out sensing q.
+func (a *analogSensor) volts(q float64) float64 {
 	v := (q - a.offset) / a.scale * 5
 	if !(v > 0) {
 		return 0
@@ -235,6 +253,16 @@ type encoderSensor struct {
 	j    *joint
 	dpp  float64
 	inv  bool
+	f    *fault // nil when healthy
+}
+
+// q is the position the encoder turns with: its joint's (0 in a link or
+// when nothing is wired).
+func (e *encoderSensor) q() float64 {
+	if e == nil || e.j == nil {
+		return 0
+	}
+	return e.j.pos
 }
 
 // imuDev is a YAML navx or pigeon_imu.
@@ -247,6 +275,7 @@ type imuDev struct {
 	// Pigeon only: the CAN id, or the CAN id of the Talon SRX it is
 	// cabled to; -1 when not.
 	canID, talonID int
+	f              *fault // nil when healthy
 }
 
 // New builds a Sim of the robot. It fails for options naming unknown
@@ -261,6 +290,7 @@ func New(r *robot.Robot, o Options) (*Sim, error) {
 	s := &Sim{
 		r:          r,
 		rng:        rand.New(rand.NewSource(o.Seed)),
+		seed:       o.Seed,
 		clk:        newClock(o.RealTime),
 		step:       o.Step,
 		ds:         hal.DSState{Attached: true, Mode: hal.Teleop},
@@ -274,6 +304,8 @@ func New(r *robot.Robot, o Options) (*Sim, error) {
 		imuByName:  map[string]*imuDev{},
 		pigeonOpen: map[int]bool{},
 		opts:       o,
+		sensors:    map[string]sensorRef{},
+		faults:     map[string]*fault{},
 	}
 	s.ds.Enabled = o.Enabled
 	s.bus = canBus{s: s, slot: map[uint32]int{}, pdps: map[uint32]*pdp{}, pcms: map[uint32]*pcm{}}
@@ -333,6 +365,12 @@ func New(r *robot.Robot, o Options) (*Sim, error) {
 		} else {
 			s.analog[n].value = o.Sensors[n]
 		}
+	}
+	if err := s.setFaults(o.Faults); err != nil {
+		return nil, err
+	}
+	if err := s.setDisturbances(o.Disturbances); err != nil {
+		return nil, err
 	}
 	s.vTerm = s.batt.Voltage - s.batt.Resistance*controllerA
 	s.iTotal = controllerA
@@ -639,6 +677,7 @@ func (s *Sim) sensor(d *config.Device, j *joint) {
 		} else {
 			s.digital[d.Name] = ds
 		}
+		s.sensors[d.Name] = sensorRef{dig: ds}
 		if ch := d.Int("dio_channel"); ch >= 0 && ch < numDIO {
 			s.dio[ch].in = ds
 		}
@@ -648,15 +687,19 @@ func (s *Sim) sensor(d *config.Device, j *joint) {
 		if j == nil {
 			s.analog[d.Name] = as
 		}
+		s.sensors[d.Name] = sensorRef{an: as}
 		if ch := d.Int("ain_channel"); ch >= 0 && ch < numAI {
 			s.ai[ch].in = as
 		}
 	case "encoder":
-		s.encoders = append(s.encoders, &encoderSensor{a: d.Int("ch_a"), b: d.Int("ch_b"), j: j, dpp: d.Float("dist_per_pulse"), inv: d.Bool("inverted")})
+		es := &encoderSensor{a: d.Int("ch_a"), b: d.Int("ch_b"), j: j, dpp: d.Float("dist_per_pulse"), inv: d.Bool("inverted")}
+		s.encoders = append(s.encoders, es)
+		s.sensors[d.Name] = sensorRef{enc: es}
 	case "navx":
 		m := &imuDev{name: d.Name, nav: newNavX(), iface: d.Str("interface"), port: d.Int("id"), canID: -1, talonID: -1}
 		s.imus = append(s.imus, m)
 		s.imuByName[d.Name] = m
+		s.sensors[d.Name] = sensorRef{imu: m}
 	case "pigeon_imu":
 		m := &imuDev{name: d.Name, canID: -1, talonID: -1}
 		if d.Has("id") {
@@ -666,6 +709,7 @@ func (s *Sim) sensor(d *config.Device, j *joint) {
 		}
 		s.imus = append(s.imus, m)
 		s.imuByName[d.Name] = m
+		s.sensors[d.Name] = sensorRef{imu: m}
 	}
 }
 
@@ -682,6 +726,8 @@ func (s *Sim) AdvanceTo(now time.Duration) {
 		dt := min(s.step, now-s.t)
 		s.substep(dt)
 		s.t += dt
+		s.advanceFaults(dt.Seconds(), s.t)
+		s.redraw()
 		s.navx()
 		if s.t >= s.nextStatus {
 			s.publish()
@@ -710,6 +756,7 @@ func (s *Sim) substep(dt time.Duration) {
 	h := dt.Seconds()
 	now := s.t + dt
 	en := s.enabled()
+	s.disturbJoints()
 	extra := controllerA
 	for _, p := range s.pcms {
 		p.update(en, now, h)
@@ -723,11 +770,17 @@ func (s *Sim) substep(dt time.Duration) {
 	s.iTotal = (s.batt.Voltage - v) / s.batt.Resistance
 	for _, j := range s.joints {
 		s.move(j, en, v, h)
+		if j.dv != 0 || j.carried != 0 {
+			p := j.pos
+			j.pos += j.dv * h // a velocity disturbance carries it
+			j.stops()
+			j.carried = (j.pos - p) / h
+		}
 	}
 	for _, j := range s.joints {
 		if j.mimic != nil {
 			j.pos = j.mult*j.mimic.pos + j.moff
-			j.vel = j.mult * j.mimic.vel
+			j.vel = j.mult * (j.mimic.vel + j.mimic.carried)
 			j.stops()
 		}
 	}
@@ -936,7 +989,11 @@ func (s *Sim) OpenDigitalIn(ch int) (hal.DigitalIn, error) {
 	if err := s.openDIO(ch, dioIn); err != nil {
 		return nil, err
 	}
-	return &dioInput{s: s, ch: ch}, nil
+	d := &dioInput{s: s, ch: ch}
+	if in := s.dio[ch].in; in != nil {
+		d.last = in.level() // what a dropped first read reads
+	}
+	return d, nil
 }
 
 // OpenDigitalOut opens a DIO channel, 0-25, as an output.
@@ -974,7 +1031,11 @@ func (s *Sim) OpenAnalogIn(ch, averageBits, oversampleBits int) (hal.AnalogIn, e
 		return nil, inUse("analog input", ch)
 	}
 	s.ai[ch].open = true
-	return &aiInput{s: s, ch: ch}, nil
+	a := &aiInput{s: s, ch: ch}
+	if in := s.ai[ch].in; in != nil {
+		a.last = in.volts(in.q()) // what a dropped first read reads
+	}
+	return a, nil
 }
 
 // OpenAnalogOut opens an analog output, 0-1.
@@ -1020,7 +1081,13 @@ func (s *Sim) OpenEncoder(a, b int, enc hal.Encoding) (hal.Encoder, error) {
 			break
 		}
 	}
-	e.base = e.raw()
+	if e.src != nil {
+		q := e.src.q()
+		if e.src.f != nil {
+			q += e.src.f.drift
+		}
+		e.base = e.raw(q)
+	}
 	s.dio[a].use, s.dio[b].use = dioEncoder, dioEncoder
 	return e, nil
 }
@@ -1186,7 +1253,7 @@ func (s *Sim) Joint(name string) (JointTruth, bool) {
 	if j == nil {
 		return JointTruth{}, false
 	}
-	return JointTruth{Position: j.pos, Velocity: j.vel, Current: j.motors * j.current, Voltage: j.volts}, true
+	return JointTruth{Position: j.pos, Velocity: j.vel + j.carried, Current: j.motors * j.current, Voltage: j.volts}, true
 }
 
 // PWMPulse is the last width a driver wrote on a PWM channel (0: disabled
@@ -1317,17 +1384,30 @@ func (p *pwmOut) SetPulse(w time.Duration) error {
 }
 
 type dioInput struct {
-	s  *Sim
-	ch int
+	s    *Sim
+	ch   int
+	last bool // the last level read
 }
 
 // Get reads the level the sensor wired to the channel drives (low when
-// none is).
+// none is), through the sensor's faults.
 func (d *dioInput) Get() (bool, error) {
 	d.s.mu.Lock()
 	defer d.s.mu.Unlock()
 	in := d.s.dio[d.ch].in
-	return in != nil && in.level(), nil
+	switch {
+	case in == nil:
+		return false, nil
+	case in.f == nil:
+		d.last = in.level()
+	case in.f.begun && in.f.p.Disconnected:
+		d.last = true // the roboRIO's pull-up
+	case in.f.begun:
+		d.last = in.f.level
+	case !in.f.dropped():
+		d.last = in.level()
+	}
+	return d.last, nil
 }
 
 type dioOutput struct {
@@ -1360,18 +1440,30 @@ func (d *dutyOutput) SetDutyCycle(duty float64) error {
 }
 
 type aiInput struct {
-	s  *Sim
-	ch int
+	s    *Sim
+	ch   int
+	last float64 // the last voltage read
 }
 
-// Voltage reads the sensor wired to the input, 0-5 V (0 when none is).
+// Voltage reads the sensor wired to the input, 0-5 V (0 when none is),
+// through the sensor's faults.
 func (a *aiInput) Voltage() (float64, error) {
 	a.s.mu.Lock()
 	defer a.s.mu.Unlock()
-	if in := a.s.ai[a.ch].in; in != nil {
-		return in.volts(), nil
+	in := a.s.ai[a.ch].in
+	switch {
+	case in == nil:
+		return 0, nil
+	case in.f == nil:
+		a.last = in.volts(in.q())
+	case in.f.begun && in.f.p.Disconnected:
+		a.last = 0 // a floating input
+	case in.f.begun:
+		a.last = in.volts(in.f.q)
+	case !in.f.dropped():
+		a.last = in.volts(in.q() + in.f.drift + in.f.noise())
 	}
-	return 0, nil
+	return a.last, nil
 }
 
 type aoOutput struct {
@@ -1408,14 +1500,15 @@ type encoderIn struct {
 	sign float64        // -1: counts down when the joint turns positive
 	enc  float64        // edges per pulse
 	base int64          // the raw count when opened
+	last int64          // the last count read
 }
 
-// raw is the edge count at the joint's position: trunc(q / dpp × enc).
-func (e *encoderIn) raw() int64 {
+// raw is the edge count at the position q: trunc(q / dpp × enc).
+func (e *encoderIn) raw(q float64) int64 {
 	if e.src == nil || e.src.j == nil {
 		return 0
 	}
-	x := math.Trunc(e.sign * e.src.j.pos / e.src.dpp * e.enc)
+	x := math.Trunc(e.sign * q / e.src.dpp * e.enc)
 	switch {
 	case x != x:
 		return 0
@@ -1427,11 +1520,24 @@ func (e *encoderIn) raw() int64 {
 	return int64(x)
 }
 
-// Count is the edges counted since the encoder was opened.
+// Count is the edges counted since the encoder was opened, through the
+// sensor's faults.
 func (e *encoderIn) Count() (int64, error) {
 	e.s.mu.Lock()
 	defer e.s.mu.Unlock()
-	return e.raw() - e.base, nil
+	var f *fault
+	if e.src != nil {
+		f = e.src.f
+	}
+	switch {
+	case f == nil:
+		e.last = e.raw(e.src.q()) - e.base
+	case f.begun: // stuck, or no edges reach the counter
+		e.last = e.raw(f.q) - e.base
+	case !f.dropped():
+		e.last = e.raw(e.src.q()+f.drift+f.noise()) - e.base
+	}
+	return e.last, nil
 }
 
 // emptySPI is an SPI port with no device: MISO reads zeros.
@@ -1486,6 +1592,31 @@ func ConfigOptions(c *config.File, seed int64, realTime bool) Options {
 			p.Inertia = sj.Float("inertia")
 		}
 		o.Joints[sj.Name] = p
+	}
+	if len(c.SimSensors) > 0 {
+		o.Faults = map[string]SensorFault{}
+	}
+	for _, e := range c.SimSensors {
+		o.Faults[e.Name] = SensorFault{
+			Noise:   Gauss{Mu: e.Float("noise.mu"), Sigma: e.Float("noise.sigma")},
+			Drift:   Gauss{Mu: e.Float("drift.mu"), Sigma: e.Float("drift.sigma")},
+			Dropout: e.Float("dropout"), Stuck: e.Bool("stuck"), Disconnected: e.Bool("disconnected"), FaultAt: e.Float("fault_at"),
+		}
+	}
+	for _, e := range c.SimDisturbances {
+		d := Disturbance{Name: e.Name, Joint: e.Str("joint"), Base: e.Bool("base"), Kind: e.Str("kind"),
+			Magnitude: e.Float("magnitude"), UpdatePeriod: e.Float("update_period"),
+			InitialX: e.Float("initial_x"), InitialY: e.Float("initial_y")}
+		for _, k := range [...]struct {
+			key string
+			dst **float64
+		}{{"min_x", &d.MinX}, {"max_x", &d.MaxX}, {"min_y", &d.MinY}, {"max_y", &d.MaxY}} {
+			if e.Has(k.key) {
+				v := e.Float(k.key)
+				*k.dst = &v
+			}
+		}
+		o.Disturbances = append(o.Disturbances, d)
 	}
 	return o
 }
