@@ -13,10 +13,10 @@ func TestScenarioRoundTrip(t *testing.T) {
 	r := competition(t)
 	o := Options{
 		Seed: 42, Enabled: true, Battery: Battery{Voltage: 12.5, Resistance: 0.03}, Pressure: 90,
-		Joints:  map[string]JointParams{"shoulder_joint": {Motor: "775pro", Motors: 2, Gearing: 300, Damping: 0.5, Travel: 0}, "climber_lock_joint": {Travel: 400 * time.Millisecond}},
-		Initial: map[string]JointState{"shoulder_joint": {Position: 0.7, Velocity: -0.25}, "elevator_joint": {Position: 0.3}},
-		Sensors: map[string]float64{"ball_beam_break": 1},
-		Faults:  map[string]SensorFault{"shoulder_pot": {Noise: Gauss{Mu: 0.01, Sigma: 0.02}, Drift: Gauss{Sigma: 0.001}, Dropout: 0.1}, "navx": {Disconnected: true, FaultAt: 2}},
+		Joints:       map[string]JointParams{"shoulder_joint": {Motor: "775pro", Motors: 2, Gearing: 300, Damping: 0.5, Travel: 0}, "climber_lock_joint": {Travel: 400 * time.Millisecond}},
+		Initial:      map[string]JointState{"shoulder_joint": {Position: 0.7, Velocity: -0.25}, "elevator_joint": {Position: 0.3}},
+		Sensors:      map[string]float64{"ball_beam_break": 1},
+		Faults:       map[string]SensorFault{"shoulder_pot": {Noise: Gauss{Mu: 0.01, Sigma: 0.02}, Drift: Gauss{Sigma: 0.001}, Dropout: 0.1}, "navx": {Disconnected: true, FaultAt: 2}},
 		Disturbances: []Disturbance{{Name: "shove", Joint: "shoulder_joint", Kind: DisturbForce, Magnitude: 3, UpdatePeriod: 0.5, InitialX: 1, MinX: ptr(-2.0), MaxX: ptr(2.5)}},
 	}
 	s := newSim(t, r, o)
