@@ -142,7 +142,7 @@ func exampleValue(k *Key) string {
 }
 
 // sectionTypes are the types of frcd's own sections, for describe.
-func sectionTypes() []*Type { return []*Type{Loop, Sim, SimJoint} }
+func sectionTypes() []*Type { return []*Type{Loop, Sim, SimJoint, SimDrivetrain} }
 
 // Describable returns the device, controller or section type of that
 // name, or nil: what `frcd describe NAME` shows.
@@ -182,6 +182,12 @@ func (t *Type) nameDoc() string {
 	return "The URDF joint or sensor name (see above)."
 }
 
+// named says whether entries of the type have a name key: sections
+// written as one mapping (loop, sim, sim_drivetrain) do not.
+func (t *Type) named() bool {
+	return t.Name != "loop" && t.Name != "sim" && t.Name != "sim_drivetrain"
+}
+
 // exampleYAML is an example of the type in its place in the file.
 func (t *Type) exampleYAML(indent string) string {
 	switch t.Name {
@@ -191,6 +197,10 @@ func (t *Type) exampleYAML(indent string) string {
 		return indent + "sim: {battery_voltage: 12.8, battery_resistance: 0.02, pressure: 120}\n"
 	case "sim_joint":
 		return indent + "sim:\n" + indent + "  joints:\n" + indent + "    - " + t.ExampleEntry() + "\n"
+	case "sim_drivetrain":
+		return indent + "sim:\n" + indent + "  drivetrain:\n" + indent + "    type: tank\n" +
+			indent + "    left: [left_front_wheel_joint, left_rear_wheel_joint]\n" +
+			indent + "    right: [right_front_wheel_joint, right_rear_wheel_joint]\n" + indent + "    friction: 1.0\n"
 	}
 	list := "joints"
 	if t.Group == "controller" {
@@ -215,7 +225,7 @@ func (t *Type) Describe() string {
 	fmt.Fprintf(&b, "%s\n\n", wrap(t.Doc, 100))
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "KEY\tTYPE\tREQUIRED\tDEFAULT\tMEANING")
-	if t.Name != "loop" && t.Name != "sim" {
+	if t.named() {
 		fmt.Fprintf(tw, "name\tstring\tyes\t\t%s\n", t.nameDoc())
 	}
 	if t.Group != "section" {
@@ -328,7 +338,7 @@ func Markdown() string {
 
 func mdKeys(b *strings.Builder, t *Type) {
 	b.WriteString("| key | type | required | default | meaning |\n|---|---|---|---|---|\n")
-	if t.Name != "loop" && t.Name != "sim" {
+	if t.named() {
 		fmt.Fprintf(b, "| `name` | string | yes | | %s |\n", mdEscape(t.nameDoc()))
 	}
 	if t.Group != "section" {
@@ -492,6 +502,7 @@ func simSchema() map[string]any {
 	s["properties"].(map[string]any)["joints"] = map[string]any{
 		"type": "array", "description": "Plant overrides per URDF joint.", "items": entrySchema(SimJoint, true, false),
 	}
+	s["properties"].(map[string]any)["drivetrain"] = entrySchema(SimDrivetrain, false, false)
 	return s
 }
 

@@ -18,6 +18,8 @@ func FuzzParse(f *testing.F) {
 		"joints:\n  - {<<: {<<: {<<: {type: pdp}}}, name: x, id: 0}\n",
 		"--- \njoints: []\n---\n",
 		"joints:\n  - {name: \"\\u0000\", type: \"\\xff\", id: 0x10}\n",
+		"joints:\n  - {name: l, type: spark, id: 0}\n  - {name: r, type: spark, id: 1}\nsim:\n  drivetrain: {type: tank, left: [l], right: [r, l], drive: [x]}\n",
+		"joints: []\nsim: {drivetrain: {type: swerve, drive: [a, b], steer: 1}, joints: [{name: a}]}\n",
 		"\t",
 		"",
 	}

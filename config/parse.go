@@ -29,9 +29,11 @@ type File struct {
 	// Controllers is the `controllers:` list in file order.
 	Controllers []*Device
 	// Sim is the `sim:` section's own keys, with defaults when absent;
-	// SimJoints its `joints:` list.
-	Sim       *Device
-	SimJoints []*Device
+	// SimJoints its `joints:` list; SimDrivetrain its `drivetrain:`
+	// mapping, nil when absent.
+	Sim           *Device
+	SimJoints     []*Device
+	SimDrivetrain *Device
 	// Unreadable is set when the file could not be read whole (empty, not
 	// text, invalid YAML, no `joints:` list): cross-checks against it would
 	// only echo that one finding.
@@ -237,13 +239,25 @@ func (p *parser) section(name string, t *Type, n *yaml.Node, skip ...string) *De
 }
 
 func (p *parser) simSection(n *yaml.Node) {
-	p.file.Sim = p.section("sim", Sim, n, "joints")
+	p.file.Sim = p.section("sim", Sim, n, "joints", "drivetrain")
 	if n == nil || n.Kind != yaml.MappingNode {
 		return
 	}
 	p.mapping(n, func(key string, k, v *yaml.Node) {
-		if key == "joints" {
+		switch key {
+		case "joints":
 			p.file.SimJoints = p.listSection("sim: joints", v, simJointKind)
+		case "drivetrain":
+			switch {
+			case v.Kind == yaml.ScalarNode && v.Tag == "!!null":
+				return
+			case v.Kind != yaml.MappingNode:
+				p.list.Errorf(p.pos(v), "`sim: drivetrain:` must be a mapping of keys, not %s", describeNode(v))
+				return
+			}
+			d := p.section("sim: drivetrain", SimDrivetrain, v)
+			d.kind = sectionKind
+			p.file.SimDrivetrain = d
 		}
 	})
 }
@@ -864,6 +878,9 @@ func (p *parser) checkFile() {
 	p.checkEntries(f.Controllers, c)
 	p.uniqueNames("sim joint", f.SimJoints)
 	p.checkEntries(f.SimJoints, c)
+	if f.SimDrivetrain != nil {
+		p.checkEntries([]*Device{f.SimDrivetrain}, c)
+	}
 }
 
 // uniqueNames reports a name used twice within a section.
