@@ -46,7 +46,7 @@ var Sim = &Type{
 	Summary: "The simulated robot's battery and air, used by `frcd run --sim`.",
 	Doc: "Only the simulated HAL reads this section. Its joints: list overrides each joint's plant (sim_joint); " +
 		"its drivetrain: mapping makes wheel joints drive a base around the field (sim_drivetrain).",
-	Place:   YAMLOnly,
+	Place: YAMLOnly,
 	Keys: []Key{
 		{Name: "battery_voltage", Kind: Float, Default: 12.8, HasRange: true, Min: 6, Max: 16, Unit: "V", Doc: "The battery's open-circuit voltage."},
 		{Name: "battery_resistance", Kind: Float, Default: 0.02, HasRange: true, Min: 0, Max: 1, Unit: "Ω", Doc: "The battery's internal resistance plus wiring: the bus sags by this times the total current."},

@@ -49,6 +49,9 @@ type Options struct {
 	// Pressure is the initial tank pressure of every PCM, psi. Defaults
 	// to 120 (full).
 	Pressure float64
+	// Drivetrain, when set, makes wheel joints drive the base around the
+	// field (see the package doc's Drivetrain).
+	Drivetrain *Drivetrain `json:"drivetrain,omitempty"`
 }
 
 // Battery is an open-circuit voltage behind an internal resistance.
@@ -76,6 +79,7 @@ type JointTruth struct {
 	Velocity float64 // rad/s or m/s
 	Current  float64 // A, signed in the joint's direction, all its motors
 	Voltage  float64 // V applied to its motors, in the joint's direction
+	Effort   float64 // N·m or N its motors apply at the joint
 }
 
 // Defaults.
@@ -130,6 +134,8 @@ type Sim struct {
 	imus       []*imuDev
 	imuByName  map[string]*imuDev
 	pigeonOpen map[int]bool
+
+	base *base // nil without a drivetrain
 
 	nextStatus time.Duration
 }
@@ -238,6 +244,12 @@ type imuDev struct {
 	// Pigeon only: the CAN id, or the CAN id of the Talon SRX it is
 	// cabled to; -1 when not.
 	canID, talonID int
+	// onBase: the drive base moves it (its frame is fixed to the base, at
+	// mount and at in the base's frame), until SetIMU sets its motion.
+	frame  string
+	onBase bool
+	mount  mat3
+	at     urdf.Vec3
 }
 
 // New builds a Sim of the robot. It fails for options naming unknown
@@ -311,11 +323,32 @@ func New(r *robot.Robot, o Options) (*Sim, error) {
 	for _, d := range r.LinkSensors {
 		s.sensor(d, nil)
 	}
+	if o.Drivetrain != nil {
+		b, err := s.newBase(o.Drivetrain)
+		if err != nil {
+			return nil, err
+		}
+		s.base = b
+		for _, m := range s.imus {
+			m.mount, m.at, m.onBase = linkPose(r.URDF, r.URDF.Link(m.frame))
+			m.onBase = m.onBase && r.URDF.Link(m.frame) != nil
+		}
+		s.baseIMUs()
+	}
 	s.vTerm = s.batt.Voltage - s.batt.Resistance*controllerA
 	s.iTotal = controllerA
 	s.navx()
 	s.publish()
 	return s, nil
+}
+
+// baseIMUs gives the IMUs fixed to the base the base's motion.
+func (s *Sim) baseIMUs() {
+	for _, m := range s.imus {
+		if m.onBase {
+			m.m = s.base.imu(m.mount, m.at)
+		}
+	}
 }
 
 // navx gives every navX the motion its IMU feels; the navX latches a new
@@ -350,6 +383,9 @@ func checkOptions(r *robot.Robot, o *Options) error {
 	}
 	if o.Pressure == 0 {
 		o.Pressure = fullPSI
+	}
+	if err := checkDrivetrain(o.Drivetrain); err != nil {
+		return err
 	}
 	names := make([]string, 0, len(o.Joints))
 	for n := range o.Joints {
@@ -610,11 +646,11 @@ func (s *Sim) sensor(d *config.Device, j *joint) {
 	case "encoder":
 		s.encoders = append(s.encoders, &encoderSensor{a: d.Int("ch_a"), b: d.Int("ch_b"), j: j, dpp: d.Float("dist_per_pulse"), inv: d.Bool("inverted")})
 	case "navx":
-		m := &imuDev{name: d.Name, nav: newNavX(), iface: d.Str("interface"), port: d.Int("id"), canID: -1, talonID: -1}
+		m := &imuDev{name: d.Name, nav: newNavX(), iface: d.Str("interface"), port: d.Int("id"), canID: -1, talonID: -1, frame: d.Str("frame_id")}
 		s.imus = append(s.imus, m)
 		s.imuByName[d.Name] = m
 	case "pigeon_imu":
-		m := &imuDev{name: d.Name, canID: -1, talonID: -1}
+		m := &imuDev{name: d.Name, canID: -1, talonID: -1, frame: d.Str("frame_id")}
 		if d.Has("id") {
 			m.canID = d.Int("id")
 		} else if t := d.Ref("talon"); t != nil {
@@ -679,6 +715,10 @@ func (s *Sim) substep(dt time.Duration) {
 	s.iTotal = (s.batt.Voltage - v) / s.batt.Resistance
 	for _, j := range s.joints {
 		s.move(j, en, v, h)
+	}
+	if s.base != nil {
+		s.base.step(h)
+		s.baseIMUs()
 	}
 	for _, j := range s.joints {
 		if j.mimic != nil {
@@ -1080,7 +1120,7 @@ func (s *Sim) I2C(port int) (i2c.Bus, error) {
 }
 
 // SetIMU sets the motion the IMU of that YAML name (navx or pigeon_imu)
-// feels.
+// feels. An IMU the drive base moved reads what is set from then on.
 func (s *Sim) SetIMU(name string, m IMU) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -1088,7 +1128,7 @@ func (s *Sim) SetIMU(name string, m IMU) error {
 	if d == nil {
 		return fmt.Errorf("sim: no navx or pigeon_imu named %q: %w", name, hal.ErrNoDevice)
 	}
-	d.m = m
+	d.m, d.onBase = m, false
 	if d.nav != nil {
 		d.nav.set(m, s.t)
 	}
@@ -1130,6 +1170,68 @@ func (s *Sim) SetJoint(name string, pos, vel float64) error {
 	return nil
 }
 
+// Pose is the drive base's true pose and velocity on the field: x, y in
+// m, yaw in rad counter-clockwise from the field's x axis, the velocity
+// vx, vy in m/s in the field frame and wz in rad/s.
+type Pose struct {
+	X   float64 `json:"x"`
+	Y   float64 `json:"y"`
+	Yaw float64 `json:"yaw"`
+	VX  float64 `json:"vx"`
+	VY  float64 `json:"vy"`
+	WZ  float64 `json:"wz"`
+}
+
+// Pose returns the drive base's true pose; ok is false without a
+// drivetrain.
+func (s *Sim) Pose() (p Pose, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.base
+	if b == nil {
+		return Pose{}, false
+	}
+	return Pose{X: b.x, Y: b.y, Yaw: b.yaw, VX: b.vx, VY: b.vy, WZ: b.wz}, true
+}
+
+// SetPose places the drive base on the field at rest: x, y in m, yaw in
+// rad. The wheels keep turning as they were; the floor stops them.
+func (s *Sim) SetPose(x, y, yaw float64) error {
+	for _, v := range []float64{x, y, yaw} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("sim: pose %v, %v, %v: not numbers", x, y, yaw)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.base
+	if b == nil {
+		return fmt.Errorf("sim: no drivetrain configured: %w", hal.ErrNoDevice)
+	}
+	b.x, b.y, b.yaw = x, y, math.Remainder(yaw, 2*math.Pi)
+	b.vx, b.vy, b.wz, b.ax, b.ay, b.alpha = 0, 0, 0, 0, 0, 0
+	s.baseIMUs()
+	return nil
+}
+
+// Joints returns every movable joint's ground truth, in the robot's
+// order, into out (grown as needed), with their names.
+func (s *Sim) Joints(names []string, out []JointTruth) ([]string, []JointTruth) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names, out = names[:0], out[:0]
+	for _, j := range s.joints {
+		names = append(names, j.name)
+		out = append(out, j.truth())
+	}
+	return names, out
+}
+
+func (j *joint) truth() JointTruth {
+	return JointTruth{Position: j.pos, Velocity: j.vel, Current: j.motors * j.current, Voltage: j.volts,
+		Effort: j.motors * j.gear * j.motor.kt * j.current}
+}
+
 // Joint returns a joint's ground truth.
 func (s *Sim) Joint(name string) (JointTruth, bool) {
 	s.mu.Lock()
@@ -1138,7 +1240,7 @@ func (s *Sim) Joint(name string) (JointTruth, bool) {
 	if j == nil {
 		return JointTruth{}, false
 	}
-	return JointTruth{Position: j.pos, Velocity: j.vel, Current: j.motors * j.current, Voltage: j.volts}, true
+	return j.truth(), true
 }
 
 // PWMPulse is the last width a driver wrote on a PWM channel (0: disabled
@@ -1439,5 +1541,6 @@ func ConfigOptions(c *config.File, seed int64, realTime bool) Options {
 		}
 		o.Joints[sj.Name] = p
 	}
+	o.Drivetrain = DrivetrainFromConfig(c.SimDrivetrain)
 	return o
 }
