@@ -1214,17 +1214,14 @@ func (s *Sim) SetPose(x, y, yaw float64) error {
 	return nil
 }
 
-// Joints returns every movable joint's ground truth, in the robot's
-// order, into out (grown as needed), with their names.
-func (s *Sim) Joints(names []string, out []JointTruth) ([]string, []JointTruth) {
+// EachJoint calls fn with every movable joint's name and ground truth, in
+// the robot's order, all at one instant. fn must not call the Sim.
+func (s *Sim) EachJoint(fn func(name string, t JointTruth)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	names, out = names[:0], out[:0]
 	for _, j := range s.joints {
-		names = append(names, j.name)
-		out = append(out, j.truth())
+		fn(j.name, j.truth())
 	}
-	return names, out
 }
 
 func (j *joint) truth() JointTruth {
