@@ -142,7 +142,9 @@ func exampleValue(k *Key) string {
 }
 
 // sectionTypes are the types of frcd's own sections, for describe.
-func sectionTypes() []*Type { return []*Type{Loop, Sim, SimJoint, SimSensor, SimDisturbance} }
+func sectionTypes() []*Type {
+	return []*Type{Loop, Sim, SimJoint, SimSensor, SimDisturbance, SimDrivetrain}
+}
 
 // Describable returns the device, controller or section type of that
 // name, or nil: what `frcd describe NAME` shows.
@@ -196,6 +198,12 @@ func (t *Type) nameRequired() string {
 	return "yes"
 }
 
+// named says whether entries of the type have a name key: sections
+// written as one mapping (loop, sim, sim_drivetrain) do not.
+func (t *Type) named() bool {
+	return t.Name != "loop" && t.Name != "sim" && t.Name != "sim_drivetrain"
+}
+
 // exampleYAML is an example of the type in its place in the file.
 func (t *Type) exampleYAML(indent string) string {
 	switch t.Name {
@@ -206,6 +214,10 @@ func (t *Type) exampleYAML(indent string) string {
 	case "sim_joint", "sim_sensor", "sim_disturbance":
 		list := map[string]string{"sim_joint": "joints", "sim_sensor": "sensors", "sim_disturbance": "disturbances"}[t.Name]
 		return indent + "sim:\n" + indent + "  " + list + ":\n" + indent + "    - " + t.ExampleEntry() + "\n"
+	case "sim_drivetrain":
+		return indent + "sim:\n" + indent + "  drivetrain:\n" + indent + "    type: tank\n" +
+			indent + "    left: [left_front_wheel_joint, left_rear_wheel_joint]\n" +
+			indent + "    right: [right_front_wheel_joint, right_rear_wheel_joint]\n" + indent + "    friction: 1.0\n"
 	}
 	list := "joints"
 	if t.Group == "controller" {
@@ -230,7 +242,7 @@ func (t *Type) Describe() string {
 	fmt.Fprintf(&b, "%s\n\n", wrap(t.Doc, 100))
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "KEY\tTYPE\tREQUIRED\tDEFAULT\tMEANING")
-	if t.Name != "loop" && t.Name != "sim" {
+	if t.named() {
 		fmt.Fprintf(tw, "name\tstring\t%s\t\t%s\n", t.nameRequired(), t.nameDoc())
 	}
 	if t.Group != "section" {
@@ -343,7 +355,7 @@ func Markdown() string {
 
 func mdKeys(b *strings.Builder, t *Type) {
 	b.WriteString("| key | type | required | default | meaning |\n|---|---|---|---|---|\n")
-	if t.Name != "loop" && t.Name != "sim" {
+	if t.named() {
 		fmt.Fprintf(b, "| `name` | string | %s | | %s |\n", t.nameRequired(), mdEscape(t.nameDoc()))
 	}
 	if t.Group != "section" {
@@ -516,6 +528,7 @@ func simSchema() map[string]any {
 	props["disturbances"] = map[string]any{
 		"type": "array", "description": "Random pushes on joints or the drive base.", "items": entrySchema(SimDisturbance, true, false),
 	}
+	props["drivetrain"] = entrySchema(SimDrivetrain, false, false)
 	return s
 }
 

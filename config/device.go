@@ -32,13 +32,20 @@ type Device struct {
 	values   map[string]Value
 	refs     map[string]*Device
 	refLists map[string][]*Device
-	kind     string // "controller": String names the entry by it, not by its long type
+	kind     string // "controller": String names the entry by it, not by its long type; sectionKind: by its name alone
 	label    string // an entry with no name: what String calls it ("sim disturbance 2")
 }
+
+// sectionKind marks a section decoded as one entry (sim: drivetrain):
+// String is its name.
+const sectionKind = "section"
 
 // String names the device for messages: `talon "shoulder_joint"`, or
 // `controller "arm"`.
 func (d *Device) String() string {
+	if d.kind == sectionKind {
+		return d.Name
+	}
 	if d.Name == "" && d.label != "" {
 		return d.label
 	}

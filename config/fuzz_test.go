@@ -18,6 +18,8 @@ func FuzzParse(f *testing.F) {
 		"joints:\n  - {<<: {<<: {<<: {type: pdp}}}, name: x, id: 0}\n",
 		"--- \njoints: []\n---\n",
 		"joints:\n  - {name: \"\\u0000\", type: \"\\xff\", id: 0x10}\n",
+		"joints:\n  - {name: l, type: spark, id: 0}\n  - {name: r, type: spark, id: 1}\nsim:\n  drivetrain: {type: tank, left: [l], right: [r, l], drive: [x]}\n",
+		"joints: []\nsim: {drivetrain: {type: swerve, drive: [a, b], steer: 1}, joints: [{name: a}]}\n",
 		"\t",
 		"",
 		"joints:\n  - {name: e, type: encoder, ch_a: 0, ch_b: 1, dist_per_pulse: 0.01}\nsim:\n  sensors:\n    - {name: e, noise: {mu: 0, sigma: 0.1}, drift: {mu: 1}, dropout: 0.5, stuck: true, fault_at: 1}\n  disturbances:\n    - {joint: a, kind: force, magnitude: 2, min_x: -1}\n    - {base: true, initial_y: 3}\n",

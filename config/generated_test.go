@@ -138,6 +138,8 @@ func TestSchema(t *testing.T) {
 		"controller key":      "joints: []\ncontrollers:\n  - {name: a, type: voltage_controllers/JointVoltageController, joint: b, pid: {p: 1}}\n",
 		"loop key":            "joints: []\nloop: {rate: 1}\n",
 		"sim motor":           "joints: []\nsim: {joints: [{name: a, motor: cim2}]}\n",
+		"drivetrain type":     "joints: []\nsim: {drivetrain: {type: holonomic}}\n",
+		"drivetrain key":      "joints: []\nsim: {drivetrain: {type: tank, track: 1}}\n",
 	}
 	for name, src := range bad {
 		if err := s.Validate(yamlToJSON(t, src)); err == nil {

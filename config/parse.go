@@ -29,12 +29,14 @@ type File struct {
 	// Controllers is the `controllers:` list in file order.
 	Controllers []*Device
 	// Sim is the `sim:` section's own keys, with defaults when absent;
-	// SimJoints its `joints:` list, SimSensors its `sensors:` list and
-	// SimDisturbances its `disturbances:` list.
+	// SimJoints its `joints:` list, SimSensors its `sensors:` list,
+	// SimDisturbances its `disturbances:` list and SimDrivetrain its
+	// `drivetrain:` mapping, nil when absent.
 	Sim             *Device
 	SimJoints       []*Device
 	SimSensors      []*Device
 	SimDisturbances []*Device
+	SimDrivetrain   *Device
 	// Unreadable is set when the file could not be read whole (empty, not
 	// text, invalid YAML, no `joints:` list): cross-checks against it would
 	// only echo that one finding.
@@ -242,7 +244,7 @@ func (p *parser) section(name string, t *Type, n *yaml.Node, skip ...string) *De
 }
 
 func (p *parser) simSection(n *yaml.Node) {
-	p.file.Sim = p.section("sim", Sim, n, "joints", "sensors", "disturbances")
+	p.file.Sim = p.section("sim", Sim, n, "joints", "sensors", "disturbances", "drivetrain")
 	if n == nil || n.Kind != yaml.MappingNode {
 		return
 	}
@@ -254,6 +256,17 @@ func (p *parser) simSection(n *yaml.Node) {
 			p.file.SimSensors = p.listSection("sim: sensors", v, simSensorKind)
 		case "disturbances":
 			p.file.SimDisturbances = p.listSection("sim: disturbances", v, disturbKind)
+		case "drivetrain":
+			switch {
+			case v.Kind == yaml.ScalarNode && v.Tag == "!!null":
+				return
+			case v.Kind != yaml.MappingNode:
+				p.list.Errorf(p.pos(v), "`sim: drivetrain:` must be a mapping of keys, not %s", describeNode(v))
+				return
+			}
+			d := p.section("sim: drivetrain", SimDrivetrain, v)
+			d.kind = sectionKind
+			p.file.SimDrivetrain = d
 		}
 	})
 }
@@ -875,6 +888,9 @@ func (p *parser) checkFile() {
 	p.checkEntries(f.Controllers, c)
 	p.uniqueNames("sim joint", f.SimJoints)
 	p.checkEntries(f.SimJoints, c)
+	if f.SimDrivetrain != nil {
+		p.checkEntries([]*Device{f.SimDrivetrain}, c)
+	}
 	p.uniqueNames("sim sensor", f.SimSensors)
 	p.checkEntries(f.SimSensors, c)
 	p.checkSimSensors(c)

@@ -25,6 +25,10 @@ import (
 //	    - {name: left_drive_encoder, noise: {sigma: 0.002}, dropout: 0.05}
 //	  disturbances:
 //	    - {joint: shoulder_joint, kind: force, magnitude: 5, update_period: 1}
+//	  drivetrain:
+//	    type: tank
+//	    left: [left_front_wheel_joint, left_rear_wheel_joint]
+//	    right: [right_front_wheel_joint, right_rear_wheel_joint]
 
 // Loop is the type of the `loop:` section.
 var Loop = &Type{
@@ -45,7 +49,8 @@ var Sim = &Type{
 	Name: "sim", Group: "section", Class: "-",
 	Summary: "The simulated robot's battery and air, used by `frcd run --sim`.",
 	Doc: "Only the simulated HAL reads this section. Its joints: list overrides each joint's plant (sim_joint), its " +
-		"sensors: list gives sensors faults (sim_sensor) and its disturbances: list pushes joints or the base (sim_disturbance).",
+		"sensors: list gives sensors faults (sim_sensor), its disturbances: list pushes joints or the base (sim_disturbance) " +
+		"and its drivetrain: mapping makes wheel joints drive a base around the field (sim_drivetrain).",
 	Place: YAMLOnly,
 	Keys: []Key{
 		{Name: "battery_voltage", Kind: Float, Default: 12.8, HasRange: true, Min: 6, Max: 16, Unit: "V", Doc: "The battery's open-circuit voltage."},
@@ -155,6 +160,94 @@ func checkDisturbance(d *Device, c *Checker) {
 		lo, hi := "min_"+axis, "max_"+axis
 		if d.Has(lo) && d.Has(hi) && d.Float(lo) > d.Float(hi) {
 			c.Errorf(d.ValuePos(lo), "%s: %s %v is above %s %v", d, lo, d.Float(lo), hi, d.Float(hi))
+		}
+	}
+}
+
+// Drivetrain types of `sim: drivetrain:`.
+const (
+	DrivetrainTank    = "tank"
+	DrivetrainMecanum = "mecanum"
+	DrivetrainSwerve  = "swerve"
+)
+
+// mecanumWheels are a mecanum drivetrain's wheel keys, in the sim's order.
+var mecanumWheels = []string{"front_left", "front_right", "rear_left", "rear_right"}
+
+// SimDrivetrain is the type of `sim: drivetrain:`: the wheel joints that
+// drive the simulated base around the field.
+var SimDrivetrain = &Type{
+	Name: "sim_drivetrain", Group: "section", Class: "-",
+	Summary: "The simulated drive base: which wheel joints drive it, and how (tank, mecanum or swerve).",
+	Doc: "The wheels keep their motor plants; each wheel's traction on the floor (at most friction × its share of the weight; " +
+		"beyond, it slips) moves the base in x, y and yaw, and reacts on the wheel. Wheel positions come from the URDF origins of " +
+		"the wheel joints relative to the root link. tank: left and right lists of wheel joints; mecanum: front_left, front_right, " +
+		"rear_left and rear_right (rollers at 45°); swerve: drive and steer lists of four joints each, in the same order. " +
+		"Wheel joints are continuous joints driven by speed controllers.",
+	Place: YAMLOnly,
+	Keys: []Key{
+		{Name: "type", Kind: String, Required: true, Enum: []string{DrivetrainTank, DrivetrainMecanum, DrivetrainSwerve}, Doc: "The kind of drive base."},
+		{Name: "left", Kind: StringList, Ref: SpeedControllerTypes, Doc: "tank: the left side's wheel joints."},
+		{Name: "right", Kind: StringList, Ref: SpeedControllerTypes, Doc: "tank: the right side's wheel joints."},
+		{Name: "front_left", Kind: String, Ref: SpeedControllerTypes, Doc: "mecanum: the front left wheel joint."},
+		{Name: "front_right", Kind: String, Ref: SpeedControllerTypes, Doc: "mecanum: the front right wheel joint."},
+		{Name: "rear_left", Kind: String, Ref: SpeedControllerTypes, Doc: "mecanum: the rear left wheel joint."},
+		{Name: "rear_right", Kind: String, Ref: SpeedControllerTypes, Doc: "mecanum: the rear right wheel joint."},
+		{Name: "drive", Kind: StringList, Ref: SpeedControllerTypes, Doc: "swerve: the four modules' drive wheel joints."},
+		{Name: "steer", Kind: StringList, Ref: append(append([]string(nil), SpeedControllerTypes...), "servo"), Doc: "swerve: the four modules' steering joints, in the order of drive; the wheel rolls along its steering angle."},
+		{Name: "wheel_radius", Kind: Float, HasRange: true, Min: 0.005, Max: 1, Unit: "m", DefaultDoc: "the wheel link's URDF cylinder, else 3 in", Doc: "The wheels' radius."},
+		{Name: "mass", Kind: Float, HasRange: true, Min: 0.1, Max: 1000, Unit: "kg", DefaultDoc: "the URDF's total mass, else 50", Doc: "The robot's mass."},
+		{Name: "yaw_inertia", Kind: Float, HasRange: true, Min: 1e-3, Max: 1000, Unit: "kg·m²", DefaultDoc: "the URDF's, about the root link's z axis, else mass × (track / 2)²", Doc: "The robot's moment of inertia about its vertical axis."},
+		{Name: "friction", Kind: Float, Default: 1.0, HasRange: true, Min: 0.01, Max: 5, Doc: "Tire-floor friction coefficient: a wheel's traction is at most friction × its share of the weight; beyond, it slips."},
+	},
+	Check: checkDrivetrain,
+}
+
+// checkDrivetrain checks that the keys written fit the type, the counts
+// are right and each joint is named once.
+func checkDrivetrain(d *Device, c *Checker) {
+	typ := d.Str("type")
+	if typ == "" {
+		return
+	}
+	allowed := map[string][]string{
+		DrivetrainTank:    {"left", "right"},
+		DrivetrainMecanum: mecanumWheels,
+		DrivetrainSwerve:  {"drive", "steer"},
+	}[typ]
+	for _, k := range d.Type.Keys {
+		if k.Ref != nil && d.Has(k.Name) && !contains(allowed, k.Name) {
+			c.Errorf(d.KeyPos(k.Name), "%s: %s is not a key of a %s drivetrain; it takes %s", d, k.Name, typ, strings.Join(allowed, ", "))
+		}
+	}
+	for _, k := range allowed {
+		if !d.Has(k) {
+			c.Errorf(d.Pos, "%s: a %s drivetrain needs %s", d, typ, k)
+		}
+	}
+	if typ == DrivetrainSwerve && d.Has("drive") && d.Has("steer") {
+		for _, k := range []string{"drive", "steer"} {
+			if n := len(d.List(k)); n != 4 {
+				c.Errorf(d.ValuePos(k), "%s: %s lists %d joints; a swerve drivetrain has 4 modules", d, k, n)
+			}
+		}
+	}
+	seen := map[string]string{}
+	for _, k := range allowed {
+		v, ok := d.Value(k)
+		if !ok || !v.Set {
+			continue
+		}
+		names, at := v.List, v.ListAt
+		if v.Kind == String {
+			names, at = []string{v.Str}, []diag.Pos{v.Pos}
+		}
+		for i, n := range names {
+			if first, dup := seen[n]; dup {
+				c.Errorf(at[i], "%s: joint %q is already in %s; each wheel joint is named once", d, n, first)
+				continue
+			}
+			seen[n] = k
 		}
 	}
 }

@@ -101,3 +101,56 @@ func TestControllersByName(t *testing.T) {
 		t.Errorf("drive: names %v", got)
 	}
 }
+
+const drivetrainBase = "joints:\n  - {name: lf, type: talon_srx, id: 1}\n  - {name: lr, type: spark, id: 0}\n  - {name: rf, type: spark, id: 1}\n  - {name: rr, type: spark, id: 2}\n  - {name: sol, type: solenoid, id: 0}\n  - {name: s1, type: servo, id: 3}\n"
+
+func TestSimDrivetrain(t *testing.T) {
+	cases := []struct {
+		name string
+		src  string
+		want []string
+	}{
+		{"tank", drivetrainBase + "sim:\n  drivetrain: {type: tank, left: [lf, lr], right: [rf, rr], wheel_radius: 0.07, friction: 0.8}\n", nil},
+		{"mecanum", drivetrainBase + "sim:\n  drivetrain: {type: mecanum, front_left: lf, front_right: rf, rear_left: lr, rear_right: rr}\n", nil},
+		{"swerve", drivetrainBase + "sim:\n  drivetrain: {type: swerve, drive: [lf, lr, rf, rr], steer: [s1, lr, rf, rr]}\n",
+			[]string{`r.yaml:9:67: error: sim: drivetrain: joint "lr" is already in drive; each wheel joint is named once`,
+				`r.yaml:9:71: error: sim: drivetrain: joint "rf" is already in drive; each wheel joint is named once`,
+				`r.yaml:9:75: error: sim: drivetrain: joint "rr" is already in drive; each wheel joint is named once`}},
+		{"null", drivetrainBase + "sim:\n  drivetrain:\n", nil},
+		{"no type", drivetrainBase + "sim:\n  drivetrain: {left: [lf]}\n",
+			[]string{`r.yaml:9:15: error: sim: drivetrain: missing required key "type" (string)`}},
+		{"unknown type", drivetrainBase + "sim:\n  drivetrain: {type: omni}\n",
+			[]string{`r.yaml:9:22: error: sim: drivetrain: type "omni" is not one of tank, mecanum, swerve`}},
+		{"missing side, wrong key, same joint twice", drivetrainBase + "sim:\n  drivetrain:\n    type: tank\n    left: [lf, rf]\n    right: [rf]\n    drive: [lr]\n",
+			[]string{`r.yaml:12:13: error: sim: drivetrain: joint "rf" is already in left; each wheel joint is named once`,
+				`r.yaml:13:5: error: sim: drivetrain: drive is not a key of a tank drivetrain; it takes left, right`}},
+		{"missing side", drivetrainBase + "sim:\n  drivetrain: {type: tank, left: [lf]}\n",
+			[]string{`r.yaml:9:15: error: sim: drivetrain: a tank drivetrain needs right`}},
+		{"not a speed controller", drivetrainBase + "sim:\n  drivetrain: {type: tank, left: [lf, sol], right: [rx]}\n",
+			[]string{`r.yaml:9:39: error: sim: drivetrain: left: "sol" is a solenoid, not a dmc60 or a jaguar or a pwm_talon_srx or a pwm_victor_spx or a sd540 or a spark or a talon or a victor or a victor_sp or a nidec or a can_victor_spx or a talon_srx`,
+				`r.yaml:9:53: error: sim: drivetrain: right: "rx" names no device (did you mean "rf"?)`}},
+		{"swerve counts", drivetrainBase + "sim:\n  drivetrain: {type: swerve, drive: [lf, lr], steer: [s1]}\n",
+			[]string{`r.yaml:9:37: error: sim: drivetrain: drive lists 2 joints; a swerve drivetrain has 4 modules`,
+				`r.yaml:9:54: error: sim: drivetrain: steer lists 1 joints; a swerve drivetrain has 4 modules`}},
+		{"bad values", drivetrainBase + "sim:\n  drivetrain: {type: mecanum, front_left: lf, front_right: rf, rear_left: lr, rear_right: rr, friction: 0, mass: x}\n",
+			[]string{`r.yaml:9:105: error: sim: drivetrain: friction: 0 is out of range 0.01-5`,
+				`r.yaml:9:114: error: sim: drivetrain: mass: want a number, got the string "x"`}},
+		{"not a mapping", drivetrainBase + "sim:\n  drivetrain: [lf]\n",
+			[]string{"r.yaml:9:15: error: `sim: drivetrain:` must be a mapping of keys, not a list"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := findings(t, c.src)
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
+	}
+	f, list := Parse("r.yaml", []byte(drivetrainBase+"sim:\n  drivetrain: {type: tank, left: [lf, lr], right: [rf, rr]}\n"))
+	if list.Errors() > 0 || f.SimDrivetrain == nil {
+		t.Fatalf("tank: %v", list)
+	}
+	if d := f.SimDrivetrain; d.Str("type") != "tank" || strings.Join(d.List("right"), ",") != "rf,rr" || d.Float("friction") != 1 || d.Has("mass") {
+		t.Errorf("tank decoded as type %q right %v friction %v mass set %v", d.Str("type"), d.List("right"), d.Float("friction"), d.Has("mass"))
+	}
+}

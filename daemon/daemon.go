@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"time"
 
@@ -121,12 +122,35 @@ func (d *Daemon) bind() error {
 	d.snapshot = loop.NewSnapshot()
 	if o := d.opts.ROS; o != nil {
 		d.Bridge, err = ros.New(ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
-			SetEnabled: d.SetEnabled, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf})
+			SetEnabled: d.SetEnabled, Truth: d.Truth, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf})
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// Truth fills t with the sim's ground truth, reusing its slices: every
+// movable joint's true state and, with a drivetrain, the base's true pose
+// and its twist in the base's frame. It always has one (true). Safe from
+// any goroutine, but t must not be shared.
+func (d *Daemon) Truth(t *ros.Truth) bool {
+	t.Names, t.Position, t.Velocity, t.Effort = t.Names[:0], t.Position[:0], t.Velocity[:0], t.Effort[:0]
+	d.Sim.EachJoint(func(name string, j sim.JointTruth) {
+		t.Names = append(t.Names, name)
+		t.Position = append(t.Position, j.Position)
+		t.Velocity = append(t.Velocity, j.Velocity)
+		t.Effort = append(t.Effort, j.Effort)
+	})
+	p, ok := d.Sim.Pose()
+	t.HasPose, t.BaseFrame = ok, "base_link"
+	if root := d.Robot.URDF.Root; root != nil {
+		t.BaseFrame = root.Name
+	}
+	sy, cy := math.Sincos(p.Yaw)
+	t.X, t.Y, t.Yaw = p.X, p.Y, p.Yaw
+	t.VX, t.VY, t.WZ = cy*p.VX+sy*p.VY, -sy*p.VX+cy*p.VY, p.WZ
+	return true
 }
 
 // Now is the daemon's clock: the sim's.

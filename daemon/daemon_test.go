@@ -1,7 +1,10 @@
 package daemon
 
 import (
+	"math"
 	"testing"
+
+	"github.com/frcd/frcd/ros"
 )
 
 // TestCompetitionRunsClean runs the full example robot at 50, 100 and
@@ -34,6 +37,59 @@ func TestCompetitionRunsClean(t *testing.T) {
 			if j.State.Has == 0 {
 				t.Errorf("%v Hz: joint %s has no state", rate, j.Name)
 			}
+		}
+	}
+}
+
+// TestDriveHeadingAndTruth drives the example robot's tank base through
+// its voltage controllers, turning left: the navX and the Pigeon, read
+// through their drivers, report the base's true heading and turn rate;
+// Truth gives the true pose and the joints' true states.
+func TestDriveHeadingAndTruth(t *testing.T) {
+	d := competition(t, 100, false)
+	drive := func(left, right float64) {
+		for name, v := range map[string]float64{"left_front_voltage": left, "left_rear_voltage": left, "right_front_voltage": right, "right_rear_voltage": right} {
+			if err := d.Loop.Controller(name).Command(v, d.Now()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for i := 0; i < 80; i++ { // 0.8 s of a gentle left turn
+		if i%10 == 0 {
+			drive(2, 4)
+		}
+		d.Step()
+	}
+	var tr ros.Truth
+	if !d.Truth(&tr) || !tr.HasPose || tr.BaseFrame != "base_link" {
+		t.Fatalf("truth %+v", tr)
+	}
+	pose, _ := d.Sim.Pose()
+	if tr.X != pose.X || tr.Yaw != pose.Yaw || tr.WZ != pose.WZ || !(pose.Yaw > 0.2) || !(tr.VX > 0.3) || math.Abs(tr.VY) > 0.01 {
+		t.Errorf("truth %+v; pose %+v: want a left turn, moving forward in the base's frame", tr, pose)
+	}
+	for i, name := range tr.Names {
+		jt, _ := d.Sim.Joint(name)
+		if tr.Position[i] != jt.Position || tr.Velocity[i] != jt.Velocity || tr.Effort[i] != jt.Effort {
+			t.Errorf("truth of %s: %v %v %v, want %+v", name, tr.Position[i], tr.Velocity[i], tr.Effort[i], jt)
+		}
+	}
+	if len(tr.Names) != len(d.Robot.Joints) {
+		t.Errorf("truth names %d joints, the robot has %d", len(tr.Names), len(d.Robot.Joints))
+	}
+	s := d.Loop.NewSnapshot()
+	d.Loop.ReadSnapshot(s)
+	if len(s.IMUs) != 2 {
+		t.Fatalf("%d IMUs, want navx and pigeon", len(s.IMUs))
+	}
+	for _, imu := range s.IMUs {
+		q := imu.State.Orientation // x, y, z, w
+		yaw := 2 * math.Atan2(q[2], q[3])
+		// The navX samples at 60 Hz and its registers hold 0.01°; the
+		// Pigeon reads the present motion.
+		tol := pose.WZ/60 + 2e-4
+		if !imu.OK || math.Abs(math.Remainder(yaw-pose.Yaw, 2*math.Pi)) > tol || math.Abs(imu.State.AngularVelocity[2]-pose.WZ) > 0.05*pose.WZ {
+			t.Errorf("%s: ok %v, yaw %.4f rad, turning %.4f rad/s; the base is at %.4f rad, turning %.4f rad/s", imu.Name, imu.OK, yaw, imu.State.AngularVelocity[2], pose.Yaw, pose.WZ)
 		}
 	}
 }

@@ -26,6 +26,8 @@ func record(d *Daemon, cycles int) trace {
 			t, _ := d.Sim.Joint(j.Name)
 			row = append(row, t.Position, t.Velocity, t.Current, j.State.Position, j.State.Velocity, j.State.Effort)
 		}
+		p, _ := d.Sim.Pose()
+		row = append(row, p.X, p.Y, p.Yaw, p.VX, p.VY, p.WZ)
 		tr = append(tr, row)
 	}
 	return tr
@@ -71,7 +73,14 @@ func TestScenarioReplays(t *testing.T) {
 		"elevator_encoder": {Noise: sim.Gauss{Sigma: 0.002}, Dropout: 0.05},
 		"pigeon":           {Noise: sim.Gauss{Sigma: 0.01}, Dropout: 0.2},
 	}
-	sc.Disturbances = []sim.Disturbance{{Joint: "shoulder_joint", Kind: sim.DisturbForce, Magnitude: 2, UpdatePeriod: 0.3}}
+	sc.Disturbances = []sim.Disturbance{
+		{Joint: "shoulder_joint", Kind: sim.DisturbForce, Magnitude: 2, UpdatePeriod: 0.3},
+		{Base: true, Kind: sim.DisturbForce, Magnitude: 300, UpdatePeriod: 0.5},
+	}
+	sc.Pose = &sim.Pose{X: 3, Y: 1, Yaw: 1}
+	if sc.Drivetrain == nil {
+		t.Fatal("the example robot's scenario has no drivetrain")
+	}
 	path := filepath.Join(t.TempDir(), "failing.json")
 	if err := sc.Save(path); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -157,6 +158,9 @@ func Check(u *urdf.Robot, c *config.File) (*Robot, diag.List) {
 	for _, d := range c.SimDisturbances {
 		ck.disturbance(d)
 	}
+	if dt := c.SimDrivetrain; dt != nil {
+		ck.drivetrain(dt)
+	}
 	for _, ctl := range c.Controllers {
 		ck.controller(ctl)
 	}
@@ -167,6 +171,9 @@ func Check(u *urdf.Robot, c *config.File) (*Robot, diag.List) {
 // a movable URDF joint that mimics none, by a force only when its motor
 // (or nothing) moves it rather than a positioning actuator.
 func (ck *checker) disturbance(d *config.Device) {
+	if d.Bool("base") && ck.r.Config.SimDrivetrain == nil {
+		ck.list.Errorf(d.KeyPos("base"), "%s: the base moves only with a drivetrain: add sim: drivetrain:", d)
+	}
 	if !d.Has("joint") {
 		return
 	}
@@ -199,6 +206,37 @@ func (j *Joint) PositionSensor() *config.Device {
 		}
 	}
 	return nil
+}
+
+// drivetrain checks that the wheel joints of `sim: drivetrain:` are
+// continuous URDF joints (a wheel turns without end) and that swerve's
+// steering joints turn about a vertical axis.
+func (ck *checker) drivetrain(dt *config.Device) {
+	for _, k := range dt.Type.Keys {
+		v, ok := dt.Value(k.Name)
+		if !ok || !v.Set || k.Ref == nil {
+			continue
+		}
+		names, at := v.List, v.ListAt
+		if v.Kind == config.String {
+			names, at = []string{v.Str}, []diag.Pos{v.Pos}
+		}
+		for i, name := range names {
+			uj := ck.r.URDF.Joint(name)
+			switch {
+			case uj == nil:
+				// the device's own check reports it
+			case k.Name == "steer":
+				if uj.Type != urdf.Revolute && uj.Type != urdf.Continuous {
+					ck.list.Errorf(at[i], "%s: steer: joint %q is %s (line %d); a steering joint is revolute or continuous", dt, name, uj.Type, uj.Pos.Line)
+				} else if a := uj.Axis; math.Abs(a[2]) < 0.99*math.Sqrt(a[0]*a[0]+a[1]*a[1]+a[2]*a[2]) {
+					ck.list.Errorf(at[i], "%s: steer: joint %q turns about axis %v; a steering joint turns about the vertical (z) axis", dt, name, a)
+				}
+			case uj.Type != urdf.Continuous:
+				ck.list.Errorf(at[i], "%s: %s: joint %q is %s (line %d); a wheel joint is continuous", dt, k.Name, name, uj.Type, uj.Pos.Line)
+			}
+		}
+	}
 }
 
 // controller checks that a PID controller's joint measures what it needs.

@@ -315,3 +315,34 @@ sim:
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func TestDrivetrainJoints(t *testing.T) {
+	urdfSrc := strings.Replace(baseURDF, `<sensor name="range">`, `<link name="steer"/><link name="w2"/>
+  <joint name="steer_joint" type="continuous"><parent link="base"/><child link="steer"/><axis xyz="0 0 1"/></joint>
+  <joint name="w2_joint" type="continuous"><parent link="steer"/><child link="w2"/><axis xyz="0 1 0"/></joint>
+  <sensor name="range">`, 1)
+	yamlSrc := baseYAML + "  - {name: steer_joint, type: spark, id: 2}\n  - {name: w2_joint, type: spark, id: 3}\n"
+	_, got := check(t, urdfSrc, yamlSrc+"sim:\n  drivetrain: {type: tank, left: [wheel_joint], right: [w2_joint]}\n")
+	if len(got) != 0 {
+		t.Errorf("tank on continuous joints: %v", got)
+	}
+	_, got = check(t, urdfSrc, yamlSrc+"sim:\n  drivetrain: {type: tank, left: [wheel_joint, arm_joint], right: [w2_joint]}\n")
+	want := []string{`r.yaml:16:48: error: sim: drivetrain: left: joint "arm_joint" is revolute (line 9); a wheel joint is continuous`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	_, got = check(t, urdfSrc, yamlSrc+"sim:\n  drivetrain: {type: swerve, drive: [wheel_joint, w2_joint, wheel_joint, w2_joint], steer: [steer_joint, arm_joint, steer_joint, wheel_joint]}\n")
+	want = []string{
+		`r.yaml:16:37: error: sim: drivetrain: drive lists 2 joints; a swerve drivetrain has 4 modules`,
+		`r.yaml:16:61: error: sim: drivetrain: drive: "wheel_joint" is listed twice (first at line 16)`,
+		`r.yaml:16:74: error: sim: drivetrain: drive: "w2_joint" is listed twice (first at line 16)`,
+		`r.yaml:16:92: error: sim: drivetrain: steer lists 3 joints; a swerve drivetrain has 4 modules`,
+		`r.yaml:16:106: error: sim: drivetrain: steer: joint "arm_joint" turns about axis [1 0 0]; a steering joint turns about the vertical (z) axis`,
+		`r.yaml:16:117: error: sim: drivetrain: steer: "steer_joint" is listed twice (first at line 16)`,
+		`r.yaml:16:130: error: sim: drivetrain: joint "wheel_joint" is already in drive; each wheel joint is named once`,
+		`r.yaml:16:130: error: sim: drivetrain: steer: joint "wheel_joint" turns about axis [1 0 0]; a steering joint turns about the vertical (z) axis`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

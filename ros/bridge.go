@@ -55,6 +55,11 @@ type Options struct {
 	// SetEnabled enables or disables the robot for /frcd/enable; nil on
 	// real hardware, where the Driver Station decides.
 	SetEnabled func(bool)
+	// Truth fills t with the simulator's ground truth for
+	// /sim/joint_states_truth and /sim/ground_truth, reusing its slices;
+	// false when there is none. nil on real hardware: neither topic is
+	// published.
+	Truth func(t *Truth) bool
 	// Env is the ROS environment (EnvFrom(os.Getenv)).
 	Env Env
 	// Master says whether an embedded master may be started.
@@ -69,6 +74,22 @@ type Options struct {
 	Retry time.Duration
 	// Logf reports connection changes; nil discards them.
 	Logf func(format string, args ...any)
+}
+
+// Truth is the simulator's ground truth, apart from what the sensors
+// measure.
+type Truth struct {
+	// Every movable joint: name, true position (rad or m), velocity and
+	// effort (N·m or N).
+	Names                      []string
+	Position, Velocity, Effort []float64
+	// HasPose: the sim moves a drive base. Its true pose on the field (m,
+	// rad) and twist in its own frame (forward and left m/s, rad/s);
+	// BaseFrame names that frame (the URDF's root link).
+	HasPose    bool
+	BaseFrame  string
+	X, Y, Yaw  float64
+	VX, VY, WZ float64
 }
 
 // Stats count the bridge's work; read them with Bridge.Stats.

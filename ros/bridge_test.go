@@ -304,3 +304,39 @@ func TestRegistered(t *testing.T) {
 		t.Fatal("after the second registration")
 	}
 }
+
+// TestTruthMessages: the ground truth's JointState copies the joints' true
+// state; its Odometry holds the pose in odom, with the twist in the base's
+// frame, and is absent without a drive base.
+func TestTruthMessages(t *testing.T) {
+	l, c, _ := testLoop(t, testYAML)
+	b, err := New(Options{Loop: l, Config: c, Clock: func() time.Duration { return 0 }, Epoch: time.Unix(1000, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := l.NewSnapshot()
+	s.Now = 2 * time.Second
+	m := newBuilder(s, b)
+	tr := &Truth{Names: []string{"arm", "wheel"}, Position: []float64{0.5, 10}, Velocity: []float64{0, 3}, Effort: []float64{1, 2},
+		HasPose: true, BaseFrame: "chassis", X: 1, Y: -2, Yaw: math.Pi / 2, VX: 0.5, VY: 0.1, WZ: -0.3}
+	js, odom := m.truth(tr)
+	tr.Position[0] = 99 // the message is a copy: goroslib encodes it later
+	if js.Name[1] != "wheel" || js.Position[0] != 0.5 || js.Velocity[1] != 3 || js.Effort[1] != 2 || !js.Header.Stamp.Equal(time.Unix(1002, 0)) {
+		t.Errorf("joint truth %+v", js)
+	}
+	if odom == nil {
+		t.Fatal("no odometry")
+	}
+	q := odom.Pose.Pose.Orientation
+	if odom.Header.FrameId != "odom" || odom.ChildFrameId != "chassis" || odom.Pose.Pose.Position.X != 1 || odom.Pose.Pose.Position.Y != -2 ||
+		math.Abs(q.Z-math.Sqrt(0.5)) > 1e-12 || math.Abs(q.W-math.Sqrt(0.5)) > 1e-12 || q.X != 0 || q.Y != 0 {
+		t.Errorf("odometry pose %+v %+v", odom.Header, odom.Pose.Pose)
+	}
+	if tw := odom.Twist.Twist; tw.Linear.X != 0.5 || tw.Linear.Y != 0.1 || tw.Angular.Z != -0.3 {
+		t.Errorf("odometry twist %+v", tw)
+	}
+	tr.HasPose = false
+	if _, odom := m.truth(tr); odom != nil {
+		t.Errorf("odometry without a base: %+v", odom)
+	}
+}

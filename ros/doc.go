@@ -20,6 +20,8 @@
 //	/NAME/current          std_msgs/Float64 per compressor
 //	/diagnostics           diagnostic_msgs/DiagnosticArray, once a second
 //	/CONTROLLER/command    each controller's command (Float64, Bool, Int8 or Float64MultiArray)
+//	/sim/joint_states_truth  sensor_msgs/JointState, every movable joint's true state (Options.Truth set: the sim)
+//	/sim/ground_truth      nav_msgs/Odometry, the drive base's true pose and twist (the sim, with a drivetrain)
 //
 // Services: /frcd/enable (std_srvs/SetBool) and /frcd/list_controllers
 // (std_srvs/Trigger).

@@ -197,6 +197,32 @@ func measured(d *daemon.Daemon) map[string]bool {
 	return m
 }
 
+// jointStatesTruth is one /sim/joint_states_truth message.
+type jointStatesTruth struct {
+	jointStates `yaml:",inline"`
+	Velocity    []any
+	Effort      []any
+}
+
+// odometry is one nav_msgs/Odometry message, as far as the tests look.
+type odometry struct {
+	Header struct {
+		FrameID string `yaml:"frame_id"`
+	}
+	ChildFrameID string `yaml:"child_frame_id"`
+	Pose         struct {
+		Pose struct {
+			Position    struct{ X, Y any }
+			Orientation struct{ Z, W any }
+		}
+	}
+	Twist struct {
+		Twist struct {
+			Linear struct{ X, Y any }
+		}
+	}
+}
+
 // tfRotation is the rotation of the transform to child in one /tf
 // message from robot_state_publisher.
 func tfRotation(t *testing.T, e *tooltest.ROS, child string) [4]float64 {
@@ -296,6 +322,41 @@ func checkBridge(t *testing.T, e *tooltest.ROS, f *frcd) {
 		if rot0 == rot1 {
 			t.Errorf("the arm's transform did not change: %v", rot0)
 		}
+	})
+
+	t.Run("ground truth apart from the sensors", func(t *testing.T) {
+		truth := echo[jointStatesTruth](t, e, "/sim/joint_states_truth")
+		if len(truth.Name) != len(f.d.Robot.Joints) || len(truth.Position) != len(truth.Name) || len(truth.Velocity) != len(truth.Name) || len(truth.Effort) != len(truth.Name) {
+			t.Errorf("/sim/joint_states_truth: %d names, %d positions, %d velocities, %d efforts; the robot has %d movable joints",
+				len(truth.Name), len(truth.Position), len(truth.Velocity), len(truth.Effort), len(f.d.Robot.Joints))
+		}
+		// The shoulder is both measured (its pot) and true; the wrist
+		// servo has no sensor, so only its truth is published.
+		measuredPos := echo[jointStates](t, e, "/joint_states").position(t, "shoulder_joint")
+		truePos := truth.position(t, "shoulder_joint")
+		if math.IsNaN(measuredPos) || math.IsNaN(truePos) {
+			t.Errorf("shoulder_joint: measured %v, true %v", measuredPos, truePos)
+		}
+		if p := truth.position(t, "wrist_joint"); math.IsNaN(p) {
+			t.Errorf("wrist_joint's true position %v", p)
+		}
+		g0 := echo[odometry](t, e, "/sim/ground_truth")
+		if g0.Header.FrameID != "odom" || g0.ChildFrameID != "base_link" {
+			t.Errorf("/sim/ground_truth frames %q -> %q, want odom -> base_link", g0.Header.FrameID, g0.ChildFrameID)
+		}
+		var stops []func()
+		for _, c := range []string{"left_front_voltage", "left_rear_voltage", "right_front_voltage", "right_rear_voltage"} {
+			stops = append(stops, e.Start(t, "rostopic", "pub", "-r", "20", "/"+c+"/command", "std_msgs/Float64", "data: 3.0"))
+		}
+		var g odometry
+		eventually(t, "the base driving forward in /sim/ground_truth", func() bool {
+			g = echo[odometry](t, e, "/sim/ground_truth")
+			return toFloat(g.Pose.Pose.Position.X)-toFloat(g0.Pose.Pose.Position.X) > 0.2 && toFloat(g.Twist.Twist.Linear.X) > 0.1
+		})
+		for _, stop := range stops {
+			stop()
+		}
+		t.Logf("ground truth x %.3f -> %.3f m, forward at %.3f m/s", toFloat(g0.Pose.Pose.Position.X), toFloat(g.Pose.Pose.Position.X), toFloat(g.Twist.Twist.Linear.X))
 	})
 
 	t.Run("solenoid command flips its joint", func(t *testing.T) {

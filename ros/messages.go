@@ -10,6 +10,7 @@ import (
 
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/diagnostic_msgs"
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/geometry_msgs"
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/nav_msgs"
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_msgs"
 
@@ -37,6 +38,8 @@ type builder struct {
 	seqIMU  []uint32
 	seqPDP  []uint32
 	seqDiag uint32
+	seqJT   uint32
+	seqGT   uint32
 	refused []uint64 // per controller, at the last diagnostics
 }
 
@@ -109,6 +112,37 @@ func (m *builder) imu(i int) *sensor_msgs.Imu {
 		msg.OrientationCovariance[0] = -1 // "no orientation estimate", as the message defines
 	}
 	return msg
+}
+
+// truth is the simulator's ground truth: every movable joint's true state,
+// and the drive base's true pose in "odom" with its twist in the base's
+// frame, as nav_msgs/Odometry defines (nil without a drive base). Stamped
+// with the snapshot's time.
+func (m *builder) truth(t *Truth) (*sensor_msgs.JointState, *nav_msgs.Odometry) {
+	js := &sensor_msgs.JointState{
+		Header:   m.header(&m.seqJT, ""),
+		Name:     append([]string(nil), t.Names...),
+		Position: append([]float64(nil), t.Position...),
+		Velocity: append([]float64(nil), t.Velocity...),
+		Effort:   append([]float64(nil), t.Effort...),
+	}
+	if !t.HasPose {
+		return js, nil
+	}
+	sy, cy := math.Sincos(t.Yaw / 2)
+	odom := &nav_msgs.Odometry{
+		Header:       m.header(&m.seqGT, "odom"),
+		ChildFrameId: t.BaseFrame,
+		Pose: geometry_msgs.PoseWithCovariance{Pose: geometry_msgs.Pose{
+			Position:    geometry_msgs.Point{X: t.X, Y: t.Y},
+			Orientation: geometry_msgs.Quaternion{Z: sy, W: cy},
+		}},
+		Twist: geometry_msgs.TwistWithCovariance{Twist: geometry_msgs.Twist{
+			Linear:  geometry_msgs.Vector3{X: t.VX, Y: t.VY},
+			Angular: geometry_msgs.Vector3{Z: t.WZ},
+		}},
+	}
+	return js, odom
 }
 
 // pdp is a PDP's BatteryState (bus voltage, total current, temperature;

@@ -10,6 +10,7 @@ import (
 
 	goroslib "github.com/bluenviron/goroslib/v2"
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/diagnostic_msgs"
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/nav_msgs"
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_msgs"
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_srvs"
@@ -37,6 +38,10 @@ type session struct {
 	currents    []*goroslib.Publisher
 	compressors [][4]*goroslib.Publisher // running, closed_loop, pressure_switch, current
 	diagnostics *goroslib.Publisher
+
+	truth       Truth               // filled by Options.Truth
+	jointsTruth *goroslib.Publisher // /sim/joint_states_truth, on the sim
+	groundTruth *goroslib.Publisher // /sim/ground_truth, with a drive base
 }
 
 // connect registers a node and everything on it with the master.
@@ -151,6 +156,16 @@ func (s *session) setup() error {
 	}
 	if s.diagnostics, err = s.publisher("/diagnostics", &diagnostic_msgs.DiagnosticArray{}); err != nil {
 		return err
+	}
+	if b.o.Truth != nil && b.o.Truth(&s.truth) {
+		if s.jointsTruth, err = s.publisher("/sim/joint_states_truth", &sensor_msgs.JointState{}); err != nil {
+			return err
+		}
+		if s.truth.HasPose {
+			if s.groundTruth, err = s.publisher("/sim/ground_truth", &nav_msgs.Odometry{}); err != nil {
+				return err
+			}
+		}
 	}
 	for _, c := range b.o.Loop.Controllers() {
 		if err := s.subscribe("/"+c.Name+"/command", b.commandCallback(c)); err != nil {
@@ -292,6 +307,13 @@ func (s *session) publishState() {
 		bat, cur := s.msgs.pdp(i)
 		s.batteries[i].Write(bat)
 		s.currents[i].Write(cur)
+	}
+	if s.jointsTruth != nil && s.b.o.Truth(&s.truth) {
+		js, odom := s.msgs.truth(&s.truth)
+		s.jointsTruth.Write(js)
+		if s.groundTruth != nil && odom != nil {
+			s.groundTruth.Write(odom)
+		}
 	}
 	for i, c := range s.snap.Compressors {
 		st := c.State

@@ -29,6 +29,7 @@ rosservice             python3-rosservice
 /usr/lib/python3/dist-packages/geometry_msgs/msg/_Quaternion.py python3-geometry-msgs
 /usr/lib/python3/dist-packages/tf2_msgs/msg/_TFMessage.py python3-tf2-msgs
 /usr/lib/python3/dist-packages/std_srvs/srv/_SetBool.py python3-std-srvs
+/usr/lib/python3/dist-packages/nav_msgs/msg/_Odometry.py python3-nav-msgs
 '
 
 prog=install-deps

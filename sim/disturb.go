@@ -110,6 +110,9 @@ func (s *Sim) checkDisturbance(i int, d Disturbance) (*joint, time.Duration, err
 	}
 	dur := time.Duration(period * float64(time.Second))
 	if d.Base {
+		if s.base == nil {
+			return nil, 0, fmt.Errorf("sim: %s: the base moves only with a drivetrain (sim: drivetrain:)", label)
+		}
 		return nil, dur, nil
 	}
 	if d.InitialY != 0 || d.MinY != nil || d.MaxY != nil {

@@ -73,10 +73,13 @@ func TestDisturbanceDraws(t *testing.T) {
 // TestBaseDisturbance: the base's draws are magnitude long in the x-y
 // plane, clamped per axis; the hook sums forces and velocities apart.
 func TestBaseDisturbance(t *testing.T) {
-	s := pushSim(t,
-		Disturbance{Base: true, Kind: DisturbForce, Magnitude: 2, UpdatePeriod: 0.1, InitialX: 4, InitialY: -1},
-		Disturbance{Base: true, Magnitude: 1, UpdatePeriod: 0.1, MinX: ptr(-0.5), MaxY: ptr(0.25)},
-		Disturbance{Joint: "free", Kind: DisturbForce, Magnitude: 9, InitialX: 9})
+	s := newDriveRig(t, false, tankYAML).s
+	if err := s.SetDisturbances([]Disturbance{
+		{Base: true, Kind: DisturbForce, Magnitude: 2, UpdatePeriod: 0.1, InitialX: 4, InitialY: -1},
+		{Base: true, Magnitude: 1, UpdatePeriod: 0.1, MinX: ptr(-0.5), MaxY: ptr(0.25)},
+		{Joint: "lf_drive", Kind: DisturbForce, Magnitude: 9, InitialX: 9}}); err != nil {
+		t.Fatal(err)
+	}
 	base := func() (fx, fy, vx, vy float64) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -178,8 +181,11 @@ func TestDisturbanceErrors(t *testing.T) {
 	if len(s.Disturbances()) != 0 {
 		t.Errorf("a refused list was set: %+v", s.Disturbances())
 	}
-	if err := s.SetDisturbances([]Disturbance{{Joint: "flap", Magnitude: 1}, {Base: true}}); err != nil {
-		t.Errorf("velocity on a digital output's joint, and the base: %v", err)
+	if err := s.SetDisturbances([]Disturbance{{Joint: "flap", Magnitude: 1}}); err != nil {
+		t.Errorf("velocity on a digital output's joint: %v", err)
+	}
+	if err := s.SetDisturbances([]Disturbance{{Base: true}}); err == nil || !strings.Contains(err.Error(), "the base moves only with a drivetrain") {
+		t.Errorf("the base of a robot with no drivetrain: %v", err)
 	}
 }
 
@@ -192,7 +198,6 @@ func TestConfigOptionsFaults(t *testing.T) {
     - {name: beam, disconnected: true, fault_at: 2.5}
   disturbances:
     - {name: shove, joint: arm, kind: force, magnitude: 5, update_period: 1, min_x: -3, max_x: 3}
-    - {base: true, initial_x: 1, initial_y: 2, max_y: 0.5}
 `)
 	o := ConfigOptions(r.Config, 7, false)
 	wantF := map[string]SensorFault{
@@ -201,7 +206,6 @@ func TestConfigOptionsFaults(t *testing.T) {
 	}
 	wantD := []Disturbance{
 		{Name: "shove", Joint: "arm", Kind: "force", Magnitude: 5, UpdatePeriod: 1, MinX: ptr(-3), MaxX: ptr(3)},
-		{Base: true, Kind: "velocity", Magnitude: 1, UpdatePeriod: 10, InitialX: 1, InitialY: 2, MaxY: ptr(0.5)},
 	}
 	if !reflect.DeepEqual(o.Faults, wantF) {
 		t.Errorf("faults: %+v\nwant %+v", o.Faults, wantF)
@@ -215,6 +219,20 @@ func TestConfigOptionsFaults(t *testing.T) {
 	}
 	if got := s.Disturbances(); !reflect.DeepEqual(got, wantD) {
 		t.Errorf("Sim.Disturbances: %+v", got)
+	}
+}
+
+// TestConfigOptionsBaseDisturbance: a YAML push on the base of a robot
+// with a drivetrain becomes Options, and pushes the base.
+func TestConfigOptionsBaseDisturbance(t *testing.T) {
+	g := newDriveRig(t, false, tankYAML+"  disturbances:\n    - {base: true, initial_x: 1, initial_y: 2, max_y: 0.5}\n")
+	want := []Disturbance{{Base: true, Kind: "velocity", Magnitude: 1, UpdatePeriod: 10, InitialX: 1, InitialY: 2, MaxY: ptr(0.5)}}
+	if got := g.s.Disturbances(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Sim.Disturbances: %+v\nwant %+v", got, want)
+	}
+	g.run(time.Second) // carried at (1, 2) m/s, the wheels idle
+	if p := g.pose(t); !near(p.X, 1, 1e-9) || !near(p.Y, 2, 1e-9) {
+		t.Errorf("after 1 s carried at (1, 2) m/s: pose %+v", p)
 	}
 }
 

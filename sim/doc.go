@@ -72,6 +72,50 @@
 // min_angle), widths clamped into its pulse range, and stays put without
 // pulses.
 //
+// # Drivetrain
+//
+// Options.Drivetrain (the YAML's `sim: drivetrain:`) makes wheel joints
+// drive the robot's base on a flat field. The base has a true pose x, y,
+// yaw (Pose, SetPose) and a velocity; its mass is Drivetrain.Mass, else
+// the URDF's total mass (else 50 kg), and its yaw inertia YawInertia,
+// else the URDF's about the root link's z axis (scaled to the mass given),
+// else mass × (track / 2)². Each wheel joint (continuous, driven by a
+// speed controller) keeps its motor plant; its contact is at its URDF
+// origin relative to the root link, it rolls along axis × z, with the
+// radius WheelRadius, else its link's cylinder, else 3 in.
+//
+// Each substep, after the wheels' plants have moved, the floor's traction
+// on each wheel is solved together with the base's motion: a stiff linear
+// function of the slip speed (wheel surface speed less the ground speed at
+// the contact, along the gripping direction) reaching friction × the
+// wheel's share of the weight (mu m g / n) at 0.01 m/s of slip, and
+// limited to that: beyond it the wheel slips. The traction is solved
+// implicitly (projected Gauss-Seidel over the contacts, the wheels'
+// implicit inertias I + h × their viscous terms), so a 1 ms step is stable
+// for any gearing; it pushes the base (force and torque about its origin)
+// and reacts on the wheel joint as a load torque (radius × force). Then
+// the pose integrates. Wheels grip:
+//   - tank: along their rolling direction; sideways grip (mu m g) acts at
+//     the middle of the wheels, so turning does not scrub (as a
+//     drop-center drive).
+//   - mecanum (front_left, front_right, rear_left, rear_right): only
+//     across their 45° rollers (front left and rear right on one
+//     diagonal, the others on the other); along the rollers they slide.
+//   - swerve: each module grips along and across its rolling direction,
+//     turned by its steering joint's position about its vertical axis,
+//     within one friction circle; the module's contact is its steering
+//     axis. The floor puts no torque on the steering joints.
+//
+// A wheel joint's truth (Joint) stays its own rotation, which its encoder
+// counts, so odometry from the encoders drifts from the pose as wheels
+// slip. The base's field-frame force and velocity disturbances (base.force,
+// base.vel: a push, a moving floor) enter the same step. IMUs whose
+// frame_id link is fixed to the root link (through fixed joints) feel the
+// base's motion every substep: orientation yaw × their mount, turn rate
+// and acceleration (with the tangential and centripetal terms of their
+// offset) in their own frame; SetIMU takes an IMU off the base. Without a
+// drivetrain, IMUs read what SetIMU sets.
+//
 // # Power and air
 //
 // The battery is an open-circuit voltage (12.8 V) behind a resistance

@@ -1,8 +1,8 @@
 package sim
 
 // IMU is the motion an IMU on the robot feels, in its own frame: what the
-// simulated navX and Pigeon report. Set it with Sim.SetIMU; the drivetrain
-// models of a later issue will drive it from the base's motion.
+// simulated navX and Pigeon report. With a drivetrain, the base's motion
+// drives the IMUs fixed to it; Sim.SetIMU sets it.
 type IMU struct {
 	// Orientation is a unit quaternion w, x, y, z. The zero value is read
 	// as the identity.

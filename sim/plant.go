@@ -94,11 +94,10 @@ const servoRate = 6.0
 func (j *joint) stepMotor(volts float64, coast bool, dt float64) {
 	m := &j.motor
 	// drive: N·m (or N) per applied volt; c: viscous coefficient.
-	c := j.damping + j.motors*j.gear*j.gear*m.loss
+	c := j.viscous(coast)
 	var drive float64
 	if !coast && j.motors > 0 {
 		drive = j.motors * j.gear * m.kt / m.r
-		c += drive * j.gear / m.kv
 	} else {
 		volts = 0
 	}
@@ -121,6 +120,18 @@ func (j *joint) stepMotor(volts float64, coast bool, dt float64) {
 	if !coast && j.motors > 0 {
 		j.current = (volts - j.gear*j.vel/m.kv) / m.r
 	}
+}
+
+// viscous is the plant's viscous coefficient, N·m·s/rad or N·s/m: the
+// joint's damping, its motors' drag and, while a controller drives them
+// (not coast), their back-EMF through the winding resistance.
+func (j *joint) viscous(coast bool) float64 {
+	m := &j.motor
+	c := j.damping + j.motors*j.gear*j.gear*m.loss
+	if !coast && j.motors > 0 {
+		c += j.motors * j.gear * m.kt / m.r * j.gear / m.kv
+	}
+	return c
 }
 
 // backEMF is each motor's back-EMF at the present velocity, V.
@@ -235,7 +246,13 @@ func dot(a, b urdf.Vec3) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 // inertia about the joint's axis, kg·m². The joint's frame is its child
 // link's frame.
 func subtree(u *urdf.Robot, uj *urdf.Joint) (mass, inertia float64) {
-	axis := uj.Axis
+	return inertiaAbout(u, u.Link(uj.Child), uj.Axis)
+}
+
+// inertiaAbout returns the mass of a link and all links below it (joints
+// at zero) and their moment of inertia about the axis through the link's
+// origin, kg·m².
+func inertiaAbout(u *urdf.Robot, top *urdf.Link, axis urdf.Vec3) (mass, inertia float64) {
 	if n := math.Sqrt(dot(axis, axis)); n > 0 {
 		axis = urdf.Vec3{axis[0] / n, axis[1] / n, axis[2] / n}
 	} else {
@@ -265,8 +282,28 @@ func subtree(u *urdf.Robot, uj *urdf.Joint) (mass, inertia float64) {
 			walk(u.Link(c.Child), rot.mul(rpy(c.Origin.RPY)), add(at, rot.apply(c.Origin.XYZ)))
 		}
 	}
-	walk(u.Link(uj.Child), ident, urdf.Vec3{})
+	walk(top, ident, urdf.Vec3{})
 	return mass, inertia
+}
+
+// linkPose is a link's frame in the root link's frame, the joints on the
+// way at zero; fixed says whether every joint on the way is fixed (the
+// link moves with the root). A link no chain joins to the root is at the
+// origin, not fixed.
+func linkPose(u *urdf.Robot, l *urdf.Link) (rot mat3, at urdf.Vec3, fixed bool) {
+	rot, fixed = ident, true
+	for i := 0; l != nil && l.Parent != nil && i < len(u.Links); i++ {
+		j := l.Parent
+		r := rpy(j.Origin.RPY)
+		rot = r.mul(rot)
+		at = add(j.Origin.XYZ, r.apply(at))
+		fixed = fixed && j.Type == urdf.Fixed
+		l = u.Link(j.Parent)
+	}
+	if l != u.Root {
+		return ident, urdf.Vec3{}, false
+	}
+	return rot, at, fixed
 }
 
 func add(a, b urdf.Vec3) urdf.Vec3 { return urdf.Vec3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }

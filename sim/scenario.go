@@ -50,6 +50,10 @@ type Scenario struct {
 	Faults map[string]SensorFault `json:"faults,omitempty"`
 	// Disturbances are the random pushes on joints and the base.
 	Disturbances []Disturbance `json:"disturbances,omitempty"`
+	// Drivetrain is the drive base (the YAML's sim: drivetrain:), and Pose
+	// where it starts on the field (x, y, yaw; at rest).
+	Drivetrain *Drivetrain `json:"drivetrain,omitempty"`
+	Pose       *Pose       `json:"pose,omitempty"`
 }
 
 // ScenarioPlant is JointParams as a scenario saves it (times in seconds).
@@ -78,6 +82,7 @@ func ScenarioOf(r *robot.Robot, o Options, enabled bool) *Scenario {
 		BatteryV: o.Battery.Voltage, BatteryOhm: o.Battery.Resistance, PressurePSI: o.Pressure,
 		Joints: copyMap(o.Initial), Sensors: copyMap(o.Sensors),
 		Faults: copyMap(o.Faults), Disturbances: copyDisturbances(o.Disturbances),
+		Drivetrain: copyDrivetrain(o.Drivetrain), Pose: startPose(o.Pose),
 	}
 	if r != nil && r.URDF != nil {
 		sc.Robot = r.URDF.Name
@@ -121,6 +126,30 @@ func copyDisturbances(ds []Disturbance) []Disturbance {
 	return c
 }
 
+// copyDrivetrain copies a drivetrain (empty lists as none).
+func copyDrivetrain(d *Drivetrain) *Drivetrain {
+	if d == nil {
+		return nil
+	}
+	c := *d
+	for _, l := range []*[]string{&c.Left, &c.Right, &c.Drive, &c.Steer} {
+		if len(*l) == 0 {
+			*l = nil
+		} else {
+			*l = append([]string(nil), (*l)...)
+		}
+	}
+	return &c
+}
+
+// startPose is a starting pose: x, y and yaw, at rest.
+func startPose(p *Pose) *Pose {
+	if p == nil {
+		return nil
+	}
+	return &Pose{X: p.X, Y: p.Y, Yaw: p.Yaw}
+}
+
 // Options are the sim options the scenario starts from, for robot r: an
 // error when the scenario is for another robot. New checks the values.
 func (sc *Scenario) Options(r *robot.Robot, realTime bool) (Options, error) {
@@ -133,6 +162,7 @@ func (sc *Scenario) Options(r *robot.Robot, realTime bool) (Options, error) {
 		Pressure: sc.PressurePSI,
 		Initial:  copyMap(sc.Joints), Sensors: copyMap(sc.Sensors),
 		Faults: copyMap(sc.Faults), Disturbances: copyDisturbances(sc.Disturbances),
+		Drivetrain: copyDrivetrain(sc.Drivetrain), Pose: startPose(sc.Pose),
 	}
 	if len(sc.Plants) > 0 {
 		o.Joints = map[string]JointParams{}
@@ -194,6 +224,7 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 	}
 	sc.Joints, sc.Sensors, sc.Faults = copyMap(sc.Joints), copyMap(sc.Sensors), copyMap(sc.Faults)
 	sc.Disturbances = copyDisturbances(sc.Disturbances)
+	sc.Drivetrain, sc.Pose = copyDrivetrain(sc.Drivetrain), startPose(sc.Pose)
 	var errs []error
 	bad := func(format string, args ...any) {
 		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{name}, args...)...))
@@ -212,6 +243,11 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 	}
 	for _, n := range sortedKeys(sc.Sensors) {
 		finite("sensors: "+n, sc.Sensors[n])
+	}
+	if p := sc.Pose; p != nil {
+		finite("pose: x", p.X)
+		finite("pose: y", p.Y)
+		finite("pose: yaw", p.Yaw)
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)

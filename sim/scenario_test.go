@@ -19,7 +19,16 @@ func TestScenarioRoundTrip(t *testing.T) {
 		Faults:       map[string]SensorFault{"shoulder_pot": {Noise: Gauss{Mu: 0.01, Sigma: 0.02}, Drift: Gauss{Sigma: 0.001}, Dropout: 0.1}, "navx": {Disconnected: true, FaultAt: 2}},
 		Disturbances: []Disturbance{{Name: "shove", Joint: "shoulder_joint", Kind: DisturbForce, Magnitude: 3, UpdatePeriod: 0.5, InitialX: 1, MinX: ptr(-2.0), MaxX: ptr(2.5)}},
 	}
+	o.Drivetrain = ConfigOptions(r.Config, 0, false).Drivetrain
+	o.Pose = &Pose{X: 1.5, Y: -2, Yaw: 0.25}
+	o.Disturbances = append(o.Disturbances, Disturbance{Base: true, Magnitude: 0.3, MaxY: ptr(0.1)})
+	if o.Drivetrain == nil {
+		t.Fatal("the example robot has no drivetrain")
+	}
 	s := newSim(t, r, o)
+	if p, _ := s.Pose(); p.X != 1.5 || p.Y != -2 || p.Yaw != 0.25 {
+		t.Errorf("starts at %+v", p)
+	}
 	sc := s.Scenario()
 	path := filepath.Join(t.TempDir(), "scenario.json")
 	if err := sc.Save(path); err != nil {
@@ -52,6 +61,9 @@ func TestScenarioRoundTrip(t *testing.T) {
 	}
 	if j := truth(t, s2, "shoulder_joint"); j.Position != 0.7 || j.Velocity != -0.25 {
 		t.Errorf("shoulder starts at %+v", j)
+	}
+	if p, _ := s2.Pose(); p.X != 1.5 || p.Y != -2 || p.Yaw != 0.25 {
+		t.Errorf("the loaded scenario starts the base at %+v", p)
 	}
 	if got := s2.Scenario(); !reflect.DeepEqual(got, sc) {
 		t.Errorf("a sim built from the scenario gives back %+v, want %+v", got, sc)
@@ -99,6 +111,7 @@ func FuzzParseScenario(f *testing.F) {
 	f.Add([]byte(`{"format": "frcd-sim-scenario/1", "robot": "r", "seed": 3, "joints": {"a": {"position": 1}}, "sensors": {"b": 2}}`))
 	f.Add([]byte(`{"format": "frcd-sim-scenario/1", "plants": {"a": {"motor": "neo", "travel_s": 0.5}}}`))
 	f.Add([]byte(`{"format": "frcd-sim-scenario/1", "faults": {"e": {"noise": {"mu": 1, "sigma": 2}, "dropout": 0.5, "stuck": true}}, "disturbances": [{"joint": "a", "magnitude": 2, "min_x": -1}]}`))
+	f.Add([]byte(`{"format": "frcd-sim-scenario/1", "drivetrain": {"type": "tank", "left": ["a"], "right": []}, "pose": {"x": 1, "yaw": 2, "wz": 3}}`))
 	f.Add([]byte(`[1, 2`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := ParseScenario("f.json", data)

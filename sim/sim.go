@@ -61,6 +61,12 @@ type Options struct {
 	Faults map[string]SensorFault
 	// Disturbances are random pushes on joints or the drive base.
 	Disturbances []Disturbance
+	// Drivetrain, when set, makes wheel joints drive the base around the
+	// field (see the package doc's Drivetrain).
+	Drivetrain *Drivetrain `json:"drivetrain,omitempty"`
+	// Pose places the drive base on the field at start, at rest (only
+	// X, Y and Yaw count); nil: at the origin.
+	Pose *Pose
 }
 
 // Battery is an open-circuit voltage behind an internal resistance.
@@ -88,6 +94,7 @@ type JointTruth struct {
 	Velocity float64 // rad/s or m/s
 	Current  float64 // A, signed in the joint's direction, all its motors
 	Voltage  float64 // V applied to its motors, in the joint's direction
+	Effort   float64 // N·m or N its motors apply at the joint
 }
 
 // Defaults.
@@ -148,6 +155,8 @@ type Sim struct {
 	imus       []*imuDev
 	imuByName  map[string]*imuDev
 	pigeonOpen map[int]bool
+
+	base *base // nil without a drivetrain
 
 	nextStatus time.Duration
 	opts       Options // as built, for Scenario
@@ -276,6 +285,12 @@ type imuDev struct {
 	// cabled to; -1 when not.
 	canID, talonID int
 	f              *fault // nil when healthy
+	// onBase: the drive base moves it (its frame is fixed to the base, at
+	// mount and at in the base's frame), until SetIMU sets its motion.
+	frame  string
+	onBase bool
+	mount  mat3
+	at     urdf.Vec3
 }
 
 // New builds a Sim of the robot. It fails for options naming unknown
@@ -369,7 +384,26 @@ func New(r *robot.Robot, o Options) (*Sim, error) {
 	if err := s.setFaults(o.Faults); err != nil {
 		return nil, err
 	}
-	if err := s.setDisturbances(o.Disturbances); err != nil {
+	if o.Drivetrain != nil {
+		b, err := s.newBase(o.Drivetrain)
+		if err != nil {
+			return nil, err
+		}
+		s.base = b
+		for _, m := range s.imus {
+			m.mount, m.at, m.onBase = linkPose(r.URDF, r.URDF.Link(m.frame))
+			m.onBase = m.onBase && r.URDF.Link(m.frame) != nil
+		}
+		s.baseIMUs()
+	}
+	if p := o.Pose; p != nil {
+		if s.base == nil {
+			return nil, fmt.Errorf("sim: a pose %+v needs a drivetrain", *p)
+		}
+		s.base.x, s.base.y, s.base.yaw = p.X, p.Y, math.Remainder(p.Yaw, 2*math.Pi)
+		s.baseIMUs()
+	}
+	if err := s.setDisturbances(o.Disturbances); err != nil { // a base push needs the base
 		return nil, err
 	}
 	s.vTerm = s.batt.Voltage - s.batt.Resistance*controllerA
@@ -377,6 +411,15 @@ func New(r *robot.Robot, o Options) (*Sim, error) {
 	s.navx()
 	s.publish()
 	return s, nil
+}
+
+// baseIMUs gives the IMUs fixed to the base the base's motion.
+func (s *Sim) baseIMUs() {
+	for _, m := range s.imus {
+		if m.onBase {
+			m.m = s.base.imu(m.mount, m.at)
+		}
+	}
 }
 
 // navx gives every navX the motion its IMU feels; the navX latches a new
@@ -411,6 +454,12 @@ func checkOptions(r *robot.Robot, o *Options) error {
 	}
 	if o.Pressure == 0 {
 		o.Pressure = fullPSI
+	}
+	if err := checkDrivetrain(o.Drivetrain); err != nil {
+		return err
+	}
+	if p := o.Pose; p != nil && (notFinite(p.X) || notFinite(p.Y) || notFinite(p.Yaw)) {
+		return fmt.Errorf("sim: pose %+v: not numbers", *p)
 	}
 	for _, n := range sortedKeys(o.Joints) {
 		p := o.Joints[n]
@@ -696,12 +745,12 @@ func (s *Sim) sensor(d *config.Device, j *joint) {
 		s.encoders = append(s.encoders, es)
 		s.sensors[d.Name] = sensorRef{enc: es}
 	case "navx":
-		m := &imuDev{name: d.Name, nav: newNavX(), iface: d.Str("interface"), port: d.Int("id"), canID: -1, talonID: -1}
+		m := &imuDev{name: d.Name, nav: newNavX(), iface: d.Str("interface"), port: d.Int("id"), canID: -1, talonID: -1, frame: d.Str("frame_id")}
 		s.imus = append(s.imus, m)
 		s.imuByName[d.Name] = m
 		s.sensors[d.Name] = sensorRef{imu: m}
 	case "pigeon_imu":
-		m := &imuDev{name: d.Name, canID: -1, talonID: -1}
+		m := &imuDev{name: d.Name, canID: -1, talonID: -1, frame: d.Str("frame_id")}
 		if d.Has("id") {
 			m.canID = d.Int("id")
 		} else if t := d.Ref("talon"); t != nil {
@@ -776,6 +825,12 @@ func (s *Sim) substep(dt time.Duration) {
 			j.stops()
 			j.carried = (j.pos - p) / h
 		}
+	}
+	if s.base != nil {
+		fx, fy, vx, vy := s.baseDisturbance()
+		s.base.force, s.base.vel = [2]float64{fx, fy}, [2]float64{vx, vy}
+		s.base.step(h)
+		s.baseIMUs()
 	}
 	for _, j := range s.joints {
 		if j.mimic != nil {
@@ -1191,7 +1246,7 @@ func (s *Sim) I2C(port int) (i2c.Bus, error) {
 }
 
 // SetIMU sets the motion the IMU of that YAML name (navx or pigeon_imu)
-// feels.
+// feels. An IMU the drive base moved reads what is set from then on.
 func (s *Sim) SetIMU(name string, m IMU) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -1199,7 +1254,7 @@ func (s *Sim) SetIMU(name string, m IMU) error {
 	if d == nil {
 		return fmt.Errorf("sim: no navx or pigeon_imu named %q: %w", name, hal.ErrNoDevice)
 	}
-	d.m = m
+	d.m, d.onBase = m, false
 	if d.nav != nil {
 		d.nav.set(m, s.t)
 	}
@@ -1245,6 +1300,65 @@ func (s *Sim) SetJoint(name string, pos, vel float64) error {
 // the defaults applied, and the robot's name.
 func (s *Sim) Scenario() *Scenario { return ScenarioOf(s.r, s.opts, s.opts.Enabled) }
 
+// Pose is the drive base's true pose and velocity on the field: x, y in
+// m, yaw in rad counter-clockwise from the field's x axis, the velocity
+// vx, vy in m/s in the field frame and wz in rad/s.
+type Pose struct {
+	X   float64 `json:"x"`
+	Y   float64 `json:"y"`
+	Yaw float64 `json:"yaw"`
+	VX  float64 `json:"vx"`
+	VY  float64 `json:"vy"`
+	WZ  float64 `json:"wz"`
+}
+
+// Pose returns the drive base's true pose; ok is false without a
+// drivetrain.
+func (s *Sim) Pose() (p Pose, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.base
+	if b == nil {
+		return Pose{}, false
+	}
+	return Pose{X: b.x, Y: b.y, Yaw: b.yaw, VX: b.vx, VY: b.vy, WZ: b.wz}, true
+}
+
+// SetPose places the drive base on the field at rest: x, y in m, yaw in
+// rad. The wheels keep turning as they were; the floor stops them.
+func (s *Sim) SetPose(x, y, yaw float64) error {
+	for _, v := range []float64{x, y, yaw} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("sim: pose %v, %v, %v: not numbers", x, y, yaw)
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.base
+	if b == nil {
+		return fmt.Errorf("sim: no drivetrain configured: %w", hal.ErrNoDevice)
+	}
+	b.x, b.y, b.yaw = x, y, math.Remainder(yaw, 2*math.Pi)
+	b.vx, b.vy, b.wz, b.ax, b.ay, b.alpha = 0, 0, 0, 0, 0, 0
+	s.baseIMUs()
+	return nil
+}
+
+// EachJoint calls fn with every movable joint's name and ground truth, in
+// the robot's order, all at one instant. fn must not call the Sim.
+func (s *Sim) EachJoint(fn func(name string, t JointTruth)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, j := range s.joints {
+		fn(j.name, j.truth())
+	}
+}
+
+func (j *joint) truth() JointTruth {
+	return JointTruth{Position: j.pos, Velocity: j.vel + j.carried, Current: j.motors * j.current, Voltage: j.volts,
+		Effort: j.motors * j.gear * j.motor.kt * j.current}
+}
+
 // Joint returns a joint's ground truth.
 func (s *Sim) Joint(name string) (JointTruth, bool) {
 	s.mu.Lock()
@@ -1253,7 +1367,7 @@ func (s *Sim) Joint(name string) (JointTruth, bool) {
 	if j == nil {
 		return JointTruth{}, false
 	}
-	return JointTruth{Position: j.pos, Velocity: j.vel + j.carried, Current: j.motors * j.current, Voltage: j.volts}, true
+	return j.truth(), true
 }
 
 // PWMPulse is the last width a driver wrote on a PWM channel (0: disabled
@@ -1618,5 +1732,6 @@ func ConfigOptions(c *config.File, seed int64, realTime bool) Options {
 		}
 		o.Disturbances = append(o.Disturbances, d)
 	}
+	o.Drivetrain = DrivetrainFromConfig(c.SimDrivetrain)
 	return o
 }

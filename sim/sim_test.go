@@ -670,7 +670,8 @@ func TestDeterminism(t *testing.T) {
 // frames, every kind of channel read and written) and the inspection
 // getters allocate nothing.
 func TestNoAllocations(t *testing.T) {
-	s := newSim(t, competition(t), Options{})
+	r := competition(t)
+	s := newSim(t, r, ConfigOptions(r.Config, 0, false)) // with the drivetrain
 	s.SetDS(enabled)
 	h := openHandles(t, s)
 	now := time.Duration(0)
@@ -691,6 +692,7 @@ func TestNoAllocations(t *testing.T) {
 		s.CANMotorDuty(1)
 		s.Now()
 		s.DS()
+		s.Pose()
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocations per cycle, want 0", allocs)
@@ -700,7 +702,8 @@ func TestNoAllocations(t *testing.T) {
 // TestGettersFromAnotherGoroutine reads the truth while the loop runs
 // (for the race detector).
 func TestGettersFromAnotherGoroutine(t *testing.T) {
-	s := newSim(t, competition(t), Options{})
+	r := competition(t)
+	s := newSim(t, r, ConfigOptions(r.Config, 0, false)) // with the drivetrain
 	s.SetDS(enabled)
 	h := openHandles(t, s)
 	done := make(chan struct{})
@@ -713,6 +716,8 @@ func TestGettersFromAnotherGoroutine(t *testing.T) {
 			s.Compressor(0)
 			s.CANMotorDuty(1)
 			s.Now()
+			s.Pose()
+			s.EachJoint(func(string, JointTruth) {})
 		}
 	}()
 	for now := time.Duration(0); now < 200*time.Millisecond; now += time.Millisecond {
