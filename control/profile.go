@@ -80,9 +80,6 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // gives the goal at rest.
 func (p *Profile) Duration() float64 { return p.t3 }
 
-// Goal is where the profile ends.
-func (p *Profile) Goal() float64 { return p.goal }
-
 // Sample is the profile's position and velocity t seconds after its
 // start. Before the start it gives the start; at and after Duration, the
 // goal exactly, at rest.

@@ -103,10 +103,11 @@ func (p *profiled) done(err float64) {
 	p.reached.Store(p.elapsed >= p.plan.Duration() && (!p.hasTol || math.Abs(err) <= p.tol))
 }
 
-// Goal reports a profiled position controller's goal: the goal it holds
-// (held false when it holds none: never commanded, disabled, or timed out),
-// and whether the joint has reached it. ok is false for other controllers.
-// It is safe to call from any goroutine.
+// Goal reports a profiled position controller's goal: the last goal it
+// took (held is false before the first and after a disable or e-stop drops
+// it), and whether the joint has reached it (false while the output is
+// neutral, after a timeout too). ok is false for other controllers. It is
+// safe to call from any goroutine.
 func (c *Controller) Goal() (goal float64, held, reached, ok bool) {
 	if c.prof == nil {
 		return 0, false, false, false
