@@ -275,6 +275,10 @@ const (
 	AnalogOutputController   = "frcd_controllers/AnalogOutputController"
 )
 
+// ProfiledPositionController is the type name of frcd's profiled position
+// controller (WPILib's ProfiledPIDController).
+const ProfiledPositionController = "frcd_controllers/ProfiledPositionController"
+
 func controllerJointKey(doc string, refs ...string) Key {
 	return Key{Name: "joint", Kind: String, Required: true, Ref: refs, Doc: doc}
 }
@@ -357,6 +361,43 @@ var controllerTypes = []*Type{
 	controllerType(AnalogOutputController, "Forwards a value to an analog output.",
 		"frcd's own. Command: std_msgs/Float64 on /NAME/command in the output's units (scale and offset).",
 		controllerJointKey("The analog output.", "analog_output")),
+	{Name: ProfiledPositionController, Group: "controller", Class: "-", Place: YAMLOnly, Check: checkController,
+		Summary: "Moves a joint to a goal along a trapezoidal motion profile: a PID on the roboRIO plus velocity feedforward, output in volts.",
+		Doc: "frcd's own, as WPILib's ProfiledPIDController. Command: std_msgs/Float64 goal in rad or m on /NAME/command. " +
+			"A new goal plans a trapezoidal (or, for a short move, triangular) profile from where the profile is, or from the " +
+			"measured position and velocity when idle, within max_velocity and max_acceleration, even when the joint is " +
+			"already moving; each cycle the setpoint advances along it and the PID drives the measured position to it, plus " +
+			"pid.f × the profile's velocity. The same goal again changes nothing. Continuous joints go the shortest way round. " +
+			"A goal is not a stream: it holds until replaced (or for timeout, when set). A goal that is not finite or is " +
+			"outside the joint's URDF limits is refused and counted. Disabled or e-stopped, the output is neutral and the " +
+			"goal is dropped, like any command: nothing moves on re-enable until a new goal arrives, and that goal's profile " +
+			"starts from the measured position and velocity, so the joint does not jump. Needs the joint's measured " +
+			"position, gains, and a velocity limit (max_velocity or the URDF's).",
+		Keys:    append([]Key{controllerJointKey("The speed controller's joint.", SpeedControllerTypes...)}, profiledKeys()...),
+		Example: "{name: arm_controller, type: " + ProfiledPositionController + ", joint: arm_joint, pid: {p: 10, d: 0.5, f: 1.2}, max_acceleration: 6, tolerance: 0.02}"},
+}
+
+// profiledKeys are a profiled position controller's own keys beside its
+// PID's: its limits, its tolerance, and a timeout that is off by default.
+func profiledKeys() []Key {
+	keys := []Key{{Name: "timeout", Kind: Float, HasRange: true, Min: 0.001, Max: 3600, Unit: "s",
+		DefaultDoc: "none: a goal holds until replaced", Doc: "How long a goal holds before the output goes neutral; by default it holds until another goal replaces it."}}
+	for _, k := range pidKeys("rad/s or m/s") {
+		switch k.Name {
+		case "pid.d":
+			k.Doc = "Derivative gain, on the error's rate: the profile's velocity less the measured one."
+		case "pid.f":
+			k.Doc = "Feedforward gain: volts per unit of the profile's velocity."
+		}
+		keys = append(keys, k)
+	}
+	return append(keys,
+		Key{Name: "max_velocity", Kind: Float, HasRange: true, Min: 1e-6, Max: 1e6, Unit: "rad/s or m/s",
+			DefaultDoc: "the URDF joint limit's velocity", Doc: "The profile's velocity limit; required when the URDF joint has no velocity limit."},
+		Key{Name: "max_acceleration", Kind: Float, Required: true, HasRange: true, Min: 1e-6, Max: 1e6, Unit: "rad/s² or m/s²",
+			Doc: "The profile's acceleration limit."},
+		Key{Name: "tolerance", Kind: Float, HasRange: true, Min: 0, Max: 1e6, Unit: "rad or m",
+			DefaultDoc: "none: reached when the profile ends", Doc: "The goal counts as reached (list_controllers, /diagnostics) once the profile has ended and the measured position is within this of it."})
 }
 
 var controllerTypeMap = func() map[string]*Type {
@@ -392,6 +433,7 @@ var shortControllerTypes = map[string]string{
 	"ternary": DoubleSolenoidController, "relay": RelayController, "digital_output": DigitalOutputController,
 	"compressor": CompressorController, "analog": AnalogOutputController, "analog_output": AnalogOutputController,
 	"joint_state": JointStateController, "state": JointStateController,
+	"profiled": ProfiledPositionController, "profiled_position": ProfiledPositionController, "profile": ProfiledPositionController,
 }
 
 // controllerHint suggests a controller type for a short or misspelt word:

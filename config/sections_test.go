@@ -38,6 +38,11 @@ func TestSections(t *testing.T) {
 			[]string{`r.yaml:8:90: error: controller "g": joints: "sol" is a solenoid, not a dmc60 or a jaguar or a pwm_talon_srx or a pwm_victor_spx or a sd540 or a spark or a talon or a victor or a victor_sp or a nidec or a can_victor_spx or a talon_srx`, `r.yaml:8:95: error: controller "g": joints: "armm" names no device (did you mean "arm"?)`, `r.yaml:8:101: error: controller "g": joints: "arm" is listed twice (first at line 8)`, `r.yaml:9:79: error: controller "h": joint "arm2" is already claimed by controller "g" (line 8); a joint takes commands from one controller`, `r.yaml:10:78: error: controller "i": joints: want a list of names like [a, b], got the string "arm"`, `r.yaml:11:78: error: controller "j": joints: the list is empty`}},
 		{"pid keys", sectionsBase + "controllers:\n  - {name: a, type: effort_controllers/JointPositionController, joint: arm, pid: {p: 1, dd: 2}}\n  - {name: b, type: effort_controllers/JointVelocityController, joint: srv, pid: 3}\n  - {name: c, type: effort_controllers/JointPositionController, joint: arm, p: 1}\n",
 			[]string{`r.yaml:7:89: error: controller "a": unknown key "dd" in pid (did you mean "d"?); it takes p, i, d, i_clamp`, `r.yaml:8:72: error: controller "b": joint "srv" is a servo, not a dmc60 or a jaguar or a pwm_talon_srx or a pwm_victor_spx or a sd540 or a spark or a talon or a victor or a victor_sp or a nidec or a can_victor_spx or a talon_srx`, `r.yaml:8:82: error: controller "b": pid must be a mapping like {p: ...}, not the integer 3`, `r.yaml:9:72: error: controller "c": joint "arm" is already claimed by controller "a" (line 7); a joint takes commands from one controller`, `r.yaml:9:77: error: controller "c": gains go under pid: write pid: {p: ...}`}},
+		{"profiled position controller", sectionsBase + "controllers:\n  - {name: a, type: frcd_controllers/ProfiledPositionController, joint: arm, pid: {p: 10, f: 1.2}, max_acceleration: 5, max_velocity: 2, tolerance: 0.01, timeout: 600}\n", nil},
+		{"profiled without max_acceleration, on the wrong joint, without gains", sectionsBase + "controllers:\n  - {name: a, type: frcd_controllers/ProfiledPositionController, joint: arm, pid: {p: 10}}\n  - {name: b, type: frcd_controllers/ProfiledPositionController, joint: srv, pid: {p: 10}, max_acceleration: 1}\n  - {name: c, type: frcd_controllers/ProfiledPositionController, joint: arm, max_acceleration: 0, max_velocity: -1}\n",
+			[]string{`r.yaml:7:5: error: controller "a": missing required key "max_acceleration" (float)`, `r.yaml:8:73: error: controller "b": joint "srv" is a servo, not a dmc60 or a jaguar or a pwm_talon_srx or a pwm_victor_spx or a sd540 or a spark or a talon or a victor or a victor_sp or a nidec or a can_victor_spx or a talon_srx`, `r.yaml:9:5: error: controller "c": a PID on talon "arm" needs gains: set pid: {p: ..., i: ..., d: ..., f: ...} so the roboRIO can drive it`, `r.yaml:9:73: error: controller "c": joint "arm" is already claimed by controller "a" (line 7); a joint takes commands from one controller`, `r.yaml:9:96: error: controller "c": max_acceleration: 0 is out of range 1e-06-1e+06`, `r.yaml:9:113: error: controller "c": max_velocity: -1 is out of range 1e-06-1e+06`}},
+		{"profiled by a short name", sectionsBase + "controllers:\n  - {name: a, type: profiled, joint: arm}\n",
+			[]string{`r.yaml:7:21: error: controller "a": unknown controller type "profiled" (did you mean "frcd_controllers/ProfiledPositionController"?)`}},
 		{"two joint state controllers", sectionsBase + "controllers:\n  - {name: a, type: joint_state_controller/JointStateController}\n  - {name: b, type: joint_state_controller/JointStateController, publish_rate: 0}\n",
 			[]string{`r.yaml:8:21: error: controller "b": a second joint state controller: a file has one (controller "a", line 7)`, `r.yaml:8:80: error: controller "b": publish_rate: 0 is out of range 0.1-1000`}},
 		{"loop out of range", sectionsBase + "loop: {rate_hz: 5000, typo: 1}\n",
@@ -152,5 +157,22 @@ func TestSimDrivetrain(t *testing.T) {
 	}
 	if d := f.SimDrivetrain; d.Str("type") != "tank" || strings.Join(d.List("right"), ",") != "rf,rr" || d.Float("friction") != 1 || d.Has("mass") {
 		t.Errorf("tank decoded as type %q right %v friction %v mass set %v", d.Str("type"), d.List("right"), d.Float("friction"), d.Has("mass"))
+	}
+}
+
+func TestProfiledValues(t *testing.T) {
+	f, list := Parse("r.yaml", []byte(sectionsBase+"controllers:\n  a: {type: frcd_controllers/ProfiledPositionController, joint: arm, pid: {p: 10, d: 1, f: 1.2}, max_acceleration: 5, tolerance: 0.01}\n"))
+	if len(list) != 0 {
+		t.Fatalf("findings: %v", list)
+	}
+	c := f.Controller("a")
+	if c == nil || c.Type != LookupController(ProfiledPositionController) || c.Ref("joint") != f.Device("arm") {
+		t.Fatalf("controller a: %+v", c)
+	}
+	if c.Float("pid.p") != 10 || c.Float("pid.f") != 1.2 || c.Float("max_acceleration") != 5 || c.Float("tolerance") != 0.01 || c.Float("max_voltage") != 12 {
+		t.Errorf("values: p %v f %v acc %v tol %v max_voltage %v", c.Float("pid.p"), c.Float("pid.f"), c.Float("max_acceleration"), c.Float("tolerance"), c.Float("max_voltage"))
+	}
+	if c.Has("max_velocity") || c.Has("timeout") {
+		t.Error("max_velocity and timeout have no default: the URDF's limit, and none")
 	}
 }

@@ -25,6 +25,7 @@ const (
 	kindVelocity                // PID on velocity
 	kindEffort                  // PID on effort
 	kindGroup                   // one float64 per joint, forwarded
+	kindProfiled                // PID on position along a motion profile to a goal
 )
 
 // Command is what a controller's command topic carries.
@@ -67,6 +68,7 @@ type Controller struct {
 
 	pid        PID
 	joint      *mergedJoint // PID feedback, or nil
+	prof       *profiled    // a profiled position controller's, or nil
 	continuous bool
 	lastMeas   float64
 	hasLast    bool
@@ -87,10 +89,10 @@ func (c *Controller) Takes() Command {
 }
 
 // Command gives the controller a new command at time now (the loop's
-// clock). Values that are not finite, and tri-states other than -1, 0 and
-// 1, are refused with ErrRefused and counted; they never reach an output.
-// A group takes CommandGroup instead. It is safe to call from any
-// goroutine.
+// clock). Values that are not finite, tri-states other than -1, 0 and 1,
+// and a profiled controller's goals outside its joint's limits are refused
+// with ErrRefused and counted; they never reach an output. A group takes
+// CommandGroup instead. It is safe to call from any goroutine.
 func (c *Controller) Command(v float64, now time.Duration) error {
 	ok := interfaces.Finite(v) && c.kind != kindGroup
 	if ok && c.kind == kindTernary {
@@ -98,6 +100,10 @@ func (c *Controller) Command(v float64, now time.Duration) error {
 	}
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
+	if ok && c.prof != nil && c.prof.refuses(v) {
+		c.in.refused++
+		return fmt.Errorf("controller %q: goal %v is outside joint %q's limits %v..%v: %w", c.Name, v, c.Joints[0], c.prof.lower, c.prof.upper, ErrRefused)
+	}
 	if !ok {
 		c.in.refused++
 		if c.kind == kindGroup {
@@ -147,8 +153,14 @@ func (c *Controller) Refused() uint64 {
 	return c.in.refused
 }
 
-// Timeout is how long a command holds.
-func (c *Controller) Timeout() time.Duration { return c.timeout }
+// Timeout is how long a command holds; 0 when it holds until replaced (a
+// profiled controller's goal without a timeout).
+func (c *Controller) Timeout() time.Duration {
+	if c.timeout == noTimeout {
+		return 0
+	}
+	return c.timeout
+}
 
 // drop forgets the held command (disable, e-stop).
 func (c *Controller) drop() {
@@ -173,6 +185,9 @@ func (c *Controller) neutral() {
 	}
 	c.pid.Reset()
 	c.hasLast = false
+	if c.prof != nil {
+		c.prof.stop()
+	}
 }
 
 // update runs one cycle: it reports whether the command went stale and
@@ -201,7 +216,7 @@ func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bo
 			h.Put(c.vals[i], now)
 		}
 	default:
-		out, ok := c.pidStep(v, dt)
+		out, ok := c.pidStep(v, stamp, dt)
 		if !ok {
 			c.neutral()
 			return false, true
@@ -211,12 +226,15 @@ func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bo
 	return false, false
 }
 
-func (c *Controller) pidStep(sp, dt float64) (float64, bool) {
+// pidStep runs a PID from the command (a setpoint, or a profiled
+// controller's goal, commanded at stamp) and the measured state.
+func (c *Controller) pidStep(sp float64, stamp time.Duration, dt float64) (float64, bool) {
 	js := &c.joint.state
 	var meas, err, rate float64
 	var need interfaces.Fields
+	ff, spRate := sp, 0.0 // what the feedforward multiplies; the setpoint's rate
 	switch c.kind {
-	case kindPosition:
+	case kindPosition, kindProfiled:
 		need, meas = interfaces.HasPosition, js.Position
 	case kindVelocity:
 		need, meas = interfaces.HasVelocity, js.Velocity
@@ -226,18 +244,31 @@ func (c *Controller) pidStep(sp, dt float64) (float64, bool) {
 	if js.Has&need == 0 {
 		return 0, false
 	}
+	if c.prof != nil {
+		var ok bool
+		if !interfaces.Finite(meas) {
+			return 0, false
+		}
+		if sp, ff, ok = c.prof.setpoint(sp, stamp, js, c.continuous, dt); !ok {
+			return 0, false
+		}
+		spRate = ff // the derivative acts on the error's rate
+	}
 	err = sp - meas
 	if c.continuous {
 		err = wrapAngle(err)
 	}
+	if c.prof != nil {
+		c.prof.done(err)
+	}
 	switch {
-	case c.kind == kindPosition && js.Has&interfaces.HasVelocity != 0:
+	case (c.kind == kindPosition || c.kind == kindProfiled) && js.Has&interfaces.HasVelocity != 0:
 		rate = js.Velocity // the sensor's own rate beats differencing
 	case c.hasLast && dt > 0:
 		rate = (meas - c.lastMeas) / dt
 	}
 	c.lastMeas, c.hasLast = meas, true
-	return c.pid.Update(sp, err, rate, dt), true
+	return c.pid.Update(ff, err, rate-spRate, dt), true
 }
 
 // binding says what a YAML command controller type does and which
@@ -261,6 +292,8 @@ var bindings = map[string]binding{
 	config.CompressorController:     {kindBinary, interfaces.Binary},
 	config.DoubleSolenoidController: {kindTernary, interfaces.Ternary},
 	config.RelayController:          {kindTernary, interfaces.Ternary},
+
+	config.ProfiledPositionController: {kindProfiled, interfaces.Voltage},
 }
 
 // newController binds a YAML controller: it claims its devices' command
@@ -315,7 +348,15 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 			return nil, fmt.Errorf("controller %q: %q is not a movable URDF joint", c.Name, c.Joints[0])
 		}
 		c.joint = &m.joints[k]
-		c.continuous = c.joint.continuous && c.kind == kindPosition
+		c.continuous = c.joint.continuous && (c.kind == kindPosition || c.kind == kindProfiled)
+		if c.kind == kindProfiled {
+			if c.prof, err = newProfiled(cd, c.joint); err != nil {
+				return nil, err
+			}
+			if !cd.Has("timeout") {
+				c.timeout = noTimeout
+			}
+		}
 		max := cd.Float("max_voltage")
 		iclamp := max
 		if cd.Has("pid.i_clamp") {

@@ -28,6 +28,24 @@
 // controllers are PIDs on the roboRIO, from the measured joint state to
 // volts, with integral clamping and an output limit.
 //
+// A profiled position controller (frcd_controllers/ProfiledPositionController,
+// WPILib's ProfiledPIDController) takes a goal rather than a setpoint. A
+// new goal plans a trapezoidal Profile (profile.go: triangular when the
+// move is short) to it at rest, within the controller's velocity and
+// acceleration limits, from the current setpoint and its velocity while a
+// profile runs (so re-targeting mid-move keeps the acceleration limit), or
+// from the measured position and velocity when idle; the same goal again
+// changes nothing. Each cycle the setpoint advances by the cycle's dt and
+// the PID drives the measured position to it, plus pid.f × the profile's
+// velocity, its derivative acting on the error's rate; continuous joints go
+// the shortest way round. Goals outside the joint's URDF limits are
+// refused like non-finite numbers. A goal holds until replaced (no timeout
+// unless one is set). Disable, e-stop, a timeout or lost feedback make the
+// output neutral and the controller idle: disable and e-stop drop the goal
+// as they drop every command, so nothing moves on re-enable until a new
+// goal arrives, and its profile starts from the measured state, without a
+// jump.
+//
 // Safety, every cycle after the controllers: when the Driver Station is
 // disabled or e-stopped every device is halted (0 V, solenoids off,
 // relays off, PWM disabled) and every held command is dropped, so that

@@ -41,6 +41,8 @@ type mergedJoint struct {
 	name         string
 	state        interfaces.JointState
 	lower, upper float64
+	limited      bool    // lower and upper hold (revolute and prismatic joints with <limit>)
+	maxVelocity  float64 // the URDF limit's velocity, or 0
 	continuous   bool
 	sources      []source
 
@@ -76,7 +78,10 @@ func newMerger(r *robot.Robot, reg *interfaces.Registry, devIndex map[string]int
 		mj.name, mj.mimic, mj.lowerSwitch, mj.upperSwitch, mj.pdpDev = rj.Name, -1, -1, -1, -1
 		mj.continuous = rj.URDF.Type == urdf.Continuous
 		if rj.URDF.HasLimits() {
-			mj.lower, mj.upper = rj.URDF.Limit.Lower, rj.URDF.Limit.Upper
+			mj.lower, mj.upper, mj.limited = rj.URDF.Limit.Lower, rj.URDF.Limit.Upper, true
+		}
+		if rj.URDF.Limit != nil {
+			mj.maxVelocity = rj.URDF.Limit.Velocity
 		}
 		m.byName[rj.Name] = i
 		if err := interfaces.RegisterState(reg, rj.Name, interfaces.Joint, &mj.state); err != nil {

@@ -122,7 +122,7 @@ func (d *Daemon) bind() error {
 	d.snapshot = loop.NewSnapshot()
 	if o := d.opts.ROS; o != nil {
 		d.Bridge, err = ros.New(ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
-			SetEnabled: d.SetEnabled, Truth: d.Truth, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf})
+			SetEnabled: d.SetEnabled, Truth: d.Truth, Push: d.Sim.SetJoint, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf})
 		if err != nil {
 			return err
 		}

@@ -75,7 +75,7 @@ func TestMeasurementApartFromTruth(t *testing.T) {
 	var pigeonOK, cycles int
 	var turretAtFault float64
 	for d.Now() < 3e9 {
-		if err := turret.Command(d.Now().Seconds(), d.Now()); err != nil { // a ramp, 1 rad/s
+		if err := turret.Command(min(d.Now().Seconds(), 2), d.Now()); err != nil { // a ramp, 1 rad/s, to 2 rad (the limit is 2.5)
 			t.Fatal(err)
 		}
 		d.Step()

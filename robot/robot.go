@@ -250,13 +250,16 @@ func (ck *checker) controller(ctl *config.Device) {
 		return // the device's own checks report a joint that is not in the URDF
 	}
 	switch ctl.Type.Name {
-	case config.JointPositionController, config.JointVelocityController:
+	case config.JointPositionController, config.JointVelocityController, config.ProfiledPositionController:
 		what := "position"
 		if ctl.Type.Name == config.JointVelocityController {
 			what = "velocity"
 		}
 		if j.PositionSensor() == nil {
 			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q has no encoder or analog input, so a %s PID has nothing to measure", ctl, j.Name, what)
+		}
+		if ctl.Type.Name == config.ProfiledPositionController && !ctl.Has("max_velocity") && (j.URDF.Limit == nil || j.URDF.Limit.Velocity <= 0) {
+			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q has no velocity limit in the URDF (line %d), so the profile has none: set max_velocity", ctl, j.Name, j.URDF.Pos.Line)
 		}
 	case config.JointEffortController:
 		if j.PDP == nil {

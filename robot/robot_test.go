@@ -267,8 +267,30 @@ func TestUnreadableFileIsNotCrossChecked(t *testing.T) {
 	}
 }
 
-func TestControllersAndSimJoints(t *testing.T) {
+// loadFindings loads a robot from files holding urdfSrc and yamlSrc and
+// returns its findings, paths relative to their directory.
+func loadFindings(t *testing.T, urdfSrc, yamlSrc string) []string {
+	t.Helper()
 	dir := t.TempDir()
+	up, yp := filepath.Join(dir, "r.urdf"), filepath.Join(dir, "r.yaml")
+	if err := os.WriteFile(up, []byte(urdfSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(yp, []byte(yamlSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, list, err := Load(up, yp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range list {
+		got = append(got, strings.TrimPrefix(f.String(), dir+"/"))
+	}
+	return got
+}
+
+func TestControllersAndSimJoints(t *testing.T) {
 	urdfSrc := `<robot name="r">
   <link name="base"/><link name="a"/><link name="b"/>
   <joint name="arm" type="revolute"><parent link="base"/><child link="a"/><limit lower="0" upper="1" effort="1" velocity="1"/></joint>
@@ -290,21 +312,7 @@ sim:
     - {name: lift}
     - {name: lfit}
 `
-	up, yp := filepath.Join(dir, "r.urdf"), filepath.Join(dir, "r.yaml")
-	if err := os.WriteFile(up, []byte(urdfSrc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(yp, []byte(yamlSrc), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, list, err := Load(up, yp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, f := range list {
-		got = append(got, strings.TrimPrefix(f.String(), dir+"/"))
-	}
+	got := loadFindings(t, urdfSrc, yamlSrc)
 	want := []string{
 		`r.yaml:7:78: error: controller "arm_pos": joint "arm" has no encoder or analog input, so a position PID has nothing to measure`,
 		`r.yaml:8:76: error: controller "arm_eff": joint "arm" is already claimed by controller "arm_pos" (line 7); a joint takes commands from one controller`,
@@ -341,6 +349,37 @@ func TestDrivetrainJoints(t *testing.T) {
 		`r.yaml:16:117: error: sim: drivetrain: steer: "steer_joint" is listed twice (first at line 16)`,
 		`r.yaml:16:130: error: sim: drivetrain: joint "wheel_joint" is already in drive; each wheel joint is named once`,
 		`r.yaml:16:130: error: sim: drivetrain: steer: joint "wheel_joint" turns about axis [1 0 0]; a steering joint turns about the vertical (z) axis`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestProfiledControllerChecks: a profiled controller needs a position
+// sensor and a velocity limit, from the URDF or its own max_velocity.
+func TestProfiledControllerChecks(t *testing.T) {
+	urdfSrc := `<robot name="r">
+  <link name="base"/><link name="a"/><link name="b"/><link name="c"/>
+  <joint name="arm" type="revolute"><parent link="base"/><child link="a"/><limit lower="0" upper="1" effort="1" velocity="2"/></joint>
+  <joint name="spin" type="continuous"><parent link="base"/><child link="b"/><sensor name="spin_enc" type="encoder"/></joint>
+  <joint name="turn" type="continuous"><parent link="base"/><child link="c"/><sensor name="turn_enc" type="encoder"/></joint>
+</robot>
+`
+	yamlSrc := `joints:
+  - {name: arm, type: talon, id: 0}
+  - {name: spin, type: spark, id: 1}
+  - {name: spin_enc, type: encoder, ch_a: 0, ch_b: 1, dist_per_pulse: 0.001}
+  - {name: turn, type: spark, id: 2}
+  - {name: turn_enc, type: encoder, ch_a: 2, ch_b: 3, dist_per_pulse: 0.001}
+controllers:
+  arm_p: {type: frcd_controllers/ProfiledPositionController, joint: arm, pid: {p: 1}, max_acceleration: 1}
+  spin_p: {type: frcd_controllers/ProfiledPositionController, joint: spin, pid: {p: 1}, max_acceleration: 1}
+  turn_p: {type: frcd_controllers/ProfiledPositionController, joint: turn, pid: {p: 1}, max_acceleration: 1, max_velocity: 3}
+`
+	got := loadFindings(t, urdfSrc, yamlSrc)
+	want := []string{
+		`r.yaml:8:69: error: controller "arm_p": joint "arm" has no encoder or analog input, so a position PID has nothing to measure`,
+		`r.yaml:9:70: error: controller "spin_p": joint "spin" has no velocity limit in the URDF (line 4), so the profile has none: set max_velocity`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

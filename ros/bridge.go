@@ -60,6 +60,9 @@ type Options struct {
 	// false when there is none. nil on real hardware: neither topic is
 	// published.
 	Truth func(t *Truth) bool
+	// Push places a joint at a position and velocity for /sim/push; nil
+	// on real hardware, where the topic does not exist.
+	Push func(joint string, pos, vel float64) error
 	// Env is the ROS environment (EnvFrom(os.Getenv)).
 	Env Env
 	// Master says whether an embedded master may be started.
@@ -99,6 +102,8 @@ type Stats struct {
 	Diagnostics  uint64 // /diagnostics messages published
 	Commands     uint64 // command messages passed to controllers
 	WrongType    uint64 // connections refused on a command topic for a wrong message type
+	Pushes       uint64 // joints placed through /sim/push
+	PushRefused  uint64 // /sim/push messages refused
 	EmbeddedURI  string // the embedded master's URI, when one runs
 	MasterURI    string // the master in use
 	MasterPID    int    // its pid, as getPid says
@@ -113,12 +118,13 @@ type Bridge struct {
 	hostport  string
 	every     time.Duration // state topics' period
 	ctlTopics map[string]*control.Controller
+	joints    map[string]bool // the movable joints, for /sim/push
 
 	mu      sync.Mutex
 	stats   Stats
 	waiters []registrationWaiter // see Registered
 
-	commands, wrongType atomic.Uint64
+	commands, wrongType, pushes, pushRefused atomic.Uint64
 }
 
 // New checks the options and prepares a bridge; Run connects it.
@@ -142,7 +148,10 @@ func New(o Options) (*Bridge, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bridge{o: o, masterURI: uri, hostport: hostport, ctlTopics: map[string]*control.Controller{}}
+	b := &Bridge{o: o, masterURI: uri, hostport: hostport, ctlTopics: map[string]*control.Controller{}, joints: map[string]bool{}}
+	for _, j := range o.Loop.NewSnapshot().Joints {
+		b.joints[j.Name] = true
+	}
 	b.every = PublishPeriod(o.Config, o.Loop.Period(), o.PublishRate)
 	for _, c := range o.Loop.Controllers() {
 		b.ctlTopics["/"+c.Name+"/command"] = c
@@ -172,6 +181,7 @@ func (b *Bridge) Stats() Stats {
 	defer b.mu.Unlock()
 	s := b.stats
 	s.Commands, s.WrongType = b.commands.Load(), b.wrongType.Load()
+	s.Pushes, s.PushRefused = b.pushes.Load(), b.pushRefused.Load()
 	return s
 }
 

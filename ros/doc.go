@@ -22,6 +22,12 @@
 //	/CONTROLLER/command    each controller's command (Float64, Bool, Int8 or Float64MultiArray)
 //	/sim/joint_states_truth  sensor_msgs/JointState, every movable joint's true state (Options.Truth set: the sim)
 //	/sim/ground_truth      nav_msgs/Odometry, the drive base's true pose and twist (the sim, with a drivetrain)
+//	/sim/push              sensor_msgs/JointState in: on the sim (Options.Push), place the named joints
+//
+// /sim/push is a topic because no srv type the stock rosservice knows takes
+// joints and positions; a message naming an unknown joint, or with a value
+// that is not finite or lists of the wrong lengths, is refused whole
+// (Stats.PushRefused, and a log line): nothing moves.
 //
 // Services: /frcd/enable (std_srvs/SetBool) and /frcd/list_controllers
 // (std_srvs/Trigger).

@@ -390,6 +390,43 @@ func checkBridge(t *testing.T, e *tooltest.ROS, f *frcd) {
 		}
 	})
 
+	t.Run("sim push places a joint; a bad push is refused", func(t *testing.T) {
+		before := f.d.Bridge.Stats()
+		e.MustRun(t, "rostopic", "pub", "-1", ros.PushTopic, "sensor_msgs/JointState", "{name: [hood_joint], position: [0.5]}")
+		eventually(t, "hood_joint pushed to 0.5 in /joint_states", func() bool {
+			return math.Abs(echo[jointStates](t, e, "/joint_states").position(t, "hood_joint")-0.5) < 0.01
+		})
+		e.MustRun(t, "rostopic", "pub", "-1", ros.PushTopic, "sensor_msgs/JointState", "{name: [hood_joint, hood_jiont], position: [0.1, 0.2]}")
+		eventually(t, "the bad push counted", func() bool { return f.d.Bridge.Stats().PushRefused > before.PushRefused })
+		if s := f.d.Bridge.Stats(); s.Pushes != before.Pushes+1 {
+			t.Errorf("pushes %d -> %d, want one more", before.Pushes, s.Pushes)
+		}
+		if j, _ := f.d.Sim.Joint("hood_joint"); math.Abs(j.Position-0.5) > 0.01 {
+			t.Errorf("hood_joint at %v after a refused push, want 0.5", j.Position)
+		}
+	})
+
+	t.Run("a profiled goal moves the turret there and holds", func(t *testing.T) {
+		stale := f.d.Loop.NewSnapshot()
+		f.d.Loop.ReadSnapshot(stale)
+		e.MustRun(t, "rostopic", "pub", "-1", "/turret_position/command", "std_msgs/Float64", "data: 1.0")
+		eventually(t, "turret_joint at its goal in /joint_states", func() bool {
+			return math.Abs(echo[jointStates](t, e, "/joint_states").position(t, "turret_joint")-1.0) < 0.02
+		})
+		eventually(t, "turret_position at its goal in /diagnostics", func() bool {
+			v, _ := echo[diagnostics](t, e, "/diagnostics").value("frcd: controller turret_position", "at goal")
+			return v == "true"
+		})
+		// rostopic pub -1 sent one message, seconds ago: the goal held
+		// beyond the 0.5 s command timeout.
+		now := f.d.Loop.NewSnapshot()
+		f.d.Loop.ReadSnapshot(now)
+		goal, held, reached, _ := f.d.Loop.Controller("turret_position").Goal()
+		if now.Stats.Stale != stale.Stats.Stale || goal != 1 || !held || !reached {
+			t.Errorf("stale %d -> %d; goal %v held %v reached %v", stale.Stats.Stale, now.Stats.Stale, goal, held, reached)
+		}
+	})
+
 	t.Run("services", func(t *testing.T) {
 		out := e.MustRun(t, "rosservice", "call", "/frcd/enable", "data: false")
 		if !strings.Contains(out, "success: True") || f.d.Sim.DS().Enabled {

@@ -227,14 +227,32 @@ func (m *builder) diagnostics() *diagnostic_msgs.DiagnosticArray {
 			level, msg = levelWarn, fmt.Sprintf("%d commands refused since the last report", n-m.refused[i])
 		}
 		m.refused[i] = n
+		vals := []diagnostic_msgs.KeyValue{kv("type", c.Type), kv("joints", strings.Join(c.Joints, ",")), kv("refused", n), kv("timeout", c.Timeout())}
+		if c.Timeout() == 0 {
+			vals[3].Value = "none"
+		}
+		if goal, reached, ok := goalState(c); ok {
+			vals = append(vals, kv("goal", goal), kv("at goal", fmt.Sprint(reached)))
+		}
 		out.Status = append(out.Status, diagnostic_msgs.DiagnosticStatus{
-			Level: level, Name: "frcd: controller " + c.Name, HardwareId: c.Name, Message: msg,
-			Values: []diagnostic_msgs.KeyValue{
-				kv("type", c.Type), kv("joints", strings.Join(c.Joints, ",")), kv("refused", n), kv("timeout", c.Timeout()),
-			},
+			Level: level, Name: "frcd: controller " + c.Name, HardwareId: c.Name, Message: msg, Values: vals,
 		})
 	}
 	return out
+}
+
+// goalState describes a profiled controller's goal for list_controllers
+// and /diagnostics: the goal ("none" when it holds none) and whether the
+// joint reached it; ok is false for other controllers.
+func goalState(c *control.Controller) (goal string, reached, ok bool) {
+	g, held, reached, ok := c.Goal()
+	if !ok {
+		return "", false, false
+	}
+	if !held {
+		return "none", false, true
+	}
+	return strconv.FormatFloat(g, 'g', -1, 64), reached, true
 }
 
 func kv(key string, v any) diagnostic_msgs.KeyValue {

@@ -172,6 +172,11 @@ func (s *session) setup() error {
 			return err
 		}
 	}
+	if b.o.Push != nil {
+		if err := s.subscribe(PushTopic, b.push); err != nil {
+			return err
+		}
+	}
 	if err := s.serve("/frcd/enable", &std_srvs.SetBool{}, b.enable); err != nil {
 		return err
 	}
@@ -217,7 +222,11 @@ func (b *Bridge) enable(req *std_srvs.SetBoolReq) (*std_srvs.SetBoolRes, bool) {
 func (b *Bridge) listControllers(*std_srvs.TriggerReq) (*std_srvs.TriggerRes, bool) {
 	var sb strings.Builder
 	for _, c := range b.o.Loop.Controllers() {
-		fmt.Fprintf(&sb, "%s %s joints=%s topic=/%s/command refused=%d\n", c.Name, c.Type, strings.Join(c.Joints, ","), c.Name, c.Refused())
+		fmt.Fprintf(&sb, "%s %s joints=%s topic=/%s/command refused=%d", c.Name, c.Type, strings.Join(c.Joints, ","), c.Name, c.Refused())
+		if goal, reached, ok := goalState(c); ok {
+			fmt.Fprintf(&sb, " goal=%s at_goal=%v", goal, reached)
+		}
+		sb.WriteString("\n")
 	}
 	return &std_srvs.TriggerRes{Success: true, Message: sb.String()}, true
 }

@@ -56,7 +56,9 @@
 // plant sees -V.
 //
 // Revolute and prismatic joints are held within their URDF limits;
-// continuous joints are not bounded. Passive joints have the same plant
+// continuous joints are not bounded. SetJoint places a joint at a position
+// and velocity at once (held within its limits), as the path-planner
+// text's "push": the ROS bridge's /sim/push. Passive joints have the same plant
 // with no motor; a passive <mimic> joint follows the joint it mimics.
 //
 // Positional actuators move at their range per Travel: a solenoid to the
