@@ -241,7 +241,7 @@ func (p *pigeon) Read() (q [4]float64, gyro, accel [3]float64, err error) {
 	defer p.s.mu.Unlock()
 	var m IMU
 	if p.imu != nil {
-		m = p.imu.m
+		m = p.imu.motion()
 	}
 	q = m.Orientation
 	if q == [4]float64{} {

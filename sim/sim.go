@@ -132,6 +132,8 @@ type Sim struct {
 	pigeonOpen map[int]bool
 
 	nextStatus time.Duration
+
+	ovr overrides // set from outside the robot program (override.go)
 }
 
 var _ hal.Backend = (*Sim)(nil)
@@ -238,6 +240,8 @@ type imuDev struct {
 	// Pigeon only: the CAN id, or the CAN id of the Talon SRX it is
 	// cabled to; -1 when not.
 	canID, talonID int
+	// hold, when set, is the motion OverrideIMU holds: it wins over m.
+	hold *IMU
 }
 
 // New builds a Sim of the robot. It fails for options naming unknown
@@ -323,7 +327,7 @@ func New(r *robot.Robot, o Options) (*Sim, error) {
 func (s *Sim) navx() {
 	for _, m := range s.imus {
 		if m.nav != nil {
-			m.nav.set(m.m, s.t)
+			m.nav.set(m.motion(), s.t)
 		}
 	}
 }
@@ -977,7 +981,9 @@ func (s *Sim) OpenEncoder(a, b int, enc hal.Encoding) (hal.Encoder, error) {
 		}
 	}
 	e.base = e.raw()
+	e.a, e.b = a, b
 	s.dio[a].use, s.dio[b].use = dioEncoder, dioEncoder
+	s.ovr.encs = append(s.ovr.encs, e)
 	return e, nil
 }
 
@@ -1090,7 +1096,7 @@ func (s *Sim) SetIMU(name string, m IMU) error {
 	}
 	d.m = m
 	if d.nav != nil {
-		d.nav.set(m, s.t)
+		d.nav.set(d.motion(), s.t)
 	}
 	return nil
 }
@@ -1278,8 +1284,7 @@ type dioInput struct {
 func (d *dioInput) Get() (bool, error) {
 	d.s.mu.Lock()
 	defer d.s.mu.Unlock()
-	in := d.s.dio[d.ch].in
-	return in != nil && in.level(), nil
+	return d.s.dioLevel(d.ch), nil
 }
 
 type dioOutput struct {
@@ -1320,10 +1325,7 @@ type aiInput struct {
 func (a *aiInput) Voltage() (float64, error) {
 	a.s.mu.Lock()
 	defer a.s.mu.Unlock()
-	if in := a.s.ai[a.ch].in; in != nil {
-		return in.volts(), nil
-	}
-	return 0, nil
+	return a.s.aiVolts(a.ch), nil
 }
 
 type aoOutput struct {
@@ -1360,6 +1362,8 @@ type encoderIn struct {
 	sign float64        // -1: counts down when the joint turns positive
 	enc  float64        // edges per pulse
 	base int64          // the raw count when opened
+	a, b int            // its DIO channels, as opened
+	ovr  *int64         // the count OverrideEncoder holds, if any
 }
 
 // raw is the edge count at the joint's position: trunc(q / dpp × enc).
@@ -1383,7 +1387,7 @@ func (e *encoderIn) raw() int64 {
 func (e *encoderIn) Count() (int64, error) {
 	e.s.mu.Lock()
 	defer e.s.mu.Unlock()
-	return e.raw() - e.base, nil
+	return e.count(), nil
 }
 
 // emptySPI is an SPI port with no device: MISO reads zeros.
