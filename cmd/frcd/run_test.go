@@ -37,8 +37,8 @@ func TestRunStopsOnSignal(t *testing.T) {
 	}{{syscall.SIGTERM, true}, {syscall.SIGINT, false}} {
 		sig := c.sig
 		t.Run(sig.String(), func(t *testing.T) {
-			args := []string{"run", "--sim", "--no-ros", "--status", "20ms", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"}
-			want := []string{"frcd: competition on the simulated HAL at 100 Hz, 33 devices, 16 joints", "joints=14/16", "frcd: stopped; every output neutral"}
+			args := []string{"run", "--sim", "--no-ros", "--status", "20ms", "--wpilibws", "127.0.0.1:0", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"}
+			want := []string{"frcd: competition on the simulated HAL at 100 Hz, 33 devices, 16 joints", "joints=14/16", "frcd: stopped; every output neutral", "frcd: WPILib simulation WebSocket on ws://127.0.0.1:"}
 			var uri string
 			if c.ros {
 				args = append(args[:2], args[3:]...)
