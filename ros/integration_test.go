@@ -306,6 +306,25 @@ func checkBridge(t *testing.T, e *tooltest.ROS, f *frcd) {
 		})
 	})
 
+	t.Run("link sensors on their own topics", func(t *testing.T) {
+		if err := f.d.Sim.SetSensor("ball_beam_break", 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.d.Sim.SetSensor("front_ultrasonic", 1.5); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "/ball_beam_break true", func() bool { return echo[struct{ Data bool }](t, e, "/ball_beam_break").Data })
+		eventually(t, "/front_ultrasonic 1.5", func() bool {
+			return math.Abs(echo[struct{ Data float64 }](t, e, "/front_ultrasonic").Data-1.5) < 1e-6
+		})
+		if out := e.MustRun(t, "rostopic", "type", "/ball_beam_break"); strings.TrimSpace(out) != "std_msgs/Bool" {
+			t.Errorf("rostopic type /ball_beam_break: %s", out)
+		}
+		if err := f.d.Sim.SetSensor("ball_beam_break", 0); err != nil {
+			t.Fatal(err)
+		}
+	})
+
 	t.Run("NaN command refused and counted in /diagnostics", func(t *testing.T) {
 		ctl := f.d.Loop.Controller("elevator_voltage")
 		before := ctl.Refused()

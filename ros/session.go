@@ -37,6 +37,8 @@ type session struct {
 	currents    []*goroslib.Publisher
 	compressors [][4]*goroslib.Publisher // running, closed_loop, pressure_switch, current
 	diagnostics *goroslib.Publisher
+	linkDigital []*goroslib.Publisher
+	linkAnalog  []*goroslib.Publisher
 }
 
 // connect registers a node and everything on it with the master.
@@ -148,6 +150,20 @@ func (s *session) setup() error {
 			return err
 		}
 		s.compressors = append(s.compressors, ps)
+	}
+	for _, d := range s.snap.LinkDigital {
+		p, err := s.publisher("/"+d.Name, &std_msgs.Bool{})
+		if err != nil {
+			return err
+		}
+		s.linkDigital = append(s.linkDigital, p)
+	}
+	for _, a := range s.snap.LinkAnalog {
+		p, err := s.publisher("/"+a.Name, &std_msgs.Float64{})
+		if err != nil {
+			return err
+		}
+		s.linkAnalog = append(s.linkAnalog, p)
 	}
 	if s.diagnostics, err = s.publisher("/diagnostics", &diagnostic_msgs.DiagnosticArray{}); err != nil {
 		return err
@@ -299,6 +315,18 @@ func (s *session) publishState() {
 		s.compressors[i][1].Write(&std_msgs.Bool{Data: st.ClosedLoop})
 		s.compressors[i][2].Write(&std_msgs.Bool{Data: st.Full})
 		s.compressors[i][3].Write(&std_msgs.Float64{Data: st.Current})
+	}
+	// A link sensor whose device failed its last read publishes nothing
+	// rather than a stale value.
+	for i, d := range s.snap.LinkDigital {
+		if d.OK {
+			s.linkDigital[i].Write(&std_msgs.Bool{Data: d.State.Value})
+		}
+	}
+	for i, a := range s.snap.LinkAnalog {
+		if a.OK {
+			s.linkAnalog[i].Write(&std_msgs.Float64{Data: a.State.Value})
+		}
 	}
 	s.b.mu.Lock()
 	s.b.stats.JointStates++
