@@ -65,9 +65,9 @@ type Stats struct {
 // Server is frcd's end of WPILib's HAL simulation WebSocket protocol: it
 // plays the robot program, as WPILib's halsim_ws_server does.
 type Server struct {
-	o   Options
-	w   *wiring
-	ln  net.Listener
+	o        Options
+	w        *wiring
+	ln       net.Listener
 	handlers sync.WaitGroup // the WebSocket handlers, which outlive http.Server.Shutdown
 
 	mu        sync.Mutex

@@ -33,7 +33,22 @@ var (
 	Rosparam            = Tool{"rosparam", "python3-rosparam"}
 	Rosservice          = Tool{"rosservice", "python3-rosservice"}
 	RobotStatePublisher = Tool{"/usr/lib/robot_state_publisher/robot_state_publisher", "ros-robot-state-publisher"}
+	Node                = Tool{"node", "nodejs"}
 )
+
+// RequireFile is Require for a file a tool needs (a package that
+// scripts/install-deps.sh installs outside apt, such as an npm module):
+// the test skips when it is missing, or fails under FRCD_REQUIRE_TOOLS=1.
+func RequireFile(t testing.TB, path, installedBy string) {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		msg := fmt.Sprintf("%s not found: %s installs it (make deps runs scripts/install-deps.sh)", path, installedBy)
+		if os.Getenv("FRCD_REQUIRE_TOOLS") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+}
 
 // Require skips the test when a tool is missing, or fails it when the
 // environment has FRCD_REQUIRE_TOOLS=1, as `make test` (and so CI) sets:
