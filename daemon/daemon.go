@@ -163,32 +163,26 @@ func (d *Daemon) Run(ctx context.Context) error {
 	bridgeErr := make(chan error, 2) // the bridge's and the server's
 	ctx, stopLoop := context.WithCancel(ctx)
 	defer stopLoop()
-	if d.Bridge != nil {
-		// The bridge stops after the loop has halted every output; if it
-		// fails (its embedded master cannot start), the loop stops too.
+	// The bridge and the WebSocket server stop after the loop has halted
+	// every output; if one fails (the embedded master cannot start), the
+	// loop stops too.
+	beside := func(run func(context.Context) error) (wait func()) {
 		bctx, stop := context.WithCancel(context.Background())
 		done := make(chan struct{})
-		defer func() { stop(); <-done }()
 		go func() {
 			defer close(done)
-			if err := d.Bridge.Run(bctx); err != nil {
+			if err := run(bctx); err != nil {
 				bridgeErr <- err
 				stopLoop()
 			}
 		}()
+		return func() { stop(); <-done }
+	}
+	if d.Bridge != nil {
+		defer beside(d.Bridge.Run)()
 	}
 	if d.WS != nil {
-		// Like the bridge, the server stops after the loop has halted.
-		wctx, stop := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		defer func() { stop(); <-done }()
-		go func() {
-			defer close(done)
-			if err := d.WS.Run(wctx); err != nil {
-				bridgeErr <- err
-				stopLoop()
-			}
-		}()
+		defer beside(d.WS.Run)()
 	}
 	if d.opts.Status != nil {
 		every := d.opts.StatusEvery

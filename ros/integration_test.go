@@ -42,15 +42,7 @@ func integration(t *testing.T, tools ...tooltest.Tool) {
 	tooltest.Require(t, tools...)
 }
 
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+func freePort(t testing.TB) int { return tooltest.FreePort(t) }
 
 // exampleRobot loads the full example robot.
 func exampleRobot(t testing.TB) *robot.Robot {
@@ -177,12 +169,7 @@ func echo[T any](t *testing.T, e *tooltest.ROS, topic string) T {
 // can be waited on for: a physical joint moving.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %s", what, waitLimit)
-		}
-	}
+	tooltest.Eventually(t, waitLimit, what, cond)
 }
 
 func measured(d *daemon.Daemon) map[string]bool {

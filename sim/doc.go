@@ -105,6 +105,18 @@
 // Channels no YAML device uses may be opened; they read 0 and drive
 // nothing.
 //
+// # Overrides and joysticks
+//
+// A simulation client (package wpilibws) may override what an input
+// reads: OverrideDIO (a DIO input's level), OverrideAI (an analog input's
+// voltage, clamped to 0-5 V), OverrideEncoder (an encoder's count, by the
+// order encoders were opened) and OverrideIMU (an IMU's motion, winning
+// over SetIMU). The drivers read the override instead of the physics
+// until Clear. Outputs cannot be overridden. SetJoystick keeps the Driver
+// Station's six joysticks (axes clamped to -1..1). ReadIO copies the whole
+// I/O (what was opened, written and is read) under one lock, for a reader
+// in another goroutine.
+//
 // # CAN
 //
 // Every 20 ms each PDP sends Status1-3 and Energy with its channels'

@@ -1,8 +1,8 @@
 // Package wpilibws serves WPILib's HAL simulation WebSocket protocol
 // (allwpilib simulation/halsim_ws_core/doc/hardware_ws_api.md) from the
-// simulated robot, so that WPILib's simulation tools (the sim GUI, the
-// @wpilib/node-wpilib-ws library, 3D simulators) can watch and drive
-// frcd. frcd plays the robot program's end, as WPILib's
+// simulated robot, so that the tools written against WPILib's
+// halsim_ws_server (physics simulators, dashboards, WPILib's own
+// @wpilib/node-wpilib-ws library) can watch and drive frcd. frcd plays the robot program's end, as WPILib's
 // halsim_ws_server does: it sends the robot's outputs ("<" keys) and
 // takes its inputs (">" keys) from the clients.
 //

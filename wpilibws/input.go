@@ -70,20 +70,13 @@ func (s *Server) driverStation(c *client, in input) {
 		if x, ok := v[">ds"]; ok {
 			ds.Attached = x.b
 		}
-		if x, ok := v[">autonomous"]; ok {
-			switch {
-			case x.b:
-				ds.Mode = hal.Autonomous
-			case ds.Mode == hal.Autonomous:
+		// A mode set true takes over; set false, it falls back to teleop.
+		for key, mode := range map[string]hal.Mode{">autonomous": hal.Autonomous, ">test": hal.Test} {
+			if x, ok := v[key]; ok && (x.b || ds.Mode == mode) {
 				ds.Mode = hal.Teleop
-			}
-		}
-		if x, ok := v[">test"]; ok {
-			switch {
-			case x.b:
-				ds.Mode = hal.Test
-			case ds.Mode == hal.Test:
-				ds.Mode = hal.Teleop
+				if x.b {
+					ds.Mode = mode
+				}
 			}
 		}
 	})

@@ -28,16 +28,6 @@ const (
 	clientNode = "../test/wpilibws/node_modules/@wpilib/node-wpilib-ws/package.json"
 )
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
 // event is one line client.js printed.
 type event struct {
 	Event   string
@@ -150,7 +140,7 @@ func TestWPILibClient(t *testing.T) {
 	}
 	tooltest.Require(t, tooltest.Node, tooltest.Rostopic)
 	tooltest.RequireFile(t, clientNode, "npm ci in test/wpilibws")
-	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
+	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", tooltest.FreePort(t)))
 	text, err := os.ReadFile("../examples/competition/robot.urdf")
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math"
 	"net/http"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/sim"
 	"github.com/frcd/frcd/wpilibws"
@@ -130,13 +130,7 @@ func (w *wsClient) float(dev, key string) float64 {
 // ends, with nothing to wait on.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %s", what, waitLimit)
-		}
-		runtime.Gosched()
-	}
+	tooltest.Eventually(t, waitLimit, what, cond)
 }
 
 func binary(t *testing.T, d *daemon.Daemon, name string) bool {

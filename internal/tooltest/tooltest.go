@@ -8,8 +8,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -63,6 +65,32 @@ func Require(t testing.TB, tools ...Tool) {
 			}
 			t.Skip(msg)
 		}
+	}
+}
+
+// FreePort returns a TCP port on 127.0.0.1 that nothing listened on a
+// moment ago, for a server a test starts.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// Eventually re-checks cond until it holds, failing the test at the
+// deadline: for a condition nothing can be waited on for (each check
+// typically runs a tool, which takes its own time).
+func Eventually(t testing.TB, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %s", what, limit)
+		}
+		runtime.Gosched()
 	}
 }
 
