@@ -1,6 +1,6 @@
 module github.com/frcd/frcd
 
-go 1.22.6
+go 1.23
 
 require (
 	github.com/bluenviron/goroslib/v2 v2.1.5
@@ -10,6 +10,7 @@ require (
 )
 
 require (
+	github.com/coder/websocket v1.8.14 // indirect
 	github.com/gookit/color v1.5.4 // indirect
 	github.com/xo/terminfo v0.0.0-20210125001918-ca9a967f8778 // indirect
 	golang.org/x/sys v0.18.0 // indirect

@@ -48,6 +48,9 @@ type Loop struct {
 	imus    stateSet[interfaces.IMUState]
 	pdps    stateSet[interfaces.PDPState]
 	comps   stateSet[interfaces.CompressorState]
+	// Link sensors: digital and analog inputs in a URDF link.
+	linkDigital stateSet[interfaces.BinaryState]
+	linkAnalog  stateSet[interfaces.AnalogState]
 }
 
 // limitBlock is a speed-controller joint with limit switches.
@@ -111,6 +114,12 @@ func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverS
 	l.imus = newStateSet[interfaces.IMUState](reg, interfaces.IMU, devIndex)
 	l.pdps = newStateSet[interfaces.PDPState](reg, interfaces.PDP, devIndex)
 	l.comps = newStateSet[interfaces.CompressorState](reg, interfaces.Compressor, devIndex)
+	links := map[string]bool{}
+	for _, d := range r.LinkSensors {
+		links[d.Name] = true
+	}
+	l.linkDigital = newStateSet[interfaces.BinaryState](reg, interfaces.Binary, devIndex).only(links)
+	l.linkAnalog = newStateSet[interfaces.AnalogState](reg, interfaces.Analog, devIndex).only(links)
 	l.updated = make(chan struct{}, 1)
 	l.pub = l.newSnapshot()
 	return l, nil

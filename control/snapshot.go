@@ -24,6 +24,10 @@ type Snapshot struct {
 	IMUs        []Sample[interfaces.IMUState]
 	PDPs        []Sample[interfaces.PDPState]
 	Compressors []Sample[interfaces.CompressorState]
+	// The digital and analog inputs in URDF links (robot.LinkSensors:
+	// beam breaks, range finders), in name order.
+	LinkDigital []Sample[interfaces.BinaryState]
+	LinkAnalog  []Sample[interfaces.AnalogState]
 }
 
 // State names the robot's state: "e-stopped", "enabled" or "disabled".
@@ -62,6 +66,17 @@ func newStateSet[T any](reg *interfaces.Registry, iface string, devIndex map[str
 		s.dev = append(s.dev, i)
 	}
 	return s
+}
+
+// only keeps the handles of the named devices.
+func (s stateSet[T]) only(names map[string]bool) stateSet[T] {
+	var o stateSet[T]
+	for i, n := range s.names {
+		if names[n] {
+			o.names, o.hs, o.dev = append(o.names, n), append(o.hs, s.hs[i]), append(o.dev, s.dev[i])
+		}
+	}
+	return o
 }
 
 func (s *stateSet[T]) samples() []Sample[T] {
@@ -103,6 +118,7 @@ func (l *Loop) newSnapshot() Snapshot {
 		s.Devices[i].Name = d.Name()
 	}
 	s.IMUs, s.PDPs, s.Compressors = l.imus.samples(), l.pdps.samples(), l.comps.samples()
+	s.LinkDigital, s.LinkAnalog = l.linkDigital.samples(), l.linkAnalog.samples()
 	return s
 }
 
@@ -120,6 +136,8 @@ func (l *Loop) fill(s *Snapshot, now time.Duration, ds hal.DSState) {
 	l.imus.fill(s.IMUs, l.devOK)
 	l.pdps.fill(s.PDPs, l.devOK)
 	l.comps.fill(s.Compressors, l.devOK)
+	l.linkDigital.fill(s.LinkDigital, l.devOK)
+	l.linkAnalog.fill(s.LinkAnalog, l.devOK)
 }
 
 // Updated returns a channel that receives after each cycle's snapshot is
@@ -131,12 +149,15 @@ func (l *Loop) Updated() <-chan struct{} { return l.updated }
 func (l *Loop) ReadSnapshot(dst *Snapshot) {
 	l.pubMu.Lock()
 	joints, devs, imus, pdps, comps := dst.Joints, dst.Devices, dst.IMUs, dst.PDPs, dst.Compressors
+	ld, la := dst.LinkDigital, dst.LinkAnalog
 	*dst = l.pub
 	dst.Joints = append(joints[:0], l.pub.Joints...)
 	dst.Devices = append(devs[:0], l.pub.Devices...)
 	dst.IMUs = append(imus[:0], l.pub.IMUs...)
 	dst.PDPs = append(pdps[:0], l.pub.PDPs...)
 	dst.Compressors = append(comps[:0], l.pub.Compressors...)
+	dst.LinkDigital = append(ld[:0], l.pub.LinkDigital...)
+	dst.LinkAnalog = append(la[:0], l.pub.LinkAnalog...)
 	l.pubMu.Unlock()
 	var refused uint64
 	for _, c := range l.ctls {

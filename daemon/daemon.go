@@ -24,6 +24,7 @@ import (
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/sim"
+	"github.com/frcd/frcd/wpilibws"
 )
 
 // Options configure a Daemon.
@@ -49,6 +50,11 @@ type Options struct {
 	// Scenario, when set, is the sim's starting point (sim.Scenario): it
 	// replaces the YAML's sim: section, Seed and Enabled.
 	Scenario *sim.Scenario
+	// WPILibWS, when set, is the host:port of the WPILib HAL simulation
+	// WebSocket server (NewSim binds it, Run serves it); port 0 picks one.
+	WPILibWS string
+	// Logf reports the WebSocket server's clients; nil discards.
+	Logf func(format string, args ...any)
 }
 
 // Daemon is a running robot: the sim, its devices and the loop.
@@ -77,6 +83,8 @@ type Daemon struct {
 	snapshot *control.Snapshot
 	// Bridge is the ROS bridge, when Options.ROS is set.
 	Bridge *ros.Bridge
+	// WS is the WPILib WebSocket server, when Options.WPILibWS is set.
+	WS *wpilibws.Server
 }
 
 // NewSim builds a daemon on the simulated HAL for a checked robot (one
@@ -98,6 +106,12 @@ func NewSim(r *robot.Robot, o Options) (*Daemon, error) {
 	d.watch = func() time.Duration { return time.Since(d.start) }
 	if err := d.bind(); err != nil {
 		return nil, err
+	}
+	if o.WPILibWS != "" {
+		d.WS, err = wpilibws.New(wpilibws.Options{Addr: o.WPILibWS, Sim: s, Config: r.Config, SetEnabled: d.SetEnabled, Logf: o.Logf})
+		if err != nil {
+			return nil, err
+		}
 	}
 	return d, nil
 }
@@ -163,9 +177,7 @@ func (d *Daemon) Epoch() time.Time { return d.Sim.Epoch() }
 // Station would; safe from any goroutine. Disabling makes every output
 // neutral at the next cycle.
 func (d *Daemon) SetEnabled(on bool) {
-	st := d.Sim.DS()
-	st.Enabled = on
-	d.Sim.SetDS(st)
+	d.Sim.UpdateDS(func(st *hal.DSState) { st.Enabled = on })
 }
 
 // Step runs one cycle of a deterministic daemon: the sim advances by one
@@ -180,23 +192,29 @@ func (d *Daemon) Step() {
 // neutral and Run returns the halt's error, if any.
 func (d *Daemon) Run(ctx context.Context) error {
 	period := d.Loop.Period()
-	bridgeErr := make(chan error, 1)
-	if d.Bridge != nil {
-		// The bridge stops after the loop has halted every output; if it
-		// fails (its embedded master cannot start), the loop stops too.
-		var stopLoop context.CancelFunc
-		ctx, stopLoop = context.WithCancel(ctx)
-		defer stopLoop()
+	bridgeErr := make(chan error, 2) // the bridge's and the server's
+	ctx, stopLoop := context.WithCancel(ctx)
+	defer stopLoop()
+	// The bridge and the WebSocket server stop after the loop has halted
+	// every output; if one fails (the embedded master cannot start), the
+	// loop stops too.
+	beside := func(run func(context.Context) error) (wait func()) {
 		bctx, stop := context.WithCancel(context.Background())
 		done := make(chan struct{})
-		defer func() { stop(); <-done }()
 		go func() {
 			defer close(done)
-			if err := d.Bridge.Run(bctx); err != nil {
+			if err := run(bctx); err != nil {
 				bridgeErr <- err
 				stopLoop()
 			}
 		}()
+		return func() { stop(); <-done }
+	}
+	if d.Bridge != nil {
+		defer beside(d.Bridge.Run)()
+	}
+	if d.WS != nil {
+		defer beside(d.WS.Run)()
 	}
 	if d.opts.Status != nil {
 		every := d.opts.StatusEvery

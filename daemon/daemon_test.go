@@ -93,3 +93,35 @@ func TestDriveHeadingAndTruth(t *testing.T) {
 		}
 	}
 }
+
+// TestLinkSensorsInSnapshot: the digital and analog inputs in URDF links
+// (not the joints' limit switches and pots) reach the loop's snapshot,
+// with what the sim says they sense, and reading it does not allocate.
+func TestLinkSensorsInSnapshot(t *testing.T) {
+	d := competition(t, 100, false)
+	if err := d.Sim.SetSensor("ball_beam_break", 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Sim.SetSensor("front_ultrasonic", 2.5); err != nil {
+		t.Fatal(err)
+	}
+	d.Step()
+	s := d.Loop.NewSnapshot()
+	d.Loop.ReadSnapshot(s)
+	if len(s.LinkDigital) != 1 || s.LinkDigital[0].Name != "ball_beam_break" || !s.LinkDigital[0].OK || !s.LinkDigital[0].State.Value {
+		t.Errorf("digital link sensors %+v", s.LinkDigital)
+	}
+	if len(s.LinkAnalog) != 1 || s.LinkAnalog[0].Name != "front_ultrasonic" || !s.LinkAnalog[0].OK || math.Abs(s.LinkAnalog[0].State.Value-2.5) > 1e-9 {
+		t.Errorf("analog link sensors %+v", s.LinkAnalog)
+	}
+	if err := d.Sim.SetSensor("ball_beam_break", 0); err != nil {
+		t.Fatal(err)
+	}
+	d.Step()
+	if a := testing.AllocsPerRun(100, func() { d.Loop.ReadSnapshot(s) }); a != 0 {
+		t.Errorf("ReadSnapshot allocates %v", a)
+	}
+	if s.LinkDigital[0].State.Value {
+		t.Error("beam still broken after it cleared")
+	}
+}

@@ -18,6 +18,8 @@
 //	/NAME/currents         std_msgs/Float64MultiArray per PDP: the 16 channels' currents
 //	/NAME/running, /NAME/closed_loop, /NAME/pressure_switch   std_msgs/Bool per compressor
 //	/NAME/current          std_msgs/Float64 per compressor
+//	/NAME                  std_msgs/Bool per digital_input in a URDF link (a beam break), std_msgs/Float64
+//	                       per analog_input in a link (a range finder, in its units); none after a failed read
 //	/diagnostics           diagnostic_msgs/DiagnosticArray, once a second
 //	/CONTROLLER/command    each controller's command (Float64, Bool, Int8 or Float64MultiArray)
 //	/sim/joint_states_truth  sensor_msgs/JointState, every movable joint's true state (Options.Truth set: the sim)

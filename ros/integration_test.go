@@ -42,15 +42,7 @@ func integration(t *testing.T, tools ...tooltest.Tool) {
 	tooltest.Require(t, tools...)
 }
 
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+func freePort(t testing.TB) int { return tooltest.FreePort(t) }
 
 // exampleRobot loads the full example robot.
 func exampleRobot(t testing.TB) *robot.Robot {
@@ -177,12 +169,7 @@ func echo[T any](t *testing.T, e *tooltest.ROS, topic string) T {
 // can be waited on for: a physical joint moving.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %s", what, waitLimit)
-		}
-	}
+	tooltest.Eventually(t, waitLimit, what, cond)
 }
 
 func measured(d *daemon.Daemon) map[string]bool {
@@ -365,6 +352,25 @@ func checkBridge(t *testing.T, e *tooltest.ROS, f *frcd) {
 		eventually(t, "climber_lock_joint extended", func() bool {
 			return echo[jointStates](t, e, "/joint_states").position(t, "climber_lock_joint") > 0
 		})
+	})
+
+	t.Run("link sensors on their own topics", func(t *testing.T) {
+		if err := f.d.Sim.SetSensor("ball_beam_break", 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.d.Sim.SetSensor("front_ultrasonic", 1.5); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "/ball_beam_break true", func() bool { return echo[struct{ Data bool }](t, e, "/ball_beam_break").Data })
+		eventually(t, "/front_ultrasonic 1.5", func() bool {
+			return math.Abs(echo[struct{ Data float64 }](t, e, "/front_ultrasonic").Data-1.5) < 1e-6
+		})
+		if out := e.MustRun(t, "rostopic", "type", "/ball_beam_break"); strings.TrimSpace(out) != "std_msgs/Bool" {
+			t.Errorf("rostopic type /ball_beam_break: %s", out)
+		}
+		if err := f.d.Sim.SetSensor("ball_beam_break", 0); err != nil {
+			t.Fatal(err)
+		}
 	})
 
 	t.Run("NaN command refused and counted in /diagnostics", func(t *testing.T) {

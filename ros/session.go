@@ -42,6 +42,8 @@ type session struct {
 	truth       Truth               // filled by Options.Truth
 	jointsTruth *goroslib.Publisher // /sim/joint_states_truth, on the sim
 	groundTruth *goroslib.Publisher // /sim/ground_truth, with a drive base
+	linkDigital []*goroslib.Publisher
+	linkAnalog  []*goroslib.Publisher
 }
 
 // connect registers a node and everything on it with the master.
@@ -153,6 +155,20 @@ func (s *session) setup() error {
 			return err
 		}
 		s.compressors = append(s.compressors, ps)
+	}
+	for _, d := range s.snap.LinkDigital {
+		p, err := s.publisher("/"+d.Name, &std_msgs.Bool{})
+		if err != nil {
+			return err
+		}
+		s.linkDigital = append(s.linkDigital, p)
+	}
+	for _, a := range s.snap.LinkAnalog {
+		p, err := s.publisher("/"+a.Name, &std_msgs.Float64{})
+		if err != nil {
+			return err
+		}
+		s.linkAnalog = append(s.linkAnalog, p)
 	}
 	if s.diagnostics, err = s.publisher("/diagnostics", &diagnostic_msgs.DiagnosticArray{}); err != nil {
 		return err
@@ -330,6 +346,18 @@ func (s *session) publishState() {
 		s.compressors[i][1].Write(&std_msgs.Bool{Data: st.ClosedLoop})
 		s.compressors[i][2].Write(&std_msgs.Bool{Data: st.Full})
 		s.compressors[i][3].Write(&std_msgs.Float64{Data: st.Current})
+	}
+	// A link sensor whose device failed its last read publishes nothing
+	// rather than a stale value.
+	for i, d := range s.snap.LinkDigital {
+		if d.OK {
+			s.linkDigital[i].Write(&std_msgs.Bool{Data: d.State.Value})
+		}
+	}
+	for i, a := range s.snap.LinkAnalog {
+		if a.OK {
+			s.linkAnalog[i].Write(&std_msgs.Float64{Data: a.State.Value})
+		}
 	}
 	s.b.mu.Lock()
 	s.b.stats.JointStates++

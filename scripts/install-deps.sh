@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# install-deps.sh: install the Debian packages frcd's tests need, only when missing.
+# install-deps.sh: install the Debian packages and npm modules frcd's tests need, only when missing.
 #
 # Usage: scripts/install-deps.sh           install whatever is missing (silent if nothing is)
 #        scripts/install-deps.sh --check   only report what is missing; exit 1 if anything is
@@ -30,6 +30,16 @@ rosservice             python3-rosservice
 /usr/lib/python3/dist-packages/tf2_msgs/msg/_TFMessage.py python3-tf2-msgs
 /usr/lib/python3/dist-packages/std_srvs/srv/_SetBool.py python3-std-srvs
 /usr/lib/python3/dist-packages/nav_msgs/msg/_Odometry.py python3-nav-msgs
+# Node.js, for the WPILib simulation WebSocket test with the WPILib client library
+node                   nodejs
+npm                    npm
+'''
+
+# npm modules, one line each: a file that must exist (relative to the
+# repository), then the directory whose committed package-lock.json npm ci
+# installs it from.
+NPM_DEPS='
+test/wpilibws/node_modules/@wpilib/node-wpilib-ws/package.json test/wpilibws
 '
 
 prog=install-deps
@@ -76,13 +86,49 @@ while read -r what pkg rest; do
 	fi
 done <<<"$DEPS"
 
-[ ${#missing_pkgs[@]} -eq 0 ] && exit 0
+root=$(cd "$(dirname "$0")/.." && pwd)
+missing_npm=()
+while read -r what dir rest; do
+	case $what in '' | '#'*) continue ;; esac
+	[ -n "$dir" ] && [ -z "$rest" ] || die "bad npm table line: '$what $dir $rest'"
+	[ -e "$root/$what" ] || missing_npm+=("$dir")
+done <<<"$NPM_DEPS"
+
+[ ${#missing_pkgs[@]} -eq 0 ] && [ ${#missing_npm[@]} -eq 0 ] && exit 0
 
 if [ "$check_only" = 1 ]; then
 	for i in "${!missing_pkgs[@]}"; do
 		echo "$prog: missing ${missing_for[$i]} (package ${missing_pkgs[$i]})"
 	done
+	for dir in ${missing_npm[@]+"${missing_npm[@]}"}; do
+		echo "$prog: missing the npm modules of $dir (npm ci there)"
+	done
 	exit 1
+fi
+
+log=$(mktemp "${TMPDIR:-/tmp}/install-deps.XXXXXX")
+trap 'rm -f "$log"' EXIT
+
+fail() {
+	echo "$prog: $*" >&2
+	echo "$prog: last lines of the output:" >&2
+	tail -n 20 "$log" | sed 's/^/    /' >&2
+	exit 1
+}
+
+# install_npm runs npm ci where modules are missing, from the lock file.
+install_npm() {
+	for dir in ${missing_npm[@]+"${missing_npm[@]}"}; do
+		command -v npm >/dev/null 2>&1 || die "cannot install the npm modules of $dir: npm not found"
+		(cd "$root/$dir" && npm ci --no-audit --no-fund --loglevel=error </dev/null >>"$log" 2>&1) ||
+			fail "npm ci in $dir failed"
+		echo "$prog: installed the npm modules of $dir"
+	done
+}
+
+if [ ${#missing_pkgs[@]} -eq 0 ]; then
+	install_npm
+	exit 0
 fi
 
 need="${missing_pkgs[*]}"
@@ -100,19 +146,9 @@ if [ "$(id -u)" -ne 0 ]; then
 	fi
 fi
 
-log=$(mktemp "${TMPDIR:-/tmp}/install-deps.XXXXXX")
-trap 'rm -f "$log"' EXIT
-
 run_apt() {
 	${as_root[@]+"${as_root[@]}"} env DEBIAN_FRONTEND=noninteractive \
 		apt-get -q -y -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=300 "$@" </dev/null >>"$log" 2>&1
-}
-
-fail() {
-	echo "$prog: $*" >&2
-	echo "$prog: last lines of apt-get's output:" >&2
-	tail -n 20 "$log" | sed 's/^/    /' >&2
-	exit 1
 }
 
 run_apt update || fail "apt-get update failed (needed to install $need)"
@@ -124,3 +160,4 @@ for i in "${!missing_pkgs[@]}"; do
 	done
 	echo "$prog: installed ${missing_pkgs[$i]} (for ${missing_for[$i]})"
 done
+install_npm

@@ -243,7 +243,7 @@ func (p *pigeon) Read() (q [4]float64, gyro, accel [3]float64, err error) {
 	defer p.s.mu.Unlock()
 	var m IMU
 	if p.imu != nil {
-		m = p.imu.m
+		m = p.imu.motion()
 		switch f := p.imu.f; {
 		case f == nil:
 		case f.begun && f.p.Disconnected:

@@ -205,6 +205,20 @@
 // drivetrain's model (baseDisturbance). Draws come from each
 // disturbance's own stream, seeded from Options.Seed.
 //
+// # Overrides and joysticks
+//
+// A simulation client (package wpilibws) may override what an input
+// reads: OverrideDIO (a DIO input's level), OverrideAI (an analog input's
+// voltage, clamped to 0-5 V), OverrideEncoder (an encoder's count, by the
+// order encoders were opened) and OverrideIMU (an IMU's motion, winning
+// over SetIMU). The drivers read the override instead of the physics
+// until Clear (overrides win over faults; ReadIO shows a fault's offset
+// and freeze but draws no noise or dropout, so watching never changes a
+// run). Outputs cannot be overridden. SetJoystick keeps the Driver
+// Station's six joysticks (axes clamped to -1..1). ReadIO copies the whole
+// I/O (what was opened, written and is read) under one lock, for a reader
+// in another goroutine.
+//
 // # CAN
 //
 // Every 20 ms each PDP sends Status1-3 and Energy with its channels'

@@ -132,7 +132,7 @@ func (f *fault) begin() {
 	case r.dig != nil:
 		f.level = r.dig.level()
 	default:
-		f.imu = f.imuReading(r.imu.m, false)
+		f.imu = f.imuReading(r.imu.motion(), false)
 	}
 }
 

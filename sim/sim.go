@@ -160,6 +160,8 @@ type Sim struct {
 
 	nextStatus time.Duration
 	opts       Options // as built, for Scenario
+
+	ovr overrides // set from outside the robot program (override.go)
 }
 
 var _ hal.Backend = (*Sim)(nil)
@@ -291,6 +293,8 @@ type imuDev struct {
 	onBase bool
 	mount  mat3
 	at     urdf.Vec3
+	// hold, when set, is the motion OverrideIMU holds: it wins over m.
+	hold *IMU
 }
 
 // New builds a Sim of the robot. It fails for options naming unknown
@@ -427,7 +431,7 @@ func (s *Sim) baseIMUs() {
 func (s *Sim) navx() {
 	for _, m := range s.imus {
 		if m.nav != nil {
-			m.nav.set(m.m, s.t)
+			m.nav.set(m.motion(), s.t)
 		}
 	}
 }
@@ -1143,7 +1147,9 @@ func (s *Sim) OpenEncoder(a, b int, enc hal.Encoding) (hal.Encoder, error) {
 		}
 		e.base = e.raw(q)
 	}
+	e.a, e.b = a, b
 	s.dio[a].use, s.dio[b].use = dioEncoder, dioEncoder
+	s.ovr.encs = append(s.ovr.encs, e)
 	return e, nil
 }
 
@@ -1256,7 +1262,7 @@ func (s *Sim) SetIMU(name string, m IMU) error {
 	}
 	d.m, d.onBase = m, false
 	if d.nav != nil {
-		d.nav.set(m, s.t)
+		d.nav.set(d.motion(), s.t)
 	}
 	return nil
 }
@@ -1508,6 +1514,9 @@ type dioInput struct {
 func (d *dioInput) Get() (bool, error) {
 	d.s.mu.Lock()
 	defer d.s.mu.Unlock()
+	if o := d.s.ovr.dio[d.ch]; o.set {
+		return o.level, nil
+	}
 	in := d.s.dio[d.ch].in
 	switch {
 	case in == nil:
@@ -1564,6 +1573,9 @@ type aiInput struct {
 func (a *aiInput) Voltage() (float64, error) {
 	a.s.mu.Lock()
 	defer a.s.mu.Unlock()
+	if o := a.s.ovr.ai[a.ch]; o.set {
+		return o.volts, nil
+	}
 	in := a.s.ai[a.ch].in
 	switch {
 	case in == nil:
@@ -1615,6 +1627,8 @@ type encoderIn struct {
 	enc  float64        // edges per pulse
 	base int64          // the raw count when opened
 	last int64          // the last count read
+	a, b int            // its DIO channels, as opened
+	ovr  *int64         // the count OverrideEncoder holds, if any
 }
 
 // raw is the edge count at the position q: trunc(q / dpp × enc).
@@ -1639,6 +1653,9 @@ func (e *encoderIn) raw(q float64) int64 {
 func (e *encoderIn) Count() (int64, error) {
 	e.s.mu.Lock()
 	defer e.s.mu.Unlock()
+	if e.ovr != nil {
+		return *e.ovr, nil
+	}
 	var f *fault
 	if e.src != nil {
 		f = e.src.f

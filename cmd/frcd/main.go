@@ -21,6 +21,7 @@ import (
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/sim"
+	"github.com/frcd/frcd/wpilibws"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -36,8 +37,9 @@ const (
 const usage = `frcd brings ros_control to the FRC roboRIO.
 
 Usage:
-  frcd run --sim [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] ROBOT.urdf ROBOT.yaml
-                          run the robot on the simulated HAL, bridged to ROS; a status line each second
+  frcd run --sim [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--wpilibws ADDR|off] ROBOT.urdf ROBOT.yaml
+                          run the robot on the simulated HAL, bridged to ROS and serving WPILib's
+                          simulation WebSocket protocol; a status line each second
   frcd validate [--json] [--strict] ROBOT.urdf ROBOT.yaml
                           check a robot's files; every finding as file:line:col
   frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
@@ -145,9 +147,10 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	every := fs.Duration("status", time.Second, "how often to print the status line")
 	scenario := fs.String("scenario", "", "start the sim from this scenario file (JSON; replaces the YAML's sim: section, --seed and --disabled)")
 	saveScenario := fs.String("save-scenario", "", "write the scenario the sim starts from to this file (JSON), to replay the run with --scenario")
+	wsAddr := fs.String("wpilibws", wpilibws.DefaultAddr, "host:port of the WPILib HAL simulation WebSocket server (resource /wpilibws), or off")
 	spin := fs.Duration("spin", 0, "spin this long before each cycle instead of sleeping (less jitter, more CPU; default 200µs at 500 Hz and above, -1ns never)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: frcd run --sim [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] ROBOT.urdf ROBOT.yaml")
+		fmt.Fprintln(stderr, "usage: frcd run --sim [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
 	}
 	urdfPath, yamlPath, ok := robotFiles(fs, args)
@@ -178,12 +181,16 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	list.WriteText(stderr) // warnings
-	o := daemon.Options{RealTime: true, Rate: *rate, Seed: *seed, Enabled: !*disabled, Spin: *spin, Status: stdout, StatusEvery: *every}
+	logger := log.New(stderr, "", 0)
+	o := daemon.Options{RealTime: true, Rate: *rate, Seed: *seed, Enabled: !*disabled, Spin: *spin, Status: stdout, StatusEvery: *every, Logf: logger.Printf}
 	if *scenario != "" {
 		if o.Scenario, err = sim.LoadScenario(*scenario); err != nil {
 			fmt.Fprintf(stderr, "frcd run: %v\n", err)
 			return exitInvalid
 		}
+	}
+	if *wsAddr != "off" {
+		o.WPILibWS = *wsAddr
 	}
 	if !*noROS {
 		text, err := os.ReadFile(urdfPath)
@@ -191,7 +198,6 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "frcd run: %v\n", err)
 			return exitUsage
 		}
-		logger := log.New(stderr, "", 0)
 		o.ROS = &daemon.ROSOptions{Env: env, Master: mode, URDF: string(text), Logf: logger.Printf}
 	}
 	d, err := daemon.NewSim(r, o)
@@ -213,6 +219,9 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	if d.Bridge != nil {
 		uri, _, _ := env.Master()
 		fmt.Fprintf(stdout, "frcd: ROS master %s (%s); publishing /joint_states every %s\n", uri, *masterFlag, d.Bridge.Stats().PublishEvery)
+	}
+	if d.WS != nil {
+		fmt.Fprintf(stdout, "frcd: WPILib simulation WebSocket on ws://%s%s\n", d.WS.Addr(), wpilibws.Resource)
 	}
 	if err := d.Run(ctx); err != nil {
 		fmt.Fprintf(stderr, "frcd run: stopping: %v\n", err)

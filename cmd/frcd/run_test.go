@@ -41,8 +41,8 @@ func TestRunStopsOnSignal(t *testing.T) {
 		sig := c.sig
 		t.Run(sig.String(), func(t *testing.T) {
 			saved := filepath.Join(t.TempDir(), "scenario.json")
-			args := []string{"run", "--sim", "--no-ros", "--status", "20ms", "--seed", "5", "--save-scenario", saved, "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"}
-			want := []string{"frcd: competition on the simulated HAL at 100 Hz, 33 devices, 16 joints", "joints=14/16", "frcd: stopped; every output neutral", "frcd: saved the scenario to " + saved}
+			args := []string{"run", "--sim", "--no-ros", "--status", "20ms", "--seed", "5", "--save-scenario", saved, "--wpilibws", "127.0.0.1:0", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"}
+			want := []string{"frcd: competition on the simulated HAL at 100 Hz, 33 devices, 16 joints", "joints=14/16", "frcd: stopped; every output neutral", "frcd: saved the scenario to " + saved, "frcd: WPILib simulation WebSocket on ws://127.0.0.1:"}
 			var uri string
 			if c.ros {
 				args = append(args[:2], args[3:]...)

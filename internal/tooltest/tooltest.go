@@ -8,8 +8,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -33,7 +35,22 @@ var (
 	Rosparam            = Tool{"rosparam", "python3-rosparam"}
 	Rosservice          = Tool{"rosservice", "python3-rosservice"}
 	RobotStatePublisher = Tool{"/usr/lib/robot_state_publisher/robot_state_publisher", "ros-robot-state-publisher"}
+	Node                = Tool{"node", "nodejs"}
 )
+
+// RequireFile is Require for a file a tool needs (a package that
+// scripts/install-deps.sh installs outside apt, such as an npm module):
+// the test skips when it is missing, or fails under FRCD_REQUIRE_TOOLS=1.
+func RequireFile(t testing.TB, path, installedBy string) {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		msg := fmt.Sprintf("%s not found: %s installs it (make deps runs scripts/install-deps.sh)", path, installedBy)
+		if os.Getenv("FRCD_REQUIRE_TOOLS") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+}
 
 // Require skips the test when a tool is missing, or fails it when the
 // environment has FRCD_REQUIRE_TOOLS=1, as `make test` (and so CI) sets:
@@ -48,6 +65,32 @@ func Require(t testing.TB, tools ...Tool) {
 			}
 			t.Skip(msg)
 		}
+	}
+}
+
+// FreePort returns a TCP port on 127.0.0.1 that nothing listened on a
+// moment ago, for a server a test starts.
+func FreePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// Eventually re-checks cond until it holds, failing the test at the
+// deadline: for a condition nothing can be waited on for (each check
+// typically runs a tool, which takes its own time).
+func Eventually(t testing.TB, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %s", what, limit)
+		}
+		runtime.Gosched()
 	}
 }
 

@@ -1,0 +1,279 @@
+package wpilibws
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/sim"
+)
+
+const (
+	numPWM       = sim.NumPWM
+	numDIO       = sim.NumDIO
+	numAI        = sim.NumAI
+	numRelay     = sim.NumRelay
+	numJoysticks = sim.NumJoysticks
+	maxAxes      = sim.MaxAxes
+	maxButtons   = sim.MaxButtons
+	maxPOVs      = sim.MaxPOVs
+	gravity      = 9.80665 // m/s² per g
+	rad2deg      = 180 / math.Pi
+)
+
+// pwmUse is what the YAML wires to a PWM channel, for <speed and
+// <position.
+type pwmUse struct {
+	cal   *hal.PWMCalibration // a PWM speed controller
+	servo bool
+	lo    time.Duration // servo pulse range
+	hi    time.Duration
+	nidec int // a Nidec Brushless: its DIO channel; -1 when not
+}
+
+// wiring is what the YAML says about the channels, read once.
+type wiring struct {
+	pwm       [numPWM]pwmUse
+	relayDir  [numRelay]string // "both", "forward", "reverse"; "" when no YAML relay
+	solenoids [][2]int         // PCM id, channel, in YAML order
+}
+
+func newWiring(c *config.File) *wiring {
+	w := &wiring{}
+	for i := range w.pwm {
+		w.pwm[i].nidec = -1
+	}
+	for _, d := range c.Devices {
+		if d.Type == nil {
+			continue
+		}
+		name := d.Type.Name
+		switch {
+		case name == "servo":
+			if ch := d.Int("id"); ch >= 0 && ch < numPWM {
+				w.pwm[ch] = pwmUse{servo: true, nidec: -1, lo: time.Duration(d.Int("min_pulse_us")) * time.Microsecond,
+					hi: time.Duration(d.Int("max_pulse_us")) * time.Microsecond}
+			}
+		case name == "nidec":
+			if ch := d.Int("id"); ch >= 0 && ch < numPWM {
+				w.pwm[ch] = pwmUse{nidec: d.Int("dio_channel")}
+			}
+		case name == "relay":
+			if ch := d.Int("relay_id"); ch >= 0 && ch < numRelay {
+				w.relayDir[ch] = d.Str("direction")
+			}
+		case name == "solenoid":
+			w.solenoids = append(w.solenoids, [2]int{d.Int("pcm_id"), d.Int("id")})
+		case name == "double_solenoid":
+			w.solenoids = append(w.solenoids, [2]int{d.Int("pcm_id"), d.Int("forward_id")}, [2]int{d.Int("pcm_id"), d.Int("reverse_id")})
+		default:
+			if cal, ok := hal.SpeedControllerPWM[name]; ok {
+				if ch := d.Int("id"); ch >= 0 && ch < numPWM {
+					w.pwm[ch] = pwmUse{cal: &cal, nidec: -1}
+				}
+			}
+		}
+	}
+	return w
+}
+
+// genericPWM reads a PWM no YAML speed controller or servo claims, as
+// WPILib's default bounds do: 1.0 ms full reverse, 1.5 ms neutral, 2.0 ms
+// full forward.
+var genericPWM = hal.PWMCalibration{Max: 2 * time.Millisecond, DeadbandMax: 1500 * time.Microsecond,
+	Center: 1500 * time.Microsecond, DeadbandMin: 1500 * time.Microsecond, Min: time.Millisecond}
+
+// device is one device's data in a state.
+type device struct {
+	typ, dev string
+	fields   []field
+}
+
+// dsExtra is the Driver Station's state that only the WebSocket clients
+// set, kept by the server.
+type dsExtra struct {
+	fms       bool
+	station   string
+	matchTime float64
+	gameData  string
+}
+
+// build turns the sim's I/O into the protocol's devices, in a fixed
+// order: DriverStation, Joysticks, PWM, DIO, dPWM, AI, Encoder, Relay,
+// Solenoid, CANMotor, Gyro and Accel.
+func (w *wiring) build(io *sim.IO, joys *[numJoysticks]sim.Joystick, ds dsExtra) []device {
+	var out []device
+	add := func(typ, dev string, fields ...field) { out = append(out, device{typ, dev, fields}) }
+
+	add("DriverStation", "",
+		field{">enabled", boolV(io.DS.Enabled)}, field{">autonomous", boolV(io.DS.Mode == hal.Autonomous)},
+		field{">test", boolV(io.DS.Mode == hal.Test)}, field{">estop", boolV(io.DS.EStop)},
+		field{">ds", boolV(io.DS.Attached)}, field{">fms", boolV(ds.fms)}, field{">station", strV(ds.station)},
+		field{">match_time", floatV(ds.matchTime)}, field{">game_data", strV(ds.gameData)})
+	for n := range joys {
+		j := &joys[n]
+		add("Joystick", strconv.Itoa(n), field{">axes", rawV(j.Axes)}, field{">buttons", rawV(j.Buttons)}, field{">povs", rawV(j.POVs)})
+	}
+	for ch := range io.PWM {
+		p := io.PWM[ch]
+		if !p.Open {
+			continue
+		}
+		fs := []field{{"<init", boolV(true)}}
+		u := w.pwm[ch]
+		switch {
+		case u.servo:
+			pos := 0.0
+			if p.Width > 0 {
+				pos = max(0, min(1, float64(p.Width-u.lo)/float64(u.hi-u.lo)))
+			}
+			fs = append(fs, field{"<position", floatV(pos)})
+		case u.nidec >= 0:
+			speed := 0.0
+			if p.Width > 0 && u.nidec < numDIO && io.DIO[u.nidec].Use == sim.DIODutyCycle {
+				speed = (io.DIO[u.nidec].Duty - 0.5) * 2
+			}
+			fs = append(fs, field{"<speed", floatV(speed)})
+		case u.cal != nil:
+			fs = append(fs, field{"<speed", floatV(u.cal.Duty(p.Width))})
+		default:
+			fs = append(fs, field{"<speed", floatV(genericPWM.Duty(p.Width))})
+		}
+		add("PWM", strconv.Itoa(ch), fs...)
+	}
+	for ch := range io.DIO {
+		d := io.DIO[ch]
+		if d.Use == sim.DIOInput || d.Use == sim.DIOOutput {
+			add("DIO", strconv.Itoa(ch), field{"<init", boolV(true)}, field{"<input", boolV(d.Use == sim.DIOInput)}, field{"<>value", boolV(d.Level)})
+		}
+	}
+	n := 0
+	for ch := range io.DIO {
+		if d := io.DIO[ch]; d.Use == sim.DIODutyCycle {
+			add("dPWM", strconv.Itoa(n), field{"<init", boolV(true)}, field{"<duty_cycle", floatV(d.Duty)}, field{"<dio_pin", intV(int64(ch))})
+			n++
+		}
+	}
+	for ch := range io.AI {
+		if a := io.AI[ch]; a.Open {
+			add("AI", strconv.Itoa(ch), field{"<init", boolV(true)}, field{">voltage", floatV(a.Volts)})
+		}
+	}
+	for i, e := range io.Encoders {
+		period := e.Period
+		if math.IsInf(period, 1) {
+			period = math.MaxFloat64 // stopped: JSON has no infinity
+		}
+		add("Encoder", strconv.Itoa(i), field{"<init", boolV(true)}, field{"<channel_a", intV(int64(e.A))},
+			field{"<channel_b", intV(int64(e.B))}, field{">count", intV(e.Count)}, field{">period", floatV(period)})
+	}
+	for ch := range io.Relay {
+		r := io.Relay[ch]
+		if !r.Open {
+			continue
+		}
+		dir := w.relayDir[ch]
+		add("Relay", strconv.Itoa(ch), field{"<init_fwd", boolV(dir != "reverse")}, field{"<init_rev", boolV(dir != "forward")},
+			field{"<fwd", boolV(r.Fwd)}, field{"<rev", boolV(r.Rev)})
+	}
+	for _, sc := range w.solenoids {
+		on := false
+		for _, p := range io.PCMs {
+			if p.ID == sc[0] && sc[1] >= 0 && sc[1] < 8 {
+				on = p.Solenoids&(1<<uint(sc[1])) != 0
+			}
+		}
+		add("Solenoid", strconv.Itoa(sc[0])+","+strconv.Itoa(sc[1]), field{"<init", boolV(true)}, field{"<output", boolV(on)})
+	}
+	for _, m := range io.CANMotors {
+		class := "TalonSRX"
+		if m.Model == "victor_spx" {
+			class = "VictorSPX"
+		}
+		add("CANMotor", class+"["+strconv.Itoa(m.ID)+"]", field{"<percentOutput", floatV(m.Duty)})
+	}
+	for _, m := range io.IMUs {
+		a := euler(m.Motion.Orientation)
+		r := m.Motion.AngularVelocity
+		add("Gyro", m.Name, field{"<init", boolV(true)}, field{">connected", boolV(true)},
+			field{">angle_x", floatV(a[0] * rad2deg)}, field{">angle_y", floatV(a[1] * rad2deg)}, field{">angle_z", floatV(a[2] * rad2deg)},
+			field{">rate_x", floatV(r[0] * rad2deg)}, field{">rate_y", floatV(r[1] * rad2deg)}, field{">rate_z", floatV(r[2] * rad2deg)})
+	}
+	for _, m := range io.IMUs {
+		l := m.Motion.LinearAcceleration
+		add("Accel", m.Name, field{"<init", boolV(true)},
+			field{">x", floatV(l[0] / gravity)}, field{">y", floatV(l[1] / gravity)}, field{">z", floatV(l[2] / gravity)})
+	}
+	return out
+}
+
+// rawV is a JSON array value; an empty one for nil.
+func rawV[T any](a []T) value {
+	if a == nil {
+		a = []T{}
+	}
+	b, _ := json.Marshal(a) // floats are finite (sim.SetJoystick checks)
+	return value{k: kRaw, s: string(b)}
+}
+
+// euler is a unit quaternion (w, x, y, z; zero read as identity) as roll,
+// pitch and yaw about x, y and z (Z-Y-X order), rad.
+func euler(q [4]float64) [3]float64 {
+	if q == [4]float64{} {
+		return [3]float64{}
+	}
+	w, x, y, z := q[0], q[1], q[2], q[3]
+	roll := math.Atan2(2*(w*x+y*z), 1-2*(x*x+y*y))
+	pitch := math.Asin(max(-1, min(1, 2*(w*y-z*x))))
+	yaw := math.Atan2(2*(w*z+x*y), 1-2*(y*y+z*z))
+	return [3]float64{roll, pitch, yaw}
+}
+
+// quaternion is euler's inverse: roll, pitch, yaw (rad) as w, x, y, z.
+func quaternion(a [3]float64) [4]float64 {
+	cr, sr := math.Cos(a[0]/2), math.Sin(a[0]/2)
+	cp, sp := math.Cos(a[1]/2), math.Sin(a[1]/2)
+	cy, sy := math.Cos(a[2]/2), math.Sin(a[2]/2)
+	return [4]float64{
+		cr*cp*cy + sr*sp*sy,
+		sr*cp*cy - cr*sp*sy,
+		cr*sp*cy + sr*cp*sy,
+		cr*cp*sy - sr*sp*cy,
+	}
+}
+
+// diff appends to msgs the messages that take a client from prev to cur:
+// for each device, the fields that changed (all of them for a device
+// prev lacks).
+func diff(msgs [][]byte, prev, cur []device) [][]byte {
+	old := make(map[[2]string][]field, len(prev))
+	for _, d := range prev {
+		old[[2]string{d.typ, d.dev}] = d.fields
+	}
+	var changed []field
+	for _, d := range cur {
+		was, ok := old[[2]string{d.typ, d.dev}]
+		changed = changed[:0]
+		for _, f := range d.fields {
+			if !ok || !hasSame(was, f) {
+				changed = append(changed, f)
+			}
+		}
+		if len(changed) > 0 {
+			msgs = append(msgs, appendMessage(nil, d.typ, d.dev, changed))
+		}
+	}
+	return msgs
+}
+
+func hasSame(fs []field, f field) bool {
+	for _, g := range fs {
+		if g.key == f.key {
+			return g.v.same(f.v)
+		}
+	}
+	return false
+}
