@@ -56,8 +56,8 @@ func exampleRobot(t testing.TB) *robot.Robot {
 
 // frcd runs the full example robot in real time with the ROS bridge.
 type frcd struct {
-	d    *daemon.Daemon
-	done chan error
+	d *daemon.Daemon
+	*tooltest.Service
 }
 
 func startFrcd(t *testing.T, e *tooltest.ROS, mode ros.MasterMode) *frcd {
@@ -73,15 +73,7 @@ func startFrcd(t *testing.T, e *tooltest.ROS, mode ros.MasterMode) *frcd {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	f := &frcd{d: d, done: make(chan error, 1)}
-	go func() { f.done <- d.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-f.done; err != nil {
-			t.Errorf("frcd: %v", err)
-		}
-	})
+	f := &frcd{d: d, Service: tooltest.Serve(t, d.Run)}
 	f.registered(t, 1)
 	return f
 }
@@ -90,27 +82,7 @@ func startFrcd(t *testing.T, e *tooltest.ROS, mode ros.MasterMode) *frcd {
 // all: its topics, services and robot_description are then in place.
 func (f *frcd) registered(t *testing.T, n uint64) {
 	t.Helper()
-	timeout := time.NewTimer(waitLimit)
-	defer timeout.Stop()
-	select {
-	case <-f.d.Bridge.Registered(n):
-	case err := <-f.done:
-		f.done <- err
-		t.Fatalf("frcd stopped before registering (%d): %v", n, err)
-	case <-timeout.C:
-		t.Fatalf("frcd not registered (%d) within %s: %+v", n, waitLimit, f.d.Bridge.Stats())
-	}
-}
-
-// alive fails the test if frcd's Run has returned.
-func (f *frcd) alive(t *testing.T) {
-	t.Helper()
-	select {
-	case err := <-f.done:
-		f.done <- err
-		t.Fatalf("frcd stopped: %v", err)
-	default:
-	}
+	f.Await(t, fmt.Sprintf("frcd's registration %d with a master", n), f.d.Bridge.Registered(n))
 }
 
 // jointStates is one /joint_states message as rostopic echo prints it.
@@ -483,7 +455,7 @@ func TestDebianMaster(t *testing.T) {
 		e.Start(t, "rosmaster", "--core", "-p", strconv.Itoa(port))
 		f.registered(t, connects+1)
 		js := echo[jointStates](t, e, "/joint_states")
-		f.alive(t)
+		f.Alive(t)
 		if len(js.Name) == 0 {
 			t.Error("no joints after the restart")
 		}

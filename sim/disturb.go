@@ -160,7 +160,7 @@ func (s *Sim) setDisturbances(ds []Disturbance) error {
 		inf := math.Inf(1)
 		x := &disturbance{d: d, j: j, force: d.Kind == DisturbForce, period: period, next: s.t + period,
 			x: d.InitialX, y: d.InitialY, lo: [2]float64{-inf, -inf}, hi: [2]float64{inf, inf},
-			rng: newStream(s.seed, "disturbance "+strconv.Itoa(i), d.Name)}
+			rng: newStream(s.opts.Seed, "disturbance "+strconv.Itoa(i), d.Name)}
 		set := func(dst, p *float64) {
 			if p != nil {
 				*dst = *p

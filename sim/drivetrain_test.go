@@ -407,7 +407,7 @@ func TestDriveIMUs(t *testing.T) {
 	// The navX sits 0.2 m ahead, turned 90°: its x axis points left and
 	// its y axis back, so the centripetal -w² × 0.2 m along the base's x is
 	// along its +y.
-	nav := g.s.imuByName["navx"].m
+	nav := g.s.sensors["navx"].imu.m
 	nyaw := 2 * math.Atan2(nav.Orientation[3], nav.Orientation[0])
 	if !near(math.Remainder(nyaw-p.Yaw-math.Pi/2, 2*math.Pi), 0, 1e-9) || !near(nav.AngularVelocity[2], p.WZ, 1e-12) {
 		t.Errorf("navX yaw %v, turn rate %v; want the base's %v + 90°, %v", nyaw, nav.AngularVelocity, p.Yaw, p.WZ)

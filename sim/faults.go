@@ -235,7 +235,7 @@ func (s *Sim) setFault(name string, p SensorFault) error {
 		if old != nil {
 			f.drift, f.driftRng, f.readRng = old.drift, old.driftRng, old.readRng
 		} else {
-			f.driftRng, f.readRng = newStream(s.seed, "drift", name), newStream(s.seed, "read", name)
+			f.driftRng, f.readRng = newStream(s.opts.Seed, "drift", name), newStream(s.opts.Seed, "read", name)
 		}
 		if (p.Stuck || p.Disconnected) && s.t >= f.at {
 			f.begin()

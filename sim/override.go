@@ -39,8 +39,13 @@ type overrides struct {
 }
 
 // dioLevel is what a DIO input reads: the override, else the level its
-// sensor drives (low when none is).
-func (s *Sim) dioLevel(ch int) bool {
+// sensor drives through its faults (low when none is). For a robot read,
+// last is the handle's previous reading: the read draws its dropout, and
+// a dropped one repeats *last. A watcher (ReadIO) passes nil: it sees a
+// fault's freeze but draws nothing, so that watching never changes a run.
+// dioLevel, aiVolts and count are where the DIO, analog and encoder
+// reads meet the overrides and the faults.
+func (s *Sim) dioLevel(ch int, last *bool) bool {
 	if o := s.ovr.dio[ch]; o.set {
 		return o.level
 	}
@@ -49,21 +54,20 @@ func (s *Sim) dioLevel(ch int) bool {
 	case in == nil:
 		return false
 	case in.f == nil:
-		return in.level()
 	case in.f.begun && in.f.p.Disconnected:
 		return true // the roboRIO's pull-up
 	case in.f.begun:
 		return in.f.level
+	case last != nil && in.f.dropped():
+		return *last
 	}
 	return in.level()
 }
 
-// aiVolts is what an analog input reads: the override, else its sensor's
-// voltage through its faults (0 when none is). Like dioLevel and count,
-// it shows a fault's offset and freeze but draws no noise or dropout:
-// the robot program's own reads alone consume the seeded draws, so that
-// watching the I/O never changes a run.
-func (s *Sim) aiVolts(ch int) float64 {
+// aiVolts is what an analog input reads, as dioLevel says: the override,
+// else its sensor's voltage through its faults (0 when none is); a robot
+// read also draws the noise.
+func (s *Sim) aiVolts(ch int, last *float64) float64 {
 	if o := s.ovr.ai[ch]; o.set {
 		return o.volts
 	}
@@ -77,13 +81,18 @@ func (s *Sim) aiVolts(ch int) float64 {
 		return 0 // a floating input
 	case in.f.begun:
 		return in.volts(in.f.q)
+	case last == nil:
+		return in.volts(in.q() + in.f.drift)
+	case in.f.dropped():
+		return *last
 	}
-	return in.volts(in.q() + in.f.drift)
+	return in.volts(in.q() + in.f.drift + in.f.noise())
 }
 
-// count is what the encoder reads: the override, else the edges since it
-// was opened, through its faults (no noise drawn).
-func (e *encoderIn) count() int64 {
+// count is what the encoder reads, as dioLevel says: the override, else
+// the edges since it was opened, through its faults; a robot read also
+// draws the noise.
+func (e *encoderIn) count(last *int64) int64 {
 	if e.ovr != nil {
 		return *e.ovr
 	}
@@ -93,10 +102,14 @@ func (e *encoderIn) count() int64 {
 	switch f := e.src.f; {
 	case f == nil:
 		return e.raw(e.src.q()) - e.base
-	case f.begun:
+	case f.begun: // stuck, or no edges reach the counter
 		return e.raw(f.q) - e.base
-	default:
+	case last == nil:
 		return e.raw(e.src.q()+f.drift) - e.base
+	case f.dropped():
+		return *last
+	default:
+		return e.raw(e.src.q()+f.drift+f.noise()) - e.base
 	}
 }
 
@@ -193,7 +206,7 @@ func (s *Sim) OverrideIMU(name string, m IMU) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.imuByName[name]
+	d := s.sensors[name].imu
 	if d == nil {
 		return fmt.Errorf("sim: no navx or pigeon_imu named %q: %w", name, hal.ErrNoDevice)
 	}
@@ -223,7 +236,7 @@ func (s *Sim) Clear(o Override) {
 			s.ovr.encs[o.Channel].ovr = nil
 		}
 	case OverrideIMU:
-		if d := s.imuByName[o.Name]; d != nil && d.hold != nil {
+		if d := s.sensors[o.Name].imu; d != nil && d.hold != nil {
 			d.hold = nil
 			if d.nav != nil {
 				d.nav.set(d.m, s.t)
@@ -367,11 +380,11 @@ func (s *Sim) ReadIO(dst *IO) {
 		d := &dst.DIO[i]
 		d.Use, d.Level, d.Duty = DIOUse(p.use), p.level, p.duty
 		if p.use == dioIn || p.use == dioFree {
-			d.Level = s.dioLevel(i)
+			d.Level = s.dioLevel(i, nil)
 		}
 	}
 	for i := range s.ai {
-		dst.AI[i].Open, dst.AI[i].Volts = s.ai[i].open, s.aiVolts(i)
+		dst.AI[i].Open, dst.AI[i].Volts = s.ai[i].open, s.aiVolts(i, nil)
 	}
 	for i := range s.relay {
 		r := s.relay[i]
@@ -379,7 +392,7 @@ func (s *Sim) ReadIO(dst *IO) {
 	}
 	dst.Encoders = dst.Encoders[:0]
 	for _, e := range s.ovr.encs {
-		dst.Encoders = append(dst.Encoders, EncoderIO{A: e.a, B: e.b, Count: e.count(), Period: e.period()})
+		dst.Encoders = append(dst.Encoders, EncoderIO{A: e.a, B: e.b, Count: e.count(nil), Period: e.period()})
 	}
 	dst.PCMs = dst.PCMs[:0]
 	for _, p := range s.pcms {

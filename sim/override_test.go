@@ -149,7 +149,7 @@ func TestOverrideIMU(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.AdvanceTo(50 * time.Millisecond)
-	n := s.imuByName["navx"].nav
+	n := s.sensors["navx"].imu.nav
 	if yaw := int16(uint16(n.regs[navxRegYaw]) | uint16(n.regs[navxRegYaw+1])<<8); !near(float64(yaw), -9000, 2) {
 		t.Errorf("overridden navX yaw register %d, want -9000", yaw)
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand"
 	"sync"
 	"time"
 
@@ -33,7 +32,7 @@ const (
 
 // Options configures a Sim. Zero fields take the defaults given.
 type Options struct {
-	// Seed seeds the Sim's random source (for fault models).
+	// Seed seeds the random streams of the fault models and disturbances.
 	Seed int64
 	// RealTime makes Now follow the wall clock from New; otherwise Now is
 	// the time the physics was advanced to with AdvanceTo.
@@ -63,7 +62,7 @@ type Options struct {
 	Disturbances []Disturbance
 	// Drivetrain, when set, makes wheel joints drive the base around the
 	// field (see the package doc's Drivetrain).
-	Drivetrain *Drivetrain `json:"drivetrain,omitempty"`
+	Drivetrain *Drivetrain
 	// Pose places the drive base on the field at start, at rest (only
 	// X, Y and Yaw count); nil: at the origin.
 	Pose *Pose
@@ -112,11 +111,9 @@ const (
 // methods and AdvanceTo are for the loop's goroutine; the inspection
 // getters (Joint, Battery, PWMPulse...) may be called from any goroutine.
 type Sim struct {
-	mu   sync.Mutex
-	r    *robot.Robot
-	rng  *rand.Rand
-	seed int64 // each fault and disturbance seeds its own streams from it
-	clk  *clock
+	mu  sync.Mutex
+	r   *robot.Robot
+	clk *clock
 
 	step time.Duration
 	t    time.Duration // the physics is integrated up to here
@@ -141,7 +138,7 @@ type Sim struct {
 	encoders []*encoderSensor
 	digital  map[string]*digitalSensor // link sensors, by YAML name
 	analog   map[string]*analogSensor  // link sensors, by YAML name
-	sensors  map[string]sensorRef      // every sensor, by YAML name
+	sensors  map[string]sensorRef      // every sensor, by YAML name (IMUs included)
 
 	faults    map[string]*fault // by sensor name
 	faultList []*fault          // the same, in name order
@@ -153,13 +150,12 @@ type Sim struct {
 	pcmByID    map[int]*pcm
 	canMotors  map[int]*canMotor
 	imus       []*imuDev
-	imuByName  map[string]*imuDev
 	pigeonOpen map[int]bool
 
 	base *base // nil without a drivetrain
 
 	nextStatus time.Duration
-	opts       Options // as built, for Scenario
+	opts       Options // as built: the Scenario, and the seed each fault and disturbance seeds its own streams from
 
 	ovr overrides // set from outside the robot program (override.go)
 }
@@ -308,8 +304,6 @@ func New(r *robot.Robot, o Options) (*Sim, error) {
 	}
 	s := &Sim{
 		r:          r,
-		rng:        rand.New(rand.NewSource(o.Seed)),
-		seed:       o.Seed,
 		clk:        newClock(o.RealTime),
 		step:       o.Step,
 		ds:         hal.DSState{Attached: true, Mode: hal.Teleop},
@@ -320,7 +314,6 @@ func New(r *robot.Robot, o Options) (*Sim, error) {
 		analog:     map[string]*analogSensor{},
 		pcmByID:    map[int]*pcm{},
 		canMotors:  map[int]*canMotor{},
-		imuByName:  map[string]*imuDev{},
 		pigeonOpen: map[int]bool{},
 		opts:       o,
 		sensors:    map[string]sensorRef{},
@@ -751,7 +744,6 @@ func (s *Sim) sensor(d *config.Device, j *joint) {
 	case "navx":
 		m := &imuDev{name: d.Name, nav: newNavX(), iface: d.Str("interface"), port: d.Int("id"), canID: -1, talonID: -1, frame: d.Str("frame_id")}
 		s.imus = append(s.imus, m)
-		s.imuByName[d.Name] = m
 		s.sensors[d.Name] = sensorRef{imu: m}
 	case "pigeon_imu":
 		m := &imuDev{name: d.Name, canID: -1, talonID: -1, frame: d.Str("frame_id")}
@@ -761,7 +753,6 @@ func (s *Sim) sensor(d *config.Device, j *joint) {
 			m.talonID = t.Int("id")
 		}
 		s.imus = append(s.imus, m)
-		s.imuByName[d.Name] = m
 		s.sensors[d.Name] = sensorRef{imu: m}
 	}
 }
@@ -1256,7 +1247,7 @@ func (s *Sim) I2C(port int) (i2c.Bus, error) {
 func (s *Sim) SetIMU(name string, m IMU) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	d := s.imuByName[name]
+	d := s.sensors[name].imu
 	if d == nil {
 		return fmt.Errorf("sim: no navx or pigeon_imu named %q: %w", name, hal.ErrNoDevice)
 	}
@@ -1514,22 +1505,7 @@ type dioInput struct {
 func (d *dioInput) Get() (bool, error) {
 	d.s.mu.Lock()
 	defer d.s.mu.Unlock()
-	if o := d.s.ovr.dio[d.ch]; o.set {
-		return o.level, nil
-	}
-	in := d.s.dio[d.ch].in
-	switch {
-	case in == nil:
-		return false, nil
-	case in.f == nil:
-		d.last = in.level()
-	case in.f.begun && in.f.p.Disconnected:
-		d.last = true // the roboRIO's pull-up
-	case in.f.begun:
-		d.last = in.f.level
-	case !in.f.dropped():
-		d.last = in.level()
-	}
+	d.last = d.s.dioLevel(d.ch, &d.last)
 	return d.last, nil
 }
 
@@ -1573,22 +1549,7 @@ type aiInput struct {
 func (a *aiInput) Voltage() (float64, error) {
 	a.s.mu.Lock()
 	defer a.s.mu.Unlock()
-	if o := a.s.ovr.ai[a.ch]; o.set {
-		return o.volts, nil
-	}
-	in := a.s.ai[a.ch].in
-	switch {
-	case in == nil:
-		return 0, nil
-	case in.f == nil:
-		a.last = in.volts(in.q())
-	case in.f.begun && in.f.p.Disconnected:
-		a.last = 0 // a floating input
-	case in.f.begun:
-		a.last = in.volts(in.f.q)
-	case !in.f.dropped():
-		a.last = in.volts(in.q() + in.f.drift + in.f.noise())
-	}
+	a.last = a.s.aiVolts(a.ch, &a.last)
 	return a.last, nil
 }
 
@@ -1653,21 +1614,7 @@ func (e *encoderIn) raw(q float64) int64 {
 func (e *encoderIn) Count() (int64, error) {
 	e.s.mu.Lock()
 	defer e.s.mu.Unlock()
-	if e.ovr != nil {
-		return *e.ovr, nil
-	}
-	var f *fault
-	if e.src != nil {
-		f = e.src.f
-	}
-	switch {
-	case f == nil:
-		e.last = e.raw(e.src.q()) - e.base
-	case f.begun: // stuck, or no edges reach the counter
-		e.last = e.raw(f.q) - e.base
-	case !f.dropped():
-		e.last = e.raw(e.src.q()+f.drift+f.noise()) - e.base
-	}
+	e.last = e.count(&e.last)
 	return e.last, nil
 }
 

@@ -250,7 +250,7 @@ func TestSPIAndI2C(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if nav != s.imuByName["navx"].nav.spiPort() {
+	if nav != s.sensors["navx"].imu.nav.spiPort() {
 		t.Errorf("SPI(4) is %v, not the navX's port", nav)
 	}
 	empty, err := s.SPI(0)
@@ -514,7 +514,7 @@ func TestIMUs(t *testing.T) {
 	s.AdvanceTo(50 * time.Millisecond)
 	// The navX's yaw register: 90° counterclockwise is -90.00° (the navX
 	// counts clockwise), in 0.01°.
-	if yaw := int16(uint16(s.imuByName["navx"].nav.regs[navxRegYaw]) | uint16(s.imuByName["navx"].nav.regs[navxRegYaw+1])<<8); !near(float64(yaw), -9000, 2) {
+	if yaw := int16(uint16(s.sensors["navx"].imu.nav.regs[navxRegYaw]) | uint16(s.sensors["navx"].imu.nav.regs[navxRegYaw+1])<<8); !near(float64(yaw), -9000, 2) {
 		t.Errorf("navX yaw register %d, want -9000", yaw)
 	}
 	if err := s.SetIMU("shoulder_pot", m); !errors.Is(err, hal.ErrNoDevice) {

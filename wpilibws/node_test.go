@@ -150,25 +150,7 @@ func TestWPILibClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- d.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("frcd: %v", err)
-		}
-	})
-	guard := time.NewTimer(waitLimit)
-	select {
-	case <-d.Bridge.Registered(1):
-	case err := <-done:
-		done <- err
-		t.Fatalf("frcd stopped: %v", err)
-	case <-guard.C:
-		t.Fatal("frcd did not register with its master")
-	}
-	guard.Stop()
+	tooltest.Serve(t, d.Run).Await(t, "frcd's registration with its master", d.Bridge.Registered(1))
 
 	c := startClient(t, e, d.WS.Addr().(*net.TCPAddr).Port)
 	c.wait("the connection", func(ev event) bool { return ev.Event == "ready" })

@@ -41,20 +41,8 @@ func stepped(t *testing.T, enabled bool) *daemon.Daemon {
 		t.Fatal(err)
 	}
 	d.Step() // the drivers have written once
-	serve(t, d.WS)
+	tooltest.Serve(t, d.WS.Run)
 	return d
-}
-
-func serve(t *testing.T, s *wpilibws.Server) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Run: %v", err)
-		}
-	})
 }
 
 // wsClient is a test client that keeps the latest value of every key it
@@ -338,7 +326,7 @@ func TestSlowClientDropped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	serve(t, srv)
+	tooltest.Serve(t, srv.Run)
 	c := dial(t, srv, "/wpilibws")
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
@@ -371,7 +359,7 @@ func TestNewErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	serve(t, a)
+	tooltest.Serve(t, a.Run)
 	if _, err := wpilibws.New(wpilibws.Options{Addr: a.Addr().String(), Sim: s, Config: r.Config}); err == nil || !strings.Contains(err.Error(), "wpilibws") {
 		t.Errorf("address in use: %v", err)
 	}

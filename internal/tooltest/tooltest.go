@@ -44,11 +44,7 @@ var (
 func RequireFile(t testing.TB, path, installedBy string) {
 	t.Helper()
 	if _, err := os.Stat(path); err != nil {
-		msg := fmt.Sprintf("%s not found: %s installs it (make deps runs scripts/install-deps.sh)", path, installedBy)
-		if os.Getenv("FRCD_REQUIRE_TOOLS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		missing(t, fmt.Sprintf("%s not found: %s installs it (make deps runs scripts/install-deps.sh)", path, installedBy))
 	}
 }
 
@@ -59,12 +55,68 @@ func Require(t testing.TB, tools ...Tool) {
 	t.Helper()
 	for _, tool := range tools {
 		if _, err := exec.LookPath(tool.Name); err != nil {
-			msg := fmt.Sprintf("%s not found: install the Debian package %s (make deps runs scripts/install-deps.sh)", tool.Name, tool.Package)
-			if os.Getenv("FRCD_REQUIRE_TOOLS") == "1" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
+			missing(t, fmt.Sprintf("%s not found: install the Debian package %s (make deps runs scripts/install-deps.sh)", tool.Name, tool.Package))
 		}
+	}
+}
+
+// missing skips the test for a missing tool, or fails it under
+// FRCD_REQUIRE_TOOLS=1.
+func missing(t testing.TB, msg string) {
+	t.Helper()
+	if os.Getenv("FRCD_REQUIRE_TOOLS") == "1" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+}
+
+// Service is a long-running Run(ctx) of a test: a daemon or a server.
+type Service struct {
+	done chan struct{}
+	err  error
+}
+
+// Serve runs serve in a goroutine until the test ends; then it cancels
+// serve's context, waits for it, and fails the test on its error.
+func Serve(t testing.TB, serve func(context.Context) error) *Service {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &Service{done: make(chan struct{})}
+	go func() {
+		defer close(s.done)
+		s.err = serve(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-s.done
+		if s.err != nil {
+			t.Errorf("%v", s.err)
+		}
+	})
+	return s
+}
+
+// Alive fails the test if serve has returned.
+func (s *Service) Alive(t testing.TB) {
+	t.Helper()
+	select {
+	case <-s.done:
+		t.Fatalf("stopped: %v", s.err)
+	default:
+	}
+}
+
+// Await waits for ready, failing the test if serve returns first or
+// nothing comes within Timeout.
+func (s *Service) Await(t testing.TB, what string, ready <-chan struct{}) {
+	t.Helper()
+	guard := time.NewTimer(Timeout)
+	defer guard.Stop()
+	select {
+	case <-ready:
+	case <-s.done:
+		t.Fatalf("stopped before %s: %v", what, s.err)
+	case <-guard.C:
+		t.Fatalf("no %s within %s", what, Timeout)
 	}
 }
 
