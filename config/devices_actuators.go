@@ -7,6 +7,14 @@ import "math"
 
 var pcmIDKey = Key{Name: "pcm_id", Kind: Int, Default: 0, HasRange: true, Min: 0, Max: 62, Doc: "The CAN id of the PCM the solenoid is connected to."}
 
+// canBusKey and requiredKey go on every device on the CAN bus.
+var (
+	canBusKey = Key{Name: "can_bus", Kind: String, Default: "", DefaultDoc: "the backend's default bus (can0 on Linux)",
+		Doc: "The CAN bus the device is on, by name (can0, can1), for robots with more than one."}
+	requiredKey = Key{Name: "required", Kind: Bool, Default: false,
+		Doc: "frcd refuses to enable the robot while this device is not heard on its CAN bus."}
+)
+
 var analogOutput = &Type{
 	Name: "analog_output", Class: "AnalogOutput", Group: "actuator",
 	Summary: "A roboRIO analog output (MXP).",
@@ -41,7 +49,7 @@ var doubleSolenoid = &Type{
 	Keys: []Key{
 		{Name: "forward_id", Kind: Int, Required: true, Resource: PCMChannel, Scope: "pcm_id", Doc: "The PCM channel of the forward direction."},
 		{Name: "reverse_id", Kind: Int, Required: true, Resource: PCMChannel, Scope: "pcm_id", Doc: "The PCM channel of the reverse direction."},
-		pcmIDKey,
+		pcmIDKey, canBusKey, requiredKey,
 	},
 	Check: func(d *Device, c *Checker) {
 		if d.Has("forward_id") && d.Has("reverse_id") && d.Int("forward_id") == d.Int("reverse_id") {
@@ -93,7 +101,7 @@ var solenoid = &Type{
 	Place: DrivesJoint, Provides: Position | Velocity | Effort,
 	Keys: []Key{
 		{Name: "id", Kind: Int, Required: true, Resource: PCMChannel, Scope: "pcm_id", Doc: "The PCM channel of the solenoid."},
-		pcmIDKey,
+		pcmIDKey, canBusKey, requiredKey,
 	},
 }
 

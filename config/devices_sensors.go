@@ -80,6 +80,7 @@ var pigeonIMU = &Type{
 		frameIDKey,
 		{Name: "id", Kind: Int, Resource: CANGyro, Doc: "The CAN id of the Pigeon, when it is on the CAN bus."},
 		{Name: "talon", Kind: String, Ref: []string{"talon_srx"}, Doc: "The name of the Talon SRX the Pigeon is plugged into."},
+		canBusKey, requiredKey,
 	},
 	Check: func(d *Device, c *Checker) {
 		switch {

@@ -8,7 +8,7 @@ var compressor = &Type{
 	Doc: "State: whether closed-loop control is on, the pressure switch and the compressor's current. " +
 		"Command: a BinaryCommand enabling or disabling closed-loop control.",
 	Place: YAMLOnly,
-	Keys:  []Key{pcmIDKey},
+	Keys:  []Key{pcmIDKey, canBusKey, requiredKey},
 	Check: func(d *Device, c *Checker) {
 		c.Claim(d, PCMCompressor, "", d.Int("pcm_id"), d.ValuePos("pcm_id"))
 	},
@@ -23,6 +23,7 @@ var pdp = &Type{
 	Place: YAMLOnly,
 	Keys: []Key{
 		{Name: "id", Kind: Int, Required: true, Resource: CANPower, Doc: "The CAN id of the PDP (usually 0)."},
+		canBusKey, requiredKey,
 	},
 }
 

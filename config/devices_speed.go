@@ -55,8 +55,8 @@ var speedControllerTypes = []*Type{
 			Key{Name: "dio_channel", Kind: Int, Required: true, Resource: DIO, Doc: "The digital channel of the Nidec."})},
 	{Name: "can_victor_spx", Class: "VictorSPX", Group: "speed controller",
 		Summary: "A CTRE Victor SPX on the CAN bus (no feedback).", Doc: speedDoc,
-		Place: DrivesJoint, Provides: Effort, Keys: speedControllerKeys(canID), Check: checkSpeedController},
+		Place: DrivesJoint, Provides: Effort, Keys: speedControllerKeys(canID, canBusKey, requiredKey), Check: checkSpeedController},
 	{Name: "talon_srx", Class: "TalonSRX", Group: "speed controller",
 		Summary: "A CTRE Talon SRX on the CAN bus; a Pigeon IMU may ride on it.", Doc: speedDoc,
-		Place: DrivesJoint, Provides: Effort, Keys: speedControllerKeys(canID), Check: checkSpeedController},
+		Place: DrivesJoint, Provides: Effort, Keys: speedControllerKeys(canID, canBusKey, requiredKey), Check: checkSpeedController},
 }

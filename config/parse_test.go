@@ -200,26 +200,29 @@ func TestTypeExamplesParse(t *testing.T) {
 // The spec's tables, key by key: a change to a required key or default
 // must be deliberate.
 func TestSpecKeys(t *testing.T) {
+	const can = " can_bus=the backend's default bus (can0 on Linux) required=false" // every CAN device
 	want := map[string]string{
 		"analog_input":    "ain_channel! scale! offset! average_bits=7 oversample_bits=0 accumulator=false joint",
 		"digital_input":   "dio_channel! inverted=false limit joint",
 		"encoder":         "ch_a! ch_b! dist_per_pulse! inverted=false encoding=4 joint",
-		"pigeon_imu":      "frame_id! id talon",
+		"pigeon_imu":      "frame_id! id talon" + can,
 		"navx":            "frame_id! interface! id!",
 		"analog_output":   "aout_channel! scale! offset!",
 		"digital_output":  "dio_channel! inverted=false",
-		"double_solenoid": "forward_id! reverse_id! pcm_id=0",
+		"double_solenoid": "forward_id! reverse_id! pcm_id=0" + can,
 		"relay":           "relay_id! direction!",
 		"servo":           "id! min_angle=0.0 max_angle=3.141592653589793 min_pulse_us=600 max_pulse_us=2400",
-		"solenoid":        "id! pcm_id=0",
-		"compressor":      "pcm_id=0",
-		"pdp":             "id!",
+		"solenoid":        "id! pcm_id=0" + can,
+		"compressor":      "pcm_id=0" + can,
+		"pdp":             "id!" + can,
 	}
 	speed := "id! inverted=false pdp=the PDP with id 0 pdp_ch k_eff=1.0"
 	for _, n := range []string{"dmc60", "jaguar", "pwm_talon_srx", "pwm_victor_spx", "sd540", "spark", "talon", "victor", "victor_sp", "can_victor_spx", "talon_srx"} {
 		want[n] = speed
 	}
 	want["nidec"] = speed + " dio_channel!"
+	want["can_victor_spx"] = speed + can
+	want["talon_srx"] = speed + can
 	if len(want) != len(Types()) {
 		t.Errorf("%d types, want %d", len(Types()), len(want))
 	}
