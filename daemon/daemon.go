@@ -57,7 +57,6 @@ type Options struct {
 	Logf func(format string, args ...any)
 }
 
-// Daemon is a running robot: the sim, its devices and the loop.
 // ROSOptions configure the ROS bridge.
 type ROSOptions struct {
 	Env    ros.Env        // ROS_MASTER_URI, ROS_IP, ROS_HOSTNAME
@@ -69,13 +68,20 @@ type ROSOptions struct {
 	Logf        func(format string, args ...any)
 }
 
+// Daemon is a running robot: a backend (the sim or real hardware), its
+// devices and the loop.
 type Daemon struct {
-	Robot    *robot.Robot
+	Robot *robot.Robot
+	// Sim is the simulated HAL when the daemon runs on it (NewSim); nil on
+	// real hardware (New).
 	Sim      *sim.Sim
 	Handles  *interfaces.Registry
 	Devices  []devices.Device
 	Loop     *control.Loop
 	backend  hal.Backend
+	stepper  hal.Stepper // the backend's work on the loop's beat, or nil
+	enabler  hal.Enabler // how /frcd/enable enables the robot, or nil
+	epoch    time.Time
 	opts     Options
 	now      time.Duration
 	start    time.Time
@@ -102,11 +108,11 @@ func NewSim(r *robot.Robot, o Options) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Daemon{Robot: r, Sim: s, backend: s, opts: o, start: time.Now()}
-	d.watch = func() time.Duration { return time.Since(d.start) }
-	if err := d.bind(); err != nil {
+	d, err := newDaemon(r, s, o)
+	if err != nil {
 		return nil, err
 	}
+	d.Sim = s
 	if o.WPILibWS != "" {
 		d.WS, err = wpilibws.New(wpilibws.Options{Addr: o.WPILibWS, Sim: s, Config: r.Config, SetEnabled: d.SetEnabled, Logf: o.Logf})
 		if err != nil {
@@ -114,6 +120,41 @@ func NewSim(r *robot.Robot, o Options) (*Daemon, error) {
 		}
 	}
 	return d, nil
+}
+
+// New builds a daemon on real hardware (the Linux or roboRIO backend) for
+// a checked robot. The sim's options (Seed, Enabled, Scenario, WPILibWS)
+// do not apply and are refused. Close closes the backend.
+func New(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
+	if o.Scenario != nil || o.WPILibWS != "" {
+		return nil, errors.New("scenarios and the WPILib simulation WebSocket need the simulated HAL")
+	}
+	return newDaemon(r, b, o)
+}
+
+func newDaemon(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
+	d := &Daemon{Robot: r, backend: b, opts: o, start: time.Now()}
+	d.watch = func() time.Duration { return time.Since(d.start) }
+	d.stepper, _ = b.(hal.Stepper)
+	d.enabler, _ = b.(hal.Enabler)
+	if e, ok := b.(hal.Epocher); ok {
+		d.epoch = e.Epoch()
+	} else {
+		d.epoch = d.start.Add(-b.Now())
+	}
+	if err := d.bind(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Close closes the backend when it holds resources (sockets, the HAL).
+// Call it after Run has returned.
+func (d *Daemon) Close() error {
+	if c, ok := d.backend.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
 }
 
 // bind opens the devices and builds the loop over the backend.
@@ -135,8 +176,15 @@ func (d *Daemon) bind() error {
 	d.Loop = loop
 	d.snapshot = loop.NewSnapshot()
 	if o := d.opts.ROS; o != nil {
-		d.Bridge, err = ros.New(ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
-			SetEnabled: d.SetEnabled, Truth: d.Truth, Push: d.Sim.SetJoint, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf})
+		ro := ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
+			Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf}
+		if d.enabler != nil {
+			ro.SetEnabled = d.SetEnabled
+		}
+		if s, ok := d.backend.(*sim.Sim); ok {
+			ro.Truth, ro.Push = d.Truth, s.SetJoint
+		}
+		d.Bridge, err = ros.New(ro)
 		if err != nil {
 			return err
 		}
@@ -146,17 +194,21 @@ func (d *Daemon) bind() error {
 
 // Truth fills t with the sim's ground truth, reusing its slices: every
 // movable joint's true state and, with a drivetrain, the base's true pose
-// and its twist in the base's frame. It always has one (true). Safe from
-// any goroutine, but t must not be shared.
+// and its twist in the base's frame. It has one (true) only on the sim.
+// Safe from any goroutine, but t must not be shared.
 func (d *Daemon) Truth(t *ros.Truth) bool {
 	t.Names, t.Position, t.Velocity, t.Effort = t.Names[:0], t.Position[:0], t.Velocity[:0], t.Effort[:0]
-	d.Sim.EachJoint(func(name string, j sim.JointTruth) {
+	s, _ := d.backend.(*sim.Sim)
+	if s == nil {
+		return false
+	}
+	s.EachJoint(func(name string, j sim.JointTruth) {
 		t.Names = append(t.Names, name)
 		t.Position = append(t.Position, j.Position)
 		t.Velocity = append(t.Velocity, j.Velocity)
 		t.Effort = append(t.Effort, j.Effort)
 	})
-	p, ok := d.Sim.Pose()
+	p, ok := s.Pose()
 	t.HasPose, t.BaseFrame = ok, "base_link"
 	if root := d.Robot.URDF.Root; root != nil {
 		t.BaseFrame = root.Name
@@ -167,25 +219,35 @@ func (d *Daemon) Truth(t *ros.Truth) bool {
 	return true
 }
 
-// Now is the daemon's clock: the sim's.
+// Now is the daemon's clock: the backend's.
 func (d *Daemon) Now() time.Duration { return d.backend.Now() }
 
 // Epoch is the wall-clock time of Now's zero, for time stamps.
-func (d *Daemon) Epoch() time.Time { return d.Sim.Epoch() }
+func (d *Daemon) Epoch() time.Time { return d.epoch }
 
-// SetEnabled enables or disables the simulated robot, as the Driver
-// Station would; safe from any goroutine. Disabling makes every output
-// neutral at the next cycle.
+// SetEnabled enables or disables the robot, as the Driver Station would,
+// on backends frcd enables itself (the sim, a Linux coprocessor); on a
+// roboRIO only the Driver Station does, and it does nothing. Safe from
+// any goroutine. Disabling makes every output neutral at the next cycle.
 func (d *Daemon) SetEnabled(on bool) {
-	d.Sim.UpdateDS(func(st *hal.DSState) { st.Enabled = on })
+	if d.enabler != nil {
+		d.enabler.SetEnabled(on)
+	}
 }
 
-// Step runs one cycle of a deterministic daemon: the sim advances by one
-// period, then the loop runs at that time.
+// Step runs one cycle of a deterministic daemon: the backend advances by
+// one period, then the loop runs at that time.
 func (d *Daemon) Step() {
 	d.now += d.Loop.Period()
-	d.Sim.AdvanceTo(d.now)
+	d.advance(d.now)
 	d.Loop.Cycle(d.now)
+}
+
+// advance lets the backend do its work on the loop's beat.
+func (d *Daemon) advance(now time.Duration) {
+	if d.stepper != nil {
+		d.stepper.AdvanceTo(now)
+	}
 }
 
 // Run runs the loop in real time until ctx ends; then every output goes
@@ -251,7 +313,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		default:
 		}
 		now := d.Now()
-		d.Sim.AdvanceTo(now)
+		d.advance(now)
 		d.Loop.Cycle(now)
 		next += period
 		wait := next - d.Now()
@@ -268,10 +330,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 }
 
-// Halt makes every output neutral and writes it, then lets the sim see it.
+// Halt makes every output neutral and writes it, then lets the backend
+// see it (the sim's plants, the Linux backend's heartbeat).
 func (d *Daemon) Halt() error {
 	err := d.Loop.Halt()
-	d.Sim.AdvanceTo(d.Now())
+	d.advance(d.Now())
 	return err
 }
 
@@ -295,16 +358,22 @@ func (d *Daemon) StatusLine() string {
 	d.Loop.ReadSnapshot(s)
 	state := s.State()
 	st := &s.Stats
-	v, a := d.Sim.Battery()
+	battery := "battery=?"
+	if d.Sim != nil {
+		v, a := d.Sim.Battery()
+		battery = fmt.Sprintf("battery=%.2fV %.1fA", v, a)
+	} else if v, err := d.backend.Vin(); err == nil {
+		battery = fmt.Sprintf("vin=%.2fV", v)
+	}
 	measured := 0
 	for _, j := range s.Joints {
 		if j.State.Has != 0 {
 			measured++
 		}
 	}
-	return fmt.Sprintf("t=%.1fs %s cycles=%d period mean=%s max=%s jitter p99<=%s overruns=%d busy p99<=%s joints=%d/%d refused=%d stale=%d blocked=%d errors=%d battery=%.2fV %.1fA",
+	return fmt.Sprintf("t=%.1fs %s cycles=%d period mean=%s max=%s jitter p99<=%s overruns=%d busy p99<=%s joints=%d/%d refused=%d stale=%d blocked=%d errors=%d %s",
 		s.Now.Seconds(), state, st.Cycles, fmtDur(st.Period.Mean()), fmtDur(st.Period.Max), fmtDur(st.Jitter.Quantile(0.99)),
-		st.Overruns, fmtDur(st.Busy.Quantile(0.99)), measured, len(s.Joints), st.Refused+s.Refused, st.Stale, st.Blocked, st.DeviceErrors, v, a)
+		st.Overruns, fmtDur(st.Busy.Quantile(0.99)), measured, len(s.Joints), st.Refused+s.Refused, st.Stale, st.Blocked, st.DeviceErrors, battery)
 }
 
 func fmtDur(d time.Duration) string {

@@ -252,6 +252,11 @@ func (s *Sim) UpdateDS(f func(*hal.DSState)) {
 	s.mu.Unlock()
 }
 
+// SetEnabled enables or disables the simulated robot, as the Driver
+// Station would (hal.Enabler); disabling makes every output neutral at
+// the next cycle.
+func (s *Sim) SetEnabled(on bool) { s.UpdateDS(func(st *hal.DSState) { st.Enabled = on }) }
+
 // Joystick is what one Driver Station joystick reports.
 type Joystick struct {
 	Axes    []float64 // -1 to 1

@@ -1,0 +1,127 @@
+package daemon
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/haltest"
+	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/ros"
+	"github.com/frcd/frcd/sim"
+)
+
+// stepped is a hardware backend with work on the loop's beat and a
+// software enable, as the Linux backend has.
+type stepped struct {
+	*haltest.Backend
+	advanced []time.Duration
+	closed   bool
+}
+
+func (s *stepped) AdvanceTo(now time.Duration) { s.advanced = append(s.advanced, now) }
+func (s *stepped) SetEnabled(on bool)          { s.DSState.Enabled = on }
+func (s *stepped) Close() error                { s.closed = true; return nil }
+
+// minimal is the minimal example robot with a voltage controller on its
+// arm.
+func minimal(t *testing.T) *robot.Robot {
+	t.Helper()
+	y, err := os.ReadFile("../examples/minimal/robot.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	y = append(y, "controllers:\n  arm_voltage: {type: voltage_controllers/JointVoltageController, joint: arm_joint}\n"...)
+	yp := filepath.Join(t.TempDir(), "robot.yaml")
+	if err := os.WriteFile(yp, y, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, list, err := robot.Load("../examples/minimal/robot.urdf", yp)
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("%v %v", err, list)
+	}
+	return r
+}
+
+// TestNewOnHardware runs the minimal robot on a hardware backend (the
+// fake HAL): the loop drives the PWM through it, the backend is advanced
+// before every cycle, /frcd/enable reaches its software enable, there is
+// no ground truth, and Close closes it.
+func TestNewOnHardware(t *testing.T) {
+	b := &stepped{Backend: haltest.New()}
+	b.Time = 5 * time.Second
+	b.DSState = hal.DSState{Attached: true}
+	before := time.Now()
+	d, err := New(minimal(t), b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Sim != nil {
+		t.Error("Sim set on hardware")
+	}
+	if e := d.Epoch(); e.After(before.Add(-5*time.Second+time.Second)) || e.Before(before.Add(-5*time.Second-time.Minute)) {
+		t.Errorf("epoch %v, want about 5 s before %v", e, before)
+	}
+	var truth ros.Truth
+	if d.Truth(&truth) {
+		t.Error("ground truth on hardware")
+	}
+	if err := d.Loop.Controller("arm_voltage").Command(6, d.Now()); err != nil {
+		t.Fatal(err)
+	}
+	center := hal.SpeedControllerPWM["talon"].Center
+	d.now = b.Time
+	d.Step()
+	if b.PWM[0].Pulse != 0 && b.PWM[0].Pulse != center {
+		t.Errorf("disabled: PWM 0 pulse %v, want neutral", b.PWM[0].Pulse)
+	}
+	d.SetEnabled(true)
+	if !b.DSState.Enabled {
+		t.Fatal("SetEnabled did not reach the backend")
+	}
+	b.Time += d.Loop.Period()
+	if err := d.Loop.Controller("arm_voltage").Command(6, b.Time); err != nil {
+		t.Fatal(err)
+	}
+	d.Step()
+	if b.PWM[0].Pulse <= center {
+		t.Errorf("enabled at +6 V: PWM 0 pulse %v, want above centre %v", b.PWM[0].Pulse, center)
+	}
+	if len(b.advanced) != 2 || b.advanced[1] != d.now {
+		t.Errorf("advanced at %v, want twice, last at %v", b.advanced, d.now)
+	}
+	if err := d.Halt(); err != nil {
+		t.Fatal(err)
+	}
+	if b.PWM[0].Pulse != 0 && b.PWM[0].Pulse != center {
+		t.Errorf("halted: PWM 0 pulse %v, want neutral", b.PWM[0].Pulse)
+	}
+	if err := d.Close(); err != nil || !b.closed {
+		t.Errorf("Close: %v, closed %v", err, b.closed)
+	}
+}
+
+// TestNewWithoutEnabler: on a backend only the Driver Station enables (a
+// roboRIO), SetEnabled does nothing.
+func TestNewWithoutEnabler(t *testing.T) {
+	b := haltest.New()
+	d, err := New(minimal(t), b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.SetEnabled(true)
+	if b.DSState.Enabled {
+		t.Error("SetEnabled enabled a robot only the Driver Station may enable")
+	}
+}
+
+// TestNewRefusesSimOptions: the sim's options are errors on hardware.
+func TestNewRefusesSimOptions(t *testing.T) {
+	for _, o := range []Options{{WPILibWS: "127.0.0.1:0"}, {Scenario: &sim.Scenario{}}} {
+		if _, err := New(minimal(t), haltest.New(), o); err == nil {
+			t.Errorf("%+v accepted", o)
+		}
+	}
+}

@@ -1,0 +1,29 @@
+package hal
+
+import "time"
+
+// Optional interfaces a backend may implement besides Backend. The daemon
+// checks for them; devices never need them.
+
+// Stepper is implemented by backends with work on the loop's beat: the
+// sim integrates its plants up to now; the Linux backend sends the CAN
+// heartbeat. The daemon calls AdvanceTo before every cycle, from the
+// loop's goroutine.
+type Stepper interface {
+	AdvanceTo(now time.Duration)
+}
+
+// Enabler is implemented by backends whose robot frcd itself enables (the
+// sim, a Linux coprocessor with no Driver Station): ROS's /frcd/enable
+// calls it. A roboRIO's backend does not implement it: there only the
+// Driver Station enables the robot. Safe from any goroutine.
+type Enabler interface {
+	SetEnabled(on bool)
+}
+
+// Epocher is implemented by backends that know the wall-clock time of
+// their Clock's zero (for message time stamps); for others it is taken at
+// start.
+type Epocher interface {
+	Epoch() time.Time
+}
