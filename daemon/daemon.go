@@ -81,6 +81,7 @@ type Daemon struct {
 	backend  hal.Backend
 	stepper  hal.Stepper // the backend's work on the loop's beat, or nil
 	enabler  hal.Enabler // how /frcd/enable enables the robot, or nil
+	monitors []*busMonitor
 	epoch    time.Time
 	opts     Options
 	now      time.Duration
@@ -175,9 +176,10 @@ func (d *Daemon) bind() error {
 	}
 	d.Loop = loop
 	d.snapshot = loop.NewSnapshot()
+	d.openMonitors()
 	if o := d.opts.ROS; o != nil {
 		ro := ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
-			Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf}
+			Diagnostics: d.diagnostics, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf}
 		if d.enabler != nil {
 			ro.SetEnabled = d.SetEnabled
 		}
@@ -190,6 +192,12 @@ func (d *Daemon) bind() error {
 		}
 	}
 	return nil
+}
+
+// diagnostics appends the backend's statuses for /diagnostics (the
+// bridge's goroutine calls it once a second).
+func (d *Daemon) diagnostics(dst []ros.Status) []ros.Status {
+	return d.canStatuses(dst)
 }
 
 // Truth fills t with the sim's ground truth, reusing its slices: every

@@ -250,7 +250,8 @@ type CANStats struct {
 }
 
 // CANMonitor is implemented by buses that hear every frame on the wire:
-// the inventory lists devices from it, diagnostics report its load.
+// the inventory lists devices from it, diagnostics report its load. Its
+// methods are safe from any goroutine.
 type CANMonitor interface {
 	// Heard appends every id received since the bus opened to dst, in
 	// increasing id order, and returns it.

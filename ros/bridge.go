@@ -63,6 +63,10 @@ type Options struct {
 	// Push places a joint at a position and velocity for /sim/push; nil
 	// on real hardware, where the topic does not exist.
 	Push func(joint string, pos, vel float64) error
+	// Diagnostics, when set, appends the backend's own statuses (CAN
+	// buses, the heartbeat, the device inventory) to dst for /diagnostics,
+	// once a second, from the bridge's goroutine.
+	Diagnostics func(dst []Status) []Status
 	// Env is the ROS environment (EnvFrom(os.Getenv)).
 	Env Env
 	// Master says whether an embedded master may be started.
@@ -78,6 +82,25 @@ type Options struct {
 	// Logf reports connection changes; nil discards them.
 	Logf func(format string, args ...any)
 }
+
+// Status is one entry of /diagnostics from outside the loop: a level
+// (LevelOK, LevelWarn, LevelError, LevelStale), a name ("frcd: CAN can0"),
+// a message and key-value pairs.
+type Status struct {
+	Level      int8
+	Name       string
+	HardwareID string
+	Message    string
+	Values     [][2]string
+}
+
+// Levels of a Status, as diagnostic_msgs/DiagnosticStatus has them.
+const (
+	LevelOK    = levelOK
+	LevelWarn  = levelWarn
+	LevelError = levelError
+	LevelStale = levelStale
+)
 
 // Truth is the simulator's ground truth, apart from what the sensors
 // measure.

@@ -340,3 +340,31 @@ func TestTruthMessages(t *testing.T) {
 		t.Errorf("odometry without a base: %+v", odom)
 	}
 }
+
+// TestExtraDiagnostics: Options.Diagnostics' statuses (the CAN buses, the
+// inventory) come after the loop's, with their levels and values.
+func TestExtraDiagnostics(t *testing.T) {
+	l, c, _ := testLoop(t, testYAML)
+	calls := 0
+	b, _ := New(Options{Loop: l, Config: c, Clock: func() time.Duration { return 0 },
+		Diagnostics: func(dst []Status) []Status {
+			calls++
+			return append(dst, Status{Level: LevelWarn, Name: "frcd: CAN can0", HardwareID: "can0", Message: "load 75.0 %",
+				Values: [][2]string{{"load", "0.75"}, {"error frames", "3"}}})
+		}})
+	m := newBuilder(&control.Snapshot{}, b)
+	for i := 1; i <= 2; i++ {
+		d := m.diagnostics()
+		last := d.Status[len(d.Status)-1]
+		if last.Name != "frcd: CAN can0" || last.Level != levelWarn || last.HardwareId != "can0" || last.Message != "load 75.0 %" ||
+			len(last.Values) != 2 || last.Values[1].Key != "error frames" || last.Values[1].Value != "3" {
+			t.Errorf("report %d: last status %+v", i, last)
+		}
+		if n := len(d.Status); n < 2 || d.Status[n-2].Name == "frcd: CAN can0" {
+			t.Errorf("report %d: the status appears more than once: %+v", i, d.Status)
+		}
+	}
+	if calls != 2 {
+		t.Errorf("Diagnostics called %d times, want 2", calls)
+	}
+}

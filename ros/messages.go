@@ -38,6 +38,7 @@ type builder struct {
 	seqIMU  []uint32
 	seqPDP  []uint32
 	seqDiag uint32
+	extra   []Status // Options.Diagnostics' statuses, reused
 	seqJT   uint32
 	seqGT   uint32
 	refused []uint64 // per controller, at the last diagnostics
@@ -237,6 +238,18 @@ func (m *builder) diagnostics() *diagnostic_msgs.DiagnosticArray {
 		out.Status = append(out.Status, diagnostic_msgs.DiagnosticStatus{
 			Level: level, Name: "frcd: controller " + c.Name, HardwareId: c.Name, Message: msg, Values: vals,
 		})
+	}
+	if f := m.b.o.Diagnostics; f != nil {
+		m.extra = f(m.extra[:0])
+		for _, st := range m.extra {
+			vals := make([]diagnostic_msgs.KeyValue, len(st.Values))
+			for i, v := range st.Values {
+				vals[i] = kv(v[0], v[1])
+			}
+			out.Status = append(out.Status, diagnostic_msgs.DiagnosticStatus{
+				Level: st.Level, Name: st.Name, HardwareId: st.HardwareID, Message: st.Message, Values: vals,
+			})
+		}
 	}
 	return out
 }
