@@ -143,7 +143,7 @@ func exampleValue(k *Key) string {
 
 // sectionTypes are the types of frcd's own sections, for describe.
 func sectionTypes() []*Type {
-	return []*Type{Loop, Sim, SimJoint, SimSensor, SimDisturbance, SimDrivetrain}
+	return []*Type{Loop, Sim, SimJoint, SimSensor, SimDisturbance, SimDrivetrain, Linux}
 }
 
 // Describable returns the device, controller or section type of that
@@ -201,7 +201,7 @@ func (t *Type) nameRequired() string {
 // named says whether entries of the type have a name key: sections
 // written as one mapping (loop, sim, sim_drivetrain) do not.
 func (t *Type) named() bool {
-	return t.Name != "loop" && t.Name != "sim" && t.Name != "sim_drivetrain"
+	return t.Name != "loop" && t.Name != "sim" && t.Name != "sim_drivetrain" && t.Name != "linux"
 }
 
 // exampleYAML is an example of the type in its place in the file.
@@ -209,6 +209,8 @@ func (t *Type) exampleYAML(indent string) string {
 	switch t.Name {
 	case "loop":
 		return indent + "loop: {rate_hz: 100, command_timeout: 0.5}\n"
+	case "linux":
+		return indent + "linux: {can: [can0], heartbeat: auto, gpio: [GPIO17, GPIO27]}\n"
 	case "sim":
 		return indent + "sim: {battery_voltage: 12.8, battery_resistance: 0.02, pressure: 120}\n"
 	case "sim_joint", "sim_sensor", "sim_disturbance":
@@ -471,8 +473,9 @@ func Schema() ([]byte, error) {
 					map[string]any{"type": "object", "additionalProperties": map[string]any{"$ref": "#/definitions/controller_by_name"}},
 				},
 			},
-			"loop": entrySchema(Loop, false, false),
-			"sim":  simSchema(),
+			"loop":  entrySchema(Loop, false, false),
+			"sim":   simSchema(),
+			"linux": entrySchema(Linux, false, false),
 		},
 		"definitions": defs,
 	}

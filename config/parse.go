@@ -37,6 +37,9 @@ type File struct {
 	SimSensors      []*Device
 	SimDisturbances []*Device
 	SimDrivetrain   *Device
+	// Linux is the `linux:` section, with defaults when absent (its
+	// Pos.Line is then 0).
+	Linux *Device
 	// Unreadable is set when the file could not be read whole (empty, not
 	// text, invalid YAML, no `joints:` list): cross-checks against it would
 	// only echo that one finding.
@@ -66,7 +69,7 @@ func (f *File) Names() []string {
 }
 
 // sections are the top-level keys of the file.
-var sections = []string{"joints", "loop", "controllers", "sim"}
+var sections = []string{"joints", "loop", "controllers", "sim", "linux"}
 
 // Parse decodes and checks a robot YAML file. It returns every finding at
 // once; f is never nil, and holds every entry that could be decoded. Parse
@@ -137,7 +140,7 @@ func (p *parser) parse(data []byte) bool {
 		p.list.Errorf(p.pos(root), "the file must be a mapping with a `joints:` list, not %s", describeNode(root))
 		return false
 	}
-	var joints, controllers, loop, sim *yaml.Node
+	var joints, controllers, loop, sim, linux *yaml.Node
 	p.mapping(root, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "joints":
@@ -148,6 +151,8 @@ func (p *parser) parse(data []byte) bool {
 			loop = v
 		case "sim":
 			sim = v
+		case "linux":
+			linux = v
 		default:
 			if strings.HasPrefix(key, "x-") {
 				return // a place for YAML anchors, as in docker-compose files
@@ -163,6 +168,7 @@ func (p *parser) parse(data []byte) bool {
 	p.file.Loop = p.section("loop", Loop, loop)
 	p.file.Controllers = p.listSection("controllers", controllers, controllerKind)
 	p.simSection(sim)
+	p.file.Linux = p.section("linux", Linux, linux)
 	p.checkFile()
 	return true
 }
@@ -608,7 +614,7 @@ func (p *parser) names(n *yaml.Node, what string) (Value, bool) {
 			ok = false
 			continue
 		}
-		if line, dup := seen[s.Str]; dup {
+		if line, dup := seen[s.Str]; dup && s.Str != "-" { // - is a placeholder (linux: gpio)
 			p.list.Errorf(s.Pos, "%s: %q is listed twice (first at line %d)", what, s.Str, line)
 			continue
 		}
@@ -896,6 +902,8 @@ func (p *parser) checkFile() {
 	p.checkSimSensors(c)
 	p.uniqueNames("sim disturbance", f.SimDisturbances)
 	p.checkEntries(f.SimDisturbances, c)
+	p.checkEntries([]*Device{f.Linux}, c)
+	p.checkCANBuses()
 }
 
 // checkSimSensors checks that each `sim: sensors:` entry names a sensor

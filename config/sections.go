@@ -29,6 +29,10 @@ import (
 //	    type: tank
 //	    left: [left_front_wheel_joint, left_rear_wheel_joint]
 //	    right: [right_front_wheel_joint, right_rear_wheel_joint]
+//	linux:
+//	  can: [can0, can1]
+//	  heartbeat: auto
+//	  gpio: [GPIO17, GPIO27]
 
 // Loop is the type of the `loop:` section.
 var Loop = &Type{
@@ -41,6 +45,57 @@ var Loop = &Type{
 		{Name: "rate_hz", Kind: Float, Default: 100.0, HasRange: true, Min: 1, Max: 2000, Unit: "Hz", Doc: "How often the loop runs."},
 		{Name: "command_timeout", Kind: Float, Default: 0.5, HasRange: true, Min: 0.001, Max: 60, Unit: "s", Doc: "How long a command holds before its output goes neutral, unless a controller sets its own timeout."},
 	},
+}
+
+// Linux is the type of the `linux:` section: the Linux coprocessor
+// backend's wiring.
+var Linux = &Type{
+	Name: "linux", Group: "section", Class: "-",
+	Summary: "A Linux coprocessor's CAN interfaces, CAN heartbeat and GPIO pins, used by `frcd run --hal linux`.",
+	Doc: "Only the Linux backend reads this section. CAN goes through SocketCAN (USB-CAN adapters, a CAN HAT), DIO " +
+		"channels through GPIO pins and the navX through spidev or i2c-dev (its bus and chip_select keys). The robot " +
+		"starts disabled and is enabled over ROS (/frcd/enable).",
+	Place: YAMLOnly,
+	Keys: []Key{
+		{Name: "can", Kind: StringList, DefaultDoc: "[can0]", Doc: "The SocketCAN interfaces frcd uses. The first is the default bus, " +
+			"of the devices without can_bus; the others are named by the devices' can_bus."},
+		{Name: "heartbeat", Kind: String, Default: "auto", Enum: []string{"auto", "on", "off"}, Doc: "Whether frcd sends the FRC universal " +
+			"heartbeat on its buses, without which CAN motor controllers and pneumatics stay disabled: auto sends it where no " +
+			"roboRIO is heard sending it, on always, off never."},
+		{Name: "gpio", Kind: StringList, Doc: "The GPIO pins of DIO channels 0, 1, 2... by their Linux names (GPIO17, or a header " +
+			"position such as P1_11); - leaves a channel unwired."},
+	},
+	Check: checkLinux,
+}
+
+// checkLinux checks the `linux:` section's interface names are ones Linux
+// takes (the list decoder refuses one listed twice).
+func checkLinux(d *Device, c *Checker) {
+	for _, name := range d.List("can") {
+		if name == "" || len(name) > 15 || strings.ContainsAny(name, "/ \t:") || name == "." || name == ".." || name == "-" {
+			c.Errorf(d.ValuePos("can"), "linux: can: %q is not a network interface name (at most 15 characters, no /, : or spaces)", name)
+		}
+	}
+}
+
+// checkCANBuses checks, when the file has a `linux:` section, that every
+// device's can_bus is one of its interfaces.
+func (p *parser) checkCANBuses() {
+	l := p.file.Linux
+	if l == nil || l.Pos.Line == 0 {
+		return
+	}
+	buses := l.List("can")
+	if len(buses) == 0 {
+		buses = []string{"can0"}
+	}
+	for _, d := range p.file.Devices {
+		if !d.Has("can_bus") || contains(buses, d.Str("can_bus")) {
+			continue
+		}
+		p.list.Errorf(d.ValuePos("can_bus"), "%s: can_bus %s is not one of linux: can [%s]%s", d, d.Str("can_bus"),
+			strings.Join(buses, ", "), diag.DidYouMean(d.Str("can_bus"), buses))
+	}
 }
 
 // Sim is the type of the `sim:` section's own keys; its `joints:` list
