@@ -22,6 +22,7 @@ var allowed = map[string][]string{
 	"config":            {"diag", "gopkg.in/yaml.v3"},
 	"robot":             {"diag", "urdf", "config"},
 	"hal":               {"periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
+	"hal/linux":         {"hal", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
 	"hal/haltest":       {"hal", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"devices":           {"hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"sim":               {"hal", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},

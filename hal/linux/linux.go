@@ -1,0 +1,275 @@
+// Package linux is the HAL backend of a Linux coprocessor (a Raspberry
+// Pi, a Jetson, a mini PC with a USB-CAN adapter): CAN through SocketCAN,
+// DIO channels through GPIO pins, the navX's SPI and I2C through spidev
+// and i2c-dev, and frcd's own Driver Station, enabled over ROS
+// (/frcd/enable) since no Driver Station reaches a coprocessor. What a
+// coprocessor has no hardware for (PWM, analog I/O, FPGA encoders, relays,
+// CTRE's closed CAN devices) is hal.ErrUnsupported, with a message saying
+// what to use instead.
+//
+// The `linux:` section of the robot's YAML configures it (OptionsFrom).
+// On every cycle (AdvanceTo) it sends the FRC universal CAN heartbeat on
+// the buses it owns, so that CAN motor controllers and pneumatics enable
+// only while frcd's loop runs and the robot is enabled.
+package linux
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/spi"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/hal"
+)
+
+// Options are the `linux:` section's settings.
+type Options struct {
+	// CAN names the SocketCAN interfaces; the first is the default bus.
+	// Empty means can0.
+	CAN []string
+	// Heartbeat is auto, on or off (see the linux section's docs).
+	Heartbeat string
+	// GPIO names the pin of each DIO channel; "-" or "" leaves it unwired.
+	GPIO []string
+}
+
+// OptionsFrom reads the `linux:` section of a checked robot file.
+func OptionsFrom(c *config.File) Options {
+	o := Options{Heartbeat: "auto"}
+	if l := c.Linux; l != nil {
+		o.CAN, o.Heartbeat, o.GPIO = l.List("can"), l.Str("heartbeat"), l.List("gpio")
+	}
+	if len(o.CAN) == 0 {
+		o.CAN = []string{"can0"}
+	}
+	return o
+}
+
+// IO is a Linux machine's GPIO pins and SPI and I2C buses (hal/periph's
+// host).
+type IO interface {
+	SPIDev(bus, cs int) (spi.Port, error)
+	I2CDev(bus int) (i2c.Bus, error)
+	DigitalIn(pin string) (hal.DigitalIn, error)
+	DigitalOut(pin string) (hal.DigitalOut, error)
+}
+
+// Heartbeat sends the universal heartbeat on one bus when ticked.
+type Heartbeat interface {
+	Tick(now time.Duration, ds hal.DSState)
+}
+
+// Parts are what a Backend is assembled from: Open opens the real ones,
+// tests give fakes.
+type Parts struct {
+	// Buses holds the CAN buses by interface name, one per Options.CAN.
+	Buses map[string]hal.CANBus
+	// Heartbeats are ticked on every cycle.
+	Heartbeats []Heartbeat
+	// IO is the machine's pins and buses; nil when it has none.
+	IO IO
+	// Close releases the parts (stops the CAN readers).
+	Close func() error
+}
+
+// Backend is the Linux coprocessor's hal.Backend. It is also a
+// hal.NamedCAN, hal.LinuxBuses, hal.Stepper, hal.Enabler and hal.Epocher.
+type Backend struct {
+	o     Options
+	p     Parts
+	start time.Time
+
+	mu   sync.Mutex
+	ds   hal.DSState
+	open map[int]bool // DIO channels opened
+}
+
+// New assembles a backend from its parts. The robot starts disabled.
+func New(o Options, p Parts) *Backend {
+	if len(o.CAN) == 0 {
+		o.CAN = []string{"can0"}
+	}
+	return &Backend{o: o, p: p, start: time.Now(), ds: hal.DSState{Attached: true}, open: map[int]bool{}}
+}
+
+// Now is the time since the backend started, on the monotonic clock.
+func (b *Backend) Now() time.Duration { return time.Since(b.start) }
+
+// Epoch is the wall-clock time of Now's zero.
+func (b *Backend) Epoch() time.Time { return b.start }
+
+// DS is frcd's own Driver Station: enabled only by SetEnabled, always
+// attached, teleop.
+func (b *Backend) DS() hal.DSState {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.ds
+}
+
+// SetEnabled enables or disables the robot (ROS's /frcd/enable).
+func (b *Backend) SetEnabled(on bool) {
+	b.mu.Lock()
+	b.ds.Enabled = on
+	b.mu.Unlock()
+}
+
+// AdvanceTo ticks the heartbeats with the Driver Station's state: the
+// daemon calls it before every cycle and once more after the final halt.
+func (b *Backend) AdvanceTo(now time.Duration) {
+	ds := b.DS()
+	for _, h := range b.p.Heartbeats {
+		h.Tick(now, ds)
+	}
+}
+
+// Close stops the CAN readers and releases the parts.
+func (b *Backend) Close() error {
+	if b.p.Close != nil {
+		return b.p.Close()
+	}
+	return nil
+}
+
+// Vin: a coprocessor cannot measure the battery (devices assume 12 V;
+// CAN devices report their own bus voltage).
+func (b *Backend) Vin() (float64, error) {
+	return 0, fmt.Errorf("a Linux coprocessor cannot measure the battery: %w", hal.ErrUnsupported)
+}
+
+// CAN returns the default bus, the first of Options.CAN.
+func (b *Backend) CAN() hal.CANBus { return b.p.Buses[b.o.CAN[0]] }
+
+// CANBus returns the bus of that interface name.
+func (b *Backend) CANBus(name string) (hal.CANBus, error) {
+	if bus, ok := b.p.Buses[name]; ok {
+		return bus, nil
+	}
+	return nil, fmt.Errorf("CAN bus %q is not one of linux: can [%s]: %w", name, strings.Join(b.o.CAN, ", "), hal.ErrNoDevice)
+}
+
+func (b *Backend) pin(channel int) (string, error) {
+	if channel < 0 || channel >= len(b.o.GPIO) || b.o.GPIO[channel] == "" || b.o.GPIO[channel] == "-" {
+		return "", fmt.Errorf("DIO channel %d has no GPIO pin: give it one in linux: gpio (the pins of DIO channels 0, 1, 2...): %w", channel, hal.ErrNoDevice)
+	}
+	if b.p.IO == nil {
+		return "", fmt.Errorf("DIO channel %d: this machine's GPIO could not be opened: %w", channel, hal.ErrUnsupported)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.open[channel] {
+		return "", fmt.Errorf("DIO channel %d: %w", channel, hal.ErrInUse)
+	}
+	b.open[channel] = true
+	return b.o.GPIO[channel], nil
+}
+
+// OpenDigitalIn opens the GPIO pin of a DIO channel as an input.
+func (b *Backend) OpenDigitalIn(channel int) (hal.DigitalIn, error) {
+	pin, err := b.pin(channel)
+	if err != nil {
+		return nil, err
+	}
+	in, err := b.p.IO.DigitalIn(pin)
+	if err != nil {
+		b.release(channel)
+		return nil, fmt.Errorf("DIO channel %d (%s): %w", channel, pin, err)
+	}
+	return in, nil
+}
+
+// OpenDigitalOut opens the GPIO pin of a DIO channel as an output.
+func (b *Backend) OpenDigitalOut(channel int) (hal.DigitalOut, error) {
+	pin, err := b.pin(channel)
+	if err != nil {
+		return nil, err
+	}
+	out, err := b.p.IO.DigitalOut(pin)
+	if err != nil {
+		b.release(channel)
+		return nil, fmt.Errorf("DIO channel %d (%s): %w", channel, pin, err)
+	}
+	return out, nil
+}
+
+func (b *Backend) release(channel int) {
+	b.mu.Lock()
+	delete(b.open, channel)
+	b.mu.Unlock()
+}
+
+// SPIDev returns spidev bus.cs (hal.LinuxBuses).
+func (b *Backend) SPIDev(bus, cs int) (spi.Port, error) {
+	if b.p.IO == nil {
+		return nil, fmt.Errorf("SPI %d.%d: this machine's SPI could not be opened: %w", bus, cs, hal.ErrUnsupported)
+	}
+	return b.p.IO.SPIDev(bus, cs)
+}
+
+// I2CDev returns i2c-dev bus (hal.LinuxBuses).
+func (b *Backend) I2CDev(bus int) (i2c.Bus, error) {
+	if b.p.IO == nil {
+		return nil, fmt.Errorf("I2C %d: this machine's I2C could not be opened: %w", bus, hal.ErrUnsupported)
+	}
+	return b.p.IO.I2CDev(bus)
+}
+
+// errNoFPGA is the error of the roboRIO's FPGA I/O on a coprocessor.
+func errNoFPGA(what string, channel int) error {
+	return fmt.Errorf("%s %d: a Linux coprocessor has no %s (the roboRIO's FPGA does): drive motors over CAN, or run frcd on the roboRIO (--hal roborio): %w",
+		what, channel, what, hal.ErrUnsupported)
+}
+
+// OpenPWM is unsupported: a coprocessor has no PWM header.
+func (b *Backend) OpenPWM(channel int) (hal.PWM, error) { return nil, errNoFPGA("PWM output", channel) }
+
+// OpenDutyCycleOut is unsupported.
+func (b *Backend) OpenDutyCycleOut(channel int) (hal.DutyCycleOut, error) {
+	return nil, errNoFPGA("duty cycle output", channel)
+}
+
+// OpenAnalogIn is unsupported: a coprocessor has no analog inputs.
+func (b *Backend) OpenAnalogIn(channel, averageBits, oversampleBits int) (hal.AnalogIn, error) {
+	return nil, errNoFPGA("analog input", channel)
+}
+
+// OpenAnalogOut is unsupported.
+func (b *Backend) OpenAnalogOut(channel int) (hal.AnalogOut, error) {
+	return nil, errNoFPGA("analog output", channel)
+}
+
+// OpenEncoder is unsupported: quadrature decoding needs the FPGA.
+func (b *Backend) OpenEncoder(channelA, channelB int, enc hal.Encoding) (hal.Encoder, error) {
+	return nil, errNoFPGA("quadrature encoder on DIO", channelA)
+}
+
+// OpenRelay is unsupported.
+func (b *Backend) OpenRelay(channel int) (hal.Relay, error) { return nil, errNoFPGA("relay", channel) }
+
+var errPhoenix = errors.New("CTRE's Talon SRX, Victor SPX and Pigeon speak a closed protocol that only CTRE's Phoenix library drives; frcd has no Phoenix binding")
+
+// OpenCANMotor is unsupported (CTRE's protocol is closed).
+func (b *Backend) OpenCANMotor(model string, id int) (hal.CANMotor, error) {
+	return nil, fmt.Errorf("%s %d: %w: %w", model, id, errPhoenix, hal.ErrUnsupported)
+}
+
+// OpenPigeon is unsupported (CTRE's protocol is closed).
+func (b *Backend) OpenPigeon(id, talonID int) (hal.Pigeon, error) {
+	return nil, fmt.Errorf("pigeon_imu: %w: %w", errPhoenix, hal.ErrUnsupported)
+}
+
+// SPI is the roboRIO's port numbering: unsupported; a navX on a
+// coprocessor is given its bus and chip_select.
+func (b *Backend) SPI(port int) (spi.Port, error) {
+	return nil, fmt.Errorf("SPI port %d is a roboRIO port: on a Linux coprocessor give the navX its spidev bus and chip_select: %w", port, hal.ErrUnsupported)
+}
+
+// I2C is the roboRIO's port numbering: unsupported; a navX on a
+// coprocessor is given its bus.
+func (b *Backend) I2C(port int) (i2c.Bus, error) {
+	return nil, fmt.Errorf("I2C port %d is a roboRIO port: on a Linux coprocessor give the navX its i2c-dev bus: %w", port, hal.ErrUnsupported)
+}

@@ -1,0 +1,194 @@
+package linux
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/i2c/i2ctest"
+	"periph.io/x/conn/v3/spi"
+	"periph.io/x/conn/v3/spi/spitest"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/haltest"
+)
+
+var (
+	_ hal.Backend  = (*Backend)(nil)
+	_ hal.NamedCAN = (*Backend)(nil)
+	_ hal.Stepper  = (*Backend)(nil)
+	_ hal.Enabler  = (*Backend)(nil)
+	_ hal.Epocher  = (*Backend)(nil)
+)
+
+type fakeIO struct {
+	pins map[string]*haltest.DIO
+	spi  map[[2]int]spi.Port
+	i2c  map[int]i2c.Bus
+}
+
+func (f *fakeIO) SPIDev(bus, cs int) (spi.Port, error) {
+	if p, ok := f.spi[[2]int{bus, cs}]; ok {
+		return p, nil
+	}
+	return nil, hal.ErrNoDevice
+}
+
+func (f *fakeIO) I2CDev(bus int) (i2c.Bus, error) {
+	if b, ok := f.i2c[bus]; ok {
+		return b, nil
+	}
+	return nil, hal.ErrNoDevice
+}
+
+func (f *fakeIO) DigitalIn(pin string) (hal.DigitalIn, error) {
+	if d, ok := f.pins[pin]; ok {
+		return d, nil
+	}
+	return nil, errors.New("no such pin")
+}
+
+func (f *fakeIO) DigitalOut(pin string) (hal.DigitalOut, error) {
+	if d, ok := f.pins[pin]; ok {
+		return d, nil
+	}
+	return nil, errors.New("no such pin")
+}
+
+type tick struct {
+	now time.Duration
+	ds  hal.DSState
+}
+
+type fakeHeartbeat struct{ ticks []tick }
+
+func (h *fakeHeartbeat) Tick(now time.Duration, ds hal.DSState) { h.ticks = append(h.ticks, tick{now, ds}) }
+
+func TestOptionsFrom(t *testing.T) {
+	f, list := config.Parse("r.yaml", []byte("joints: []\nlinux: {can: [can1, can0], heartbeat: off, gpio: [GPIO4, '-']}\n"))
+	if list.Errors() != 0 {
+		t.Fatal(list)
+	}
+	o := OptionsFrom(f)
+	if strings.Join(o.CAN, ",") != "can1,can0" || o.Heartbeat != "off" || strings.Join(o.GPIO, ",") != "GPIO4,-" {
+		t.Errorf("%+v", o)
+	}
+	f, _ = config.Parse("r.yaml", []byte("joints: []\n"))
+	if o := OptionsFrom(f); strings.Join(o.CAN, ",") != "can0" || o.Heartbeat != "auto" || len(o.GPIO) != 0 {
+		t.Errorf("defaults %+v", o)
+	}
+}
+
+// TestBackend: buses by name with the first the default, DIO channels on
+// their pins (each once), the software Driver Station starting disabled
+// and reaching the heartbeats, and the roboRIO-only I/O refused clearly.
+func TestBackend(t *testing.T) {
+	can0, can1 := &haltest.CAN{}, &haltest.CAN{}
+	hb := &fakeHeartbeat{}
+	closed := false
+	pin := &haltest.DIO{High: true}
+	sp := &spitest.Record{}
+	ib := &i2ctest.Record{}
+	io := &fakeIO{pins: map[string]*haltest.DIO{"GPIO17": pin}, spi: map[[2]int]spi.Port{{1, 0}: sp}, i2c: map[int]i2c.Bus{1: ib}}
+	b := New(Options{CAN: []string{"can1", "can0"}, GPIO: []string{"-", "GPIO17", "GPIO99"}},
+		Parts{Buses: map[string]hal.CANBus{"can0": can0, "can1": can1}, Heartbeats: []Heartbeat{hb}, IO: io,
+			Close: func() error { closed = true; return nil }})
+
+	if b.CAN() != can1 {
+		t.Error("the default bus is not the first listed")
+	}
+	if bus, err := hal.OpenCAN(b, "can0"); err != nil || bus != can0 {
+		t.Errorf("can0: %v", err)
+	}
+	if _, err := hal.OpenCAN(b, "can7"); !errors.Is(err, hal.ErrNoDevice) || !strings.Contains(err.Error(), "linux: can [can1, can0]") {
+		t.Errorf("can7: %v", err)
+	}
+
+	in, err := b.OpenDigitalIn(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := in.Get(); !v || err != nil {
+		t.Errorf("pin reads %v %v", v, err)
+	}
+	if _, err := b.OpenDigitalOut(1); !errors.Is(err, hal.ErrInUse) {
+		t.Errorf("channel 1 twice: %v", err)
+	}
+	for _, ch := range []int{0, 5, -1} {
+		if _, err := b.OpenDigitalIn(ch); !errors.Is(err, hal.ErrNoDevice) || !strings.Contains(err.Error(), "linux: gpio") {
+			t.Errorf("unwired channel %d: %v", ch, err)
+		}
+	}
+	if _, err := b.OpenDigitalOut(2); err == nil || !strings.Contains(err.Error(), "GPIO99") {
+		t.Errorf("a pin the machine lacks: %v", err)
+	}
+	if _, err := b.OpenDigitalOut(2); err == nil || errors.Is(err, hal.ErrInUse) {
+		t.Errorf("a failed open must not hold the channel: %v", err)
+	}
+	if p, err := b.SPIDev(1, 0); err != nil || p != sp {
+		t.Errorf("spidev1.0: %v", err)
+	}
+	if bus, err := b.I2CDev(1); err != nil || bus != ib {
+		t.Errorf("i2c-1: %v", err)
+	}
+
+	if ds := b.DS(); ds.Enabled || !ds.Attached {
+		t.Errorf("start: %+v, want attached and disabled", ds)
+	}
+	b.AdvanceTo(10 * time.Millisecond)
+	b.SetEnabled(true)
+	b.AdvanceTo(20 * time.Millisecond)
+	b.SetEnabled(false)
+	b.AdvanceTo(30 * time.Millisecond)
+	if len(hb.ticks) != 3 || hb.ticks[0].ds.Enabled || !hb.ticks[1].ds.Enabled || hb.ticks[1].now != 20*time.Millisecond || hb.ticks[2].ds.Enabled {
+		t.Errorf("heartbeat ticks %+v", hb.ticks)
+	}
+
+	for name, err := range map[string]error{
+		"pwm":      second(b.OpenPWM(0)),
+		"duty":     second(b.OpenDutyCycleOut(0)),
+		"ain":      second(b.OpenAnalogIn(0, 0, 0)),
+		"aout":     second(b.OpenAnalogOut(0)),
+		"encoder":  second(b.OpenEncoder(0, 1, hal.X4)),
+		"relay":    second(b.OpenRelay(0)),
+		"talon":    second(b.OpenCANMotor("talon_srx", 1)),
+		"pigeon":   second(b.OpenPigeon(0, -1)),
+		"spi port": second(b.SPI(0)),
+		"i2c port": second(b.I2C(0)),
+	} {
+		if !errors.Is(err, hal.ErrUnsupported) {
+			t.Errorf("%s: %v, want ErrUnsupported", name, err)
+		}
+	}
+	if _, err := b.Vin(); !errors.Is(err, hal.ErrUnsupported) {
+		t.Errorf("Vin: %v", err)
+	}
+	if n1, n2 := b.Now(), b.Now(); n2 < n1 {
+		t.Error("clock went backwards")
+	}
+	if err := b.Close(); err != nil || !closed {
+		t.Errorf("Close: %v %v", err, closed)
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
+
+// TestNoIO: without GPIO or SPI, opening them says so.
+func TestNoIO(t *testing.T) {
+	b := New(Options{GPIO: []string{"GPIO4"}}, Parts{Buses: map[string]hal.CANBus{"can0": &haltest.CAN{}}})
+	if _, err := b.OpenDigitalIn(0); !errors.Is(err, hal.ErrUnsupported) {
+		t.Errorf("DIO: %v", err)
+	}
+	if _, err := b.SPIDev(0, 0); !errors.Is(err, hal.ErrUnsupported) {
+		t.Errorf("SPI: %v", err)
+	}
+	if _, err := b.I2CDev(0); !errors.Is(err, hal.ErrUnsupported) {
+		t.Errorf("I2C: %v", err)
+	}
+	if b.CAN() == nil {
+		t.Error("no default bus (can0)")
+	}
+}
