@@ -31,7 +31,7 @@ var allowed = map[string][]string{
 	"ros":               {"hal", "interfaces", "config", "control", "robot", "ros/master", goroslib, goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/geometry_msgs", goroslib + "/pkg/msgs/nav_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
 	"ros/master":        {},
 	"internal/tooltest": {},
-	"cmd/frcd":          {"diag", "config", "robot", "daemon", "ros", "sim", "wpilibws"},
+	"cmd/frcd":          {"diag", "config", "robot", "daemon", "ros", "sim", "wpilibws", "hal"},
 	"wpilibws":          {"hal", "config", "sim", "github.com/coder/websocket"},
 }
 

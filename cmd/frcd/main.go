@@ -18,6 +18,7 @@ import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/diag"
+	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/sim"
@@ -32,21 +33,25 @@ const (
 	exitOK      = 0
 	exitInvalid = 1 // the robot has errors
 	exitUsage   = 2 // bad command line, or a file could not be read
+	// exitUnavailable: the hardware could not be opened (no CAN interface,
+	// no WPILib HAL library).
+	exitUnavailable = 3
 )
 
 const usage = `frcd brings ros_control to the FRC roboRIO.
 
 Usage:
-  frcd run --sim [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--wpilibws ADDR|off] ROBOT.urdf ROBOT.yaml
-                          run the robot on the simulated HAL, bridged to ROS and serving WPILib's
-                          simulation WebSocket protocol; a status line each second
+  frcd run --hal sim|linux|roborio [--master=embedded|external] [--no-ros] [--rate HZ] ROBOT.urdf ROBOT.yaml
+                          run the robot, bridged to ROS, with a status line each second: on the
+                          simulated HAL (--sim for short; it also serves WPILib's simulation
+                          WebSocket protocol), on a Linux coprocessor, or on the roboRIO
   frcd validate [--json] [--strict] ROBOT.urdf ROBOT.yaml
                           check a robot's files; every finding as file:line:col
   frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
   frcd schema             print a JSON Schema of the robot YAML, for editors
   frcd version            print the version
 
-Exit status: 0 ok, 1 the robot has errors, 2 usage or I/O trouble.
+Exit status: 0 ok, 1 the robot has errors, 2 usage or I/O trouble, 3 the hardware could not be opened.
 `
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -138,7 +143,8 @@ func validate(args []string, stdout, stderr io.Writer) int {
 // then it exits 0.
 func runDaemon(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", stderr)
-	useSim := fs.Bool("sim", false, "run on the simulated HAL (the only backend so far)")
+	useSim := fs.Bool("sim", false, "run on the simulated HAL (--hal sim)")
+	halName := fs.String("hal", "", "the HAL: sim (simulated robot), linux (a Linux coprocessor: SocketCAN, GPIO, spidev; the YAML's linux: section) or roborio (the roboRIO's FPGA through the WPILib HAL)")
 	noROS := fs.Bool("no-ros", false, "run without the ROS bridge")
 	masterFlag := fs.String("master", "embedded", "embedded: use the master at ROS_MASTER_URI, or start one in-process when none answers; external: only use (and wait for) an external master")
 	rate := fs.Float64("rate", 0, "loop rate in Hz (default: the YAML's loop.rate_hz, 100)")
@@ -150,16 +156,42 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	wsAddr := fs.String("wpilibws", wpilibws.DefaultAddr, "host:port of the WPILib HAL simulation WebSocket server (resource /wpilibws), or off")
 	spin := fs.Duration("spin", 0, "spin this long before each cycle instead of sleeping (less jitter, more CPU; default 200µs at 500 Hz and above, -1ns never)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: frcd run --sim [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] ROBOT.urdf ROBOT.yaml")
+		fmt.Fprintln(stderr, "usage: frcd run --hal sim|linux|roborio (or --sim) [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
 	}
 	urdfPath, yamlPath, ok := robotFiles(fs, args)
 	if !ok {
 		return exitUsage
 	}
-	if !*useSim {
-		fmt.Fprintln(stderr, "frcd run: only the simulated HAL exists so far: add --sim (the roboRIO and Linux backends are planned)")
+	if *useSim {
+		if *halName != "" && *halName != "sim" {
+			fmt.Fprintf(stderr, "frcd run: --sim and --hal %s contradict each other\n", *halName)
+			return exitUsage
+		}
+		*halName = "sim"
+	}
+	switch *halName {
+	case "sim", "linux", "roborio":
+	case "":
+		fmt.Fprintln(stderr, "frcd run: which HAL? add --hal sim (or --sim) for the simulated robot, --hal linux on a coprocessor, --hal roborio on the roboRIO")
 		return exitUsage
+	default:
+		fmt.Fprintf(stderr, "frcd run: --hal %s: want sim, linux or roborio%s\n", *halName, diag.DidYouMean(*halName, []string{"sim", "linux", "roborio"}))
+		return exitUsage
+	}
+	onSim := *halName == "sim"
+	if !onSim {
+		var simOnly []string
+		fs.Visit(func(f *flag.Flag) {
+			switch f.Name {
+			case "disabled", "seed", "scenario", "save-scenario", "wpilibws":
+				simOnly = append(simOnly, "--"+f.Name)
+			}
+		})
+		if len(simOnly) > 0 {
+			fmt.Fprintf(stderr, "frcd run: %s only apply to the simulated HAL (--hal sim)\n", strings.Join(simOnly, ", "))
+			return exitUsage
+		}
 	}
 	mode, err := ros.ParseMasterMode(*masterFlag)
 	if err != nil {
@@ -189,7 +221,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 			return exitInvalid
 		}
 	}
-	if *wsAddr != "off" {
+	if *wsAddr != "off" && onSim {
 		o.WPILibWS = *wsAddr
 	}
 	if !*noROS {
@@ -200,11 +232,31 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		}
 		o.ROS = &daemon.ROSOptions{Env: env, Master: mode, URDF: string(text), Logf: logger.Printf}
 	}
-	d, err := daemon.NewSim(r, o)
+	var d *daemon.Daemon
+	where := "the simulated HAL"
+	if onSim {
+		d, err = daemon.NewSim(r, o)
+	} else {
+		var b hal.Backend
+		if b, where, err = openHardware(*halName, r); err != nil {
+			fmt.Fprintf(stderr, "frcd run: %v\n", err)
+			return exitUnavailable
+		}
+		if d, err = daemon.New(r, b, o); err != nil {
+			if c, ok := b.(io.Closer); ok {
+				c.Close()
+			}
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "frcd run: %v\n", err)
 		return exitInvalid
 	}
+	defer func() {
+		if err := d.Close(); err != nil {
+			fmt.Fprintf(stderr, "frcd run: closing the HAL: %v\n", err)
+		}
+	}()
 	if *saveScenario != "" {
 		if err := d.Sim.Scenario().Save(*saveScenario); err != nil {
 			fmt.Fprintf(stderr, "frcd run: %v\n", err)
@@ -214,8 +266,8 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fmt.Fprintf(stdout, "frcd: %s on the simulated HAL at %.0f Hz, %d devices, %d joints; Ctrl-C stops\n",
-		r.URDF.Name, float64(time.Second)/float64(d.Loop.Period()), len(d.Devices), len(r.Joints))
+	fmt.Fprintf(stdout, "frcd: %s on %s at %.0f Hz, %d devices, %d joints; Ctrl-C stops\n",
+		r.URDF.Name, where, float64(time.Second)/float64(d.Loop.Period()), len(d.Devices), len(r.Joints))
 	if d.Bridge != nil {
 		uri, _, _ := env.Master()
 		fmt.Fprintf(stdout, "frcd: ROS master %s (%s); publishing /joint_states every %s\n", uri, *masterFlag, d.Bridge.Stats().PublishEvery)
