@@ -38,7 +38,7 @@ const Checklist = "deploy/roborio-checklist.md"
 
 // ErrNoLibrary is wrapped by Open's error when libwpiHal.so is in none of
 // the directories searched, or cannot be loaded.
-var ErrNoLibrary = errors.New("WPILib HAL library not loaded")
+var ErrNoLibrary = errors.New("WPILib HAL missing")
 
 // Options are Open's settings; the zero value is what a robot wants.
 type Options struct {
@@ -100,8 +100,8 @@ func Open(o Options) (*Backend, error) {
 	defer C.free(unsafe.Pointer(cpath))
 	var msg [512]C.char
 	if C.frcd_load(cpath, &msg[0], C.int(len(msg))) == 0 {
-		return nil, fmt.Errorf("roborio: cannot load %s: %s (deploy WPILib's HAL and its dependencies; see %s): %w",
-			path, oneLine(C.GoString(&msg[0])), Checklist, ErrNoLibrary)
+		return nil, fmt.Errorf("roborio: %w: cannot load %s: %s; deploy WPILib's HAL and its dependencies (see %s)",
+			ErrNoLibrary, path, oneLine(C.GoString(&msg[0])), Checklist)
 	}
 	timeout := o.InitTimeout
 	if timeout == 0 {
@@ -156,8 +156,8 @@ func find(o Options) (string, error) {
 	} else {
 		where = "LD_LIBRARY_PATH (unset), " + where
 	}
-	return "", fmt.Errorf("roborio: %s not found in %s: deploy WPILib's HAL to the roboRIO (see %s): %w",
-		Library, where, Checklist, ErrNoLibrary)
+	return "", fmt.Errorf("roborio: %w: %s not found in %s; deploy WPILib's HAL to the roboRIO (see %s)",
+		ErrNoLibrary, Library, where, Checklist)
 }
 
 // oneLine folds a multi-line loader message onto one line.

@@ -36,10 +36,20 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// compile builds a shared library from C source with the host's cc.
+// cc is the C compiler the fake HALs are built with: the host's, or
+// $FAKEHAL_CC (make rio runs these tests as an ARM binary under qemu-arm,
+// with the fake built by the ARM cross compiler).
+func cc() string {
+	if c := os.Getenv("FAKEHAL_CC"); c != "" {
+		return c
+	}
+	return "cc"
+}
+
+// compile builds a shared library from C source.
 func compile(t *testing.T, out string, args ...string) {
 	t.Helper()
-	cmd := exec.Command("cc", append([]string{"-shared", "-fPIC", "-o", out}, args...)...)
+	cmd := exec.Command(cc(), append([]string{"-shared", "-fPIC", "-o", out}, args...)...)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("cc %s: %v\n%s", strings.Join(args, " "), err, b)
 	}
@@ -53,7 +63,7 @@ func fakeLib(t *testing.T) string {
 	libs.once.Do(func() {
 		libs.dir, libs.err = os.MkdirTemp("", "fakehal")
 		if libs.err == nil {
-			b, err := exec.Command("cc", "-shared", "-fPIC", "-Wall", "-Werror", "-o",
+			b, err := exec.Command(cc(), "-shared", "-fPIC", "-Wall", "-Werror", "-o",
 				filepath.Join(libs.dir, Library), filepath.Join("testdata", "fakehal.c")).CombinedOutput()
 			if err != nil {
 				libs.err = errors.New(err.Error() + "\n" + string(b))
