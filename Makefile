@@ -12,7 +12,7 @@ EXAMPLE_URDF := examples/competition/robot.urdf
 EXAMPLE_YAML := examples/competition/robot.yaml
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test bench lint fmt-check vet rio fuzz docs run clean
+.PHONY: help deps build test bench lint fmt-check vet rio rio-test fuzz docs run clean
 
 help: ## list the targets
 	@echo "usage: make TARGET"
@@ -25,8 +25,10 @@ deps: ## install the system packages the tests need (check_urdf, ...), only when
 build: ## build bin/frcd for this machine
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/frcd ./cmd/frcd
 
-test: deps fmt-check vet ## install test deps, check formatting, vet, run all tests with -race
+test: deps fmt-check vet rio rio-test ## install test deps, check formatting, vet, build and test the roboRIO binary, run all tests with -race
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio ./hal/roborio
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run OpenRoboRIO ./cmd/frcd
 
 bench: ## run the benchmarks and print their figures
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem ./...
@@ -43,18 +45,34 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags roborio ./hal/roborio ./cmd/frcd
 
-rio: ## cross-compile the static roboRIO binary bin/frcd-roborio (linux/arm, ARMv7)
-	CGO_ENABLED=0 GOOS=linux GOARCH=arm GOARM=7 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/frcd-roborio ./cmd/frcd
-	@if command -v file >/dev/null 2>&1; then \
-		info="$$(file -b bin/frcd-roborio)"; echo "bin/frcd-roborio: $$info"; \
-		case "$$info" in \
-		*"32-bit"*ARM*"statically linked"*) ;; \
-		*) echo "rio: bin/frcd-roborio is not a static 32-bit ARM executable" >&2; exit 1 ;; \
-		esac; \
-	else \
-		echo "rio: 'file' not found, binary not checked"; \
-	fi
+# The roboRIO build: cgo through Debian's armel cross compiler, for the
+# roboRIO's Cortex-A9 with the softfp calling convention of its NI Linux RT
+# userland; only GLIBC_2.4 symbols (build/rio/glibc-2.4.h) and its own
+# entry point (build/rio/start.S) so that it loads on the roboRIO's older
+# glibc; Go's own DNS resolver and user lookup (netgo, osusergo) rather
+# than glibc's. libwpiHal.so is opened at run time (hal/roborio).
+RIO_CC      ?= arm-linux-gnueabi-gcc
+RIO_CFLAGS  := -march=armv7-a -mtune=cortex-a9 -mfpu=vfpv3 -mfloat-abi=softfp -O2 -include $(CURDIR)/build/rio/glibc-2.4.h
+RIO_LDFLAGS := -linkmode=external -extldflags '-nostartfiles $(CURDIR)/bin/.rio/start.o -Wl,--no-as-needed -l:libpthread.so.0 -l:libdl.so.2'
+RIO_GO      := CGO_ENABLED=1 GOOS=linux GOARCH=arm GOARM=7 CC=$(RIO_CC) CGO_CFLAGS="$(RIO_CFLAGS)" $(GO)
+RIO_TAGS    := roborio,netgo,osusergo
+QEMU_ARM    := qemu-arm -L /usr/arm-linux-gnueabi
+
+bin/.rio/start.o: build/rio/start.S
+	@mkdir -p bin/.rio
+	$(RIO_CC) -march=armv7-a -c -o $@ $<
+
+rio: deps bin/.rio/start.o ## cross-compile bin/frcd-rio for the roboRIO (linux/arm softfp, the WPILib HAL backend) and check it
+	$(RIO_GO) build -tags $(RIO_TAGS) -trimpath -ldflags "$(LDFLAGS) $(RIO_LDFLAGS)" -o bin/frcd-rio ./cmd/frcd
+	scripts/check-rio.sh bin/frcd-rio
+
+rio-test: deps bin/.rio/start.o ## run the roboRIO backend's tests as ARM binaries under qemu-arm (fake HAL built for ARM)
+	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/roborio.test ./hal/roborio
+	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/frcd.test ./cmd/frcd
+	cd hal/roborio && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/roborio.test -test.count=1
+	cd cmd/frcd && LD_LIBRARY_PATH= $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.run OpenRoboRIO -test.v
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -23,6 +23,7 @@ var allowed = map[string][]string{
 	"robot":             {"diag", "urdf", "config"},
 	"hal":               {"periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
 	"hal/linux":         {"hal", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
+	"hal/roborio":       {"hal", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"hal/haltest":       {"hal", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"devices":           {"hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"sim":               {"hal", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
@@ -31,7 +32,7 @@ var allowed = map[string][]string{
 	"ros":               {"hal", "interfaces", "config", "control", "robot", "ros/master", goroslib, goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/geometry_msgs", goroslib + "/pkg/msgs/nav_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
 	"ros/master":        {},
 	"internal/tooltest": {},
-	"cmd/frcd":          {"diag", "config", "robot", "daemon", "ros", "sim", "wpilibws", "hal"},
+	"cmd/frcd":          {"diag", "config", "hal", "hal/roborio", "hal/linux", "robot", "daemon", "ros", "sim", "wpilibws"},
 	"wpilibws":          {"hal", "config", "sim", "github.com/coder/websocket"},
 }
 

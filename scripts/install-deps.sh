@@ -16,6 +16,11 @@ DEPS='
 # what                 package
 check_urdf             liburdfdom-tools
 gcc                    gcc
+# the roboRIO build (make rio): the softfp ARM cross compiler, its C library, and
+# qemu to run the ARM binary once built
+arm-linux-gnueabi-gcc  gcc-arm-linux-gnueabi
+/usr/arm-linux-gnueabi/include/stdio.h libc6-dev-armel-cross
+qemu-arm               qemu-user
 # ROS 1 tools for the ROS bridge integration tests, from Debian itself
 rosmaster              python3-rosmaster
 rostopic               python3-rostopic

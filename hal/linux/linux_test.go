@@ -65,7 +65,9 @@ type tick struct {
 
 type fakeHeartbeat struct{ ticks []tick }
 
-func (h *fakeHeartbeat) Tick(now time.Duration, ds hal.DSState) { h.ticks = append(h.ticks, tick{now, ds}) }
+func (h *fakeHeartbeat) Tick(now time.Duration, ds hal.DSState) {
+	h.ticks = append(h.ticks, tick{now, ds})
+}
 
 func TestOptionsFrom(t *testing.T) {
 	f, list := config.Parse("r.yaml", []byte("joints: []\nlinux: {can: [can1, can0], heartbeat: off, gpio: [GPIO4, '-']}\n"))
