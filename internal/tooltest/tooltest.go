@@ -36,6 +36,7 @@ var (
 	Rosservice          = Tool{"rosservice", "python3-rosservice"}
 	RobotStatePublisher = Tool{"/usr/lib/robot_state_publisher/robot_state_publisher", "ros-robot-state-publisher"}
 	Node                = Tool{"node", "nodejs"}
+	SSHD                = Tool{"/usr/sbin/sshd", "openssh-server"}
 )
 
 // RequireFile is Require for a file a tool needs (a package that
