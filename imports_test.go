@@ -32,7 +32,7 @@ var allowed = map[string][]string{
 	"internal/tooltest": {},
 	"internal/sshdtest": {"internal/tooltest", "golang.org/x/crypto/ssh"},
 	"deploy":            {"diag", "robot", "github.com/pkg/sftp", "golang.org/x/crypto/ssh", "golang.org/x/crypto/ssh/knownhosts"},
-	"cmd/frcd":          {"diag", "config", "robot", "daemon", "ros", "sim", "wpilibws"},
+	"cmd/frcd":          {"diag", "config", "robot", "daemon", "ros", "sim", "wpilibws", "deploy"},
 	"wpilibws":          {"hal", "config", "sim", "github.com/coder/websocket"},
 }
 

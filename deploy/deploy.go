@@ -17,9 +17,11 @@ package deploy
 
 import (
 	"context"
+	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -120,6 +122,9 @@ type Options struct {
 	LogWait  time.Duration
 	// Out receives the progress, the warnings and the log lines.
 	Out io.Writer
+	// CheckBinary, when set, vets Binary after the robot validates
+	// (frcd deploy passes CheckBinary).
+	CheckBinary func(path string) error
 }
 
 // InvalidRobotError is the refusal to deploy a robot that does not
@@ -127,6 +132,8 @@ type Options struct {
 type InvalidRobotError struct {
 	Findings diag.List
 	Summary  string
+	// Err is the error reading a file, if that was the trouble.
+	Err error
 }
 
 func (e *InvalidRobotError) Error() string {
@@ -200,12 +207,17 @@ func (o *Options) plan() ([]upload, error) {
 		if err != nil {
 			summary = fmt.Sprintf("%s + %s: %v", o.URDF, o.YAML, err)
 		}
-		return nil, &InvalidRobotError{Findings: list, Summary: summary}
+		return nil, &InvalidRobotError{Findings: list, Summary: summary, Err: err}
 	}
 	if err := list.WriteText(o.Out); err != nil { // warnings
 		return nil, err
 	}
 	fmt.Fprintf(o.Out, "deploy: %s validates: %d movable joints, %d devices\n", r.URDF.Name, len(r.Joints), len(r.Config.Devices))
+	if o.CheckBinary != nil {
+		if err := o.CheckBinary(o.Binary); err != nil {
+			return nil, fmt.Errorf("deploy: %w", err)
+		}
+	}
 	home := o.Target.Root + Home
 	ups := []upload{
 		{o.Binary, home + "/" + BinaryName, 0o755},
@@ -323,6 +335,23 @@ func Deploy(ctx context.Context, o Options) (*Result, error) {
 	}
 	fmt.Fprintf(out, "deploy: done: frcd runs on %s\n", c.host)
 	return res, nil
+}
+
+// CheckBinary checks that path is what a roboRIO runs: a 32-bit ARM Linux
+// executable.
+func CheckBinary(path string) error {
+	f, err := elf.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s not found: build frcd for the roboRIO with `make rio`, or give it with --binary", path)
+	}
+	if err != nil {
+		return fmt.Errorf("%s is not a Linux executable (%v): build frcd for the roboRIO with `make rio`", path, err)
+	}
+	defer f.Close()
+	if f.Class != elf.ELFCLASS32 || f.Machine != elf.EM_ARM || (f.Type != elf.ET_EXEC && f.Type != elf.ET_DYN) {
+		return fmt.Errorf("%s is a %s %s %s, not a 32-bit ARM executable for the roboRIO: build it with `make rio`", path, f.Class, f.Machine, f.Type)
+	}
+	return nil
 }
 
 // withPort adds the SSH port to a host that has none.

@@ -3,6 +3,8 @@ package deploy
 import (
 	"bytes"
 	"context"
+	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net"
@@ -371,5 +373,36 @@ func TestRobotCommandQuoting(t *testing.T) {
 		if got := withPort(in); got != want {
 			t.Errorf("withPort(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// elfHeader is the 52-byte header of a 32-bit little-endian ELF file for
+// the machine, with no sections or segments.
+func elfHeader(class elf.Class, machine elf.Machine) []byte {
+	h := make([]byte, 52)
+	copy(h, elf.ELFMAG)
+	h[elf.EI_CLASS], h[elf.EI_DATA], h[elf.EI_VERSION] = byte(class), byte(elf.ELFDATA2LSB), byte(elf.EV_CURRENT)
+	binary.LittleEndian.PutUint16(h[16:], uint16(elf.ET_EXEC))
+	binary.LittleEndian.PutUint16(h[18:], uint16(machine))
+	binary.LittleEndian.PutUint32(h[20:], uint32(elf.EV_CURRENT))
+	binary.LittleEndian.PutUint16(h[40:], 52) // e_ehsize
+	return h
+}
+
+func TestCheckBinary(t *testing.T) {
+	dir := t.TempDir()
+	arm := filepath.Join(dir, "arm")
+	if err := os.WriteFile(arm, elfHeader(elf.ELFCLASS32, elf.EM_ARM), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckBinary(arm); err != nil {
+		t.Errorf("32-bit ARM refused: %v", err)
+	}
+	x86 := filepath.Join(dir, "x86")
+	if err := os.WriteFile(x86, elfHeader(elf.ELFCLASS32, elf.EM_386), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckBinary(x86); err == nil || !strings.Contains(err.Error(), "EM_386") {
+		t.Errorf("32-bit x86: %v", err)
 	}
 }
