@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/ssh"
 
@@ -51,8 +52,13 @@ func newFakeRIO(t *testing.T) *fakeRIO {
 	write("etc/profile.d/natinst-path.sh", fmt.Sprintf("PATH=%s/fakebin:$PATH\n", root), 0o644)
 	write("fakebin/setcap", record, 0o755)
 	write("fakebin/ldconfig", record, 0o755)
-	write("usr/local/frc/bin/frcKillRobot.sh", record+fmt.Sprintf(
-		"case \" $* \" in *\" -r \"*) sh %s/home/lvuser/robotCommand >> %s 2>&1 ;; esac\n", root, f.log), 0o755)
+	// The restart appends to the log, or starts it anew when the file
+	// "truncate" exists.
+	write("usr/local/frc/bin/frcKillRobot.sh", record+fmt.Sprintf(`case " $* " in *" -r "*)
+	if [ -e %[1]s/truncate ]; then : > %[2]s; fi
+	sh %[1]s/home/lvuser/robotCommand >> %[2]s 2>&1 ;;
+esac
+`, root, f.log), 0o755)
 	write("var/local/natinst/log/FRC_UserProgram.log", "line of the previous run\n", 0o644)
 	for _, dir := range []string{"usr/local/frc/third-party/lib", "home/lvuser"} {
 		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
@@ -180,7 +186,22 @@ func TestDeployToFakeRoboRIO(t *testing.T) {
 	}
 
 	// A second deploy finds the recorded key and installs the WPILib
-	// libraries, then runs ldconfig.
+	// libraries, then runs ldconfig. The first run printed more (as frcd
+	// does each second) and the restart starts the log anew: the new
+	// run's lines are streamed from its start; fewer than LogLines come,
+	// so the streaming ends at LogWait.
+	f, err := os.OpenFile(rio.log, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 100 {
+		fmt.Fprintf(f, "status line %d of the first run\n", i)
+	}
+	f.Close()
+	if err := os.WriteFile(filepath.Join(rio.root, "truncate"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o.LogLines, o.LogWait = 5, 300*time.Millisecond
 	libs := t.TempDir()
 	for _, lib := range WPILibLibs {
 		if err := os.WriteFile(filepath.Join(libs, lib), []byte("ELF "+lib), 0o644); err != nil {
@@ -189,8 +210,12 @@ func TestDeployToFakeRoboRIO(t *testing.T) {
 	}
 	out.Reset()
 	o.WPILibDir = libs
-	if _, err := Deploy(context.Background(), o); err != nil {
+	res, err = Deploy(context.Background(), o)
+	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if strings.Join(res.LogLines, "\n") != strings.Join(wantLines, "\n") {
+		t.Errorf("second deploy streamed %q, want %q", res.LogLines, wantLines)
 	}
 	if !strings.Contains(out.String(), "host key "+ssh.FingerprintSHA256(srv.HostKey)+" is the one in") {
 		t.Errorf("second deploy did not check the recorded key:\n%s", out.String())

@@ -305,7 +305,11 @@ func (c *conn) size(remote string) int64 {
 
 // follow reads the lines added to a remote file after offset, calling emit
 // for each, until it has maxLines lines or wait has passed. A file that
-// shrinks was started anew: it is read from its beginning.
+// shrinks was started anew: it is read from its beginning. (One started
+// anew that has grown past offset by the first look is read from offset:
+// SFTP gives no inode and mtimes in whole seconds, so size is the only
+// sign; the previous run's log is long, as frcd prints a status line each
+// second, so the new one is found.)
 func (c *conn) follow(ctx context.Context, remote string, offset int64, maxLines int, wait time.Duration, emit func(string)) ([]string, error) {
 	var lines []string
 	var partial []byte
