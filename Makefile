@@ -12,7 +12,7 @@ EXAMPLE_URDF := examples/competition/robot.urdf
 EXAMPLE_YAML := examples/competition/robot.yaml
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test bench lint fmt-check vet rio rio-test fuzz docs run clean
+.PHONY: help deps build test bench lint fmt-check vet rio rio-test fuzz docs run mem clean
 
 help: ## list the targets
 	@echo "usage: make TARGET"
@@ -87,6 +87,9 @@ docs: ## regenerate docs/devices.md from the device table
 run: build ## run the example robot on the simulated HAL, bridged to ROS (embedded master if none runs; Ctrl-C stops)
 	bin/frcd validate $(EXAMPLE_URDF) $(EXAMPLE_YAML)
 	bin/frcd run --sim $(EXAMPLE_URDF) $(EXAMPLE_YAML)
+
+mem: build ## measure the resident memory of the example robot on the sim with ROS (30 s, then 30 s with a subscriber)
+	scripts/mem.sh bin/frcd
 
 clean: ## remove bin/
 	rm -rf bin

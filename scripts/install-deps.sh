@@ -38,6 +38,10 @@ rosservice             python3-rosservice
 # Node.js, for the WPILib simulation WebSocket test with the WPILib client library
 node                   nodejs
 npm                    npm
+# OpenSSH server, for the deploy test: frcd deploy installs to a fake roboRIO tree over real SSH
+/usr/sbin/sshd         openssh-server
+# systemd-analyze, to verify the coprocessor unit deploy/frcd.service
+systemd-analyze        systemd
 '''
 
 # npm modules, one line each: a file that must exist (relative to the

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
@@ -45,7 +46,7 @@ Usage:
                           run the robot, bridged to ROS, with a status line each second: on the
                           simulated HAL (--sim for short; it also serves WPILib's simulation
                           WebSocket protocol), on a Linux coprocessor, or on the roboRIO
-  frcd validate [--json] [--strict] ROBOT.urdf ROBOT.yaml
+` + deployUsage + `  frcd validate [--json] [--strict] ROBOT.urdf ROBOT.yaml
                           check a robot's files; every finding as file:line:col
   frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
   frcd schema             print a JSON Schema of the robot YAML, for editors
@@ -67,6 +68,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runDaemon(rest, stdout, stderr)
 	case "validate":
 		return validate(rest, stdout, stderr)
+	case "deploy":
+		return deployRobot(rest, stdout, stderr)
 	case "describe":
 		return describe(rest, stdout, stderr)
 	case "schema":
@@ -78,7 +81,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "validate", "describe", "schema", "version", "help"}), usage)
+	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "deploy", "validate", "describe", "schema", "version", "help"}), usage)
 	return exitUsage
 }
 
@@ -214,6 +217,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	}
 	list.WriteText(stderr) // warnings
 	logger := log.New(stderr, "", 0)
+	limit, from := applyMemoryLimit(os.Getenv)
 	o := daemon.Options{RealTime: true, Rate: *rate, Seed: *seed, Enabled: !*disabled, Spin: *spin, Status: stdout, StatusEvery: *every, Logf: logger.Printf}
 	if *scenario != "" {
 		if o.Scenario, err = sim.LoadScenario(*scenario); err != nil {
@@ -268,6 +272,9 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	fmt.Fprintf(stdout, "frcd: %s on %s at %.0f Hz, %d devices, %d joints; Ctrl-C stops\n",
 		r.URDF.Name, where, float64(time.Second)/float64(d.Loop.Period()), len(d.Devices), len(r.Joints))
+	if limit > 0 && limit < math.MaxInt64 {
+		fmt.Fprintf(stdout, "frcd: soft memory limit %d MiB, %s\n", limit>>20, from)
+	}
 	if d.Bridge != nil {
 		uri, _, _ := env.Master()
 		fmt.Fprintf(stdout, "frcd: ROS master %s (%s); publishing /joint_states every %s\n", uri, *masterFlag, d.Bridge.Stats().PublishEvery)

@@ -37,6 +37,7 @@ var (
 	RobotStatePublisher = Tool{"/usr/lib/robot_state_publisher/robot_state_publisher", "ros-robot-state-publisher"}
 	Node                = Tool{"node", "nodejs"}
 	CC                  = Tool{"cc", "gcc"}
+	SSHD                = Tool{"/usr/sbin/sshd", "openssh-server"}
 )
 
 // RequireFile is Require for a file a tool needs (a package that

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/frcd/frcd/deploy"
+)
+
+// deployUsage is the line of `frcd deploy` in the usage text.
+const deployUsage = `  frcd deploy --team N [--host ADDR,...] [--binary bin/frcd-rio] [--wpilib-libs DIR] ROBOT.urdf ROBOT.yaml
+                          validate the robot, install frcd on the team's roboRIO over SSH,
+                          restart the robot program and show its first log lines
+`
+
+// deployHidden are the flags of `frcd deploy` for tests against a fake
+// roboRIO tree, left out of its usage.
+var deployHidden = map[string]bool{"root": true, "user": true, "owner": true}
+
+// deployRobot is `frcd deploy`.
+func deployRobot(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("deploy", stderr)
+	team := fs.Int("team", 0, "the FRC team number: deploy to roboRIO-N-FRC.local, then 10.TE.AM.2, then 172.22.11.2 (USB)")
+	hosts := fs.String("host", "", "address(es) of the roboRIO, host or host:port, comma-separated and tried in order (instead of --team's)")
+	binary := fs.String("binary", "bin/frcd-rio", "the frcd executable for the roboRIO, as `make rio` builds it")
+	libs := fs.String("wpilib-libs", "", "a directory with libwpiHal.so and libwpiutil.so to install in "+deploy.LibDir+" (default: check that they are there)")
+	identity := fs.String("identity", "", "a private key to log in with (default: ~/.ssh/id_ed25519, id_ecdsa, id_rsa; the empty password is always tried)")
+	knownHosts := fs.String("known-hosts", "", "the known_hosts file (default ~/.ssh/known_hosts); an unknown roboRIO's key is trusted and recorded")
+	timeout := fs.Duration("timeout", 3*time.Second, "how long to wait for each address to answer")
+	lines := fs.Int("log-lines", 10, "how many lines of the robot program's log to show after the restart")
+	wait := fs.Duration("log-wait", 15*time.Second, "how long to wait for them")
+	root := fs.String("root", "", "prefix of every path on the remote machine (tests)")
+	user := fs.String("user", deploy.RoboRIO.User, "the SSH login (tests)")
+	owner := fs.String("owner", deploy.RoboRIO.Owner, "the owner of the installed files (tests)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "usage:\n"+deployUsage)
+		fs.VisitAll(func(f *flag.Flag) {
+			if !deployHidden[f.Name] {
+				fmt.Fprintf(stderr, "  --%s\n    \t%s\n", f.Name, f.Usage)
+			}
+		})
+	}
+	urdfPath, yamlPath, ok := robotFiles(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	o := deploy.Options{
+		URDF: urdfPath, YAML: yamlPath, Binary: *binary, WPILibDir: *libs,
+		DialTimeout: *timeout, Identity: *identity, KnownHosts: *knownHosts,
+		Target:   deploy.Target{Root: *root, User: *user, Owner: *owner},
+		LogLines: *lines, LogWait: *wait, Out: stdout, CheckBinary: deploy.CheckBinary,
+	}
+	switch {
+	case *hosts != "":
+		for _, h := range strings.Split(*hosts, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				o.Hosts = append(o.Hosts, h)
+			}
+		}
+	case *team != 0:
+		var err error
+		if o.Hosts, err = deploy.Hosts(*team); err != nil {
+			fmt.Fprintf(stderr, "frcd deploy: %v\n", err)
+			return exitUsage
+		}
+	}
+	if len(o.Hosts) == 0 {
+		fmt.Fprintln(stderr, "frcd deploy: say where to deploy: --team N or --host ADDR")
+		fs.Usage()
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	_, err := deploy.Deploy(ctx, o)
+	var invalid *deploy.InvalidRobotError
+	switch {
+	case errors.As(err, &invalid):
+		invalid.Findings.WriteText(stderr)
+		fmt.Fprintf(stderr, "frcd deploy: %v\n", err)
+		if invalid.Err != nil {
+			return exitUsage
+		}
+		return exitInvalid
+	case err != nil:
+		fmt.Fprintf(stderr, "frcd deploy: %s\n", strings.TrimPrefix(err.Error(), "deploy: "))
+		return exitUsage
+	}
+	return exitOK
+}

@@ -1,0 +1,379 @@
+// Package deploy installs frcd on a roboRIO over SSH, the way WPILib's
+// GradleRIO installs a C++ robot program: it validates the robot first,
+// connects as the roboRIO's admin user (roboRIO-N-FRC.local, then
+// 10.TE.AM.2, then 172.22.11.2 over USB), stops the robot program, copies
+// the ARM binary and the robot's two files to /home/lvuser, writes
+// /home/lvuser/robotCommand (the file the roboRIO's robot-program launcher
+// runs), restarts the robot program and streams the first lines of its log.
+//
+// The SSH client is golang.org/x/crypto/ssh and files go over SFTP
+// (github.com/pkg/sftp); the few commands run on the roboRIO are the ones
+// GradleRIO runs there (frcKillRobot.sh, chown, setcap, ldconfig, sync).
+// Nothing runs a local ssh or scp.
+//
+// The files of this directory that are not Go (frcd.service,
+// coprocessor.md) are for running frcd on a Linux coprocessor instead.
+package deploy
+
+import (
+	"context"
+	"debug/elf"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/frcd/frcd/diag"
+	"github.com/frcd/frcd/robot"
+)
+
+// Paths on the roboRIO, below Target.Root.
+const (
+	// Home is lvuser's home, where the robot program lives.
+	Home = "/home/lvuser"
+	// BinaryName is the name frcd gets in Home.
+	BinaryName = "frcd"
+	// RobotCommandPath is the file the robot-program launcher
+	// (/usr/local/frc/bin/frcRunRobot.sh) runs.
+	RobotCommandPath = Home + "/robotCommand"
+	// LogPath is where the launcher writes the robot program's standard
+	// output and error (a link to /var/local/natinst/log/FRC_UserProgram.log).
+	LogPath = Home + "/FRC_UserProgram.log"
+	// KillScript stops the robot program; with -r it starts it again.
+	KillScript = "/usr/local/frc/bin/frcKillRobot.sh"
+	// PathScript puts the NI and FRC tools on PATH.
+	PathScript = "/etc/profile.d/natinst-path.sh"
+	// LibDir is where GradleRIO puts vendor and WPILib libraries.
+	LibDir = "/usr/local/frc/third-party/lib"
+)
+
+// WPILibLibs are the WPILib HAL libraries frcd's roboRIO backend loads.
+var WPILibLibs = []string{"libwpiHal.so", "libwpiutil.so"}
+
+// DefaultPort is the SSH port.
+const DefaultPort = 22
+
+// USBAddress is the roboRIO's address on its USB device port.
+const USBAddress = "172.22.11.2"
+
+// Hosts returns the addresses where the roboRIO of a team answers, in the
+// order GradleRIO tries them: its mDNS name, 10.TE.AM.2 on the robot
+// radio's network, then the USB address.
+func Hosts(team int) ([]string, error) {
+	if team < 1 || team > 25599 {
+		return nil, fmt.Errorf("team number %d out of range: FRC team numbers are 1 to 25599 (10.TE.AM.2 must be an address)", team)
+	}
+	return []string{
+		fmt.Sprintf("roboRIO-%d-FRC.local", team),
+		fmt.Sprintf("10.%d.%d.2", team/100, team%100),
+		USBAddress,
+	}, nil
+}
+
+// Target says who to log in as and where the roboRIO's file tree is. A
+// test points it at a fake tree on an ordinary machine.
+type Target struct {
+	// Root prefixes every path on the remote machine, commands and the
+	// robotCommand included ("" on a roboRIO).
+	Root string
+	// User is the SSH login (admin: root's rights, an empty password on a
+	// fresh image).
+	User string
+	// Owner owns the robot program's files (lvuser, who runs it).
+	Owner string
+}
+
+// RoboRIO is the target of a real roboRIO.
+var RoboRIO = Target{User: "admin", Owner: "lvuser"}
+
+// Options of one deploy.
+type Options struct {
+	// URDF and YAML are the robot's files on this machine.
+	URDF, YAML string
+	// Binary is the frcd executable for the roboRIO (`make rio`).
+	Binary string
+	// WPILibDir, when set, holds libwpiHal.so and libwpiutil.so to install
+	// in LibDir; otherwise the deploy checks that they are there.
+	WPILibDir string
+	// Hosts are tried in order (host or host:port; port 22 by default).
+	Hosts []string
+	// DialTimeout bounds the connection to each host (default 3 s) and
+	// the SSH handshake after it.
+	DialTimeout time.Duration
+	// Identity is a private key file to log in with; "" tries the usual
+	// keys of SSHDir. The empty password is always tried too.
+	Identity string
+	// SSHDir holds the default keys and known_hosts ("" = ~/.ssh).
+	SSHDir string
+	// KnownHosts is the known_hosts file ("" = SSHDir/known_hosts).
+	KnownHosts string
+	// Target is the remote machine's user and root (zero = RoboRIO).
+	Target Target
+	// LogLines and LogWait bound the streaming of the robot program's log
+	// after the restart: it stops after LogLines lines (default 10) or
+	// LogWait (default 15 s), whichever comes first.
+	LogLines int
+	LogWait  time.Duration
+	// Out receives the progress, the warnings and the log lines.
+	Out io.Writer
+	// CheckBinary, when set, vets Binary after the robot validates
+	// (frcd deploy passes CheckBinary).
+	CheckBinary func(path string) error
+}
+
+// InvalidRobotError is the refusal to deploy a robot that does not
+// validate; Findings are all of validation's findings.
+type InvalidRobotError struct {
+	Findings diag.List
+	Summary  string
+	// Err is the error reading a file, if that was the trouble.
+	Err error
+}
+
+func (e *InvalidRobotError) Error() string {
+	return "refusing to deploy a robot with errors: " + e.Summary
+}
+
+// RobotCommand is the content of robotCommand that starts frcd with the
+// robot's files on the roboRIO backend: the launcher runs it with sh.
+func RobotCommand(binary, urdf, yaml string) string {
+	return shellQuote(binary) + " run --hal roborio " + shellQuote(urdf) + " " + shellQuote(yaml) + "\n"
+}
+
+// Result says what a deploy did.
+type Result struct {
+	// Host is the address that answered.
+	Host string
+	// Files are the remote paths written (Root included).
+	Files []string
+	// LogLines are the robot program's log lines streamed after the
+	// restart.
+	LogLines []string
+}
+
+func (o *Options) defaults() error {
+	if o.Target == (Target{}) {
+		o.Target = RoboRIO
+	}
+	if o.Target.User == "" || o.Target.Owner == "" {
+		return errors.New("deploy: the target needs a user and an owner")
+	}
+	if o.DialTimeout <= 0 {
+		o.DialTimeout = 3 * time.Second
+	}
+	if o.LogLines <= 0 {
+		o.LogLines = 10
+	}
+	if o.LogWait <= 0 {
+		o.LogWait = 15 * time.Second
+	}
+	if o.Out == nil {
+		o.Out = io.Discard
+	}
+	if o.SSHDir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return fmt.Errorf("deploy: no home directory for ~/.ssh: %v", err)
+		}
+		o.SSHDir = filepath.Join(home, ".ssh")
+	}
+	if o.KnownHosts == "" {
+		o.KnownHosts = filepath.Join(o.SSHDir, "known_hosts")
+	}
+	if len(o.Hosts) == 0 {
+		return errors.New("deploy: no host to deploy to: give a team number or a host")
+	}
+	return nil
+}
+
+// upload is one local file and where it goes.
+type upload struct {
+	local, remote string
+	mode          os.FileMode
+}
+
+// plan checks the local side: the robot validates, the files exist and
+// have distinct remote names. It writes the warnings to o.Out.
+func (o *Options) plan() ([]upload, error) {
+	r, list, err := robot.Load(o.URDF, o.YAML)
+	if err != nil || list.Errors() > 0 {
+		summary := fmt.Sprintf("%s + %s: %d errors", o.URDF, o.YAML, list.Errors())
+		if err != nil {
+			summary = fmt.Sprintf("%s + %s: %v", o.URDF, o.YAML, err)
+		}
+		return nil, &InvalidRobotError{Findings: list, Summary: summary, Err: err}
+	}
+	if err := list.WriteText(o.Out); err != nil { // warnings
+		return nil, err
+	}
+	fmt.Fprintf(o.Out, "deploy: %s validates: %d movable joints, %d devices\n", r.URDF.Name, len(r.Joints), len(r.Config.Devices))
+	if o.CheckBinary != nil {
+		if err := o.CheckBinary(o.Binary); err != nil {
+			return nil, fmt.Errorf("deploy: %w", err)
+		}
+	}
+	home := o.Target.Root + Home
+	ups := []upload{
+		{o.Binary, home + "/" + BinaryName, 0o755},
+		{o.URDF, home + "/" + filepath.Base(o.URDF), 0o644},
+		{o.YAML, home + "/" + filepath.Base(o.YAML), 0o644},
+	}
+	if o.WPILibDir != "" {
+		for _, lib := range WPILibLibs {
+			ups = append(ups, upload{filepath.Join(o.WPILibDir, lib), o.Target.Root + LibDir + "/" + lib, 0o755})
+		}
+	}
+	reserved := map[string]string{RobotCommandPath: "robotCommand", LogPath: "the log"}
+	for _, u := range ups {
+		fi, err := os.Stat(u.local)
+		if err != nil {
+			return nil, fmt.Errorf("deploy: %v", err)
+		}
+		if !fi.Mode().IsRegular() {
+			return nil, fmt.Errorf("deploy: %s is not a regular file", u.local)
+		}
+		rel := strings.TrimPrefix(u.remote, o.Target.Root)
+		if what, taken := reserved[rel]; taken {
+			return nil, fmt.Errorf("deploy: %s would land on %s (%s): rename it", u.local, rel, what)
+		}
+		reserved[rel] = u.local
+	}
+	return ups, nil
+}
+
+// Deploy installs and restarts frcd on the first host that answers.
+func Deploy(ctx context.Context, o Options) (*Result, error) {
+	if err := o.defaults(); err != nil {
+		return nil, err
+	}
+	ups, err := o.plan()
+	if err != nil {
+		return nil, err
+	}
+	auth, tried, err := o.authMethods()
+	if err != nil {
+		return nil, err
+	}
+	c, err := o.connect(ctx, auth, tried)
+	if err != nil {
+		return nil, err
+	}
+	defer c.close()
+	res := &Result{Host: c.host}
+	out := o.Out
+	root := o.Target.Root
+
+	fmt.Fprintln(out, "deploy: stopping the robot program")
+	if err := c.run(c.killCommand(false)); err != nil {
+		// Nothing to stop is no reason not to deploy.
+		fmt.Fprintf(out, "deploy: warning: %v\n", err)
+	}
+	for _, u := range ups {
+		if err := c.put(u.local, u.remote, u.mode); err != nil {
+			return res, err
+		}
+		res.Files = append(res.Files, u.remote)
+		fmt.Fprintf(out, "deploy: copied %s to %s\n", u.local, u.remote)
+	}
+	if o.WPILibDir == "" {
+		var missing []string
+		for _, lib := range WPILibLibs {
+			if _, err := c.sftp.Stat(root + LibDir + "/" + lib); err != nil {
+				missing = append(missing, lib)
+			}
+		}
+		if len(missing) > 0 {
+			fmt.Fprintf(out, "deploy: warning: %s not in %s: frcd's roboRIO backend cannot start without them; give the WPILib libraries with --wpilib-libs DIR (or deploy any WPILib robot program once)\n",
+				strings.Join(missing, " and "), LibDir)
+		}
+	} else {
+		if err := c.run("ldconfig"); err != nil {
+			return res, err
+		}
+	}
+	binary := root + Home + "/" + BinaryName
+	command := RobotCommand(binary, ups[1].remote, ups[2].remote)
+	if err := c.write(root+RobotCommandPath, []byte(command), 0o755); err != nil {
+		return res, err
+	}
+	res.Files = append(res.Files, root+RobotCommandPath)
+	fmt.Fprintf(out, "deploy: %s: %s", RobotCommandPath, command)
+
+	owned := []string{binary, ups[1].remote, ups[2].remote, root + RobotCommandPath}
+	if err := c.run("chown " + shellQuote(o.Target.Owner) + " " + shellJoin(owned)); err != nil {
+		return res, err
+	}
+	// CAP_SYS_NICE lets frcd give its control loop a real-time priority,
+	// as GradleRIO grants C++ robot programs.
+	if err := c.run("setcap cap_sys_nice+eip " + shellQuote(binary)); err != nil {
+		fmt.Fprintf(out, "deploy: warning: frcd will run without real-time priority: %v\n", err)
+	}
+	if err := c.run("sync"); err != nil {
+		return res, err
+	}
+	logPath := root + LogPath
+	offset := c.size(logPath)
+	fmt.Fprintln(out, "deploy: restarting the robot program")
+	if err := c.run(c.killCommand(true)); err != nil {
+		return res, err
+	}
+	fmt.Fprintf(out, "deploy: the first lines of %s:\n", LogPath)
+	res.LogLines, err = c.follow(ctx, logPath, offset, o.LogLines, o.LogWait, func(line string) {
+		fmt.Fprintf(out, "rio| %s\n", line)
+	})
+	if err != nil {
+		return res, err
+	}
+	if len(res.LogLines) == 0 {
+		fmt.Fprintf(out, "deploy: warning: the robot program wrote nothing in %s; see the Driver Station's console or %s\n", o.LogWait, LogPath)
+	}
+	fmt.Fprintf(out, "deploy: done: frcd runs on %s\n", c.host)
+	return res, nil
+}
+
+// CheckBinary checks that path is what a roboRIO runs: a 32-bit ARM Linux
+// executable.
+func CheckBinary(path string) error {
+	f, err := elf.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("%s not found: build frcd for the roboRIO with `make rio`, or give it with --binary", path)
+	}
+	if err != nil {
+		return fmt.Errorf("%s is not a Linux executable (%v): build frcd for the roboRIO with `make rio`", path, err)
+	}
+	defer f.Close()
+	if f.Class != elf.ELFCLASS32 || f.Machine != elf.EM_ARM || (f.Type != elf.ET_EXEC && f.Type != elf.ET_DYN) {
+		return fmt.Errorf("%s is a %s %s %s, not a 32-bit ARM executable for the roboRIO: build it with `make rio`", path, f.Class, f.Machine, f.Type)
+	}
+	return nil
+}
+
+// withPort adds the SSH port to a host that has none.
+func withPort(host string) string {
+	if _, _, err := net.SplitHostPort(host); err == nil {
+		return host
+	}
+	return net.JoinHostPort(strings.Trim(host, "[]"), strconv.Itoa(DefaultPort))
+}
+
+// shellQuote quotes s for sh when it needs quoting.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./_-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func shellJoin(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = shellQuote(w)
+	}
+	return strings.Join(q, " ")
+}
