@@ -28,7 +28,7 @@ build: ## build bin/frcd for this machine
 test: deps fmt-check vet rio rio-test ## install test deps, check formatting, vet, build and test the roboRIO binary, run all tests with -race
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio ./hal/roborio
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run OpenRoboRIO ./cmd/frcd
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO" ./cmd/frcd
 
 bench: ## run the benchmarks and print their figures
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem ./...

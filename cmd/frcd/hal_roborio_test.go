@@ -41,3 +41,19 @@ func lookup(dir string) (string, error) {
 	_, err := os.Stat(p)
 	return p, err
 }
+
+// `frcd run --hal roborio` without the HAL: exit 3, and the library's
+// error is the one line on stderr (the example robot has no warnings).
+func TestRunRoboRIOWithoutHAL(t *testing.T) {
+	t.Setenv("LD_LIBRARY_PATH", "")
+	for _, d := range roborio.DefaultDirs {
+		if _, err := lookup(d); err == nil {
+			t.Skipf("%s has a WPILib HAL: this is a roboRIO", d)
+		}
+	}
+	code, out, errOut := runFrcd("run", "--hal", "roborio", "--no-ros", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml")
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if code != exitUnavailable || len(lines) != 1 || !strings.Contains(lines[0], "libwpiHal.so not found") || out != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q: want exit 3 and one line", code, out, errOut)
+	}
+}
