@@ -22,6 +22,7 @@ var allowed = map[string][]string{
 	"config":            {"diag", "gopkg.in/yaml.v3"},
 	"robot":             {"diag", "urdf", "config"},
 	"hal":               {"periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
+	"hal/periph":        {"hal", "periph.io/x/conn/v3/gpio", "periph.io/x/conn/v3/gpio/gpioreg", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/i2c/i2creg", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3/spi/spireg", "periph.io/x/host/v3"},
 	"hal/haltest":       {"hal", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"devices":           {"diag", "hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"sim":               {"hal", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
