@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/interfaces"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/sim"
 )
@@ -40,15 +42,21 @@ func TestCoprocessorNavXOnSim(t *testing.T) {
 	for range 10 {
 		d.Step()
 	}
-	s := d.Loop.NewSnapshot()
-	d.Loop.ReadSnapshot(s)
-	if len(s.IMUs) != 2 {
-		t.Fatalf("%d IMUs, want 2", len(s.IMUs))
-	}
-	for _, imu := range s.IMUs {
+	for _, imu := range readIMUs(t, d, 2) {
 		q := imu.State.Orientation // x, y, z, w
 		if got := 2 * math.Atan2(q[2], q[3]); !imu.OK || math.Abs(got-yaw) > 1e-3 {
 			t.Errorf("%s: ok %v, yaw %.4f rad, want %.4f", imu.Name, imu.OK, got, yaw)
 		}
 	}
+}
+
+// readIMUs reads the loop's snapshot and returns its n IMUs.
+func readIMUs(t *testing.T, d *Daemon, n int) []control.Sample[interfaces.IMUState] {
+	t.Helper()
+	s := d.Loop.NewSnapshot()
+	d.Loop.ReadSnapshot(s)
+	if len(s.IMUs) != n {
+		t.Fatalf("%d IMUs, want %d", len(s.IMUs), n)
+	}
+	return s.IMUs
 }
