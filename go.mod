@@ -10,10 +10,12 @@ require (
 	golang.org/x/crypto v0.41.0
 	gopkg.in/yaml.v3 v3.0.1
 	periph.io/x/conn/v3 v3.7.2
+	periph.io/x/host/v3 v3.8.5
 )
 
 require (
 	github.com/gookit/color v1.5.4 // indirect
+	github.com/jonboulle/clockwork v0.4.0 // indirect
 	github.com/kr/fs v0.1.0 // indirect
 	github.com/xo/terminfo v0.0.0-20210125001918-ca9a967f8778 // indirect
 	golang.org/x/sys v0.35.0 // indirect

@@ -1,5 +1,7 @@
 package config
 
+import "fmt"
+
 // The spec's "Supported WPILib & Vendor sensors".
 
 // jointKey is the spec's `joint` key of the standard joint sensors: it is
@@ -99,29 +101,61 @@ var navxPorts = map[string]int{"spi": 4, "i2c": 1, "serial": 3}
 
 var navx = &Type{
 	Name: "navx", Class: "AHRS", Group: "sensor",
-	Summary: "A Kauai Labs navX-MXP IMU on SPI, I2C or serial.",
-	Doc:     "State: an IMU handle (orientation, angular velocity, linear acceleration).",
+	Summary: "A Kauai Labs navX-MXP IMU on SPI, I2C or serial, on a roboRIO port or a Linux coprocessor's bus.",
+	Doc: "State: an IMU handle (orientation, angular velocity, linear acceleration). On a roboRIO give `id`, the WPILib port; " +
+		"on a Linux coprocessor give `bus` (and `chip_select` on SPI): the navX is then on /dev/spidevBUS.CHIP_SELECT " +
+		"(SPI mode 3, with the navX CRC) or on /dev/i2c-BUS at address 0x32.",
 	Place:   LinkSensor,
+	Example: "{name: imu, type: navx, frame_id: base_link, interface: spi, id: 0}",
+	Schema:  map[string]any{"oneOf": []any{map[string]any{"required": []string{"id"}}, map[string]any{"required": []string{"bus"}}}},
 	Keys: []Key{
 		frameIDKey,
 		{Name: "interface", Kind: String, Required: true, Enum: []string{"spi", "serial", "i2c"}, Doc: "The interface the navX is connected by."},
-		{Name: "id", Kind: Int, Required: true, HasRange: true, Min: 0, Max: 4, Doc: "The port on that interface: SPI 0-3 onboard chip selects, 4 the MXP; I2C 0 onboard, 1 MXP; serial 0 onboard, 1 MXP, 2-3 USB."},
+		{Name: "id", Kind: Int, HasRange: true, Min: 0, Max: 4, Doc: "On a roboRIO, the port on that interface: SPI 0-3 onboard chip selects, 4 the MXP; I2C 0 onboard, 1 MXP; serial 0 onboard, 1 MXP, 2-3 USB. Give id or bus."},
+		{Name: "bus", Kind: Int, HasRange: true, Min: 0, Max: 255, Doc: "On a Linux coprocessor, the bus number: SPI /dev/spidevBUS.CS, I2C /dev/i2c-BUS. Give id or bus."},
+		{Name: "chip_select", Kind: Int, Default: 0, HasRange: true, Min: 0, Max: 255, Doc: "On a Linux coprocessor's SPI bus, the chip select (the CS of /dev/spidevBUS.CS); with bus only."},
 	},
-	Check: func(d *Device, c *Checker) {
-		iface := d.Str("interface")
-		max, ok := navxPorts[iface]
-		if !ok || !d.Has("id") {
-			return
+	Check: checkNavX,
+}
+
+// checkNavX checks the navX's port: a roboRIO id or a Linux bus, not both,
+// and claims it.
+func checkNavX(d *Device, c *Checker) {
+	iface := d.Str("interface")
+	max, ok := navxPorts[iface]
+	if !ok {
+		return
+	}
+	switch {
+	case d.Has("id") && d.Has("bus"):
+		c.Errorf(d.KeyPos("bus"), "%s: give id (a roboRIO %s port) or bus (a Linux %s bus on a coprocessor), not both", d, iface, iface)
+		return
+	case !d.Has("id") && !d.Has("bus"):
+		c.Errorf(d.Pos, "%s: needs id (its roboRIO %s port, 0-%d) or bus (its Linux %s bus on a coprocessor)", d, iface, max, iface)
+		return
+	case d.Has("chip_select") && (!d.Has("bus") || iface != "spi"):
+		c.Errorf(d.KeyPos("chip_select"), "%s: chip_select is for a navX on a Linux SPI bus (interface: spi with bus)", d)
+		return
+	}
+	if d.Has("bus") {
+		switch iface {
+		case "serial":
+			c.Errorf(d.KeyPos("bus"), "%s: a navX on serial has no Linux bus: connect it by spi or i2c", d)
+		case "spi":
+			c.Claim(d, NavXPort, fmt.Sprintf("/dev/spidev%d.%d", d.Int("bus"), d.Int("chip_select")), 0, d.ValuePos("bus"))
+		default:
+			c.Claim(d, NavXPort, fmt.Sprintf("/dev/i2c-%d", d.Int("bus")), 0, d.ValuePos("bus"))
 		}
-		if id := d.Int("id"); id > max {
-			c.Errorf(d.ValuePos("id"), "%s: %s port %d is out of range 0-%d", d, iface, id, max)
-			return
-		}
-		c.Claim(d, NavXPort, iface, d.Int("id"), d.ValuePos("id"))
-		if iface == "serial" {
-			c.Warnf(d.ValuePos("interface"), "%s: frcd's HAL has no serial ports yet, so `frcd run` refuses a navX on serial: connect it by spi or i2c", d)
-		}
-	},
+		return
+	}
+	if id := d.Int("id"); id > max {
+		c.Errorf(d.ValuePos("id"), "%s: %s port %d is out of range 0-%d", d, iface, id, max)
+		return
+	}
+	c.Claim(d, NavXPort, iface, d.Int("id"), d.ValuePos("id"))
+	if iface == "serial" {
+		c.Warnf(d.ValuePos("interface"), "%s: frcd's HAL has no serial ports yet, so `frcd run` refuses a navX on serial: connect it by spi or i2c", d)
+	}
 }
 
 var sensorTypes = []*Type{analogInput, digitalInput, encoder, pigeonIMU, navx}

@@ -869,6 +869,9 @@ func describeClaim(k claimKey) string {
 	case PCMCompressor:
 		return fmt.Sprintf("the compressor of PCM %d", k.n)
 	case NavXPort:
+		if strings.HasPrefix(k.scope, "/dev/") {
+			return k.scope // a Linux bus
+		}
 		return fmt.Sprintf("%s port %d", k.scope, k.n)
 	}
 	return fmt.Sprintf("%s %d", k.r, k.n)

@@ -47,7 +47,9 @@
 // jump.
 //
 // Safety, every cycle after the controllers: when the Driver Station is
-// disabled or e-stopped every device is halted (0 V, solenoids off,
+// disabled or e-stopped, or the loop is inhibited (Loop.Inhibit: the daemon
+// refuses to enable while a required CAN device is missing; the reason is
+// on the snapshot and its State), every device is halted (0 V, solenoids off,
 // relays off, PWM disabled) and every held command is dropped, so that
 // nothing moves on re-enable until a new command arrives; a command older
 // than its controller's timeout makes that output neutral; a pressed limit

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/frcd/frcd/hal"
@@ -41,6 +42,9 @@ type Loop struct {
 	started bool
 	enabled bool
 	stats   Stats
+	// inhibit is the reason the loop refuses to enable, nil when none
+	// (Inhibit, Uninhibit); set from any goroutine, read by Cycle.
+	inhibit atomic.Pointer[string]
 
 	pubMu   sync.Mutex
 	pub     Snapshot
@@ -196,9 +200,13 @@ func (l *Loop) Cycle(now time.Duration) {
 	l.lap(PhaseMerge, &t)
 
 	ds := l.ds.DS()
-	enabled := ds.Attached && ds.Enabled && !ds.EStop
+	inhibited := l.inhibit.Load() != nil
+	enabled := ds.Attached && ds.Enabled && !ds.EStop && !inhibited
 	if !enabled {
 		l.stats.Disabled++
+		if inhibited {
+			l.stats.Inhibited++
+		}
 		for _, c := range l.ctls {
 			c.drop()
 		}
@@ -254,6 +262,33 @@ func (l *Loop) Cycle(now time.Duration) {
 	}
 	l.lap(PhaseWrite, &t)
 	l.finish(now, ds, t0)
+}
+
+// Inhibit keeps the loop from enabling, for reason (say, a required CAN
+// device is missing), until Uninhibit: while inhibited every cycle runs as
+// if the Driver Station were disabled (every output neutral, every held
+// command dropped) and the snapshot's Inhibit says why. A later Inhibit
+// replaces the reason. Safe from any goroutine; it takes effect at the
+// next cycle.
+func (l *Loop) Inhibit(reason string) {
+	if reason == "" {
+		reason = "inhibited"
+	}
+	l.inhibit.Store(&reason)
+}
+
+// Uninhibit clears the inhibit: from the next cycle the loop enables
+// again when the Driver Station does. Commands dropped while inhibited
+// stay dropped, so nothing moves until a new command arrives.
+func (l *Loop) Uninhibit() { l.inhibit.Store(nil) }
+
+// Inhibited returns the inhibit's reason, "" when the loop is not
+// inhibited. Safe from any goroutine.
+func (l *Loop) Inhibited() string {
+	if r := l.inhibit.Load(); r != nil {
+		return *r
+	}
+	return ""
 }
 
 // deviceError counts a device's failed read, write or halt. err must not

@@ -14,6 +14,9 @@ type Snapshot struct {
 	Now     time.Duration
 	DS      hal.DSState
 	Enabled bool
+	// Inhibit is why the loop refused to enable (Loop.Inhibit), "" when
+	// it is not inhibited.
+	Inhibit string
 	Joints  []JointSample
 	Devices []DeviceSample
 	Stats   Stats
@@ -30,11 +33,14 @@ type Snapshot struct {
 	LinkAnalog  []Sample[interfaces.AnalogState]
 }
 
-// State names the robot's state: "e-stopped", "enabled" or "disabled".
+// State names the robot's state: "e-stopped", "enabled", "inhibited:
+// REASON" or "disabled".
 func (s *Snapshot) State() string {
 	switch {
 	case s.DS.EStop:
 		return "e-stopped"
+	case s.Inhibit != "":
+		return "inhibited: " + s.Inhibit
 	case s.Enabled:
 		return "enabled"
 	}
@@ -127,6 +133,10 @@ func (l *Loop) NewSnapshot() *Snapshot { s := l.newSnapshot(); return &s }
 
 func (l *Loop) fill(s *Snapshot, now time.Duration, ds hal.DSState) {
 	s.Now, s.DS, s.Enabled, s.Stats = now, ds, l.enabled, l.stats
+	s.Inhibit = ""
+	if r := l.inhibit.Load(); r != nil {
+		s.Inhibit = *r
+	}
 	for i := range l.m.joints {
 		s.Joints[i].State = l.m.joints[i].state
 	}

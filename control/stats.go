@@ -127,5 +127,6 @@ type Counters struct {
 	Blocked      uint64 // cycles a limit switch zeroed a voltage
 	NoFeedback   uint64 // cycles a PID had no measurement and went neutral
 	DeviceErrors uint64 // failed device reads and writes
-	Disabled     uint64 // cycles run disabled or e-stopped
+	Disabled     uint64 // cycles run disabled, e-stopped or inhibited
+	Inhibited    uint64 // cycles run disabled because the loop was inhibited (Loop.Inhibit)
 }

@@ -77,12 +77,7 @@ func TestDriveHeadingAndTruth(t *testing.T) {
 	if len(tr.Names) != len(d.Robot.Joints) {
 		t.Errorf("truth names %d joints, the robot has %d", len(tr.Names), len(d.Robot.Joints))
 	}
-	s := d.Loop.NewSnapshot()
-	d.Loop.ReadSnapshot(s)
-	if len(s.IMUs) != 2 {
-		t.Fatalf("%d IMUs, want navx and pigeon", len(s.IMUs))
-	}
-	for _, imu := range s.IMUs {
+	for _, imu := range readIMUs(t, d, 2) { // navx and pigeon
 		q := imu.State.Orientation // x, y, z, w
 		yaw := 2 * math.Atan2(q[2], q[3])
 		// The navX samples at 60 Hz and its registers hold 0.01°; the

@@ -96,6 +96,9 @@ var RoboRIO = Target{User: "admin", Owner: "lvuser"}
 type Options struct {
 	// URDF and YAML are the robot's files on this machine.
 	URDF, YAML string
+	// Check, when set, adds the checks `frcd validate` makes beyond
+	// robot.Load (the CAN bus load) to the findings.
+	Check func(r *robot.Robot, list *diag.List)
 	// Binary is the frcd executable for the roboRIO (`make rio`).
 	Binary string
 	// WPILibDir, when set, holds libwpiHal.so and libwpiutil.so to install
@@ -202,6 +205,9 @@ type upload struct {
 // have distinct remote names. It writes the warnings to o.Out.
 func (o *Options) plan() ([]upload, error) {
 	r, list, err := robot.Load(o.URDF, o.YAML)
+	if o.Check != nil {
+		o.Check(r, &list)
+	}
 	if err != nil || list.Errors() > 0 {
 		summary := fmt.Sprintf("%s + %s: %d errors", o.URDF, o.YAML, list.Errors())
 		if err != nil {

@@ -88,4 +88,17 @@
 //     after 100 ms; Control1 0x09041C00+id sent on change and every 20 ms.
 //   - PDP: Status1-3 0x08041400/40/80+id and Energy 0x08041740+id decoded
 //     per PROTOCOLS.md; stale after 100 ms.
+//
+// # CAN traffic, load and inventory
+//
+// cantraffic.go holds, per YAML device type on the CAN bus, the frames the
+// device and the controller exchange (id, length, default period; sources
+// in its comments). ExpectedCAN lists a YAML's physical CAN devices (a PCM
+// once however many solenoids name it; a Pigeon on a Talon SRX as a rider
+// with the Talon's number); EstimateCANLoad and CheckCANLoad give each
+// bus's worst-case load for `frcd validate` (a warning at 70 %, an error
+// at 90 %); TakeInventory compares the expected devices with the ids a
+// hal.CANMonitor heard: present, stale (unheard for 100 ms), missing,
+// unexpected, and RequiredMissing for refusing to enable (control's
+// Loop.Inhibit).
 package devices

@@ -47,9 +47,11 @@ const (
 
 // navX reads a Kauai Labs navX-MXP through its register interface, on SPI
 // (`interface: spi`, `id` the port: 0-3 onboard chip selects, 4 the MXP)
-// or I2C (`interface: i2c`, `id` 0 onboard, 1 MXP; address 0x32). Serial
-// is refused: the navX's UART protocol is a separate stream that the HAL
-// has no ports for.
+// or I2C (`interface: i2c`, `id` 0 onboard, 1 MXP; address 0x32); on a
+// Linux coprocessor `bus` (and `chip_select`) name /dev/spidevBUS.CS or
+// /dev/i2c-BUS instead, opened through hal.LinuxBuses, with the same
+// protocol. Serial is refused: the navX's UART protocol is a separate
+// stream that the HAL has no ports for.
 //
 // It polls the navX at twice its update rate, reading registers
 // 0x00-0x39 in one burst. On SPI a read is split within one cycle: Read
@@ -72,7 +74,7 @@ const (
 // gravity removed (m/s²); the covariances are unknown (all zero). A
 // response that fails its CRC, that is not a navX's (WHOAMI not 0x32) or
 // that comes while the navX is not in normal operation leaves the state as
-// it was; no new sample (the timestamp at 0x12 unchanged) for three update
+// it was (a bad CRC is counted too); no new sample (the timestamp at 0x12 unchanged) for three update
 // periods, and at least 100 ms, makes Read fail with hal.ErrTimeout. A
 // sample is stamped with the time of the Read that asked for it; on SPI
 // it reaches the state at that cycle's Write, so the loop merges it at the
@@ -99,6 +101,8 @@ type navX struct {
 	zeros [navxSpan + 1]byte
 	rx    [navxSpan + 1]byte
 
+	crcErrors uint64 // SPI responses refused for a bad CRC
+
 	rErr                                       opError
 	errCRC, errWhoAmI, errGarbled, errNotReady error
 	errStale                                   error
@@ -107,34 +111,29 @@ type navX struct {
 var _ Device = (*navX)(nil)
 
 func newNavX(d *config.Device, env *Env) (Device, error) {
-	iface, id := d.Str("interface"), d.Int("id")
+	iface := d.Str("interface")
 	n := &navX{name: d.Name, rateHz: navxDefaultRateHz, rErr: newOpError(d, "read")}
 	n.req = [3]byte{navxRegWhoAmI, navxSpan}
-	switch iface {
-	case "spi":
-		p, err := env.HAL.SPI(id)
-		if err != nil {
-			return nil, fmt.Errorf("SPI port %d: %w", id, err)
-		}
+	p, bus, where, err := navxPort(d, env.HAL)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case p != nil:
 		c, err := p.Connect(navxSPIHz, spi.Mode3, 8)
 		if err != nil {
-			return nil, fmt.Errorf("SPI port %d: connect: %w", id, err)
+			return nil, fmt.Errorf("%s: connect: %w", where, err)
 		}
 		n.spi = c
 		n.req[2] = hal.NavXCRC(n.req[:2])
-	case "i2c":
-		b, err := env.HAL.I2C(id)
-		if err != nil {
-			return nil, fmt.Errorf("I2C port %d: %w", id, err)
-		}
-		n.bus = b
-	case "serial":
+	case bus != nil:
+		n.bus = bus
+	case iface == "serial":
 		return nil, errors.New("interface serial: a navX over serial (TTL UART or USB) is not supported yet: " +
 			"its serial protocol is a separate stream and frcd's HAL has no serial ports; connect the navX by spi or i2c")
 	default:
 		return nil, fmt.Errorf("interface %q: want spi or i2c", iface)
 	}
-	where := fmt.Sprintf("%s port %d", iface, id)
 	n.errCRC = fmt.Errorf("%s: read: the response on %s failed its CRC", d, where)
 	n.errWhoAmI = fmt.Errorf("%s: read: no navX-MXP answers on %s (WHOAMI is not 0x32): %w", d, where, hal.ErrNoDevice)
 	n.errGarbled = fmt.Errorf("%s: read: a garbled response on %s", d, where)
@@ -145,6 +144,41 @@ func newNavX(d *config.Device, env *Env) (Device, error) {
 		return nil, err
 	}
 	return n, nil
+}
+
+// navxPort opens the navX's SPI port or I2C bus: the roboRIO port `id`,
+// or with `bus` a Linux bus through hal.LinuxBuses (/dev/spidevBUS.CS,
+// /dev/i2c-BUS). where names it for messages. Neither is returned for
+// another interface.
+func navxPort(d *config.Device, b hal.Backend) (p spi.Port, bus i2c.Bus, where string, err error) {
+	iface, id := d.Str("interface"), d.Int("id")
+	if iface != "spi" && iface != "i2c" {
+		return nil, nil, "", nil
+	}
+	if !d.Has("bus") {
+		where = fmt.Sprintf("%s port %d", iface, id)
+		if iface == "spi" {
+			p, err = b.SPI(id)
+		} else {
+			bus, err = b.I2C(id)
+		}
+	} else {
+		lb, lerr := hal.OpenLinuxBuses(b)
+		if lerr != nil {
+			return nil, nil, "", lerr
+		}
+		if iface == "spi" {
+			where = fmt.Sprintf("/dev/spidev%d.%d", d.Int("bus"), d.Int("chip_select"))
+			p, err = lb.SPIDev(d.Int("bus"), d.Int("chip_select"))
+		} else {
+			where = fmt.Sprintf("/dev/i2c-%d", d.Int("bus"))
+			bus, err = lb.I2CDev(d.Int("bus"))
+		}
+	}
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("%s: %w", where, err)
+	}
+	return p, bus, where, nil
 }
 
 func (n *navX) Name() string { return n.name }
@@ -197,6 +231,7 @@ func (n *navX) responseSPI() error {
 		return n.rErr.wrap(err)
 	}
 	if hal.NavXCRC(n.rx[:navxSpan]) != n.rx[navxSpan] {
+		n.crcErrors++
 		return n.errCRC
 	}
 	return n.decode(n.reqAt, n.rx[:navxSpan])

@@ -162,7 +162,7 @@ func newFakeNavX() *fakeNavX {
 func (f *fakeNavX) setTimestamp(ms uint32) { binary.LittleEndian.PutUint32(f.regs[0x12:], ms) }
 
 // navxDevice builds a navx device of the YAML entry on a fake backend.
-func navxDevice(t *testing.T, entry string, b *haltest.Backend) (*navX, *interfaces.IMUState, error) {
+func navxDevice(t *testing.T, entry string, b hal.Backend) (*navX, *interfaces.IMUState, error) {
 	t.Helper()
 	f, list := config.Parse("robot.yaml", []byte("joints:\n  - "+entry+"\n"))
 	if list.Errors() > 0 {

@@ -4,8 +4,11 @@
 // widths, DIO levels, encoder edge counts, analog volts, relay contacts,
 // CAN frames of a CTRE PDP and PCM (PROTOCOLS.md), emulated CTRE motor
 // controllers and Pigeons behind hal.CANMotor and hal.Pigeon, and navX
-// registers over SPI and I2C. It never imports the drivers (package
-// devices); it reads the wiring from the YAML devices.
+// registers over SPI and I2C: on the roboRIO port of its `id`, or, for a
+// navX the YAML puts on a Linux coprocessor's bus (`bus`, `chip_select`),
+// on that bus through hal.LinuxBuses (SPIDev, I2CDev; linux.go), so a
+// coprocessor robot runs on the sim unchanged. It never imports the
+// drivers (package devices); it reads the wiring from the YAML devices.
 //
 // # Time
 //

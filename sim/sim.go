@@ -742,7 +742,7 @@ func (s *Sim) sensor(d *config.Device, j *joint) {
 		s.encoders = append(s.encoders, es)
 		s.sensors[d.Name] = sensorRef{enc: es}
 	case "navx":
-		m := &imuDev{name: d.Name, nav: newNavX(), iface: d.Str("interface"), port: d.Int("id"), canID: -1, talonID: -1, frame: d.Str("frame_id")}
+		m := &imuDev{name: d.Name, nav: newNavX(), iface: d.Str("interface"), port: roboRIOPort(d), canID: -1, talonID: -1, frame: d.Str("frame_id")}
 		s.imus = append(s.imus, m)
 		s.sensors[d.Name] = sensorRef{imu: m}
 	case "pigeon_imu":

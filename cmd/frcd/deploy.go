@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/deploy"
+	"github.com/frcd/frcd/diag"
+	"github.com/frcd/frcd/robot"
 )
 
 // deployUsage is the line of `frcd deploy` in the usage text.
@@ -53,7 +55,7 @@ func deployRobot(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	o := deploy.Options{
-		URDF: urdfPath, YAML: yamlPath, Binary: *binary, WPILibDir: *libs,
+		URDF: urdfPath, YAML: yamlPath, Check: func(r *robot.Robot, list *diag.List) { checkCAN(r, list) }, Binary: *binary, WPILibDir: *libs,
 		DialTimeout: *timeout, Identity: *identity, KnownHosts: *knownHosts,
 		Target:   deploy.Target{Root: *root, User: *user, Owner: *owner},
 		LogLines: *lines, LogWait: *wait, Out: stdout, CheckBinary: deploy.CheckBinary,

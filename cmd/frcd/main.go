@@ -124,13 +124,15 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	r, list, ioErr := robot.Load(urdfPath, yamlPath)
+	loads := checkCAN(r, &list)
 	if *strict {
 		list.Strict()
 	}
 	if *asJSON {
-		list.WriteJSON(stdout)
+		writeValidateJSON(stdout, list, loads)
 	} else {
 		list.WriteText(stdout)
+		writeCANLoads(stdout, loads)
 		fmt.Fprintln(stdout, summary(r, list, urdfPath, yamlPath))
 	}
 	switch {

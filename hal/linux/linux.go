@@ -51,12 +51,10 @@ func OptionsFrom(c *config.File) Options {
 }
 
 // IO is a Linux machine's GPIO pins and SPI and I2C buses (hal/periph's
-// host).
+// Host).
 type IO interface {
-	SPIDev(bus, cs int) (spi.Port, error)
-	I2CDev(bus int) (i2c.Bus, error)
-	DigitalIn(pin string) (hal.DigitalIn, error)
-	DigitalOut(pin string) (hal.DigitalOut, error)
+	hal.LinuxBuses
+	hal.LinuxGPIO
 }
 
 // Heartbeat sends the universal heartbeat on one bus when ticked.
@@ -79,6 +77,7 @@ type Parts struct {
 
 // Backend is the Linux coprocessor's hal.Backend. It is also a
 // hal.NamedCAN, hal.LinuxBuses, hal.Stepper, hal.Enabler and hal.Epocher.
+// (Its GPIO is reached by DIO channel, through the linux: gpio map.)
 type Backend struct {
 	o     Options
 	p     Parts
@@ -174,7 +173,7 @@ func (b *Backend) OpenDigitalIn(channel int) (hal.DigitalIn, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, err := b.p.IO.DigitalIn(pin)
+	in, err := b.p.IO.OpenGPIOIn(pin)
 	if err != nil {
 		b.release(channel)
 		return nil, fmt.Errorf("DIO channel %d (%s): %w", channel, pin, err)
@@ -188,7 +187,7 @@ func (b *Backend) OpenDigitalOut(channel int) (hal.DigitalOut, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := b.p.IO.DigitalOut(pin)
+	out, err := b.p.IO.OpenGPIOOut(pin)
 	if err != nil {
 		b.release(channel)
 		return nil, fmt.Errorf("DIO channel %d (%s): %w", channel, pin, err)

@@ -17,11 +17,12 @@ import (
 )
 
 var (
-	_ hal.Backend  = (*Backend)(nil)
-	_ hal.NamedCAN = (*Backend)(nil)
-	_ hal.Stepper  = (*Backend)(nil)
-	_ hal.Enabler  = (*Backend)(nil)
-	_ hal.Epocher  = (*Backend)(nil)
+	_ hal.Backend    = (*Backend)(nil)
+	_ hal.NamedCAN   = (*Backend)(nil)
+	_ hal.Stepper    = (*Backend)(nil)
+	_ hal.Enabler    = (*Backend)(nil)
+	_ hal.Epocher    = (*Backend)(nil)
+	_ hal.LinuxBuses = (*Backend)(nil)
 )
 
 type fakeIO struct {
@@ -44,14 +45,14 @@ func (f *fakeIO) I2CDev(bus int) (i2c.Bus, error) {
 	return nil, hal.ErrNoDevice
 }
 
-func (f *fakeIO) DigitalIn(pin string) (hal.DigitalIn, error) {
+func (f *fakeIO) OpenGPIOIn(pin string) (hal.DigitalIn, error) {
 	if d, ok := f.pins[pin]; ok {
 		return d, nil
 	}
 	return nil, errors.New("no such pin")
 }
 
-func (f *fakeIO) DigitalOut(pin string) (hal.DigitalOut, error) {
+func (f *fakeIO) OpenGPIOOut(pin string) (hal.DigitalOut, error) {
 	if d, ok := f.pins[pin]; ok {
 		return d, nil
 	}

@@ -1,0 +1,96 @@
+package control
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// An inhibited loop runs as if disabled, whatever the Driver Station says,
+// and says why; enabling resumes only once the inhibit clears, and a
+// command from before is gone.
+func TestInhibit(t *testing.T) {
+	g := newRig(t)
+	snap := g.l.NewSnapshot()
+	ctl := g.l.Controller("arm_v")
+	if g.l.Inhibited() != "" {
+		t.Fatalf("a new loop is inhibited: %q", g.l.Inhibited())
+	}
+	_ = ctl.Command(6, 0)
+	g.l.Cycle(0)
+	if !strings.HasPrefix(g.log[0], "write") {
+		t.Fatalf("enabled loop: %v, want writes", g.log)
+	}
+
+	g.l.Inhibit("required CAN device talon_srx \"arm\" (id 3 on can0) is missing")
+	g.log = nil
+	g.l.Cycle(10 * time.Millisecond)
+	if want := "halt claw,halt flap,halt lo,halt up,halt enc,halt arm,halt pdp"; strings.Join(g.log, ",") != want {
+		t.Errorf("inhibited, DS enabled: %v, want every device halted", g.log)
+	}
+	if g.vcmd.Set {
+		t.Errorf("voltage command kept while inhibited: %+v", g.vcmd)
+	}
+	g.l.ReadSnapshot(snap)
+	if snap.Enabled || snap.Inhibit == "" || snap.State() != `inhibited: required CAN device talon_srx "arm" (id 3 on can0) is missing` {
+		t.Errorf("snapshot enabled %v, inhibit %q, state %q", snap.Enabled, snap.Inhibit, snap.State())
+	}
+	// A command while inhibited is dropped too.
+	_ = ctl.Command(4, 15*time.Millisecond)
+	g.l.Cycle(20 * time.Millisecond)
+	if g.vcmd.Set {
+		t.Errorf("a command taken while inhibited reached the handle: %+v", g.vcmd)
+	}
+	st := g.l.Stats()
+	if st.Inhibited != 2 || st.Disabled != 2 {
+		t.Errorf("inhibited %d, disabled %d cycles; want 2, 2", st.Inhibited, st.Disabled)
+	}
+	// E-stop still reads e-stopped.
+	g.ds.st.EStop = true
+	g.l.Cycle(30 * time.Millisecond)
+	g.l.ReadSnapshot(snap)
+	if snap.State() != "e-stopped" {
+		t.Errorf("inhibited and e-stopped: state %q", snap.State())
+	}
+	g.ds.st.EStop = false
+
+	// Cleared: the loop enables again, with nothing held.
+	g.l.Uninhibit()
+	g.log = nil
+	g.l.Cycle(40 * time.Millisecond)
+	g.l.ReadSnapshot(snap)
+	if !snap.Enabled || snap.Inhibit != "" || snap.State() != "enabled" || g.l.Inhibited() != "" {
+		t.Errorf("uninhibited: enabled %v, inhibit %q, state %q", snap.Enabled, snap.Inhibit, snap.State())
+	}
+	if !strings.HasPrefix(g.log[0], "write") || g.vcmd.Set {
+		t.Errorf("uninhibited: %v, command %+v; want writes and no old command", g.log, g.vcmd)
+	}
+	_ = ctl.Command(2, 45*time.Millisecond)
+	g.l.Cycle(50 * time.Millisecond)
+	if !g.vcmd.Set || g.vcmd.Value != 2 {
+		t.Errorf("a new command after the inhibit cleared: %+v, want 2 V", g.vcmd)
+	}
+	// An empty reason still inhibits.
+	g.l.Inhibit("")
+	if g.l.Inhibited() == "" {
+		t.Error("Inhibit(\"\") did not inhibit")
+	}
+}
+
+// Inhibited cycles do not allocate either.
+func TestInhibitedCycleAllocs(t *testing.T) {
+	g := newRig(t)
+	for _, f := range g.devs {
+		f.quiet = true
+	}
+	g.l.Inhibit("missing device")
+	now := time.Duration(0)
+	g.l.Cycle(now)
+	a := testing.AllocsPerRun(200, func() {
+		now += time.Millisecond
+		g.l.Cycle(now)
+	})
+	if a != 0 {
+		t.Errorf("an inhibited Cycle allocates %v", a)
+	}
+}
