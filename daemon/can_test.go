@@ -18,9 +18,10 @@ type monitored struct {
 type monitorBus struct {
 	*haltest.CAN
 	stats hal.CANStats
+	heard []hal.Heard
 }
 
-func (m *monitorBus) Heard(dst []hal.Heard) []hal.Heard { return dst }
+func (m *monitorBus) Heard(dst []hal.Heard) []hal.Heard { return append(dst, m.heard...) }
 func (m *monitorBus) Stats() hal.CANStats               { return m.stats }
 func (m *monitored) CAN() hal.CANBus                    { return m.bus }
 

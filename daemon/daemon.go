@@ -82,6 +82,7 @@ type Daemon struct {
 	stepper  hal.Stepper // the backend's work on the loop's beat, or nil
 	enabler  hal.Enabler // how /frcd/enable enables the robot, or nil
 	monitors []*busMonitor
+	inv      inventory
 	epoch    time.Time
 	opts     Options
 	now      time.Duration
@@ -177,6 +178,7 @@ func (d *Daemon) bind() error {
 	d.Loop = loop
 	d.snapshot = loop.NewSnapshot()
 	d.openMonitors()
+	d.setupInventory()
 	if o := d.opts.ROS; o != nil {
 		ro := ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
 			Diagnostics: d.diagnostics, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf}
@@ -197,7 +199,7 @@ func (d *Daemon) bind() error {
 // diagnostics appends the backend's statuses for /diagnostics (the
 // bridge's goroutine calls it once a second).
 func (d *Daemon) diagnostics(dst []ros.Status) []ros.Status {
-	return d.canStatuses(dst)
+	return d.inventoryStatuses(d.canStatuses(dst))
 }
 
 // Truth fills t with the sim's ground truth, reusing its slices: every
@@ -248,6 +250,7 @@ func (d *Daemon) SetEnabled(on bool) {
 func (d *Daemon) Step() {
 	d.now += d.Loop.Period()
 	d.advance(d.now)
+	d.inventoryDue(d.now)
 	d.Loop.Cycle(d.now)
 }
 
@@ -285,6 +288,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	if d.WS != nil {
 		defer beside(d.WS.Run)()
+	}
+	if len(d.monitors) > 0 && len(d.inv.expected) > 0 {
+		defer beside(func(ctx context.Context) error { d.runInventory(ctx); return nil })()
 	}
 	if d.opts.Status != nil {
 		every := d.opts.StatusEvery

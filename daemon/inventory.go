@@ -1,0 +1,188 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/frcd/frcd/devices"
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/ros"
+)
+
+// The CAN inventory: the devices the YAML puts on CAN against those the
+// monitored buses hear. While a `required` device is missing or stale the
+// loop is inhibited (every output neutral, as if disabled).
+const (
+	// inventoryEvery is how often the inventory is taken.
+	inventoryEvery = 100 * time.Millisecond
+	// inventorySettle is how long after the start the inventory is
+	// logged: every device has sent its fastest status frames by then.
+	inventorySettle = 500 * time.Millisecond
+)
+
+type inventory struct {
+	expected []*devices.CANDevice
+	required bool // some device is required: the inventory gates enabling
+	next     time.Duration
+	logged   bool
+
+	mu        sync.Mutex
+	last      devices.Inventory
+	taken     bool
+	inhibited bool // the loop is inhibited by the inventory
+}
+
+// setupInventory lists the expected CAN devices; with a required one the
+// loop starts inhibited until the inventory has heard it.
+func (d *Daemon) setupInventory() {
+	inv := &d.inv
+	inv.expected = devices.ExpectedCAN(d.Robot.Config)
+	monitored := map[string]bool{}
+	for _, b := range d.monitors {
+		monitored[b.name] = true
+	}
+	var names []string
+	for _, e := range inv.expected {
+		switch {
+		case !e.Required:
+		case monitored[e.Bus]:
+			inv.required = true
+			names = append(names, strconv.Quote(e.Name()))
+		default:
+			d.logf("frcd: warning: %q is required, but this HAL cannot hear every frame on CAN bus %s: "+
+				"its own reads still go stale without frames, but it does not keep the robot from enabling", e.Name(), devices.BusName(e.Bus))
+		}
+	}
+	if inv.required {
+		inv.inhibited = true
+		d.Loop.Inhibit("waiting to hear the required CAN devices " + strings.Join(names, ", "))
+	}
+}
+
+// heard collects what each monitored bus has heard, by bus name.
+func (d *Daemon) heard() map[string][]hal.Heard {
+	m := make(map[string][]hal.Heard, len(d.monitors))
+	for _, b := range d.monitors {
+		m[b.name] = b.mon.Heard(nil)
+	}
+	return m
+}
+
+// takeInventory takes the inventory at now, inhibits the loop while a
+// required device is missing or stale and lifts the inhibit when all are
+// back, and logs the inventory once after inventorySettle. Safe from one
+// goroutine at a time (the loop's in Step, the inventory's in Run).
+func (d *Daemon) takeInventory(now time.Duration) devices.Inventory {
+	inv := &d.inv
+	got := devices.TakeInventory(inv.expected, d.heard(), now)
+	inv.mu.Lock()
+	inv.last, inv.taken = got, true
+	was := inv.inhibited
+	inv.inhibited = inv.required && len(got.RequiredMissing()) > 0
+	now2 := inv.inhibited
+	inv.mu.Unlock()
+	switch {
+	case now2:
+		d.Loop.Inhibit(got.Reason())
+	case was:
+		d.Loop.Uninhibit()
+		d.logf("frcd: every required CAN device is heard: the robot may enable")
+	}
+	if !inv.logged && now >= inventorySettle && len(inv.expected) > 0 {
+		inv.logged = true
+		d.logf("frcd: CAN inventory: %s", inventorySummary(got))
+		for _, r := range got.Rows {
+			if r.Status != devices.Present {
+				d.logf("frcd:   %s: %s", r.Status, describeRow(r))
+			}
+		}
+	}
+	return got
+}
+
+func (d *Daemon) logf(format string, args ...any) {
+	if d.opts.Logf != nil {
+		d.opts.Logf(format, args...)
+	}
+}
+
+// inventoryDue takes the inventory in Step when it gates enabling.
+func (d *Daemon) inventoryDue(now time.Duration) {
+	if d.inv.required && now >= d.inv.next {
+		d.inv.next = now + inventoryEvery
+		d.takeInventory(now)
+	}
+}
+
+// runInventory takes the inventory every inventoryEvery until ctx ends
+// (Run's goroutine beside the loop).
+func (d *Daemon) runInventory(ctx context.Context) {
+	t := time.NewTicker(inventoryEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			d.takeInventory(d.Now())
+		}
+	}
+}
+
+// Inventory takes the CAN inventory now: what `frcd can scan` prints.
+func (d *Daemon) Inventory() devices.Inventory {
+	return devices.TakeInventory(d.inv.expected, d.heard(), d.Now())
+}
+
+func inventorySummary(inv devices.Inventory) string {
+	c := inv.Counts()
+	s := fmt.Sprintf("%d present, %d stale, %d missing, %d unexpected", c[devices.Present], c[devices.Stale], c[devices.Missing], c[devices.Unexpected])
+	if n := c[devices.Unmonitored]; n > 0 {
+		s += fmt.Sprintf(", %d on buses this HAL cannot monitor", n)
+	}
+	return s
+}
+
+func describeRow(r devices.InventoryRow) string {
+	if r.Name == "" {
+		return fmt.Sprintf("%s %s %d on CAN bus %s", r.Manufacturer, r.DeviceName, r.Number, devices.BusName(r.Bus))
+	}
+	req := ""
+	if r.Required {
+		req = ", required"
+	}
+	return fmt.Sprintf("%s %q (%s %d on CAN bus %s%s)", r.Type, r.Name, r.DeviceName, r.Number, devices.BusName(r.Bus), req)
+}
+
+// inventoryStatuses appends the inventory's /diagnostics status: error
+// while a required device is missing or stale, warn for any other device
+// not present, with a value per device not present.
+func (d *Daemon) inventoryStatuses(dst []ros.Status) []ros.Status {
+	inv := &d.inv
+	inv.mu.Lock()
+	got, taken := inv.last, inv.taken
+	inv.mu.Unlock()
+	if !taken || len(inv.expected) == 0 {
+		return dst
+	}
+	level := ros.LevelOK
+	var vals [][2]string
+	for _, r := range got.Rows {
+		if r.Status == devices.Present {
+			continue
+		}
+		if r.Status != devices.Unmonitored && level == ros.LevelOK {
+			level = ros.LevelWarn
+		}
+		vals = append(vals, [2]string{r.Status, describeRow(r)})
+	}
+	msg := inventorySummary(got)
+	if reason := got.Reason(); reason != "" && inv.required {
+		level, msg = ros.LevelError, "not enabling: "+reason
+	}
+	return append(dst, ros.Status{Level: level, Name: "frcd: CAN inventory", HardwareID: "can", Message: msg, Values: vals})
+}

@@ -1,0 +1,119 @@
+package daemon
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/haltest"
+	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/ros"
+)
+
+// requiredPDP is the minimal robot with its PDP required and a voltage
+// controller on its arm.
+func requiredPDP(t *testing.T) *robot.Robot {
+	t.Helper()
+	y, err := os.ReadFile("../examples/minimal/robot.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	y = []byte(strings.Replace(string(y), "{name: pdp, type: pdp, id: 0}", "{name: pdp, type: pdp, id: 0, required: true}", 1))
+	y = append(y, "controllers:\n  arm_voltage: {type: voltage_controllers/JointVoltageController, joint: arm_joint}\n"...)
+	yp := filepath.Join(t.TempDir(), "robot.yaml")
+	if err := os.WriteFile(yp, y, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, list, err := robot.Load("../examples/minimal/robot.urdf", yp)
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("%v %v", err, list)
+	}
+	return r
+}
+
+// TestInventoryGatesEnabling: with a required PDP the robot does not
+// enable until its frames are heard, enables once they are, and is
+// inhibited again when they stop for longer than 100 ms; the inventory
+// is logged after start and reported on /diagnostics.
+func TestInventoryGatesEnabling(t *testing.T) {
+	hb := haltest.New()
+	hb.DSState = hal.DSState{Attached: true, Enabled: true}
+	b := &monitored{Backend: hb, bus: &monitorBus{CAN: &hb.Bus}}
+	var logs []string
+	d, err := New(requiredPDP(t), b, Options{Logf: func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why := d.Loop.Inhibited(); !strings.Contains(why, `"pdp"`) {
+		t.Fatalf("inhibit at start: %q", why)
+	}
+	center := hal.SpeedControllerPWM["talon"].Center
+	moving := func() bool {
+		_ = d.Loop.Controller("arm_voltage").Command(6, d.now)
+		d.Step()
+		return b.PWM[0].Pulse > center
+	}
+	for i := 0; i < 30; i++ { // 300 ms: the PDP is never heard
+		if moving() {
+			t.Fatalf("cycle %d: the arm moves with the required PDP missing", i)
+		}
+	}
+	if why := d.Loop.Inhibited(); !strings.Contains(why, `required CAN device missing: pdp "pdp"`) {
+		t.Errorf("inhibit while missing: %q", why)
+	}
+	sts := d.diagnostics(nil)
+	if st := sts[len(sts)-1]; st.Name != "frcd: CAN inventory" || st.Level != ros.LevelError || !strings.Contains(st.Message, "not enabling") {
+		t.Errorf("inventory status %+v", st)
+	}
+
+	// The PDP speaks: within one inventory period the arm moves.
+	pdpStatus := hal.FRCID(hal.DevPowerDistribution, hal.MfrCTRE, 0x50, 0)
+	var moved bool
+	for i := 0; i < 20 && !moved; i++ {
+		b.bus.heard = []hal.Heard{{ID: pdpStatus, Last: d.now, Count: uint64(i + 1)}}
+		moved = moving()
+	}
+	if !moved || d.Loop.Inhibited() != "" {
+		t.Fatalf("the PDP is heard: moved %v, inhibit %q", moved, d.Loop.Inhibited())
+	}
+
+	// It falls silent: stale after 100 ms, and the loop is inhibited.
+	last := d.now
+	var stopped bool
+	for i := 0; i < 30 && !stopped; i++ {
+		stopped = !moving()
+	}
+	if !stopped || !strings.Contains(d.Loop.Inhibited(), "stale") {
+		t.Fatalf("the PDP silent since %v: stopped %v at %v, inhibit %q", last, stopped, d.now, d.Loop.Inhibited())
+	}
+	if d.now-last < 100e6 {
+		t.Errorf("inhibited %v after the last frame, before the 100 ms stale time", d.now-last)
+	}
+	for i := 0; i < 40; i++ {
+		d.Step()
+	}
+	joined := strings.Join(logs, "\n")
+	if !strings.Contains(joined, "frcd: CAN inventory: ") || !strings.Contains(joined, "every required CAN device is heard") {
+		t.Errorf("logs:\n%s", joined)
+	}
+}
+
+// TestInventoryUnmonitored: a required device on a bus the HAL cannot
+// monitor does not keep the robot from enabling; a warning says so.
+func TestInventoryUnmonitored(t *testing.T) {
+	b := haltest.New()
+	var logs []string
+	d, err := New(requiredPDP(t), b, Options{Logf: func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if why := d.Loop.Inhibited(); why != "" {
+		t.Errorf("inhibited: %q", why)
+	}
+	if len(logs) != 1 || !strings.Contains(logs[0], "cannot hear every frame") {
+		t.Errorf("logs %q", logs)
+	}
+}
