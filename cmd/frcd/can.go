@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"time"
 
+	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/diag"
 	"github.com/frcd/frcd/hal"
@@ -70,15 +73,78 @@ func writeScan(w io.Writer, inv devices.Inventory, asJSON bool) int {
 	return exitOK
 }
 
-// scanHeard collects what each monitored bus has heard, by bus name, for
-// devices.TakeInventory; a bus that is not a hal.CANMonitor is left out
-// (its devices read "unmonitored").
-func scanHeard(buses map[string]hal.CANBus) map[string][]hal.Heard {
-	heard := map[string][]hal.Heard{}
-	for name, b := range buses {
-		if m, ok := b.(hal.CANMonitor); ok {
-			heard[name] = m.Heard(nil)
-		}
+const canUsage = `  frcd can scan --hal sim|linux|roborio [--for D] [--json] ROBOT.urdf ROBOT.yaml
+                          list the CAN devices heard on the robot's buses against those the
+                          YAML expects (present, stale, missing, unexpected); exit 1 when a
+                          required one is missing
+`
+
+// canCommand is `frcd can SUBCOMMAND`.
+func canCommand(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "scan" {
+		fmt.Fprint(stderr, "usage:\n"+canUsage)
+		return exitUsage
 	}
-	return heard
+	fs := newFlagSet("can scan", stderr)
+	halName := fs.String("hal", "", "the HAL whose buses to listen to: sim, linux or roborio")
+	listen := fs.Duration("for", time.Second, "how long to listen")
+	asJSON := fs.Bool("json", false, "print the inventory as JSON")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "usage:\n"+canUsage)
+		fs.PrintDefaults()
+	}
+	urdfPath, yamlPath, ok := robotFiles(fs, args[1:])
+	if !ok {
+		return exitUsage
+	}
+	if *listen <= 0 {
+		fmt.Fprintln(stderr, "frcd can scan: --for must be positive")
+		return exitUsage
+	}
+	r, list, ioErr := robot.Load(urdfPath, yamlPath)
+	checkCAN(r, &list)
+	if ioErr != nil || list.Errors() > 0 {
+		list.WriteText(stderr)
+		fmt.Fprintln(stderr, summary(r, list, urdfPath, yamlPath))
+		if ioErr != nil {
+			return exitUsage
+		}
+		return exitInvalid
+	}
+	// The robot stays disabled: the scan only listens (the loop runs so
+	// that the devices poll and the heartbeat goes out as in a match).
+	var d *daemon.Daemon
+	var err error
+	switch *halName {
+	case "sim":
+		if d, err = daemon.NewSim(r, daemon.Options{}); err == nil {
+			for d.Now() < *listen {
+				d.Step()
+			}
+		}
+	case "linux", "roborio":
+		var b hal.Backend
+		if b, _, err = openHardware(*halName, r); err != nil {
+			fmt.Fprintf(stderr, "frcd can scan: %v\n", err)
+			return exitUnavailable
+		}
+		if d, err = daemon.New(r, b, daemon.Options{RealTime: true}); err != nil {
+			if c, ok := b.(io.Closer); ok {
+				c.Close()
+			}
+			break
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), *listen)
+		err = d.Run(ctx)
+		cancel()
+	default:
+		fmt.Fprintf(stderr, "frcd can scan: --hal %q: want sim, linux or roborio\n", *halName)
+		return exitUsage
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "frcd can scan: %v\n", err)
+		return exitInvalid
+	}
+	defer d.Close()
+	return writeScan(stdout, d.Inventory(), *asJSON)
 }

@@ -46,7 +46,7 @@ Usage:
                           run the robot, bridged to ROS, with a status line each second: on the
                           simulated HAL (--sim for short; it also serves WPILib's simulation
                           WebSocket protocol), on a Linux coprocessor, or on the roboRIO
-` + deployUsage + `  frcd validate [--json] [--strict] ROBOT.urdf ROBOT.yaml
+` + deployUsage + canUsage + `  frcd validate [--json] [--strict] ROBOT.urdf ROBOT.yaml
                           check a robot's files; every finding as file:line:col
   frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
   frcd schema             print a JSON Schema of the robot YAML, for editors
@@ -70,6 +70,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return validate(rest, stdout, stderr)
 	case "deploy":
 		return deployRobot(rest, stdout, stderr)
+	case "can":
+		return canCommand(rest, stdout, stderr)
 	case "describe":
 		return describe(rest, stdout, stderr)
 	case "schema":
@@ -81,7 +83,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "deploy", "validate", "describe", "schema", "version", "help"}), usage)
+	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "deploy", "can", "validate", "describe", "schema", "version", "help"}), usage)
 	return exitUsage
 }
 
