@@ -857,13 +857,17 @@ func mxpSharedDIO(r Resource, n int) (int, bool) {
 func describeClaim(k claimKey) string {
 	switch k.r {
 	case PCMChannel:
-		return fmt.Sprintf("channel %d of PCM %s", k.n, k.scope)
+		return fmt.Sprintf("channel %d of %s", k.n, k.scope)
 	case PDPChannel:
 		return fmt.Sprintf("channel %d of PDP %q", k.n, k.scope)
 	case PCMCompressor:
-		return fmt.Sprintf("the compressor of PCM %d", k.n)
+		return fmt.Sprintf("the compressor of %s", k.scope)
 	case NavXPort:
 		return fmt.Sprintf("%s port %d", k.scope, k.n)
+	case CANMotor, CANGyro, CANPower, CANPneumatics:
+		if k.scope != "" {
+			return fmt.Sprintf("%s %d on CAN bus %q", k.r, k.n, k.scope)
+		}
 	}
 	return fmt.Sprintf("%s %d", k.r, k.n)
 }
@@ -966,6 +970,9 @@ func (p *parser) checkEntries(entries []*Device, c *Checker) {
 						scope = strconv.Itoa(sv.Int)
 					}
 				}
+				if k.Scope == "pcm_id" {
+					scope = moduleLabel(d)
+				}
 				if k.Resource == PDPChannel {
 					pdp := d.Ref("pdp")
 					if pdp == nil {
@@ -1045,16 +1052,22 @@ func (p *parser) ref(d *Device, k *Key, name string, pos diag.Pos, c *Checker) *
 }
 
 // defaultPDP closes the spec's TODO: a speed controller's pdp defaults to
-// the PDP with CAN id 0.
+// the PDP with CAN id 0, else the REV PDH with CAN id 1 (WPILib's default
+// modules of each type).
 func (p *parser) defaultPDP(d *Device, c *Checker) {
-	for _, o := range p.file.Devices {
-		if o.Type == pdp && o.Has("id") && o.Int("id") == 0 {
-			d.refs["pdp"] = o
-			return
+	for _, want := range [...]struct {
+		t  *Type
+		id int
+	}{{pdp, 0}, {revPDH, 1}} {
+		for _, o := range p.file.Devices {
+			if o.Type == want.t && o.Has("id") && o.Int("id") == want.id {
+				d.refs["pdp"] = o
+				return
+			}
 		}
 	}
 	if d.Has("pdp_ch") {
-		c.Errorf(d.KeyPos("pdp_ch"), "%s: pdp_ch needs a PDP: add one with id 0 (the default), or name one with pdp", d)
+		c.Errorf(d.KeyPos("pdp_ch"), "%s: pdp_ch needs a PDP: add a pdp with id 0 or a rev_pdh with id 1 (the defaults), or name one with pdp", d)
 	}
 }
 
