@@ -37,6 +37,8 @@ type File struct {
 	SimSensors      []*Device
 	SimDisturbances []*Device
 	SimDrivetrain   *Device
+	// SimCANFaults is the `sim:` section's `can_faults:` list.
+	SimCANFaults []*Device
 	// Unreadable is set when the file could not be read whole (empty, not
 	// text, invalid YAML, no `joints:` list): cross-checks against it would
 	// only echo that one finding.
@@ -184,6 +186,7 @@ var (
 	simJointKind   = entryKind{what: "sim joint", fixed: SimJoint}
 	simSensorKind  = entryKind{what: "sim sensor", fixed: SimSensor}
 	disturbKind    = entryKind{what: "sim disturbance", fixed: SimDisturbance}
+	canFaultKind   = entryKind{what: "sim CAN fault", fixed: SimCANFault}
 )
 
 // list decodes a list section; n may be nil (the section is absent).
@@ -244,7 +247,7 @@ func (p *parser) section(name string, t *Type, n *yaml.Node, skip ...string) *De
 }
 
 func (p *parser) simSection(n *yaml.Node) {
-	p.file.Sim = p.section("sim", Sim, n, "joints", "sensors", "disturbances", "drivetrain")
+	p.file.Sim = p.section("sim", Sim, n, "joints", "sensors", "disturbances", "drivetrain", "can_faults")
 	if n == nil || n.Kind != yaml.MappingNode {
 		return
 	}
@@ -256,6 +259,8 @@ func (p *parser) simSection(n *yaml.Node) {
 			p.file.SimSensors = p.listSection("sim: sensors", v, simSensorKind)
 		case "disturbances":
 			p.file.SimDisturbances = p.listSection("sim: disturbances", v, disturbKind)
+		case "can_faults":
+			p.file.SimCANFaults = p.listSection("sim: can_faults", v, canFaultKind)
 		case "drivetrain":
 			switch {
 			case v.Kind == yaml.ScalarNode && v.Tag == "!!null":
@@ -900,6 +905,8 @@ func (p *parser) checkFile() {
 	p.checkSimSensors(c)
 	p.uniqueNames("sim disturbance", f.SimDisturbances)
 	p.checkEntries(f.SimDisturbances, c)
+	p.checkEntries(f.SimCANFaults, c)
+	p.checkSimCANFaults(c)
 }
 
 // checkSimSensors checks that each `sim: sensors:` entry names a sensor
@@ -931,6 +938,34 @@ func (p *parser) checkSimSensors(c *Checker) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// checkSimCANFaults checks that each `sim: can_faults:` entry names a
+// device on the CAN bus and ends after it begins.
+func (p *parser) checkSimCANFaults(c *Checker) {
+	var cands []string
+	for _, d := range p.file.Devices {
+		if d.Type != nil && contains(SimCANFaultTypes, d.Type.Name) {
+			cands = append(cands, d.Name)
+		}
+	}
+	sort.Strings(cands)
+	for _, e := range p.file.SimCANFaults {
+		if e.Name == "" {
+			continue
+		}
+		d := p.file.byName[e.Name]
+		switch {
+		case d == nil:
+			c.Errorf(e.NamePos, "sim CAN fault %q: names no device%s", e.Name, diag.DidYouMean(e.Name, cands))
+		case d.Type == nil:
+		case !contains(SimCANFaultTypes, d.Type.Name) || (d.Type.Name == "pigeon_imu" && !d.Has("id")):
+			c.Errorf(e.NamePos, "sim CAN fault %q: is %s, not a device on the CAN bus (%s)", e.Name, article(d.TypeName), strings.Join(SimCANFaultTypes, ", "))
+		}
+		if e.Has("until") && e.Float("until") <= e.Float("from") {
+			c.Errorf(e.ValuePos("until"), "sim CAN fault %q: until (%v s) must be after from (%v s)", e.Name, e.Float("until"), e.Float("from"))
 		}
 	}
 }
