@@ -227,8 +227,9 @@ func (m *canMotor) Status() (hal.MotorStatus, error) {
 
 // pigeon is an emulated CTRE Pigeon IMU.
 type pigeon struct {
-	s   *Sim
-	imu *imuDev // nil when no YAML pigeon_imu is there
+	s     *Sim
+	imu   *imuDev   // nil when no YAML pigeon_imu is there
+	talon *canMotor // the Talon SRX it is cabled to, if it is
 }
 
 var _ hal.Pigeon = (*pigeon)(nil)
@@ -241,6 +242,9 @@ func (p *pigeon) Read() (q [4]float64, gyro, accel [3]float64, err error) {
 	defer p.s.mu.Unlock()
 	var m IMU
 	if p.imu != nil && p.imu.can != nil && p.imu.can.silent() {
+		return q, gyro, accel, errPigeonTimeout
+	}
+	if p.talon != nil && p.talon.silent() { // it talks through its Talon
 		return q, gyro, accel, errPigeonTimeout
 	}
 	if p.imu != nil {

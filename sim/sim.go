@@ -150,16 +150,16 @@ type Sim struct {
 	buses      map[string]*canBus // by name
 	pdps       []*pdp
 	pdhs       []*pdh
-	pcms       []*pcm                 // PCMs and PHs, every bus
-	pcmByID    map[int]*pcm           // the default bus's PCMs
-	modules    map[moduleKey]*pcm     // every module
-	canMotors  map[canKey]*canMotor   // by bus and CAN id
-	motorList  []*canMotor            // the same, in the order made
+	pcms       []*pcm               // PCMs and PHs, every bus
+	pcmByID    map[int]*pcm         // the default bus's PCMs
+	modules    map[moduleKey]*pcm   // every module
+	canMotors  map[canKey]*canMotor // by bus and CAN id
+	motorList  []*canMotor          // the same, in the order made
 	imus       []*imuDev
-	pigeonOpen map[canKey]bool        // by bus and CAN id, 1000 + the Talon's id for one on a Talon
-	canNodes   map[string]*node       // the emulated CAN devices, by the YAML name of a device on them
-	canFaults  []canFault             // scheduled silences
-	fastTick   int                    // fastPeriod ticks sent so far
+	pigeonOpen map[canKey]bool  // by bus and CAN id, 1000 + the Talon's id for one on a Talon
+	canNodes   map[string]*node // the emulated CAN devices, by the YAML name of a device on them
+	canFaults  []canFault       // scheduled silences
+	fastTick   int              // fastPeriod ticks sent so far
 	nextFast   time.Duration
 
 	base *base // nil without a drivetrain
@@ -1219,6 +1219,9 @@ func (s *Sim) OpenPigeonOn(bus string, id, talonID int) (hal.Pigeon, error) {
 		return nil, inUse("Pigeon", id)
 	}
 	p := &pigeon{s: s}
+	if talonID >= 0 {
+		p.talon = s.canMotors[canKey{bus, talonID}]
+	}
 	for _, m := range s.imus {
 		if m.nav == nil && m.bus == bus && ((talonID >= 0 && m.talonID == talonID) || (talonID < 0 && m.canID == id)) {
 			p.imu = m
