@@ -143,7 +143,7 @@ func exampleValue(k *Key) string {
 
 // sectionTypes are the types of frcd's own sections, for describe.
 func sectionTypes() []*Type {
-	return []*Type{Loop, Sim, SimJoint, SimSensor, SimDisturbance, SimDrivetrain, Linux}
+	return []*Type{Loop, Sim, SimJoint, SimSensor, SimDisturbance, SimDrivetrain, SimCANFault, Linux}
 }
 
 // Describable returns the device, controller or section type of that
@@ -184,6 +184,8 @@ func (t *Type) nameDoc() string {
 			return "The YAML sensor (encoder, analog_input, digital_input, navx or pigeon_imu) this faults."
 		case SimDisturbance:
 			return "A label, optional."
+		case SimCANFault:
+			return "The YAML device on the CAN bus that falls silent."
 		}
 		return "The URDF joint whose plant this is."
 	}
@@ -213,8 +215,8 @@ func (t *Type) exampleYAML(indent string) string {
 		return indent + "linux: {can: [can0], heartbeat: auto, gpio: [GPIO17, GPIO27]}\n"
 	case "sim":
 		return indent + "sim: {battery_voltage: 12.8, battery_resistance: 0.02, pressure: 120}\n"
-	case "sim_joint", "sim_sensor", "sim_disturbance":
-		list := map[string]string{"sim_joint": "joints", "sim_sensor": "sensors", "sim_disturbance": "disturbances"}[t.Name]
+	case "sim_joint", "sim_sensor", "sim_disturbance", "sim_can_fault":
+		list := map[string]string{"sim_joint": "joints", "sim_sensor": "sensors", "sim_disturbance": "disturbances", "sim_can_fault": "can_faults"}[t.Name]
 		return indent + "sim:\n" + indent + "  " + list + ":\n" + indent + "    - " + t.ExampleEntry() + "\n"
 	case "sim_drivetrain":
 		return indent + "sim:\n" + indent + "  drivetrain:\n" + indent + "    type: tank\n" +
@@ -532,6 +534,9 @@ func simSchema() map[string]any {
 		"type": "array", "description": "Random pushes on joints or the drive base.", "items": entrySchema(SimDisturbance, true, false),
 	}
 	props["drivetrain"] = entrySchema(SimDrivetrain, false, false)
+	props["can_faults"] = map[string]any{
+		"type": "array", "description": "CAN devices falling silent.", "items": entrySchema(SimCANFault, true, false),
+	}
 	return s
 }
 

@@ -1,11 +1,78 @@
 package config
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // The spec's "Supported WPILib & Vendor actuators", less the speed
 // controllers (devices_speed.go).
 
-var pcmIDKey = Key{Name: "pcm_id", Kind: Int, Default: 0, HasRange: true, Min: 0, Max: 62, Doc: "The CAN id of the PCM the solenoid is connected to."}
+// The pneumatics module a solenoid or compressor sits on: WPILib's
+// PneumaticsModuleType and module number.
+var (
+	pcmIDKey = Key{Name: "pcm_id", Kind: Int, HasRange: true, Min: 0, Max: 62, DefaultDoc: "0 for a ctre_pcm, 1 for a rev_ph",
+		Doc: "The CAN id of the pneumatics module (PCM or PH) the device is connected to."}
+	moduleTypeKey = Key{Name: "module_type", Kind: String, Enum: []string{ModuleCTREPCM, ModuleREVPH}, Default: ModuleCTREPCM,
+		Doc: "The pneumatics module: a CTRE PCM (channels 0-7) or a REV Pneumatic Hub (channels 0-15), as WPILib's PneumaticsModuleType CTREPCM and REVPH."}
+)
+
+// Pneumatics module types.
+const (
+	ModuleCTREPCM = "ctre_pcm"
+	ModuleREVPH   = "rev_ph"
+)
+
+// PneumaticsModule is the module a solenoid, double solenoid or
+// compressor sits on: its module_type and CAN id (pcm_id, defaulting to 0
+// for a PCM and 1 for a PH, as WPILib's modules do).
+func PneumaticsModule(d *Device) (moduleType string, id int) {
+	moduleType = d.Str("module_type")
+	if moduleType == "" {
+		moduleType = ModuleCTREPCM
+	}
+	switch {
+	case d.Has("pcm_id"):
+		id = d.Int("pcm_id")
+	case moduleType == ModuleREVPH:
+		id = 1
+	}
+	return moduleType, id
+}
+
+// ModuleChannels is the number of solenoid channels of a pneumatics
+// module type.
+func ModuleChannels(moduleType string) int {
+	if moduleType == ModuleREVPH {
+		return 16
+	}
+	return 8
+}
+
+// moduleLabel names a device's pneumatics module for messages and claim
+// scopes: "PCM 0", "PH 1 on CAN bus \"can1\"".
+func moduleLabel(d *Device) string {
+	t, id := PneumaticsModule(d)
+	s := "PCM " + strconv.Itoa(id)
+	if t == ModuleREVPH {
+		s = "PH " + strconv.Itoa(id)
+	}
+	if b := d.Str("can_bus"); b != "" {
+		s += " on CAN bus " + strconv.Quote(b)
+	}
+	return s
+}
+
+// checkModuleChannels refuses channels the device's module does not have.
+func checkModuleChannels(d *Device, c *Checker, keys ...string) {
+	t, _ := PneumaticsModule(d)
+	n := ModuleChannels(t)
+	for _, k := range keys {
+		if d.Has(k) && d.Int(k) >= n {
+			c.Errorf(d.ValuePos(k), "%s: %s: channel %d is out of range 0-%d of a %s", d, k, d.Int(k), n-1, t)
+		}
+	}
+}
 
 // canBusKey and requiredKey go on every device on the CAN bus.
 var (
@@ -42,16 +109,17 @@ var digitalOutput = &Type{
 
 var doubleSolenoid = &Type{
 	Name: "double_solenoid", Class: "DoubleSolenoid", Group: "actuator",
-	Summary: "A double-acting solenoid valve on two channels of one PCM.",
+	Summary: "A double-acting solenoid valve on two channels of one PCM or PH.",
 	Doc: "State: the last commanded value as a TernaryState (reverse, off, forward); command: a TernaryCommand. " +
 		"The joint's position is its upper limit after forward, its lower limit after reverse, unchanged after off.",
 	Place: DrivesJoint, Provides: Position | Velocity | Effort,
 	Keys: []Key{
-		{Name: "forward_id", Kind: Int, Required: true, Resource: PCMChannel, Scope: "pcm_id", Doc: "The PCM channel of the forward direction."},
-		{Name: "reverse_id", Kind: Int, Required: true, Resource: PCMChannel, Scope: "pcm_id", Doc: "The PCM channel of the reverse direction."},
-		pcmIDKey, canBusKey, requiredKey,
+		{Name: "forward_id", Kind: Int, Required: true, Resource: PCMChannel, Scope: "pcm_id", Doc: "The module channel of the forward direction."},
+		{Name: "reverse_id", Kind: Int, Required: true, Resource: PCMChannel, Scope: "pcm_id", Doc: "The module channel of the reverse direction."},
+		pcmIDKey, moduleTypeKey, canBusKey, requiredKey,
 	},
 	Check: func(d *Device, c *Checker) {
+		checkModuleChannels(d, c, "forward_id", "reverse_id")
 		if d.Has("forward_id") && d.Has("reverse_id") && d.Int("forward_id") == d.Int("reverse_id") {
 			c.Errorf(d.ValuePos("reverse_id"), "%s: forward_id and reverse_id are both PCM channel %d", d, d.Int("forward_id"))
 		}
@@ -95,14 +163,15 @@ var servo = &Type{
 
 var solenoid = &Type{
 	Name: "solenoid", Class: "Solenoid", Group: "actuator",
-	Summary: "A single-acting solenoid valve on one PCM channel.",
+	Summary: "A single-acting solenoid valve on one channel of a PCM or PH.",
 	Doc: "State: the last commanded value as a BinaryState; command: a BinaryCommand. The joint's position is its " +
 		"upper limit when on and its lower limit when off.",
 	Place: DrivesJoint, Provides: Position | Velocity | Effort,
 	Keys: []Key{
-		{Name: "id", Kind: Int, Required: true, Resource: PCMChannel, Scope: "pcm_id", Doc: "The PCM channel of the solenoid."},
-		pcmIDKey, canBusKey, requiredKey,
+		{Name: "id", Kind: Int, Required: true, Resource: PCMChannel, Scope: "pcm_id", Doc: "The module channel of the solenoid."},
+		pcmIDKey, moduleTypeKey, canBusKey, requiredKey,
 	},
+	Check: func(d *Device, c *Checker) { checkModuleChannels(d, c, "id") },
 }
 
 var actuatorTypes = []*Type{analogOutput, digitalOutput, doubleSolenoid, relay, servo, solenoid}

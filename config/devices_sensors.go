@@ -80,7 +80,7 @@ var pigeonIMU = &Type{
 	Schema:  map[string]any{"oneOf": []any{map[string]any{"required": []string{"id"}}, map[string]any{"required": []string{"talon"}}}},
 	Keys: []Key{
 		frameIDKey,
-		{Name: "id", Kind: Int, Resource: CANGyro, Doc: "The CAN id of the Pigeon, when it is on the CAN bus."},
+		{Name: "id", Kind: Int, Resource: CANGyro, Scope: "can_bus", Doc: "The CAN id of the Pigeon, when it is on the CAN bus."},
 		{Name: "talon", Kind: String, Ref: []string{"talon_srx"}, Doc: "The name of the Talon SRX the Pigeon is plugged into."},
 		canBusKey, requiredKey,
 	},

@@ -8,15 +8,15 @@ func speedControllerKeys(id Key, extra ...Key) []Key {
 	keys := []Key{
 		id,
 		{Name: "inverted", Kind: Bool, Default: false, Doc: "Whether to invert the direction of the motor."},
-		{Name: "pdp", Kind: String, Ref: []string{"pdp"}, DefaultDoc: "the PDP with id 0", Doc: "The name of the PDP powering this motor controller."},
-		{Name: "pdp_ch", Kind: Int, Resource: PDPChannel, Scope: "pdp", Doc: "The channel of the PDP powering this motor controller; its current × k_eff is the joint's effort."},
+		{Name: "pdp", Kind: String, Ref: []string{"pdp", "rev_pdh"}, DefaultDoc: "the PDP with id 0, else the PDH with id 1", Doc: "The name of the PDP or REV PDH powering this motor controller."},
+		{Name: "pdp_ch", Kind: Int, Resource: PDPChannel, Scope: "pdp", Doc: "The channel of the PDP (0-15) or PDH (0-23) powering this motor controller; its current × k_eff is the joint's effort."},
 		{Name: "k_eff", Kind: Float, Default: 1.0, Unit: "N·m/A or N/A", Doc: "The current to effort scaling: motor torque per amp times the gear reduction."},
 	}
 	return append(keys, extra...)
 }
 
 var pwmID = Key{Name: "id", Kind: Int, Required: true, Resource: PWM, Doc: "The PWM channel of the motor controller (10-19 are on the MXP)."}
-var canID = Key{Name: "id", Kind: Int, Required: true, Resource: CANMotor, Doc: "The CAN id of the motor controller."}
+var canID = Key{Name: "id", Kind: Int, Required: true, Resource: CANMotor, Scope: "can_bus", Doc: "The CAN id of the motor controller."}
 
 const speedDoc = "State: a JointState that the controller itself does not fill: sensors on its joint do (an encoder's position " +
 	"and velocity, the PDP channel's current × k_eff as effort). Command: a JointHandle on the Voltage, Position, " +
@@ -27,8 +27,12 @@ func simpleController(name, class, summary string) *Type {
 		Place: DrivesJoint, Provides: Effort, Keys: speedControllerKeys(pwmID), Check: checkSpeedController}
 }
 
-// checkSpeedController warns about effort keys that cannot take effect.
+// checkSpeedController warns about effort keys that cannot take effect and
+// refuses a CTRE PDP channel past 15.
 func checkSpeedController(d *Device, c *Checker) {
+	if p := d.Ref("pdp"); p != nil && p.Type == pdp && d.Has("pdp_ch") && d.Int("pdp_ch") > 15 {
+		c.Errorf(d.ValuePos("pdp_ch"), "%s: pdp_ch: channel %d is out of range 0-15 of the PDP %q (a REV PDH has 0-23)", d, d.Int("pdp_ch"), p.Name)
+	}
 	if !d.Has("pdp_ch") {
 		for _, k := range []string{"pdp", "k_eff"} {
 			if d.Has(k) {

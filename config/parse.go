@@ -37,6 +37,8 @@ type File struct {
 	SimSensors      []*Device
 	SimDisturbances []*Device
 	SimDrivetrain   *Device
+	// SimCANFaults is the `sim:` section's `can_faults:` list.
+	SimCANFaults []*Device
 	// Linux is the `linux:` section, with defaults when absent (its
 	// Pos.Line is then 0).
 	Linux *Device
@@ -190,6 +192,7 @@ var (
 	simJointKind   = entryKind{what: "sim joint", fixed: SimJoint}
 	simSensorKind  = entryKind{what: "sim sensor", fixed: SimSensor}
 	disturbKind    = entryKind{what: "sim disturbance", fixed: SimDisturbance}
+	canFaultKind   = entryKind{what: "sim CAN fault", fixed: SimCANFault}
 )
 
 // list decodes a list section; n may be nil (the section is absent).
@@ -250,7 +253,7 @@ func (p *parser) section(name string, t *Type, n *yaml.Node, skip ...string) *De
 }
 
 func (p *parser) simSection(n *yaml.Node) {
-	p.file.Sim = p.section("sim", Sim, n, "joints", "sensors", "disturbances", "drivetrain")
+	p.file.Sim = p.section("sim", Sim, n, "joints", "sensors", "disturbances", "drivetrain", "can_faults")
 	if n == nil || n.Kind != yaml.MappingNode {
 		return
 	}
@@ -262,6 +265,8 @@ func (p *parser) simSection(n *yaml.Node) {
 			p.file.SimSensors = p.listSection("sim: sensors", v, simSensorKind)
 		case "disturbances":
 			p.file.SimDisturbances = p.listSection("sim: disturbances", v, disturbKind)
+		case "can_faults":
+			p.file.SimCANFaults = p.listSection("sim: can_faults", v, canFaultKind)
 		case "drivetrain":
 			switch {
 			case v.Kind == yaml.ScalarNode && v.Tag == "!!null":
@@ -863,16 +868,20 @@ func mxpSharedDIO(r Resource, n int) (int, bool) {
 func describeClaim(k claimKey) string {
 	switch k.r {
 	case PCMChannel:
-		return fmt.Sprintf("channel %d of PCM %s", k.n, k.scope)
+		return fmt.Sprintf("channel %d of %s", k.n, k.scope)
 	case PDPChannel:
 		return fmt.Sprintf("channel %d of PDP %q", k.n, k.scope)
 	case PCMCompressor:
-		return fmt.Sprintf("the compressor of PCM %d", k.n)
+		return fmt.Sprintf("the compressor of %s", k.scope)
 	case NavXPort:
 		if strings.HasPrefix(k.scope, "/dev/") {
 			return k.scope // a Linux bus
 		}
 		return fmt.Sprintf("%s port %d", k.scope, k.n)
+	case CANMotor, CANGyro, CANPower, CANPneumatics:
+		if k.scope != "" {
+			return fmt.Sprintf("%s %d on CAN bus %q", k.r, k.n, k.scope)
+		}
 	}
 	return fmt.Sprintf("%s %d", k.r, k.n)
 }
@@ -905,6 +914,8 @@ func (p *parser) checkFile() {
 	p.checkSimSensors(c)
 	p.uniqueNames("sim disturbance", f.SimDisturbances)
 	p.checkEntries(f.SimDisturbances, c)
+	p.checkEntries(f.SimCANFaults, c)
+	p.checkSimCANFaults(c)
 	p.checkEntries([]*Device{f.Linux}, c)
 	p.checkCANBuses()
 }
@@ -938,6 +949,34 @@ func (p *parser) checkSimSensors(c *Checker) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// checkSimCANFaults checks that each `sim: can_faults:` entry names a
+// device on the CAN bus and ends after it begins.
+func (p *parser) checkSimCANFaults(c *Checker) {
+	var cands []string
+	for _, d := range p.file.Devices {
+		if d.Type != nil && contains(SimCANFaultTypes, d.Type.Name) {
+			cands = append(cands, d.Name)
+		}
+	}
+	sort.Strings(cands)
+	for _, e := range p.file.SimCANFaults {
+		if e.Name == "" {
+			continue
+		}
+		d := p.file.byName[e.Name]
+		switch {
+		case d == nil:
+			c.Errorf(e.NamePos, "sim CAN fault %q: names no device%s", e.Name, diag.DidYouMean(e.Name, cands))
+		case d.Type == nil:
+		case !contains(SimCANFaultTypes, d.Type.Name) || (d.Type.Name == "pigeon_imu" && !d.Has("id")):
+			c.Errorf(e.NamePos, "sim CAN fault %q: is %s, not a device on the CAN bus (%s)", e.Name, article(d.TypeName), strings.Join(SimCANFaultTypes, ", "))
+		}
+		if e.Has("until") && e.Float("until") <= e.Float("from") {
+			c.Errorf(e.ValuePos("until"), "sim CAN fault %q: until (%v s) must be after from (%v s)", e.Name, e.Float("until"), e.Float("from"))
 		}
 	}
 }
@@ -976,6 +1015,9 @@ func (p *parser) checkEntries(entries []*Device, c *Checker) {
 					if sv.Kind == Int {
 						scope = strconv.Itoa(sv.Int)
 					}
+				}
+				if k.Scope == "pcm_id" {
+					scope = moduleLabel(d)
 				}
 				if k.Resource == PDPChannel {
 					pdp := d.Ref("pdp")
@@ -1056,16 +1098,22 @@ func (p *parser) ref(d *Device, k *Key, name string, pos diag.Pos, c *Checker) *
 }
 
 // defaultPDP closes the spec's TODO: a speed controller's pdp defaults to
-// the PDP with CAN id 0.
+// the PDP with CAN id 0, else the REV PDH with CAN id 1 (WPILib's default
+// modules of each type).
 func (p *parser) defaultPDP(d *Device, c *Checker) {
-	for _, o := range p.file.Devices {
-		if o.Type == pdp && o.Has("id") && o.Int("id") == 0 {
-			d.refs["pdp"] = o
-			return
+	for _, want := range [...]struct {
+		t  *Type
+		id int
+	}{{pdp, 0}, {revPDH, 1}} {
+		for _, o := range p.file.Devices {
+			if o.Type == want.t && o.Has("id") && o.Int("id") == want.id {
+				d.refs["pdp"] = o
+				return
+			}
 		}
 	}
 	if d.Has("pdp_ch") {
-		c.Errorf(d.KeyPos("pdp_ch"), "%s: pdp_ch needs a PDP: add one with id 0 (the default), or name one with pdp", d)
+		c.Errorf(d.KeyPos("pdp_ch"), "%s: pdp_ch needs a PDP: add a pdp with id 0 or a rev_pdh with id 1 (the defaults), or name one with pdp", d)
 	}
 }
 

@@ -25,6 +25,8 @@ import (
 //	    - {name: left_drive_encoder, noise: {sigma: 0.002}, dropout: 0.05}
 //	  disturbances:
 //	    - {joint: shoulder_joint, kind: force, magnitude: 5, update_period: 1}
+//	  can_faults:
+//	    - {name: arm_joint, from: 2.0, until: 3.5}
 //	  drivetrain:
 //	    type: tank
 //	    left: [left_front_wheel_joint, left_rear_wheel_joint]
@@ -104,8 +106,9 @@ var Sim = &Type{
 	Name: "sim", Group: "section", Class: "-",
 	Summary: "The simulated robot's battery and air, used by `frcd run --sim`.",
 	Doc: "Only the simulated HAL reads this section. Its joints: list overrides each joint's plant (sim_joint), its " +
-		"sensors: list gives sensors faults (sim_sensor), its disturbances: list pushes joints or the base (sim_disturbance) " +
-		"and its drivetrain: mapping makes wheel joints drive a base around the field (sim_drivetrain).",
+		"sensors: list gives sensors faults (sim_sensor), its disturbances: list pushes joints or the base (sim_disturbance), " +
+		"its drivetrain: mapping makes wheel joints drive a base around the field (sim_drivetrain) and its can_faults: " +
+		"list silences CAN devices for a while (sim_can_fault).",
 	Place: YAMLOnly,
 	Keys: []Key{
 		{Name: "battery_voltage", Kind: Float, Default: 12.8, HasRange: true, Min: 6, Max: 16, Unit: "V", Doc: "The battery's open-circuit voltage."},
@@ -163,6 +166,28 @@ var SimSensor = &Type{
 		{Name: "stuck", Kind: Bool, Default: false, Doc: "The reading freezes at its value at fault_at."},
 		{Name: "disconnected", Kind: Bool, Default: false, Doc: "The cable is pulled at fault_at."},
 		{Name: "fault_at", Kind: Float, Default: 0.0, HasRange: true, Min: 0, Max: 1e6, Unit: "s", Doc: "The sim time when stuck or disconnected begins."},
+	},
+}
+
+// SimCANFaultTypes are the device types a `sim: can_faults:` entry may
+// name: those on the CAN bus (a pigeon_imu only with its own id).
+var SimCANFaultTypes = []string{"pdp", "rev_pdh", "rev_ph", "compressor", "solenoid", "double_solenoid", "talon_srx", "can_victor_spx", "pigeon_imu"}
+
+// SimCANFault is the type of an entry of `sim: can_faults:`: a CAN device
+// falling silent for a while.
+var SimCANFault = &Type{
+	Name: "sim_can_fault", Group: "section", Class: "-",
+	Summary: "A simulated CAN device falling silent (a cut CAN cable) from one time until another.",
+	Doc: "Named after a YAML device on the CAN bus: a pdp, rev_pdh or rev_ph, a talon_srx, can_victor_spx or pigeon_imu " +
+		"(on CAN), or a solenoid, double_solenoid or compressor (its PCM or PH falls silent, for every device on it). " +
+		"While silent the device sends no frame and hears none: its status goes stale within 100 ms (its joints' " +
+		"effort from a PDP or PDH channel goes absent), what it drives goes neutral on its own timeout, and the loop " +
+		"and the other devices go on.",
+	Place:   YAMLOnly,
+	Example: "{name: arm_joint, from: 2.0, until: 3.5}",
+	Keys: []Key{
+		{Name: "from", Kind: Float, Default: 0.0, HasRange: true, Min: 0, Max: 1e6, Unit: "s", Doc: "The sim time when it falls silent."},
+		{Name: "until", Kind: Float, HasRange: true, Min: 0, Max: 1e6, Unit: "s", DefaultDoc: "for good", Doc: "The sim time when it is heard again."},
 	},
 }
 
@@ -409,9 +434,10 @@ var controllerTypes = []*Type{
 		"frcd's own. Command: std_msgs/Int8 on /NAME/command: -1 reverse, 0 off, 1 forward; other values are refused.",
 		controllerJointKey("The relay.", "relay")),
 	controllerType(DigitalOutputController, "Sets a digital output high or low.",
-		"frcd's own. Command: std_msgs/Bool on /NAME/command.", controllerJointKey("The digital output.", "digital_output")),
+		"frcd's own. Command: std_msgs/Bool on /NAME/command. It also switches a REV PDH's switchable channel.",
+		controllerJointKey("The digital output, or a rev_pdh (its switchable channel).", "digital_output", "rev_pdh")),
 	controllerType(CompressorController, "Turns a compressor's closed-loop control on or off.",
-		"frcd's own. Command: std_msgs/Bool on /NAME/command: true lets the PCM run the compressor until the pressure switch reads full.",
+		"frcd's own. Command: std_msgs/Bool on /NAME/command: true lets the PCM or PH run the compressor until the pressure switch reads full.",
 		controllerJointKey("The compressor.", "compressor")),
 	controllerType(AnalogOutputController, "Forwards a value to an analog output.",
 		"frcd's own. Command: std_msgs/Float64 on /NAME/command in the output's units (scale and offset).",

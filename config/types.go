@@ -61,12 +61,13 @@ const (
 	AnalogIn                 // roboRIO analog input, 0-3 onboard, 4-7 on the MXP
 	AnalogOut                // roboRIO analog output (MXP), 0-1
 	RelayChannel             // roboRIO relay header, 0-3
-	PCMChannel               // solenoid channel on one PCM, 0-7, scoped by pcm_id
-	PDPChannel               // PDP current channel, 0-15, scoped by the PDP
-	CANMotor                 // CAN id of a CTRE motor controller (Talon SRX, Victor SPX)
-	CANGyro                  // CAN id of a CTRE Pigeon IMU
-	CANPower                 // CAN id of a power distribution panel
-	PCMCompressor            // the one compressor output of a PCM, scoped by pcm_id
+	PCMChannel               // solenoid channel on one PCM (0-7) or PH (0-15), scoped by the module
+	PDPChannel               // PDP (0-15) or PDH (0-23) current channel, scoped by the PDP
+	CANMotor                 // CAN id of a CTRE motor controller (Talon SRX, Victor SPX), scoped by can_bus
+	CANGyro                  // CAN id of a CTRE Pigeon IMU, scoped by can_bus
+	CANPower                 // CAN id of a power distribution panel or hub, scoped by can_bus
+	CANPneumatics            // CAN id of a REV Pneumatic Hub entry, scoped by can_bus
+	PCMCompressor            // the one compressor output of a PCM or PH, scoped by the module
 	NavXPort                 // the SPI, I2C or serial port a navX sits on
 	ControllerJoint          // a joint's command interfaces, claimed by one controller
 	onceOnly                 // something a file has at most one of
@@ -83,11 +84,12 @@ var resources = map[Resource]resourceInfo{
 	AnalogIn:        {"analog input channel", 0, 7},
 	AnalogOut:       {"analog output channel", 0, 1},
 	RelayChannel:    {"relay channel", 0, 3},
-	PCMChannel:      {"PCM channel", 0, 7},
-	PDPChannel:      {"PDP channel", 0, 15},
+	PCMChannel:      {"pneumatics channel", 0, 15},
+	PDPChannel:      {"PDP channel", 0, 23},
 	CANMotor:        {"CAN id (motor controllers)", 0, 62},
 	CANGyro:         {"CAN id (Pigeon IMUs)", 0, 62},
 	CANPower:        {"CAN id (power distribution)", 0, 62},
+	CANPneumatics:   {"CAN id (pneumatics hubs)", 0, 62},
 	PCMCompressor:   {"PCM compressor output", 0, 62},
 	NavXPort:        {"navX port", 0, 4},
 	ControllerJoint: {"joint", 0, 0},

@@ -3,38 +3,18 @@ package daemon
 import (
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/hal"
-	"github.com/frcd/frcd/robot"
 )
 
 // faultyCompetition is the example robot with the given `sim: sensors:`
 // entries, enabled, at 100 Hz.
 func faultyCompetition(t *testing.T, sensors string) *Daemon {
 	t.Helper()
-	y, err := os.ReadFile("../examples/competition/robot.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	yp := filepath.Join(dir, "robot.yaml")
-	if err := os.WriteFile(yp, append(y, "  sensors:\n"+sensors...), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r, list, err := robot.Load("../examples/competition/robot.urdf", yp)
-	if err != nil || list.Errors() > 0 {
-		t.Fatalf("load: %v %v", err, list)
-	}
-	d, err := NewSim(r, Options{Rate: 100, Enabled: true, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return exampleDaemon(t, "competition", "  sensors:\n"+sensors)
 }
 
 func joint(t *testing.T, s *control.Snapshot, name string) (pos float64, ok bool) {

@@ -117,3 +117,49 @@ func TestInventoryUnmonitored(t *testing.T) {
 		t.Errorf("logs %q", logs)
 	}
 }
+
+// TestInventoryOnSim: the swerve example marks every CAN device required;
+// on the sim all are heard and the robot enables; the PDP falling silent
+// inhibits it within the stale time plus an inventory period, and its
+// return lifts the inhibit.
+func TestInventoryOnSim(t *testing.T) {
+	r, list, err := robot.Load("../examples/swerve/robot.urdf", "../examples/swerve/robot.yaml")
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("%v %v", err, list)
+	}
+	d, err := NewSim(r, Options{Enabled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Loop.Inhibited() == "" {
+		t.Error("not inhibited before any device was heard")
+	}
+	for d.Now() < 300e6 {
+		d.Step()
+	}
+	if why := d.Loop.Inhibited(); why != "" {
+		t.Fatalf("every device is emulated, yet inhibited: %q", why)
+	}
+	if inv := d.Inventory(); inv.Counts()["present"] != 11 {
+		t.Errorf("inventory %v, want 11 present", inv.Counts())
+	}
+	if err := d.Sim.SetCANSilent("pdp", true); err != nil {
+		t.Fatal(err)
+	}
+	silent := d.Now()
+	for d.Loop.Inhibited() == "" && d.Now() < silent+500e6 {
+		d.Step()
+	}
+	if why := d.Loop.Inhibited(); !strings.Contains(why, `pdp "pdp"`) || d.Now()-silent > 100e6+inventoryEvery+50e6 {
+		t.Fatalf("after %v silent: inhibit %q", d.Now()-silent, why)
+	}
+	if err := d.Sim.SetCANSilent("pdp", false); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 30; i++ {
+		d.Step()
+	}
+	if why := d.Loop.Inhibited(); why != "" {
+		t.Errorf("the PDP is back, still inhibited: %q", why)
+	}
+}

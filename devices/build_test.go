@@ -27,6 +27,8 @@ var handleTable = withSpeedControllers(map[string]struct{ states, commands []str
 	"servo":           {[]string{interfaces.Position}, []string{interfaces.Position}},
 	"compressor":      {[]string{interfaces.Binary, interfaces.Compressor}, []string{interfaces.Binary}},
 	"pdp":             {[]string{interfaces.PDP}, nil},
+	"rev_pdh":         {[]string{interfaces.PDP, interfaces.Binary}, []string{interfaces.Binary}},
+	"rev_ph":          {[]string{interfaces.Compressor}, nil},
 })
 
 var speedControllers = []string{"dmc60", "jaguar", "pwm_talon_srx", "pwm_victor_spx", "sd540", "spark", "talon", "victor", "victor_sp", "nidec", "can_victor_spx", "talon_srx"}
@@ -90,8 +92,12 @@ func TestBuildCompetition(t *testing.T) {
 			wantCommands = append(wantCommands, interfaces.Key(d.Name, i))
 		}
 	}
+	rev, _ := config.Parse("robot.yaml", must(os.ReadFile("../examples/rev/robot.yaml")))
+	for _, d := range rev.Devices {
+		seen[d.TypeName] = true
+	}
 	if len(seen) != len(handleTable) {
-		t.Errorf("the competition robot has %d of the %d types", len(seen), len(handleTable))
+		t.Errorf("the competition and REV robots have %d of the %d types", len(seen), len(handleTable))
 	}
 	slices.Sort(wantStates)
 	slices.Sort(wantCommands)
@@ -246,4 +252,11 @@ func cut(key string) (name, iface string, ok bool) {
 		}
 	}
 	return key, "", false
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -39,11 +39,14 @@ type CANKind struct {
 func (k *CANKind) ID(f CANFrame, n int) uint32 { return hal.FRCID(k.DevType, k.Mfr, f.API, n) }
 
 // The kinds of CAN device frcd knows. Sources, and what is assumed:
+//
 //   - CTRE PDP: Status1-3 (API 0x50-0x52) and Energy (0x5D), 8 bytes, every
 //     25 ms (allwpilib CTREPDP.cpp StatusPeriodMs = 25; PROTOCOLS.md).
+//
 //   - CTRE PCM: Status1, StatusSolFaults and StatusDebug (0x50-0x52), 8
 //     bytes every 25 ms (CTREPCM.cpp StatusPeriodMs = 25); Control1 (0x70),
 //     8 bytes every 20 ms (ControlSendPeriod = 20).
+//
 //   - Talon SRX and Victor SPX, Phoenix 5 defaults (v5.docs.ctr-electronics.com
 //     "Common Device API", status groups): Status 1 General every 10 ms,
 //     Status 2 Feedback0 every 20 ms, the other status groups ">100 ms",
@@ -51,6 +54,7 @@ func (k *CANKind) ID(f CANFrame, n int) uint32 { return hal.FRCID(k.DevType, k.M
 //     API = value >> 6). The control frame Control_3_General (0x040080, API
 //     0x02) goes every 10 ms, Phoenix's default. The Victor SPX has no
 //     sensor ports, so no Status 3 (quadrature) or 8 (pulse width).
+//
 //   - Pigeon IMU: device type 0x15 with CTRE's manufacturer (its base
 //     arbitration id 0x15000000, CTRE's PigeonIMU_LowLevel), status frames
 //     from PigeonIMU_StatusFrame (CondStatus_1_General 0x042000, API
@@ -60,6 +64,15 @@ func (k *CANKind) ID(f CANFrame, n int) uint32 { return hal.FRCID(k.DevType, k.M
 //     documentation; no public Pigeon frame spec exists, PROTOCOLS.md).
 //     A Pigeon cabled to a Talon SRX sends the same frames through it,
 //     with the Talon's device type and number.
+//
+//   - REV PDH: Status0-4 (API 0x60-0x64), 8 bytes every 20 ms (allwpilib
+//     REVPDH.cpp reads each with a timeout of twice kPDHFrameStatusNTimeout
+//     = 20 ms).
+//
+//   - REV PH: Status0-1 (API 0x60-0x61), 8 bytes every 20 ms (REVPH.cpp,
+//     likewise); SetAll (API 0x30), 4 bytes every 20 ms from the
+//     controller (kDefaultControlPeriod). CompressorConfig goes on change
+//     only and is not counted.
 //
 // Frames are taken at 8 bytes where the length is not published.
 var (
@@ -78,7 +91,19 @@ var (
 	canTalonSRX = &CANKind{Name: "CTRE Talon SRX", DevType: hal.DevMotorController, Mfr: hal.MfrCTRE,
 		Frames: append(phoenixMotorFrames(), CANFrame{"Status_3_Quadrature", 0x52, 8, phoenixSlow, true},
 			CANFrame{"Status_8_PulseWidth", 0x57, 8, phoenixSlow, true})}
-	canVictorSPX     = &CANKind{Name: "CTRE Victor SPX", DevType: hal.DevMotorController, Mfr: hal.MfrCTRE, Frames: phoenixMotorFrames()}
+	canVictorSPX = &CANKind{Name: "CTRE Victor SPX", DevType: hal.DevMotorController, Mfr: hal.MfrCTRE, Frames: phoenixMotorFrames()}
+	canREVPDH    = &CANKind{Name: "REV PDH", DevType: hal.DevPowerDistribution, Mfr: hal.MfrREV, Frames: []CANFrame{
+		{"Status0", 0x60, 8, 20 * time.Millisecond, true},
+		{"Status1", 0x61, 8, 20 * time.Millisecond, true},
+		{"Status2", 0x62, 8, 20 * time.Millisecond, true},
+		{"Status3", 0x63, 8, 20 * time.Millisecond, true},
+		{"Status4", 0x64, 8, 20 * time.Millisecond, true},
+	}}
+	canREVPH = &CANKind{Name: "REV PH", DevType: hal.DevPneumatics, Mfr: hal.MfrREV, Frames: []CANFrame{
+		{"Status0", 0x60, 8, 20 * time.Millisecond, true},
+		{"Status1", 0x61, 8, 20 * time.Millisecond, true},
+		{"SetAll", 0x30, 4, 20 * time.Millisecond, false},
+	}}
 	canPigeon        = &CANKind{Name: "CTRE Pigeon IMU", DevType: pigeonDevType, Mfr: hal.MfrCTRE, Frames: pigeonFrames()}
 	canPigeonOnTalon = &CANKind{Name: "CTRE Pigeon IMU on a Talon SRX", DevType: hal.DevMotorController, Mfr: hal.MfrCTRE, Frames: pigeonFrames(), Rider: true}
 )
@@ -135,8 +160,8 @@ var canTraffic = map[string]struct {
 	"talon_srx":       {canTalonSRX, "id"},
 	"can_victor_spx":  {canVictorSPX, "id"},
 	"pigeon_imu":      {canPigeon, "id"}, // on a Talon SRX: canPigeonOnTalon, the Talon's number (canDeviceOf)
-	// "rev_pdh": {revPDH, "id"}, // REV PDH Status0-4 (PROTOCOLS.md): filled in when the type lands
-	// "rev_ph":  {revPH, "id"},  // REV PH Status0-1, SetAll every 20 ms: likewise
+	"rev_pdh":         {canREVPDH, "id"},
+	"rev_ph":          {canREVPH, "id"}, // solenoids and compressors with module_type rev_ph too (canDeviceOf)
 }
 
 // CANDevice is one physical device the YAML puts on a CAN bus: a PCM
@@ -200,6 +225,13 @@ func canDeviceOf(d *config.Device) (kind *CANKind, number int, bus string, ok bo
 			return nil, 0, "", false
 		}
 		return canPigeonOnTalon, talon.Int("id"), talon.Str("can_bus"), true
+	}
+	if t.kind == canPCM {
+		module, id := config.PneumaticsModule(d)
+		if module == config.ModuleREVPH {
+			return canREVPH, id, d.Str("can_bus"), true
+		}
+		return canPCM, id, d.Str("can_bus"), true
 	}
 	return t.kind, d.Int(t.numberKey), d.Str("can_bus"), true
 }

@@ -92,6 +92,8 @@ func TestCANLoadPerDevice(t *testing.T) {
 		{canPigeon, 297.5 * 160 / 1e6},
 		{canPDP, 160 * 160 / 1e6},
 		{canPCM, 170 * 160 / 1e6},
+		{canREVPDH, 250 * 160 / 1e6},                                    // Status0-4 every 20 ms
+		{canREVPH, 100*160/1e6 + 50*float64(hal.WorstFrameBits(4))/1e6}, // Status0-1 and the 4-byte SetAll every 20 ms
 	} {
 		if got := kindLoad(c.k); math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("%s: %.4f %%, want %.4f %%", c.k.Name, 100*got, 100*c.want)
@@ -261,6 +263,35 @@ func TestCANTrafficCoversCANTypes(t *testing.T) {
 			if f.Period <= 0 || f.Len < 0 || f.Len > 8 {
 				t.Errorf("%s %s: period %v, %d bytes", name, f.Name, f.Period, f.Len)
 			}
+		}
+	}
+}
+
+// TestExpectedREV: a rev_pdh and a PH that solenoids and a compressor
+// name by module_type (pcm_id defaulting to 1 for a PH) are one device
+// each, beside a PCM; the PH's SetAll goes in its bus's load.
+func TestExpectedREV(t *testing.T) {
+	f, list := config.Parse("r.yaml", []byte(`joints:
+  - {name: pdh, type: rev_pdh, id: 1}
+  - {name: a, type: solenoid, id: 3, module_type: rev_ph}
+  - {name: c, type: compressor, module_type: rev_ph}
+  - {name: b, type: solenoid, id: 3}
+  - {name: ph2, type: rev_ph, id: 2, can_bus: can1, required: true}
+`))
+	if list.Errors() > 0 {
+		t.Fatal(list)
+	}
+	var got []string
+	for _, d := range ExpectedCAN(f) {
+		got = append(got, fmt.Sprintf("%s %d %q %s req=%v", d.Kind.Name, d.Number, d.Bus, d.Name(), d.Required))
+	}
+	want := []string{`REV PDH 1 "" pdh req=false`, `REV PH 1 "" a, c req=false`, `CTRE PCM 0 "" b req=false`, `REV PH 2 "can1" ph2 req=true`}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("expected:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, b := range EstimateCANLoad(f) {
+		if b.Bus == "can1" && math.Abs(b.FramesPerSecond-(50+150)) > 1e-9 {
+			t.Errorf("can1: %v frames/s, want the heartbeat and one PH, 200", b.FramesPerSecond)
 		}
 	}
 }

@@ -9,12 +9,13 @@ import (
 
 func init() { MustRegister("compressor", newCompressor) }
 
-// compressor is the compressor output of the PCM `pcm_id` (shared: see
-// pcm). Its name/binary BinaryCommand enables closed-loop control (the PCM
-// runs the compressor until the pressure switch reads full); with no
-// command closed loop is on, as WPILib's Compressor starts. (The PCM
-// itself stops the compressor while the robot is disabled.) Halt turns it
-// off.
+// compressor is the compressor output of its pneumatics module
+// (module_type, pcm_id, can_bus; shared: see pcm and ph). Its name/binary
+// BinaryCommand enables closed-loop control (the module runs the
+// compressor until the pressure switch reads full: a PCM's closed loop, a
+// PH's digital configuration); with no command closed loop is on, as
+// WPILib's Compressor starts. (The module itself stops the compressor
+// while the robot is disabled.) Halt turns it off.
 //
 // Its name/binary BinaryState is whether closed loop is enabled and its
 // name/compressor CompressorState what the PCM reports (closed loop,
@@ -23,10 +24,10 @@ func init() { MustRegister("compressor", newCompressor) }
 // hal.ErrTimeout); the BinaryState and CompressorState.ClosedLoop then
 // hold the value commanded, the rest their last reported values.
 //
-// A PCM with no compressor entry has closed-loop control off.
+// A module with no compressor entry has closed-loop control off.
 type compressor struct {
 	name      string
-	pcm       *pcm
+	pcm       *pneumatics
 	commanded bool
 
 	cmd   interfaces.BinaryCommand
@@ -37,7 +38,7 @@ type compressor struct {
 var _ Device = (*compressor)(nil)
 
 func newCompressor(d *config.Device, env *Env) (Device, error) {
-	p, err := sharedPCM(env, d.Int("pcm_id"))
+	p, err := sharedPneumatics(env, d)
 	if err != nil {
 		return nil, err
 	}
@@ -61,9 +62,8 @@ func (c *compressor) Read(now, dt time.Duration) error {
 		c.on.Value, c.state.ClosedLoop = c.commanded, c.commanded
 		return c.pcm.errStale
 	}
-	st := &c.pcm.status
-	c.on.Value = st.ClosedLoop
-	c.state = interfaces.CompressorState{ClosedLoop: st.ClosedLoop, Running: st.CompressorOn, Full: st.PressureFull, Current: st.Current}
+	c.on.Value = c.pcm.status.ClosedLoop
+	c.state = c.pcm.compressorState()
 	return nil
 }
 

@@ -114,3 +114,16 @@ func Build(f *config.File, env *Env) ([]Device, error) {
 	}
 	return append(append([]Device(nil), env.order...), own...), nil
 }
+
+// openBus opens the CAN bus of that name (a device's `can_bus`; "" the
+// default).
+func openBus(env *Env, bus string) (hal.CANBus, error) {
+	can, err := hal.OpenCAN(env.HAL, bus)
+	if err == nil && can == nil {
+		err = hal.ErrNoDevice
+	}
+	if err != nil {
+		return nil, fmt.Errorf("no CAN bus: %w", err)
+	}
+	return can, nil
+}

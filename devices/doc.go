@@ -46,7 +46,12 @@
 //	compressor            name/binary BinaryState (closed loop    name/binary BinaryCommand
 //	                      enabled, from the PCM's status),        (closed-loop enable; on
 //	                      name/compressor CompressorState         when never set)
-//	pdp                   name/pdp PDPState                       -
+//	pdp                   name/pdp PDPState (16 channels)         -
+//	rev_pdh               name/pdp PDPState (24 channels),        name/binary BinaryCommand
+//	                      name/binary BinaryState (switchable     (switchable channel)
+//	                      channel, as the PDH reports it)
+//	rev_ph                name/compressor CompressorState (as     -
+//	                      the hub reports it)
 //
 // The speed controllers are dmc60, jaguar, pwm_talon_srx, pwm_victor_spx,
 // sd540, spark, talon, victor, victor_sp, nidec, can_victor_spx and
@@ -86,8 +91,24 @@
 //     false); a direction the relay's `direction` forbids is off.
 //   - PCM (solenoids, compressor): Status1 0x09041400+id decoded, stale
 //     after 100 ms; Control1 0x09041C00+id sent on change and every 20 ms.
+//   - PH (module_type rev_ph: solenoids 0-15, compressor, rev_ph):
+//     Status0 0x09051800+id and Status1 0x09051840+id decoded, stale after
+//     100 ms; SetAll 0x09050C00+id sent on change and every 20 ms;
+//     CompressorConfig 0x09050840+id (digital closed loop, or disabled) on
+//     change and while the hub reports otherwise.
 //   - PDP: Status1-3 0x08041400/40/80+id and Energy 0x08041740+id decoded
 //     per PROTOCOLS.md; stale after 100 ms.
+//   - PDH (rev_pdh): Status0-4 0x08051800/40/80/C0/900+id decoded (layouts
+//     checked against allwpilib's PDHFrames), stale after 100 ms; SetSwitch
+//     0x08050840+id (bit 0) on change and every 20 ms while the PDH
+//     reports otherwise.
+//
+// # Buses
+//
+// CAN devices open the bus their can_bus names through hal.OpenCAN
+// (frames) or hal.OpenCANMotor and hal.OpenPigeon (vendor devices); ""
+// is the backend's default bus. A Pigeon on a Talon SRX uses the Talon's
+// bus.
 //
 // # CAN traffic, load and inventory
 //

@@ -11,7 +11,7 @@ import (
 func init() { MustRegister("double_solenoid", newDoubleSolenoid) }
 
 // doubleSolenoid drives a double-acting valve on channels `forward_id` and
-// `reverse_id` of the PCM `pcm_id` (shared: see pcm) from the
+// `reverse_id` of its pneumatics module (shared: see pcm and ph) from the
 // name/ternary TernaryCommand: forward turns the forward channel on and
 // the reverse one off, reverse the other way round, off both off. No
 // command, an invalid value and Halt are off. Its name/ternary
@@ -21,8 +21,8 @@ func init() { MustRegister("double_solenoid", newDoubleSolenoid) }
 // else the value last commanded.
 type doubleSolenoid struct {
 	name      string
-	pcm       *pcm
-	fwd, rev  uint8
+	pcm       *pneumatics
+	fwd, rev  uint16
 	commanded interfaces.Tri
 
 	cmd   interfaces.TernaryCommand
@@ -32,15 +32,22 @@ type doubleSolenoid struct {
 var _ Device = (*doubleSolenoid)(nil)
 
 func newDoubleSolenoid(d *config.Device, env *Env) (Device, error) {
-	f, r := d.Int("forward_id"), d.Int("reverse_id")
-	if f < 0 || f > 7 || r < 0 || r > 7 || f == r {
-		return nil, fmt.Errorf("PCM channels %d and %d: want two different channels 0-7", f, r)
-	}
-	p, err := sharedPCM(env, d.Int("pcm_id"))
+	p, err := sharedPneumatics(env, d)
 	if err != nil {
 		return nil, err
 	}
-	s := &doubleSolenoid{name: d.Name, pcm: p, fwd: 1 << f, rev: 1 << r}
+	f, err := channelMask(p, d.Int("forward_id"))
+	if err != nil {
+		return nil, err
+	}
+	r, err := channelMask(p, d.Int("reverse_id"))
+	if err != nil {
+		return nil, err
+	}
+	if f == r {
+		return nil, fmt.Errorf("%s channels %d and %d: want two different channels", p.label, d.Int("forward_id"), d.Int("reverse_id"))
+	}
+	s := &doubleSolenoid{name: d.Name, pcm: p, fwd: f, rev: r}
 	if err := interfaces.RegisterState(env.Handles, d.Name, interfaces.Ternary, &s.state); err != nil {
 		return nil, err
 	}

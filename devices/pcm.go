@@ -2,7 +2,6 @@ package devices
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/frcd/frcd/hal"
@@ -22,22 +21,13 @@ const (
 	pcmCurrentLSB = 0.03125
 )
 
-// pcmStatus is a PCM's Status1 frame, decoded.
-type pcmStatus struct {
-	Solenoids    uint8   // bit n: channel n's output is on
-	CompressorOn bool    // the compressor is running
-	ClosedLoop   bool    // closed-loop control is enabled
-	PressureFull bool    // the pressure switch is open: the tanks are full
-	Current      float64 // compressor current, A, 0 to 31.97
-}
-
 // decodePCMStatus decodes Status1's bytes: b0 the solenoid outputs; b1
 // bit 0 compressor on, bit 6 closed loop enabled, bit 7 pressure switch;
 // current = ((b4 & 0x3F) << 4 | b5 >> 4) × 0.03125 A.
-func decodePCMStatus(b [8]byte) pcmStatus {
+func decodePCMStatus(b [8]byte) pneuStatus {
 	raw := uint16(b[4]&0x3F)<<4 | uint16(b[5]>>4)
-	return pcmStatus{
-		Solenoids:    b[0],
+	return pneuStatus{
+		Solenoids:    uint16(b[0]),
 		CompressorOn: b[1]&0x01 != 0,
 		ClosedLoop:   b[1]&0x40 != 0,
 		PressureFull: b[1]&0x80 != 0,
@@ -58,59 +48,38 @@ func encodePCMControl(id int, solenoids uint8, closedLoop bool) hal.Frame {
 }
 
 // pcm is a CTRE PCM shared by the solenoids, double solenoids and the
-// compressor with its pcm_id (Env.Shared key "pcm/<id>"). It registers no
-// handles. Read, which the loop runs before its users', decodes Status1;
-// a status older than statusTimeout is stale, Read returns errStale
-// (wrapping hal.ErrTimeout) and the users fall back to their commanded
-// values. The users set their bits in their Write; the PCM's Write, which
-// runs after theirs, sends Control1 when the bits change and every
-// pcmControlPeriod. Halt clears every bit and closed-loop control and
-// sends at once.
+// compressor with its module_type ctre_pcm, pcm_id and can_bus (see
+// sharedPneumatics). It registers no handles. Read, which the loop runs
+// before its users', decodes Status1; a status older than statusTimeout
+// is stale, Read returns errStale (wrapping hal.ErrTimeout) and the users
+// fall back to their commanded values. The users set their bits in their
+// Write; the PCM's Write, which runs after theirs, sends Control1 when the
+// bits change and every pcmControlPeriod. Halt clears every bit and
+// closed-loop control and sends at once.
 type pcm struct {
+	pneumatics
 	id  int
 	can hal.CANBus
-
-	status pcmStatus
-	fresh  bool // status is no older than statusTimeout
-
-	// What the users ask for this cycle.
-	solenoids  uint8
-	closedLoop bool
 
 	last   hal.Frame
 	lastAt time.Duration
 	sent   bool
 
-	errStale error
-	wErr     opError
+	wErr opError
 }
 
 var _ Device = (*pcm)(nil)
 
-// sharedPCM returns the PCM of that CAN id, binding it the first time.
-func sharedPCM(env *Env, id int) (*pcm, error) {
-	d, err := env.Shared("pcm/"+strconv.Itoa(id), func() (Device, error) {
-		can := env.HAL.CAN()
-		if can == nil {
-			return nil, fmt.Errorf("pcm %d: no CAN bus: %w", id, hal.ErrNoDevice)
-		}
-		return &pcm{
-			id: id, can: can,
-			errStale: fmt.Errorf("pcm %d: status frame 0x%08X: %w", id, pcmStatus1ID+id, hal.ErrTimeout),
-			wErr:     opError{op: fmt.Sprintf("pcm %d: send control frame", id)},
-		}, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	p, ok := d.(*pcm)
-	if !ok {
-		return nil, fmt.Errorf("shared device pcm/%d is a %T", id, d)
-	}
-	return p, nil
+// newPCM makes the PCM at CAN id id on a bus; m holds its names.
+func newPCM(id int, m pneumatics, can hal.CANBus) *pcm {
+	m.channels = 8
+	m.errStale = fmt.Errorf("%s: status frame 0x%08X: %w", m.name, pcmStatus1ID+id, hal.ErrTimeout)
+	return &pcm{pneumatics: m, id: id, can: can, wErr: opError{op: m.name + ": send control frame"}}
 }
 
-func (p *pcm) Name() string { return "pcm " + strconv.Itoa(p.id) }
+func (p *pcm) module() *pneumatics { return &p.pneumatics }
+
+func (p *pcm) Name() string { return p.name }
 
 func (p *pcm) Read(now, dt time.Duration) error {
 	f, at, ok := p.can.Latest(pcmStatus1ID + uint32(p.id))
@@ -123,7 +92,7 @@ func (p *pcm) Read(now, dt time.Duration) error {
 }
 
 func (p *pcm) Write(now, dt time.Duration) error {
-	f := encodePCMControl(p.id, p.solenoids, p.closedLoop)
+	f := encodePCMControl(p.id, uint8(p.solenoids), p.closedLoop)
 	if p.sent && f == p.last && now-p.lastAt < pcmControlPeriod {
 		return nil
 	}
@@ -141,13 +110,4 @@ func (p *pcm) send(f hal.Frame, now time.Duration) error {
 func (p *pcm) Halt() error {
 	p.solenoids, p.closedLoop = 0, false
 	return p.send(encodePCMControl(p.id, 0, false), p.lastAt)
-}
-
-// set turns the bits of mask on or off.
-func (p *pcm) set(mask uint8, on bool) {
-	if on {
-		p.solenoids |= mask
-	} else {
-		p.solenoids &^= mask
-	}
 }

@@ -32,17 +32,17 @@ func TestDecodePCMStatus(t *testing.T) {
 	// 0x2A3 = 675 units of 0.03125 A = 21.09375 A; fault bits 1-5 set.
 	f := hal.Frame{Data: [8]byte{0xA5, 0x81 | 0x3E, 0xFF, 0xFF, 0xC0 | 0x2A, 0x3F, 0xFF, 0xFF}}
 	got := decodePCMStatus(f.Data)
-	want := pcmStatus{Solenoids: 0xA5, CompressorOn: true, ClosedLoop: false, PressureFull: true, Current: 21.09375}
+	want := pneuStatus{Solenoids: 0xA5, CompressorOn: true, ClosedLoop: false, PressureFull: true, Current: 21.09375}
 	if got != want {
 		t.Errorf("decode: %+v, want %+v", got, want)
 	}
 	g := encodePCMStatus(0, 0x5A, false, true, false, 675)
-	if got := decodePCMStatus(g.Data); got != (pcmStatus{Solenoids: 0x5A, ClosedLoop: true, Current: 21.09375}) {
+	if got := decodePCMStatus(g.Data); got != (pneuStatus{Solenoids: 0x5A, ClosedLoop: true, Current: 21.09375}) {
 		t.Errorf("round trip: %+v", got)
 	}
 }
 
-const pneumatics = `joints:
+const pneumaticsYAML = `joints:
   - {name: compressor, type: compressor, pcm_id: 3}
   - {name: intake, type: double_solenoid, forward_id: 0, reverse_id: 1, pcm_id: 3}
   - {name: lock, type: solenoid, id: 2, pcm_id: 3}
@@ -50,7 +50,7 @@ const pneumatics = `joints:
 `
 
 func TestPCMSharedFrame(t *testing.T) {
-	r := bind(t, pneumatics)
+	r := bind(t, pneumaticsYAML)
 	// Two PCMs first, then the entries in file order.
 	if len(r.devs) != 6 || r.devs[0].Name() != "pcm 3" || r.devs[1].Name() != "pcm 4" || r.devs[2].Name() != "compressor" {
 		names := []string{}
@@ -130,7 +130,7 @@ func TestPCMSharedFrame(t *testing.T) {
 }
 
 func TestPCMStatus(t *testing.T) {
-	r := bind(t, pneumatics)
+	r := bind(t, pneumaticsYAML)
 	intake := command[interfaces.Tri](r, "intake", interfaces.Ternary)
 	lock := command[bool](r, "lock", interfaces.Binary)
 	intakeSt := state[interfaces.TernaryState](r, "intake", interfaces.Ternary)
@@ -231,7 +231,7 @@ func FuzzPCMStatus(f *testing.F) {
 		var b [8]byte
 		copy(b[:], data)
 		s := decodePCMStatus(b)
-		if s.Current < 0 || s.Current > 1023*pcmCurrentLSB || s.Solenoids != b[0] {
+		if s.Current < 0 || s.Current > 1023*pcmCurrentLSB || s.Solenoids != uint16(b[0]) {
 			t.Errorf("%x: %+v", b, s)
 		}
 		if s.CompressorOn != (b[1]&1 != 0) || s.ClosedLoop != (b[1]&0x40 != 0) || s.PressureFull != (b[1]&0x80 != 0) {

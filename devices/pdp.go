@@ -64,7 +64,7 @@ func decodePDPEnergy(b [8]byte) (amps, watts, joules float64) {
 	return float64(iRaw) * pdpCurrentLSB, float64(pRaw) * pdpPowerLSB, float64(eRaw) * 0.125 * 0.001 * tmeas
 }
 
-// pdp reads a CTRE PDP at CAN id `id` from the four frames it sends
+// pdp reads a CTRE PDP at CAN id `id` on `can_bus` from the four frames it sends
 // (Status1-3 and Energy; all four are needed) into its name/pdp PDPState.
 // Channels are numbered from 0: PROTOCOLS.md's channels 1-16 (the PDP's
 // labels 0-15) are Current[0..15]. TotalEnergy is the Energy frame's
@@ -88,9 +88,9 @@ func newPDP(d *config.Device, env *Env) (Device, error) {
 	if id < 0 || id > 62 {
 		return nil, fmt.Errorf("CAN id %d: want 0-62", id)
 	}
-	can := env.HAL.CAN()
-	if can == nil {
-		return nil, fmt.Errorf("no CAN bus: %w", hal.ErrNoDevice)
+	can, err := openBus(env, d.Str("can_bus"))
+	if err != nil {
+		return nil, err
 	}
 	n := uint32(id)
 	p := &pdp{
@@ -98,6 +98,7 @@ func newPDP(d *config.Device, env *Env) (Device, error) {
 		ids:      [4]uint32{pdpStatus1ID + n, pdpStatus2ID + n, pdpStatus3ID + n, pdpEnergyID + n},
 		errStale: fmt.Errorf("%s: status frames: %w", d, hal.ErrTimeout),
 	}
+	p.state.Channels = 16
 	if err := interfaces.RegisterState(env.Handles, d.Name, interfaces.PDP, &p.state); err != nil {
 		return nil, err
 	}

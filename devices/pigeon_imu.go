@@ -11,7 +11,7 @@ import (
 
 func init() { MustRegister("pigeon_imu", newPigeonIMU) }
 
-// pigeonIMU reads a CTRE Pigeon IMU, on the CAN bus (`id`) or cabled to
+// pigeonIMU reads a CTRE Pigeon IMU, on the CAN bus (`id`, `can_bus`) or cabled to
 // the Talon SRX named by `talon`, through hal.Pigeon: like the Talon its
 // protocol is closed, and a real robot needs CTRE Phoenix behind that
 // interface. Its name/imu IMUState holds the orientation (reordered from
@@ -28,7 +28,7 @@ type pigeonIMU struct {
 var _ Device = (*pigeonIMU)(nil)
 
 func newPigeonIMU(d *config.Device, env *Env) (Device, error) {
-	id, talonID := -1, -1
+	id, talonID, bus := -1, -1, d.Str("can_bus")
 	switch {
 	case d.Has("id"):
 		id = d.Int("id")
@@ -37,11 +37,11 @@ func newPigeonIMU(d *config.Device, env *Env) (Device, error) {
 		if t == nil {
 			return nil, fmt.Errorf("talon %q is not a device of this file", d.Str("talon"))
 		}
-		talonID = t.Int("id")
+		talonID, bus = t.Int("id"), t.Str("can_bus") // it talks through the Talon, on the Talon's bus
 	default:
 		return nil, fmt.Errorf("needs id or talon")
 	}
-	p, err := env.HAL.OpenPigeon(id, talonID)
+	p, err := hal.OpenPigeon(env.HAL, bus, id, talonID)
 	if err != nil {
 		if id >= 0 {
 			return nil, fmt.Errorf("Pigeon at CAN id %d: %w", id, err)

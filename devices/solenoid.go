@@ -1,7 +1,6 @@
 package devices
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -10,15 +9,15 @@ import (
 
 func init() { MustRegister("solenoid", newSolenoid) }
 
-// solenoid drives a single-acting valve on channel `id` of the PCM
-// `pcm_id` (shared: see pcm) from the name/binary BinaryCommand. Its
-// name/binary BinaryState is the PCM's reported output while the PCM's
-// status is fresh, else the value last commanded. No command and Halt are
-// off.
+// solenoid drives a single-acting valve on channel `id` of its
+// pneumatics module (module_type, pcm_id, can_bus; shared: see pcm and ph)
+// from the name/binary BinaryCommand. Its name/binary BinaryState is the
+// module's reported output while the module's status is fresh, else the
+// value last commanded. No command and Halt are off.
 type solenoid struct {
 	name      string
-	pcm       *pcm
-	bit       uint8
+	pcm       *pneumatics
+	bit       uint16
 	commanded bool
 
 	cmd   interfaces.BinaryCommand
@@ -28,15 +27,15 @@ type solenoid struct {
 var _ Device = (*solenoid)(nil)
 
 func newSolenoid(d *config.Device, env *Env) (Device, error) {
-	ch := d.Int("id")
-	if ch < 0 || ch > 7 {
-		return nil, fmt.Errorf("PCM channel %d: want 0-7", ch)
-	}
-	p, err := sharedPCM(env, d.Int("pcm_id"))
+	p, err := sharedPneumatics(env, d)
 	if err != nil {
 		return nil, err
 	}
-	s := &solenoid{name: d.Name, pcm: p, bit: 1 << ch}
+	bit, err := channelMask(p, d.Int("id"))
+	if err != nil {
+		return nil, err
+	}
+	s := &solenoid{name: d.Name, pcm: p, bit: bit}
 	if err := interfaces.RegisterState(env.Handles, d.Name, interfaces.Binary, &s.state); err != nil {
 		return nil, err
 	}

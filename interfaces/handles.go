@@ -66,16 +66,19 @@ type RateState struct {
 	Rate  float64 // rad/s or m/s
 }
 
-// PDPChannels is the number of current channels of a CTRE PDP.
-const PDPChannels = 16
+// PDPChannels is the most current channels a power distribution device
+// has: a REV PDH's 24 (a CTRE PDP has 16).
+const PDPChannels = 24
 
-// PDPState is a power distribution panel's state.
+// PDPState is a power distribution panel's (CTRE PDP) or hub's (REV PDH)
+// state. A PDH reports no temperature, power or energy: they stay 0.
 type PDPState struct {
 	Voltage      float64              // bus voltage, V
 	Temperature  float64              // °C
 	TotalCurrent float64              // A
 	TotalPower   float64              // W
 	TotalEnergy  float64              // J since the last reset
+	Channels     int                  // how many of Current the device has: 16 (PDP) or 24 (PDH)
 	Current      [PDPChannels]float64 // per channel, A
 }
 

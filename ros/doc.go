@@ -15,7 +15,7 @@
 //	/joint_states          sensor_msgs/JointState, every measured joint (NaN where a field is not measured)
 //	/NAME/imu              sensor_msgs/Imu per IMU
 //	/NAME/battery          sensor_msgs/BatteryState per PDP
-//	/NAME/currents         std_msgs/Float64MultiArray per PDP: the 16 channels' currents
+//	/NAME/currents         std_msgs/Float64MultiArray per PDP: the channels' currents (16, or a PDH's 24)
 //	/NAME/running, /NAME/closed_loop, /NAME/pressure_switch   std_msgs/Bool per compressor
 //	/NAME/current          std_msgs/Float64 per compressor
 //	/NAME                  std_msgs/Bool per digital_input in a URDF link (a beam break), std_msgs/Float64

@@ -166,9 +166,13 @@ func (m *builder) pdp(i int) (*sensor_msgs.BatteryState, *std_msgs.Float64MultiA
 		Present:           p.OK,
 		Location:          p.Name,
 	}
+	n := st.Channels
+	if n <= 0 || n > interfaces.PDPChannels {
+		n = interfaces.PDPChannels
+	}
 	cur := &std_msgs.Float64MultiArray{
-		Layout: std_msgs.MultiArrayLayout{Dim: []std_msgs.MultiArrayDimension{{Label: "channel", Size: interfaces.PDPChannels, Stride: interfaces.PDPChannels}}},
-		Data:   append([]float64(nil), st.Current[:]...),
+		Layout: std_msgs.MultiArrayLayout{Dim: []std_msgs.MultiArrayDimension{{Label: "channel", Size: uint32(n), Stride: uint32(n)}}},
+		Data:   append([]float64(nil), st.Current[:n]...),
 	}
 	return bat, cur
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"time"
 
@@ -18,11 +19,33 @@ const (
 	pdpControl1 = 0x08041C00 // 0x40 reset energy, 0x80 clear sticky faults
 	pcmStatus1  = 0x09041400 // outputs, compressor, pressure switch, current
 	pcmControl1 = 0x09041C00 // solenoid bits, closed-loop enable
+
+	// REV PDH and PH (PROTOCOLS.md; layouts as allwpilib's PDHFrames and
+	// PHFrames).
+	pdhSetSwitch    = 0x08050840 // 1 byte: bit 0 the switchable channel
+	pdhStatus0      = 0x08051800 // Status0-4 at 0x40 apart: channels 0-5, 6-11, 12-17, 18-23, voltage and total
+	phCompressorCfg = 0x09050840 // 5 bytes: b4 bit 0 force disable, bit 1 use digital
+	phSetAll        = 0x09050C00 // 4 bytes: 2 bits per channel, 1 on
+	phStatus0       = 0x09051800 // outputs, pressure switch, compressor on and configuration
+	phStatus1       = 0x09051840 // bus voltage, solenoid voltage, compressor current
+
+	// CTRE Talon SRX and Victor SPX: the legacy STATUS_1-9 ids 0x02041400
+	// + 0x40 k (PROTOCOLS.md). The Pigeon's frames (device type 0x15, its
+	// base id 0x15000000, manufacturer CTRE) have no public layout: the
+	// sim sends two with the ids of PigeonIMU_StatusFrame's
+	// CondStatus_9_SixDeg_YPR (API 0x88, every 10 ms) and
+	// CondStatus_11_GyroAccum (API 0x8A, every 20 ms), the ids
+	// devices/cantraffic.go expects, with stand-in payloads.
+	motorStatus1  = 0x02041400
+	pigeonYPR     = 0x15042200 // API 0x88
+	pigeonGyro    = 0x15042280 // API 0x8A
+	pigeonDevType = 0x15
 )
 
 // Timing of the emulated devices.
 const (
-	statusPeriod = 20 * time.Millisecond  // PDP and PCM status frames
+	statusPeriod = 20 * time.Millisecond  // PDP, PCM, PDH and PH status frames
+	fastPeriod   = 10 * time.Millisecond  // the motor controllers' and Pigeons' fastest frames
 	pcmTimeout   = 100 * time.Millisecond // a PCM drops its outputs without Control1
 	motorTimeout = 100 * time.Millisecond // a CAN motor controller goes neutral without SetDuty
 	pdpTmeasMS   = 20                     // the PDP's energy sample period, ms
@@ -43,116 +66,88 @@ const (
 )
 
 var (
-	errFrameLen = errors.New("sim: CAN frame longer than 8 bytes")
-	errFrameID  = errors.New("sim: CAN identifier wider than 29 bits")
-	errDuty     = errors.New("sim: duty is not a finite number")
+	errFrameLen     = errors.New("sim: CAN frame longer than 8 bytes")
+	errFrameID      = errors.New("sim: CAN identifier wider than 29 bits")
+	errDuty         = errors.New("sim: duty is not a finite number")
+	errMotorTimeout = fmt.Errorf("sim: CAN motor controller: no status frame: %w", hal.ErrTimeout)
 )
 
-// canSlot holds the newest frame of one id the emulated devices send.
-type canSlot struct {
-	f  hal.Frame
-	at time.Duration
-	ok bool
+// node is what every emulated CAN device has: whether it is silent (cut
+// off the bus: it sends nothing and hears nothing), by SetCANSilent
+// (manual) or a scheduled CANFault (sched).
+type node struct {
+	manual, sched bool
 }
 
-// canBus is the sim's hal.CANBus: drivers' frames go to the emulated PDPs
-// and PCMs, whose status frames are kept newest-per-id in a fixed table.
-type canBus struct {
-	s     *Sim
-	slot  map[uint32]int // id -> index into slots; fixed after New
-	slots []canSlot
-	pdps  map[uint32]*pdp // by Control1 id
-	pcms  map[uint32]*pcm // by Control1 id
-}
-
-var _ hal.CANBus = (*canBus)(nil)
-
-func (b *canBus) addSlot(id uint32) int {
-	if i, ok := b.slot[id]; ok {
-		return i
-	}
-	b.slots = append(b.slots, canSlot{})
-	b.slot[id] = len(b.slots) - 1
-	return len(b.slots) - 1
-}
-
-// Send delivers a frame to the emulated device it is addressed to; frames
-// to no emulated device are dropped, as on a bus where nobody listens.
-func (b *canBus) Send(f hal.Frame) error {
-	if f.Len > 8 {
-		return errFrameLen
-	}
-	if f.ID > 0x1FFFFFFF {
-		return errFrameID
-	}
-	s := b.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if p := b.pcms[f.ID]; p != nil {
-		if f.Len >= 4 {
-			p.ctrlBits = f.Data[2]
-			p.ctrlClosed = f.Data[3]&0x40 != 0
-			p.ctrlAt = s.t
-			p.ctrlOK = true
-		}
-		return nil
-	}
-	if p := b.pdps[f.ID]; p != nil && f.Len >= 1 && f.Data[0]&0x40 != 0 {
-		p.energy = 0
-	}
-	return nil
-}
-
-// Latest returns the newest frame of that id an emulated device sent.
-func (b *canBus) Latest(id uint32) (hal.Frame, time.Duration, bool) {
-	s := b.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	i, ok := b.slot[id]
-	if !ok || !b.slots[i].ok {
-		return hal.Frame{}, 0, false
-	}
-	return b.slots[i].f, b.slots[i].at, true
-}
-
-func (b *canBus) put(i int, f hal.Frame, at time.Duration) {
-	b.slots[i] = canSlot{f: f, at: at, ok: true}
-}
+func (n *node) silent() bool { return n.manual || n.sched }
 
 // pdp is an emulated CTRE Power Distribution Panel.
 type pdp struct {
+	node
+	bus    *canBus
 	id     int
 	energy float64 // J since start or the last reset
 	slots  [4]int  // Status1, Status2, Status3, Energy
 }
 
-// pcm is an emulated CTRE Pneumatics Control Module with its tank.
+// pcm is an emulated pneumatics module with its tank: a CTRE Pneumatics
+// Control Module, or a REV Pneumatic Hub (rev).
 type pcm struct {
-	id int
-	// The newest Control1 frame.
-	ctrlBits   byte
-	ctrlClosed bool
+	node
+	bus *canBus
+	rev bool
+	id  int
+	// The newest Control1 (PCM) or SetAll (PH) frame.
+	ctrlBits   uint16
+	ctrlClosed bool // PCM: closed-loop enable
 	ctrlAt     time.Duration
 	ctrlOK     bool
-	// What the PCM does.
-	out        byte // solenoid outputs
+	cfgDigital bool // PH: the newest CompressorConfig asks for digital closed loop
+	// What the module does.
+	out        uint16 // solenoid outputs
 	closedLoop bool
 	compOn     bool
 	full       bool    // the pressure switch
 	pressure   float64 // psi
-	slot       int
+	slots      [2]int  // PCM: Status1; PH: Status0, Status1
 }
 
-// update applies the newest Control1 frame when it may (enabled and fresh)
-// and runs the compressor's closed loop for h seconds.
+// receive takes a control frame addressed to the module.
+func (p *pcm) receive(f hal.Frame, now time.Duration) {
+	switch {
+	case !p.rev && f.Len >= 4:
+		p.ctrlBits, p.ctrlClosed = uint16(f.Data[2]), f.Data[3]&0x40 != 0
+	case p.rev && f.ID == uint32(phSetAll+p.id) && f.Len >= 4:
+		p.ctrlBits = 0
+		for ch := 0; ch < 16; ch++ {
+			if f.Data[ch/4]>>(2*(ch%4))&3 == 1 {
+				p.ctrlBits |= 1 << ch
+			}
+		}
+	case p.rev && f.ID == uint32(phCompressorCfg+p.id) && f.Len >= 5:
+		p.cfgDigital = f.Data[4]&0x01 == 0 && f.Data[4]&0x02 != 0
+		return
+	default:
+		return
+	}
+	p.ctrlAt, p.ctrlOK = now, true
+}
+
+// update applies the newest control frame when it may (enabled and
+// fresh) and runs the compressor's closed loop for h seconds: a PCM's
+// while its Control1 enables it, a PH's while its CompressorConfig asks
+// for digital control and the robot is enabled.
 func (p *pcm) update(enabled bool, now time.Duration, h float64) {
 	if enabled && p.ctrlOK && now-p.ctrlAt <= pcmTimeout {
 		p.out, p.closedLoop = p.ctrlBits, p.ctrlClosed
 	} else {
 		p.out, p.closedLoop = 0, false
 	}
+	if p.rev {
+		p.closedLoop = p.cfgDigital
+	}
 	p.switchState()
-	p.compOn = p.closedLoop && !p.full
+	p.compOn = p.closedLoop && !p.full && enabled
 	if p.compOn {
 		p.pressure = min(p.pressure+compressorPSI*h, reliefPSI)
 	}
@@ -180,7 +175,10 @@ func (p *pcm) stroke() { p.pressure = max(0, p.pressure-strokePSI) }
 
 // canMotor is an emulated CTRE Talon SRX or Victor SPX.
 type canMotor struct {
+	node
 	s     *Sim
+	bus   *canBus
+	slots [4]int // STATUS_1, 2, 3, 4
 	model string // "talon_srx" or "victor_spx"
 	id    int
 	j     *joint // nil when no YAML device drives a joint with it
@@ -198,9 +196,11 @@ func (m *canMotor) SetDuty(duty float64) error {
 		return errDuty
 	}
 	m.s.mu.Lock()
-	m.duty = max(-1, min(1, duty))
-	m.at = m.s.t
-	m.set = true
+	if !m.silent() { // a silent controller never hears it
+		m.duty = max(-1, min(1, duty))
+		m.at = m.s.t
+		m.set = true
+	}
 	m.s.mu.Unlock()
 	return nil
 }
@@ -220,6 +220,9 @@ func (m *canMotor) Status() (hal.MotorStatus, error) {
 	s := m.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if m.silent() {
+		return hal.MotorStatus{}, errMotorTimeout
+	}
 	st := hal.MotorStatus{BusVoltage: s.vTerm, Temperature: pdpTempC}
 	if m.j != nil {
 		st.OutputCurrent = math.Abs(m.j.current)
@@ -229,19 +232,26 @@ func (m *canMotor) Status() (hal.MotorStatus, error) {
 
 // pigeon is an emulated CTRE Pigeon IMU.
 type pigeon struct {
-	s   *Sim
-	imu *imuDev // nil when no YAML pigeon_imu is there
+	s     *Sim
+	imu   *imuDev   // nil when no YAML pigeon_imu is there
+	talon *canMotor // the Talon SRX it is cabled to, if it is
 }
 
 var _ hal.Pigeon = (*pigeon)(nil)
 
 // Read returns the IMU's motion as set with Sim.SetIMU, through the
-// Pigeon's faults: a dropped or disconnected Pigeon sends no frame
+// Pigeon's faults: a dropped, disconnected or silent Pigeon sends no frame
 // (hal.ErrTimeout).
 func (p *pigeon) Read() (q [4]float64, gyro, accel [3]float64, err error) {
 	p.s.mu.Lock()
 	defer p.s.mu.Unlock()
 	var m IMU
+	if p.imu != nil && p.imu.can != nil && p.imu.can.silent() {
+		return q, gyro, accel, errPigeonTimeout
+	}
+	if p.talon != nil && p.talon.silent() { // it talks through its Talon
+		return q, gyro, accel, errPigeonTimeout
+	}
 	if p.imu != nil {
 		m = p.imu.motion()
 		switch f := p.imu.f; {
@@ -295,6 +305,9 @@ func pack6(d *[8]byte, c [6]uint32) {
 
 // publish sends the PDP's four status frames.
 func (p *pdp) publish(s *Sim, at time.Duration) {
+	if p.silent() {
+		return
+	}
 	var ch [16]float64
 	for _, j := range s.motorJoints {
 		if j.pdp == p && j.pdpCh >= 0 && j.pdpCh < 16 {
@@ -315,7 +328,7 @@ func (p *pdp) publish(s *Sim, at time.Duration) {
 			f.Data[6] = byte(sat((s.vTerm-4.0)/0.05, 255))
 			f.Data[7] = byte(sat((pdpTempC+67.8564500484966)/1.03250836957542, 255))
 		}
-		s.bus.put(p.slots[k], f, at)
+		p.bus.put(p.slots[k], f, at)
 	}
 	cur := sat(s.iTotal/0.125, 0xFFF)
 	pow := sat(s.vTerm*s.iTotal/0.125, 0xFFFF)
@@ -331,13 +344,21 @@ func (p *pdp) publish(s *Sim, at time.Duration) {
 		byte(en >> 8),
 		byte(en),
 	}
-	s.bus.put(p.slots[3], f, at)
+	p.bus.put(p.slots[3], f, at)
 }
 
-// publish sends the PCM's Status1 frame.
+// publish sends the module's status frames: a PCM's Status1, a PH's
+// Status0 and Status1.
 func (p *pcm) publish(s *Sim, at time.Duration) {
+	if p.silent() {
+		return
+	}
+	if p.rev {
+		p.publishPH(s, at)
+		return
+	}
 	f := hal.Frame{ID: uint32(pcmStatus1 + p.id), Len: 8}
-	f.Data[0] = p.out
+	f.Data[0] = byte(p.out)
 	if p.compOn {
 		f.Data[1] |= 0x01
 	}
@@ -350,5 +371,5 @@ func (p *pcm) publish(s *Sim, at time.Duration) {
 	raw := sat(p.current()/0.03125, 1023)
 	f.Data[4] = byte(raw>>4) & 0x3F
 	f.Data[5] = byte(raw&0xF) << 4
-	s.bus.put(p.slot, f, at)
+	p.bus.put(p.slots[0], f, at)
 }

@@ -2,7 +2,8 @@
 // plants, built from the same robot description (robot.Load) as the real
 // one. It emulates the hardware at the level drivers touch it: PWM pulse
 // widths, DIO levels, encoder edge counts, analog volts, relay contacts,
-// CAN frames of a CTRE PDP and PCM (PROTOCOLS.md), emulated CTRE motor
+// CAN frames of CTRE PDPs and PCMs and REV PDHs and PHs on named buses
+// (PROTOCOLS.md), emulated CTRE motor
 // controllers and Pigeons behind hal.CANMotor and hal.Pigeon, and navX
 // registers over SPI and I2C: on the roboRIO port of its `id`, or, for a
 // navX the YAML puts on a Linux coprocessor's bus (`bus`, `chip_select`),
@@ -133,7 +134,7 @@
 // reads the magnitude of its motor's current, so that channel current ×
 // k_eff is the joint's effort at any duty.
 //
-// Each PCM has its tank, starting at Options.Pressure (120 psi). It obeys
+// Each PCM (and PH) has its tank, starting at Options.Pressure (120 psi). It obeys
 // its Control1 frames only while the robot is enabled and the newest one
 // is at most 100 ms old. With closed-loop control on and the pressure
 // switch not full, its compressor draws 10 A and adds 2 psi/s; the switch
@@ -224,18 +225,57 @@
 //
 // # CAN
 //
-// Every 20 ms each PDP sends Status1-3 and Energy with its channels'
-// currents (|current| of the motor on each pdp_ch), the terminal voltage,
-// 25 °C, the battery's current, power and energy; each PCM sends Status1.
-// Frames are stamped with sim time; Latest keeps the newest per id.
+// Each name a YAML can_bus gives is a bus of its own (CANBus; CAN is the
+// default, ""; a name no device uses is an empty bus), and every
+// emulated device sits on its device's bus: the same CAN ids on two buses
+// are two devices. Every 20 ms each PDP sends Status1-3 and Energy with
+// its channels' currents (|current| of the motor on each pdp_ch), the
+// terminal voltage, 25 °C, the battery's current, power and energy; each
+// PDH (rev_pdh) sends Status0-4 (allwpilib's PDHFrames layouts) with its
+// 24 channels' currents the same way, the terminal voltage, the system
+// enable, its switchable channel (as SetSwitch last set it) and the
+// battery's current; each PCM sends Status1; each PH sends Status0 and
+// Status1 (its outputs, pressure switch, compressor on, configuration,
+// bus voltage, compressor current). A PH is a module like a PCM with 16
+// channels: its solenoids drive the same pneumatic plant from its SetAll
+// frames (2 bits per channel, 1 on) under the same rule (enabled, the
+// newest at most 100 ms old), and its compressor runs with the same tank
+// while the newest CompressorConfig asks for digital control (use
+// digital, not force-disabled) and the robot is enabled. The emulated
+// Talon SRX and Victor SPX send the legacy STATUS_1 (every 10 ms),
+// STATUS_2 (20 ms), STATUS_3 and STATUS_4 (160 ms) ids 0x02041400 +
+// 0x40 k + id, 8 bytes, with the sim's own payload (duty, current, bus
+// voltage, temperature: the real layouts are closed); a Pigeon on CAN
+// sends two stand-in frames of its device type (gyro) and maker (CTRE),
+// API 0x50 every 10 ms (quaternion) and 0x51 every 20 ms (rates). So the
+// ids a bus hears and its load are those of a real bus. Frames are
+// stamped with sim time; Latest keeps the newest per id.
+//
+// Each bus is a hal.CANMonitor: Heard lists the ids its devices sent,
+// each with its last time and count; Stats counts the frames both ways
+// (the drivers' sends are Tx) and measures Load, the bit time
+// (hal.FrameBits: the 29-bit frame with its stuff bits) of the frames of
+// the last simulated second over hal.CANBitRate. Nothing allocates per
+// frame.
+//
+// A CAN device may fall silent, as with a cut cable: SetCANSilent (by the
+// YAML name of a device on it; a solenoid's or compressor's is its PCM or
+// PH, for every device on the module) or Options.CANFaults (the YAML's
+// `sim: can_faults:`, from and until a sim time). It then sends no frame
+// and hears none: its status goes stale after 100 ms in the drivers, a
+// PCM or PH drops its outputs 100 ms after its last control frame, a
+// motor controller goes neutral 100 ms after its last SetDuty (its Status
+// fails at once with hal.ErrTimeout), and a Pigeon's Read fails (so does
+// a Pigeon cabled to a silent Talon SRX). Heard again, it answers at its
+// next period.
 //
 // # Scenarios
 //
 // A Scenario is the sim's starting point as a JSON file (as Veranda saves
 // worlds): the seed, whether the Driver Station starts enabled, the
 // battery and air, the plants, the joints' initial positions and
-// velocities, the link sensors' values, the sensor faults and the
-// disturbances. Sim.Scenario gives the one a
+// velocities, the link sensors' values, the sensor faults, the
+// disturbances and the CAN faults. Sim.Scenario gives the one a
 // Sim was built from (`frcd run --sim --save-scenario F` writes it);
 // loaded (LoadScenario, `--scenario F`), it replaces the YAML's sim:
 // section and the seed, so the same scenario and the same commands replay

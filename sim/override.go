@@ -401,7 +401,9 @@ func (s *Sim) ReadIO(dst *IO) {
 	}
 	dst.PCMs = dst.PCMs[:0]
 	for _, p := range s.pcms {
-		dst.PCMs = append(dst.PCMs, PCMIO{ID: p.id, Solenoids: p.ctrlBits})
+		if !p.rev && p.bus == s.bus { // the roboRIO's CTRE PCMs, as WPILib's simulation numbers them
+			dst.PCMs = append(dst.PCMs, PCMIO{ID: p.id, Solenoids: byte(p.ctrlBits)})
+		}
 	}
 	sort.Slice(dst.PCMs, func(i, j int) bool { return dst.PCMs[i].ID < dst.PCMs[j].ID })
 	dst.CANMotors = dst.CANMotors[:0]

@@ -61,15 +61,16 @@ type joint struct {
 	volts   float64 // applied to each motor, plant direction
 	current float64 // per motor, A, signed in the plant direction
 
-	pdp   *pdp
+	pdp   *pdp // the PDP or PDH (one of them) whose channel pdpCh powers it
+	pdh   *pdh
 	pdpCh int
 
 	// Positional actuators.
 	travel time.Duration // time for the whole range
 	rate   float64       // units per second
 	pcm    *pcm
-	ch     int // PCM channel (forward for a double solenoid), relay channel, AO channel
-	rev    int // PCM reverse channel
+	ch     int // module channel (forward for a double solenoid), relay channel, AO channel
+	rev    int // module reverse channel
 	inv    bool
 	scale  float64 // analog output: joint units at 5 V, less the offset
 	offset float64

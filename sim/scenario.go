@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -50,6 +51,8 @@ type Scenario struct {
 	Faults map[string]SensorFault `json:"faults,omitempty"`
 	// Disturbances are the random pushes on joints and the base.
 	Disturbances []Disturbance `json:"disturbances,omitempty"`
+	// CANFaults are the scheduled silences of CAN devices.
+	CANFaults []CANFault `json:"can_faults,omitempty"`
 	// Drivetrain is the drive base (the YAML's sim: drivetrain:), and Pose
 	// where it starts on the field (x, y, yaw; at rest).
 	Drivetrain *Drivetrain `json:"drivetrain,omitempty"`
@@ -83,6 +86,7 @@ func ScenarioOf(r *robot.Robot, o Options, enabled bool) *Scenario {
 		Joints: copyMap(o.Initial), Sensors: copyMap(o.Sensors),
 		Faults: copyMap(o.Faults), Disturbances: copyDisturbances(o.Disturbances),
 		Drivetrain: copyDrivetrain(o.Drivetrain), Pose: startPose(o.Pose),
+		CANFaults: slices.Clone(o.CANFaults),
 	}
 	if r != nil && r.URDF != nil {
 		sc.Robot = r.URDF.Name
@@ -163,6 +167,7 @@ func (sc *Scenario) Options(r *robot.Robot, realTime bool) (Options, error) {
 		Initial:  copyMap(sc.Joints), Sensors: copyMap(sc.Sensors),
 		Faults: copyMap(sc.Faults), Disturbances: copyDisturbances(sc.Disturbances),
 		Drivetrain: copyDrivetrain(sc.Drivetrain), Pose: startPose(sc.Pose),
+		CANFaults: slices.Clone(sc.CANFaults),
 	}
 	if len(sc.Plants) > 0 {
 		o.Joints = map[string]JointParams{}
@@ -224,6 +229,9 @@ func ParseScenario(name string, data []byte) (*Scenario, error) {
 	}
 	sc.Joints, sc.Sensors, sc.Faults = copyMap(sc.Joints), copyMap(sc.Sensors), copyMap(sc.Faults)
 	sc.Disturbances = copyDisturbances(sc.Disturbances)
+	if len(sc.CANFaults) == 0 {
+		sc.CANFaults = nil
+	}
 	sc.Drivetrain, sc.Pose = copyDrivetrain(sc.Drivetrain), startPose(sc.Pose)
 	var errs []error
 	bad := func(format string, args ...any) {

@@ -60,6 +60,8 @@ type Options struct {
 	Faults map[string]SensorFault
 	// Disturbances are random pushes on joints or the drive base.
 	Disturbances []Disturbance
+	// CANFaults silence emulated CAN devices for a while.
+	CANFaults []CANFault
 	// Drivetrain, when set, makes wheel joints drive the base around the
 	// field (see the package doc's Drivetrain).
 	Drivetrain *Drivetrain
@@ -144,13 +146,21 @@ type Sim struct {
 	faultList []*fault          // the same, in name order
 	disturb   []*disturbance
 
-	bus        canBus
+	bus        *canBus            // the default bus, buses[""]
+	buses      map[string]*canBus // by name
 	pdps       []*pdp
-	pcms       []*pcm
-	pcmByID    map[int]*pcm
-	canMotors  map[int]*canMotor
+	pdhs       []*pdh
+	pcms       []*pcm               // PCMs and PHs, every bus
+	pcmByID    map[int]*pcm         // the default bus's PCMs
+	modules    map[moduleKey]*pcm   // every module
+	canMotors  map[canKey]*canMotor // by bus and CAN id
+	motorList  []*canMotor          // the same, in the order made
 	imus       []*imuDev
-	pigeonOpen map[int]bool
+	pigeonOpen map[canKey]bool  // by bus and CAN id, 1000 + the Talon's id for one on a Talon
+	canNodes   map[string]*node // the emulated CAN devices, by the YAML name of a device on them
+	canFaults  []canFault       // scheduled silences
+	fastTick   int              // fastPeriod ticks sent so far
+	nextFast   time.Duration
 
 	base *base // nil without a drivetrain
 
@@ -280,8 +290,11 @@ type imuDev struct {
 	iface string // navX: "spi", "i2c", "serial"
 	port  int
 	// Pigeon only: the CAN id, or the CAN id of the Talon SRX it is
-	// cabled to; -1 when not.
+	// cabled to; -1 when not; its bus, and its presence there (nil on a
+	// Talon).
 	canID, talonID int
+	bus            string
+	can            *pigeonCAN
 	f              *fault // nil when healthy
 	// onBase: the drive base moves it (its frame is fixed to the base, at
 	// mount and at in the base's frame), until SetIMU sets its motion.
@@ -313,34 +326,20 @@ func New(r *robot.Robot, o Options) (*Sim, error) {
 		digital:    map[string]*digitalSensor{},
 		analog:     map[string]*analogSensor{},
 		pcmByID:    map[int]*pcm{},
-		canMotors:  map[int]*canMotor{},
-		pigeonOpen: map[int]bool{},
+		modules:    map[moduleKey]*pcm{},
+		canMotors:  map[canKey]*canMotor{},
+		pigeonOpen: map[canKey]bool{},
+		buses:      map[string]*canBus{},
+		canNodes:   map[string]*node{},
 		opts:       o,
 		sensors:    map[string]sensorRef{},
 		faults:     map[string]*fault{},
 	}
 	s.ds.Enabled = o.Enabled
-	s.bus = canBus{s: s, slot: map[uint32]int{}, pdps: map[uint32]*pdp{}, pcms: map[uint32]*pcm{}}
-	pdpOf := map[*config.Device]*pdp{}
-	for _, d := range r.Config.Devices {
-		if d.Type == nil {
-			continue
-		}
-		switch d.Type.Name {
-		case "pdp":
-			p := &pdp{id: d.Int("id")}
-			for k, base := range []uint32{pdpStatus1, pdpStatus2, pdpStatus3, pdpEnergy} {
-				p.slots[k] = s.bus.addSlot(base + uint32(p.id))
-			}
-			s.bus.pdps[pdpControl1+uint32(p.id)] = p
-			s.pdps = append(s.pdps, p)
-			pdpOf[d] = p
-		case "compressor", "solenoid", "double_solenoid":
-			s.pcmFor(d.Int("pcm_id"))
-		}
-	}
+	s.bus = s.busFor("")
+	pw := s.canDevices(r.Config)
 	for _, rj := range r.Joints {
-		j, err := s.newJoint(rj, o.Joints[rj.Name], pdpOf)
+		j, err := s.newJoint(rj, o.Joints[rj.Name], pw)
 		if err != nil {
 			return nil, err
 		}
@@ -379,6 +378,9 @@ func New(r *robot.Robot, o Options) (*Sim, error) {
 		}
 	}
 	if err := s.setFaults(o.Faults); err != nil {
+		return nil, err
+	}
+	if err := s.setCANFaults(o.CANFaults); err != nil {
 		return nil, err
 	}
 	if o.Drivetrain != nil {
@@ -539,22 +541,8 @@ func isSpeedController(d *config.Device) bool {
 	return false
 }
 
-// pcmFor returns the PCM of that CAN id, adding it the first time.
-func (s *Sim) pcmFor(id int) *pcm {
-	if p := s.pcmByID[id]; p != nil {
-		return p
-	}
-	p := &pcm{id: id, pressure: s.pressure0}
-	p.switchState()
-	p.slot = s.bus.addSlot(pcmStatus1 + uint32(id))
-	s.bus.pcms[pcmControl1+uint32(id)] = p
-	s.pcmByID[id] = p
-	s.pcms = append(s.pcms, p)
-	return p
-}
-
 // newJoint builds a joint's plant from the robot and the overrides.
-func (s *Sim) newJoint(rj *robot.Joint, p JointParams, pdpOf map[*config.Device]*pdp) (*joint, error) {
+func (s *Sim) newJoint(rj *robot.Joint, p JointParams, pw powerOf) (*joint, error) {
 	uj := rj.URDF
 	j := &joint{name: rj.Name, rj: rj, sign: 1, bounded: uj.HasLimits(), pdpCh: -1}
 	if j.bounded {
@@ -623,7 +611,7 @@ func (s *Sim) newJoint(rj *robot.Joint, p JointParams, pdpOf map[*config.Device]
 			j.sign = -1
 		}
 		if rj.PDP != nil {
-			j.pdp, j.pdpCh = pdpOf[rj.PDP], rj.PDPChannel
+			j.pdp, j.pdh, j.pdpCh = pw.pdp[rj.PDP], pw.pdh[rj.PDP], rj.PDPChannel
 		}
 	}
 	switch typ {
@@ -635,14 +623,14 @@ func (s *Sim) newJoint(rj *robot.Joint, p JointParams, pdpOf map[*config.Device]
 		if typ == "can_victor_spx" {
 			model = "victor_spx"
 		}
-		id := d.Int("id")
-		m := &canMotor{s: s, model: model, id: id, j: j}
-		s.canMotors[id] = m
+		m := s.canMotorFor(d.Str("can_bus"), model, d.Int("id"))
+		m.j = j
+		s.canNodes[d.Name] = &m.node
 		j.can = m
 	case "solenoid":
-		j.kind, j.pcm, j.ch = kindSolenoid, s.pcmFor(d.Int("pcm_id")), d.Int("id")
+		j.kind, j.pcm, j.ch = kindSolenoid, s.moduleOf(d), d.Int("id")
 	case "double_solenoid":
-		j.kind, j.pcm = kindDouble, s.pcmFor(d.Int("pcm_id"))
+		j.kind, j.pcm = kindDouble, s.moduleOf(d)
 		j.ch, j.rev = d.Int("forward_id"), d.Int("reverse_id")
 	case "relay":
 		j.kind, j.ch = kindRelay, d.Int("relay_id")
@@ -690,9 +678,9 @@ func (j *joint) checkChannels(d *config.Device) error {
 	case kindAOut:
 		errs = append(errs, bad("analog output", j.ch, numAO))
 	case kindSolenoid:
-		errs = append(errs, bad("PCM channel", j.ch, 8))
+		errs = append(errs, bad("pneumatics channel", j.ch, j.pcm.channels()))
 	case kindDouble:
-		errs = append(errs, bad("PCM channel", j.ch, 8), bad("PCM channel", j.rev, 8))
+		errs = append(errs, bad("pneumatics channel", j.ch, j.pcm.channels()), bad("pneumatics channel", j.rev, j.pcm.channels()))
 	case kindCANMotor:
 		errs = append(errs, bad("CAN id", j.can.id, maxCANID+1))
 	}
@@ -748,9 +736,12 @@ func (s *Sim) sensor(d *config.Device, j *joint) {
 	case "pigeon_imu":
 		m := &imuDev{name: d.Name, canID: -1, talonID: -1, frame: d.Str("frame_id")}
 		if d.Has("id") {
-			m.canID = d.Int("id")
+			m.canID, m.bus = d.Int("id"), d.Str("can_bus")
+			m.can = s.pigeonCAN(m.bus, m.canID)
+			s.canNodes[d.Name] = &m.can.node
 		} else if t := d.Ref("talon"); t != nil {
-			m.talonID = t.Int("id")
+			m.talonID, m.bus = t.Int("id"), t.Str("can_bus")
+			m.can = s.pigeonOnTalon(m.bus, m.talonID)
 		}
 		s.imus = append(s.imus, m)
 		s.sensors[d.Name] = sensorRef{imu: m}
@@ -771,9 +762,10 @@ func (s *Sim) AdvanceTo(now time.Duration) {
 		s.substep(dt)
 		s.t += dt
 		s.advanceFaults(dt.Seconds(), s.t)
+		s.advanceCANFaults(s.t)
 		s.redraw()
 		s.navx()
-		if s.t >= s.nextStatus {
+		if s.t >= s.nextStatus || s.t >= s.nextFast {
 			s.publish()
 		}
 	}
@@ -789,8 +781,25 @@ func (s *Sim) publish() {
 		for _, p := range s.pcms {
 			p.publish(s, s.t)
 		}
+		for _, p := range s.pdhs {
+			p.publish(s, s.t)
+		}
 		for s.nextStatus <= s.t {
 			s.nextStatus += statusPeriod
+		}
+	}
+	if s.t >= s.nextFast {
+		for _, m := range s.motorList {
+			m.publish(s, s.t, s.fastTick)
+		}
+		for _, m := range s.imus {
+			if m.can != nil {
+				m.can.publish(m, s.t, s.fastTick)
+			}
+		}
+		for s.nextFast <= s.t {
+			s.nextFast += fastPeriod
+			s.fastTick++
 		}
 	}
 }
@@ -889,7 +898,7 @@ func (s *Sim) move(j *joint, en bool, v, h float64) {
 	case kindPWMMotor, kindNidec, kindCANMotor:
 		j.stepMotor(j.duty*v, j.duty == 0, h)
 	case kindSolenoid:
-		on := j.pcm.out&(1<<uint(j.ch&7)) != 0
+		on := j.pcm.out&(1<<uint(j.ch&15)) != 0
 		if on && j.state != 1 {
 			j.pcm.stroke()
 		}
@@ -905,8 +914,8 @@ func (s *Sim) move(j *joint, en bool, v, h float64) {
 		}
 		j.moveToward(j.lower, h) // the spring returns it
 	case kindDouble:
-		f := j.pcm.out&(1<<uint(j.ch&7)) != 0
-		r := j.pcm.out&(1<<uint(j.rev&7)) != 0
+		f := j.pcm.out&(1<<uint(j.ch&15)) != 0
+		r := j.pcm.out&(1<<uint(j.rev&15)) != 0
 		dir := j.state // both off or both on: the valve stays
 		switch {
 		case f && !r:
@@ -1158,12 +1167,19 @@ func (s *Sim) OpenRelay(ch int) (hal.Relay, error) {
 	return &relayOut{s: s, ch: ch}, nil
 }
 
-// CAN returns the CAN bus with the emulated PDPs and PCMs on it.
-func (s *Sim) CAN() hal.CANBus { return &s.bus }
+// CAN returns the default CAN bus, with the emulated devices whose YAML
+// can_bus is "" on it. It (and CANBus's) is a hal.CANMonitor too.
+func (s *Sim) CAN() hal.CANBus { return s.bus }
 
 // OpenCANMotor opens the emulated Talon SRX ("talon_srx") or Victor SPX
-// ("victor_spx") of that CAN id, 0-62.
+// ("victor_spx") of that CAN id, 0-62, on the default bus.
 func (s *Sim) OpenCANMotor(model string, id int) (hal.CANMotor, error) {
+	return s.OpenCANMotorOn("", model, id)
+}
+
+// OpenCANMotorOn is OpenCANMotor on the bus of that name
+// (hal.NamedCANDevices).
+func (s *Sim) OpenCANMotorOn(bus, model string, id int) (hal.CANMotor, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if model != "talon_srx" && model != "victor_spx" {
@@ -1172,11 +1188,7 @@ func (s *Sim) OpenCANMotor(model string, id int) (hal.CANMotor, error) {
 	if id < 0 || id > maxCANID {
 		return nil, noChannel("CAN id", id, maxCANID+1)
 	}
-	m := s.canMotors[id]
-	if m == nil {
-		m = &canMotor{s: s, model: model, id: id}
-		s.canMotors[id] = m
-	}
+	m := s.canMotorFor(bus, model, id)
 	if m.model != model {
 		return nil, fmt.Errorf("sim: CAN id %d is a %s, not a %s: %w", id, m.model, model, hal.ErrNoDevice)
 	}
@@ -1188,8 +1200,12 @@ func (s *Sim) OpenCANMotor(model string, id int) (hal.CANMotor, error) {
 }
 
 // OpenPigeon opens the Pigeon IMU of CAN id id, or, when talonID is 0 or
-// more, the one cabled to that Talon SRX.
-func (s *Sim) OpenPigeon(id, talonID int) (hal.Pigeon, error) {
+// more, the one cabled to that Talon SRX, on the default bus.
+func (s *Sim) OpenPigeon(id, talonID int) (hal.Pigeon, error) { return s.OpenPigeonOn("", id, talonID) }
+
+// OpenPigeonOn is OpenPigeon on the bus of that name
+// (hal.NamedCANDevices).
+func (s *Sim) OpenPigeonOn(bus string, id, talonID int) (hal.Pigeon, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	key := id
@@ -1200,17 +1216,20 @@ func (s *Sim) OpenPigeon(id, talonID int) (hal.Pigeon, error) {
 	if id < 0 || id > maxCANID {
 		return nil, noChannel("CAN id", id, maxCANID+1)
 	}
-	if s.pigeonOpen[key] {
+	if s.pigeonOpen[canKey{bus, key}] {
 		return nil, inUse("Pigeon", id)
 	}
 	p := &pigeon{s: s}
+	if talonID >= 0 {
+		p.talon = s.canMotors[canKey{bus, talonID}]
+	}
 	for _, m := range s.imus {
-		if m.nav == nil && ((talonID >= 0 && m.talonID == talonID) || (talonID < 0 && m.canID == id)) {
+		if m.nav == nil && m.bus == bus && ((talonID >= 0 && m.talonID == talonID) || (talonID < 0 && m.canID == id)) {
 			p.imu = m
 			break
 		}
 	}
-	s.pigeonOpen[key] = true
+	s.pigeonOpen[canKey{bus, key}] = true
 	return p, nil
 }
 
@@ -1419,7 +1438,8 @@ func (s *Sim) RelayOut(ch int) (fwd, rev bool) {
 	return s.relay[ch].fwd, s.relay[ch].rev
 }
 
-// Solenoid is a PCM's actual output on a channel.
+// Solenoid is a PCM's actual output on a channel (the default bus's PCM;
+// Pneumatics reads any module).
 func (s *Sim) Solenoid(pcmID, ch int) bool {
 	if ch < 0 || ch > 7 {
 		return false
@@ -1441,7 +1461,7 @@ func (s *Sim) PCMCommand(pcmID int) (solenoids byte, closedLoop, ok bool) {
 	if p == nil {
 		return 0, false, false
 	}
-	return p.ctrlBits, p.ctrlClosed, p.ctrlOK
+	return byte(p.ctrlBits), p.ctrlClosed, p.ctrlOK
 }
 
 // Compressor reports whether a PCM runs its compressor, and its tank's
@@ -1468,7 +1488,7 @@ func (s *Sim) Battery() (volts, amps float64) {
 func (s *Sim) CANMotorDuty(id int) float64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if m := s.canMotors[id]; m != nil {
+	if m := s.canMotors[canKey{"", id}]; m != nil {
 		return m.duty
 	}
 	return 0
@@ -1697,5 +1717,8 @@ func ConfigOptions(c *config.File, seed int64, realTime bool) Options {
 		o.Disturbances = append(o.Disturbances, d)
 	}
 	o.Drivetrain = DrivetrainFromConfig(c.SimDrivetrain)
+	for _, e := range c.SimCANFaults {
+		o.CANFaults = append(o.CANFaults, CANFault{Device: e.Name, From: e.Float("from"), Until: e.Float("until")})
+	}
 	return o
 }

@@ -38,7 +38,13 @@ func loadRobot(t testing.TB, urdfText, yamlText string) *robot.Robot {
 
 func competition(t testing.TB) *robot.Robot {
 	t.Helper()
-	r, list, err := robot.Load("../examples/competition/robot.urdf", "../examples/competition/robot.yaml")
+	return example(t, "competition")
+}
+
+// example loads the example robot of that directory.
+func example(t testing.TB, name string) *robot.Robot {
+	t.Helper()
+	r, list, err := robot.Load("../examples/"+name+"/robot.urdf", "../examples/"+name+"/robot.yaml")
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("robot.Load: %v %v", err, list)
 	}

@@ -118,3 +118,28 @@ func TestScanHelpers(t *testing.T) {
 		t.Errorf("exit %d, json:\n%s", code, b.String())
 	}
 }
+
+// TestCANScanSim: `frcd can scan --hal sim` hears every device of the
+// swerve example; with its PDP silenced from the start (sim: can_faults)
+// the required PDP is missing and the exit status is 1.
+func TestCANScanSim(t *testing.T) {
+	code, out, errOut := runFrcd("can", "scan", "--hal", "sim", "--for", "300ms", "../../examples/swerve/robot.urdf", "../../examples/swerve/robot.yaml")
+	if code != exitOK || !strings.Contains(out, "11 present, 0 stale, 0 missing, 0 unexpected, 0 unmonitored") {
+		t.Errorf("exit %d:\n%s%s", code, out, errOut)
+	}
+	y, err := os.ReadFile("../../examples/swerve/robot.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	yp := filepath.Join(t.TempDir(), "robot.yaml")
+	if err := os.WriteFile(yp, append(y, "sim:\n  can_faults:\n    - {name: pdp}\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut = runFrcd("can", "scan", "--hal", "sim", "--for", "300ms", "--json", "../../examples/swerve/robot.urdf", yp)
+	if code != exitInvalid || !strings.Contains(out, `"required_missing": [`+"\n"+`    "pdp"`) {
+		t.Errorf("silent PDP: exit %d:\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runFrcd("can", "list"); code != exitUsage || !strings.Contains(errOut, "frcd can scan") {
+		t.Errorf("frcd can list: exit %d %s", code, errOut)
+	}
+}

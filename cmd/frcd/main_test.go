@@ -111,23 +111,59 @@ func TestExamples(t *testing.T) {
 	}
 }
 
-// The competition robot uses every device type of the spec at least once.
+// The competition robot uses every device type of the spec at least once;
+// the REV robot the REV hubs.
 func TestCompetitionUsesEveryType(t *testing.T) {
-	data, err := os.ReadFile("../../examples/competition/robot.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, list := config.Parse("robot.yaml", data)
-	if len(list) != 0 {
-		t.Fatalf("findings: %v", list)
-	}
 	used := map[string]bool{}
-	for _, d := range f.Devices {
-		used[d.TypeName] = true
+	for _, ex := range []string{"competition", "rev"} {
+		data, err := os.ReadFile("../../examples/" + ex + "/robot.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, list := config.Parse("robot.yaml", data)
+		if len(list) != 0 {
+			t.Fatalf("%s findings: %v", ex, list)
+		}
+		for _, d := range f.Devices {
+			used[d.TypeName] = true
+		}
 	}
 	for _, n := range config.TypeNames() {
 		if !used[n] {
-			t.Errorf("competition robot does not use %s", n)
+			t.Errorf("the competition and REV robots do not use %s", n)
+		}
+	}
+}
+
+// validate, describe and schema cover the REV types; validate reports
+// their mistakes with positions.
+func TestREVTypes(t *testing.T) {
+	for _, typ := range []string{"rev_pdh", "rev_ph", "sim_can_fault"} {
+		if code, out, _ := runFrcd("describe", typ); code != 0 || !strings.Contains(out, typ+": ") || !strings.Contains(out, "Example:") {
+			t.Errorf("describe %s: exit %d\n%s", typ, code, out)
+		}
+	}
+	if code, out, _ := runFrcd("describe", "solenoid"); code != 0 || !strings.Contains(out, "module_type") || !strings.Contains(out, "rev_ph") {
+		t.Errorf("describe solenoid: exit %d\n%s", code, out)
+	}
+	code, out, _ := runFrcd("schema")
+	for _, want := range []string{`"rev_pdh"`, `"rev_ph"`, `"module_type"`, `"can_faults"`} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("schema: exit %d, no %s", code, want)
+		}
+	}
+	dir := t.TempDir()
+	y := filepath.Join(dir, "robot.yaml")
+	bad := "joints:\n  - {name: pdh, type: rev_pdh, id: 0}\n  - {name: latch_joint, type: solenoid, id: 16, module_type: rev_ph}\n" +
+		"  - {name: arm_joint, type: talon_srx, id: 1, pdp: pdh, pdp_ch: 24}\n"
+	if err := os.WriteFile(y, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runFrcd("validate", "../../examples/rev/robot.urdf", y)
+	all := out + errOut
+	for _, want := range []string{"robot.yaml:2:36: error: rev_pdh \"pdh\": REV devices take CAN ids 1-62, not 0", "robot.yaml:3:45: error: solenoid \"latch_joint\": id: pneumatics channel 16 is out of range 0-15", "pdp_ch: PDP channel 24 is out of range 0-23"} {
+		if code == 0 || !strings.Contains(all, want) {
+			t.Errorf("validate: exit %d, no %q in\n%s", code, want, all)
 		}
 	}
 }
