@@ -23,6 +23,8 @@ var allowed = map[string][]string{
 	"robot":             {"diag", "urdf", "config"},
 	"hal":               {"periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
 	"hal/haltest":       {"hal", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
+	"hal/socketcan":     {"hal", "github.com/go-daq/canbus", "golang.org/x/sys/unix"},
+	"hal/heartbeat":     {"hal"},
 	"devices":           {"hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"sim":               {"hal", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"control":           {"hal", "interfaces", "config", "urdf", "robot"},
