@@ -21,8 +21,8 @@
 //
 // Use (the daemon):
 //
-//	hb := heartbeat.New(bus, mode)          // mode from the YAML or a flag: auto, on, off
-//	each cycle: hb.Tick(now, ds)            // after the devices' writes; never allocates
+//	hb := heartbeat.New(bus, mode)          // once the bus is open; mode auto, on or off
+//	each cycle: hb.Tick(now, ds)            // after the devices' writes, now on the bus's clock; never allocates
 //	if st := hb.Status(); st != last { log(st) } // and put st on /diagnostics (st.Warning())
 package heartbeat
 
