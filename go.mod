@@ -5,9 +5,11 @@ go 1.23.0
 require (
 	github.com/bluenviron/goroslib/v2 v2.1.5
 	github.com/coder/websocket v1.8.14
+	github.com/go-daq/canbus v0.2.0
 	github.com/pkg/sftp v1.13.10
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	golang.org/x/crypto v0.41.0
+	golang.org/x/sys v0.35.0
 	gopkg.in/yaml.v3 v3.0.1
 	periph.io/x/conn/v3 v3.7.2
 	periph.io/x/host/v3 v3.8.5
@@ -18,6 +20,5 @@ require (
 	github.com/jonboulle/clockwork v0.4.0 // indirect
 	github.com/kr/fs v0.1.0 // indirect
 	github.com/xo/terminfo v0.0.0-20210125001918-ca9a967f8778 // indirect
-	golang.org/x/sys v0.35.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )
