@@ -73,3 +73,34 @@ func TestCANDiagnosticsUnmonitored(t *testing.T) {
 		t.Errorf("statuses %+v", sts)
 	}
 }
+
+// reporting is a hardware backend with health of its own.
+type reporting struct {
+	*haltest.Backend
+	reports []hal.Report
+}
+
+func (r *reporting) Report(dst []hal.Report) []hal.Report { return append(dst, r.reports...) }
+
+// TestBackendReports: a hal.Reporter's reports reach /diagnostics, a
+// warning as a warning.
+func TestBackendReports(t *testing.T) {
+	b := &reporting{Backend: haltest.New(), reports: []hal.Report{
+		{Name: "heartbeat can0", Message: "heartbeat auto: sending every 20 ms"},
+		{Name: "heartbeat can1", Message: "heartbeat off: not sending", Warn: true},
+	}}
+	d, err := New(minimal(t), b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sts := d.diagnostics(nil)
+	if len(sts) != 2 {
+		t.Fatalf("statuses %+v", sts)
+	}
+	if sts[0].Name != "frcd: heartbeat can0" || sts[0].Level != ros.LevelOK || sts[0].Message != "heartbeat auto: sending every 20 ms" {
+		t.Errorf("first %+v", sts[0])
+	}
+	if sts[1].Name != "frcd: heartbeat can1" || sts[1].Level != ros.LevelWarn {
+		t.Errorf("second %+v", sts[1])
+	}
+}

@@ -199,7 +199,17 @@ func (d *Daemon) bind() error {
 // diagnostics appends the backend's statuses for /diagnostics (the
 // bridge's goroutine calls it once a second).
 func (d *Daemon) diagnostics(dst []ros.Status) []ros.Status {
-	return d.inventoryStatuses(d.canStatuses(dst))
+	dst = d.inventoryStatuses(d.canStatuses(dst))
+	if r, ok := d.backend.(hal.Reporter); ok {
+		for _, rep := range r.Report(nil) {
+			level := ros.LevelOK
+			if rep.Warn {
+				level = ros.LevelWarn
+			}
+			dst = append(dst, ros.Status{Name: "frcd: " + rep.Name, Level: level, Message: rep.Message})
+		}
+	}
+	return dst
 }
 
 // Truth fills t with the sim's ground truth, reusing its slices: every

@@ -27,3 +27,18 @@ type Enabler interface {
 type Epocher interface {
 	Epoch() time.Time
 }
+
+// Reporter is implemented by backends with health of their own to report
+// on /diagnostics (the Linux backend's CAN heartbeats). Safe from any
+// goroutine.
+type Reporter interface {
+	// Report appends one Report per part to dst.
+	Report(dst []Report) []Report
+}
+
+// Report is one part's health: a name ("heartbeat can0"), a message, and
+// whether it is a warning.
+type Report struct {
+	Name, Message string
+	Warn          bool
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log"
 	"time"
 
 	"github.com/frcd/frcd/daemon"
@@ -124,7 +125,7 @@ func canCommand(args []string, stdout, stderr io.Writer) int {
 		}
 	case "linux", "roborio":
 		var b hal.Backend
-		if b, _, err = openHardware(*halName, r); err != nil {
+		if b, _, err = openHardware(*halName, r, log.New(stderr, "", 0).Printf); err != nil {
 			fmt.Fprintf(stderr, "frcd can scan: %v\n", err)
 			return exitUnavailable
 		}

@@ -4,16 +4,25 @@ import (
 	"fmt"
 
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/linux"
 	"github.com/frcd/frcd/robot"
 )
 
 // openHardware opens a real backend by its --hal name, and says where the
-// robot runs for the start-up line. The daemon closes it.
-func openHardware(name string, r *robot.Robot) (hal.Backend, string, error) {
+// robot runs for the start-up line. logf takes the backend's own log
+// lines (the heartbeat's changes of state). The daemon closes it.
+func openHardware(name string, r *robot.Robot, logf func(string, ...any)) (hal.Backend, string, error) {
 	switch name {
 	case "roborio":
 		b, _, err := openRoboRIO()
 		return b, "the roboRIO (WPILib HAL)", err
+	case "linux":
+		o := linux.OptionsFrom(r.Config)
+		b, err := linux.Open(o, logf)
+		if err != nil {
+			return nil, "", err
+		}
+		return b, fmt.Sprintf("a Linux coprocessor (SocketCAN %v, heartbeat %s)", o.CAN, o.Heartbeat), nil
 	}
-	return nil, "", fmt.Errorf("--hal %s: this backend is being merged", name)
+	return nil, "", fmt.Errorf("--hal %s: want sim, linux or roborio", name)
 }

@@ -246,7 +246,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		d, err = daemon.NewSim(r, o)
 	} else {
 		var b hal.Backend
-		if b, where, err = openHardware(*halName, r); err != nil {
+		if b, where, err = openHardware(*halName, r, logger.Printf); err != nil {
 			fmt.Fprintf(stderr, "frcd run: %v\n", err)
 			return exitUnavailable
 		}

@@ -132,3 +132,29 @@ func TestRunRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestRunLinuxWithoutInterface: on a machine without the robot's CAN
+// interface (this one has none), run and can scan on the Linux backend
+// fail with one line naming the interface and what to check, exit 3,
+// and never start the loop.
+func TestRunLinuxWithoutInterface(t *testing.T) {
+	dir := t.TempDir()
+	yaml, err := os.ReadFile("../../examples/minimal/robot.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	yamlPath := filepath.Join(dir, "robot.yaml")
+	if err := os.WriteFile(yamlPath, append(yaml, "\nlinux: {can: [frcdnone7], heartbeat: auto}\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"run", "--hal", "linux", "--no-ros", "../../examples/minimal/robot.urdf", yamlPath},
+		{"can", "scan", "--hal", "linux", "../../examples/minimal/robot.urdf", yamlPath},
+	} {
+		code, out, errOut := runFrcd(args...)
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if code != exitUnavailable || len(lines) != 1 || !strings.Contains(errOut, "frcdnone7: no such network interface") || strings.Contains(out, "Hz") {
+			t.Errorf("frcd %v: exit %d, want %d and one line naming the interface:\n%s%s", args, code, exitUnavailable, out, errOut)
+		}
+	}
+}

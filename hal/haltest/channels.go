@@ -185,6 +185,11 @@ type CAN struct {
 	rx  map[uint32]Received
 }
 
+// NewCAN returns an empty fake bus.
+func NewCAN() *CAN {
+	return &CAN{rx: map[uint32]Received{}, Last: map[uint32]hal.Frame{}, Count: map[uint32]int{}}
+}
+
 // Send records f.
 func (c *CAN) Send(f hal.Frame) error {
 	if c.Err != nil {

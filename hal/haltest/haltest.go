@@ -79,9 +79,7 @@ func New() *Backend {
 		I2CBuses:     map[int]i2c.Bus{},
 		open:         map[resource]bool{},
 	}
-	b.Bus.rx = map[uint32]Received{}
-	b.Bus.Last = map[uint32]hal.Frame{}
-	b.Bus.Count = map[uint32]int{}
+	b.Bus = *NewCAN()
 	for i := range b.PWM {
 		b.PWM[i].Channel = i
 	}

@@ -25,6 +25,9 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/heartbeat"
+	"github.com/frcd/frcd/hal/periph"
+	"github.com/frcd/frcd/hal/socketcan"
 )
 
 // Options are the `linux:` section's settings.
@@ -57,9 +60,11 @@ type IO interface {
 	hal.LinuxGPIO
 }
 
-// Heartbeat sends the universal heartbeat on one bus when ticked.
+// Heartbeat sends the universal heartbeat on one bus when ticked
+// (hal/heartbeat's Sender).
 type Heartbeat interface {
-	Tick(now time.Duration, ds hal.DSState)
+	Tick(now time.Duration, ds hal.DSState) error
+	Status() heartbeat.Status
 }
 
 // Parts are what a Backend is assembled from: Open opens the real ones,
@@ -67,8 +72,10 @@ type Heartbeat interface {
 type Parts struct {
 	// Buses holds the CAN buses by interface name, one per Options.CAN.
 	Buses map[string]hal.CANBus
-	// Heartbeats are ticked on every cycle.
-	Heartbeats []Heartbeat
+	// Heartbeats are ticked on every cycle; HeartbeatBuses names their
+	// buses.
+	Heartbeats     []Heartbeat
+	HeartbeatBuses []string
 	// IO is the machine's pins and buses; nil when it has none.
 	IO IO
 	// Close releases the parts (stops the CAN readers).
@@ -76,7 +83,8 @@ type Parts struct {
 }
 
 // Backend is the Linux coprocessor's hal.Backend. It is also a
-// hal.NamedCAN, hal.LinuxBuses, hal.Stepper, hal.Enabler and hal.Epocher.
+// hal.NamedCAN, hal.LinuxBuses, hal.Stepper, hal.Enabler, hal.Epocher and
+// hal.Reporter.
 // (Its GPIO is reached by DIO channel, through the linux: gpio map.)
 type Backend struct {
 	o     Options
@@ -86,6 +94,10 @@ type Backend struct {
 	mu   sync.Mutex
 	ds   hal.DSState
 	open map[int]bool // DIO channels opened
+	// hb holds each heartbeat's status as last logged (AdvanceTo's).
+	hb []heartbeat.Status
+	// Logf reports the heartbeats' changes of state; nil discards.
+	Logf func(format string, args ...any)
 }
 
 // New assembles a backend from its parts. The robot starts disabled.
@@ -117,13 +129,51 @@ func (b *Backend) SetEnabled(on bool) {
 	b.mu.Unlock()
 }
 
-// AdvanceTo ticks the heartbeats with the Driver Station's state: the
-// daemon calls it before every cycle and once more after the final halt.
+// AdvanceTo ticks the heartbeats with the Driver Station's state (the
+// daemon calls it before every cycle and once more after the final halt)
+// and logs each one's change of state.
 func (b *Backend) AdvanceTo(now time.Duration) {
 	ds := b.DS()
-	for _, h := range b.p.Heartbeats {
-		h.Tick(now, ds)
+	if len(b.hb) != len(b.p.Heartbeats) {
+		b.hb = make([]heartbeat.Status, len(b.p.Heartbeats))
+		for i := range b.hb {
+			b.hb[i].State = -1 // log the first state
+		}
 	}
+	for i, h := range b.p.Heartbeats {
+		h.Tick(now, ds) // the Sender counts its send errors; Report shows them
+		if st := h.Status(); st != b.hb[i] {
+			b.hb[i] = st
+			if b.Logf != nil {
+				b.Logf("frcd: CAN %s: %s", b.hbName(i), st)
+			}
+		}
+	}
+}
+
+func (b *Backend) hbName(i int) string {
+	if i < len(b.p.HeartbeatBuses) {
+		return b.p.HeartbeatBuses[i]
+	}
+	return fmt.Sprintf("bus %d", i)
+}
+
+// Report gives each heartbeat's state for /diagnostics, a warning when it
+// is doubled, off with no other sender, or failing to send.
+func (b *Backend) Report(dst []hal.Report) []hal.Report {
+	for i, h := range b.p.Heartbeats {
+		st := h.Status()
+		msg, warn := st.String(), st.Warning() || (st.Mode == heartbeat.Off && !st.Foreign)
+		if c, ok := h.(interface {
+			Counts() (sent, failed uint64, last error)
+		}); ok {
+			if sent, failed, last := c.Counts(); failed > 0 {
+				msg, warn = fmt.Sprintf("%s; %d of %d sends failed, the last: %v", msg, failed, sent+failed, last), true
+			}
+		}
+		dst = append(dst, hal.Report{Name: "heartbeat " + b.hbName(i), Message: msg, Warn: warn})
+	}
+	return dst
 }
 
 // Close stops the CAN readers and releases the parts.
@@ -271,4 +321,38 @@ func (b *Backend) SPI(port int) (spi.Port, error) {
 // coprocessor is given its bus.
 func (b *Backend) I2C(port int) (i2c.Bus, error) {
 	return nil, fmt.Errorf("I2C port %d is a roboRIO port: on a Linux coprocessor give the navX its i2c-dev bus: %w", port, hal.ErrUnsupported)
+}
+
+// Open opens a Linux coprocessor's backend: the SocketCAN interfaces of
+// o.CAN (every problem at once, with its fix), a heartbeat sender on each
+// in o.Heartbeat's mode, and periph's host for GPIO, spidev and i2c-dev
+// (when periph cannot start, DIO and the navX fail when opened, saying
+// why, and CAN still works).
+func Open(o Options, logf func(format string, args ...any)) (*Backend, error) {
+	mode, err := heartbeat.ParseMode(o.Heartbeat)
+	if err != nil {
+		return nil, err
+	}
+	b := New(o, Parts{})
+	b.Logf = logf
+	buses, err := socketcan.Open(b.o.CAN, b, socketcan.Options{})
+	if err != nil {
+		return nil, err
+	}
+	p := Parts{Buses: map[string]hal.CANBus{}, Close: buses.Close}
+	for _, bus := range buses.All() {
+		p.Buses[bus.Name()] = bus
+		p.Heartbeats = append(p.Heartbeats, heartbeat.New(bus, mode))
+		p.HeartbeatBuses = append(p.HeartbeatBuses, bus.Name())
+	}
+	if host, err := periph.Open(); err != nil {
+		if logf != nil {
+			logf("frcd: warning: %v: GPIO, SPI and I2C are unavailable", err)
+		}
+	} else {
+		p.IO = host
+		p.Close = func() error { return errors.Join(buses.Close(), host.Close()) }
+	}
+	b.p = p
+	return b, nil
 }

@@ -2,6 +2,7 @@ package linux
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/haltest"
+	"github.com/frcd/frcd/hal/heartbeat"
 )
 
 var (
@@ -64,11 +66,17 @@ type tick struct {
 	ds  hal.DSState
 }
 
-type fakeHeartbeat struct{ ticks []tick }
-
-func (h *fakeHeartbeat) Tick(now time.Duration, ds hal.DSState) {
-	h.ticks = append(h.ticks, tick{now, ds})
+type fakeHeartbeat struct {
+	ticks []tick
+	st    heartbeat.Status
 }
+
+func (h *fakeHeartbeat) Tick(now time.Duration, ds hal.DSState) error {
+	h.ticks = append(h.ticks, tick{now, ds})
+	return nil
+}
+
+func (h *fakeHeartbeat) Status() heartbeat.Status { return h.st }
 
 func TestOptionsFrom(t *testing.T) {
 	f, list := config.Parse("r.yaml", []byte("joints: []\nlinux: {can: [can1, can0], heartbeat: off, gpio: [GPIO4, '-']}\n"))
@@ -89,15 +97,15 @@ func TestOptionsFrom(t *testing.T) {
 // their pins (each once), the software Driver Station starting disabled
 // and reaching the heartbeats, and the roboRIO-only I/O refused clearly.
 func TestBackend(t *testing.T) {
-	can0, can1 := &haltest.CAN{}, &haltest.CAN{}
-	hb := &fakeHeartbeat{}
+	can0, can1 := haltest.NewCAN(), haltest.NewCAN()
+	hb := &fakeHeartbeat{st: heartbeat.Status{Mode: heartbeat.Auto, State: heartbeat.Listening}}
 	closed := false
 	pin := &haltest.DIO{High: true}
 	sp := &spitest.Record{}
 	ib := &i2ctest.Record{}
 	io := &fakeIO{pins: map[string]*haltest.DIO{"GPIO17": pin}, spi: map[[2]int]spi.Port{{1, 0}: sp}, i2c: map[int]i2c.Bus{1: ib}}
 	b := New(Options{CAN: []string{"can1", "can0"}, GPIO: []string{"-", "GPIO17", "GPIO99"}},
-		Parts{Buses: map[string]hal.CANBus{"can0": can0, "can1": can1}, Heartbeats: []Heartbeat{hb}, IO: io,
+		Parts{Buses: map[string]hal.CANBus{"can0": can0, "can1": can1}, Heartbeats: []Heartbeat{hb}, HeartbeatBuses: []string{"can1"}, IO: io,
 			Close: func() error { closed = true; return nil }})
 
 	if b.CAN() != can1 {
@@ -141,12 +149,26 @@ func TestBackend(t *testing.T) {
 	if ds := b.DS(); ds.Enabled || !ds.Attached {
 		t.Errorf("start: %+v, want attached and disabled", ds)
 	}
+	var logs []string
+	b.Logf = func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }
 	b.AdvanceTo(10 * time.Millisecond)
 	b.SetEnabled(true)
 	b.AdvanceTo(20 * time.Millisecond)
+	hb.st = heartbeat.Status{Mode: heartbeat.Auto, State: heartbeat.Yielding, Foreign: true}
 	b.SetEnabled(false)
 	b.AdvanceTo(30 * time.Millisecond)
-	if len(hb.ticks) != 3 || hb.ticks[0].ds.Enabled || !hb.ticks[1].ds.Enabled || hb.ticks[1].now != 20*time.Millisecond || hb.ticks[2].ds.Enabled {
+	b.AdvanceTo(40 * time.Millisecond)
+	if len(logs) != 2 || !strings.Contains(logs[0], "CAN can1: heartbeat auto: listening") || !strings.Contains(logs[1], "another sender (a roboRIO?) drives the bus") {
+		t.Errorf("heartbeat logs %q, want the first state and the one change", logs)
+	}
+	if r := b.Report(nil); len(r) != 1 || r[0].Name != "heartbeat can1" || r[0].Warn || !strings.Contains(r[0].Message, "not sending") {
+		t.Errorf("report %+v", r)
+	}
+	hb.st = heartbeat.Status{Mode: heartbeat.Off}
+	if r := b.Report(nil); !r[0].Warn {
+		t.Errorf("off with no other sender should warn: %+v", r)
+	}
+	if len(hb.ticks) != 4 || hb.ticks[0].ds.Enabled || !hb.ticks[1].ds.Enabled || hb.ticks[1].now != 20*time.Millisecond || hb.ticks[2].ds.Enabled {
 		t.Errorf("heartbeat ticks %+v", hb.ticks)
 	}
 
@@ -181,7 +203,7 @@ func second[T any](_ T, err error) error { return err }
 
 // TestNoIO: without GPIO or SPI, opening them says so.
 func TestNoIO(t *testing.T) {
-	b := New(Options{GPIO: []string{"GPIO4"}}, Parts{Buses: map[string]hal.CANBus{"can0": &haltest.CAN{}}})
+	b := New(Options{GPIO: []string{"GPIO4"}}, Parts{Buses: map[string]hal.CANBus{"can0": haltest.NewCAN()}})
 	if _, err := b.OpenDigitalIn(0); !errors.Is(err, hal.ErrUnsupported) {
 		t.Errorf("DIO: %v", err)
 	}
@@ -193,5 +215,19 @@ func TestNoIO(t *testing.T) {
 	}
 	if b.CAN() == nil {
 		t.Error("no default bus (can0)")
+	}
+}
+
+// TestOpenWithoutInterface: on a machine without the interface, Open
+// fails with the interface's name and what to check, and a bad heartbeat
+// mode is refused.
+func TestOpenWithoutInterface(t *testing.T) {
+	_, err := Open(Options{CAN: []string{"frcdnone7"}, Heartbeat: "auto"}, nil)
+	if err == nil || !strings.Contains(err.Error(), "frcdnone7") {
+		t.Errorf("Open: %v", err)
+	}
+	t.Log(err)
+	if _, err := Open(Options{Heartbeat: "sometimes"}, nil); err == nil {
+		t.Error("heartbeat sometimes accepted")
 	}
 }
