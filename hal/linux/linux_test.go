@@ -231,3 +231,25 @@ func TestOpenWithoutInterface(t *testing.T) {
 		t.Error("heartbeat sometimes accepted")
 	}
 }
+
+// BenchmarkAdvanceTo: the Linux backend's work on every cycle, two buses
+// each with a real heartbeat sender (sending every 20 ms), on the loop's
+// 10 ms beat. It must not allocate.
+func BenchmarkAdvanceTo(b *testing.B) {
+	can0, can1 := haltest.NewCAN(), haltest.NewCAN()
+	be := New(Options{CAN: []string{"can0", "can1"}}, Parts{
+		Buses:          map[string]hal.CANBus{"can0": can0, "can1": can1},
+		Heartbeats:     []Heartbeat{heartbeat.New(can0, heartbeat.Auto), heartbeat.New(can1, heartbeat.On)},
+		HeartbeatBuses: []string{"can0", "can1"}})
+	be.SetEnabled(true)
+	var now time.Duration
+	b.ReportAllocs()
+	for range b.N {
+		now += 10 * time.Millisecond
+		be.AdvanceTo(now)
+		can0.Sent, can1.Sent = can0.Sent[:0], can1.Sent[:0]
+	}
+	if can1.Count[hal.HeartbeatID] == 0 {
+		b.Fatal("no heartbeat sent")
+	}
+}
