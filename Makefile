@@ -72,7 +72,7 @@ rio-test: deps bin/.rio/start.o ## run the roboRIO backend's tests as ARM binari
 	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/roborio.test ./hal/roborio
 	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/frcd.test ./cmd/frcd
 	cd hal/roborio && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/roborio.test -test.count=1
-	cd cmd/frcd && LD_LIBRARY_PATH= $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.run OpenRoboRIO -test.v
+	cd cmd/frcd && LD_LIBRARY_PATH= $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.run "OpenRoboRIO|RunRoboRIO" -test.v
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -37,16 +37,26 @@ var allowed = map[string][]string{
 	"internal/tooltest": {},
 	"internal/sshdtest": {"internal/tooltest", "golang.org/x/crypto/ssh"},
 	"deploy":            {"diag", "robot", "github.com/pkg/sftp", "golang.org/x/crypto/ssh", "golang.org/x/crypto/ssh/knownhosts"},
-	"cmd/frcd":          {"diag", "config", "devices", "hal", "hal/roborio", "hal/linux", "hal/periph", "robot", "daemon", "ros", "sim", "wpilibws", "deploy"},
+	"cmd/frcd":          {"diag", "config", "devices", "hal", "hal/roborio", "hal/linux", "robot", "daemon", "ros", "sim", "wpilibws", "deploy"},
 	"wpilibws":          {"hal", "config", "sim", "github.com/coder/websocket"},
 }
 
+// TestImportGraph checks the default build and the roboRIO's (the
+// roborio tag adds hal/roborio's cgo files and cmd/frcd's import of it).
 func TestImportGraph(t *testing.T) {
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
+	for _, tags := range []string{"", "roborio"} {
+		out, err := exec.Command("go", "list", "-tags", tags, "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").Output()
+		if err != nil {
+			t.Fatalf("go list -tags %q: %v", tags, err)
+		}
+		checkImports(t, string(out))
 	}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+}
+
+// checkImports checks go list's lines "package import...".
+func checkImports(t *testing.T, out string) {
+	t.Helper()
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		fields := strings.Fields(line)
 		if len(fields) == 0 || fields[0] == module {
 			continue

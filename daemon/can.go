@@ -4,33 +4,10 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/ros"
 )
-
-// Load levels of a CAN bus on /diagnostics, as `frcd validate` grades
-// its estimate.
-const (
-	canLoadWarn  = 0.70
-	canLoadError = 0.90
-)
-
-// canBuses lists the CAN buses the robot's devices are on, by their
-// can_bus name ("" the backend's default), in order of first use.
-func canBuses(c *config.File) []string {
-	var names []string
-	seen := map[string]bool{}
-	for _, dev := range c.Devices {
-		v, ok := dev.Value("can_bus")
-		if !ok || seen[v.Str] {
-			continue
-		}
-		seen[v.Str] = true
-		names = append(names, v.Str)
-	}
-	return names
-}
 
 // busMonitor is one CAN bus the backend monitors, with what was last
 // reported of it.
@@ -41,30 +18,30 @@ type busMonitor struct {
 	errs   uint64 // ErrorFrames at the last report
 }
 
-// openMonitors finds the robot's buses whose backend hears every frame.
+// openMonitors finds the buses of the expected CAN devices (d.inv.expected)
+// whose backend hears every frame, in order of first use.
 func (d *Daemon) openMonitors() {
-	for _, name := range canBuses(d.Robot.Config) {
-		bus, err := hal.OpenCAN(d.backend, name)
+	seen := map[string]bool{}
+	for _, e := range d.inv.expected {
+		if seen[e.Bus] {
+			continue
+		}
+		seen[e.Bus] = true
+		bus, err := hal.OpenCAN(d.backend, e.Bus)
 		if err != nil {
 			continue // the device on it has failed to bind already
 		}
 		if m, ok := bus.(hal.CANMonitor); ok {
-			d.monitors = append(d.monitors, &busMonitor{name: name, mon: m})
+			d.monitors = append(d.monitors, &busMonitor{name: e.Bus, mon: m})
 		}
 	}
 }
 
-func busLabel(name string) string {
-	if name == "" {
-		return "default"
-	}
-	return name
-}
-
 // canStatuses appends a /diagnostics status per monitored CAN bus: its
-// measured load, frame and error counters. Over 70 % load, or error
-// frames since the last report, warn; over 90 %, or a bus-off since the
-// last report, error.
+// measured load, frame and error counters. At devices.CANLoadWarn (the
+// load `frcd validate` warns of), or with error frames since the last
+// report, warn; at devices.CANLoadError, or after a bus-off since the last
+// report, error.
 func (d *Daemon) canStatuses(dst []ros.Status) []ros.Status {
 	for _, b := range d.monitors {
 		st := b.mon.Stats()
@@ -72,16 +49,16 @@ func (d *Daemon) canStatuses(dst []ros.Status) []ros.Status {
 		switch {
 		case st.BusOff > b.busOff:
 			level, msg = ros.LevelError, fmt.Sprintf("%s; bus-off %d times since the last report", msg, st.BusOff-b.busOff)
-		case st.Load >= canLoadError:
+		case st.Load >= devices.CANLoadError:
 			level, msg = ros.LevelError, msg+": overloaded"
 		case st.ErrorFrames > b.errs:
 			level, msg = ros.LevelWarn, fmt.Sprintf("%s; %d error frames since the last report", msg, st.ErrorFrames-b.errs)
-		case st.Load >= canLoadWarn:
+		case st.Load >= devices.CANLoadWarn:
 			level, msg = ros.LevelWarn, msg+": heavily loaded"
 		}
 		b.busOff, b.errs = st.BusOff, st.ErrorFrames
 		u := func(v uint64) string { return strconv.FormatUint(v, 10) }
-		dst = append(dst, ros.Status{Level: level, Name: "frcd: CAN bus " + busLabel(b.name), HardwareID: busLabel(b.name), Message: msg,
+		dst = append(dst, ros.Status{Level: level, Name: "frcd: CAN bus " + devices.BusName(b.name), HardwareID: devices.BusName(b.name), Message: msg,
 			Values: [][2]string{
 				{"load", strconv.FormatFloat(st.Load, 'f', 4, 64)},
 				{"received frames", u(st.RxFrames)}, {"sent frames", u(st.TxFrames)},

@@ -1,33 +1,19 @@
 package daemon
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/interfaces"
-	"github.com/frcd/frcd/robot"
 )
 
 // exampleDaemon runs an example robot, enabled, at 100 Hz, its YAML
 // extended by extra.
 func exampleDaemon(t *testing.T, example, extra string) *Daemon {
 	t.Helper()
-	y, err := os.ReadFile("../examples/" + example + "/robot.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	yp := filepath.Join(t.TempDir(), "robot.yaml")
-	if err := os.WriteFile(yp, append(y, extra...), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r, list, err := robot.Load("../examples/"+example+"/robot.urdf", yp)
-	if err != nil || list.Errors() > 0 {
-		t.Fatalf("load: %v %v", err, list)
-	}
+	r := exampleRobot(t, example, func(y string) string { return y + extra })
 	d, err := NewSim(r, Options{Rate: 100, Enabled: true, Seed: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -114,7 +114,6 @@ func NewSim(r *robot.Robot, o Options) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	d.Sim = s
 	if o.WPILibWS != "" {
 		d.WS, err = wpilibws.New(wpilibws.Options{Addr: o.WPILibWS, Sim: s, Config: r.Config, SetEnabled: d.SetEnabled, Logf: o.Logf})
 		if err != nil {
@@ -125,9 +124,21 @@ func NewSim(r *robot.Robot, o Options) (*Daemon, error) {
 }
 
 // New builds a daemon on real hardware (the Linux or roboRIO backend) for
-// a checked robot. The sim's options (Seed, Enabled, Scenario, WPILibWS)
-// do not apply and are refused. Close closes the backend.
+// a checked robot. The sim's options do not apply: Scenario and WPILibWS
+// are refused, Seed and Enabled ignored. The daemon owns b: Close closes
+// it, and so does New when it fails.
 func New(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
+	d, err := newHardware(r, b, o)
+	if err != nil {
+		if c, ok := b.(io.Closer); ok {
+			c.Close()
+		}
+		return nil, err
+	}
+	return d, nil
+}
+
+func newHardware(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
 	if o.Scenario != nil || o.WPILibWS != "" {
 		return nil, errors.New("scenarios and the WPILib simulation WebSocket need the simulated HAL")
 	}
@@ -137,6 +148,7 @@ func New(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
 func newDaemon(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
 	d := &Daemon{Robot: r, backend: b, opts: o, start: time.Now()}
 	d.watch = func() time.Duration { return time.Since(d.start) }
+	d.Sim, _ = b.(*sim.Sim)
 	d.stepper, _ = b.(hal.Stepper)
 	d.enabler, _ = b.(hal.Enabler)
 	if e, ok := b.(hal.Epocher); ok {
@@ -177,6 +189,7 @@ func (d *Daemon) bind() error {
 	}
 	d.Loop = loop
 	d.snapshot = loop.NewSnapshot()
+	d.inv.expected = devices.ExpectedCAN(d.Robot.Config)
 	d.openMonitors()
 	d.setupInventory()
 	if o := d.opts.ROS; o != nil {
@@ -185,8 +198,8 @@ func (d *Daemon) bind() error {
 		if d.enabler != nil {
 			ro.SetEnabled = d.SetEnabled
 		}
-		if s, ok := d.backend.(*sim.Sim); ok {
-			ro.Truth, ro.Push = d.Truth, s.SetJoint
+		if d.Sim != nil {
+			ro.Truth, ro.Push = d.Truth, d.Sim.SetJoint
 		}
 		d.Bridge, err = ros.New(ro)
 		if err != nil {
@@ -218,7 +231,7 @@ func (d *Daemon) diagnostics(dst []ros.Status) []ros.Status {
 // Safe from any goroutine, but t must not be shared.
 func (d *Daemon) Truth(t *ros.Truth) bool {
 	t.Names, t.Position, t.Velocity, t.Effort = t.Names[:0], t.Position[:0], t.Velocity[:0], t.Effort[:0]
-	s, _ := d.backend.(*sim.Sim)
+	s := d.Sim
 	if s == nil {
 		return false
 	}
@@ -300,7 +313,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		defer beside(d.WS.Run)()
 	}
 	if len(d.monitors) > 0 && len(d.inv.expected) > 0 {
-		defer beside(func(ctx context.Context) error { d.runInventory(ctx); return nil })()
+		defer beside(d.runInventory)()
 	}
 	if d.opts.Status != nil {
 		every := d.opts.StatusEvery
@@ -311,7 +324,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		defer func() { <-done }()
 		go func() {
 			defer close(done)
-			d.statusLoop(ctx, every)
+			repeat(ctx, every, func() { fmt.Fprintln(d.opts.Status, d.StatusLine()) })
 		}()
 	}
 	spin := d.opts.Spin
@@ -354,23 +367,28 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 }
 
-// Halt makes every output neutral and writes it, then lets the backend
-// see it (the sim's plants, the Linux backend's heartbeat).
+// Halt makes every output neutral and writes it, disables a robot frcd
+// enables itself, then lets the backend see both (the sim's plants, the
+// Linux backend's heartbeat, which goes out disabled from then on).
 func (d *Daemon) Halt() error {
 	err := d.Loop.Halt()
+	if d.enabler != nil {
+		d.enabler.SetEnabled(false)
+	}
 	d.advance(d.Now())
 	return err
 }
 
-func (d *Daemon) statusLoop(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
+// repeat calls f every period until ctx ends.
+func repeat(ctx context.Context, period time.Duration, f func()) {
+	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			fmt.Fprintln(d.opts.Status, d.StatusLine())
+			f()
 		}
 	}
 }

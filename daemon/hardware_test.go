@@ -18,32 +18,43 @@ import (
 type stepped struct {
 	*haltest.Backend
 	advanced []time.Duration
+	enabled  []bool // the DS's enable at each AdvanceTo
 	closed   bool
 }
 
-func (s *stepped) AdvanceTo(now time.Duration) { s.advanced = append(s.advanced, now) }
-func (s *stepped) SetEnabled(on bool)          { s.DSState.Enabled = on }
-func (s *stepped) Close() error                { s.closed = true; return nil }
+func (s *stepped) AdvanceTo(now time.Duration) {
+	s.advanced = append(s.advanced, now)
+	s.enabled = append(s.enabled, s.DSState.Enabled)
+}
+func (s *stepped) SetEnabled(on bool) { s.DSState.Enabled = on }
+func (s *stepped) Close() error       { s.closed = true; return nil }
 
-// minimal is the minimal example robot with a voltage controller on its
-// arm.
-func minimal(t *testing.T) *robot.Robot {
+// exampleRobot loads an example robot with its YAML passed through edit.
+func exampleRobot(t *testing.T, example string, edit func(yaml string) string) *robot.Robot {
 	t.Helper()
-	y, err := os.ReadFile("../examples/minimal/robot.yaml")
+	y, err := os.ReadFile("../examples/" + example + "/robot.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	y = append(y, "controllers:\n  arm_voltage: {type: voltage_controllers/JointVoltageController, joint: arm_joint}\n"...)
 	yp := filepath.Join(t.TempDir(), "robot.yaml")
-	if err := os.WriteFile(yp, y, 0o644); err != nil {
+	if err := os.WriteFile(yp, []byte(edit(string(y))), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, list, err := robot.Load("../examples/minimal/robot.urdf", yp)
+	r, list, err := robot.Load("../examples/"+example+"/robot.urdf", yp)
 	if err != nil || list.Errors() > 0 {
-		t.Fatalf("%v %v", err, list)
+		t.Fatalf("load: %v %v", err, list)
 	}
 	return r
 }
+
+// withArmVoltage adds a voltage controller on the minimal robot's arm.
+func withArmVoltage(y string) string {
+	return y + "controllers:\n  arm_voltage: {type: voltage_controllers/JointVoltageController, joint: arm_joint}\n"
+}
+
+// minimal is the minimal example robot with a voltage controller on its
+// arm.
+func minimal(t *testing.T) *robot.Robot { return exampleRobot(t, "minimal", withArmVoltage) }
 
 // TestNewOnHardware runs the minimal robot on a hardware backend (the
 // fake HAL): the loop drives the PWM through it, the backend is advanced
@@ -98,6 +109,9 @@ func TestNewOnHardware(t *testing.T) {
 	if b.PWM[0].Pulse != 0 && b.PWM[0].Pulse != center {
 		t.Errorf("halted: PWM 0 pulse %v, want neutral", b.PWM[0].Pulse)
 	}
+	if n := len(b.enabled); n != 3 || !b.enabled[1] || b.enabled[2] {
+		t.Errorf("enabled at each advance %v: the halt's advance must see the robot disabled", b.enabled)
+	}
 	if err := d.Close(); err != nil || !b.closed {
 		t.Errorf("Close: %v, closed %v", err, b.closed)
 	}
@@ -117,11 +131,16 @@ func TestNewWithoutEnabler(t *testing.T) {
 	}
 }
 
-// TestNewRefusesSimOptions: the sim's options are errors on hardware.
+// TestNewRefusesSimOptions: the sim's options are errors on hardware, and
+// New closes the backend it was given.
 func TestNewRefusesSimOptions(t *testing.T) {
 	for _, o := range []Options{{WPILibWS: "127.0.0.1:0"}, {Scenario: &sim.Scenario{}}} {
-		if _, err := New(minimal(t), haltest.New(), o); err == nil {
+		b := &stepped{Backend: haltest.New()}
+		if _, err := New(minimal(t), b, o); err == nil {
 			t.Errorf("%+v accepted", o)
+		}
+		if !b.closed {
+			t.Errorf("%+v: the backend was left open", o)
 		}
 	}
 }

@@ -25,22 +25,21 @@ const (
 )
 
 type inventory struct {
-	expected []*devices.CANDevice
-	required bool // some device is required: the inventory gates enabling
-	next     time.Duration
-	logged   bool
-
-	mu        sync.Mutex
-	last      devices.Inventory
-	taken     bool
+	expected  []*devices.CANDevice
+	required  bool // some device is required: the inventory gates enabling
+	next      time.Duration
+	logged    bool
 	inhibited bool // the loop is inhibited by the inventory
+
+	mu   sync.Mutex
+	last devices.Inventory // the last one taken; no Rows before the first
 }
 
-// setupInventory lists the expected CAN devices; with a required one the
-// loop starts inhibited until the inventory has heard it.
+// setupInventory makes a required device on a monitored bus gate
+// enabling: the loop starts inhibited until the inventory has heard it.
+// d.inv.expected and d.monitors are set.
 func (d *Daemon) setupInventory() {
 	inv := &d.inv
-	inv.expected = devices.ExpectedCAN(d.Robot.Config)
 	monitored := map[string]bool{}
 	for _, b := range d.monitors {
 		monitored[b.name] = true
@@ -76,18 +75,18 @@ func (d *Daemon) heard() map[string][]hal.Heard {
 // required device is missing or stale and lifts the inhibit when all are
 // back, and logs the inventory once after inventorySettle. Safe from one
 // goroutine at a time (the loop's in Step, the inventory's in Run).
-func (d *Daemon) takeInventory(now time.Duration) devices.Inventory {
+func (d *Daemon) takeInventory(now time.Duration) {
 	inv := &d.inv
 	got := devices.TakeInventory(inv.expected, d.heard(), now)
 	inv.mu.Lock()
-	inv.last, inv.taken = got, true
-	was := inv.inhibited
-	inv.inhibited = inv.required && len(got.RequiredMissing()) > 0
-	now2 := inv.inhibited
+	inv.last = got
 	inv.mu.Unlock()
+	reason := got.Reason()
+	was := inv.inhibited
+	inv.inhibited = inv.required && reason != ""
 	switch {
-	case now2:
-		d.Loop.Inhibit(got.Reason())
+	case inv.inhibited:
+		d.Loop.Inhibit(reason)
 	case was:
 		d.Loop.Uninhibit()
 		d.logf("frcd: every required CAN device is heard: the robot may enable")
@@ -101,7 +100,6 @@ func (d *Daemon) takeInventory(now time.Duration) devices.Inventory {
 			}
 		}
 	}
-	return got
 }
 
 func (d *Daemon) logf(format string, args ...any) {
@@ -120,17 +118,9 @@ func (d *Daemon) inventoryDue(now time.Duration) {
 
 // runInventory takes the inventory every inventoryEvery until ctx ends
 // (Run's goroutine beside the loop).
-func (d *Daemon) runInventory(ctx context.Context) {
-	t := time.NewTicker(inventoryEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			d.takeInventory(d.Now())
-		}
-	}
+func (d *Daemon) runInventory(ctx context.Context) error {
+	repeat(ctx, inventoryEvery, func() { d.takeInventory(d.Now()) })
+	return nil
 }
 
 // Inventory takes the CAN inventory now: what `frcd can scan` prints.
@@ -164,9 +154,9 @@ func describeRow(r devices.InventoryRow) string {
 func (d *Daemon) inventoryStatuses(dst []ros.Status) []ros.Status {
 	inv := &d.inv
 	inv.mu.Lock()
-	got, taken := inv.last, inv.taken
+	got := inv.last
 	inv.mu.Unlock()
-	if !taken || len(inv.expected) == 0 {
+	if len(got.Rows) == 0 { // not taken yet, or nothing on CAN
 		return dst
 	}
 	level := ros.LevelOK

@@ -2,8 +2,6 @@ package daemon
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,22 +14,9 @@ import (
 // requiredPDP is the minimal robot with its PDP required and a voltage
 // controller on its arm.
 func requiredPDP(t *testing.T) *robot.Robot {
-	t.Helper()
-	y, err := os.ReadFile("../examples/minimal/robot.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	y = []byte(strings.Replace(string(y), "{name: pdp, type: pdp, id: 0}", "{name: pdp, type: pdp, id: 0, required: true}", 1))
-	y = append(y, "controllers:\n  arm_voltage: {type: voltage_controllers/JointVoltageController, joint: arm_joint}\n"...)
-	yp := filepath.Join(t.TempDir(), "robot.yaml")
-	if err := os.WriteFile(yp, y, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r, list, err := robot.Load("../examples/minimal/robot.urdf", yp)
-	if err != nil || list.Errors() > 0 {
-		t.Fatalf("%v %v", err, list)
-	}
-	return r
+	return exampleRobot(t, "minimal", func(y string) string {
+		return withArmVoltage(strings.Replace(y, "{name: pdp, type: pdp, id: 0}", "{name: pdp, type: pdp, id: 0, required: true}", 1))
+	})
 }
 
 // TestInventoryGatesEnabling: with a required PDP the robot does not

@@ -303,20 +303,20 @@ func Deploy(ctx context.Context, o Options) (*Result, error) {
 			return res, err
 		}
 	}
-	binary := root + Home + "/" + BinaryName
-	command := RobotCommand(binary, ups[1].remote, ups[2].remote)
+	binary, urdf, yaml := ups[0].remote, ups[1].remote, ups[2].remote // plan's order
+	command := RobotCommand(binary, urdf, yaml)
 	if err := c.write(root+RobotCommandPath, []byte(command), 0o755); err != nil {
 		return res, err
 	}
 	res.Files = append(res.Files, root+RobotCommandPath)
 	fmt.Fprintf(out, "deploy: %s: %s", RobotCommandPath, command)
 
-	owned := []string{binary, ups[1].remote, ups[2].remote, root + RobotCommandPath}
+	owned := []string{binary, urdf, yaml, root + RobotCommandPath}
 	if err := c.run("chown " + shellQuote(o.Target.Owner) + " " + shellJoin(owned)); err != nil {
 		return res, err
 	}
-	// CAP_SYS_NICE lets frcd give its control loop a real-time priority,
-	// as GradleRIO grants C++ robot programs.
+	// CAP_SYS_NICE, as GradleRIO grants C++ robot programs, lets frcd
+	// raise its priority (frcd does not set a real-time one itself yet).
 	if err := c.run("setcap cap_sys_nice+eip " + shellQuote(binary)); err != nil {
 		fmt.Fprintf(out, "deploy: warning: frcd will run without real-time priority: %v\n", err)
 	}

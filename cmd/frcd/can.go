@@ -11,7 +11,6 @@ import (
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/diag"
-	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/robot"
 )
 
@@ -118,26 +117,14 @@ func canCommand(args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch *halName {
 	case "sim":
-		if d, err = daemon.NewSim(r, daemon.Options{}); err == nil {
-			for d.Now() < *listen {
-				d.Step()
-			}
-		}
+		d, err = daemon.NewSim(r, daemon.Options{})
 	case "linux", "roborio":
-		var b hal.Backend
-		if b, _, err = openHardware(*halName, r, log.New(stderr, "", 0).Printf); err != nil {
-			fmt.Fprintf(stderr, "frcd can scan: %v\n", err)
+		b, _, oerr := openHardware(*halName, r, log.New(stderr, "", 0).Printf)
+		if oerr != nil {
+			fmt.Fprintf(stderr, "frcd can scan: %v\n", oerr)
 			return exitUnavailable
 		}
-		if d, err = daemon.New(r, b, daemon.Options{RealTime: true}); err != nil {
-			if c, ok := b.(io.Closer); ok {
-				c.Close()
-			}
-			break
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), *listen)
-		err = d.Run(ctx)
-		cancel()
+		d, err = daemon.New(r, b, daemon.Options{RealTime: true}) // closes b when it fails
 	default:
 		fmt.Fprintf(stderr, "frcd can scan: --hal %q: want sim, linux or roborio\n", *halName)
 		return exitUsage
@@ -147,5 +134,18 @@ func canCommand(args []string, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	defer d.Close()
+	if d.Sim != nil {
+		for d.Now() < *listen {
+			d.Step()
+		}
+	} else {
+		ctx, cancel := context.WithTimeout(context.Background(), *listen)
+		err = d.Run(ctx)
+		cancel()
+		if err != nil {
+			fmt.Fprintf(stderr, "frcd can scan: %v\n", err)
+			return exitInvalid
+		}
+	}
 	return writeScan(stdout, d.Inventory(), *asJSON)
 }

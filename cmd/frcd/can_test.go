@@ -77,23 +77,8 @@ func TestValidateCANOverload(t *testing.T) {
 	}
 }
 
-// fakeMonitor is a CAN bus that heard some ids.
-type fakeMonitor struct{ heard []hal.Heard }
-
-func (m *fakeMonitor) Send(hal.Frame) error { return nil }
-func (m *fakeMonitor) Latest(uint32) (hal.Frame, time.Duration, bool) {
-	return hal.Frame{}, 0, false
-}
-func (m *fakeMonitor) Heard(dst []hal.Heard) []hal.Heard { return append(dst, m.heard...) }
-func (m *fakeMonitor) Stats() hal.CANStats               { return hal.CANStats{} }
-
-type plainBus struct{}
-
-func (plainBus) Send(hal.Frame) error                           { return nil }
-func (plainBus) Latest(uint32) (hal.Frame, time.Duration, bool) { return hal.Frame{}, 0, false }
-
-// The scan's helpers: buses that are monitors are listed, others left
-// out; a missing required device makes the exit status 1 and says why.
+// writeScan: the table shows present and unmonitored devices; a missing
+// required device makes the exit status 1 and says why; heard, exit 0.
 func TestScanHelpers(t *testing.T) {
 	now := time.Second
 	heard := map[string][]hal.Heard{"": {{ID: 0x08041400, Last: now, Count: 4}}} // can1 unmonitored

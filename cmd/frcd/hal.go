@@ -14,7 +14,7 @@ import (
 func openHardware(name string, r *robot.Robot, logf func(string, ...any)) (hal.Backend, string, error) {
 	switch name {
 	case "roborio":
-		b, _, err := openRoboRIO()
+		b, err := openRoboRIO()
 		return b, "the roboRIO (WPILib HAL)", err
 	case "linux":
 		o := linux.OptionsFrom(r.Config)

@@ -13,6 +13,6 @@ var errNoRoboRIO = errors.New("this frcd was built without the roboRIO backend; 
 
 // openRoboRIO fails: this build has no roboRIO backend (hal/roborio needs
 // the roborio build tag and cgo, as make rio builds).
-func openRoboRIO() (hal.Backend, func() error, error) {
-	return nil, nil, errNoRoboRIO
+func openRoboRIO() (hal.Backend, error) {
+	return nil, errNoRoboRIO
 }

@@ -8,8 +8,8 @@ import (
 )
 
 func TestOpenRoboRIOWithoutBackend(t *testing.T) {
-	b, closeFn, err := openRoboRIO()
-	if !errors.Is(err, errNoRoboRIO) || b != nil || closeFn != nil {
+	b, err := openRoboRIO()
+	if !errors.Is(err, errNoRoboRIO) || b != nil {
 		t.Fatalf("openRoboRIO in a build without the backend: %v, %v", b, err)
 	}
 	if want := "this frcd was built without the roboRIO backend; build it with make rio"; err.Error() != want {

@@ -8,13 +8,13 @@ import (
 )
 
 // openRoboRIO opens the roboRIO's backend on the WPILib HAL for
-// `frcd run --hal roborio`; close frees its channels and shuts the HAL
-// down. When libwpiHal.so is missing the error is one line saying where
+// `frcd run --hal roborio` (its Close frees the channels and shuts the
+// HAL down). When libwpiHal.so is missing the error is one line saying where
 // frcd looked and what to do.
-func openRoboRIO() (hal.Backend, func() error, error) {
+func openRoboRIO() (hal.Backend, error) {
 	b, err := roborio.Open(roborio.Options{})
 	if err != nil {
-		return nil, nil, err
+		return nil, err // not b: a nil *Backend is no nil hal.Backend
 	}
-	return b, b.Close, nil
+	return b, nil
 }

@@ -5,6 +5,7 @@ package main
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,13 +15,8 @@ import (
 // On a machine without the WPILib HAL (any but a roboRIO), opening it
 // fails with one line naming the file, where frcd looked and what to do.
 func TestOpenRoboRIOWithoutHAL(t *testing.T) {
-	t.Setenv("LD_LIBRARY_PATH", "")
-	for _, d := range roborio.DefaultDirs {
-		if _, err := lookup(d); err == nil {
-			t.Skipf("%s has a WPILib HAL: this is a roboRIO", d)
-		}
-	}
-	_, _, err := openRoboRIO()
+	withoutHAL(t)
+	_, err := openRoboRIO()
 	if !errors.Is(err, roborio.ErrNoLibrary) {
 		t.Fatalf("openRoboRIO: %v, want roborio.ErrNoLibrary", err)
 	}
@@ -36,21 +32,22 @@ func TestOpenRoboRIOWithoutHAL(t *testing.T) {
 	}
 }
 
-func lookup(dir string) (string, error) {
-	p := dir + "/" + roborio.Library
-	_, err := os.Stat(p)
-	return p, err
+// withoutHAL empties LD_LIBRARY_PATH and skips the test on a machine
+// whose default directories hold a WPILib HAL (a roboRIO).
+func withoutHAL(t *testing.T) {
+	t.Helper()
+	t.Setenv("LD_LIBRARY_PATH", "")
+	for _, d := range roborio.DefaultDirs {
+		if _, err := os.Stat(filepath.Join(d, roborio.Library)); err == nil {
+			t.Skipf("%s has a WPILib HAL: this is a roboRIO", d)
+		}
+	}
 }
 
 // `frcd run --hal roborio` without the HAL: exit 3, and the library's
 // error is the one line on stderr (the example robot has no warnings).
 func TestRunRoboRIOWithoutHAL(t *testing.T) {
-	t.Setenv("LD_LIBRARY_PATH", "")
-	for _, d := range roborio.DefaultDirs {
-		if _, err := lookup(d); err == nil {
-			t.Skipf("%s has a WPILib HAL: this is a roboRIO", d)
-		}
-	}
+	withoutHAL(t)
 	code, out, errOut := runFrcd("run", "--hal", "roborio", "--no-ros", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml")
 	lines := strings.Split(strings.TrimSpace(errOut), "\n")
 	if code != exitUnavailable || len(lines) != 1 || !strings.Contains(lines[0], "libwpiHal.so not found") || out != "" {

@@ -250,11 +250,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "frcd run: %v\n", err)
 			return exitUnavailable
 		}
-		if d, err = daemon.New(r, b, o); err != nil {
-			if c, ok := b.(io.Closer); ok {
-				c.Close()
-			}
-		}
+		d, err = daemon.New(r, b, o) // closes b when it fails
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "frcd run: %v\n", err)

@@ -22,7 +22,7 @@
 // Use (the daemon):
 //
 //	hb := heartbeat.New(bus, mode)          // once the bus is open; mode auto, on or off
-//	each cycle: hb.Tick(now, ds)            // after the devices' writes, now on the bus's clock; never allocates
+//	each cycle: hb.Tick(now, ds)            // before the loop's cycle (hal/linux's AdvanceTo), now on the bus's clock; never allocates
 //	if st := hb.Status(); st != last { log(st) } // and put st on /diagnostics (st.Warning())
 package heartbeat
 

@@ -65,6 +65,7 @@ type IO interface {
 type Heartbeat interface {
 	Tick(now time.Duration, ds hal.DSState) error
 	Status() heartbeat.Status
+	Counts() (sent, failed uint64, last error)
 }
 
 // Parts are what a Backend is assembled from: Open opens the real ones,
@@ -91,10 +92,12 @@ type Backend struct {
 	p     Parts
 	start time.Time
 
-	mu   sync.Mutex
-	ds   hal.DSState
-	open map[int]bool // DIO channels opened
-	// hb holds each heartbeat's status as last logged (AdvanceTo's).
+	mu     sync.Mutex // guards ds, open and failed
+	ds     hal.DSState
+	open   map[int]bool // DIO channels opened
+	failed []uint64     // each heartbeat's failed sends at the last Report
+	// hb holds each heartbeat's status as last logged (AdvanceTo's, on the
+	// loop's goroutine).
 	hb []heartbeat.Status
 	// Logf reports the heartbeats' changes of state; nil discards.
 	Logf func(format string, args ...any)
@@ -159,19 +162,30 @@ func (b *Backend) hbName(i int) string {
 }
 
 // Report gives each heartbeat's state for /diagnostics, a warning when it
-// is doubled, off with no other sender, or failing to send.
+// is doubled, off with no other sender, or has failed to send since the
+// last report; and a warning for each bus whose reader has stopped.
 func (b *Backend) Report(dst []hal.Report) []hal.Report {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.failed) != len(b.p.Heartbeats) {
+		b.failed = make([]uint64, len(b.p.Heartbeats))
+	}
 	for i, h := range b.p.Heartbeats {
 		st := h.Status()
 		msg, warn := st.String(), st.Warning() || (st.Mode == heartbeat.Off && !st.Foreign)
-		if c, ok := h.(interface {
-			Counts() (sent, failed uint64, last error)
-		}); ok {
-			if sent, failed, last := c.Counts(); failed > 0 {
-				msg, warn = fmt.Sprintf("%s; %d of %d sends failed, the last: %v", msg, failed, sent+failed, last), true
-			}
+		if sent, failed, last := h.Counts(); failed > b.failed[i] {
+			msg, warn = fmt.Sprintf("%s; %d sends failed since the last report (%d of %d in all), the last: %v",
+				msg, failed-b.failed[i], failed, sent+failed, last), true
+			b.failed[i] = failed
 		}
 		dst = append(dst, hal.Report{Name: "heartbeat " + b.hbName(i), Message: msg, Warn: warn})
+	}
+	for _, name := range b.o.CAN {
+		if r, ok := b.p.Buses[name].(interface{ Err() error }); ok {
+			if err := r.Err(); err != nil {
+				dst = append(dst, hal.Report{Name: "CAN " + name, Message: fmt.Sprintf("the receiver stopped: %v", err), Warn: true})
+			}
+		}
 	}
 	return dst
 }

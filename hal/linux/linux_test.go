@@ -25,6 +25,8 @@ var (
 	_ hal.Enabler    = (*Backend)(nil)
 	_ hal.Epocher    = (*Backend)(nil)
 	_ hal.LinuxBuses = (*Backend)(nil)
+	_ hal.Reporter   = (*Backend)(nil)
+	_ Heartbeat      = (*heartbeat.Sender)(nil)
 )
 
 type fakeIO struct {
@@ -67,8 +69,10 @@ type tick struct {
 }
 
 type fakeHeartbeat struct {
-	ticks []tick
-	st    heartbeat.Status
+	ticks        []tick
+	st           heartbeat.Status
+	sent, failed uint64
+	last         error
 }
 
 func (h *fakeHeartbeat) Tick(now time.Duration, ds hal.DSState) error {
@@ -77,6 +81,13 @@ func (h *fakeHeartbeat) Tick(now time.Duration, ds hal.DSState) error {
 }
 
 func (h *fakeHeartbeat) Status() heartbeat.Status { return h.st }
+
+// stoppedBus is a bus whose reader has stopped.
+type stoppedBus struct{ *haltest.CAN }
+
+func (stoppedBus) Err() error { return errors.New("1000 receive errors in a row: network is down") }
+
+func (h *fakeHeartbeat) Counts() (sent, failed uint64, last error) { return h.sent, h.failed, h.last }
 
 func TestOptionsFrom(t *testing.T) {
 	f, list := config.Parse("r.yaml", []byte("joints: []\nlinux: {can: [can1, can0], heartbeat: off, gpio: [GPIO4, '-']}\n"))
@@ -168,6 +179,15 @@ func TestBackend(t *testing.T) {
 	if r := b.Report(nil); !r[0].Warn {
 		t.Errorf("off with no other sender should warn: %+v", r)
 	}
+	hb.st = heartbeat.Status{Mode: heartbeat.On, State: heartbeat.Sending}
+	hb.sent, hb.failed, hb.last = 7, 3, errors.New("no buffer space available")
+	if r := b.Report(nil); !r[0].Warn || !strings.Contains(r[0].Message, "sending every 20 ms; 3 sends failed since the last report (3 of 10 in all), the last: no buffer space available") {
+		t.Errorf("failed sends should warn and say how many: %+v", r)
+	}
+	hb.sent = 20
+	if r := b.Report(nil); r[0].Warn || r[0].Message != "heartbeat on: sending every 20 ms" {
+		t.Errorf("no failure since the last report, yet %+v", r)
+	}
 	if len(hb.ticks) != 4 || hb.ticks[0].ds.Enabled || !hb.ticks[1].ds.Enabled || hb.ticks[1].now != 20*time.Millisecond || hb.ticks[2].ds.Enabled {
 		t.Errorf("heartbeat ticks %+v", hb.ticks)
 	}
@@ -218,6 +238,17 @@ func TestNoIO(t *testing.T) {
 	}
 }
 
+// TestReportStoppedReader: a bus whose reader has stopped is a warning on
+// /diagnostics; a running one is not reported (the daemon reports its
+// load).
+func TestReportStoppedReader(t *testing.T) {
+	b := New(Options{CAN: []string{"can0", "can1"}}, Parts{Buses: map[string]hal.CANBus{"can0": haltest.NewCAN(), "can1": stoppedBus{haltest.NewCAN()}}})
+	r := b.Report(nil)
+	if len(r) != 1 || r[0].Name != "CAN can1" || !r[0].Warn || r[0].Message != "the receiver stopped: 1000 receive errors in a row: network is down" {
+		t.Errorf("report %+v", r)
+	}
+}
+
 // TestOpenWithoutInterface: on a machine without the interface, Open
 // fails with the interface's name and what to check, and a bad heartbeat
 // mode is refused.
@@ -232,16 +263,44 @@ func TestOpenWithoutInterface(t *testing.T) {
 	}
 }
 
-// BenchmarkAdvanceTo: the Linux backend's work on every cycle, two buses
-// each with a real heartbeat sender (sending every 20 ms), on the loop's
-// 10 ms beat. It must not allocate.
-func BenchmarkAdvanceTo(b *testing.B) {
-	can0, can1 := haltest.NewCAN(), haltest.NewCAN()
-	be := New(Options{CAN: []string{"can0", "can1"}}, Parts{
+// twoBusBackend is a backend with two fake buses, each with a real
+// heartbeat sender, enabled.
+func twoBusBackend() (be *Backend, can0, can1 *haltest.CAN) {
+	can0, can1 = haltest.NewCAN(), haltest.NewCAN()
+	be = New(Options{CAN: []string{"can0", "can1"}}, Parts{
 		Buses:          map[string]hal.CANBus{"can0": can0, "can1": can1},
 		Heartbeats:     []Heartbeat{heartbeat.New(can0, heartbeat.Auto), heartbeat.New(can1, heartbeat.On)},
 		HeartbeatBuses: []string{"can0", "can1"}})
 	be.SetEnabled(true)
+	return be, can0, can1
+}
+
+// AdvanceTo, the backend's work on every cycle, allocates nothing once
+// the heartbeats have started.
+func TestAdvanceToDoesNotAllocate(t *testing.T) {
+	be, can0, can1 := twoBusBackend()
+	var now time.Duration
+	step := func() {
+		now += 10 * time.Millisecond
+		be.AdvanceTo(now)
+		can0.Sent, can1.Sent = can0.Sent[:0], can1.Sent[:0]
+	}
+	for range 20 { // past auto's listening: both buses send
+		step()
+	}
+	if n := testing.AllocsPerRun(100, step); n != 0 {
+		t.Errorf("AdvanceTo: %v allocations per cycle", n)
+	}
+	if can0.Count[hal.HeartbeatID] == 0 || can1.Count[hal.HeartbeatID] == 0 {
+		t.Error("no heartbeat sent")
+	}
+}
+
+// BenchmarkAdvanceTo: the Linux backend's work on every cycle, two buses
+// each with a real heartbeat sender (sending every 20 ms), on the loop's
+// 10 ms beat. It must not allocate (TestAdvanceToDoesNotAllocate).
+func BenchmarkAdvanceTo(b *testing.B) {
+	be, can0, can1 := twoBusBackend()
 	var now time.Duration
 	b.ReportAllocs()
 	for range b.N {

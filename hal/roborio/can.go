@@ -25,8 +25,9 @@ type canBus struct {
 	latest map[uint32]*canEntry
 	rx     *C.frcd_canrx // C memory for the receive trampoline
 	tx     *C.uint8_t    // 8 bytes of C memory for the frame sent
-	errs   uint64
-	err    error
+	errs     uint64 // receives failed
+	reported uint64 // errs at the last Report
+	err      error  // the last failure
 }
 
 type canEntry struct {
@@ -101,10 +102,17 @@ func (c *canBus) Latest(id uint32) (hal.Frame, time.Duration, bool) {
 	return e.f, e.at, true
 }
 
-// CANErrors reports how many CAN receives failed with a status other than
-// "no new frame", and the last such error.
-func (b *Backend) CANErrors() (n uint64, last error) {
-	b.bus.mu.Lock()
-	defer b.bus.mu.Unlock()
-	return b.bus.errs, b.bus.err
+// Report gives the CAN bus's health for /diagnostics (hal.Reporter): a
+// warning when receives failed with a status other than "no new frame"
+// since the last report, with the last such error.
+func (b *Backend) Report(dst []hal.Report) []hal.Report {
+	c := &b.bus
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := hal.Report{Name: "CAN receive", Message: fmt.Sprintf("no failed receives since the last report (%d in all)", c.errs)}
+	if c.errs > c.reported {
+		r.Message, r.Warn = fmt.Sprintf("%d receives failed since the last report (%d in all), the last: %v", c.errs-c.reported, c.errs, c.err), true
+	}
+	c.reported = c.errs
+	return append(dst, r)
 }

@@ -57,11 +57,11 @@ type Options struct {
 // concurrent use: the HAL is, and the backend's own state is guarded.
 type Backend struct {
 	closed  atomic.Bool
-	mu      sync.Mutex // guards what follows
-	t0      uint64     // HAL_GetFPGATime at Open, µs
-	lastNow time.Duration
+	t0      uint64       // HAL_GetFPGATime at Open, µs
+	lastNow atomic.Int64 // the last Now, a time.Duration
 
-	frees []func() // handles to free at Close, in opening order
+	mu    sync.Mutex // guards what follows
+	frees []func()   // handles to free at Close, in opening order
 	bus   canBus
 	spi   [numSPI]*spiPort
 	i2c   [numI2C]*i2cBus
@@ -74,10 +74,11 @@ var (
 	_ hal.Backend    = (*Backend)(nil)
 	_ hal.Joysticks  = (*Backend)(nil)
 	_ hal.MatchTimer = (*Backend)(nil)
+	_ hal.Reporter   = (*Backend)(nil)
 )
 
-// open guards the one Backend a process may have: the HAL is a
-// process-wide singleton.
+// openMu and isOpen guard the one Backend a process may have: the HAL is
+// a process-wide singleton.
 var (
 	openMu sync.Mutex
 	isOpen bool
@@ -135,29 +136,25 @@ func find(o Options) (string, error) {
 	if dirs == nil {
 		dirs = DefaultDirs
 	}
+	env := os.Getenv("LD_LIBRARY_PATH")
 	var searched []string
-	if env := os.Getenv("LD_LIBRARY_PATH"); env != "" {
-		for _, d := range filepath.SplitList(env) {
-			if d != "" {
-				searched = append(searched, d)
-			}
+	for _, d := range filepath.SplitList(env) {
+		if d != "" {
+			searched = append(searched, d)
 		}
 	}
-	searched = append(searched, dirs...)
-	for _, d := range searched {
+	for _, d := range append(searched, dirs...) {
 		p := filepath.Join(d, Library)
 		if _, err := os.Stat(p); err == nil {
 			return p, nil
 		}
 	}
-	where := strings.Join(dirs, ", ")
-	if env := os.Getenv("LD_LIBRARY_PATH"); env != "" {
-		where = "LD_LIBRARY_PATH (" + env + "), " + where
-	} else {
-		where = "LD_LIBRARY_PATH (unset), " + where
+	where := "LD_LIBRARY_PATH (unset), "
+	if env != "" {
+		where = "LD_LIBRARY_PATH (" + env + "), "
 	}
-	return "", fmt.Errorf("roborio: %w: %s not found in %s; deploy WPILib's HAL to the roboRIO (see %s)",
-		ErrNoLibrary, Library, where, Checklist)
+	return "", fmt.Errorf("roborio: %w: %s not found in %s%s; deploy WPILib's HAL to the roboRIO (see %s)",
+		ErrNoLibrary, Library, where, strings.Join(dirs, ", "), Checklist)
 }
 
 // oneLine folds a multi-line loader message onto one line.
@@ -259,12 +256,10 @@ func (b *Backend) isClosed() bool { return b.closed.Load() }
 // it repeats the last time read.
 func (b *Backend) Now() time.Duration {
 	t := C.frcd_fpga_time()
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	if t.status == 0 && !b.closed.Load() {
-		b.lastNow = time.Duration(uint64(t.v)-b.t0) * time.Microsecond
+		b.lastNow.Store(int64(time.Duration(uint64(t.v)-b.t0) * time.Microsecond))
 	}
-	return b.lastNow
+	return time.Duration(b.lastNow.Load())
 }
 
 // DS refreshes the Driver Station's data, decodes its control word and

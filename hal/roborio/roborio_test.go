@@ -211,7 +211,8 @@ func TestInitializeFailure(t *testing.T) {
 	b.Close()
 }
 
-// oneLine checks that err is a single line mentioning every part.
+// oneLineWith checks that err is a single line mentioning every part
+// and wraps ErrNoLibrary.
 func oneLineWith(t *testing.T, err error, parts ...string) {
 	t.Helper()
 	if err == nil {
@@ -658,11 +659,13 @@ func TestCAN(t *testing.T) {
 	if _, _, ok := bus.Latest(pdp); !ok {
 		t.Error("kept frame lost on a receive error")
 	}
-	n, last := f.b.CANErrors()
-	if n != 1 {
-		t.Errorf("%d receive errors counted, want 1", n)
+	if r := f.b.Report(nil); len(r) != 1 || !r[0].Warn || r[0].Name != "CAN receive" ||
+		!strings.HasPrefix(r[0].Message, "1 receives failed since the last report (1 in all), the last: ") || !strings.Contains(r[0].Message, "-44086") || !strings.Contains(r[0].Message, "fake HAL error") {
+		t.Errorf("report %+v, want a warning with the one failed receive", r)
 	}
-	mustStatus(t, last, -44086, nil, "fake HAL error")
+	if r := f.b.Report(nil); r[0].Warn || r[0].Message != "no failed receives since the last report (1 in all)" {
+		t.Errorf("second report %+v, want no warning", r)
+	}
 }
 
 func TestCTREUnsupported(t *testing.T) {
@@ -791,22 +794,32 @@ func TestNoAllocations(t *testing.T) {
 	e, _ := f.b.OpenEncoder(0, 1, hal.X4)
 	a, _ := f.b.OpenAnalogIn(0, 2, 0)
 	d, _ := f.b.OpenDigitalIn(2)
+	do, _ := f.b.OpenDigitalOut(3)
+	dc, _ := f.b.OpenDutyCycleOut(4)
+	ao, _ := f.b.OpenAnalogOut(0)
 	r, _ := f.b.OpenRelay(0)
 	bus := f.b.CAN()
 	bus.Latest(0x08041400)
 	// The log would dominate the timing, not the allocations; turn it off.
 	os.Unsetenv("FAKEHAL_LOG")
 	fr := hal.Frame{ID: 0x09041C00, Len: 8}
+	var j hal.JoystickState
 	for name, fn := range map[string]func(){
-		"SetPulse": func() { p.SetPulse(1500 * time.Microsecond) },
-		"Count":    func() { e.Count() },
-		"Voltage":  func() { a.Voltage() },
-		"Get":      func() { d.Get() },
-		"Relay":    func() { r.Set(true, false) },
-		"Send":     func() { bus.Send(fr) },
-		"Latest":   func() { bus.Latest(0x08041400) },
-		"DS":       func() { f.b.DS() },
-		"Now":      func() { f.b.Now() },
+		"SetPulse":     func() { p.SetPulse(1500 * time.Microsecond) },
+		"Count":        func() { e.Count() },
+		"Voltage":      func() { a.Voltage() },
+		"Get":          func() { d.Get() },
+		"Set":          func() { do.Set(true) },
+		"SetDutyCycle": func() { dc.SetDutyCycle(0.5) },
+		"SetVoltage":   func() { ao.SetVoltage(2.5) },
+		"Relay":        func() { r.Set(true, false) },
+		"Send":         func() { bus.Send(fr) },
+		"Latest":       func() { bus.Latest(0x08041400) },
+		"DS":           func() { f.b.DS() },
+		"Joystick":     func() { f.b.Joystick(0, &j) },
+		"MatchTime":    func() { f.b.MatchTime() },
+		"Vin":          func() { f.b.Vin() },
+		"Now":          func() { f.b.Now() },
 	} {
 		if n := testing.AllocsPerRun(20, fn); n != 0 {
 			t.Errorf("%s: %v allocations per call", name, n)

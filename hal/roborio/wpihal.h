@@ -5,9 +5,11 @@
 // here from the headers' signatures, and the trampolines through which Go
 // calls them once wpihal.c has loaded libwpiHal.so at run time.
 //
-// Every trampoline returns the call's int32 status (0 is success) and
-// passes results out through pointers to C memory or by value, so that a
-// call neither allocates nor hands Go pointers to the library.
+// A trampoline of a call that can fail gives its int32 status (0 is
+// success), returned alone, beside the result in a struct returned by
+// value, or in C memory the caller passes (the SPI and I2C transfers return
+// the HAL's byte count instead), so that a call neither allocates nor hands
+// Go pointers to the library.
 
 #ifndef FRCD_WPIHAL_H
 #define FRCD_WPIHAL_H
@@ -18,7 +20,6 @@
 #define FRCD_RESOURCE_IS_ALLOCATED -1029
 #define FRCD_RESOURCE_OUT_OF_RANGE -1030
 #define FRCD_PARAMETER_OUT_OF_RANGE -1028
-#define FRCD_HAL_HANDLE_ERROR -1098
 #define FRCD_HAL_USE_LAST_ERROR -1156
 #define FRCD_CAN_MESSAGE_NOT_FOUND -44087
 

@@ -67,12 +67,10 @@ func (o Options) withDefaults() Options {
 type dialer func(name string, o Options) (conn, error)
 
 // Buses are the SocketCAN buses Open opened, by name; the first is the
-// default. It implements hal.NamedCAN.
+// default.
 type Buses struct {
 	buses []*Bus
 }
-
-var _ hal.NamedCAN = (*Buses)(nil)
 
 // Open opens the SocketCAN interfaces of those names (can0, can1, ...),
 // each with its reader goroutine stamping frames on clock (which must be
@@ -113,17 +111,8 @@ func open(names []string, clock hal.Clock, o Options, d dialer) (*Buses, error) 
 	return bs, nil
 }
 
-// CANBus returns the bus of that name; "" is the default (the first).
-func (bs *Buses) CANBus(name string) (hal.CANBus, error) {
-	b, err := bs.Bus(name)
-	if err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
 // Bus returns the bus of that name, with its monitor and error details;
-// "" is the default.
+// "" is the default (the first).
 func (bs *Buses) Bus(name string) (*Bus, error) {
 	if name == "" {
 		return bs.buses[0], nil
@@ -135,9 +124,6 @@ func (bs *Buses) Bus(name string) (*Bus, error) {
 	}
 	return nil, fmt.Errorf("CAN bus %q: not opened (the buses are %s): %w", name, bs.names(), hal.ErrNoDevice)
 }
-
-// CAN returns the default bus, as hal.Backend.CAN does.
-func (bs *Buses) CAN() hal.CANBus { return bs.buses[0] }
 
 // All returns the buses in the order they were named.
 func (bs *Buses) All() []*Bus { return slices.Clone(bs.buses) }

@@ -358,17 +358,14 @@ func TestOpenReportsEveryBusProblemAndClosesTheRest(t *testing.T) {
 func TestBusesByName(t *testing.T) {
 	bs, _ := openFake(t, newClock(0), "can1", "can0")
 	for name, want := range map[string]string{"": "can1", "can1": "can1", "can0": "can0"} {
-		b, err := bs.CANBus(name)
-		if err != nil || b.(*Bus).Name() != want {
-			t.Errorf("CANBus(%q) = %v, %v; want %s", name, b, err, want)
+		b, err := bs.Bus(name)
+		if err != nil || b.Name() != want {
+			t.Errorf("Bus(%q) = %v, %v; want %s", name, b, err, want)
 		}
 	}
-	if bs.CAN().(*Bus).Name() != "can1" {
-		t.Error("CAN() is not the first bus")
-	}
-	_, err := bs.CANBus("can2")
+	_, err := bs.Bus("can2")
 	if !errors.Is(err, hal.ErrNoDevice) || !strings.Contains(err.Error(), "can1, can0") {
-		t.Errorf("CANBus(can2): %v", err)
+		t.Errorf("Bus(can2): %v", err)
 	}
 }
 

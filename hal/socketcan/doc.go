@@ -1,6 +1,6 @@
 // Package socketcan is the CAN bus of a Linux machine with a SocketCAN
 // interface (a USB-CAN adapter's can0, or vcan0): hal.CANBus and
-// hal.CANMonitor per bus, several buses by name (hal.NamedCAN).
+// hal.CANMonitor per bus, several buses by name.
 //
 // # Use
 //
@@ -11,7 +11,8 @@
 //	bus, _ := buses.Bus("")      // the default bus, the first named
 //	bus.Send(f)                  // from the control loop: never blocks, never allocates
 //	f, at, ok := bus.Latest(id)  // from the control loop: the newest frame of that id
-//	bus.Stats(); bus.Errors()    // for /diagnostics, any goroutine, about once a second
+//	bus.Stats()                  // for /diagnostics, any goroutine, about once a second
+//	bus.Errors(); bus.Err()      // the error frames' details; why the reader stopped, if it did
 //	bus.Heard(nil)               // for the inventory
 //	buses.Close()                // on shutdown: returns once every reader has exited
 //

@@ -216,4 +216,11 @@ func TestCANSocketOptions(t *testing.T) {
 	if v, err := unix.GetsockoptInt(fd, unix.SOL_CAN_RAW, unix.CAN_RAW_ERR_FILTER); err != nil || v != unix.CAN_ERR_MASK {
 		t.Errorf("CAN_RAW_ERR_FILTER = %#x, %v", v, err)
 	}
+	// The heartbeat sender tells its own frames from a roboRIO's by this.
+	if v, err := unix.GetsockoptInt(fd, unix.SOL_CAN_RAW, unix.CAN_RAW_RECV_OWN_MSGS); err != nil || v != 0 {
+		t.Errorf("CAN_RAW_RECV_OWN_MSGS = %d, %v, want 0", v, err)
+	}
+	if v, err := unix.GetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RXQ_OVFL); err != nil || v != 1 {
+		t.Errorf("SO_RXQ_OVFL = %d, %v, want 1", v, err)
+	}
 }

@@ -19,13 +19,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+// The HAL's types and status codes, declared as its headers declare them
+// rather than taken from ../wpihal.h: the fake stands for the real library,
+// so a mistake in wpihal.h's copy of a type fails a test instead of being
+// shared by both sides.
 typedef int32_t HAL_Bool;
 typedef int32_t HAL_Handle;
 
+#define PARAMETER_OUT_OF_RANGE -1028
 #define RESOURCE_IS_ALLOCATED -1029
 #define RESOURCE_OUT_OF_RANGE -1030
 #define HAL_HANDLE_ERROR -1098
-#define HAL_USE_LAST_ERROR -1156
 #define CAN_MESSAGE_NOT_FOUND -44087
 
 // ---- the log
@@ -146,7 +150,10 @@ static HAL_Handle take(int kind, int idx, int32_t* status) {
 
 static int valid(HAL_Handle h, int kind) { return kind_of(h) == kind && alloc[kind][idx_of(h)]; }
 
-static void release(HAL_Handle h, int kind) {
+// release is a free function: it logs "NAME h=H" and frees h if it is a
+// handle of that kind.
+static void release(const char* name, HAL_Handle h, int kind) {
+	logf_("%s h=%#x", name, h);
 	if (kind_of(h) == kind) {
 		alloc[kind][idx_of(h)] = 0;
 	}
@@ -166,12 +173,18 @@ static HAL_Handle init_port(const char* name, int kind, HAL_Handle port, int32_t
 	return h;
 }
 
-// check sets *status for a call on handle h of a kind: the failure asked
-// for, else HAL_HANDLE_ERROR when h is not an allocated handle of it.
-static void check(const char* name, HAL_Handle h, int kind, int32_t* status) {
-	if (!failed(name, status) && !valid(h, kind)) {
-		*status = HAL_HANDLE_ERROR;
+// check sets *status for a call on handle h of a kind, and reports
+// whether it did: the failure asked for, else HAL_HANDLE_ERROR when h is
+// not an allocated handle of it.
+static int check(const char* name, HAL_Handle h, int kind, int32_t* status) {
+	if (failed(name, status)) {
+		return 1;
 	}
+	if (!valid(h, kind)) {
+		*status = HAL_HANDLE_ERROR;
+		return 1;
+	}
+	return 0;
 }
 
 // ---- base
@@ -337,7 +350,7 @@ int32_t HAL_GetJoystickAxes(int32_t n, HAL_JoystickAxes* a) {
 	logf_("HAL_GetJoystickAxes joystick=%d", n);
 	memset(a, 0, sizeof *a);
 	if (n < 0 || n >= 6) {
-		return -1028; // PARAMETER_OUT_OF_RANGE
+		return PARAMETER_OUT_OF_RANGE;
 	}
 	a->count = (int16_t)joy_numbers("joyaxes", n, x);
 	for (int i = 0; i < a->count; i++) {
@@ -374,10 +387,7 @@ HAL_Handle HAL_InitializePWMPort(HAL_Handle port, const char* loc, int32_t* stat
 	return init_port("HAL_InitializePWMPort", K_PWM, port, status);
 }
 
-void HAL_FreePWMPort(HAL_Handle h) {
-	logf_("HAL_FreePWMPort h=%#x", h);
-	release(h, K_PWM);
-}
+void HAL_FreePWMPort(HAL_Handle h) { release("HAL_FreePWMPort", h, K_PWM); }
 
 void HAL_SetPWMPulseTimeMicroseconds(HAL_Handle h, int32_t us, int32_t* status) {
 	check("HAL_SetPWMPulseTimeMicroseconds", h, K_PWM, status);
@@ -405,10 +415,7 @@ HAL_Handle HAL_InitializeDIOPort(HAL_Handle port, HAL_Bool input, const char* lo
 	return h;
 }
 
-void HAL_FreeDIOPort(HAL_Handle h) {
-	logf_("HAL_FreeDIOPort h=%#x", h);
-	release(h, K_DIO);
-}
+void HAL_FreeDIOPort(HAL_Handle h) { release("HAL_FreeDIOPort", h, K_DIO); }
 
 void HAL_SetDIO(HAL_Handle h, HAL_Bool value, int32_t* status) {
 	check("HAL_SetDIO", h, K_DIO, status);
@@ -417,11 +424,7 @@ void HAL_SetDIO(HAL_Handle h, HAL_Bool value, int32_t* status) {
 
 HAL_Bool HAL_GetDIO(HAL_Handle h, int32_t* status) {
 	char key[32];
-	if (failed("HAL_GetDIO", status)) {
-		return 0;
-	}
-	if (!valid(h, K_DIO)) {
-		*status = HAL_HANDLE_ERROR;
+	if (check("HAL_GetDIO", h, K_DIO, status)) {
 		return 0;
 	}
 	snprintf(key, sizeof key, "dio %d", idx_of(h));
@@ -444,10 +447,7 @@ HAL_Handle HAL_AllocateDigitalPWM(int32_t* status) {
 	return h;
 }
 
-void HAL_FreeDigitalPWM(HAL_Handle h) {
-	logf_("HAL_FreeDigitalPWM h=%#x", h);
-	release(h, K_DPWM);
-}
+void HAL_FreeDigitalPWM(HAL_Handle h) { release("HAL_FreeDigitalPWM", h, K_DPWM); }
 
 void HAL_SetDigitalPWMRate(double rate, int32_t* status) {
 	failed("HAL_SetDigitalPWMRate", status);
@@ -470,10 +470,7 @@ HAL_Handle HAL_InitializeAnalogInputPort(HAL_Handle port, const char* loc, int32
 	return init_port("HAL_InitializeAnalogInputPort", K_AI, port, status);
 }
 
-void HAL_FreeAnalogInputPort(HAL_Handle h) {
-	logf_("HAL_FreeAnalogInputPort h=%#x", h);
-	release(h, K_AI);
-}
+void HAL_FreeAnalogInputPort(HAL_Handle h) { release("HAL_FreeAnalogInputPort", h, K_AI); }
 
 void HAL_SetAnalogAverageBits(HAL_Handle h, int32_t bits, int32_t* status) {
 	check("HAL_SetAnalogAverageBits", h, K_AI, status);
@@ -490,11 +487,7 @@ static double ai_read(HAL_Handle h, int average, const char* name, int32_t* stat
 	char key[32], v[256];
 	double volts = 0, avg = 0;
 	logf_("%s h=%#x", name, h);
-	if (failed(name, status)) {
-		return 0;
-	}
-	if (!valid(h, K_AI)) {
-		*status = HAL_HANDLE_ERROR;
+	if (check(name, h, K_AI, status)) {
 		return 0;
 	}
 	snprintf(key, sizeof key, "ai %d", idx_of(h));
@@ -513,10 +506,7 @@ HAL_Handle HAL_InitializeAnalogOutputPort(HAL_Handle port, const char* loc, int3
 	return init_port("HAL_InitializeAnalogOutputPort", K_AO, port, status);
 }
 
-void HAL_FreeAnalogOutputPort(HAL_Handle h) {
-	logf_("HAL_FreeAnalogOutputPort h=%#x", h);
-	release(h, K_AO);
-}
+void HAL_FreeAnalogOutputPort(HAL_Handle h) { release("HAL_FreeAnalogOutputPort", h, K_AO); }
 
 void HAL_SetAnalogOutput(HAL_Handle h, double volts, int32_t* status) {
 	check("HAL_SetAnalogOutput", h, K_AO, status);
@@ -540,19 +530,12 @@ HAL_Handle HAL_InitializeEncoder(HAL_Handle a, int32_t trigA, HAL_Handle b, int3
 	return h;
 }
 
-void HAL_FreeEncoder(HAL_Handle h) {
-	logf_("HAL_FreeEncoder h=%#x", h);
-	release(h, K_ENC);
-}
+void HAL_FreeEncoder(HAL_Handle h) { release("HAL_FreeEncoder", h, K_ENC); }
 
 // "encoder CHA RAW"
 int32_t HAL_GetEncoderRaw(HAL_Handle h, int32_t* status) {
 	char key[32];
-	if (failed("HAL_GetEncoderRaw", status)) {
-		return 0;
-	}
-	if (!valid(h, K_ENC)) {
-		*status = HAL_HANDLE_ERROR;
+	if (check("HAL_GetEncoderRaw", h, K_ENC, status)) {
 		return 0;
 	}
 	snprintf(key, sizeof key, "encoder %d", idx_of(h));
@@ -575,10 +558,7 @@ HAL_Handle HAL_InitializeRelayPort(HAL_Handle port, HAL_Bool fwd, const char* lo
 	return h;
 }
 
-void HAL_FreeRelayPort(HAL_Handle h) {
-	logf_("HAL_FreeRelayPort h=%#x", h);
-	release(h, K_RELAY);
-}
+void HAL_FreeRelayPort(HAL_Handle h) { release("HAL_FreeRelayPort", h, K_RELAY); }
 
 void HAL_SetRelay(HAL_Handle h, HAL_Bool on, int32_t* status) {
 	check("HAL_SetRelay", h, K_RELAY, status);
