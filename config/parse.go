@@ -923,13 +923,7 @@ func (p *parser) checkFile() {
 // checkSimSensors checks that each `sim: sensors:` entry names a sensor
 // it can fault, and that a digital input has no noise or drift.
 func (p *parser) checkSimSensors(c *Checker) {
-	var cands []string
-	for _, d := range p.file.Devices {
-		if d.Type != nil && contains(SimSensorTypes, d.Type.Name) {
-			cands = append(cands, d.Name)
-		}
-	}
-	sort.Strings(cands)
+	cands := p.namesOfTypes(SimSensorTypes)
 	for _, e := range p.file.SimSensors {
 		if e.Name == "" {
 			continue
@@ -956,13 +950,7 @@ func (p *parser) checkSimSensors(c *Checker) {
 // checkSimCANFaults checks that each `sim: can_faults:` entry names a
 // device on the CAN bus and ends after it begins.
 func (p *parser) checkSimCANFaults(c *Checker) {
-	var cands []string
-	for _, d := range p.file.Devices {
-		if d.Type != nil && contains(SimCANFaultTypes, d.Type.Name) {
-			cands = append(cands, d.Name)
-		}
-	}
-	sort.Strings(cands)
+	cands := p.namesOfTypes(SimCANFaultTypes)
 	for _, e := range p.file.SimCANFaults {
 		if e.Name == "" {
 			continue
@@ -979,6 +967,19 @@ func (p *parser) checkSimCANFaults(c *Checker) {
 			c.Errorf(e.ValuePos("until"), "sim CAN fault %q: until (%v s) must be after from (%v s)", e.Name, e.Float("until"), e.Float("from"))
 		}
 	}
+}
+
+// namesOfTypes lists the names of the file's devices of those types,
+// sorted: the candidates of a did-you-mean.
+func (p *parser) namesOfTypes(types []string) []string {
+	var names []string
+	for _, d := range p.file.Devices {
+		if d.Type != nil && contains(types, d.Type.Name) {
+			names = append(names, d.Name)
+		}
+	}
+	sort.Strings(names)
+	return names
 }
 
 // uniqueNames reports a name used twice within a section.
@@ -1080,14 +1081,7 @@ func (p *parser) ref(d *Device, k *Key, name string, pos diag.Pos, c *Checker) *
 	}
 	target := p.file.byName[name]
 	if target == nil {
-		var cands []string
-		for _, o := range p.file.Devices {
-			if o.Type != nil && contains(k.Ref, o.Type.Name) {
-				cands = append(cands, o.Name)
-			}
-		}
-		sort.Strings(cands)
-		c.Errorf(pos, "%s: %s %q names no device%s", d, key, name, diag.DidYouMean(name, cands))
+		c.Errorf(pos, "%s: %s %q names no device%s", d, key, name, diag.DidYouMean(name, p.namesOfTypes(k.Ref)))
 		return nil
 	}
 	if target.Type == nil || !contains(k.Ref, target.Type.Name) {

@@ -51,6 +51,11 @@ func TestCANFrameIDs(t *testing.T) {
 		{id(canPigeon, "CondStatus_9_SixDeg_YPR", 7), 0x15042207},     // 0x042200
 		{id(canPigeon, "BiasedStatus_6_Accel", 0), 0x15041D40},        // 0x041D40
 		{id(canPigeonOnTalon, "CondStatus_1_General", 3), 0x02042003}, // through Talon 3: base 0x02000000
+		{id(canREVPDH, "Status0", 1), 0x08051801},                     // the ids rev_pdh reads and sends
+		{id(canREVPDH, "Status4", 1), 0x08051901},
+		{id(canREVPH, "Status0", 1), 0x09051801}, // and rev_ph's
+		{id(canREVPH, "Status1", 1), 0x09051841},
+		{id(canREVPH, "SetAll", 1), 0x09050C01},
 	} {
 		if c.got != c.want {
 			t.Errorf("id %08X, want %08X", c.got, c.want)

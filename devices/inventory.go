@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -13,8 +14,9 @@ import (
 )
 
 // StaleAfter is how long a device may go unheard before the inventory
-// calls it stale: the HAL's 100 ms CAN timeout.
-const StaleAfter = 100 * time.Millisecond
+// calls it stale: the HAL's 100 ms CAN timeout, after which the drivers
+// call its status stale too (statusTimeout).
+const StaleAfter = statusTimeout
 
 // The statuses of an inventory row.
 const (
@@ -109,7 +111,7 @@ func TakeInventory(expected []*CANDevice, heard map[string][]hal.Heard, now time
 			if d.Kind.Rider != riders[d.Bus][h.ID] {
 				continue // a rider's frame, or a rider and not its frame
 			}
-			if d.Kind.Rider && !containsID(row.IDs, h.ID) {
+			if d.Kind.Rider && !slices.Contains(row.IDs, h.ID) {
 				continue
 			}
 			claimed[d.Bus][h.ID] = true
@@ -168,15 +170,6 @@ func unexpected(heard map[string][]hal.Heard, claimed map[string]map[uint32]bool
 		}
 	}
 	return rows
-}
-
-func containsID(ids []uint32, id uint32) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // RequiredMissing lists the rows of `required` devices that are missing

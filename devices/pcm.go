@@ -58,14 +58,7 @@ func encodePCMControl(id int, solenoids uint8, closedLoop bool) hal.Frame {
 // closed-loop control and sends at once.
 type pcm struct {
 	pneumatics
-	id  int
-	can hal.CANBus
-
-	last   hal.Frame
-	lastAt time.Duration
-	sent   bool
-
-	wErr opError
+	moduleBus
 }
 
 var _ Device = (*pcm)(nil)
@@ -74,7 +67,7 @@ var _ Device = (*pcm)(nil)
 func newPCM(id int, m pneumatics, can hal.CANBus) *pcm {
 	m.channels = 8
 	m.errStale = fmt.Errorf("%s: status frame 0x%08X: %w", m.name, pcmStatus1ID+id, hal.ErrTimeout)
-	return &pcm{pneumatics: m, id: id, can: can, wErr: opError{op: m.name + ": send control frame"}}
+	return &pcm{pneumatics: m, moduleBus: newModuleBus(id, can, m.name)}
 }
 
 func (p *pcm) module() *pneumatics { return &p.pneumatics }
@@ -92,19 +85,7 @@ func (p *pcm) Read(now, dt time.Duration) error {
 }
 
 func (p *pcm) Write(now, dt time.Duration) error {
-	f := encodePCMControl(p.id, uint8(p.solenoids), p.closedLoop)
-	if p.sent && f == p.last && now-p.lastAt < pcmControlPeriod {
-		return nil
-	}
-	return p.send(f, now)
-}
-
-func (p *pcm) send(f hal.Frame, now time.Duration) error {
-	if err := p.can.Send(f); err != nil {
-		return p.wErr.wrap(err)
-	}
-	p.last, p.lastAt, p.sent = f, now, true
-	return nil
+	return p.sendEvery(encodePCMControl(p.id, uint8(p.solenoids), p.closedLoop), now, pcmControlPeriod)
 }
 
 func (p *pcm) Halt() error {

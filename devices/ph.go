@@ -77,19 +77,11 @@ func encodePHCompressorConfig(id int, closedLoop bool) hal.Frame {
 // channel and disables the compressor at once.
 type ph struct {
 	pneumatics
-	id    int
-	can   hal.CANBus
-	volts float64 // bus voltage from Status1
-
-	last   hal.Frame // SetAll
-	lastAt time.Duration
-	sent   bool
+	moduleBus // its control frame is SetAll
 
 	cfgClosed bool
 	cfgAt     time.Duration
 	cfgSent   bool
-
-	wErr opError
 }
 
 var _ Device = (*ph)(nil)
@@ -98,7 +90,7 @@ var _ Device = (*ph)(nil)
 func newPH(id int, m pneumatics, can hal.CANBus) *ph {
 	m.channels = 16
 	m.errStale = fmt.Errorf("%s: status frames 0x%08X, 0x%08X: %w", m.name, phStatus0ID+id, phStatus1ID+id, hal.ErrTimeout)
-	return &ph{pneumatics: m, id: id, can: can, wErr: opError{op: m.name + ": send control frame"}}
+	return &ph{pneumatics: m, moduleBus: newModuleBus(id, can, m.name)}
 }
 
 func (p *ph) module() *pneumatics { return &p.pneumatics }
@@ -112,18 +104,14 @@ func (p *ph) Read(now, dt time.Duration) error {
 		p.fresh = false
 		return p.errStale
 	}
-	p.status, p.volts = decodePHStatus(s0.Data, s1.Data)
+	p.status, _ = decodePHStatus(s0.Data, s1.Data) // the bus voltage has no handle
 	p.fresh = true
 	return nil
 }
 
 func (p *ph) Write(now, dt time.Duration) error {
-	f := encodePHSetAll(p.id, p.solenoids)
-	if !p.sent || f != p.last || now-p.lastAt >= phControlPeriod {
-		if err := p.can.Send(f); err != nil {
-			return p.wErr.wrap(err)
-		}
-		p.last, p.lastAt, p.sent = f, now, true
+	if err := p.sendEvery(encodePHSetAll(p.id, p.solenoids), now, phControlPeriod); err != nil {
+		return err
 	}
 	disagrees := p.fresh && p.status.ClosedLoop != p.closedLoop && now-p.cfgAt >= phControlPeriod
 	if !p.cfgSent || p.cfgClosed != p.closedLoop || disagrees {
@@ -142,10 +130,8 @@ func (p *ph) sendConfig(now time.Duration) error {
 
 func (p *ph) Halt() error {
 	p.solenoids, p.closedLoop = 0, false
-	f := encodePHSetAll(p.id, 0)
-	if err := p.can.Send(f); err != nil {
-		return p.wErr.wrap(err)
+	if err := p.send(encodePHSetAll(p.id, 0), p.lastAt); err != nil {
+		return err
 	}
-	p.last, p.sent = f, true
 	return p.sendConfig(p.cfgAt)
 }

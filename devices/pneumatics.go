@@ -3,8 +3,10 @@ package devices
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
 )
 
@@ -43,6 +45,42 @@ func (p *pneumatics) set(mask uint16, on bool) {
 	} else {
 		p.solenoids &^= mask
 	}
+}
+
+// moduleBus is what a module's own Read and Write (pcm, ph) share: its
+// CAN id and bus, and its control frame (PCM Control1, PH SetAll), sent
+// when it changes and every control period.
+type moduleBus struct {
+	id  int
+	can hal.CANBus
+
+	last   hal.Frame
+	lastAt time.Duration
+	sent   bool
+
+	wErr opError
+}
+
+func newModuleBus(id int, can hal.CANBus, name string) moduleBus {
+	return moduleBus{id: id, can: can, wErr: opError{op: name + ": send control frame"}}
+}
+
+// sendEvery sends the control frame f unless it is the one sent less
+// than period ago.
+func (m *moduleBus) sendEvery(f hal.Frame, now, period time.Duration) error {
+	if m.sent && f == m.last && now-m.lastAt < period {
+		return nil
+	}
+	return m.send(f, now)
+}
+
+// send sends the control frame f at once, as sent at now.
+func (m *moduleBus) send(f hal.Frame, now time.Duration) error {
+	if err := m.can.Send(f); err != nil {
+		return m.wErr.wrap(err)
+	}
+	m.last, m.lastAt, m.sent = f, now, true
+	return nil
 }
 
 // pneumaticsDevice is a shared module: a Device with its pneumatics.

@@ -42,14 +42,11 @@ func decodePDHSix(b [8]byte) [6]float64 {
 	return a
 }
 
-// decodePDHStatus3 decodes channels 18-23: 18 and 19 10-bit as in
-// decodePDHSix's first half, 20-23 one byte each (b3-b6) × 0.0625 A.
+// decodePDHStatus3 decodes channels 18-23: 18 and 19 10-bit as the
+// first two of decodePDHSix, 20-23 one byte each (b3-b6) × 0.0625 A.
 func decodePDHStatus3(b [8]byte) [6]float64 {
-	return [6]float64{
-		float64(uint16(b[0])|uint16(b[1]&0x03)<<8) * pdpCurrentLSB,
-		float64(uint16(b[1]>>2)|uint16(b[2]&0x0F)<<6) * pdpCurrentLSB,
-		float64(b[3]) * pdhSmallLSB, float64(b[4]) * pdhSmallLSB, float64(b[5]) * pdhSmallLSB, float64(b[6]) * pdhSmallLSB,
-	}
+	c := decodePDHSix(b)
+	return [6]float64{c[0], c[1], float64(b[3]) * pdhSmallLSB, float64(b[4]) * pdhSmallLSB, float64(b[5]) * pdhSmallLSB, float64(b[6]) * pdhSmallLSB}
 }
 
 // decodePDHStatus4 decodes the bus voltage (b0 | (b1 & 0xF) << 8, ×

@@ -152,6 +152,9 @@ func TestREVPDH(t *testing.T) {
 		t.Errorf("state %+v, switch %v", *st, sw.Value)
 	}
 	// Another hub's frames are not this one's; old frames are stale.
+	for k := 0; k < 5; k++ {
+		bus.Inject(hal.Frame{ID: uint32(0x08051806 + 0x40*k), Len: 8, Data: pdhStatus0Bytes}, at+statusTimeout)
+	}
 	if err := pdh.Read(at+statusTimeout+time.Millisecond, 0); !errors.Is(err, hal.ErrTimeout) {
 		t.Errorf("old frames: %v", err)
 	}
@@ -251,8 +254,8 @@ func TestREVPH(t *testing.T) {
 		t.Errorf("after Halt: SetAll %x, config %x", f.Data, bus.Last[0x09050842].Data)
 	}
 	// The PCM 2 beside it got its own Control1.
-	if f := bus.Last[0x09041C02]; f.Data[2] != 0x80 && f.Data[2] != 0 {
-		t.Errorf("PCM 2 Control1 %x", f.Data)
+	if f := bus.Last[0x09041C02]; bus.Count[0x09041C02] == 0 || f.Len != 8 || (f.Data[2] != 0x80 && f.Data[2] != 0) {
+		t.Errorf("PCM 2 Control1 %x, %d sent", f.Data, bus.Count[0x09041C02])
 	}
 }
 

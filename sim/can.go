@@ -36,10 +36,9 @@ const (
 	// CondStatus_9_SixDeg_YPR (API 0x88, every 10 ms) and
 	// CondStatus_11_GyroAccum (API 0x8A, every 20 ms), the ids
 	// devices/cantraffic.go expects, with stand-in payloads.
-	motorStatus1  = 0x02041400
-	pigeonYPR     = 0x15042200 // API 0x88
-	pigeonGyro    = 0x15042280 // API 0x8A
-	pigeonDevType = 0x15
+	motorStatus1 = 0x02041400
+	pigeonYPR    = 0x15042200 // API 0x88
+	pigeonGyro   = 0x15042280 // API 0x8A
 )
 
 // Timing of the emulated devices.

@@ -79,12 +79,7 @@ func (s *Sim) CANBus(name string) (hal.CANBus, error) {
 func (s *Sim) CANBuses() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	names := make([]string, 0, len(s.buses))
-	for n := range s.buses {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return sortedKeys(s.buses)
 }
 
 // addSlot returns the slot of an id an emulated device sends, adding it.

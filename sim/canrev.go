@@ -52,9 +52,7 @@ func (p *pdh) publish(s *Sim, at time.Duration) {
 		p.bus.put(p.slots[k], f, at)
 	}
 	f := hal.Frame{Len: 8}
-	packPDH3(f.Data[0:4], amps10(ch[18]), amps10(ch[19]), 0)
-	f.Data[2] &= 0x0F // no third channel: the fault bits of 12-15 are 0
-	f.Data[3] = 0
+	packPDH3(f.Data[0:4], amps10(ch[18]), amps10(ch[19]), 0) // no third channel: b2's top bits and b3 stay 0
 	for i := 20; i < 24; i++ {
 		f.Data[i-17] = byte(sat(ch[i]/0.0625, 255))
 	}
@@ -103,16 +101,16 @@ func (p *pcm) publishPH(s *Sim, at time.Duration) {
 // motorFrames are the status frames an emulated Talon SRX or Victor SPX
 // sends: STATUS_1 every 10 ms, STATUS_2 every 20 ms, STATUS_3 and
 // STATUS_4 every 160 ms (Phoenix's default periods), in 10 ms ticks.
+// motorFrames[k] is STATUS_(k+1), id motorStatus1 + 0x40 k.
 var motorFrames = [4]struct {
-	api   int // STATUS_n is motorStatus1 + 0x40 (n - 1)
 	ticks int
 	n     uint8 // bytes
-}{{0, 1, 8}, {1, 2, 8}, {2, 16, 8}, {3, 16, 8}}
+}{{1, 8}, {2, 8}, {16, 8}, {16, 8}}
 
-// addMotorSlots gives an emulated controller its status frames' slots.
+// addSlots gives an emulated controller its status frames' slots.
 func (m *canMotor) addSlots() {
-	for k, mf := range motorFrames {
-		m.slots[k] = m.bus.addSlot(uint32(motorStatus1 + 0x40*mf.api + m.id))
+	for k := range motorFrames {
+		m.slots[k] = m.bus.addSlot(uint32(motorStatus1 + 0x40*k + m.id))
 	}
 }
 

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"strings"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -138,7 +138,10 @@ func (s *Sim) pigeonOnTalon(bus string, talonID int) *pigeonCAN {
 	b := s.busFor(bus)
 	host := s.canMotorFor(bus, "talon_srx", talonID)
 	p := &pigeonCAN{bus: b, id: talonID, host: &host.node}
-	relay := func(id uint32) uint32 { return id&^(0x1F<<24) | hal.DevMotorController<<24 } // the Talon's device type for the Pigeon's
+	relay := func(id uint32) uint32 { // the Talon's device type for the Pigeon's
+		_, mfr, api, n := hal.SplitFRCID(id)
+		return hal.FRCID(hal.DevMotorController, mfr, api, n)
+	}
 	p.slots[0] = b.addSlot(relay(uint32(pigeonYPR + talonID)))
 	p.slots[1] = b.addSlot(relay(uint32(pigeonGyro + talonID)))
 	return p
@@ -162,22 +165,10 @@ type canFault struct {
 	from, until time.Duration
 }
 
-// CANDevices lists the YAML names SetCANSilent and CANFaults take, sorted.
-func (s *Sim) CANDevices() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	names := make([]string, 0, len(s.canNodes))
-	for n := range s.canNodes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
 func (s *Sim) canNode(name string) (*node, error) {
 	n := s.canNodes[name]
 	if n == nil {
-		return nil, fmt.Errorf("sim: %q is no CAN device of the YAML (pdp, rev_pdh, rev_ph, solenoid, double_solenoid, compressor, talon_srx, can_victor_spx, pigeon_imu on CAN): %w", name, hal.ErrNoDevice)
+		return nil, fmt.Errorf("sim: %q is no CAN device of the YAML (%s; a pigeon_imu with its own CAN id): %w", name, strings.Join(config.SimCANFaultTypes, ", "), hal.ErrNoDevice)
 	}
 	return n, nil
 }

@@ -246,9 +246,11 @@
 // STATUS_2 (20 ms), STATUS_3 and STATUS_4 (160 ms) ids 0x02041400 +
 // 0x40 k + id, 8 bytes, with the sim's own payload (duty, current, bus
 // voltage, temperature: the real layouts are closed); a Pigeon on CAN
-// sends two stand-in frames of its device type (gyro) and maker (CTRE),
-// API 0x50 every 10 ms (quaternion) and 0x51 every 20 ms (rates). So the
-// ids a bus hears and its load are those of a real bus. Frames are
+// sends two stand-in frames with a real Pigeon's ids (device type 0x15,
+// CTRE), API 0x88 every 10 ms (quaternion) and 0x8A every 20 ms (rates),
+// and one cabled to a Talon SRX the same through the Talon, with its
+// device type and number. So the ids a bus hears and its load are those
+// of a real bus. Frames are
 // stamped with sim time; Latest keeps the newest per id.
 //
 // Each bus is a hal.CANMonitor: Heard lists the ids its devices sent,

@@ -15,15 +15,15 @@ const (
 	NumDIO       = numDIO
 	NumAI        = numAI
 	NumRelay     = numRelay
-	NumJoysticks = 6 // the Driver Station's joystick slots
+	NumJoysticks = hal.MaxJoysticks // the Driver Station's joystick slots
 )
 
 // Joystick limits of the Driver Station: axes, buttons and POVs a
 // joystick may report.
 const (
-	MaxAxes    = 12
-	MaxButtons = 32
-	MaxPOVs    = 12
+	MaxAxes    = hal.MaxJoystickAxes
+	MaxButtons = hal.MaxJoystickButtons
+	MaxPOVs    = hal.MaxJoystickPOVs
 )
 
 // overrides are what a simulation client set in place of the sensors
