@@ -20,14 +20,14 @@ import (
 // canBus is the roboRIO's CAN bus through NetComm: it sends frames once
 // and, per id a driver asks for, keeps the newest frame received.
 type canBus struct {
-	b      *Backend
-	mu     sync.Mutex // guards what follows
-	latest map[uint32]*canEntry
-	rx     *C.frcd_canrx // C memory for the receive trampoline
-	tx     *C.uint8_t    // 8 bytes of C memory for the frame sent
-	errs     uint64 // receives failed
-	reported uint64 // errs at the last Report
-	err      error  // the last failure
+	b        *Backend
+	mu       sync.Mutex // guards what follows
+	latest   map[uint32]*canEntry
+	rx       *C.frcd_canrx // C memory for the receive trampoline
+	tx       *C.uint8_t    // 8 bytes of C memory for the frame sent
+	errs     uint64        // receives failed
+	reported uint64        // errs at the last Report
+	err      error         // the last failure
 }
 
 type canEntry struct {
