@@ -12,14 +12,15 @@ const goroslib = "github.com/bluenviron/goroslib/v2"
 
 // allowed lists, per package of the module, the packages outside the
 // standard library it may import (DESIGN.md: imports flow downwards only;
-// interfaces, hal, config and urdf import only the standard library, their
-// chosen parsers and the shared diag package). A package missing here is
+// frc, interfaces, hal, config and urdf import only the standard library,
+// their chosen parsers and the shared diag and frc packages). A package missing here is
 // an error, so a new package must state its place.
 var allowed = map[string][]string{
 	"diag":              {},
+	"frc":               {},
 	"interfaces":        {},
 	"urdf":              {"diag"},
-	"config":            {"diag", "gopkg.in/yaml.v3"},
+	"config":            {"diag", "frc", "gopkg.in/yaml.v3"},
 	"robot":             {"diag", "urdf", "config"},
 	"hal":               {"periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
 	"hal/linux":         {"hal", "config", "hal/periph", "hal/socketcan", "hal/heartbeat", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
@@ -28,8 +29,8 @@ var allowed = map[string][]string{
 	"hal/haltest":       {"hal", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"hal/socketcan":     {"hal", "github.com/go-daq/canbus", "golang.org/x/sys/unix"},
 	"hal/heartbeat":     {"hal"},
-	"devices":           {"diag", "hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
-	"sim":               {"hal", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
+	"devices":           {"diag", "frc", "hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
+	"sim":               {"frc", "hal", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"control":           {"hal", "interfaces", "config", "urdf", "robot"},
 	"daemon":            {"diag", "hal", "interfaces", "config", "urdf", "robot", "devices", "sim", "control", "ros", "wpilibws"},
 	"ros":               {"hal", "interfaces", "config", "control", "robot", "ros/master", goroslib, goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/geometry_msgs", goroslib + "/pkg/msgs/nav_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
@@ -38,7 +39,7 @@ var allowed = map[string][]string{
 	"internal/sshdtest": {"internal/tooltest", "golang.org/x/crypto/ssh"},
 	"deploy":            {"diag", "robot", "github.com/pkg/sftp", "golang.org/x/crypto/ssh", "golang.org/x/crypto/ssh/knownhosts"},
 	"cmd/frcd":          {"diag", "config", "devices", "hal", "hal/roborio", "hal/linux", "robot", "daemon", "ros", "sim", "wpilibws", "deploy"},
-	"wpilibws":          {"hal", "config", "sim", "github.com/coder/websocket"},
+	"wpilibws":          {"frc", "hal", "config", "sim", "github.com/coder/websocket"},
 }
 
 // TestImportGraph checks the default build and the roboRIO's (the

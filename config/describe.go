@@ -55,7 +55,7 @@ func (k *Key) Allowed() string {
 	case k.HasRange:
 		return trimFloat(k.Min) + "-" + trimFloat(k.Max)
 	case len(k.Ref) > 0:
-		return "name of " + refList(k.Ref)
+		return "name of " + refList(TypesWith(k.Ref...))
 	case k.NonZero:
 		return "not 0"
 	}
@@ -100,9 +100,6 @@ func (t *Type) ExampleEntry() string {
 		name = "arm_" + t.Name
 	case LinkSensor:
 		name = "imu"
-	}
-	if t.Name == "pdp" {
-		name = "pdp"
 	}
 	parts := []string{"name: " + name, "type: " + t.Name}
 	for _, k := range t.Keys {

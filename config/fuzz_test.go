@@ -1,6 +1,8 @@
-package config
+package config_test
 
 import (
+	. "github.com/frcd/frcd/config"
+	_ "github.com/frcd/frcd/devices"
 	"testing"
 )
 
@@ -24,8 +26,8 @@ func FuzzParse(f *testing.F) {
 		"",
 		"joints:\n  - {name: e, type: encoder, ch_a: 0, ch_b: 1, dist_per_pulse: 0.01}\nsim:\n  sensors:\n    - {name: e, noise: {mu: 0, sigma: 0.1}, drift: {mu: 1}, dropout: 0.5, stuck: true, fault_at: 1}\n  disturbances:\n    - {joint: a, kind: force, magnitude: 2, min_x: -1}\n    - {base: true, initial_y: 3}\n",
 	}
-	for _, ty := range sectionTypes() {
-		f.Add([]byte("joints: []\n" + ty.exampleYAML("")))
+	for _, ty := range SectionTypes() {
+		f.Add([]byte("joints: []\n" + ty.ExampleYAML("")))
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))

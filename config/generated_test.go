@@ -1,9 +1,11 @@
-package config
+package config_test
 
 import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	. "github.com/frcd/frcd/config"
+	_ "github.com/frcd/frcd/devices"
 	"os"
 	"strings"
 	"testing"
@@ -46,7 +48,7 @@ func TestDocsUpToDate(t *testing.T) {
 }
 
 func TestDescribeHasEveryKey(t *testing.T) {
-	for _, ty := range append(Types(), append(ControllerTypes(), sectionTypes()...)...) {
+	for _, ty := range append(Types(), append(ControllerTypes(), SectionTypes()...)...) {
 		d := ty.Describe()
 		for _, k := range ty.Keys {
 			if !strings.Contains(d, "\n"+k.Name+" ") {
@@ -110,10 +112,10 @@ func TestSchema(t *testing.T) {
 			t.Errorf("%s example fails the schema: %v", ty.Name, err)
 		}
 	}
-	for _, ty := range append(ControllerTypes(), sectionTypes()...) {
-		src := "joints: []\n" + ty.exampleYAML("")
+	for _, ty := range append(ControllerTypes(), SectionTypes()...) {
+		src := "joints: []\n" + ty.ExampleYAML("")
 		if ty.Name == "sim_joint" || ty.Name == "sim" {
-			src = "joints: []\n" + SimJoint.exampleYAML("")
+			src = "joints: []\n" + SimJoint.ExampleYAML("")
 		}
 		if err := s.Validate(yamlToJSON(t, src)); err != nil {
 			t.Errorf("%s example fails the schema: %v\n%s", ty.Name, err, src)

@@ -1,6 +1,8 @@
-package config
+package config_test
 
 import (
+	. "github.com/frcd/frcd/config"
+	_ "github.com/frcd/frcd/devices"
 	"strings"
 	"testing"
 )

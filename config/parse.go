@@ -923,7 +923,8 @@ func (p *parser) checkFile() {
 // checkSimSensors checks that each `sim: sensors:` entry names a sensor
 // it can fault, and that a digital input has no noise or drift.
 func (p *parser) checkSimSensors(c *Checker) {
-	cands := p.namesOfTypes(SimSensorTypes)
+	sensors := SimSensorTypes()
+	cands := p.namesOfTypes(sensors)
 	for _, e := range p.file.SimSensors {
 		if e.Name == "" {
 			continue
@@ -933,9 +934,9 @@ func (p *parser) checkSimSensors(c *Checker) {
 		case d == nil:
 			c.Errorf(e.NamePos, "sim sensor %q: names no device%s", e.Name, diag.DidYouMean(e.Name, cands))
 		case d.Type == nil:
-		case !contains(SimSensorTypes, d.Type.Name):
-			c.Errorf(e.NamePos, "sim sensor %q: is %s, not %s", e.Name, article(d.TypeName), refList(SimSensorTypes))
-		case d.Type.Name == "digital_input":
+		case !contains(sensors, d.Type.Name):
+			c.Errorf(e.NamePos, "sim sensor %q: is %s, not %s", e.Name, article(d.TypeName), refList(sensors))
+		case d.Type.Joint == SwitchSource:
 			for _, k := range SimSensor.Keys {
 				if strings.HasPrefix(k.Name, "noise.") || strings.HasPrefix(k.Name, "drift.") {
 					if e.Has(k.Name) {
@@ -950,7 +951,8 @@ func (p *parser) checkSimSensors(c *Checker) {
 // checkSimCANFaults checks that each `sim: can_faults:` entry names a
 // device on the CAN bus and ends after it begins.
 func (p *parser) checkSimCANFaults(c *Checker) {
-	cands := p.namesOfTypes(SimCANFaultTypes)
+	onCAN := SimCANFaultTypes()
+	cands := p.namesOfTypes(onCAN)
 	for _, e := range p.file.SimCANFaults {
 		if e.Name == "" {
 			continue
@@ -960,8 +962,8 @@ func (p *parser) checkSimCANFaults(c *Checker) {
 		case d == nil:
 			c.Errorf(e.NamePos, "sim CAN fault %q: names no device%s", e.Name, diag.DidYouMean(e.Name, cands))
 		case d.Type == nil:
-		case !contains(SimCANFaultTypes, d.Type.Name) || (d.Type.Name == "pigeon_imu" && !d.Has("id")):
-			c.Errorf(e.NamePos, "sim CAN fault %q: is %s, not a device on the CAN bus (%s)", e.Name, article(d.TypeName), strings.Join(SimCANFaultTypes, ", "))
+		case !OnCAN(d):
+			c.Errorf(e.NamePos, "sim CAN fault %q: is %s, not a device on the CAN bus (%s)", e.Name, article(d.TypeName), strings.Join(onCAN, ", "))
 		}
 		if e.Has("until") && e.Float("until") <= e.Float("from") {
 			c.Errorf(e.ValuePos("until"), "sim CAN fault %q: until (%v s) must be after from (%v s)", e.Name, e.Float("until"), e.Float("from"))
@@ -1018,14 +1020,14 @@ func (p *parser) checkEntries(entries []*Device, c *Checker) {
 					}
 				}
 				if k.Scope == "pcm_id" {
-					scope = moduleLabel(d)
+					scope = ModuleLabel(d)
 				}
 				if k.Resource == PDPChannel {
-					pdp := d.Ref("pdp")
-					if pdp == nil {
+					power := d.Ref(k.Scope)
+					if power == nil {
 						continue
 					}
-					scope = pdp.Name
+					scope = power.Name
 				}
 			}
 			c.Claim(d, k.Resource, scope, d.Int(k.Name), d.ValuePos(k.Name))
@@ -1045,8 +1047,8 @@ func (p *parser) resolveRefs(d *Device, c *Checker) {
 			continue
 		}
 		if !d.Has(k.Name) {
-			if k.Name == "pdp" {
-				p.defaultPDP(d, c)
+			if containsRole(k.Ref, PowerRole) {
+				p.defaultPower(d, k.Name, c)
 			}
 			continue
 		}
@@ -1081,27 +1083,24 @@ func (p *parser) ref(d *Device, k *Key, name string, pos diag.Pos, c *Checker) *
 	}
 	target := p.file.byName[name]
 	if target == nil {
-		c.Errorf(pos, "%s: %s %q names no device%s", d, key, name, diag.DidYouMean(name, p.namesOfTypes(k.Ref)))
+		c.Errorf(pos, "%s: %s %q names no device%s", d, key, name, diag.DidYouMean(name, p.namesOfTypes(TypesWith(k.Ref...))))
 		return nil
 	}
-	if target.Type == nil || !contains(k.Ref, target.Type.Name) {
-		c.Errorf(pos, "%s: %s %q is %s, not %s", d, key, name, article(target.TypeName), refList(k.Ref))
+	if target.Type == nil || !target.Type.isAny(k.Ref) {
+		c.Errorf(pos, "%s: %s %q is %s, not %s", d, key, name, article(target.TypeName), refList(TypesWith(k.Ref...)))
 		return nil
 	}
 	return target
 }
 
-// defaultPDP closes the spec's TODO: a speed controller's pdp defaults to
-// the PDP with CAN id 0, else the REV PDH with CAN id 1 (WPILib's default
-// modules of each type).
-func (p *parser) defaultPDP(d *Device, c *Checker) {
-	for _, want := range [...]struct {
-		t  *Type
-		id int
-	}{{pdp, 0}, {revPDH, 1}} {
+// defaultPower closes the spec's TODO: a speed controller's pdp defaults
+// to the PDP with CAN id 0, else the REV PDH with CAN id 1 (WPILib's
+// default modules of each type: Power.DefaultID, in its order).
+func (p *parser) defaultPower(d *Device, key string, c *Checker) {
+	for _, t := range powerTypes() {
 		for _, o := range p.file.Devices {
-			if o.Type == want.t && o.Has("id") && o.Int("id") == want.id {
-				d.refs["pdp"] = o
+			if o.Type == t && o.Has("id") && o.Int("id") == t.Power.DefaultID {
+				d.refs[key] = o
 				return
 			}
 		}
@@ -1127,6 +1126,15 @@ func refList(types []string) string {
 		parts[i] = article(t)
 	}
 	return strings.Join(parts, " or ")
+}
+
+func containsRole(list []Role, r Role) bool {
+	for _, x := range list {
+		if x == r {
+			return true
+		}
+	}
+	return false
 }
 
 func contains(list []string, s string) bool {

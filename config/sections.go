@@ -140,8 +140,9 @@ var SimJoint = &Type{
 	},
 }
 
-// SimSensorTypes are the device types a `sim: sensors:` entry may name.
-var SimSensorTypes = []string{"encoder", "analog_input", "digital_input", "navx", "pigeon_imu"}
+// SimSensorTypes are the device types a `sim: sensors:` entry may name:
+// the sensors.
+func SimSensorTypes() []string { return TypesWhere(func(t *Type) bool { return t.Group == "sensor" }) }
 
 // SimSensor is the type of an entry of `sim: sensors:`: the faults of one
 // YAML sensor.
@@ -170,8 +171,8 @@ var SimSensor = &Type{
 }
 
 // SimCANFaultTypes are the device types a `sim: can_faults:` entry may
-// name: those on the CAN bus (a pigeon_imu only with its own id).
-var SimCANFaultTypes = []string{"pdp", "rev_pdh", "rev_ph", "compressor", "solenoid", "double_solenoid", "talon_srx", "can_victor_spx", "pigeon_imu"}
+// name: those on the CAN bus (Facts.CAN; OnCAN says whether an entry is).
+func SimCANFaultTypes() []string { return TypesWhere(func(t *Type) bool { return t.CAN }) }
 
 // SimCANFault is the type of an entry of `sim: can_faults:`: a CAN device
 // falling silent for a while.
@@ -267,14 +268,14 @@ var SimDrivetrain = &Type{
 	Place: YAMLOnly,
 	Keys: []Key{
 		{Name: "type", Kind: String, Required: true, Enum: []string{DrivetrainTank, DrivetrainMecanum, DrivetrainSwerve}, Doc: "The kind of drive base."},
-		{Name: "left", Kind: StringList, Ref: SpeedControllerTypes, Doc: "tank: the left side's wheel joints."},
-		{Name: "right", Kind: StringList, Ref: SpeedControllerTypes, Doc: "tank: the right side's wheel joints."},
-		{Name: "front_left", Kind: String, Ref: SpeedControllerTypes, Doc: "mecanum: the front left wheel joint."},
-		{Name: "front_right", Kind: String, Ref: SpeedControllerTypes, Doc: "mecanum: the front right wheel joint."},
-		{Name: "rear_left", Kind: String, Ref: SpeedControllerTypes, Doc: "mecanum: the rear left wheel joint."},
-		{Name: "rear_right", Kind: String, Ref: SpeedControllerTypes, Doc: "mecanum: the rear right wheel joint."},
-		{Name: "drive", Kind: StringList, Ref: SpeedControllerTypes, Doc: "swerve: the four modules' drive wheel joints."},
-		{Name: "steer", Kind: StringList, Ref: append(append([]string(nil), SpeedControllerTypes...), "servo"), Doc: "swerve: the four modules' steering joints, in the order of drive; the wheel rolls along its steering angle."},
+		{Name: "left", Kind: StringList, Ref: speedRef, Doc: "tank: the left side's wheel joints."},
+		{Name: "right", Kind: StringList, Ref: speedRef, Doc: "tank: the right side's wheel joints."},
+		{Name: "front_left", Kind: String, Ref: speedRef, Doc: "mecanum: the front left wheel joint."},
+		{Name: "front_right", Kind: String, Ref: speedRef, Doc: "mecanum: the front right wheel joint."},
+		{Name: "rear_left", Kind: String, Ref: speedRef, Doc: "mecanum: the rear left wheel joint."},
+		{Name: "rear_right", Kind: String, Ref: speedRef, Doc: "mecanum: the rear right wheel joint."},
+		{Name: "drive", Kind: StringList, Ref: speedRef, Doc: "swerve: the four modules' drive wheel joints."},
+		{Name: "steer", Kind: StringList, Ref: []Role{SpeedControllerRole, Role(ServoPositionController)}, Doc: "swerve: the four modules' steering joints, in the order of drive; the wheel rolls along its steering angle."},
 		{Name: "wheel_radius", Kind: Float, HasRange: true, Min: 0.005, Max: 1, Unit: "m", DefaultDoc: "the wheel link's URDF cylinder, else 3 in", Doc: "The wheels' radius."},
 		{Name: "mass", Kind: Float, HasRange: true, Min: 0.1, Max: 1000, Unit: "kg", DefaultDoc: "the URDF's total mass, else 50", Doc: "The robot's mass."},
 		{Name: "yaw_inertia", Kind: Float, HasRange: true, Min: 1e-3, Max: 1000, Unit: "kg·m²", DefaultDoc: "the URDF's, about the root link's z axis, else mass × (track / 2)²", Doc: "The robot's moment of inertia about its vertical axis."},
@@ -338,7 +339,8 @@ func checkDrivetrain(d *Device, c *Checker) {
 // claims its joints' command interfaces; two controllers on one joint are
 // refused.
 
-// The controller type names.
+// The controller type names. Each is also the Role of the device types
+// it commands (Facts.Roles).
 const (
 	JointStateController     = "joint_state_controller/JointStateController"
 	JointVoltageController   = "voltage_controllers/JointVoltageController"
@@ -359,16 +361,16 @@ const (
 // controller (WPILib's ProfiledPIDController).
 const ProfiledPositionController = "frcd_controllers/ProfiledPositionController"
 
-func controllerJointKey(doc string, refs ...string) Key {
+func controllerJointKey(doc string, refs ...Role) Key {
 	return Key{Name: "joint", Kind: String, Required: true, Ref: refs, Doc: doc}
 }
 
 var controllerTimeoutKey = Key{Name: "timeout", Kind: Float, HasRange: true, Min: 0.001, Max: 60, Unit: "s",
 	DefaultDoc: "loop's command_timeout", Doc: "How long a command holds before the output goes neutral."}
 
-// SpeedControllerTypes are the device types a voltage, position, velocity
-// or effort controller may drive.
-var SpeedControllerTypes = []string{"dmc60", "jaguar", "pwm_talon_srx", "pwm_victor_spx", "sd540", "spark", "talon", "victor", "victor_sp", "nidec", "can_victor_spx", "talon_srx"}
+// speedRef refers to speed controllers: what a voltage, position,
+// velocity or effort controller and a drivetrain's wheels name.
+var speedRef = []Role{SpeedControllerRole}
 
 // pidKeys are a PID controller's `pid:` gains (as control_toolbox names
 // them) and its output limit.
@@ -401,47 +403,47 @@ var controllerTypes = []*Type{
 			DefaultDoc: "the loop's rate_hz, at most 100", Doc: "How often the state topics are published."}}},
 	controllerType(JointVoltageController, "Forwards a voltage command to a speed controller.",
 		"frcd's own. Command: std_msgs/Float64 in V on /NAME/command. The speed controller scales it by the measured bus voltage.",
-		controllerJointKey("The speed controller's joint.", SpeedControllerTypes...)),
+		controllerJointKey("The speed controller's joint.", SpeedControllerRole)),
 	{Name: JointGroupVoltage, Group: "controller", Class: "-", Place: YAMLOnly, Check: checkController,
 		Summary: "Forwards one voltage per joint to several speed controllers.",
 		Doc: "frcd's own, like forward_command_controller's group controllers. Command: std_msgs/Float64MultiArray on " +
 			"/NAME/command, one value in V per joint in the order of joints; a message of another length is refused.",
-		Keys: []Key{{Name: "joints", Kind: StringList, Required: true, Ref: SpeedControllerTypes, Doc: "The speed controllers' joints."}, controllerTimeoutKey}},
+		Keys: []Key{{Name: "joints", Kind: StringList, Required: true, Ref: speedRef, Doc: "The speed controllers' joints."}, controllerTimeoutKey}},
 	controllerType(JointPositionController, "Holds a joint at a commanded position: a PID on the roboRIO, output in volts.",
 		"As ros_controllers' effort_controllers/JointPositionController, with the PID's output in volts. Command: "+
 			"std_msgs/Float64 in rad or m on /NAME/command. Needs the joint's measured position, and gains.",
-		controllerJointKey("The speed controller's joint.", SpeedControllerTypes...), pidKeys("")...),
+		controllerJointKey("The speed controller's joint.", SpeedControllerRole), pidKeys("")...),
 	controllerType(JointVelocityController, "Holds a joint at a commanded velocity: a PID plus feedforward, output in volts.",
 		"As ros_controllers' effort_controllers/JointVelocityController, with the PID's output in volts. Command: "+
 			"std_msgs/Float64 in rad/s or m/s on /NAME/command. Needs a measured velocity (an encoder or analog input), and gains.",
-		controllerJointKey("The speed controller's joint.", SpeedControllerTypes...), pidKeys("rad/s or m/s")...),
+		controllerJointKey("The speed controller's joint.", SpeedControllerRole), pidKeys("rad/s or m/s")...),
 	controllerType(JointEffortController, "Holds a joint at a commanded effort: a PID on the PDP-measured effort.",
 		"As ros_controllers' effort_controllers/JointEffortController; a speed controller has no effort input, so a PID "+
 			"closes the loop on the effort the PDP measures (current × k_eff; needs pdp_ch), and gains. Command: "+
 			"std_msgs/Float64 in N·m or N on /NAME/command.",
-		controllerJointKey("The speed controller's joint.", SpeedControllerTypes...), pidKeys("N·m or N")...),
+		controllerJointKey("The speed controller's joint.", SpeedControllerRole), pidKeys("N·m or N")...),
 	controllerType(ServoPositionController, "Forwards a position command to a servo.",
 		"ros_controllers' position_controllers/JointPositionController: the servo holds the angle itself. Command: "+
 			"std_msgs/Float64 in rad on /NAME/command.",
-		controllerJointKey("The servo's joint.", "servo")),
+		controllerJointKey("The servo's joint.", ServoPositionController)),
 	controllerType(SolenoidController, "Opens and closes a single solenoid.",
 		"frcd's own. Command: std_msgs/Bool on /NAME/command: true energises the solenoid.",
-		controllerJointKey("The solenoid.", "solenoid")),
+		controllerJointKey("The solenoid.", SolenoidController)),
 	controllerType(DoubleSolenoidController, "Sets a double solenoid forward, off or reverse.",
 		"frcd's own. Command: std_msgs/Int8 on /NAME/command: -1 reverse, 0 off, 1 forward; other values are refused.",
-		controllerJointKey("The double solenoid.", "double_solenoid")),
+		controllerJointKey("The double solenoid.", DoubleSolenoidController)),
 	controllerType(RelayController, "Sets a relay forward, off or reverse.",
 		"frcd's own. Command: std_msgs/Int8 on /NAME/command: -1 reverse, 0 off, 1 forward; other values are refused.",
-		controllerJointKey("The relay.", "relay")),
+		controllerJointKey("The relay.", RelayController)),
 	controllerType(DigitalOutputController, "Sets a digital output high or low.",
 		"frcd's own. Command: std_msgs/Bool on /NAME/command. It also switches a REV PDH's switchable channel.",
-		controllerJointKey("The digital output, or a rev_pdh (its switchable channel).", "digital_output", "rev_pdh")),
+		controllerJointKey("The digital output, or a rev_pdh (its switchable channel).", DigitalOutputController)),
 	controllerType(CompressorController, "Turns a compressor's closed-loop control on or off.",
 		"frcd's own. Command: std_msgs/Bool on /NAME/command: true lets the PCM or PH run the compressor until the pressure switch reads full.",
-		controllerJointKey("The compressor.", "compressor")),
+		controllerJointKey("The compressor.", CompressorController)),
 	controllerType(AnalogOutputController, "Forwards a value to an analog output.",
 		"frcd's own. Command: std_msgs/Float64 on /NAME/command in the output's units (scale and offset).",
-		controllerJointKey("The analog output.", "analog_output")),
+		controllerJointKey("The analog output.", AnalogOutputController)),
 	{Name: ProfiledPositionController, Group: "controller", Class: "-", Place: YAMLOnly, Check: checkController,
 		Summary: "Moves a joint to a goal along a trapezoidal motion profile: a PID on the roboRIO plus velocity feedforward, output in volts.",
 		Doc: "frcd's own, as WPILib's ProfiledPIDController. Command: std_msgs/Float64 goal in rad or m on /NAME/command. " +
@@ -454,7 +456,7 @@ var controllerTypes = []*Type{
 			"goal is dropped, like any command: nothing moves on re-enable until a new goal arrives, and that goal's profile " +
 			"starts from the measured position and velocity, so the joint does not jump. Needs the joint's measured " +
 			"position, gains, and a velocity limit (max_velocity or the URDF's).",
-		Keys:    append([]Key{controllerJointKey("The speed controller's joint.", SpeedControllerTypes...)}, profiledKeys()...),
+		Keys:    append([]Key{controllerJointKey("The speed controller's joint.", SpeedControllerRole)}, profiledKeys()...),
 		Example: "{name: arm_controller, type: " + ProfiledPositionController + ", joint: arm_joint, pid: {p: 10, d: 0.5, f: 1.2}, max_acceleration: 6, tolerance: 0.02}"},
 }
 
@@ -509,12 +511,28 @@ func ControllerTypeNames() []string {
 // its name, for hints.
 var shortControllerTypes = map[string]string{
 	"voltage": JointVoltageController, "position": JointPositionController, "velocity": JointVelocityController,
-	"effort": JointEffortController, "servo": ServoPositionController, "group": JointGroupVoltage,
-	"solenoid": SolenoidController, "binary": SolenoidController, "double_solenoid": DoubleSolenoidController,
-	"ternary": DoubleSolenoidController, "relay": RelayController, "digital_output": DigitalOutputController,
-	"compressor": CompressorController, "analog": AnalogOutputController, "analog_output": AnalogOutputController,
+	"effort": JointEffortController, "group": JointGroupVoltage, "binary": SolenoidController,
+	"ternary": DoubleSolenoidController, "analog": AnalogOutputController,
 	"joint_state": JointStateController, "state": JointStateController,
 	"profiled": ProfiledPositionController, "profiled_position": ProfiledPositionController, "profile": ProfiledPositionController,
+}
+
+// controllerWords is shortControllerTypes plus, for each controller, the
+// names of the device types it commands (Facts.Roles): "servo" finds the
+// servo's position controller.
+func controllerWords() map[string]string {
+	words := make(map[string]string, len(shortControllerTypes))
+	for w, c := range shortControllerTypes {
+		words[w] = c
+	}
+	for _, c := range controllerTypes {
+		for _, name := range TypesWhere(func(t *Type) bool { return !t.Speed && t.Is(Role(c.Name)) }) {
+			if _, taken := words[name]; !taken {
+				words[name] = c.Name
+			}
+		}
+	}
+	return words
 }
 
 // controllerHint suggests a controller type for a short or misspelt word:
@@ -526,16 +544,17 @@ func controllerHint(name string) string {
 	}
 	word = strings.TrimSuffix(strings.TrimPrefix(word, "joint"), "controller")
 	word = strings.Trim(word, "_")
-	if full, ok := shortControllerTypes[word]; ok {
+	short := controllerWords()
+	if full, ok := short[word]; ok {
 		return ` (did you mean "` + full + `"?)`
 	}
 	var words []string
-	for w := range shortControllerTypes {
+	for w := range short {
 		words = append(words, w)
 	}
 	sort.Strings(words)
 	if s := diag.Suggest(word, words); s != "" {
-		return ` (did you mean "` + shortControllerTypes[s] + `"?)`
+		return ` (did you mean "` + short[s] + `"?)`
 	}
 	var tails []string
 	byTail := map[string]string{}

@@ -155,8 +155,11 @@ type Key struct {
 	// Scope names the key whose value scopes the resource (pcm_id for a
 	// PCM channel), "" for a global resource.
 	Scope string
-	// Ref lists the device types a string key may name.
-	Ref []string
+	// Ref lists the roles (Role) of the device types a string key may
+	// name: any registered type with one of them. A role is a fact a type
+	// declares, never a type's name, so a new type is found by the keys
+	// that refer to its kind.
+	Ref []Role
 	// Unit of a numeric value, for docs: "rad", "m", "s"...
 	Unit string
 	Doc  string
@@ -183,6 +186,10 @@ type Type struct {
 	// Check runs type-specific rules after the keys decoded (e.g. "id xor
 	// talon"). It may add findings and claim resources.
 	Check func(d *Device, c *Checker)
+
+	// Facts are what the other layers read about the type instead of
+	// switching on its name (facts.go).
+	Facts
 }
 
 // Key returns the key of that name, or nil.
@@ -221,19 +228,24 @@ func (t *Type) SubKeys(group string) []Key {
 	return out
 }
 
-// types is every device type, keyed by name. See the devices_*.go files.
-var types = func() map[string]*Type {
-	m := map[string]*Type{}
-	for _, list := range [][]*Type{sensorTypes, actuatorTypes, speedControllerTypes, specialTypes} {
-		for _, t := range list {
-			if _, dup := m[t.Name]; dup {
-				panic(fmt.Sprintf("config: device type %q defined twice", t.Name))
-			}
-			m[t.Name] = t
-		}
+// types is every registered device type, keyed by name: each devices/
+// file registers its own (Register).
+var types = map[string]*Type{}
+
+// Register adds a device type. Its driver's file calls it, through
+// devices.MustRegister, from a one-line init; a duplicate, unnamed or
+// ungrouped type panics (a programming error, found by any test).
+func Register(t *Type) {
+	switch {
+	case t == nil || t.Name == "":
+		panic("config: a device type needs a name")
+	case types[t.Name] != nil:
+		panic(fmt.Sprintf("config: device type %q registered twice", t.Name))
+	case groupOrder(t.Group) > 3:
+		panic(fmt.Sprintf("config: device type %q: unknown group %q", t.Name, t.Group))
 	}
-	return m
-}()
+	types[t.Name] = t
+}
 
 // Lookup returns the device type of that name, or nil.
 func Lookup(name string) *Type { return types[name] }
@@ -271,7 +283,9 @@ func groupOrder(g string) int {
 		return 1
 	case "speed controller":
 		return 2
-	default:
+	case "special":
 		return 3
+	default:
+		return 4
 	}
 }

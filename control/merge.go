@@ -105,7 +105,7 @@ func newMerger(r *robot.Robot, reg *interfaces.Registry, devIndex map[string]int
 			}
 		}
 		for _, s := range rj.Sensors {
-			if s.Type.Name != "digital_input" {
+			if s.Type.Joint != config.SwitchSource {
 				continue
 			}
 			h, err := interfaces.State[interfaces.BinaryState](reg, s.Name, interfaces.Binary)
@@ -122,33 +122,36 @@ func newMerger(r *robot.Robot, reg *interfaces.Registry, devIndex map[string]int
 				add(source{kind: srcLimit, dev: dev(s), bin: h, pos: mj.upper})
 			default:
 				add(source{kind: srcBinary, dev: dev(s), bin: h})
-				add(source{kind: srcNoEffort, dev: dev(s)})
+				if s.Type.ZeroEffort {
+					add(source{kind: srcNoEffort, dev: dev(s)})
+				}
 			}
 		}
 		if a := rj.Actuator; a != nil {
-			switch a.Type.Name {
-			case "solenoid", "digital_output":
+			// What the actuator reports of its joint: its type's Joint fact.
+			switch a.Type.Joint {
+			case config.BinarySource:
 				if h, err := interfaces.State[interfaces.BinaryState](reg, a.Name, interfaces.Binary); err != nil {
 					fail(err)
 				} else {
 					add(source{kind: srcBinary, dev: dev(a), bin: h})
-					if a.Type.Name == "digital_output" {
+					if a.Type.ZeroEffort {
 						add(source{kind: srcNoEffort, dev: dev(a)})
 					}
 				}
-			case "double_solenoid", "relay":
+			case config.TernarySource:
 				if h, err := interfaces.State[interfaces.TernaryState](reg, a.Name, interfaces.Ternary); err != nil {
 					fail(err)
 				} else {
 					add(source{kind: srcTernary, dev: dev(a), tri: h})
 				}
-			case "servo":
+			case config.PositionSource:
 				if h, err := interfaces.State[interfaces.AnalogState](reg, a.Name, interfaces.Position); err != nil {
 					fail(err)
 				} else {
 					add(source{kind: srcAnalog, dev: dev(a), an: h})
 				}
-			case "analog_output":
+			case config.RateSource:
 				if h, err := interfaces.State[interfaces.RateState](reg, a.Name, interfaces.Rate); err != nil {
 					fail(err)
 				} else {

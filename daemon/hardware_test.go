@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/haltest"
 	"github.com/frcd/frcd/robot"
@@ -82,7 +83,7 @@ func TestNewOnHardware(t *testing.T) {
 	if err := d.Loop.Controller("arm_voltage").Command(6, d.Now()); err != nil {
 		t.Fatal(err)
 	}
-	center := hal.SpeedControllerPWM["talon"].Center
+	center := frc.PWMTalon.Center
 	d.now = b.Time
 	d.Step()
 	if b.PWM[0].Pulse != 0 && b.PWM[0].Pulse != center {

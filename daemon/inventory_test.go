@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/haltest"
 	"github.com/frcd/frcd/robot"
@@ -35,7 +36,7 @@ func TestInventoryGatesEnabling(t *testing.T) {
 	if why := d.Loop.Inhibited(); !strings.Contains(why, `"pdp"`) {
 		t.Fatalf("inhibit at start: %q", why)
 	}
-	center := hal.SpeedControllerPWM["talon"].Center
+	center := frc.PWMTalon.Center
 	moving := func() bool {
 		_ = d.Loop.Controller("arm_voltage").Command(6, d.now)
 		d.Step()

@@ -9,7 +9,21 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister("analog_output", newAnalogOutput) }
+func init() { MustRegister(Driver{Type: analogOutputType, New: newAnalogOutput}) }
+
+var analogOutputType = &config.Type{
+	Name: "analog_output", Class: "AnalogOutput", Group: "actuator",
+	Summary: "A roboRIO analog output (MXP).",
+	Doc: "State: the last commanded value as a RateState; command: an AnalogCommand. Named after a URDF joint, it sets " +
+		"that JointState's position and velocity; named otherwise (an LED, say), it gets no joint state.",
+	Place: config.Output, Provides: config.Position | config.Velocity,
+	Keys: []config.Key{
+		{Name: "aout_channel", Kind: config.Int, Required: true, Resource: config.AnalogOut, Doc: "The analog output channel."},
+		{Name: "scale", Kind: config.Float, Required: true, NonZero: true, Unit: "rad or m", Doc: "The full-scale value of the output: the value at 5 V, less the offset."},
+		{Name: "offset", Kind: config.Float, Required: true, Unit: "rad or m", Doc: "The offset value of the output: the value at 0 V."},
+	},
+	Facts: config.Facts{Joint: config.RateSource, Roles: []config.Role{config.AnalogOutputController}},
+}
 
 // analogOutput drives an MXP analog output (`aout_channel`) from the
 // name/analog AnalogCommand, in the user's units: volts = (value - offset)

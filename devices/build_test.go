@@ -2,8 +2,10 @@ package devices
 
 import (
 	"errors"
+	"maps"
 	"os"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,7 +16,7 @@ import (
 
 // The contract's handle table (doc.go): the state and command interfaces
 // each type registers under its name.
-var handleTable = withSpeedControllers(map[string]struct{ states, commands []string }{
+var ownHandles = map[string]struct{ states, commands []string }{
 	"analog_input":    {[]string{interfaces.Rate, interfaces.Analog}, nil},
 	"digital_input":   {[]string{interfaces.Binary}, nil},
 	"encoder":         {[]string{interfaces.Rate, interfaces.Analog}, nil},
@@ -29,29 +31,49 @@ var handleTable = withSpeedControllers(map[string]struct{ states, commands []str
 	"pdp":             {[]string{interfaces.PDP}, nil},
 	"rev_pdh":         {[]string{interfaces.PDP, interfaces.Binary}, []string{interfaces.Binary}},
 	"rev_ph":          {[]string{interfaces.Compressor}, nil},
-})
+}
 
-var speedControllers = []string{"dmc60", "jaguar", "pwm_talon_srx", "pwm_victor_spx", "sd540", "spark", "talon", "victor", "victor_sp", "nidec", "can_victor_spx", "talon_srx"}
-
-// withSpeedControllers adds every speed controller's name/voltage state
-// and command.
-func withSpeedControllers(m map[string]struct{ states, commands []string }) map[string]struct{ states, commands []string } {
-	for _, typ := range speedControllers {
+// handleTable is ownHandles plus every speed controller's (config's Speed
+// fact): a name/voltage state and command. It is made once the drivers
+// have registered.
+var handleTable = sync.OnceValue(func() map[string]struct{ states, commands []string } {
+	m := maps.Clone(ownHandles)
+	for _, typ := range config.TypesWhere(func(t *config.Type) bool { return t.Speed }) {
 		m[typ] = struct{ states, commands []string }{[]string{interfaces.Voltage}, []string{interfaces.Voltage}}
 	}
 	return m
+})
+
+// The registered drivers and config's device types are the same set, both
+// ways: a type config validates can be built, and a driver's type is one
+// `frcd validate` knows.
+func TestDriversAreConfigTypes(t *testing.T) {
+	drivers, types := Types(), config.TypeNames()
+	for _, name := range drivers {
+		if config.Lookup(name) != registry[name].Type {
+			t.Errorf("driver %s: config has another type of that name", name)
+		}
+	}
+	for _, name := range types {
+		if !slices.Contains(drivers, name) {
+			t.Errorf("config type %s has no driver", name)
+		}
+	}
+	if !slices.Equal(drivers, types) {
+		t.Errorf("drivers %v, config types %v", drivers, types)
+	}
 }
 
-// Every type of the spec has a driver (navx's is another file's).
+// Every type has its handles in the table (navx's is another file's).
 func TestTypesRegistered(t *testing.T) {
 	types := Types()
-	for typ := range handleTable {
+	for typ := range handleTable() {
 		if !slices.Contains(types, typ) {
 			t.Errorf("no driver for %s", typ)
 		}
 	}
 	for _, typ := range config.TypeNames() {
-		if _, ok := handleTable[typ]; !ok && typ != "navx" {
+		if _, ok := handleTable()[typ]; !ok && typ != "navx" {
 			t.Errorf("config type %s is not in the handle table", typ)
 		}
 	}
@@ -84,7 +106,7 @@ func TestBuildCompetition(t *testing.T) {
 			continue
 		}
 		seen[d.TypeName] = true
-		h := handleTable[d.TypeName]
+		h := handleTable()[d.TypeName]
 		for _, i := range h.states {
 			wantStates = append(wantStates, interfaces.Key(d.Name, i))
 		}
@@ -96,8 +118,8 @@ func TestBuildCompetition(t *testing.T) {
 	for _, d := range rev.Devices {
 		seen[d.TypeName] = true
 	}
-	if len(seen) != len(handleTable) {
-		t.Errorf("the competition and REV robots have %d of the %d types", len(seen), len(handleTable))
+	if len(seen) != len(handleTable()) {
+		t.Errorf("the competition and REV robots have %d of the %d types", len(seen), len(handleTable()))
 	}
 	slices.Sort(wantStates)
 	slices.Sort(wantCommands)

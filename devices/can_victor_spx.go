@@ -2,7 +2,9 @@ package devices
 
 import "github.com/frcd/frcd/config"
 
-func init() { MustRegister("can_victor_spx", newCANVictorSPX) }
+func init() {
+	MustRegister(Driver{Type: canVictorSPXType, New: newCANVictorSPX, CAN: &CANTraffic{Kind: canVictorSPX, NumberKey: "id"}})
+}
 
 // newCANVictorSPX binds a CTRE Victor SPX at CAN id `id` through
 // hal.CANMotor model "victor_spx", as canMotor describes: its CAN protocol
@@ -10,3 +12,5 @@ func init() { MustRegister("can_victor_spx", newCANVictorSPX) }
 func newCANVictorSPX(d *config.Device, env *Env) (Device, error) {
 	return newCANMotor("victor_spx", d, env)
 }
+
+var canVictorSPXType = canSpeedType("can_victor_spx", "VictorSPX", "A CTRE Victor SPX on the CAN bus (no feedback).")

@@ -145,23 +145,14 @@ func pigeonFrames() []CANFrame {
 	}
 }
 
-// canTraffic is, per YAML device type on the CAN bus, the kind of CAN
-// device it is (or puts on the bus: a solenoid its PCM) and the key giving
-// its device number. An entry is a line; a type missing here has no CAN
-// frames.
-var canTraffic = map[string]struct {
-	kind      *CANKind
-	numberKey string
-}{
-	"pdp":             {canPDP, "id"},
-	"compressor":      {canPCM, "pcm_id"},
-	"solenoid":        {canPCM, "pcm_id"},
-	"double_solenoid": {canPCM, "pcm_id"},
-	"talon_srx":       {canTalonSRX, "id"},
-	"can_victor_spx":  {canVictorSPX, "id"},
-	"pigeon_imu":      {canPigeon, "id"}, // on a Talon SRX: canPigeonOnTalon, the Talon's number (canDeviceOf)
-	"rev_pdh":         {canREVPDH, "id"},
-	"rev_ph":          {canREVPH, "id"}, // solenoids and compressors with module_type rev_ph too (canDeviceOf)
+// CANTraffic is the CAN device an entry of a type puts on its bus: a
+// kind, numbered by a key, or what Of says when the entry decides (a
+// solenoid puts its pneumatics module there, a Pigeon cabled to a Talon
+// the Talon's frames).
+type CANTraffic struct {
+	Kind      *CANKind
+	NumberKey string
+	Of        func(d *config.Device) (kind *CANKind, number int, bus string, ok bool)
 }
 
 // CANDevice is one physical device the YAML puts on a CAN bus: a PCM
@@ -215,25 +206,27 @@ type canKey struct {
 
 // canDeviceOf is the CAN device a YAML entry puts on its bus, or ok false.
 func canDeviceOf(d *config.Device) (kind *CANKind, number int, bus string, ok bool) {
-	t, known := canTraffic[d.TypeName]
-	if !known || d.Type == nil {
+	if d.Type == nil {
 		return nil, 0, "", false
 	}
-	if d.TypeName == "pigeon_imu" && !d.Has("id") {
-		talon := d.Ref("talon")
-		if talon == nil {
-			return nil, 0, "", false
-		}
-		return canPigeonOnTalon, talon.Int("id"), talon.Str("can_bus"), true
+	drv := registry[d.Type.Name]
+	if drv == nil || drv.CAN == nil {
+		return nil, 0, "", false
 	}
-	if t.kind == canPCM {
-		module, id := config.PneumaticsModule(d)
-		if module == config.ModuleREVPH {
-			return canREVPH, id, d.Str("can_bus"), true
-		}
-		return canPCM, id, d.Str("can_bus"), true
+	if drv.CAN.Of != nil {
+		return drv.CAN.Of(d)
 	}
-	return t.kind, d.Int(t.numberKey), d.Str("can_bus"), true
+	return drv.CAN.Kind, d.Int(drv.CAN.NumberKey), d.Str("can_bus"), true
+}
+
+// pneumaticsCAN is the CAN device of an entry on a pneumatics module (a
+// solenoid, a compressor): the PCM or PH of its module_type and pcm_id.
+func pneumaticsCAN(d *config.Device) (*CANKind, int, string, bool) {
+	module, id := config.PneumaticsModule(d)
+	if module == config.ModuleREVPH {
+		return canREVPH, id, d.Str("can_bus"), true
+	}
+	return canPCM, id, d.Str("can_bus"), true
 }
 
 // ExpectedCAN lists the physical CAN devices of a robot's YAML, in file

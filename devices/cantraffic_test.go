@@ -246,27 +246,32 @@ func TestExpectedCAN(t *testing.T) {
 	}
 }
 
-// Every CAN device type of the YAML has an entry in the table, so none
-// is left out of the load and the inventory.
+// Every registered type on the CAN bus (config's CAN fact) says what it
+// puts there, and only those do, so none is left out of the load and the
+// inventory; every kind's frames are sane.
 func TestCANTrafficCoversCANTypes(t *testing.T) {
-	for _, typ := range config.Types() {
-		if typ.Key("can_bus") == nil {
+	for _, name := range Types() {
+		drv := registry[name]
+		if drv.Type.CAN != (drv.CAN != nil) {
+			t.Errorf("%s: config's CAN fact is %v but its driver's CAN traffic is %v", name, drv.Type.CAN, drv.CAN)
+		}
+		if drv.CAN == nil {
 			continue
 		}
-		if _, ok := canTraffic[typ.Name]; !ok {
-			t.Errorf("%s has a can_bus key but no entry in canTraffic", typ.Name)
+		if drv.CAN.Of == nil && (drv.CAN.Kind == nil || drv.CAN.NumberKey == "" || drv.Type.Key(drv.CAN.NumberKey) == nil) {
+			t.Errorf("%s: CAN traffic %+v needs a kind and a number key of the type, or Of", name, drv.CAN)
+		}
+		if drv.Type.Key("can_bus") == nil {
+			t.Errorf("%s is on the CAN bus but has no can_bus key", name)
 		}
 	}
-	for name, e := range canTraffic {
-		if config.Lookup(name) == nil {
-			t.Errorf("canTraffic entry %s is not a device type", name)
+	for _, k := range []*CANKind{canPDP, canPCM, canTalonSRX, canVictorSPX, canREVPDH, canREVPH, canPigeon, canPigeonOnTalon} {
+		if len(k.Frames) == 0 {
+			t.Errorf("%s has no frames", k.Name)
 		}
-		if e.kind == nil || len(e.kind.Frames) == 0 {
-			t.Errorf("canTraffic entry %s has no frames", name)
-		}
-		for _, f := range e.kind.Frames {
+		for _, f := range k.Frames {
 			if f.Period <= 0 || f.Len < 0 || f.Len > 8 {
-				t.Errorf("%s %s: period %v, %d bytes", name, f.Name, f.Period, f.Len)
+				t.Errorf("%s %s: period %v, %d bytes", k.Name, f.Name, f.Period, f.Len)
 			}
 		}
 	}

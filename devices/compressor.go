@@ -7,7 +7,26 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister("compressor", newCompressor) }
+func init() {
+	MustRegister(Driver{Type: compressorType, New: newCompressor, CAN: &CANTraffic{Of: pneumaticsCAN}})
+}
+
+var compressorType = &config.Type{
+	Name: "compressor", Class: "Compressor", Group: "special",
+	Summary: "The compressor output of a PCM or PH, run closed-loop on its pressure switch.",
+	Doc: "State: whether closed-loop control is on, the pressure switch and the compressor's current. " +
+		"Command: a BinaryCommand enabling or disabling closed-loop control.",
+	Place: config.YAMLOnly,
+	Keys:  []config.Key{config.PCMIDKey, config.ModuleTypeKey, config.CANBusKey, config.RequiredKey},
+	Check: func(d *config.Device, c *config.Checker) {
+		pos := d.Pos
+		if d.Has("pcm_id") {
+			pos = d.ValuePos("pcm_id")
+		}
+		c.Claim(d, config.PCMCompressor, config.ModuleLabel(d), 0, pos)
+	},
+	Facts: config.Facts{CAN: true, Roles: []config.Role{config.CompressorController}},
+}
 
 // compressor is the compressor output of its pneumatics module
 // (module_type, pcm_id, can_bus; shared: see pcm and ph). Its name/binary

@@ -35,15 +35,32 @@ type Device interface {
 // handles. It does no I/O beyond opening channels.
 type Constructor func(d *config.Device, env *Env) (Device, error)
 
-var registry = map[string]Constructor{}
+// Driver is one device type as its file declares it: the YAML type with
+// its keys, docs and facts (registered with config, so that `frcd
+// validate`, `describe`, `schema` and docs/devices.md know it), the
+// constructor that binds it, and the CAN traffic it puts on its bus.
+type Driver struct {
+	Type *config.Type
+	New  Constructor
+	// CAN is the CAN device an entry of the type puts on its bus, for the
+	// bus load estimate and the inventory; nil when it puts none.
+	CAN *CANTraffic
+}
 
-// MustRegister adds a device type. It is called from a one-line init in
-// the type's file; a duplicate name panics.
-func MustRegister(typeName string, c Constructor) {
-	if _, dup := registry[typeName]; dup {
-		panic(fmt.Sprintf("devices: type %q registered twice", typeName))
+var registry = map[string]*Driver{}
+
+// MustRegister adds a device type and registers its config.Type. It is
+// called from a one-line init in the type's file; a duplicate name, or a
+// driver without a type or constructor, panics.
+func MustRegister(d Driver) {
+	if d.Type == nil || d.New == nil {
+		panic("devices: a driver needs a type and a constructor")
 	}
-	registry[typeName] = c
+	if _, dup := registry[d.Type.Name]; dup {
+		panic(fmt.Sprintf("devices: type %q registered twice", d.Type.Name))
+	}
+	config.Register(d.Type)
+	registry[d.Type.Name] = &d
 }
 
 // Types returns the registered type names, sorted.
@@ -97,12 +114,12 @@ func Build(f *config.File, env *Env) ([]Device, error) {
 			errs = append(errs, fmt.Errorf("%s: unknown type", cd))
 			continue
 		}
-		mk, ok := registry[cd.Type.Name]
+		drv, ok := registry[cd.Type.Name]
 		if !ok {
 			errs = append(errs, fmt.Errorf("%s: no driver for type %s", cd, cd.Type.Name))
 			continue
 		}
-		d, err := mk(cd, env)
+		d, err := drv.New(cd, env)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", cd, err))
 			continue

@@ -9,7 +9,23 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister("digital_input", newDigitalInput) }
+func init() { MustRegister(Driver{Type: digitalInputType, New: newDigitalInput}) }
+
+var digitalInputType = &config.Type{
+	Name: "digital_input", Class: "DigitalInput", Group: "sensor",
+	Summary: "A switch, limit switch or beam break on a roboRIO DIO channel.",
+	Doc: "State: a BinaryState. Linked to a joint, it sets the JointState's position to the joint's upper limit when active " +
+		"and the lower limit when not; velocity and effort are 0. With `limit`, it is a limit switch: when active the joint is " +
+		"at that limit and motion past it is blocked, and when inactive it leaves the position to the joint's other sensors.",
+	Place: config.JointSensor, Provides: config.Position | config.Velocity | config.Effort,
+	Keys: []config.Key{
+		{Name: "dio_channel", Kind: config.Int, Required: true, Resource: config.DIO, Doc: "The DIO channel of the sensor (10-25 are on the MXP)."},
+		{Name: "inverted", Kind: config.Bool, Default: false, Doc: "Whether the input signal should be inverted."},
+		{Name: "limit", Kind: config.String, Enum: []string{"lower", "upper"}, Doc: "Marks a limit switch at that end of its joint."},
+		config.JointKey,
+	},
+	Facts: config.Facts{Joint: config.SwitchSource, ZeroEffort: true},
+}
 
 // digitalInput reads a switch on `dio_channel`: name/binary is the level
 // (true = high) XOR `inverted`, so that a normally open switch to ground

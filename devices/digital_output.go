@@ -9,7 +9,20 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister("digital_output", newDigitalOutput) }
+func init() { MustRegister(Driver{Type: digitalOutputType, New: newDigitalOutput}) }
+
+var digitalOutputType = &config.Type{
+	Name: "digital_output", Class: "DigitalOutput", Group: "actuator",
+	Summary: "A roboRIO DIO channel used as an output.",
+	Doc: "State: the last commanded value as a BinaryState; command: a BinaryCommand. Named after a URDF joint, it sets " +
+		"that joint's position to its upper limit when on and lower when off; named otherwise (an LED), it gets no joint state.",
+	Place: config.Output, Provides: config.Position | config.Velocity | config.Effort,
+	Keys: []config.Key{
+		{Name: "dio_channel", Kind: config.Int, Required: true, Resource: config.DIO, Doc: "The DIO channel of the output."},
+		{Name: "inverted", Kind: config.Bool, Default: false, Doc: "Whether the output should be inverted."},
+	},
+	Facts: config.Facts{Joint: config.BinarySource, ZeroEffort: true, Roles: []config.Role{config.DigitalOutputController}},
+}
 
 // digitalOutput drives `dio_channel` from the name/binary BinaryCommand:
 // the level is the value XOR `inverted`. Its name/binary BinaryState is

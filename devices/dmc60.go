@@ -1,12 +1,17 @@
 package devices
 
-import "github.com/frcd/frcd/config"
+import (
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
+)
 
-func init() { MustRegister("dmc60", newDMC60) }
+func init() {
+	MustRegister(Driver{Type: pwmSpeedType("dmc60", "DMC60", "A Digilent DMC 60 on PWM.", frc.PWMDMC60), New: newDMC60})
+}
 
 // newDMC60 binds a Digilent DMC 60 on the roboRIO PWM channel `id`: a
 // voltage command becomes a pulse width through the calibration
-// hal.SpeedControllerPWM["dmc60"], as pwmSpeed describes.
+// frc.PWMDMC60, as pwmSpeed describes.
 func newDMC60(d *config.Device, env *Env) (Device, error) {
-	return newPWMSpeed("dmc60", d, env)
+	return newPWMSpeed(d, env)
 }

@@ -8,7 +8,29 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister("double_solenoid", newDoubleSolenoid) }
+func init() {
+	MustRegister(Driver{Type: doubleSolenoidType, New: newDoubleSolenoid, CAN: &CANTraffic{Of: pneumaticsCAN}})
+}
+
+var doubleSolenoidType = &config.Type{
+	Name: "double_solenoid", Class: "DoubleSolenoid", Group: "actuator",
+	Summary: "A double-acting solenoid valve on two channels of one PCM or PH.",
+	Doc: "State: the last commanded value as a TernaryState (reverse, off, forward); command: a TernaryCommand. " +
+		"The joint's position is its upper limit after forward, its lower limit after reverse, unchanged after off.",
+	Place: config.DrivesJoint, Provides: config.Position | config.Velocity | config.Effort,
+	Keys: []config.Key{
+		{Name: "forward_id", Kind: config.Int, Required: true, Resource: config.PCMChannel, Scope: "pcm_id", Doc: "The module channel of the forward direction."},
+		{Name: "reverse_id", Kind: config.Int, Required: true, Resource: config.PCMChannel, Scope: "pcm_id", Doc: "The module channel of the reverse direction."},
+		config.PCMIDKey, config.ModuleTypeKey, config.CANBusKey, config.RequiredKey,
+	},
+	Check: func(d *config.Device, c *config.Checker) {
+		config.CheckModuleChannels(d, c, "forward_id", "reverse_id")
+		if d.Has("forward_id") && d.Has("reverse_id") && d.Int("forward_id") == d.Int("reverse_id") {
+			c.Errorf(d.ValuePos("reverse_id"), "%s: forward_id and reverse_id are both PCM channel %d", d, d.Int("forward_id"))
+		}
+	},
+	Facts: config.Facts{Joint: config.TernarySource, CAN: true, Roles: []config.Role{config.DoubleSolenoidController}},
+}
 
 // doubleSolenoid drives a double-acting valve on channels `forward_id` and
 // `reverse_id` of its pneumatics module (shared: see pcm and ph) from the

@@ -9,7 +9,28 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister("encoder", newEncoder) }
+func init() { MustRegister(Driver{Type: encoderType, New: newEncoder}) }
+
+var encoderType = &config.Type{
+	Name: "encoder", Class: "Encoder", Group: "sensor",
+	Summary: "A quadrature encoder on two roboRIO DIO channels.",
+	Doc:     "State: a RateState (position and rate) with an AnalogState handle on the position. Linked to a joint, it sets the JointState's position and velocity; effort is not set.",
+	Place:   config.JointSensor, Provides: config.Position | config.Velocity,
+	Keys: []config.Key{
+		{Name: "ch_a", Kind: config.Int, Required: true, Resource: config.DIO, Doc: "The DIO channel of signal A."},
+		{Name: "ch_b", Kind: config.Int, Required: true, Resource: config.DIO, Doc: "The DIO channel of signal B."},
+		{Name: "dist_per_pulse", Kind: config.Float, Required: true, NonZero: true, Unit: "rad or m", Doc: "The distance travelled on each tick of the encoder."},
+		{Name: "inverted", Kind: config.Bool, Default: false, Doc: "Whether the direction is inverted."},
+		{Name: "encoding", Kind: config.Int, Default: 4, Enum: []string{"1", "2", "4"}, Doc: "The sampling mode: 1x, 2x or 4x decoding of the quadrature edges."},
+		config.JointKey,
+	},
+	Check: func(d *config.Device, c *config.Checker) {
+		if d.Has("ch_a") && d.Has("ch_b") && d.Int("ch_a") == d.Int("ch_b") {
+			c.Errorf(d.ValuePos("ch_b"), "%s: ch_a and ch_b are both DIO %d; an encoder needs two channels", d, d.Int("ch_a"))
+		}
+	},
+	Facts: config.Facts{Joint: config.RateSource, JointOnly: true},
+}
 
 // encoder reads a quadrature encoder on DIO channels `ch_a` and `ch_b`,
 // decoded 1x, 2x or 4x (`encoding`). Its position is count / encoding ×

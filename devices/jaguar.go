@@ -1,12 +1,17 @@
 package devices
 
-import "github.com/frcd/frcd/config"
+import (
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
+)
 
-func init() { MustRegister("jaguar", newJaguar) }
+func init() {
+	MustRegister(Driver{Type: pwmSpeedType("jaguar", "Jaguar", "A Texas Instruments Jaguar on PWM.", frc.PWMJaguar), New: newJaguar})
+}
 
 // newJaguar binds a Texas Instruments Jaguar on the roboRIO PWM channel
 // `id`: a voltage command becomes a pulse width through the calibration
-// hal.SpeedControllerPWM["jaguar"], as pwmSpeed describes.
+// frc.PWMJaguar, as pwmSpeed describes.
 func newJaguar(d *config.Device, env *Env) (Device, error) {
-	return newPWMSpeed("jaguar", d, env)
+	return newPWMSpeed(d, env)
 }

@@ -16,7 +16,26 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister("navx", newNavX) }
+func init() { MustRegister(Driver{Type: navxType, New: newNavX}) }
+
+var navxType = &config.Type{
+	Name: "navx", Class: "AHRS", Group: "sensor",
+	Summary: "A Kauai Labs navX-MXP IMU on SPI, I2C or serial, on a roboRIO port or a Linux coprocessor's bus.",
+	Doc: "State: an IMU handle (orientation, angular velocity, linear acceleration). On a roboRIO give `id`, the WPILib port; " +
+		"on a Linux coprocessor give `bus` (and `chip_select` on SPI): the navX is then on /dev/spidevBUS.CHIP_SELECT " +
+		"(SPI mode 3, with the navX CRC) or on /dev/i2c-BUS at address 0x32.",
+	Place:   config.LinkSensor,
+	Example: "{name: imu, type: navx, frame_id: base_link, interface: spi, id: 0}",
+	Schema:  map[string]any{"oneOf": []any{map[string]any{"required": []string{"id"}}, map[string]any{"required": []string{"bus"}}}},
+	Keys: []config.Key{
+		config.FrameIDKey,
+		{Name: "interface", Kind: config.String, Required: true, Enum: []string{"spi", "serial", "i2c"}, Doc: "The interface the navX is connected by."},
+		{Name: "id", Kind: config.Int, HasRange: true, Min: 0, Max: 4, Doc: "On a roboRIO, the port on that interface: SPI 0-3 onboard chip selects, 4 the MXP; I2C 0 onboard, 1 MXP; serial 0 onboard, 1 MXP, 2-3 USB. Give id or bus."},
+		{Name: "bus", Kind: config.Int, HasRange: true, Min: 0, Max: 255, Doc: "On a Linux coprocessor, the bus number: SPI /dev/spidevBUS.CS, I2C /dev/i2c-BUS. Give id or bus."},
+		{Name: "chip_select", Kind: config.Int, Default: 0, HasRange: true, Min: 0, Max: 255, Doc: "On a Linux coprocessor's SPI bus, the chip select (the CS of /dev/spidevBUS.CS); with bus only."},
+	},
+	Check: checkNavX,
+}
 
 // The navX-MXP registers the driver reads (PROTOCOLS.md "navX-MXP";
 // kauailabs/navxmxp IMURegisters.h), little-endian. One burst reads
@@ -313,3 +332,48 @@ func (n *navX) Write(now, dt time.Duration) error { return n.responseSPI() }
 func (n *navX) Halt() error { return n.responseSPI() }
 
 func navxS16(b []byte, at int) int16 { return int16(binary.LittleEndian.Uint16(b[at:])) }
+
+// navX ports per interface, as WPILib numbers them: SPI::Port kOnboardCS0-3
+// and kMXP = 4; I2C::Port kOnboard = 0, kMXP = 1; SerialPort::Port kOnboard
+// = 0, kMXP = 1, kUSB1 = 2, kUSB2 = 3.
+var navxPorts = map[string]int{"spi": 4, "i2c": 1, "serial": 3}
+
+// checkNavX checks the navX's port: a roboRIO id or a Linux bus, not both,
+// and claims it.
+func checkNavX(d *config.Device, c *config.Checker) {
+	iface := d.Str("interface")
+	max, ok := navxPorts[iface]
+	if !ok {
+		return
+	}
+	switch {
+	case d.Has("id") && d.Has("bus"):
+		c.Errorf(d.KeyPos("bus"), "%s: give id (a roboRIO %s port) or bus (a Linux %s bus on a coprocessor), not both", d, iface, iface)
+		return
+	case !d.Has("id") && !d.Has("bus"):
+		c.Errorf(d.Pos, "%s: needs id (its roboRIO %s port, 0-%d) or bus (its Linux %s bus on a coprocessor)", d, iface, max, iface)
+		return
+	case d.Has("chip_select") && (!d.Has("bus") || iface != "spi"):
+		c.Errorf(d.KeyPos("chip_select"), "%s: chip_select is for a navX on a Linux SPI bus (interface: spi with bus)", d)
+		return
+	}
+	if d.Has("bus") {
+		switch iface {
+		case "serial":
+			c.Errorf(d.KeyPos("bus"), "%s: a navX on serial has no Linux bus: connect it by spi or i2c", d)
+		case "spi":
+			c.Claim(d, config.NavXPort, fmt.Sprintf("/dev/spidev%d.%d", d.Int("bus"), d.Int("chip_select")), 0, d.ValuePos("bus"))
+		default:
+			c.Claim(d, config.NavXPort, fmt.Sprintf("/dev/i2c-%d", d.Int("bus")), 0, d.ValuePos("bus"))
+		}
+		return
+	}
+	if id := d.Int("id"); id > max {
+		c.Errorf(d.ValuePos("id"), "%s: %s port %d is out of range 0-%d", d, iface, id, max)
+		return
+	}
+	c.Claim(d, config.NavXPort, iface, d.Int("id"), d.ValuePos("id"))
+	if iface == "serial" {
+		c.Warnf(d.ValuePos("interface"), "%s: frcd's HAL has no serial ports yet, so `frcd run` refuses a navX on serial: connect it by spi or i2c", d)
+	}
+}

@@ -9,7 +9,7 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister("nidec", newNidec) }
+func init() { MustRegister(Driver{Type: nidecType, New: newNidec}) }
 
 // nidec drives a Nidec Brushless motor, as WPILib's NidecBrushless does:
 // the PWM channel `id` is its enable line, held high (hal.AlwaysHigh)
@@ -70,3 +70,10 @@ func (n *nidec) Halt() error {
 	n.volts.Value = 0
 	return n.hErr.wrap(first(n.enable.SetPulse(0), n.speed.SetDutyCycle(0.5)))
 }
+
+var nidecType = &config.Type{Name: "nidec", Class: "NidecBrushless", Group: "speed controller",
+	Summary: "A Nidec Brushless motor: PWM for speed plus a DIO channel for enable.",
+	Doc:     speedDoc, Place: config.DrivesJoint, Provides: config.Effort, Check: checkSpeedController,
+	Keys: speedControllerKeys(pwmID,
+		config.Key{Name: "dio_channel", Kind: config.Int, Required: true, Resource: config.DIO, Doc: "The digital channel of the Nidec."}),
+	Facts: config.Facts{Speed: true, DutyDIO: "dio_channel"}}

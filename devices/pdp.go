@@ -9,7 +9,24 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister("pdp", newPDP) }
+func init() {
+	MustRegister(Driver{Type: pdpType, New: newPDP, CAN: &CANTraffic{Kind: canPDP, NumberKey: "id"}})
+}
+
+var pdpType = &config.Type{
+	Name: "pdp", Class: "PowerDistribution", Group: "special",
+	Summary: "A CTRE Power Distribution Panel on the CAN bus.",
+	Doc: "State: a PDPState: bus voltage, temperature, total current, power and energy, and the current of each of the " +
+		"16 channels. Speed controllers with pdp_ch take their joint's effort from it. Several PDPs are allowed for " +
+		"robots outside FRC rules.",
+	Place:   config.YAMLOnly,
+	Example: "{name: pdp, type: pdp, id: 0}",
+	Keys: []config.Key{
+		{Name: "id", Kind: config.Int, Required: true, Resource: config.CANPower, Scope: "can_bus", Doc: "The CAN id of the PDP (usually 0)."},
+		config.CANBusKey, config.RequiredKey,
+	},
+	Facts: config.Facts{Power: &config.Power{What: "PDP", Channels: 16, DefaultID: 0}, CAN: true},
+}
 
 // CTRE Power Distribution Panel frames (PROTOCOLS.md, "CTRE PDP"); add the
 // PDP's CAN id to each.

@@ -9,7 +9,33 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister("pigeon_imu", newPigeonIMU) }
+func init() {
+	MustRegister(Driver{Type: pigeonImuType, New: newPigeonIMU, CAN: &CANTraffic{Of: pigeonCAN}})
+}
+
+var pigeonImuType = &config.Type{
+	Name: "pigeon_imu", Class: "PigeonIMU", Group: "sensor",
+	Summary: "A CTRE Pigeon IMU, on the CAN bus or on a Talon SRX's gadgeteer port.",
+	Doc:     "State: an IMU handle (orientation, angular velocity, linear acceleration). Exactly one of `id` or `talon` must be given.",
+	Place:   config.LinkSensor,
+	Example: "{name: pigeon, type: pigeon_imu, frame_id: base_link, talon: left_front_wheel_joint}",
+	Schema:  map[string]any{"oneOf": []any{map[string]any{"required": []string{"id"}}, map[string]any{"required": []string{"talon"}}}},
+	Keys: []config.Key{
+		config.FrameIDKey,
+		{Name: "id", Kind: config.Int, Resource: config.CANGyro, Scope: "can_bus", Doc: "The CAN id of the Pigeon, when it is on the CAN bus."},
+		{Name: "talon", Kind: config.String, Ref: []config.Role{config.PigeonHostRole}, Doc: "The name of the Talon SRX the Pigeon is plugged into."},
+		config.CANBusKey, config.RequiredKey,
+	},
+	Check: func(d *config.Device, c *config.Checker) {
+		switch {
+		case d.Has("id") && d.Has("talon"):
+			c.Errorf(d.KeyPos("talon"), "%s: give either id (on CAN) or talon (on a Talon SRX), not both", d)
+		case !d.Has("id") && !d.Has("talon"):
+			c.Errorf(d.Pos, "%s: needs id (its CAN id) or talon (the Talon SRX it is plugged into)", d)
+		}
+	},
+	Facts: config.Facts{CAN: true, CANWith: "id"},
+}
 
 // pigeonIMU reads a CTRE Pigeon IMU, on the CAN bus (`id`, `can_bus`) or cabled to
 // the Talon SRX named by `talon`, through hal.Pigeon: like the Talon its
@@ -78,3 +104,16 @@ func (g *pigeonIMU) Write(now, dt time.Duration) error { return nil }
 
 // Halt does nothing: the Pigeon has no outputs.
 func (g *pigeonIMU) Halt() error { return nil }
+
+// pigeonCAN is the CAN device a Pigeon puts on its bus: its own, or, cabled
+// to a Talon SRX, its frames under the Talon's type and number.
+func pigeonCAN(d *config.Device) (*CANKind, int, string, bool) {
+	if d.Has("id") {
+		return canPigeon, d.Int("id"), d.Str("can_bus"), true
+	}
+	talon := d.Ref("talon")
+	if talon == nil {
+		return nil, 0, "", false
+	}
+	return canPigeonOnTalon, talon.Int("id"), talon.Str("can_bus"), true
+}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
 )
@@ -12,7 +13,7 @@ import (
 // pwmSpeed drives a PWM speed controller (every one but the Nidec): a
 // voltage command becomes a duty cycle of the roboRIO's Vin, clamped to
 // [-1, 1] and negated when inverted, sent as the pulse width the
-// controller's calibration (hal.SpeedControllerPWM) gives for it. Neutral
+// controller's calibration (its type's config.Facts.PWM) gives for it. Neutral
 // (no command, or one that is not finite) is the calibration's center
 // pulse; Halt disables the output (width 0), which the controller also
 // reads as neutral.
@@ -20,7 +21,7 @@ type pwmSpeed struct {
 	name     string
 	out      hal.PWM
 	power    hal.Power
-	cal      hal.PWMCalibration
+	cal      frc.PWMCalibration
 	inverted bool
 
 	cmd   interfaces.JointCommand
@@ -31,11 +32,11 @@ type pwmSpeed struct {
 
 var _ Device = (*pwmSpeed)(nil)
 
-func newPWMSpeed(typ string, d *config.Device, env *Env) (Device, error) {
-	cal, ok := hal.SpeedControllerPWM[typ]
-	if !ok {
-		return nil, fmt.Errorf("no PWM calibration for %s", typ)
+func newPWMSpeed(d *config.Device, env *Env) (Device, error) {
+	if d.Type.PWM == nil {
+		return nil, fmt.Errorf("no PWM calibration for %s", d.Type.Name)
 	}
+	cal := *d.Type.PWM
 	out, err := env.HAL.OpenPWM(d.Int("id"))
 	if err != nil {
 		return nil, fmt.Errorf("PWM %d: %w", d.Int("id"), err)

@@ -61,7 +61,11 @@ func TestTalonVoltage(t *testing.T) {
 // Every PWM speed controller sends its calibration's ends at ±full and its
 // center at 0 V, and disables its output on Halt.
 func TestPWMSpeedControllers(t *testing.T) {
-	for typ, cal := range hal.SpeedControllerPWM {
+	for _, ct := range config.Types() {
+		if !ct.Speed || ct.PWM == nil {
+			continue
+		}
+		typ, cal := ct.Name, *ct.PWM
 		t.Run(typ, func(t *testing.T) {
 			r := bind(t, "joints:\n  - {name: j, type: "+typ+", id: 12}\n")
 			cmd := command[float64](r, "j", interfaces.Voltage)

@@ -1,13 +1,18 @@
 package devices
 
-import "github.com/frcd/frcd/config"
+import (
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
+)
 
-func init() { MustRegister("pwm_talon_srx", newPWMTalonSRX) }
+func init() {
+	MustRegister(Driver{Type: pwmSpeedType("pwm_talon_srx", "PWMTalonSRX", "A CTRE Talon SRX driven by PWM.", frc.PWMTalonSRX), New: newPWMTalonSRX})
+}
 
 // newPWMTalonSRX binds a CTRE Talon SRX driven by PWM on the roboRIO PWM
 // channel `id`: a voltage command becomes a pulse width through the
-// calibration hal.SpeedControllerPWM["pwm_talon_srx"], as pwmSpeed
+// calibration frc.PWMTalonSRX, as pwmSpeed
 // describes.
 func newPWMTalonSRX(d *config.Device, env *Env) (Device, error) {
-	return newPWMSpeed("pwm_talon_srx", d, env)
+	return newPWMSpeed(d, env)
 }

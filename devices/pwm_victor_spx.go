@@ -1,13 +1,18 @@
 package devices
 
-import "github.com/frcd/frcd/config"
+import (
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
+)
 
-func init() { MustRegister("pwm_victor_spx", newPWMVictorSPX) }
+func init() {
+	MustRegister(Driver{Type: pwmSpeedType("pwm_victor_spx", "PWMVictorSPX", "A CTRE Victor SPX driven by PWM.", frc.PWMVictorSPX), New: newPWMVictorSPX})
+}
 
 // newPWMVictorSPX binds a CTRE Victor SPX driven by PWM on the roboRIO PWM
 // channel `id`: a voltage command becomes a pulse width through the
-// calibration hal.SpeedControllerPWM["pwm_victor_spx"], as pwmSpeed
+// calibration frc.PWMVictorSPX, as pwmSpeed
 // describes.
 func newPWMVictorSPX(d *config.Device, env *Env) (Device, error) {
-	return newPWMSpeed("pwm_victor_spx", d, env)
+	return newPWMSpeed(d, env)
 }

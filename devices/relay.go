@@ -9,7 +9,20 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister("relay", newRelay) }
+func init() { MustRegister(Driver{Type: relayType, New: newRelay}) }
+
+var relayType = &config.Type{
+	Name: "relay", Class: "Relay", Group: "actuator",
+	Summary: "A Spike relay on a roboRIO relay channel.",
+	Doc: "State: the last commanded value as a TernaryState; command: a TernaryCommand. Named after a URDF joint, forward " +
+		"puts the joint at its upper limit and reverse at its lower. A relay driving two separate actuators is not supported.",
+	Place: config.Output, Provides: config.Position | config.Velocity | config.Effort,
+	Keys: []config.Key{
+		{Name: "relay_id", Kind: config.Int, Required: true, Resource: config.RelayChannel, Doc: "The relay channel."},
+		{Name: "direction", Kind: config.String, Required: true, Enum: []string{"both", "forward", "reverse"}, Doc: "Which directions the relay may drive."},
+	},
+	Facts: config.Facts{Joint: config.TernarySource, Roles: []config.Role{config.RelayController}},
+}
 
 // relay drives a Spike on `relay_id` from the name/ternary TernaryCommand:
 // forward closes the forward contact, reverse the reverse one, off

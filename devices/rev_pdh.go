@@ -9,7 +9,25 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister("rev_pdh", newREVPDH) }
+func init() {
+	MustRegister(Driver{Type: revPdhType, New: newREVPDH, CAN: &CANTraffic{Kind: canREVPDH, NumberKey: "id"}})
+}
+
+var revPdhType = &config.Type{
+	Name: "rev_pdh", Class: "PowerDistribution", Group: "special",
+	Summary: "A REV Power Distribution Hub on the CAN bus (WPILib's PowerDistribution, ModuleType.kRev).",
+	Doc: "State: a PDPState: bus voltage, total current and the current of each of the 24 channels (no temperature, " +
+		"power or energy: the PDH does not report them). Speed controllers with pdp_ch take their joint's effort from it, " +
+		"as from a PDP. Its switchable channel is a BinaryCommand (on or off) with the PDH's reported state as a BinaryState.",
+	Place:   config.YAMLOnly,
+	Example: "{name: pdh, type: rev_pdh, id: 1}",
+	Keys: []config.Key{
+		{Name: "id", Kind: config.Int, Required: true, Resource: config.CANPower, Scope: "can_bus", Doc: "The CAN id of the PDH (usually 1; REV devices take 1-62)."},
+		config.CANBusKey, config.RequiredKey,
+	},
+	Check: checkREVID,
+	Facts: config.Facts{Power: &config.Power{What: "PDH", Channels: 24, DefaultID: 1}, CAN: true, Roles: []config.Role{config.DigitalOutputController}},
+}
 
 // REV Power Distribution Hub frames (PROTOCOLS.md "REV PDH"; bit layouts
 // checked against allwpilib's rev/PDHFrames); add the hub's CAN id.
@@ -168,4 +186,11 @@ func (p *revPDH) send(on bool, now time.Duration) error {
 func (p *revPDH) Halt() error {
 	p.sw.Value = false
 	return p.send(false, p.sentAt)
+}
+
+// checkREVID refuses CAN id 0, which REV devices do not take.
+func checkREVID(d *config.Device, c *config.Checker) {
+	if d.Has("id") && d.Int("id") == 0 {
+		c.Errorf(d.ValuePos("id"), "%s: REV devices take CAN ids 1-62, not 0", d)
+	}
 }

@@ -7,7 +7,25 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister("rev_ph", newREVPH) }
+func init() {
+	MustRegister(Driver{Type: revPhType, New: newREVPH, CAN: &CANTraffic{Kind: canREVPH, NumberKey: "id"}})
+}
+
+var revPhType = &config.Type{
+	Name: "rev_ph", Class: "PneumaticHub", Group: "special",
+	Summary: "A REV Pneumatic Hub on the CAN bus: 16 solenoid channels and a compressor.",
+	Doc: "Solenoids, double solenoids and a compressor sit on it with module_type: rev_ph and pcm_id its id. The entry " +
+		"itself is optional (a hub the solenoids use exists without it); it gives the hub a name, a bus and `required`, " +
+		"and its state: a CompressorState (closed loop, running, pressure switch, current) as the hub reports it.",
+	Place:   config.YAMLOnly,
+	Example: "{name: hub, type: rev_ph, id: 1}",
+	Keys: []config.Key{
+		{Name: "id", Kind: config.Int, Required: true, Resource: config.CANPneumatics, Scope: "can_bus", Doc: "The CAN id of the hub (usually 1; REV devices take 1-62)."},
+		config.CANBusKey, config.RequiredKey,
+	},
+	Check: checkREVID,
+	Facts: config.Facts{CAN: true},
+}
 
 // revPH is a rev_ph entry: the REV Pneumatic Hub `id` on `can_bus` (the
 // hub the solenoids with module_type rev_ph and that pcm_id use; shared,

@@ -316,7 +316,7 @@ func TestBuildREVExample(t *testing.T) {
 	f, _ := config.Parse("robot.yaml", data)
 	var want []string
 	for _, d := range f.Devices {
-		for _, i := range handleTable[d.TypeName].states {
+		for _, i := range handleTable()[d.TypeName].states {
 			want = append(want, interfaces.Key(d.Name, i))
 		}
 	}

@@ -1,12 +1,17 @@
 package devices
 
-import "github.com/frcd/frcd/config"
+import (
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
+)
 
-func init() { MustRegister("sd540", newSD540) }
+func init() {
+	MustRegister(Driver{Type: pwmSpeedType("sd540", "SD540", "A Mindsensors SD540 on PWM.", frc.PWMSD540), New: newSD540})
+}
 
 // newSD540 binds a Mindsensors SD540 on the roboRIO PWM channel `id`: a
 // voltage command becomes a pulse width through the calibration
-// hal.SpeedControllerPWM["sd540"], as pwmSpeed describes.
+// frc.PWMSD540, as pwmSpeed describes.
 func newSD540(d *config.Device, env *Env) (Device, error) {
-	return newPWMSpeed("sd540", d, env)
+	return newPWMSpeed(d, env)
 }

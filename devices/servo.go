@@ -10,7 +10,32 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister("servo", newServo) }
+func init() { MustRegister(Driver{Type: servoType, New: newServo}) }
+
+var servoType = &config.Type{
+	Name: "servo", Class: "Servo", Group: "actuator",
+	Summary: "A hobby servo on a roboRIO PWM channel.",
+	Doc: "State: the last commanded position as a JointState (position only); command: a position JointHandle. " +
+		"min_angle..max_angle maps linearly onto min_pulse_us..max_pulse_us.",
+	Place: config.DrivesJoint, Provides: config.Position,
+	Keys: []config.Key{
+		{Name: "id", Kind: config.Int, Required: true, Resource: config.PWM, Doc: "The PWM channel."},
+		{Name: "min_angle", Kind: config.Float, Default: 0.0, Unit: "rad", Doc: "The joint position at the shortest pulse."},
+		{Name: "max_angle", Kind: config.Float, Default: math.Pi, Unit: "rad", Doc: "The joint position at the longest pulse."},
+		{Name: "min_pulse_us", Kind: config.Int, Default: 600, HasRange: true, Min: 500, Max: 2500, Unit: "µs", Doc: "The shortest pulse the servo accepts."},
+		{Name: "max_pulse_us", Kind: config.Int, Default: 2400, HasRange: true, Min: 500, Max: 2500, Unit: "µs", Doc: "The longest pulse the servo accepts."},
+	},
+	Check: func(d *config.Device, c *config.Checker) {
+		if d.Int("min_pulse_us") >= d.Int("max_pulse_us") {
+			c.Errorf(d.ValuePos("max_pulse_us"), "%s: max_pulse_us (%d) must be greater than min_pulse_us (%d)", d, d.Int("max_pulse_us"), d.Int("min_pulse_us"))
+		}
+		if d.Float("min_angle") == d.Float("max_angle") {
+			c.Errorf(d.ValuePos("max_angle"), "%s: min_angle and max_angle are equal", d)
+		}
+	},
+	Facts: config.Facts{Joint: config.PositionSource, Travel: [2]string{"min_angle", "max_angle"}, Pulse: [2]string{"min_pulse_us", "max_pulse_us"},
+		Roles: []config.Role{config.ServoPositionController}},
+}
 
 // servo drives a hobby servo on the PWM channel `id` from the
 // name/position JointCommand (rad): the angle, clamped to min_angle ..

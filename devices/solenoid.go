@@ -7,7 +7,23 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister("solenoid", newSolenoid) }
+func init() {
+	MustRegister(Driver{Type: solenoidType, New: newSolenoid, CAN: &CANTraffic{Of: pneumaticsCAN}})
+}
+
+var solenoidType = &config.Type{
+	Name: "solenoid", Class: "Solenoid", Group: "actuator",
+	Summary: "A single-acting solenoid valve on one channel of a PCM or PH.",
+	Doc: "State: the last commanded value as a BinaryState; command: a BinaryCommand. The joint's position is its " +
+		"upper limit when on and its lower limit when off.",
+	Place: config.DrivesJoint, Provides: config.Position | config.Velocity | config.Effort,
+	Keys: []config.Key{
+		{Name: "id", Kind: config.Int, Required: true, Resource: config.PCMChannel, Scope: "pcm_id", Doc: "The module channel of the solenoid."},
+		config.PCMIDKey, config.ModuleTypeKey, config.CANBusKey, config.RequiredKey,
+	},
+	Check: func(d *config.Device, c *config.Checker) { config.CheckModuleChannels(d, c, "id") },
+	Facts: config.Facts{Joint: config.BinarySource, CAN: true, Roles: []config.Role{config.SolenoidController}},
+}
 
 // solenoid drives a single-acting valve on channel `id` of its
 // pneumatics module (module_type, pcm_id, can_bus; shared: see pcm and ph)

@@ -1,12 +1,17 @@
 package devices
 
-import "github.com/frcd/frcd/config"
+import (
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
+)
 
-func init() { MustRegister("spark", newSpark) }
+func init() {
+	MustRegister(Driver{Type: pwmSpeedType("spark", "Spark", "A REV Spark on PWM.", frc.PWMSpark), New: newSpark})
+}
 
 // newSpark binds a REV Robotics Spark on the roboRIO PWM channel `id`: a
 // voltage command becomes a pulse width through the calibration
-// hal.SpeedControllerPWM["spark"], as pwmSpeed describes.
+// frc.PWMSpark, as pwmSpeed describes.
 func newSpark(d *config.Device, env *Env) (Device, error) {
-	return newPWMSpeed("spark", d, env)
+	return newPWMSpeed(d, env)
 }

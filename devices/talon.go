@@ -1,13 +1,18 @@
 package devices
 
-import "github.com/frcd/frcd/config"
+import (
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
+)
 
-func init() { MustRegister("talon", newTalon) }
+func init() {
+	MustRegister(Driver{Type: pwmSpeedType("talon", "Talon", "A CTRE Talon (the PWM one; see talon_srx for CAN).", frc.PWMTalon), New: newTalon})
+}
 
 // newTalon binds a CTRE Talon (the PWM one; talon_srx is the CAN Talon SRX)
 // on the roboRIO PWM channel `id`: a voltage command becomes a pulse width
-// through the calibration hal.SpeedControllerPWM["talon"], as pwmSpeed
+// through the calibration frc.PWMTalon, as pwmSpeed
 // describes.
 func newTalon(d *config.Device, env *Env) (Device, error) {
-	return newPWMSpeed("talon", d, env)
+	return newPWMSpeed(d, env)
 }

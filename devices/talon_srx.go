@@ -2,7 +2,9 @@ package devices
 
 import "github.com/frcd/frcd/config"
 
-func init() { MustRegister("talon_srx", newTalonSRX) }
+func init() {
+	MustRegister(Driver{Type: talonSRXType, New: newTalonSRX, CAN: &CANTraffic{Kind: canTalonSRX, NumberKey: "id"}})
+}
 
 // newTalonSRX binds a CTRE Talon SRX at CAN id `id` through hal.CANMotor
 // model "talon_srx", as canMotor describes: its CAN protocol is closed, so
@@ -12,3 +14,5 @@ func init() { MustRegister("talon_srx", newTalonSRX) }
 func newTalonSRX(d *config.Device, env *Env) (Device, error) {
 	return newCANMotor("talon_srx", d, env)
 }
+
+var talonSRXType = canSpeedType("talon_srx", "TalonSRX", "A CTRE Talon SRX on the CAN bus; a Pigeon IMU may ride on it.", config.PigeonHostRole)

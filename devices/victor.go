@@ -1,12 +1,17 @@
 package devices
 
-import "github.com/frcd/frcd/config"
+import (
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
+)
 
-func init() { MustRegister("victor", newVictor) }
+func init() {
+	MustRegister(Driver{Type: pwmSpeedType("victor", "Victor", "A VEX Victor 888 on PWM.", frc.PWMVictor), New: newVictor})
+}
 
 // newVictor binds a VEX Victor 888 on the roboRIO PWM channel `id`: a
 // voltage command becomes a pulse width through the calibration
-// hal.SpeedControllerPWM["victor"], as pwmSpeed describes.
+// frc.PWMVictor, as pwmSpeed describes.
 func newVictor(d *config.Device, env *Env) (Device, error) {
-	return newPWMSpeed("victor", d, env)
+	return newPWMSpeed(d, env)
 }

@@ -1,12 +1,17 @@
 package devices
 
-import "github.com/frcd/frcd/config"
+import (
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
+)
 
-func init() { MustRegister("victor_sp", newVictorSP) }
+func init() {
+	MustRegister(Driver{Type: pwmSpeedType("victor_sp", "VictorSP", "A VEX Victor SP on PWM.", frc.PWMVictorSP), New: newVictorSP})
+}
 
 // newVictorSP binds a VEX Victor SP on the roboRIO PWM channel `id`: a
 // voltage command becomes a pulse width through the calibration
-// hal.SpeedControllerPWM["victor_sp"], as pwmSpeed describes.
+// frc.PWMVictorSP, as pwmSpeed describes.
 func newVictorSP(d *config.Device, env *Env) (Device, error) {
-	return newPWMSpeed("victor_sp", d, env)
+	return newPWMSpeed(d, env)
 }

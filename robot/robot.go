@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/frcd/frcd/config"
@@ -184,7 +183,7 @@ func (ck *checker) disturbance(d *config.Device) {
 		ck.list.Errorf(d.ValuePos("joint"), "%s: joint %q is no movable URDF joint%s", d, name, diag.DidYouMean(name, jointNames(ck.r.Joints)))
 	case j.URDF.Mimic != nil && j.Actuator == nil:
 		ck.list.Errorf(d.ValuePos("joint"), "%s: joint %q mimics %q and follows it: push that one", d, name, j.URDF.Mimic.Joint)
-	case d.Str("kind") == "force" && j.Actuator != nil && j.Actuator.Type != nil && !slices.Contains(config.SpeedControllerTypes, j.Actuator.Type.Name):
+	case d.Str("kind") == "force" && j.Actuator != nil && j.Actuator.Type != nil && !j.Actuator.Type.Speed:
 		ck.list.Errorf(d.ValuePos("kind"), "%s: a force moves a joint driven by a motor, or a passive one; %q is positioned by %s (push it with kind: velocity)", d, name, j.Actuator)
 	}
 }
@@ -198,10 +197,11 @@ func jointNames(js []*Joint) []string {
 }
 
 // PositionSensor returns the sensor that gives the joint a continuous
-// position and velocity (the first encoder or analog input), or nil.
+// position and velocity (the first with a Rate state: an encoder or
+// analog input), or nil.
 func (j *Joint) PositionSensor() *config.Device {
 	for _, s := range j.Sensors {
-		if s.Type.Name == "encoder" || s.Type.Name == "analog_input" {
+		if s.Type.Joint == config.RateSource {
 			return s
 		}
 	}
@@ -242,7 +242,7 @@ func (ck *checker) drivetrain(dt *config.Device) {
 // controller checks that a PID controller's joint measures what it needs.
 func (ck *checker) controller(ctl *config.Device) {
 	target := ctl.Ref("joint")
-	if ctl.Type == nil || target == nil || target.Type == nil || target.Type.Name == "servo" {
+	if ctl.Type == nil || target == nil || target.Type == nil || !target.Type.Speed {
 		return
 	}
 	j := ck.r.byName[target.Name]
@@ -301,17 +301,13 @@ func (ck *checker) actuator(d *config.Device, must bool) {
 		return
 	}
 	j.Actuator = d
-	switch d.Type.Name {
-	case "solenoid", "double_solenoid", "relay", "digital_output":
-		if !uj.HasLimits() {
-			ck.list.Errorf(d.NamePos, "%s: joint %q is %s without <limit>; a %s puts its joint at the lower or upper limit, so the joint needs limits", d, d.Name, uj.Type, d.Type.Name)
-		}
-	case "servo":
-		if uj.HasLimits() {
-			lo, hi := min(d.Float("min_angle"), d.Float("max_angle")), max(d.Float("min_angle"), d.Float("max_angle"))
-			if lo < uj.Limit.Lower-1e-9 || hi > uj.Limit.Upper+1e-9 {
-				ck.list.Warnf(d.Pos, "%s: servo range %.4g..%.4g rad goes beyond joint %q's limits %.4g..%.4g", d, lo, hi, d.Name, uj.Limit.Lower, uj.Limit.Upper)
-			}
+	if d.Type.Joint.NeedsLimits() && !uj.HasLimits() {
+		ck.list.Errorf(d.NamePos, "%s: joint %q is %s without <limit>; a %s puts its joint at the lower or upper limit, so the joint needs limits", d, d.Name, uj.Type, d.Type.Name)
+	}
+	if lk, hk := d.Type.Travel[0], d.Type.Travel[1]; lk != "" && uj.HasLimits() {
+		lo, hi := min(d.Float(lk), d.Float(hk)), max(d.Float(lk), d.Float(hk))
+		if lo < uj.Limit.Lower-1e-9 || hi > uj.Limit.Upper+1e-9 {
+			ck.list.Warnf(d.Pos, "%s: %s range %.4g..%.4g rad goes beyond joint %q's limits %.4g..%.4g", d, d.Type.Name, lo, hi, d.Name, uj.Limit.Lower, uj.Limit.Upper)
 		}
 	}
 	if d.Has("pdp_ch") && d.Ref("pdp") != nil {
@@ -359,7 +355,7 @@ func (ck *checker) sensor(d *config.Device) {
 		if j == nil {
 			return // a fixed or missing joint: reported by the URDF checks
 		}
-		if d.Type.Name == "digital_input" && !j.URDF.HasLimits() {
+		if d.Type.Joint.NeedsLimits() && !j.URDF.HasLimits() {
 			ck.list.Errorf(d.NamePos, "%s: joint %q is %s without <limit>; a digital input reports its joint at the lower or upper limit, so the joint needs limits", d, j.Name, j.URDF.Type)
 		}
 		j.Sensors = append(j.Sensors, d)
@@ -370,8 +366,8 @@ func (ck *checker) sensor(d *config.Device) {
 		if d.Has("limit") {
 			ck.list.Errorf(d.KeyPos("limit"), "%s: limit marks a limit switch of a joint, but URDF sensor %q sits in link %q", d, d.Name, s.Link)
 		}
-		if d.Type.Name == "encoder" {
-			ck.list.Warnf(d.NamePos, "%s: URDF sensor %q sits in link %q, so the encoder measures no joint", d, d.Name, s.Link)
+		if d.Type.JointOnly {
+			ck.list.Warnf(d.NamePos, "%s: URDF sensor %q sits in link %q, so the %s measures no joint", d, d.Name, s.Link, d.Type.Name)
 		}
 		ck.r.LinkSensors = append(ck.r.LinkSensors, d)
 	}
@@ -385,10 +381,10 @@ func (ck *checker) joint(j *Joint) {
 	var positions []string
 	limits := map[string]*config.Device{}
 	for _, s := range j.Sensors {
-		switch s.Type.Name {
-		case "encoder", "analog_input":
+		switch s.Type.Joint {
+		case config.RateSource:
 			positions = append(positions, fmt.Sprintf("%s (line %d)", s, s.Pos.Line))
-		case "digital_input":
+		case config.SwitchSource:
 			if lim := s.Str("limit"); lim != "" {
 				if other := limits[lim]; other != nil {
 					ck.list.Errorf(s.ValuePos("limit"), "%s: joint %q already has an %s limit switch, %s (line %d)", s, j.Name, lim, other, other.Pos.Line)

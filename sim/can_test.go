@@ -2,10 +2,12 @@ package sim
 
 import (
 	"errors"
+	"github.com/frcd/frcd/config"
 	"math"
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -86,7 +88,7 @@ func TestPDPFrames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.SetPulse(hal.SpeedControllerPWM[c.typ].Pulse(c.duty))
+		p.SetPulse(config.Lookup(c.typ).PWM.Pulse(c.duty))
 	}
 	talon, _ := s.OpenCANMotor("talon_srx", 1)
 	var energy float64
@@ -361,7 +363,7 @@ func TestPDPByID(t *testing.T) {
 	s := bench(t, Options{})
 	s.SetDS(enabled)
 	p, _ := s.OpenPWM(1)
-	p.SetPulse(hal.SpeedControllerPWM["talon"].Pulse(0.8))
+	p.SetPulse(frc.PWMTalon.Pulse(0.8))
 	s.SetJoint("arm", -1, 0)
 	s.AdvanceTo(40 * time.Millisecond)
 	r := readPDP(t, s.CAN(), 3)

@@ -168,7 +168,7 @@ type canFault struct {
 func (s *Sim) canNode(name string) (*node, error) {
 	n := s.canNodes[name]
 	if n == nil {
-		return nil, fmt.Errorf("sim: %q is no CAN device of the YAML (%s; a pigeon_imu with its own CAN id): %w", name, strings.Join(config.SimCANFaultTypes, ", "), hal.ErrNoDevice)
+		return nil, fmt.Errorf("sim: %q is no CAN device of the YAML (%s; a pigeon_imu with its own CAN id): %w", name, strings.Join(config.SimCANFaultTypes(), ", "), hal.ErrNoDevice)
 	}
 	return n, nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -108,7 +109,7 @@ func newDriveRig(t testing.TB, swerve bool, drivetrain string) *driveRig {
 // rear.
 func (g *driveRig) set(d ...float64) {
 	for i, x := range d {
-		_ = g.pwm[i].SetPulse(hal.SpeedControllerPWM["spark"].Pulse(x))
+		_ = g.pwm[i].SetPulse(frc.PWMSpark.Pulse(x))
 	}
 }
 
@@ -493,8 +494,8 @@ func TestDriveStable(t *testing.T) {
 		_ = lf.SetDuty(l)
 		_ = lr.SetDuty(l)
 		// Inverted on the right (the driver negates, so does the plant).
-		_ = right.SetPulse(hal.SpeedControllerPWM["spark"].Pulse(-rr))
-		_ = rear.SetPulse(hal.SpeedControllerPWM["victor_sp"].Pulse(-rr))
+		_ = right.SetPulse(frc.PWMSpark.Pulse(-rr))
+		_ = rear.SetPulse(frc.PWMVictorSP.Pulse(-rr))
 		now += 10 * time.Millisecond
 		s.AdvanceTo(now)
 		p, _ := s.Pose()

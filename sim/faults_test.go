@@ -11,6 +11,7 @@ import (
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/spi"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/robot"
 )
@@ -339,9 +340,9 @@ func TestStuckAndDisconnected(t *testing.T) {
 		beam := mustOK[hal.DigitalIn](t)(s.OpenDigitalIn(10))
 		s.SetSensor("beam", 1)
 		s.SetDS(enabled)
-		mustOK[hal.PWM](t)(s.OpenPWM(0)).SetPulse(hal.SpeedControllerPWM["victor_sp"].Pulse(1))
+		mustOK[hal.PWM](t)(s.OpenPWM(0)).SetPulse(frc.PWMVictorSP.Pulse(1))
 		arm := mustOK[hal.PWM](t)(s.OpenPWM(1))
-		arm.SetPulse(hal.SpeedControllerPWM["talon"].Pulse(1)) // drives the arm to its upper stop
+		arm.SetPulse(frc.PWMTalon.Pulse(1)) // drives the arm to its upper stop
 		var atFault [4]float64
 		for now := 10 * time.Millisecond; now <= 2*time.Second; now += 10 * time.Millisecond {
 			s.AdvanceTo(now)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/frc"
 )
 
 // shaftURDF is a free shaft, a shaft against hard stops at 0 and 0.5 rad,
@@ -76,7 +76,7 @@ func TestMotorModel(t *testing.T) {
 // a hard stop it draws the stall current.
 func TestMotorFreeSpeedAndStall(t *testing.T) {
 	r := loadRobot(t, shaftURDF, shaftYAML)
-	full := hal.SpeedControllerPWM["spark"].Pulse(1)
+	full := frc.PWMSpark.Pulse(1)
 	for _, name := range Motors() {
 		spec := motorTable[name]
 		s := newSim(t, r, Options{Battery: idealBattery, Joints: map[string]JointParams{

@@ -4,7 +4,8 @@ import (
 	"math"
 	"time"
 
-	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/frc"
+
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/urdf"
 )
@@ -54,7 +55,7 @@ type joint struct {
 	sign float64 // -1 when the motor is wired reversed (YAML inverted)
 	pwm  int     // PWM channel (speed controllers, nidec enable line, servo)
 	dio  int     // nidec duty-cycle DIO, digital_output channel
-	cal  hal.PWMCalibration
+	cal  frc.PWMCalibration
 	can  *canMotor
 
 	duty    float64 // the controller's output, -1 to 1, plant direction; 0 coasts

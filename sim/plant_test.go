@@ -1,10 +1,12 @@
 package sim
 
 import (
+	"github.com/frcd/frcd/config"
 	"math"
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -52,7 +54,7 @@ func TestFreeSpeedIsTheURDFLimit(t *testing.T) {
 	s := bench(t, Options{Battery: idealBattery})
 	s.SetDS(enabled)
 	p, _ := s.OpenPWM(1)
-	p.SetPulse(hal.SpeedControllerPWM["talon"].Pulse(1))
+	p.SetPulse(frc.PWMTalon.Pulse(1))
 	if err := s.SetJoint("arm", -1, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +68,7 @@ func TestHardStops(t *testing.T) {
 	s := bench(t, Options{})
 	s.SetDS(enabled)
 	p, _ := s.OpenPWM(1)
-	p.SetPulse(hal.SpeedControllerPWM["talon"].Pulse(-1))
+	p.SetPulse(frc.PWMTalon.Pulse(-1))
 	s.AdvanceTo(2 * time.Second)
 	if j := truth(t, s, "arm"); j.Position != -1 || j.Velocity != 0 {
 		t.Errorf("arm driven down: %.6f rad, %.6f rad/s; want held at -1, 0", j.Position, j.Velocity)
@@ -98,7 +100,7 @@ func TestStiffPlantIsStable(t *testing.T) {
 		s := newSim(t, r, Options{Step: step, Joints: map[string]JointParams{"shaft": {Motor: "falcon500", Gearing: 1e4, Inertia: 1e-6}}})
 		s.SetDS(enabled)
 		p, _ := s.OpenPWM(0)
-		p.SetPulse(hal.SpeedControllerPWM["spark"].Pulse(1))
+		p.SetPulse(frc.PWMSpark.Pulse(1))
 		limit := 6380 * 2 * math.Pi / 60 / 1e4 * 12.8 / 12 // free speed at the open-circuit voltage
 		prev := 0.0
 		for i := 1; i <= 200; i++ {
@@ -114,7 +116,7 @@ func TestStiffPlantIsStable(t *testing.T) {
 	s := newSim(t, competition(t), Options{})
 	s.SetDS(enabled)
 	p, _ := s.OpenPWM(8)
-	p.SetPulse(hal.SpeedControllerPWM["jaguar"].Pulse(1))
+	p.SetPulse(frc.PWMJaguar.Pulse(1))
 	prev := 0.0
 	for i := 1; i <= 500; i++ {
 		s.AdvanceTo(time.Duration(i) * time.Millisecond)
@@ -169,7 +171,7 @@ func TestBatterySag(t *testing.T) {
 	s := newSim(t, loadRobot(t, shaftURDF, shaftYAML), Options{})
 	s.SetDS(enabled)
 	p, _ := s.OpenPWM(1)
-	p.SetPulse(hal.SpeedControllerPWM["spark"].Pulse(1))
+	p.SetPulse(frc.PWMSpark.Pulse(1))
 	s.AdvanceTo(time.Second)
 	// One CIM stalled against the stop at full duty: I = V / R with R =
 	// 12/133 Ω, and V = 12.8 - 0.020 × (I + 1.5 A), so
@@ -187,7 +189,7 @@ func TestBatterySag(t *testing.T) {
 	}
 	// At half duty the stalled motor carries 0.5 V / R, and the battery
 	// supplies half of that: V = 12.77 / (1 + 0.02 × 0.25 × 133 / 12).
-	cal := hal.SpeedControllerPWM["spark"]
+	cal := frc.PWMSpark
 	p.SetPulse(cal.DeadbandMax + (cal.Max-cal.DeadbandMax)/2)
 	s.AdvanceTo(1100 * time.Millisecond)
 	v, a = s.Battery()
@@ -226,7 +228,7 @@ func TestManyStalledMotors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.SetPulse(hal.SpeedControllerPWM[c.typ].Pulse(1))
+		p.SetPulse(config.Lookup(c.typ).PWM.Pulse(1))
 	}
 	// From rest, nine CIMs stall: V = (12.8 - 0.02 × 1.5) / (1 + 0.02 × 9
 	// × 133 / 12) = 4.2638 V. Then the battery recovers steadily as they
@@ -448,7 +450,7 @@ func TestNidecAndInversion(t *testing.T) {
 	// right_front is wired reversed (inverted: true): full forward on its
 	// Spark turns the plant backwards.
 	p, _ := s.OpenPWM(0)
-	p.SetPulse(hal.SpeedControllerPWM["spark"].Pulse(1))
+	p.SetPulse(frc.PWMSpark.Pulse(1))
 	s.AdvanceTo(3 * time.Millisecond)
 	v, _ = s.Battery()
 	if j := truth(t, s, "right_front_wheel_joint"); j.Voltage != -v || j.Velocity >= 0 {

@@ -531,14 +531,7 @@ func isSpeedController(d *config.Device) bool {
 	if d == nil || d.Type == nil {
 		return false
 	}
-	if _, ok := hal.SpeedControllerPWM[d.Type.Name]; ok {
-		return true
-	}
-	switch d.Type.Name {
-	case "nidec", "talon_srx", "can_victor_spx":
-		return true
-	}
-	return false
+	return d.Type.Speed
 }
 
 // newJoint builds a joint's plant from the robot and the overrides.
@@ -649,8 +642,8 @@ func (s *Sim) newJoint(rj *robot.Joint, p JointParams, pw powerOf) (*joint, erro
 		j.maxPulse = time.Duration(d.Int("max_pulse_us")) * time.Microsecond
 		j.rate = servoRate
 	default:
-		if cal, ok := hal.SpeedControllerPWM[typ]; ok {
-			j.kind, j.pwm, j.cal = kindPWMMotor, d.Int("id"), cal
+		if cal := d.Type.PWM; cal != nil {
+			j.kind, j.pwm, j.cal = kindPWMMotor, d.Int("id"), *cal
 		}
 	}
 	return j, j.checkChannels(d)

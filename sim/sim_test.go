@@ -11,6 +11,7 @@ import (
 
 	"periph.io/x/conn/v3/spi"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/robot"
 )
@@ -379,7 +380,7 @@ func TestEncoderCounts(t *testing.T) {
 	s.SetJoint("spin", 0, 0)
 	s.SetDS(enabled)
 	p, _ := s.OpenPWM(0)
-	p.SetPulse(hal.SpeedControllerPWM["victor_sp"].Pulse(1))
+	p.SetPulse(frc.PWMVictorSP.Pulse(1))
 	s.AdvanceTo(50 * time.Millisecond)
 	pos := truth(t, s, "spin").Position
 	if pos <= 0 || count(c) != int64(pos/0.01*4) {
@@ -608,10 +609,10 @@ func (h *handles) cycle(s *Sim, now time.Duration) float64 {
 		sum++
 	}
 	k := float64(now/time.Millisecond%1000) / 1000 // a ramp, 0 to 1 each second
-	cal := hal.SpeedControllerPWM["spark"]
+	cal := frc.PWMSpark
 	h.wheel.SetPulse(cal.Pulse(k))
-	h.shoulder.SetPulse(hal.SpeedControllerPWM["pwm_talon_srx"].Pulse(0.5 - k))
-	h.elevator.SetPulse(hal.SpeedControllerPWM["sd540"].Pulse(k - 0.3))
+	h.shoulder.SetPulse(frc.PWMTalonSRX.Pulse(0.5 - k))
+	h.elevator.SetPulse(frc.PWMSD540.Pulse(k - 0.3))
 	h.servo.SetPulse(600*time.Microsecond + time.Duration(k*1800)*time.Microsecond)
 	h.nidecEn.SetPulse(hal.AlwaysHigh)
 	h.duty.SetDutyCycle(0.5 + k/2)

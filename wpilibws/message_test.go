@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/sim"
 )
@@ -194,8 +195,8 @@ func TestBuild(t *testing.T) {
 	w := newWiring(f)
 	var io sim.IO
 	io.DS = hal.DSState{Enabled: true, Attached: true, Mode: hal.Test}
-	io.PWM[0].Open, io.PWM[0].Width = true, hal.SpeedControllerPWM["spark"].Pulse(0.5)
-	io.PWM[1].Open, io.PWM[1].Width = true, hal.SpeedControllerPWM["victor"].Pulse(-1)
+	io.PWM[0].Open, io.PWM[0].Width = true, frc.PWMSpark.Pulse(0.5)
+	io.PWM[1].Open, io.PWM[1].Width = true, frc.PWMVictor.Pulse(-1)
 	io.PWM[2].Open, io.PWM[2].Width = true, 1250*time.Microsecond
 	io.PWM[3].Open, io.PWM[3].Width = true, time.Millisecond
 	io.PWM[4].Open, io.PWM[4].Width = true, 1750*time.Microsecond // nothing in the YAML: 1-2 ms

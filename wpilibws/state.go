@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/sim"
 )
@@ -27,7 +28,7 @@ const (
 // pwmUse is what the YAML wires to a PWM channel, for <speed and
 // <position.
 type pwmUse struct {
-	cal   *hal.PWMCalibration // a PWM speed controller
+	cal   *frc.PWMCalibration // a PWM speed controller
 	servo bool
 	lo    time.Duration // servo pulse range
 	hi    time.Duration
@@ -41,6 +42,9 @@ type wiring struct {
 	solenoids [][2]int         // PCM id, channel, in YAML order
 }
 
+// newWiring reads the YAML's channel claims by their resources and the
+// types' facts: a PWM channel's speed controller calibration, servo pulse
+// range or duty-cycle DIO, a relay's direction, the pneumatics channels.
 func newWiring(c *config.File) *wiring {
 	w := &wiring{}
 	for i := range w.pwm {
@@ -50,30 +54,33 @@ func newWiring(c *config.File) *wiring {
 		if d.Type == nil {
 			continue
 		}
-		name := d.Type.Name
-		switch {
-		case name == "servo":
-			if ch := d.Int("id"); ch >= 0 && ch < numPWM {
-				w.pwm[ch] = pwmUse{servo: true, nidec: -1, lo: time.Duration(d.Int("min_pulse_us")) * time.Microsecond,
-					hi: time.Duration(d.Int("max_pulse_us")) * time.Microsecond}
+		t := d.Type
+		for _, k := range t.Keys {
+			if !d.Has(k.Name) {
+				continue
 			}
-		case name == "nidec":
-			if ch := d.Int("id"); ch >= 0 && ch < numPWM {
-				w.pwm[ch] = pwmUse{nidec: d.Int("dio_channel")}
-			}
-		case name == "relay":
-			if ch := d.Int("relay_id"); ch >= 0 && ch < numRelay {
-				w.relayDir[ch] = d.Str("direction")
-			}
-		case name == "solenoid":
-			w.solenoids = append(w.solenoids, [2]int{d.Int("pcm_id"), d.Int("id")})
-		case name == "double_solenoid":
-			w.solenoids = append(w.solenoids, [2]int{d.Int("pcm_id"), d.Int("forward_id")}, [2]int{d.Int("pcm_id"), d.Int("reverse_id")})
-		default:
-			if cal, ok := hal.SpeedControllerPWM[name]; ok {
-				if ch := d.Int("id"); ch >= 0 && ch < numPWM {
+			ch := d.Int(k.Name)
+			switch k.Resource {
+			case config.PWM:
+				if ch < 0 || ch >= numPWM {
+					continue
+				}
+				switch {
+				case t.Pulse[0] != "":
+					w.pwm[ch] = pwmUse{servo: true, nidec: -1, lo: time.Duration(d.Int(t.Pulse[0])) * time.Microsecond,
+						hi: time.Duration(d.Int(t.Pulse[1])) * time.Microsecond}
+				case t.DutyDIO != "":
+					w.pwm[ch] = pwmUse{nidec: d.Int(t.DutyDIO)}
+				case t.PWM != nil:
+					cal := *t.PWM
 					w.pwm[ch] = pwmUse{cal: &cal, nidec: -1}
 				}
+			case config.RelayChannel:
+				if ch >= 0 && ch < numRelay {
+					w.relayDir[ch] = d.Str("direction")
+				}
+			case config.PCMChannel:
+				w.solenoids = append(w.solenoids, [2]int{d.Int(k.Scope), ch})
 			}
 		}
 	}
@@ -83,8 +90,7 @@ func newWiring(c *config.File) *wiring {
 // genericPWM reads a PWM no YAML speed controller or servo claims, as
 // WPILib's default bounds do: 1.0 ms full reverse, 1.5 ms neutral, 2.0 ms
 // full forward.
-var genericPWM = hal.PWMCalibration{Max: 2 * time.Millisecond, DeadbandMax: 1500 * time.Microsecond,
-	Center: 1500 * time.Microsecond, DeadbandMin: 1500 * time.Microsecond, Min: time.Millisecond}
+var genericPWM = frc.PWMGeneric
 
 // device is one device's data in a state.
 type device struct {

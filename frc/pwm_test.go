@@ -1,4 +1,4 @@
-package hal
+package frc
 
 import (
 	"math"
@@ -11,7 +11,7 @@ func ms(f float64) time.Duration { return time.Duration(math.Round(f * float64(t
 // The talon's figures (Max 2.037, DeadbandMax 1.539, Center 1.513,
 // DeadbandMin 1.487, Min 0.989 ms) worked by hand.
 func TestTalonPulse(t *testing.T) {
-	c := SpeedControllerPWM["talon"]
+	c := PWMTalon
 	for _, tc := range []struct {
 		duty float64
 		want time.Duration
@@ -31,7 +31,7 @@ func TestTalonPulse(t *testing.T) {
 }
 
 func TestTalonDuty(t *testing.T) {
-	c := SpeedControllerPWM["talon"]
+	c := PWMTalon
 	for _, tc := range []struct {
 		width time.Duration
 		want  float64
@@ -55,13 +55,12 @@ func TestTalonDuty(t *testing.T) {
 	}
 }
 
-// Every calibration maps its ends to ±1 and its center to 0 both ways, and
+// Every named calibration maps its ends to ±1 and its center to 0 both ways, and
 // is ordered Min < DeadbandMin < Center < DeadbandMax < Max.
 func TestCalibrationsRoundTrip(t *testing.T) {
-	if len(SpeedControllerPWM) != 9 {
-		t.Errorf("%d calibrations, want the 9 PWM speed controllers", len(SpeedControllerPWM))
-	}
-	for name, c := range SpeedControllerPWM {
+	for name, c := range map[string]PWMCalibration{"PWMDMC60": PWMDMC60, "PWMJaguar": PWMJaguar, "PWMTalonSRX": PWMTalonSRX,
+		"PWMVictorSPX": PWMVictorSPX, "PWMSD540": PWMSD540, "PWMSpark": PWMSpark, "PWMTalon": PWMTalon, "PWMVictor": PWMVictor,
+		"PWMVictorSP": PWMVictorSP} {
 		if !(c.Min < c.DeadbandMin && c.DeadbandMin < c.Center && c.Center < c.DeadbandMax && c.DeadbandMax < c.Max) {
 			t.Errorf("%s: widths out of order: %+v", name, c)
 		}
@@ -74,8 +73,8 @@ func TestCalibrationsRoundTrip(t *testing.T) {
 	}
 	// A Victor SP's deadband is 1.48-1.52 ms around 1.5 ms, full scale
 	// 0.997-2.004 ms (VEX's figures).
-	vsp := SpeedControllerPWM["victor_sp"]
+	vsp := PWMVictorSP
 	if vsp.Pulse(1) != ms(2.004) || vsp.Pulse(-1) != ms(0.997) || vsp.Duty(ms(1.51)) != 0 {
-		t.Errorf("victor_sp: %v %v %v", vsp.Pulse(1), vsp.Pulse(-1), vsp.Duty(ms(1.51)))
+		t.Errorf("PWMVictorSP: %v %v %v", vsp.Pulse(1), vsp.Pulse(-1), vsp.Duty(ms(1.51)))
 	}
 }

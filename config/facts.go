@@ -1,0 +1,170 @@
+package config
+
+import (
+	"sort"
+
+	"github.com/frcd/frcd/frc"
+)
+
+// Facts are what the layers above config need to know about a device
+// type, declared as data in the type's own file (devices/) so that no
+// layer switches on a type's name: control merges joint states by Joint,
+// robot checks positions and limits by Joint and Speed, wpilibws and the
+// sim read PWM, validation finds CAN devices by CAN.
+type Facts struct {
+	// Roles are the kinds of reference the type answers to (Key.Ref):
+	// the controller types that command it, say. Speed and Power add
+	// SpeedControllerRole and PowerRole by themselves.
+	Roles []Role
+	// Joint is what the device contributes to its joint's state.
+	Joint JointSource
+	// ZeroEffort: the device sets its joint's effort to 0 (the spec's
+	// digital inputs and outputs).
+	ZeroEffort bool
+	// Speed marks a speed controller: a motor drives its joint, with a
+	// voltage, PID or profiled controller; a power channel's current ×
+	// k_eff is the joint's effort; a force may push its joint.
+	Speed bool
+	// Travel names the keys bounding the positions the device commands
+	// (a servo's angles), checked against its joint's URDF limits.
+	Travel [2]string
+	// Pulse names the keys of the shortest and longest pulse, in µs, a
+	// positioning PWM output (a servo) sends.
+	Pulse [2]string
+	// JointOnly: the device measures a joint and nothing else, so in a
+	// URDF link it reports nothing (an encoder).
+	JointOnly bool
+	// PWM is a PWM speed controller's pulse calibration.
+	PWM *frc.PWMCalibration
+	// DutyDIO names the key of the DIO channel that carries a speed
+	// controller's duty cycle while its PWM output only enables it (the
+	// Nidec Brushless).
+	DutyDIO string
+	// Power marks a power distribution device (a PDP or PDH) speed
+	// controllers' pdp key may name.
+	Power *Power
+	// CAN marks a device on the CAN bus: its own frames, or its
+	// pneumatics module's. When CANWith is set, only while that key is
+	// (a Pigeon with its own id, not one cabled to a Talon).
+	CAN     bool
+	CANWith string
+}
+
+// Power is what a power distribution device is to the speed controllers
+// it powers.
+type Power struct {
+	// What names it in messages: "PDP", "PDH".
+	What string
+	// Channels is the number of current channels (pdp_ch 0 to Channels-1).
+	Channels int
+	// DefaultID is the CAN id a speed controller's pdp defaults to: the
+	// first type in order of DefaultID with a device of that id is taken
+	// (WPILib's default modules: a PDP's 0, a PDH's 1).
+	DefaultID int
+}
+
+// JointSource is what a device contributes to its joint's state.
+type JointSource int
+
+const (
+	// NoJointState: nothing (a speed controller: sensors on its joint
+	// measure it; the PDP gives effort).
+	NoJointState JointSource = iota
+	// RateSource is a Rate state: position and velocity. A sensor's is its
+	// joint's position sensor (an encoder, an analog input); an output's
+	// is its commanded value (an analog output).
+	RateSource
+	// SwitchSource is a Binary state read as a limit switch when the
+	// device's `limit` is set, else as on: upper limit, off: lower (a
+	// digital input).
+	SwitchSource
+	// BinarySource is a Binary state: on puts the joint at its upper
+	// limit, off at its lower (a solenoid, a digital output).
+	BinarySource
+	// TernarySource is a Ternary state: forward at the upper limit,
+	// reverse at the lower, off where it was (a double solenoid, a relay).
+	TernarySource
+	// PositionSource is a Position state: position only, the position the
+	// device was commanded to (a servo).
+	PositionSource
+)
+
+// NeedsLimits reports whether the source puts its joint at the joint's
+// lower or upper limit, so that the joint needs URDF limits.
+func (s JointSource) NeedsLimits() bool {
+	return s == SwitchSource || s == BinarySource || s == TernarySource
+}
+
+// Role is a kind of device a reference key names (Key.Ref).
+type Role string
+
+// The roles a type gets from its facts; the controller type names
+// (SolenoidController...) are roles too, declared in Facts.Roles by the
+// types those controllers command.
+const (
+	SpeedControllerRole Role = "speed controller"   // Facts.Speed
+	PowerRole           Role = "power distribution" // Facts.Power
+	// PigeonHostRole is a device a Pigeon IMU may be cabled to.
+	PigeonHostRole Role = "pigeon host"
+)
+
+// Is reports whether the type answers to that role.
+func (t *Type) Is(r Role) bool {
+	switch {
+	case r == SpeedControllerRole && t.Speed, r == PowerRole && t.Power != nil:
+		return true
+	}
+	for _, have := range t.Roles {
+		if have == r {
+			return true
+		}
+	}
+	return false
+}
+
+// isAny reports whether the type answers to any of the roles.
+func (t *Type) isAny(roles []Role) bool {
+	for _, r := range roles {
+		if t.Is(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// TypesWith returns the names of the registered device types answering
+// to any of the roles, sorted.
+func TypesWith(roles ...Role) []string {
+	return TypesWhere(func(t *Type) bool { return t.isAny(roles) })
+}
+
+// TypesWhere returns the names of the registered device types for which
+// keep is true, sorted.
+func TypesWhere(keep func(*Type) bool) []string {
+	var names []string
+	for _, n := range TypeNames() {
+		if keep(types[n]) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// OnCAN reports whether a device is on the CAN bus (Facts.CAN and
+// CANWith).
+func OnCAN(d *Device) bool {
+	return d.Type != nil && d.Type.CAN && (d.Type.CANWith == "" || d.Has(d.Type.CANWith))
+}
+
+// powerTypes returns the power distribution types in order of their
+// DefaultID, for a speed controller's default pdp.
+func powerTypes() []*Type {
+	var out []*Type
+	for _, t := range Types() {
+		if t.Power != nil {
+			out = append(out, t)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Power.DefaultID < out[j].Power.DefaultID })
+	return out
+}
