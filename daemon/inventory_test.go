@@ -56,7 +56,7 @@ func TestInventoryGatesEnabling(t *testing.T) {
 	}
 
 	// The PDP speaks: within one inventory period the arm moves.
-	pdpStatus := hal.FRCID(hal.DevPowerDistribution, hal.MfrCTRE, 0x50, 0)
+	pdpStatus := frc.FRCID(frc.DevPowerDistribution, frc.MfrCTRE, 0x50, 0)
 	var moved bool
 	for i := 0; i < 20 && !moved; i++ {
 		b.bus.heard = []hal.Heard{{ID: pdpStatus, Last: d.now, Count: uint64(i + 1)}}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/diag"
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -14,7 +15,7 @@ import (
 // exchange, for the bus load estimate and the inventory.
 type CANFrame struct {
 	Name string
-	// API is the 10-bit API (class and index) of its FRC id (hal.FRCID).
+	// API is the 10-bit API (class and index) of its FRC id (frc.FRCID).
 	API    int
 	Len    int           // data bytes
 	Period time.Duration // default period
@@ -36,7 +37,7 @@ type CANKind struct {
 }
 
 // ID is the frame's arbitration id for device number n.
-func (k *CANKind) ID(f CANFrame, n int) uint32 { return hal.FRCID(k.DevType, k.Mfr, f.API, n) }
+func (k *CANKind) ID(f CANFrame, n int) uint32 { return frc.FRCID(k.DevType, k.Mfr, f.API, n) }
 
 // The kinds of CAN device frcd knows. Sources, and what is assumed:
 //
@@ -76,36 +77,36 @@ func (k *CANKind) ID(f CANFrame, n int) uint32 { return hal.FRCID(k.DevType, k.M
 //
 // Frames are taken at 8 bytes where the length is not published.
 var (
-	canPDP = &CANKind{Name: "CTRE PDP", DevType: hal.DevPowerDistribution, Mfr: hal.MfrCTRE, Frames: []CANFrame{
+	canPDP = &CANKind{Name: "CTRE PDP", DevType: frc.DevPowerDistribution, Mfr: frc.MfrCTRE, Frames: []CANFrame{
 		{"Status1", 0x50, 8, 25 * time.Millisecond, true},
 		{"Status2", 0x51, 8, 25 * time.Millisecond, true},
 		{"Status3", 0x52, 8, 25 * time.Millisecond, true},
 		{"Energy", 0x5D, 8, 25 * time.Millisecond, true},
 	}}
-	canPCM = &CANKind{Name: "CTRE PCM", DevType: hal.DevPneumatics, Mfr: hal.MfrCTRE, Frames: []CANFrame{
+	canPCM = &CANKind{Name: "CTRE PCM", DevType: frc.DevPneumatics, Mfr: frc.MfrCTRE, Frames: []CANFrame{
 		{"Status1", 0x50, 8, 25 * time.Millisecond, true},
 		{"StatusSolFaults", 0x51, 8, 25 * time.Millisecond, true},
 		{"StatusDebug", 0x52, 8, 25 * time.Millisecond, true},
 		{"Control1", 0x70, 8, 20 * time.Millisecond, false},
 	}}
-	canTalonSRX = &CANKind{Name: "CTRE Talon SRX", DevType: hal.DevMotorController, Mfr: hal.MfrCTRE,
+	canTalonSRX = &CANKind{Name: "CTRE Talon SRX", DevType: frc.DevMotorController, Mfr: frc.MfrCTRE,
 		Frames: append(phoenixMotorFrames(), CANFrame{"Status_3_Quadrature", 0x52, 8, phoenixSlow, true},
 			CANFrame{"Status_8_PulseWidth", 0x57, 8, phoenixSlow, true})}
-	canVictorSPX = &CANKind{Name: "CTRE Victor SPX", DevType: hal.DevMotorController, Mfr: hal.MfrCTRE, Frames: phoenixMotorFrames()}
-	canREVPDH    = &CANKind{Name: "REV PDH", DevType: hal.DevPowerDistribution, Mfr: hal.MfrREV, Frames: []CANFrame{
+	canVictorSPX = &CANKind{Name: "CTRE Victor SPX", DevType: frc.DevMotorController, Mfr: frc.MfrCTRE, Frames: phoenixMotorFrames()}
+	canREVPDH    = &CANKind{Name: "REV PDH", DevType: frc.DevPowerDistribution, Mfr: frc.MfrREV, Frames: []CANFrame{
 		{"Status0", 0x60, 8, 20 * time.Millisecond, true},
 		{"Status1", 0x61, 8, 20 * time.Millisecond, true},
 		{"Status2", 0x62, 8, 20 * time.Millisecond, true},
 		{"Status3", 0x63, 8, 20 * time.Millisecond, true},
 		{"Status4", 0x64, 8, 20 * time.Millisecond, true},
 	}}
-	canREVPH = &CANKind{Name: "REV PH", DevType: hal.DevPneumatics, Mfr: hal.MfrREV, Frames: []CANFrame{
+	canREVPH = &CANKind{Name: "REV PH", DevType: frc.DevPneumatics, Mfr: frc.MfrREV, Frames: []CANFrame{
 		{"Status0", 0x60, 8, 20 * time.Millisecond, true},
 		{"Status1", 0x61, 8, 20 * time.Millisecond, true},
 		{"SetAll", 0x30, 4, 20 * time.Millisecond, false},
 	}}
-	canPigeon        = &CANKind{Name: "CTRE Pigeon IMU", DevType: pigeonDevType, Mfr: hal.MfrCTRE, Frames: pigeonFrames()}
-	canPigeonOnTalon = &CANKind{Name: "CTRE Pigeon IMU on a Talon SRX", DevType: hal.DevMotorController, Mfr: hal.MfrCTRE, Frames: pigeonFrames(), Rider: true}
+	canPigeon        = &CANKind{Name: "CTRE Pigeon IMU", DevType: pigeonDevType, Mfr: frc.MfrCTRE, Frames: pigeonFrames()}
+	canPigeonOnTalon = &CANKind{Name: "CTRE Pigeon IMU on a Talon SRX", DevType: frc.DevMotorController, Mfr: frc.MfrCTRE, Frames: pigeonFrames(), Rider: true}
 )
 
 // pigeonDevType is the device type of a Pigeon IMU's frames on CAN: its

@@ -8,6 +8,7 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/diag"
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -62,7 +63,7 @@ func TestCANFrameIDs(t *testing.T) {
 		}
 	}
 	// The heartbeat frame is the universal heartbeat's id.
-	if got := hal.FRCID(hal.DevRobotController, hal.MfrNI, heartbeatFrame.API, 0); got != hal.HeartbeatID {
+	if got := frc.FRCID(frc.DevRobotController, frc.MfrNI, heartbeatFrame.API, 0); got != hal.HeartbeatID {
 		t.Errorf("heartbeat %08X, want %08X", got, uint32(hal.HeartbeatID))
 	}
 }

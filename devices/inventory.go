@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -36,7 +37,7 @@ type InventoryRow struct {
 	Type         string   `json:"type,omitempty"`
 	Bus          string   `json:"bus"`
 	DeviceType   int      `json:"device_type"`
-	DeviceName   string   `json:"device_type_name"` // hal.DeviceTypeName, or the kind for expected devices
+	DeviceName   string   `json:"device_type_name"` // frc.DeviceTypeName, or the kind for expected devices
 	Manufacturer string   `json:"manufacturer"`
 	Number       int      `json:"number"`
 	Required     bool     `json:"required,omitempty"`
@@ -92,7 +93,7 @@ func TakeInventory(expected []*CANDevice, heard map[string][]hal.Heard, now time
 	for _, d := range expected {
 		row := InventoryRow{
 			Name: d.Name(), Type: d.Entries[0].TypeName, Bus: d.Bus, DeviceType: d.Kind.DevType, DeviceName: d.Kind.Name,
-			Manufacturer: hal.ManufacturerName(d.Kind.Mfr), Number: d.Number, Required: d.Required, IDs: d.StatusIDs(),
+			Manufacturer: frc.ManufacturerName(d.Kind.Mfr), Number: d.Number, Required: d.Required, IDs: d.StatusIDs(),
 		}
 		list, monitored := heard[d.Bus]
 		if !monitored {
@@ -104,7 +105,7 @@ func TakeInventory(expected []*CANDevice, heard map[string][]hal.Heard, now time
 			claimed[d.Bus] = map[uint32]bool{}
 		}
 		for _, h := range list {
-			t, m, _, n := hal.SplitFRCID(h.ID)
+			t, m, _, n := frc.SplitFRCID(h.ID)
 			if t != d.Kind.DevType || m != d.Kind.Mfr || n != d.Number || control[h.ID] {
 				continue
 			}
@@ -153,14 +154,14 @@ func unexpected(heard map[string][]hal.Heard, claimed map[string]map[uint32]bool
 			if claimed[bus][h.ID] || control[h.ID] {
 				continue
 			}
-			t, m, _, n := hal.SplitFRCID(h.ID)
+			t, m, _, n := frc.SplitFRCID(h.ID)
 			k := [3]int{t, m, n}
 			i, ok := byDev[k]
 			if !ok {
 				i = len(rows)
 				byDev[k] = i
-				rows = append(rows, InventoryRow{Status: Unexpected, Bus: bus, DeviceType: t, DeviceName: hal.DeviceTypeName(t),
-					Manufacturer: hal.ManufacturerName(m), Number: n, Heard: true, LastSeen: h.Last})
+				rows = append(rows, InventoryRow{Status: Unexpected, Bus: bus, DeviceType: t, DeviceName: frc.DeviceTypeName(t),
+					Manufacturer: frc.ManufacturerName(m), Number: n, Heard: true, LastSeen: h.Last})
 			}
 			r := &rows[i]
 			r.IDs = append(r.IDs, h.ID)

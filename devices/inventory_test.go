@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -31,9 +32,9 @@ func TestInventory(t *testing.T) {
 		{ID: 0x02041544, Last: now - 200*ms, Count: 3},                                         // arm Status_6_Misc, not in the table: still the arm's
 		{ID: 0x08041400, Last: now - 300*ms, Count: 40},                                        // pdp Status1: stale
 		{ID: 0x08041740, Last: now - 150*ms, Count: 40},                                        // pdp Energy, newer: still stale
-		{ID: hal.FRCID(hal.DevMotorController, hal.MfrREV, 0x60, 9), Last: now - ms, Count: 7}, // a REV motor controller 9
-		{ID: hal.FRCID(hal.DevMotorController, hal.MfrREV, 0x61, 9), Last: now - 2*ms, Count: 7},
-		{ID: hal.FRCID(hal.DevGyro, hal.MfrKauaiLabs, 0, 1), Last: now - 500*ms, Count: 1},
+		{ID: frc.FRCID(frc.DevMotorController, frc.MfrREV, 0x60, 9), Last: now - ms, Count: 7}, // a REV motor controller 9
+		{ID: frc.FRCID(frc.DevMotorController, frc.MfrREV, 0x61, 9), Last: now - 2*ms, Count: 7},
+		{ID: frc.FRCID(frc.DevGyro, frc.MfrKauaiLabs, 0, 1), Last: now - 500*ms, Count: 1},
 	}}
 	// The PCM (c), the Pigeon on the arm and the Victor (lift) are not
 	// heard; can1 has no monitor.
@@ -93,7 +94,7 @@ func TestInventoryText(t *testing.T) {
 	f := parseYAML(t, "joints:\n  - {name: pdp, type: pdp, id: 0, required: true}\n  - {name: arm, type: talon_srx, id: 4}\n")
 	heard := map[string][]hal.Heard{"": {
 		{ID: 0x02041404, Last: now - 20*time.Millisecond, Count: 98},
-		{ID: hal.FRCID(hal.DevGyro, hal.MfrKauaiLabs, 0, 1), Last: now - 500*time.Millisecond, Count: 1},
+		{ID: frc.FRCID(frc.DevGyro, frc.MfrKauaiLabs, 0, 1), Last: now - 500*time.Millisecond, Count: 1},
 	}}
 	inv := TakeInventory(ExpectedCAN(f), heard, now)
 	var b bytes.Buffer

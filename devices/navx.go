@@ -12,6 +12,7 @@ import (
 	"periph.io/x/conn/v3/spi"
 
 	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
 )
@@ -41,23 +42,9 @@ var navxType = &config.Type{
 // kauailabs/navxmxp IMURegisters.h), little-endian. One burst reads
 // 0x00-0x39: identity, status, the processed data and the raw gyro.
 const (
-	navxRegWhoAmI      = 0x00 // u8: navxModel
-	navxRegUpdateRate  = 0x04 // u8: Hz, 4-200
-	navxRegGyroFSR     = 0x06 // u16: gyro full-scale range, °/s
-	navxRegOpStatus    = 0x08 // u8: navxOpNormal when running
-	navxRegTimestamp   = 0x12 // u32: ms, new with each sample
-	navxRegLinearAccel = 0x24 // 3 × s16: world linear acceleration, 0.001 g
-	navxRegQuat        = 0x2A // 4 × s16: W, X, Y, Z, ×32768
-	navxRegGyro        = 0x34 // 3 × s16: °/s × 32768 / gyro FSR
-	navxSpan           = 0x3A // bytes in the burst, 0x00-0x39
+	navxSpan = 0x3A // bytes in the burst, 0x00-0x39
 
-	navxModel          = 0x32 // WHOAMI of a navX-MXP
-	navxOpNormal       = 0x04 // OP_STATUS: running
-	navxI2CAddr        = 0x32
-	navxDefaultRateHz  = 60   // the navX's UPDATE_RATE_HZ at power-up
-	navxDefaultGyroFSR = 2000 // °/s, the navX-MXP's setting
-	navxStandardG      = 9.80665
-	navxSPIHz          = 500 * physic.KiloHertz // the navX library's SPI rate
+	navxSPIHz = 500 * physic.KiloHertz // the navX library's SPI rate
 
 	// navxMinStale is the shortest time without a new sample that counts
 	// as stale; at high update rates three update periods are less.
@@ -131,8 +118,8 @@ var _ Device = (*navX)(nil)
 
 func newNavX(d *config.Device, env *Env) (Device, error) {
 	iface := d.Str("interface")
-	n := &navX{name: d.Name, rateHz: navxDefaultRateHz, rErr: newOpError(d, "read")}
-	n.req = [3]byte{navxRegWhoAmI, navxSpan}
+	n := &navX{name: d.Name, rateHz: frc.NavXDefaultRateHz, rErr: newOpError(d, "read")}
+	n.req = [3]byte{frc.NavXRegWhoAmI, navxSpan}
 	p, bus, where, err := navxPort(d, env.HAL)
 	if err != nil {
 		return nil, err
@@ -144,7 +131,7 @@ func newNavX(d *config.Device, env *Env) (Device, error) {
 			return nil, fmt.Errorf("%s: connect: %w", where, err)
 		}
 		n.spi = c
-		n.req[2] = hal.NavXCRC(n.req[:2])
+		n.req[2] = frc.NavXCRC(n.req[:2])
 	case bus != nil:
 		n.bus = bus
 	case iface == "serial":
@@ -249,7 +236,7 @@ func (n *navX) responseSPI() error {
 	if err := n.spi.Tx(n.zeros[:], n.rx[:]); err != nil {
 		return n.rErr.wrap(err)
 	}
-	if hal.NavXCRC(n.rx[:navxSpan]) != n.rx[navxSpan] {
+	if frc.NavXCRC(n.rx[:navxSpan]) != n.rx[navxSpan] {
 		n.crcErrors++
 		return n.errCRC
 	}
@@ -261,7 +248,7 @@ func (n *navX) pollI2C(now time.Duration) error {
 		return nil
 	}
 	n.nextPoll = now + n.pollPeriod()
-	if err := n.bus.Tx(navxI2CAddr, n.req[:2], n.rx[:navxSpan]); err != nil {
+	if err := n.bus.Tx(frc.NavXI2CAddr, n.req[:2], n.rx[:navxSpan]); err != nil {
 		return n.rErr.wrap(err)
 	}
 	return n.decode(now, n.rx[:navxSpan])
@@ -273,42 +260,42 @@ func (n *navX) decode(now time.Duration, b []byte) error {
 	if len(b) < navxSpan {
 		return n.errGarbled
 	}
-	if b[navxRegWhoAmI] != navxModel {
+	if b[frc.NavXRegWhoAmI] != frc.NavXModel {
 		if n.verified {
 			return n.errGarbled // it answered before: a bad transfer
 		}
 		return n.errWhoAmI
 	}
 	n.verified = true
-	if b[navxRegOpStatus] != navxOpNormal {
+	if b[frc.NavXRegOpStatus] != frc.NavXOpNormal {
 		return n.errNotReady
 	}
 	var q [4]float64 // w, x, y, z
 	var norm float64
 	for i := range q {
-		q[i] = float64(navxS16(b, navxRegQuat+2*i)) / 32768
+		q[i] = float64(navxS16(b, frc.NavXRegQuat+2*i)) / 32768
 		norm += q[i] * q[i]
 	}
 	norm = math.Sqrt(norm)
 	if norm < 0.5 || norm > 1.5 {
 		return n.errGarbled // ±1 per unit: a unit quaternion has norm 1
 	}
-	if r := int(b[navxRegUpdateRate]); r >= 4 && r <= 200 {
+	if r := int(b[frc.NavXRegUpdateRate]); r >= 4 && r <= 200 {
 		n.rateHz = r
 	}
-	if ts := binary.LittleEndian.Uint32(b[navxRegTimestamp:]); !n.haveTS || ts != n.lastTS {
+	if ts := binary.LittleEndian.Uint32(b[frc.NavXRegTimestamp:]); !n.haveTS || ts != n.lastTS {
 		n.haveTS, n.lastTS, n.lastFresh = true, ts, now
 	}
-	fsr := float64(binary.LittleEndian.Uint16(b[navxRegGyroFSR:]))
+	fsr := float64(binary.LittleEndian.Uint16(b[frc.NavXRegGyroFSR:]))
 	if fsr == 0 {
-		fsr = navxDefaultGyroFSR
+		fsr = frc.NavXGyroFSRdps
 	}
 	s := &n.state
 	s.Orientation = [4]float64{q[1] / norm, q[2] / norm, q[3] / norm, q[0] / norm}
 	for i := range 3 {
-		dps := float64(navxS16(b, navxRegGyro+2*i)) * fsr / 32768
+		dps := float64(navxS16(b, frc.NavXRegGyro+2*i)) * fsr / 32768
 		s.AngularVelocity[i] = dps * math.Pi / 180
-		s.LinearAcceleration[i] = float64(navxS16(b, navxRegLinearAccel+2*i)) / 1000 * navxStandardG
+		s.LinearAcceleration[i] = float64(navxS16(b, frc.NavXRegLinearAccel+2*i)) / 1000 * frc.NavXStandardG
 	}
 	return nil
 }

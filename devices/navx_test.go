@@ -48,7 +48,7 @@ type fakeNavX struct {
 // whole ms, so a response 10 ms old may be gone: the fake drops it then.
 const fakeNavXTimeout = 10 * time.Millisecond
 
-// navxCRCTable is the navX CRC by table, built apart from hal.NavXCRC: entry i is
+// navxCRCTable is the navX CRC by table, built apart from frc.NavXCRC: entry i is
 // the remainder of i after eight shifts.
 var navxCRCTable = func() (t [256]byte) {
 	for i := range t {

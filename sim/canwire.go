@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -139,8 +140,8 @@ func (s *Sim) pigeonOnTalon(bus string, talonID int) *pigeonCAN {
 	host := s.canMotorFor(bus, "talon_srx", talonID)
 	p := &pigeonCAN{bus: b, id: talonID, host: &host.node}
 	relay := func(id uint32) uint32 { // the Talon's device type for the Pigeon's
-		_, mfr, api, n := hal.SplitFRCID(id)
-		return hal.FRCID(hal.DevMotorController, mfr, api, n)
+		_, mfr, api, n := frc.SplitFRCID(id)
+		return frc.FRCID(frc.DevMotorController, mfr, api, n)
 	}
 	p.slots[0] = b.addSlot(relay(uint32(pigeonYPR + talonID)))
 	p.slots[1] = b.addSlot(relay(uint32(pigeonGyro + talonID)))

@@ -288,9 +288,9 @@ func TestNavXFaults(t *testing.T) {
 		if err := conn.Tx(make([]byte, 17), r); err != nil {
 			t.Fatal(err)
 		}
-		if hal.NavXCRC(r[:16]) != r[16] {
+		if frc.NavXCRC(r[:16]) != r[16] {
 			bad++
-		} else if r[0] != navxModel {
+		} else if r[0] != frc.NavXModel {
 			t.Fatalf("a response with a good CRC is not the navX's: % x", r)
 		}
 	}
@@ -304,7 +304,7 @@ func TestNavXFaults(t *testing.T) {
 		s.AdvanceTo(at)
 		navxSPIRequest(t, conn, 0x00, 16)
 		conn.Tx(make([]byte, 17), r)
-		if got, want := r[0], byte(navxModel); (at < 500*time.Millisecond) != (got == want) {
+		if got, want := r[0], byte(frc.NavXModel); (at < 500*time.Millisecond) != (got == want) {
 			t.Errorf("disconnected at 0.5 s, at %v: WHOAMI 0x%02x", at, got)
 		}
 	}
@@ -315,17 +315,17 @@ func TestNavXFaults(t *testing.T) {
 	bus := mustOK[i2c.Bus](t)(s.I2C(1))
 	nacks := 0
 	for range n {
-		err := bus.Tx(navxI2CAddr, []byte{0x00, 16}, r[:16])
+		err := bus.Tx(frc.NavXI2CAddr, []byte{0x00, 16}, r[:16])
 		switch {
 		case errors.Is(err, hal.ErrNoDevice):
 			nacks++
-		case err != nil || r[0] != navxModel:
+		case err != nil || r[0] != frc.NavXModel:
 			t.Fatalf("I2C read: %v % x", err, r[:16])
 		}
 	}
 	within(t, "I2C reads NACKed", nacks, n, p)
 	s.SetFault("navx", SensorFault{Disconnected: true})
-	if err := bus.Tx(navxI2CAddr, []byte{0x00, 16}, r[:16]); !errors.Is(err, hal.ErrNoDevice) {
+	if err := bus.Tx(frc.NavXI2CAddr, []byte{0x00, 16}, r[:16]); !errors.Is(err, hal.ErrNoDevice) {
 		t.Errorf("I2C read of a disconnected navX: %v", err)
 	}
 }
@@ -413,7 +413,7 @@ func TestIMUFaults(t *testing.T) {
 		t.Errorf("Pigeon at 4 s, drifting 0.002 rad/s: yaw %v, z rate %v", yawOf(q), g[2])
 	}
 	r := make([]byte, 3)
-	navxSPIRequest(t, conn, navxRegYaw, 2)
+	navxSPIRequest(t, conn, frc.NavXRegYaw, 2)
 	conn.Tx(make([]byte, 3), r)
 	if yaw := float64(int16(uint16(r[0])|uint16(r[1])<<8)) / 100; math.Abs(yaw-(-0.008*180/math.Pi)) > 0.006 {
 		t.Errorf("navX at 4 s, drifting 0.002 rad/s: yaw %v° (clockwise), want %v", yaw, -0.008*180/math.Pi)

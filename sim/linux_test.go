@@ -6,6 +6,7 @@ import (
 
 	"periph.io/x/conn/v3/spi"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -49,7 +50,7 @@ func TestLinuxBuses(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := []byte{1, 2, 3}
-		if err := c.Tx([]byte{0x00, 0x3A, hal.NavXCRC([]byte{0x00, 0x3A})}, r); err != nil || r[0]|r[1]|r[2] != 0 {
+		if err := c.Tx([]byte{0x00, 0x3A, frc.NavXCRC([]byte{0x00, 0x3A})}, r); err != nil || r[0]|r[1]|r[2] != 0 {
 			t.Errorf("empty port read %v, %v; want zeros", r, err)
 		}
 	}

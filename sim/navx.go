@@ -12,58 +12,17 @@ import (
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
 // The navX-MXP's register map (PROTOCOLS.md "navX-MXP"; kauailabs/navxmxp
 // IMURegisters.h). Multi-byte registers are little-endian.
-const (
-	navxRegWhoAmI         = 0x00 // u8, navxModel
-	navxRegUpdateRate     = 0x04 // u8, Hz, read-write, 4-200
-	navxRegAccelFSR       = 0x05 // u8, accelerometer full-scale range, g
-	navxRegGyroFSR        = 0x06 // u16, gyro full-scale range, °/s
-	navxRegOpStatus       = 0x08 // u8, navxOpNormal when running
-	navxRegCalStatus      = 0x09 // u8
-	navxRegSelfTest       = 0x0A // u8
-	navxRegCapability     = 0x0B // u16
-	navxRegSensorStatus   = 0x10 // u16, navxStatus*
-	navxRegTimestamp      = 0x12 // u32, ms
-	navxRegYaw            = 0x16 // s16, 0.01°, -180 to 180, clockwise positive
-	navxRegRoll           = 0x18 // s16, 0.01°
-	navxRegPitch          = 0x1A // s16, 0.01°
-	navxRegHeading        = 0x1C // u16, 0.01°, 0 to 360, tilt-compensated compass
-	navxRegFusedHeading   = 0x1E // u16, 0.01°, 0 to 360
-	navxRegLinearAccel    = 0x24 // 3 × s16, 0.001 g, world frame, gravity removed
-	navxRegQuat           = 0x2A // 4 × s16 W, X, Y, Z, ×32768
-	navxRegTemp           = 0x32 // s16, 0.01 °C
-	navxRegGyro           = 0x34 // 3 × s16, raw: °/s × 32768 / gyro FSR
-	navxRegAccel          = 0x3A // 3 × s16, raw: g × 32768 / accel FSR, gravity included
-	navxRegYawOffset      = 0x4C // s16, 0.01°, the yaw at the last board-level reset
-	navxRegIntegrationCtl = 0x56 // u8, write-only
-	navxRegLast           = 0x6F // the last register
-	navxRegCount          = navxRegLast + 1
-)
+const ()
 
 // Register values.
 const (
-	navxModel          = 0x32 // WHOAMI of a navX-MXP
-	navxDefaultRateHz  = 60   // UPDATE_RATE_HZ at power-up
-	navxMinRateHz      = 4    // the firmware clips UPDATE_RATE_HZ to 4-200
-	navxMaxRateHz      = 200  //
-	navxAccelFSRg      = 2    // the firmware's defaults (AHRS.cpp)
-	navxGyroFSRdps     = 2000 //
-	navxOpNormal       = 0x04 // OP_STATUS: running
-	navxCalComplete    = 0x02 // CAL_STATUS: IMU calibration complete
-	navxSelfTestPassed = 0x87 // SELFTEST_STATUS: complete; gyro, accel, mag passed
-	navxCapYawReset    = 0x0080
-	navxCapAHRSPosTS   = 0x0100
-	navxCapOmnimount   = 0x0004
-	navxStatusMoving   = 0x01 // SENSOR_STATUS bits
-	navxStatusYawOK    = 0x02 // yaw stable: not rotating
-	navxResetYaw       = 0x80 // INTEGRATION_CTL: zero the yaw
-	navxI2CAddr        = 0x32
-	navxTempCenti      = 2500 // the die temperature reported, 0.01 °C
-	navxStandardG      = 9.80665
+	navxTempCenti = 2500 // the die temperature reported, 0.01 °C
 )
 
 // Motion thresholds of SENSOR_STATUS. The firmware flags motion when the
@@ -90,7 +49,7 @@ var (
 // loop transfers on another.
 type navx struct {
 	mu   sync.Mutex
-	regs [navxRegCount]byte
+	regs [frc.NavXRegCount]byte
 
 	motion      IMU
 	now         time.Duration // the latest set's time
@@ -105,7 +64,7 @@ type navx struct {
 	spiMode         spi.Mode
 	spiBits         int
 	spiConnected    bool
-	resp            [navxRegCount + 1]byte
+	resp            [frc.NavXRegCount + 1]byte
 	respLen         int // bytes of resp to clock out, data and CRC
 	respPos         int
 	respAt          time.Duration
@@ -133,18 +92,18 @@ func newNavX() *navx {
 	n := &navx{}
 	n.port.n, n.conn.n, n.bus.n = n, n, n
 	r := &n.regs
-	r[navxRegWhoAmI] = navxModel
-	r[navxRegUpdateRate] = navxDefaultRateHz
-	r[navxRegAccelFSR] = navxAccelFSRg
-	navxPut16(r, navxRegGyroFSR, navxGyroFSRdps)
-	r[navxRegOpStatus] = navxOpNormal
-	r[navxRegCalStatus] = navxCalComplete
-	r[navxRegSelfTest] = navxSelfTestPassed
-	navxPut16(r, navxRegCapability, navxCapOmnimount|navxCapYawReset|navxCapAHRSPosTS)
-	navxPut16(r, navxRegSensorStatus, navxStatusYawOK)
-	navxPut16(r, navxRegQuat, 32767)
-	navxPut16(r, navxRegAccel+4, navxAccelRaw(1))
-	navxPut16(r, navxRegTemp, navxTempCenti)
+	r[frc.NavXRegWhoAmI] = frc.NavXModel
+	r[frc.NavXRegUpdateRate] = frc.NavXDefaultRateHz
+	r[frc.NavXRegAccelFSR] = frc.NavXAccelFSRg
+	navxPut16(r, frc.NavXRegGyroFSR, frc.NavXGyroFSRdps)
+	r[frc.NavXRegOpStatus] = frc.NavXOpNormal
+	r[frc.NavXRegCalStatus] = frc.NavXCalComplete
+	r[frc.NavXRegSelfTest] = frc.NavXSelfTestPassed
+	navxPut16(r, frc.NavXRegCapability, frc.NavXCapOmnimount|frc.NavXCapYawReset|frc.NavXCapAHRSPosTS)
+	navxPut16(r, frc.NavXRegSensorStatus, frc.NavXStatusYawOK)
+	navxPut16(r, frc.NavXRegQuat, 32767)
+	navxPut16(r, frc.NavXRegAccel+4, navxAccelRaw(1))
+	navxPut16(r, frc.NavXRegTemp, navxTempCenti)
 	return n
 }
 
@@ -159,7 +118,7 @@ func (n *navx) set(m IMU, now time.Duration) {
 	if n.respLen > 0 && now-n.respAt > navxResponseTimeout {
 		n.respLen = 0 // the firmware gives up on a response not clocked out
 	}
-	period := time.Second / time.Duration(n.regs[navxRegUpdateRate])
+	period := time.Second / time.Duration(n.regs[frc.NavXRegUpdateRate])
 	switch {
 	case !n.sampled || now < n.nextSample-period:
 		// The first sample, or time went back (the sim restarted).
@@ -199,7 +158,7 @@ func (n *navx) sample(now time.Duration) {
 		// quaternion is rotated by the same offset, as board-level resets do.
 		n.resetYawReq = false
 		n.yawOffset = math.Remainder(navxYaw(n.relative(q))+n.yawOffset, 2*math.Pi)
-		navxPut16(&n.regs, navxRegYawOffset, uint16(navxCenti(n.yawOffset*180/math.Pi)))
+		navxPut16(&n.regs, frc.NavXRegYawOffset, uint16(navxCenti(n.yawOffset*180/math.Pi)))
 	}
 	rel := n.relative(q)
 	r := &n.regs
@@ -212,50 +171,50 @@ func (n *navx) sample(now time.Duration) {
 	yaw := navxYaw(rel)
 	pitch := math.Atan(gy / math.Sqrt(gx*gx+gz*gz))
 	roll := math.Atan(gx / math.Sqrt(gy*gy+gz*gz))
-	navxPut16(r, navxRegYaw, uint16(navxCenti(yaw*180/math.Pi)))
-	navxPut16(r, navxRegRoll, uint16(navxCenti(roll*180/math.Pi)))
-	navxPut16(r, navxRegPitch, uint16(navxCenti(pitch*180/math.Pi)))
+	navxPut16(r, frc.NavXRegYaw, uint16(navxCenti(yaw*180/math.Pi)))
+	navxPut16(r, frc.NavXRegRoll, uint16(navxCenti(roll*180/math.Pi)))
+	navxPut16(r, frc.NavXRegPitch, uint16(navxCenti(pitch*180/math.Pi)))
 	// No magnetic field is modelled: the compass points along the world's
 	// +x, and heading is the absolute yaw, clockwise, 0-360.
 	heading := math.Mod(navxYaw(q)*180/math.Pi+360, 360)
 	h := uint16(min(35999, max(0, math.Round(heading*100))))
-	navxPut16(r, navxRegHeading, h)
-	navxPut16(r, navxRegFusedHeading, h)
+	navxPut16(r, frc.NavXRegHeading, h)
+	navxPut16(r, frc.NavXRegFusedHeading, h)
 
 	// The world linear acceleration is IMU.LinearAcceleration as it is.
 	a := m.LinearAcceleration
 	for i := range 3 {
-		navxPut16(r, navxRegLinearAccel+2*i, uint16(navxSat16(a[i]/navxStandardG*1000)))
+		navxPut16(r, frc.NavXRegLinearAccel+2*i, uint16(navxSat16(a[i]/frc.NavXStandardG*1000)))
 	}
 	for i := range 4 {
-		navxPut16(r, navxRegQuat+2*i, uint16(navxSat16(rel[i]*32768)))
+		navxPut16(r, frc.NavXRegQuat+2*i, uint16(navxSat16(rel[i]*32768)))
 	}
 	// Raw gyro, °/s scaled to the full-scale range, body frame.
 	for i := range 3 {
 		dps := m.AngularVelocity[i] * 180 / math.Pi
-		navxPut16(r, navxRegGyro+2*i, uint16(navxSat16(dps*32768/navxGyroFSRdps)))
+		navxPut16(r, frc.NavXRegGyro+2*i, uint16(navxSat16(dps*32768/frc.NavXGyroFSRdps)))
 	}
 	// Raw accelerometer: the specific force in the body frame, g: the
 	// world linear acceleration plus 1 g up, rotated into the body.
-	w := [3]float64{a[0] / navxStandardG, a[1] / navxStandardG, a[2]/navxStandardG + 1}
+	w := [3]float64{a[0] / frc.NavXStandardG, a[1] / frc.NavXStandardG, a[2]/frc.NavXStandardG + 1}
 	body := navxRotateInverse(rel, w)
 	for i := range 3 {
-		navxPut16(r, navxRegAccel+2*i, navxAccelRaw(body[i]))
+		navxPut16(r, frc.NavXRegAccel+2*i, navxAccelRaw(body[i]))
 	}
 
-	status := uint16(navxStatusYawOK)
+	status := uint16(frc.NavXStatusYawOK)
 	w0 := m.AngularVelocity
 	if math.Abs(w0[2]) > navxRotatingRate {
-		status &^= navxStatusYawOK
+		status &^= frc.NavXStatusYawOK
 	}
-	if math.Hypot(a[0], a[1])/navxStandardG > navxMovingAccelG ||
+	if math.Hypot(a[0], a[1])/frc.NavXStandardG > navxMovingAccelG ||
 		math.Sqrt(w0[0]*w0[0]+w0[1]*w0[1]+w0[2]*w0[2]) > navxRotatingRate {
-		status |= navxStatusMoving
+		status |= frc.NavXStatusMoving
 	}
-	navxPut16(r, navxRegSensorStatus, status)
+	navxPut16(r, frc.NavXRegSensorStatus, status)
 	ms := uint32(now / time.Millisecond)
-	navxPut16(r, navxRegTimestamp, uint16(ms))
-	navxPut16(r, navxRegTimestamp+2, uint16(ms>>16))
+	navxPut16(r, frc.NavXRegTimestamp, uint16(ms))
+	navxPut16(r, frc.NavXRegTimestamp+2, uint16(ms>>16))
 }
 
 // relative is q (w, x, y, z) after the yaw reset: rotated about z by the
@@ -293,7 +252,7 @@ func navxRotateInverse(q [4]float64, v [3]float64) [3]float64 {
 }
 
 // navxAccelRaw is an acceleration in g as the raw accelerometer counts it.
-func navxAccelRaw(g float64) uint16 { return uint16(navxSat16(g * 32768 / navxAccelFSRg)) }
+func navxAccelRaw(g float64) uint16 { return uint16(navxSat16(g * 32768 / frc.NavXAccelFSRg)) }
 
 // navxCenti is an angle in degrees in hundredths, saturated to int16.
 func navxCenti(deg float64) int16 { return navxSat16(deg * 100) }
@@ -311,7 +270,7 @@ func navxSat16(v float64) int16 {
 	return int16(math.Round(v))
 }
 
-func navxPut16(r *[navxRegCount]byte, reg int, v uint16) {
+func navxPut16(r *[frc.NavXRegCount]byte, reg int, v uint16) {
 	r[reg], r[reg+1] = byte(v), byte(v>>8)
 }
 
@@ -319,10 +278,10 @@ func navxPut16(r *[navxRegCount]byte, reg int, v uint16) {
 // (clipped to 4-200 Hz) and INTEGRATION_CTL take writes.
 func (n *navx) write(reg int, v byte) {
 	switch reg {
-	case navxRegUpdateRate:
-		n.regs[reg] = max(navxMinRateHz, min(navxMaxRateHz, v))
-	case navxRegIntegrationCtl:
-		if v&navxResetYaw != 0 {
+	case frc.NavXRegUpdateRate:
+		n.regs[reg] = max(frc.NavXMinRateHz, min(frc.NavXMaxRateHz, v))
+	case frc.NavXRegIntegrationCtl:
+		if v&frc.NavXResetYaw != 0 {
 			n.resetYawReq = true
 		}
 	}
@@ -430,20 +389,20 @@ func (n *navx) spiTx(w, r []byte) {
 		return
 	}
 	clear(r)
-	if len(w) != 3 || hal.NavXCRC(w[:2]) != w[2] || w[1] == 0 {
+	if len(w) != 3 || frc.NavXCRC(w[:2]) != w[2] || w[1] == 0 {
 		return
 	}
 	reg := int(w[0] &^ 0x80)
-	if reg > navxRegLast {
+	if reg > frc.NavXRegLast {
 		return
 	}
 	if w[0]&0x80 != 0 {
 		n.write(reg, w[1])
 		return
 	}
-	count := min(int(w[1]), navxRegCount-reg)
+	count := min(int(w[1]), frc.NavXRegCount-reg)
 	copy(n.resp[:count], n.regs[reg:reg+count])
-	n.resp[count] = hal.NavXCRC(n.resp[:count])
+	n.resp[count] = frc.NavXCRC(n.resp[:count])
 	if n.drops() {
 		n.resp[count] ^= 0xFF // a dropout: the response is garbled
 	}
@@ -469,7 +428,7 @@ func (b *navxI2CBus) SetSpeed(f physic.Frequency) error {
 
 // Tx does one transaction: the write, then the read.
 func (b *navxI2CBus) Tx(addr uint16, w, r []byte) error {
-	if addr != navxI2CAddr {
+	if addr != frc.NavXI2CAddr {
 		return errNavXNoAck
 	}
 	n := b.n
@@ -485,11 +444,11 @@ func (b *navxI2CBus) Tx(addr uint16, w, r []byte) error {
 	if len(w) == 1 || len(w) == 2 {
 		reg := int(w[0] &^ 0x80)
 		switch {
-		case reg > navxRegLast:
+		case reg > frc.NavXRegLast:
 		case w[0]&0x80 != 0 && len(w) == 2:
 			n.write(reg, w[1])
 		case w[0]&0x80 == 0:
-			count := navxRegCount - reg
+			count := frc.NavXRegCount - reg
 			if len(w) == 2 {
 				count = min(count, int(w[1]))
 			}

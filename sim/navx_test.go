@@ -10,6 +10,7 @@ import (
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -29,20 +30,20 @@ func navxU16(n *navx, reg int) uint16 { return binary.LittleEndian.Uint16(n.regs
 func TestNavXPowerUp(t *testing.T) {
 	n := newNavX()
 	want := map[int]uint16{
-		navxRegUpdateRate:   60,
-		navxRegGyroFSR:      2000,
-		navxRegSensorStatus: navxStatusYawOK,
-		navxRegQuat:         32767, // W = 1, saturated
-		navxRegQuat + 6:     0,
-		navxRegAccel + 4:    16384, // 1 g at ±2 g full scale
+		frc.NavXRegUpdateRate:   60,
+		frc.NavXRegGyroFSR:      2000,
+		frc.NavXRegSensorStatus: frc.NavXStatusYawOK,
+		frc.NavXRegQuat:         32767, // W = 1, saturated
+		frc.NavXRegQuat + 6:     0,
+		frc.NavXRegAccel + 4:    16384, // 1 g at ±2 g full scale
 	}
-	if n.regs[navxRegWhoAmI] != 0x32 || n.regs[navxRegOpStatus] != 4 || n.regs[navxRegAccelFSR] != 2 {
+	if n.regs[frc.NavXRegWhoAmI] != 0x32 || n.regs[frc.NavXRegOpStatus] != 4 || n.regs[frc.NavXRegAccelFSR] != 2 {
 		t.Errorf("WHOAMI %#x OP_STATUS %d ACCEL_FSR %d, want 0x32 4 2",
-			n.regs[navxRegWhoAmI], n.regs[navxRegOpStatus], n.regs[navxRegAccelFSR])
+			n.regs[frc.NavXRegWhoAmI], n.regs[frc.NavXRegOpStatus], n.regs[frc.NavXRegAccelFSR])
 	}
 	for reg, v := range want {
 		got := navxU16(n, reg)
-		if reg == navxRegUpdateRate {
+		if reg == frc.NavXRegUpdateRate {
 			got = uint16(n.regs[reg])
 		}
 		if got != v {
@@ -61,14 +62,14 @@ func TestNavXYaw90(t *testing.T) {
 		reg  int
 		want int16
 	}{
-		{"yaw", navxRegYaw, -9000},
-		{"roll", navxRegRoll, 0},
-		{"pitch", navxRegPitch, 0},
-		{"quat W", navxRegQuat, 23170}, // 0.70711 × 32768 = 23170.5
-		{"quat X", navxRegQuat + 2, 0},
-		{"quat Y", navxRegQuat + 4, 0},
-		{"quat Z", navxRegQuat + 6, 23170},
-		{"accel Z", navxRegAccel + 4, 16384}, // level: 1 g
+		{"yaw", frc.NavXRegYaw, -9000},
+		{"roll", frc.NavXRegRoll, 0},
+		{"pitch", frc.NavXRegPitch, 0},
+		{"quat W", frc.NavXRegQuat, 23170}, // 0.70711 × 32768 = 23170.5
+		{"quat X", frc.NavXRegQuat + 2, 0},
+		{"quat Y", frc.NavXRegQuat + 4, 0},
+		{"quat Z", frc.NavXRegQuat + 6, 23170},
+		{"accel Z", frc.NavXRegAccel + 4, 16384}, // level: 1 g
 	}
 	for _, c := range checks {
 		if got := navxS16(n, c.reg); got != c.want {
@@ -76,10 +77,10 @@ func TestNavXYaw90(t *testing.T) {
 		}
 	}
 	// Heading is clockwise from +x: a quarter turn left is 270°.
-	if got := navxU16(n, navxRegHeading); got != 27000 {
+	if got := navxU16(n, frc.NavXRegHeading); got != 27000 {
 		t.Errorf("heading = %d, want 27000", got)
 	}
-	if got := binary.LittleEndian.Uint32(n.regs[navxRegTimestamp:]); got != 1234 {
+	if got := binary.LittleEndian.Uint32(n.regs[frc.NavXRegTimestamp:]); got != 1234 {
 		t.Errorf("timestamp = %d ms, want 1234", got)
 	}
 }
@@ -90,17 +91,17 @@ func TestNavXTilt(t *testing.T) {
 	n := newNavX()
 	h := 15 * math.Pi / 180
 	n.set(IMU{Orientation: [4]float64{math.Cos(h), math.Sin(h), 0, 0}}, 0)
-	if got := navxS16(n, navxRegPitch); got != 3000 {
+	if got := navxS16(n, frc.NavXRegPitch); got != 3000 {
 		t.Errorf("pitch = %d, want 3000", got)
 	}
-	if got := navxS16(n, navxRegRoll); got != 0 {
+	if got := navxS16(n, frc.NavXRegRoll); got != 0 {
 		t.Errorf("roll = %d, want 0", got)
 	}
 	// Gravity in the body: y = sin 30° = 0.5 g, z = cos 30° = 0.866 g.
-	if got := navxS16(n, navxRegAccel+2); got != 8192 {
+	if got := navxS16(n, frc.NavXRegAccel+2); got != 8192 {
 		t.Errorf("raw accel Y = %d, want 8192 (0.5 g)", got)
 	}
-	if got := navxS16(n, navxRegAccel+4); got != 14189 {
+	if got := navxS16(n, frc.NavXRegAccel+4); got != 14189 {
 		t.Errorf("raw accel Z = %d, want 14189 (0.866 g)", got)
 	}
 }
@@ -117,25 +118,25 @@ func TestNavXMotion(t *testing.T) {
 		reg  int
 		want int16
 	}{
-		{"world accel X", navxRegLinearAccel, 500},
-		{"world accel Y", navxRegLinearAccel + 2, -10},
-		{"world accel Z", navxRegLinearAccel + 4, 0},
-		{"gyro Z", navxRegGyro + 4, 1475}, // 90 °/s × 32768 / 2000 = 1474.56
-		{"raw accel X", navxRegAccel, 8192},
-		{"raw accel Y", navxRegAccel + 2, -164}, // -0.01 g × 16384 = -163.84
-		{"raw accel Z", navxRegAccel + 4, 16384},
+		{"world accel X", frc.NavXRegLinearAccel, 500},
+		{"world accel Y", frc.NavXRegLinearAccel + 2, -10},
+		{"world accel Z", frc.NavXRegLinearAccel + 4, 0},
+		{"gyro Z", frc.NavXRegGyro + 4, 1475}, // 90 °/s × 32768 / 2000 = 1474.56
+		{"raw accel X", frc.NavXRegAccel, 8192},
+		{"raw accel Y", frc.NavXRegAccel + 2, -164}, // -0.01 g × 16384 = -163.84
+		{"raw accel Z", frc.NavXRegAccel + 4, 16384},
 	}
 	for _, c := range checks {
 		if got := navxS16(n, c.reg); got != c.want {
 			t.Errorf("%s = %d, want %d", c.name, got, c.want)
 		}
 	}
-	if got := navxU16(n, navxRegSensorStatus); got != navxStatusMoving {
+	if got := navxU16(n, frc.NavXRegSensorStatus); got != frc.NavXStatusMoving {
 		t.Errorf("sensor status = %#x, want moving, not yaw stable (0x01)", got)
 	}
 	// At rest again the next sample is yaw stable and not moving.
 	n.set(IMU{}, 17*time.Millisecond)
-	if got := navxU16(n, navxRegSensorStatus); got != navxStatusYawOK {
+	if got := navxU16(n, frc.NavXRegSensorStatus); got != frc.NavXStatusYawOK {
 		t.Errorf("sensor status at rest = %#x, want 0x02", got)
 	}
 }
@@ -143,22 +144,22 @@ func TestNavXMotion(t *testing.T) {
 // Samples come at UPDATE_RATE_HZ: at 60 Hz one every 16.67 ms.
 func TestNavXUpdateRate(t *testing.T) {
 	n := newNavX()
-	ts := func() uint32 { return binary.LittleEndian.Uint32(n.regs[navxRegTimestamp:]) }
+	ts := func() uint32 { return binary.LittleEndian.Uint32(n.regs[frc.NavXRegTimestamp:]) }
 	n.set(IMU{Orientation: navxYawQ(10)}, 100*time.Millisecond)
 	n.set(IMU{Orientation: navxYawQ(20)}, 110*time.Millisecond)
-	if ts() != 100 || navxS16(n, navxRegYaw) != -1000 {
-		t.Errorf("at 110 ms: timestamp %d yaw %d, want the sample of 100 ms (-1000)", ts(), navxS16(n, navxRegYaw))
+	if ts() != 100 || navxS16(n, frc.NavXRegYaw) != -1000 {
+		t.Errorf("at 110 ms: timestamp %d yaw %d, want the sample of 100 ms (-1000)", ts(), navxS16(n, frc.NavXRegYaw))
 	}
 	n.set(IMU{Orientation: navxYawQ(20)}, 117*time.Millisecond)
-	if ts() != 117 || navxS16(n, navxRegYaw) != -2000 {
-		t.Errorf("at 117 ms: timestamp %d yaw %d, want 117, -2000", ts(), navxS16(n, navxRegYaw))
+	if ts() != 117 || navxS16(n, frc.NavXRegYaw) != -2000 {
+		t.Errorf("at 117 ms: timestamp %d yaw %d, want 117, -2000", ts(), navxS16(n, frc.NavXRegYaw))
 	}
 }
 
 // navxSPIRequest sends a 3-byte request with its CRC.
 func navxSPIRequest(t *testing.T, c spi.Conn, a, b byte) {
 	t.Helper()
-	w := []byte{a, b, hal.NavXCRC([]byte{a, b})}
+	w := []byte{a, b, frc.NavXCRC([]byte{a, b})}
 	if err := c.Tx(w, make([]byte, 3)); err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +185,7 @@ func TestNavXSPI(t *testing.T) {
 	if err := c.Tx(make([]byte, 3), r); err != nil {
 		t.Fatal(err)
 	}
-	want := []byte{50, 2, hal.NavXCRC([]byte{50, 2})}
+	want := []byte{50, 2, frc.NavXCRC([]byte{50, 2})}
 	if string(r) != string(want) {
 		t.Errorf("read 0x04-0x05 = % x, want % x", r, want)
 	}
@@ -207,7 +208,7 @@ func TestNavXSPI(t *testing.T) {
 	c.Tx(make([]byte, 2), r1)
 	c.Tx(make([]byte, 3), r2)
 	whoami := []byte{0x32, 0, 0, 0}
-	if got := append(r1, r2...); string(got) != string(append(whoami, hal.NavXCRC(whoami))) {
+	if got := append(r1, r2...); string(got) != string(append(whoami, frc.NavXCRC(whoami))) {
 		t.Errorf("read in two pieces = % x", got)
 	}
 }
@@ -216,9 +217,9 @@ func TestNavXSPIBadRequests(t *testing.T) {
 	n := newNavX()
 	c, _ := n.spiPort().Connect(500*physic.KiloHertz, spi.Mode3, 8)
 	// A write with a bad CRC is ignored.
-	c.Tx([]byte{0x84, 50, hal.NavXCRC([]byte{0x84, 50}) ^ 1}, nil)
-	if n.regs[navxRegUpdateRate] != 60 {
-		t.Errorf("bad-CRC write took: rate %d", n.regs[navxRegUpdateRate])
+	c.Tx([]byte{0x84, 50, frc.NavXCRC([]byte{0x84, 50}) ^ 1}, nil)
+	if n.regs[frc.NavXRegUpdateRate] != 60 {
+		t.Errorf("bad-CRC write took: rate %d", n.regs[frc.NavXRegUpdateRate])
 	}
 	// So is a read request with a bad CRC: the next read clocks out zeros.
 	c.Tx([]byte{0x00, 4, 0x00}, nil)
@@ -231,12 +232,12 @@ func TestNavXSPIBadRequests(t *testing.T) {
 	// writes to read-only registers change nothing; rates are clipped.
 	navxSPIRequest(t, c, 0x84, 0)
 	navxSPIRequest(t, c, 0x80, 0x11)
-	if n.regs[navxRegUpdateRate] != 60 || n.regs[navxRegWhoAmI] != 0x32 {
-		t.Errorf("rate %d WHOAMI %#x after refused writes", n.regs[navxRegUpdateRate], n.regs[navxRegWhoAmI])
+	if n.regs[frc.NavXRegUpdateRate] != 60 || n.regs[frc.NavXRegWhoAmI] != 0x32 {
+		t.Errorf("rate %d WHOAMI %#x after refused writes", n.regs[frc.NavXRegUpdateRate], n.regs[frc.NavXRegWhoAmI])
 	}
 	navxSPIRequest(t, c, 0x84, 250)
-	if n.regs[navxRegUpdateRate] != 200 {
-		t.Errorf("rate 250 written reads %d, want 200", n.regs[navxRegUpdateRate])
+	if n.regs[frc.NavXRegUpdateRate] != 200 {
+		t.Errorf("rate 250 written reads %d, want 200", n.regs[frc.NavXRegUpdateRate])
 	}
 	// A response not clocked out within 10 ms is dropped.
 	n.set(IMU{}, 0)
@@ -273,8 +274,8 @@ func TestNavXI2C(t *testing.T) {
 	if r[0] != 0x32 || r[1] != 0xFF {
 		t.Errorf("two-step read of 1 byte into 2 = % x, want 32 ff", r)
 	}
-	if n.regs[navxRegUpdateRate] != 4 {
-		t.Errorf("rate 1 written reads %d, want 4", n.regs[navxRegUpdateRate])
+	if n.regs[frc.NavXRegUpdateRate] != 4 {
+		t.Errorf("rate 1 written reads %d, want 4", n.regs[frc.NavXRegUpdateRate])
 	}
 	// A read with nothing set up reads the idle bus.
 	b.Tx(0x32, nil, r)
@@ -289,27 +290,27 @@ func TestNavXYawReset(t *testing.T) {
 	n := newNavX()
 	b := n.i2cBus()
 	n.set(IMU{Orientation: navxYawQ(30)}, 0)
-	if got := navxS16(n, navxRegYaw); got != -3000 {
+	if got := navxS16(n, frc.NavXRegYaw); got != -3000 {
 		t.Fatalf("yaw = %d, want -3000", got)
 	}
-	b.Tx(0x32, []byte{0x80 | navxRegIntegrationCtl, navxResetYaw}, nil)
+	b.Tx(0x32, []byte{0x80 | frc.NavXRegIntegrationCtl, frc.NavXResetYaw}, nil)
 	n.set(IMU{Orientation: navxYawQ(30)}, 17*time.Millisecond)
-	if got := navxS16(n, navxRegYaw); got != 0 {
+	if got := navxS16(n, frc.NavXRegYaw); got != 0 {
 		t.Errorf("yaw after reset = %d, want 0", got)
 	}
-	if got := navxS16(n, navxRegYawOffset); got != -3000 {
+	if got := navxS16(n, frc.NavXRegYawOffset); got != -3000 {
 		t.Errorf("yaw offset = %d, want -3000", got)
 	}
 	n.set(IMU{Orientation: navxYawQ(75)}, 34*time.Millisecond)
-	if got := navxS16(n, navxRegYaw); got != -4500 {
+	if got := navxS16(n, frc.NavXRegYaw); got != -4500 {
 		t.Errorf("yaw 45° past the reset = %d, want -4500", got)
 	}
 	// The quaternion is the 45° turn: W = cos 22.5° × 32768, Z = sin 22.5° × 32768.
-	if w, z := navxS16(n, navxRegQuat), navxS16(n, navxRegQuat+6); w != 30274 || z != 12540 {
+	if w, z := navxS16(n, frc.NavXRegQuat), navxS16(n, frc.NavXRegQuat+6); w != 30274 || z != 12540 {
 		t.Errorf("quaternion W %d Z %d, want 30274 12540", w, z)
 	}
 	// The compass heading is absolute: 75° left of +x is 285°.
-	if got := navxU16(n, navxRegHeading); got != 28500 {
+	if got := navxU16(n, frc.NavXRegHeading); got != 28500 {
 		t.Errorf("heading = %d, want 28500", got)
 	}
 }
@@ -318,7 +319,7 @@ func TestNavXAllocs(t *testing.T) {
 	n := newNavX()
 	c, _ := n.spiPort().Connect(500*physic.KiloHertz, spi.Mode3, 8)
 	b := n.i2cBus()
-	req := []byte{0x04, 0x6C, hal.NavXCRC([]byte{0x04, 0x6C})}
+	req := []byte{0x04, 0x6C, frc.NavXCRC([]byte{0x04, 0x6C})}
 	w, r := make([]byte, 0x6D), make([]byte, 0x6D)
 	i2cReq := []byte{0x00, 0x3A}
 	m := IMU{Orientation: navxYawQ(30), AngularVelocity: [3]float64{0, 0, 1}}
@@ -367,8 +368,8 @@ func FuzzNavXTransfers(f *testing.F) {
 			b.Tx(0x32, chunk, r[:len(chunk)])
 			b.Tx(0x32, nil, r[:k])
 		}
-		if n.regs[navxRegWhoAmI] != 0x32 || n.regs[navxRegUpdateRate] < 4 || n.regs[navxRegUpdateRate] > 200 {
-			t.Fatalf("WHOAMI %#x rate %d", n.regs[navxRegWhoAmI], n.regs[navxRegUpdateRate])
+		if n.regs[frc.NavXRegWhoAmI] != 0x32 || n.regs[frc.NavXRegUpdateRate] < 4 || n.regs[frc.NavXRegUpdateRate] > 200 {
+			t.Fatalf("WHOAMI %#x rate %d", n.regs[frc.NavXRegWhoAmI], n.regs[frc.NavXRegUpdateRate])
 		}
 	})
 }

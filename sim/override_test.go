@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -150,7 +151,7 @@ func TestOverrideIMU(t *testing.T) {
 	}
 	s.AdvanceTo(50 * time.Millisecond)
 	n := s.sensors["navx"].imu.nav
-	if yaw := int16(uint16(n.regs[navxRegYaw]) | uint16(n.regs[navxRegYaw+1])<<8); !near(float64(yaw), -9000, 2) {
+	if yaw := int16(uint16(n.regs[frc.NavXRegYaw]) | uint16(n.regs[frc.NavXRegYaw+1])<<8); !near(float64(yaw), -9000, 2) {
 		t.Errorf("overridden navX yaw register %d, want -9000", yaw)
 	}
 }

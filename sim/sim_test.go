@@ -286,7 +286,7 @@ func TestSPIAndI2C(t *testing.T) {
 		t.Fatal(err)
 	}
 	req := []byte{0x00, 1, 0}
-	req[2] = hal.NavXCRC(req[:2])
+	req[2] = frc.NavXCRC(req[:2])
 	if err := nc.Tx(req, make([]byte, 3)); err != nil {
 		t.Fatal(err)
 	}
@@ -521,7 +521,7 @@ func TestIMUs(t *testing.T) {
 	s.AdvanceTo(50 * time.Millisecond)
 	// The navX's yaw register: 90° counterclockwise is -90.00° (the navX
 	// counts clockwise), in 0.01°.
-	if yaw := int16(uint16(s.sensors["navx"].imu.nav.regs[navxRegYaw]) | uint16(s.sensors["navx"].imu.nav.regs[navxRegYaw+1])<<8); !near(float64(yaw), -9000, 2) {
+	if yaw := int16(uint16(s.sensors["navx"].imu.nav.regs[frc.NavXRegYaw]) | uint16(s.sensors["navx"].imu.nav.regs[frc.NavXRegYaw+1])<<8); !near(float64(yaw), -9000, 2) {
 		t.Errorf("navX yaw register %d, want -9000", yaw)
 	}
 	if err := s.SetIMU("shoulder_pot", m); !errors.Is(err, hal.ErrNoDevice) {

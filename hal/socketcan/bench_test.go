@@ -3,6 +3,7 @@ package socketcan
 import (
 	"testing"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -11,7 +12,7 @@ import (
 func busIDs() []uint32 {
 	ids := []uint32{pdpStatus1, pdpStatus2, 0x08041480, 0x08041740}
 	for i := 0; i < 36; i++ {
-		ids = append(ids, hal.FRCID(hal.DevMotorController, hal.MfrREV, 0x60+i%6, 1+i/6))
+		ids = append(ids, frc.FRCID(frc.DevMotorController, frc.MfrREV, 0x60+i%6, 1+i/6))
 	}
 	return ids
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/heartbeat"
 )
@@ -66,9 +67,9 @@ loop:
 	t.Logf("errors: %+v", e)
 	t.Logf("heartbeats sent %d, failed %d (%v)", sent, failed, lastErr)
 	for _, h := range bus.Heard(nil) {
-		typ, mfr, api, dev := hal.SplitFRCID(h.ID)
+		typ, mfr, api, dev := frc.SplitFRCID(h.ID)
 		t.Logf("heard %#08x: %s, %s, API %#x, device %d: %d frames, %.0f/s", h.ID,
-			hal.DeviceTypeName(typ), hal.ManufacturerName(mfr), api, dev, h.Count, float64(h.Count)/2)
+			frc.DeviceTypeName(typ), frc.ManufacturerName(mfr), api, dev, h.Count, float64(h.Count)/2)
 	}
 	if st.RxFrames == 0 {
 		t.Error("nothing heard: is a device powered and wired to the adapter, the bus terminated (120 ohm at each end), the bit rate 1000000?")

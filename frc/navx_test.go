@@ -1,4 +1,4 @@
-package hal
+package frc
 
 import "testing"
 
