@@ -9,7 +9,7 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister(Driver{Type: analogInputType, New: newAnalogInput}) }
+func init() { MustRegister(Driver{Type: analogInputType, New: newAnalogInput, Needs: hal.CapAnalogIn}) }
 
 var analogInputType = &config.Type{
 	Name: "analog_input", Class: "AnalogInput", Group: "sensor",
@@ -62,7 +62,7 @@ func newAnalogInput(d *config.Device, env *Env) (Device, error) {
 		return nil, fmt.Errorf("accumulator: %w", hal.ErrUnsupported)
 	}
 	ch := d.Int("ain_channel")
-	in, err := env.HAL.OpenAnalogIn(ch, d.Int("average_bits"), d.Int("oversample_bits"))
+	in, err := hal.OpenAnalogIn(env.HAL, ch, d.Int("average_bits"), d.Int("oversample_bits"))
 	if err != nil {
 		return nil, fmt.Errorf("analog input %d: %w", ch, err)
 	}

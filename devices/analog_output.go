@@ -9,7 +9,9 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister(Driver{Type: analogOutputType, New: newAnalogOutput}) }
+func init() {
+	MustRegister(Driver{Type: analogOutputType, New: newAnalogOutput, Needs: hal.CapAnalogOut})
+}
 
 var analogOutputType = &config.Type{
 	Name: "analog_output", Class: "AnalogOutput", Group: "actuator",
@@ -49,7 +51,7 @@ var _ Device = (*analogOutput)(nil)
 
 func newAnalogOutput(d *config.Device, env *Env) (Device, error) {
 	ch := d.Int("aout_channel")
-	out, err := env.HAL.OpenAnalogOut(ch)
+	out, err := hal.OpenAnalogOut(env.HAL, ch)
 	if err != nil {
 		return nil, fmt.Errorf("analog output %d: %w", ch, err)
 	}

@@ -1,9 +1,12 @@
 package devices
 
-import "github.com/frcd/frcd/config"
+import (
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/hal"
+)
 
 func init() {
-	MustRegister(Driver{Type: canVictorSPXType, New: newCANVictorSPX, CAN: &CANTraffic{Kind: canVictorSPX, NumberKey: "id"}})
+	MustRegister(Driver{Type: canVictorSPXType, New: newCANVictorSPX, CAN: &CANTraffic{Kind: canVictorSPX, NumberKey: "id"}, Needs: hal.CapCANMotor})
 }
 
 // newCANVictorSPX binds a CTRE Victor SPX at CAN id `id` through

@@ -3,6 +3,7 @@ package devices
 import (
 	"errors"
 	"fmt"
+	"github.com/frcd/frcd/diag"
 	"sort"
 	"time"
 
@@ -45,6 +46,12 @@ type Driver struct {
 	// CAN is the CAN device an entry of the type puts on its bus, for the
 	// bus load estimate and the inventory; nil when it puts none.
 	CAN *CANTraffic
+	// Needs are the HAL providers the constructor opens, so that a
+	// backend without them is known not to run the type before the robot
+	// is built (`frcd validate --hal`); NeedsOf, when set, decides per
+	// entry instead (a navX on a roboRIO port or a Linux bus).
+	Needs   hal.Caps
+	NeedsOf func(d *config.Device) hal.Caps
 }
 
 var registry = map[string]*Driver{}
@@ -71,6 +78,32 @@ func Types() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// NeedsOf returns the HAL providers an entry needs (Driver.Needs), 0 for
+// a type without a driver.
+func NeedsOf(d *config.Device) hal.Caps {
+	if d.Type == nil {
+		return 0
+	}
+	drv := registry[d.Type.Name]
+	switch {
+	case drv == nil:
+		return 0
+	case drv.NeedsOf != nil:
+		return drv.NeedsOf(d)
+	}
+	return drv.Needs
+}
+
+// CheckBackend warns about each device of f that a backend with the
+// providers have cannot run, naming the backend and what it lacks.
+func CheckBackend(f *config.File, backend string, have hal.Caps, list *diag.List) {
+	for _, d := range f.Devices {
+		if missing := NeedsOf(d) &^ have; missing != 0 {
+			list.Warnf(d.TypePos, "%s: the %s backend cannot run it: it has no %s", d, backend, missing)
+		}
+	}
 }
 
 // Env is what a constructor binds to: the HAL backend (borrowed, never

@@ -9,7 +9,7 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister(Driver{Type: digitalInputType, New: newDigitalInput}) }
+func init() { MustRegister(Driver{Type: digitalInputType, New: newDigitalInput, Needs: hal.CapDIO}) }
 
 var digitalInputType = &config.Type{
 	Name: "digital_input", Class: "DigitalInput", Group: "sensor",
@@ -41,7 +41,7 @@ type digitalInput struct {
 var _ Device = (*digitalInput)(nil)
 
 func newDigitalInput(d *config.Device, env *Env) (Device, error) {
-	in, err := env.HAL.OpenDigitalIn(d.Int("dio_channel"))
+	in, err := hal.OpenDigitalIn(env.HAL, d.Int("dio_channel"))
 	if err != nil {
 		return nil, fmt.Errorf("DIO %d: %w", d.Int("dio_channel"), err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister(Driver{Type: digitalOutputType, New: newDigitalOutput}) }
+func init() { MustRegister(Driver{Type: digitalOutputType, New: newDigitalOutput, Needs: hal.CapDIO}) }
 
 var digitalOutputType = &config.Type{
 	Name: "digital_output", Class: "DigitalOutput", Group: "actuator",
@@ -42,7 +42,7 @@ type digitalOutput struct {
 var _ Device = (*digitalOutput)(nil)
 
 func newDigitalOutput(d *config.Device, env *Env) (Device, error) {
-	out, err := env.HAL.OpenDigitalOut(d.Int("dio_channel"))
+	out, err := hal.OpenDigitalOut(env.HAL, d.Int("dio_channel"))
 	if err != nil {
 		return nil, fmt.Errorf("DIO %d: %w", d.Int("dio_channel"), err)
 	}

@@ -3,10 +3,11 @@ package devices
 import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/frc"
+	"github.com/frcd/frcd/hal"
 )
 
 func init() {
-	MustRegister(Driver{Type: pwmSpeedType("dmc60", "DMC60", "A Digilent DMC 60 on PWM.", frc.PWMDMC60), New: newDMC60})
+	MustRegister(Driver{Type: pwmSpeedType("dmc60", "DMC60", "A Digilent DMC 60 on PWM.", frc.PWMDMC60), New: newDMC60, Needs: hal.CapPWM})
 }
 
 // newDMC60 binds a Digilent DMC 60 on the roboRIO PWM channel `id`: a

@@ -2,6 +2,7 @@ package devices
 
 import (
 	"fmt"
+	"github.com/frcd/frcd/hal"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -9,7 +10,7 @@ import (
 )
 
 func init() {
-	MustRegister(Driver{Type: doubleSolenoidType, New: newDoubleSolenoid, CAN: &CANTraffic{Of: pneumaticsCAN}})
+	MustRegister(Driver{Type: doubleSolenoidType, New: newDoubleSolenoid, CAN: &CANTraffic{Of: pneumaticsCAN}, Needs: hal.CapCAN})
 }
 
 var doubleSolenoidType = &config.Type{

@@ -9,7 +9,7 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister(Driver{Type: encoderType, New: newEncoder}) }
+func init() { MustRegister(Driver{Type: encoderType, New: newEncoder, Needs: hal.CapEncoder}) }
 
 var encoderType = &config.Type{
 	Name: "encoder", Class: "Encoder", Group: "sensor",
@@ -57,7 +57,7 @@ func newEncoder(d *config.Device, env *Env) (Device, error) {
 	default:
 		return nil, fmt.Errorf("encoding %d: want 1, 2 or 4", encoding)
 	}
-	enc, err := env.HAL.OpenEncoder(d.Int("ch_a"), d.Int("ch_b"), hal.Encoding(encoding))
+	enc, err := hal.OpenEncoder(env.HAL, d.Int("ch_a"), d.Int("ch_b"), hal.Encoding(encoding))
 	if err != nil {
 		return nil, fmt.Errorf("encoder on DIO %d and %d: %w", d.Int("ch_a"), d.Int("ch_b"), err)
 	}

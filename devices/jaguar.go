@@ -3,10 +3,11 @@ package devices
 import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/frc"
+	"github.com/frcd/frcd/hal"
 )
 
 func init() {
-	MustRegister(Driver{Type: pwmSpeedType("jaguar", "Jaguar", "A Texas Instruments Jaguar on PWM.", frc.PWMJaguar), New: newJaguar})
+	MustRegister(Driver{Type: pwmSpeedType("jaguar", "Jaguar", "A Texas Instruments Jaguar on PWM.", frc.PWMJaguar), New: newJaguar, Needs: hal.CapPWM})
 }
 
 // newJaguar binds a Texas Instruments Jaguar on the roboRIO PWM channel

@@ -17,7 +17,7 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister(Driver{Type: navxType, New: newNavX}) }
+func init() { MustRegister(Driver{Type: navxType, New: newNavX, NeedsOf: navxNeeds}) }
 
 var navxType = &config.Type{
 	Name: "navx", Class: "AHRS", Group: "sensor",
@@ -163,10 +163,14 @@ func navxPort(d *config.Device, b hal.Backend) (p spi.Port, bus i2c.Bus, where s
 	}
 	if !d.Has("bus") {
 		where = fmt.Sprintf("%s port %d", iface, id)
+		rp, rerr := hal.OpenRIOPorts(b)
+		if rerr != nil {
+			return nil, nil, "", rerr
+		}
 		if iface == "spi" {
-			p, err = b.SPI(id)
+			p, err = rp.SPI(id)
 		} else {
-			bus, err = b.I2C(id)
+			bus, err = rp.I2C(id)
 		}
 	} else {
 		lb, lerr := hal.OpenLinuxBuses(b)
@@ -363,4 +367,16 @@ func checkNavX(d *config.Device, c *config.Checker) {
 	if iface == "serial" {
 		c.Warnf(d.ValuePos("interface"), "%s: frcd's HAL has no serial ports yet, so `frcd run` refuses a navX on serial: connect it by spi or i2c", d)
 	}
+}
+
+// navxNeeds is what a navX entry opens: a roboRIO port by id, a Linux bus
+// by bus; on serial, nothing a backend has (the constructor refuses it).
+func navxNeeds(d *config.Device) hal.Caps {
+	switch {
+	case d.Str("interface") == "serial":
+		return 0
+	case d.Has("bus"):
+		return hal.CapLinuxBuses
+	}
+	return hal.CapRIOPorts
 }

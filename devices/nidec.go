@@ -9,7 +9,9 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister(Driver{Type: nidecType, New: newNidec}) }
+func init() {
+	MustRegister(Driver{Type: nidecType, New: newNidec, Needs: hal.CapPWM | hal.CapDutyCycle})
+}
 
 // nidec drives a Nidec Brushless motor, as WPILib's NidecBrushless does:
 // the PWM channel `id` is its enable line, held high (hal.AlwaysHigh)
@@ -33,11 +35,11 @@ type nidec struct {
 var _ Device = (*nidec)(nil)
 
 func newNidec(d *config.Device, env *Env) (Device, error) {
-	enable, err := env.HAL.OpenPWM(d.Int("id"))
+	enable, err := hal.OpenPWM(env.HAL, d.Int("id"))
 	if err != nil {
 		return nil, fmt.Errorf("PWM %d: %w", d.Int("id"), err)
 	}
-	speed, err := env.HAL.OpenDutyCycleOut(d.Int("dio_channel"))
+	speed, err := hal.OpenDutyCycleOut(env.HAL, d.Int("dio_channel"))
 	if err != nil {
 		return nil, fmt.Errorf("DIO %d as a duty-cycle output: %w", d.Int("dio_channel"), err)
 	}

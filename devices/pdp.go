@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	MustRegister(Driver{Type: pdpType, New: newPDP, CAN: &CANTraffic{Kind: canPDP, NumberKey: "id"}})
+	MustRegister(Driver{Type: pdpType, New: newPDP, CAN: &CANTraffic{Kind: canPDP, NumberKey: "id"}, Needs: hal.CapCAN})
 }
 
 var pdpType = &config.Type{

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	MustRegister(Driver{Type: pigeonImuType, New: newPigeonIMU, CAN: &CANTraffic{Of: pigeonCAN}})
+	MustRegister(Driver{Type: pigeonImuType, New: newPigeonIMU, CAN: &CANTraffic{Of: pigeonCAN}, Needs: hal.CapPigeon})
 }
 
 var pigeonImuType = &config.Type{

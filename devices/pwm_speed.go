@@ -37,7 +37,7 @@ func newPWMSpeed(d *config.Device, env *Env) (Device, error) {
 		return nil, fmt.Errorf("no PWM calibration for %s", d.Type.Name)
 	}
 	cal := *d.Type.PWM
-	out, err := env.HAL.OpenPWM(d.Int("id"))
+	out, err := hal.OpenPWM(env.HAL, d.Int("id"))
 	if err != nil {
 		return nil, fmt.Errorf("PWM %d: %w", d.Int("id"), err)
 	}

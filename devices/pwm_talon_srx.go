@@ -3,10 +3,11 @@ package devices
 import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/frc"
+	"github.com/frcd/frcd/hal"
 )
 
 func init() {
-	MustRegister(Driver{Type: pwmSpeedType("pwm_talon_srx", "PWMTalonSRX", "A CTRE Talon SRX driven by PWM.", frc.PWMTalonSRX), New: newPWMTalonSRX})
+	MustRegister(Driver{Type: pwmSpeedType("pwm_talon_srx", "PWMTalonSRX", "A CTRE Talon SRX driven by PWM.", frc.PWMTalonSRX), New: newPWMTalonSRX, Needs: hal.CapPWM})
 }
 
 // newPWMTalonSRX binds a CTRE Talon SRX driven by PWM on the roboRIO PWM

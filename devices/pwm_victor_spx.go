@@ -3,10 +3,11 @@ package devices
 import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/frc"
+	"github.com/frcd/frcd/hal"
 )
 
 func init() {
-	MustRegister(Driver{Type: pwmSpeedType("pwm_victor_spx", "PWMVictorSPX", "A CTRE Victor SPX driven by PWM.", frc.PWMVictorSPX), New: newPWMVictorSPX})
+	MustRegister(Driver{Type: pwmSpeedType("pwm_victor_spx", "PWMVictorSPX", "A CTRE Victor SPX driven by PWM.", frc.PWMVictorSPX), New: newPWMVictorSPX, Needs: hal.CapPWM})
 }
 
 // newPWMVictorSPX binds a CTRE Victor SPX driven by PWM on the roboRIO PWM

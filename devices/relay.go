@@ -9,7 +9,7 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister(Driver{Type: relayType, New: newRelay}) }
+func init() { MustRegister(Driver{Type: relayType, New: newRelay, Needs: hal.CapRelay}) }
 
 var relayType = &config.Type{
 	Name: "relay", Class: "Relay", Group: "actuator",
@@ -54,7 +54,7 @@ func newRelay(d *config.Device, env *Env) (Device, error) {
 	default:
 		return nil, fmt.Errorf("direction %q: want both, forward or reverse", dir)
 	}
-	out, err := env.HAL.OpenRelay(d.Int("relay_id"))
+	out, err := hal.OpenRelay(env.HAL, d.Int("relay_id"))
 	if err != nil {
 		return nil, fmt.Errorf("relay %d: %w", d.Int("relay_id"), err)
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	MustRegister(Driver{Type: revPdhType, New: newREVPDH, CAN: &CANTraffic{Kind: canREVPDH, NumberKey: "id"}})
+	MustRegister(Driver{Type: revPdhType, New: newREVPDH, CAN: &CANTraffic{Kind: canREVPDH, NumberKey: "id"}, Needs: hal.CapCAN})
 }
 
 var revPdhType = &config.Type{

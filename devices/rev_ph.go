@@ -1,6 +1,7 @@
 package devices
 
 import (
+	"github.com/frcd/frcd/hal"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -8,7 +9,7 @@ import (
 )
 
 func init() {
-	MustRegister(Driver{Type: revPhType, New: newREVPH, CAN: &CANTraffic{Kind: canREVPH, NumberKey: "id"}})
+	MustRegister(Driver{Type: revPhType, New: newREVPH, CAN: &CANTraffic{Kind: canREVPH, NumberKey: "id"}, Needs: hal.CapCAN})
 }
 
 var revPhType = &config.Type{

@@ -3,10 +3,11 @@ package devices
 import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/frc"
+	"github.com/frcd/frcd/hal"
 )
 
 func init() {
-	MustRegister(Driver{Type: pwmSpeedType("sd540", "SD540", "A Mindsensors SD540 on PWM.", frc.PWMSD540), New: newSD540})
+	MustRegister(Driver{Type: pwmSpeedType("sd540", "SD540", "A Mindsensors SD540 on PWM.", frc.PWMSD540), New: newSD540, Needs: hal.CapPWM})
 }
 
 // newSD540 binds a Mindsensors SD540 on the roboRIO PWM channel `id`: a

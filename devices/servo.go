@@ -10,7 +10,7 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() { MustRegister(Driver{Type: servoType, New: newServo}) }
+func init() { MustRegister(Driver{Type: servoType, New: newServo, Needs: hal.CapPWM}) }
 
 var servoType = &config.Type{
 	Name: "servo", Class: "Servo", Group: "actuator",
@@ -75,7 +75,7 @@ func newServo(d *config.Device, env *Env) (Device, error) {
 	}
 	s.lowAngle, s.highAngle = min(s.minAngle, s.maxAngle), max(s.minAngle, s.maxAngle)
 	s.state.Value = max(s.lowAngle, min(s.highAngle, 0))
-	out, err := env.HAL.OpenPWM(d.Int("id"))
+	out, err := hal.OpenPWM(env.HAL, d.Int("id"))
 	if err != nil {
 		return nil, fmt.Errorf("PWM %d: %w", d.Int("id"), err)
 	}

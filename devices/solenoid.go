@@ -1,6 +1,7 @@
 package devices
 
 import (
+	"github.com/frcd/frcd/hal"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -8,7 +9,7 @@ import (
 )
 
 func init() {
-	MustRegister(Driver{Type: solenoidType, New: newSolenoid, CAN: &CANTraffic{Of: pneumaticsCAN}})
+	MustRegister(Driver{Type: solenoidType, New: newSolenoid, CAN: &CANTraffic{Of: pneumaticsCAN}, Needs: hal.CapCAN})
 }
 
 var solenoidType = &config.Type{

@@ -3,10 +3,11 @@ package devices
 import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/frc"
+	"github.com/frcd/frcd/hal"
 )
 
 func init() {
-	MustRegister(Driver{Type: pwmSpeedType("spark", "Spark", "A REV Spark on PWM.", frc.PWMSpark), New: newSpark})
+	MustRegister(Driver{Type: pwmSpeedType("spark", "Spark", "A REV Spark on PWM.", frc.PWMSpark), New: newSpark, Needs: hal.CapPWM})
 }
 
 // newSpark binds a REV Robotics Spark on the roboRIO PWM channel `id`: a

@@ -3,10 +3,11 @@ package devices
 import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/frc"
+	"github.com/frcd/frcd/hal"
 )
 
 func init() {
-	MustRegister(Driver{Type: pwmSpeedType("talon", "Talon", "A CTRE Talon (the PWM one; see talon_srx for CAN).", frc.PWMTalon), New: newTalon})
+	MustRegister(Driver{Type: pwmSpeedType("talon", "Talon", "A CTRE Talon (the PWM one; see talon_srx for CAN).", frc.PWMTalon), New: newTalon, Needs: hal.CapPWM})
 }
 
 // newTalon binds a CTRE Talon (the PWM one; talon_srx is the CAN Talon SRX)

@@ -1,9 +1,12 @@
 package devices
 
-import "github.com/frcd/frcd/config"
+import (
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/hal"
+)
 
 func init() {
-	MustRegister(Driver{Type: talonSRXType, New: newTalonSRX, CAN: &CANTraffic{Kind: canTalonSRX, NumberKey: "id"}})
+	MustRegister(Driver{Type: talonSRXType, New: newTalonSRX, CAN: &CANTraffic{Kind: canTalonSRX, NumberKey: "id"}, Needs: hal.CapCANMotor})
 }
 
 // newTalonSRX binds a CTRE Talon SRX at CAN id `id` through hal.CANMotor

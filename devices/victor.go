@@ -3,10 +3,11 @@ package devices
 import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/frc"
+	"github.com/frcd/frcd/hal"
 )
 
 func init() {
-	MustRegister(Driver{Type: pwmSpeedType("victor", "Victor", "A VEX Victor 888 on PWM.", frc.PWMVictor), New: newVictor})
+	MustRegister(Driver{Type: pwmSpeedType("victor", "Victor", "A VEX Victor 888 on PWM.", frc.PWMVictor), New: newVictor, Needs: hal.CapPWM})
 }
 
 // newVictor binds a VEX Victor 888 on the roboRIO PWM channel `id`: a

@@ -3,10 +3,11 @@ package devices
 import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/frc"
+	"github.com/frcd/frcd/hal"
 )
 
 func init() {
-	MustRegister(Driver{Type: pwmSpeedType("victor_sp", "VictorSP", "A VEX Victor SP on PWM.", frc.PWMVictorSP), New: newVictorSP})
+	MustRegister(Driver{Type: pwmSpeedType("victor_sp", "VictorSP", "A VEX Victor SP on PWM.", frc.PWMVictorSP), New: newVictorSP, Needs: hal.CapPWM})
 }
 
 // newVictorSP binds a VEX Victor SP on the roboRIO PWM channel `id`: a

@@ -138,11 +138,15 @@ type NamedCAN interface {
 	CANBus(name string) (CANBus, error)
 }
 
-// OpenCAN returns b's bus of that name: "" is b.CAN(), the default bus;
+// OpenCAN returns b's bus of that name: "" is its CAN(), the default bus;
 // another name needs a backend that is a NamedCAN.
 func OpenCAN(b Backend, name string) (CANBus, error) {
+	cb, ok := b.(CANBuses)
+	if !ok {
+		return nil, lacks(b, CapCAN)
+	}
 	if name == "" {
-		return b.CAN(), nil
+		return cb.CAN(), nil
 	}
 	if nb, ok := b.(NamedCAN); ok {
 		return nb.CANBus(name)

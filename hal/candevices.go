@@ -5,18 +5,23 @@ import "fmt"
 // NamedCANDevices is implemented by backends whose vendor-library CAN
 // devices (CANMotor, Pigeon) may sit on a bus other than the default one.
 type NamedCANDevices interface {
-	// OpenCANMotorOn is Backend.OpenCANMotor on the bus of that name.
+	// OpenCANMotorOn is CANMotors.OpenCANMotor on the bus of that name.
 	OpenCANMotorOn(bus, model string, id int) (CANMotor, error)
-	// OpenPigeonOn is Backend.OpenPigeon on the bus of that name.
+	// OpenPigeonOn is Pigeons.OpenPigeon on the bus of that name.
 	OpenPigeonOn(bus string, id, talonID int) (Pigeon, error)
 }
 
 // OpenCANMotor opens b's motor controller on the bus of that name: ""
-// is the default bus (b.OpenCANMotor); another name needs a backend that
-// is a NamedCANDevices.
+// is the default bus (CANMotors.OpenCANMotor); another name needs a
+// backend that is a NamedCANDevices. A backend without CANMotors has
+// none.
 func OpenCANMotor(b Backend, bus, model string, id int) (CANMotor, error) {
+	cm, ok := b.(CANMotors)
+	if !ok {
+		return nil, lacks(b, CapCANMotor)
+	}
 	if bus == "" {
-		return b.OpenCANMotor(model, id)
+		return cm.OpenCANMotor(model, id)
 	}
 	if nb, ok := b.(NamedCANDevices); ok {
 		return nb.OpenCANMotorOn(bus, model, id)
@@ -27,8 +32,12 @@ func OpenCANMotor(b Backend, bus, model string, id int) (CANMotor, error) {
 // OpenPigeon opens b's Pigeon IMU on the bus of that name, as
 // OpenCANMotor does.
 func OpenPigeon(b Backend, bus string, id, talonID int) (Pigeon, error) {
+	pg, ok := b.(Pigeons)
+	if !ok {
+		return nil, lacks(b, CapPigeon)
+	}
 	if bus == "" {
-		return b.OpenPigeon(id, talonID)
+		return pg.OpenPigeon(id, talonID)
 	}
 	if nb, ok := b.(NamedCANDevices); ok {
 		return nb.OpenPigeonOn(bus, id, talonID)

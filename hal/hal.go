@@ -27,15 +27,13 @@
 // when it is already open, ErrTimeout when data is too old, ErrClosed when
 // the backend was closed; all are wrapped, check with errors.Is.
 //
-// hal imports only the standard library and periph.io/x/conn/v3.
+// hal imports only the standard library and periph.io/x/conn/v3. The wire
+// facts of FRC devices (CAN ids, calibrations) are in package frc.
 package hal
 
 import (
 	"errors"
 	"time"
-
-	"periph.io/x/conn/v3/i2c"
-	"periph.io/x/conn/v3/spi"
 )
 
 // Sentinel errors, wrapped by backends and checked with errors.Is.
@@ -191,36 +189,18 @@ type DriverStation interface {
 	DS() DSState
 }
 
-// Backend is a complete HAL: every capability, opened by channel. The
-// daemon owns it; devices borrow what they open and never close it. Each
-// Open* refuses a channel that is already open with ErrInUse.
+// Backend is what every backend has: its Clock, the Driver Station and
+// its input voltage. Everything else a backend can do it offers as small
+// providers (providers.go), found by type assertion: a backend implements
+// the providers its hardware has, and a device its backend lacks is
+// refused with ErrUnsupported when the robot is built (the Open helpers).
+// The daemon owns the backend; devices borrow what they open and never
+// close it. Each Open* refuses a channel that is already open with
+// ErrInUse.
 type Backend interface {
 	Clock
 	DriverStation
 	Power
-	OpenPWM(channel int) (PWM, error)
-	OpenDigitalIn(channel int) (DigitalIn, error)
-	OpenDigitalOut(channel int) (DigitalOut, error)
-	// OpenDutyCycleOut opens a DIO channel as a PWM-generating output.
-	OpenDutyCycleOut(channel int) (DutyCycleOut, error)
-	// OpenAnalogIn opens an analog input, averaging 2^averageBits samples
-	// and oversampling 2^oversampleBits (the FPGA's accumulator settings).
-	OpenAnalogIn(channel, averageBits, oversampleBits int) (AnalogIn, error)
-	OpenAnalogOut(channel int) (AnalogOut, error)
-	OpenEncoder(channelA, channelB int, enc Encoding) (Encoder, error)
-	OpenRelay(channel int) (Relay, error)
-	// CAN returns the CAN bus; it is shared, so it is not opened.
-	CAN() CANBus
-	// OpenCANMotor opens a CTRE motor controller by CAN id; model is
-	// "talon_srx" or "victor_spx".
-	OpenCANMotor(model string, id int) (CANMotor, error)
-	// OpenPigeon opens a Pigeon IMU by CAN id, or, when talonID is 0 or
-	// more, the Pigeon cabled to that Talon SRX.
-	OpenPigeon(id, talonID int) (Pigeon, error)
-	// SPI returns an SPI port: 0-3 onboard chip selects, 4 the MXP.
-	SPI(port int) (spi.Port, error)
-	// I2C returns an I2C bus: 0 onboard, 1 the MXP.
-	I2C(port int) (i2c.Bus, error)
 }
 
 // Power is the roboRIO's own measurement of its input.

@@ -1,8 +1,6 @@
 package hal
 
 import (
-	"fmt"
-
 	"periph.io/x/conn/v3/i2c"
 	"periph.io/x/conn/v3/spi"
 )
@@ -33,5 +31,5 @@ func OpenLinuxBuses(b Backend) (LinuxBuses, error) {
 	if lb, ok := b.(LinuxBuses); ok {
 		return lb, nil
 	}
-	return nil, fmt.Errorf("this backend has no Linux SPI or I2C buses by number (on a roboRIO, give the port as id): %w", ErrUnsupported)
+	return nil, lacks(b, CapLinuxBuses)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/linux"
+	"github.com/frcd/frcd/hal/roborio"
 	"github.com/frcd/frcd/robot"
 )
 
@@ -25,4 +26,18 @@ func openHardware(name string, r *robot.Robot, logf func(string, ...any)) (hal.B
 		return b, fmt.Sprintf("a Linux coprocessor (SocketCAN %v, heartbeat %s)", o.CAN, o.Heartbeat), nil
 	}
 	return nil, "", fmt.Errorf("--hal %s: want sim, linux or roborio", name)
+}
+
+// backendCaps is what the backend of that --hal name provides, known
+// without opening it (the sim emulates every device).
+func backendCaps(name string) (hal.Caps, bool) {
+	switch name {
+	case "sim":
+		return hal.AllCaps, true
+	case "linux":
+		return linux.Caps, true
+	case "roborio":
+		return roborio.Caps, true
+	}
+	return 0, false
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/diag"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/robot"
@@ -46,8 +47,9 @@ Usage:
                           run the robot, bridged to ROS, with a status line each second: on the
                           simulated HAL (--sim for short; it also serves WPILib's simulation
                           WebSocket protocol), on a Linux coprocessor, or on the roboRIO
-` + deployUsage + canUsage + `  frcd validate [--json] [--strict] ROBOT.urdf ROBOT.yaml
-                          check a robot's files; every finding as file:line:col
+` + deployUsage + canUsage + `  frcd validate [--json] [--strict] [--hal sim|linux|roborio] ROBOT.urdf ROBOT.yaml
+                          check a robot's files; every finding as file:line:col; with --hal, warn
+                          about each device that HAL cannot run
   frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
   frcd schema             print a JSON Schema of the robot YAML, for editors
   frcd version            print the version
@@ -117,15 +119,24 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("validate", stderr)
 	asJSON := fs.Bool("json", false, "print the findings as JSON")
 	strict := fs.Bool("strict", false, "treat warnings as errors")
+	halName := fs.String("hal", "", "warn about each device this HAL cannot run: sim, linux or roborio")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: frcd validate [--json] [--strict] ROBOT.urdf ROBOT.yaml")
+		fmt.Fprintln(stderr, "usage: frcd validate [--json] [--strict] [--hal sim|linux|roborio] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
 	}
 	urdfPath, yamlPath, ok := robotFiles(fs, args)
 	if !ok {
 		return exitUsage
 	}
+	caps, known := backendCaps(*halName)
+	if *halName != "" && !known {
+		fmt.Fprintf(stderr, "frcd validate: --hal %s: want sim, linux or roborio%s\n", *halName, diag.DidYouMean(*halName, []string{"sim", "linux", "roborio"}))
+		return exitUsage
+	}
 	r, list, ioErr := robot.Load(urdfPath, yamlPath)
+	if r != nil && *halName != "" {
+		devices.CheckBackend(r.Config, *halName, caps, &list)
+	}
 	loads := checkCAN(r, &list)
 	if *strict {
 		list.Strict()

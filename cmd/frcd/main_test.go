@@ -228,3 +228,39 @@ func TestSchemaCommand(t *testing.T) {
 		t.Fatalf("schema: exit %d\n%.200s", code, out)
 	}
 }
+
+// validate --hal warns about each device the backend cannot run: on the
+// roboRIO the CTRE devices (no Phoenix), on a coprocessor everything but
+// DIO, CAN frames and Linux buses; the sim runs everything.
+func TestValidateHAL(t *testing.T) {
+	u, y := "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"
+	count := func(hal string) (int, string) {
+		code, out, errOut := runFrcd("validate", "--hal", hal, u, y)
+		if code != 0 {
+			t.Fatalf("--hal %s: exit %d\n%s%s", hal, code, out, errOut)
+		}
+		return strings.Count(out, "backend cannot run it"), out
+	}
+	if n, out := count("sim"); n != 0 {
+		t.Errorf("--hal sim: %d warnings\n%s", n, out)
+	}
+	n, out := count("roborio")
+	for _, want := range []string{
+		`talon_srx "left_front_wheel_joint": the roborio backend cannot run it: it has no vendor-library CAN motor controllers`,
+		`pigeon_imu "pigeon": the roborio backend cannot run it: it has no vendor-library Pigeon IMUs`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("--hal roborio lacks %q\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, `spark "right_front_wheel_joint": the roborio`) {
+		t.Errorf("--hal roborio warns about a PWM controller\n%s", out)
+	}
+	if m, out := count("linux"); m <= n || !strings.Contains(out, `spark "right_front_wheel_joint": the linux backend cannot run it: it has no PWM outputs`) ||
+		strings.Contains(out, `pdp "pdp": the linux`) {
+		t.Errorf("--hal linux: %d warnings (roborio %d)\n%s", m, n, out)
+	}
+	if code, _, errOut := runFrcd("validate", "--hal", "robrio", u, y); code != 2 || !strings.Contains(errOut, `did you mean "roborio"`) {
+		t.Errorf("--hal robrio: exit %d\n%s", code, errOut)
+	}
+}

@@ -4,8 +4,8 @@
 // and i2c-dev, and frcd's own Driver Station, enabled over ROS
 // (/frcd/enable) since no Driver Station reaches a coprocessor. What a
 // coprocessor has no hardware for (PWM, analog I/O, FPGA encoders, relays,
-// CTRE's closed CAN devices) is hal.ErrUnsupported, with a message saying
-// what to use instead.
+// CTRE's closed CAN devices) it does not provide (Caps): opening it is
+// hal.ErrUnsupported, with a message saying what to use instead.
 //
 // The `linux:` section of the robot's YAML configures it (OptionsFrom).
 // On every cycle (AdvanceTo) it sends the FRC universal CAN heartbeat on
@@ -281,60 +281,24 @@ func (b *Backend) I2CDev(bus int) (i2c.Bus, error) {
 	return b.p.IO.I2CDev(bus)
 }
 
-// errNoFPGA is the error of the roboRIO's FPGA I/O on a coprocessor.
-func errNoFPGA(what string, channel int) error {
-	return fmt.Errorf("%s %d: a Linux coprocessor has no %s (the roboRIO's FPGA does): drive motors over CAN, or run frcd on the roboRIO (--hal roborio): %w",
-		what, channel, what, hal.ErrUnsupported)
-}
+// Caps are the providers a Linux coprocessor has: DIO channels on GPIO
+// pins, SocketCAN buses, spidev and i2c-dev. What it has no hardware for
+// (PWM, analog I/O, FPGA encoders, relays, CTRE's closed CAN devices, the
+// roboRIO's port numbers) it does not implement; Lacks says what to use
+// instead. `frcd validate --hal linux` warns about devices needing more.
+const Caps = hal.CapDIO | hal.CapCAN | hal.CapLinuxBuses
 
-// OpenPWM is unsupported: a coprocessor has no PWM header.
-func (b *Backend) OpenPWM(channel int) (hal.PWM, error) { return nil, errNoFPGA("PWM output", channel) }
-
-// OpenDutyCycleOut is unsupported.
-func (b *Backend) OpenDutyCycleOut(channel int) (hal.DutyCycleOut, error) {
-	return nil, errNoFPGA("duty cycle output", channel)
-}
-
-// OpenAnalogIn is unsupported: a coprocessor has no analog inputs.
-func (b *Backend) OpenAnalogIn(channel, averageBits, oversampleBits int) (hal.AnalogIn, error) {
-	return nil, errNoFPGA("analog input", channel)
-}
-
-// OpenAnalogOut is unsupported.
-func (b *Backend) OpenAnalogOut(channel int) (hal.AnalogOut, error) {
-	return nil, errNoFPGA("analog output", channel)
-}
-
-// OpenEncoder is unsupported: quadrature decoding needs the FPGA.
-func (b *Backend) OpenEncoder(channelA, channelB int, enc hal.Encoding) (hal.Encoder, error) {
-	return nil, errNoFPGA("quadrature encoder on DIO", channelA)
-}
-
-// OpenRelay is unsupported.
-func (b *Backend) OpenRelay(channel int) (hal.Relay, error) { return nil, errNoFPGA("relay", channel) }
-
-var errPhoenix = errors.New("CTRE's Talon SRX, Victor SPX and Pigeon speak a closed protocol that only CTRE's Phoenix library drives; frcd has no Phoenix binding")
-
-// OpenCANMotor is unsupported (CTRE's protocol is closed).
-func (b *Backend) OpenCANMotor(model string, id int) (hal.CANMotor, error) {
-	return nil, fmt.Errorf("%s %d: %w: %w", model, id, errPhoenix, hal.ErrUnsupported)
-}
-
-// OpenPigeon is unsupported (CTRE's protocol is closed).
-func (b *Backend) OpenPigeon(id, talonID int) (hal.Pigeon, error) {
-	return nil, fmt.Errorf("pigeon_imu: %w: %w", errPhoenix, hal.ErrUnsupported)
-}
-
-// SPI is the roboRIO's port numbering: unsupported; a navX on a
-// coprocessor is given its bus and chip_select.
-func (b *Backend) SPI(port int) (spi.Port, error) {
-	return nil, fmt.Errorf("SPI port %d is a roboRIO port: on a Linux coprocessor give the navX its spidev bus and chip_select: %w", port, hal.ErrUnsupported)
-}
-
-// I2C is the roboRIO's port numbering: unsupported; a navX on a
-// coprocessor is given its bus.
-func (b *Backend) I2C(port int) (i2c.Bus, error) {
-	return nil, fmt.Errorf("I2C port %d is a roboRIO port: on a Linux coprocessor give the navX its i2c-dev bus: %w", port, hal.ErrUnsupported)
+// Lacks says, for providers a coprocessor lacks, what to use instead.
+func (b *Backend) Lacks(c hal.Caps) string {
+	switch {
+	case c&(hal.CapPWM|hal.CapDutyCycle|hal.CapAnalogIn|hal.CapAnalogOut|hal.CapEncoder|hal.CapRelay) != 0:
+		return "a Linux coprocessor has no roboRIO FPGA: drive motors over CAN, or run frcd on the roboRIO (--hal roborio)"
+	case c&(hal.CapCANMotor|hal.CapPigeon) != 0:
+		return "CTRE's Talon SRX, Victor SPX and Pigeon speak a closed protocol that only CTRE's Phoenix library drives; frcd has no Phoenix binding"
+	case c&hal.CapRIOPorts != 0:
+		return "on a Linux coprocessor give the navX its spidev or i2c-dev bus (and chip_select), not a roboRIO port"
+	}
+	return ""
 }
 
 // Open opens a Linux coprocessor's backend: the SocketCAN interfaces of

@@ -192,21 +192,26 @@ func TestBackend(t *testing.T) {
 		t.Errorf("heartbeat ticks %+v", hb.ticks)
 	}
 
+	if got := hal.CapsOf(b); got != Caps {
+		t.Errorf("the backend provides %s; Caps says %s", got, Caps)
+	}
 	for name, err := range map[string]error{
-		"pwm":      second(b.OpenPWM(0)),
-		"duty":     second(b.OpenDutyCycleOut(0)),
-		"ain":      second(b.OpenAnalogIn(0, 0, 0)),
-		"aout":     second(b.OpenAnalogOut(0)),
-		"encoder":  second(b.OpenEncoder(0, 1, hal.X4)),
-		"relay":    second(b.OpenRelay(0)),
-		"talon":    second(b.OpenCANMotor("talon_srx", 1)),
-		"pigeon":   second(b.OpenPigeon(0, -1)),
-		"spi port": second(b.SPI(0)),
-		"i2c port": second(b.I2C(0)),
+		"pwm":      second(hal.OpenPWM(b, 0)),
+		"duty":     second(hal.OpenDutyCycleOut(b, 0)),
+		"ain":      second(hal.OpenAnalogIn(b, 0, 0, 0)),
+		"aout":     second(hal.OpenAnalogOut(b, 0)),
+		"encoder":  second(hal.OpenEncoder(b, 0, 1, hal.X4)),
+		"relay":    second(hal.OpenRelay(b, 0)),
+		"talon":    second(hal.OpenCANMotor(b, "", "talon_srx", 1)),
+		"pigeon":   second(hal.OpenPigeon(b, "", 0, -1)),
+		"spi port": second(hal.OpenRIOPorts(b)),
 	} {
 		if !errors.Is(err, hal.ErrUnsupported) {
 			t.Errorf("%s: %v, want ErrUnsupported", name, err)
 		}
+	}
+	if _, err := hal.OpenPWM(b, 0); err == nil || !strings.Contains(err.Error(), "no roboRIO FPGA") {
+		t.Errorf("PWM on a coprocessor: %v, want the advice to use CAN or the roboRIO", err)
 	}
 	if _, err := b.Vin(); !errors.Is(err, hal.ErrUnsupported) {
 		t.Errorf("Vin: %v", err)

@@ -7,8 +7,9 @@
 // one clear line when they are missing.
 //
 // The package builds only with the roborio build tag and cgo (make rio;
-// see the Makefile); without them it holds nothing but this comment, so
-// every other build and test stays pure Go.
+// see the Makefile); without them it holds nothing but this comment and
+// Caps (what `frcd validate --hal roborio` checks against), so every other
+// build and test stays pure Go.
 //
 // What each hal capability becomes:
 //   - Open: HAL_Initialize, then HAL_ObserveUserProgramStarting, without
@@ -39,8 +40,9 @@
 //     HAL_CAN_ReceiveMessage for the id and keeps the newest frame per id,
 //     stamped on the backend's Clock from NetComm's receive time stamp.
 //     CTRE Talon SRX, Victor SPX and Pigeon IMU need CTRE's Phoenix
-//     library, which frcd does not load: OpenCANMotor and OpenPigeon fail
-//     with hal.ErrUnsupported.
+//     library, which frcd does not load: the backend does not provide
+//     hal.CANMotors or hal.Pigeons (Caps), so opening one fails with
+//     hal.ErrUnsupported and `frcd validate --hal roborio` warns.
 //   - SPI and I2C: periph spi.Port and i2c.Bus over HAL_InitializeSPI and
 //     HAL_TransactionSPI, HAL_InitializeI2C and HAL_TransactionI2C.
 //   - Vin: HAL_GetVinVoltage. Clock: HAL_GetFPGATime since Open.

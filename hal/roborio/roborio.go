@@ -75,6 +75,7 @@ var (
 	_ hal.Joysticks  = (*Backend)(nil)
 	_ hal.MatchTimer = (*Backend)(nil)
 	_ hal.Reporter   = (*Backend)(nil)
+	_ hal.Lacker     = (*Backend)(nil)
 )
 
 // openMu and isOpen guard the one Backend a process may have: the HAL is
@@ -353,21 +354,14 @@ func (b *Backend) Vin() (float64, error) {
 	return float64(r.v), nil
 }
 
-// OpenCANMotor fails: CTRE's motor controllers speak a closed protocol
-// that only CTRE's Phoenix library knows, and frcd does not load it.
-func (b *Backend) OpenCANMotor(model string, id int) (hal.CANMotor, error) {
-	return nil, fmt.Errorf("roborio: %s CAN id %d: CTRE devices need CTRE's Phoenix library, which frcd does not load; drive it by PWM or use another controller: %w",
-		model, id, hal.ErrUnsupported)
-}
-
-// OpenPigeon fails like OpenCANMotor.
-func (b *Backend) OpenPigeon(id, talonID int) (hal.Pigeon, error) {
-	where := fmt.Sprintf("CAN id %d", id)
-	if talonID >= 0 {
-		where = fmt.Sprintf("on the Talon SRX of CAN id %d", talonID)
+// Lacks says what to use instead of CTRE's CAN devices, which need CTRE's
+// Phoenix library that frcd does not load (Caps has no hal.CapCANMotor or
+// hal.CapPigeon).
+func (b *Backend) Lacks(c hal.Caps) string {
+	if c&(hal.CapCANMotor|hal.CapPigeon) != 0 {
+		return "CTRE devices need CTRE's Phoenix library, which frcd does not load; drive a motor by PWM or use another controller, use a navX for a Pigeon"
 	}
-	return nil, fmt.Errorf("roborio: Pigeon IMU %s: CTRE devices need CTRE's Phoenix library, which frcd does not load; use a navX: %w",
-		where, hal.ErrUnsupported)
+	return ""
 }
 
 // SPI returns SPI port 0-3 (the onboard chip selects) or 4 (the MXP).

@@ -670,10 +670,13 @@ func TestCAN(t *testing.T) {
 
 func TestCTREUnsupported(t *testing.T) {
 	f := open(t)
-	if _, err := f.b.OpenCANMotor("talon_srx", 3); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "Phoenix") {
+	if got := hal.CapsOf(f.b); got != Caps {
+		t.Errorf("the backend provides %s; Caps says %s", got, Caps)
+	}
+	if _, err := hal.OpenCANMotor(f.b, "", "talon_srx", 3); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "Phoenix") {
 		t.Errorf("OpenCANMotor: %v", err)
 	}
-	if _, err := f.b.OpenPigeon(-1, 3); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "Talon SRX of CAN id 3") {
+	if _, err := hal.OpenPigeon(f.b, "", -1, 3); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "navX") {
 		t.Errorf("OpenPigeon: %v", err)
 	}
 }

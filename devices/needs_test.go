@@ -1,0 +1,116 @@
+package devices
+
+import (
+	"errors"
+	"os"
+	"testing"
+
+	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/spi"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/haltest"
+	"github.com/frcd/frcd/interfaces"
+)
+
+// recorder is a fake backend noting which providers a constructor opens;
+// every named bus is its one bus.
+type recorder struct {
+	*haltest.Backend
+	used hal.Caps
+}
+
+func (r *recorder) OpenPWM(ch int) (hal.PWM, error) {
+	r.used |= hal.CapPWM
+	return r.Backend.OpenPWM(ch)
+}
+func (r *recorder) OpenDigitalIn(ch int) (hal.DigitalIn, error) {
+	r.used |= hal.CapDIO
+	return r.Backend.OpenDigitalIn(ch)
+}
+func (r *recorder) OpenDigitalOut(ch int) (hal.DigitalOut, error) {
+	r.used |= hal.CapDIO
+	return r.Backend.OpenDigitalOut(ch)
+}
+func (r *recorder) OpenDutyCycleOut(ch int) (hal.DutyCycleOut, error) {
+	r.used |= hal.CapDutyCycle
+	return r.Backend.OpenDutyCycleOut(ch)
+}
+func (r *recorder) OpenAnalogIn(ch, avg, over int) (hal.AnalogIn, error) {
+	r.used |= hal.CapAnalogIn
+	return r.Backend.OpenAnalogIn(ch, avg, over)
+}
+func (r *recorder) OpenAnalogOut(ch int) (hal.AnalogOut, error) {
+	r.used |= hal.CapAnalogOut
+	return r.Backend.OpenAnalogOut(ch)
+}
+func (r *recorder) OpenEncoder(a, b int, e hal.Encoding) (hal.Encoder, error) {
+	r.used |= hal.CapEncoder
+	return r.Backend.OpenEncoder(a, b, e)
+}
+func (r *recorder) OpenRelay(ch int) (hal.Relay, error) {
+	r.used |= hal.CapRelay
+	return r.Backend.OpenRelay(ch)
+}
+func (r *recorder) CAN() hal.CANBus { r.used |= hal.CapCAN; return r.Backend.CAN() }
+func (r *recorder) OpenCANMotor(model string, id int) (hal.CANMotor, error) {
+	r.used |= hal.CapCANMotor
+	return r.Backend.OpenCANMotor(model, id)
+}
+func (r *recorder) OpenPigeon(id, talonID int) (hal.Pigeon, error) {
+	r.used |= hal.CapPigeon
+	return r.Backend.OpenPigeon(id, talonID)
+}
+func (r *recorder) CANBus(name string) (hal.CANBus, error) { return r.CAN(), nil }
+func (r *recorder) OpenCANMotorOn(bus, model string, id int) (hal.CANMotor, error) {
+	return r.OpenCANMotor(model, id)
+}
+func (r *recorder) OpenPigeonOn(bus string, id, talonID int) (hal.Pigeon, error) {
+	return r.OpenPigeon(id, talonID)
+}
+func (r *recorder) SPI(port int) (spi.Port, error) {
+	r.used |= hal.CapRIOPorts
+	return r.Backend.SPI(port)
+}
+func (r *recorder) I2C(port int) (i2c.Bus, error) {
+	r.used |= hal.CapRIOPorts
+	return r.Backend.I2C(port)
+}
+
+// Each driver's Needs are what its constructor opens, exactly, for every
+// entry of the example robots (which hold every type): `frcd validate
+// --hal` warns from Needs, so they must not drift from the code.
+func TestNeedsAreWhatConstructorsOpen(t *testing.T) {
+	seen := map[string]bool{}
+	for _, path := range []string{"../examples/competition/robot.yaml", "../examples/rev/robot.yaml"} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, list := config.Parse(path, data)
+		if list.Errors() > 0 {
+			t.Fatalf("%s: %v", path, list)
+		}
+		for _, d := range f.Devices {
+			rec := &recorder{Backend: haltest.New()}
+			// The fake has no navX on its SPI port: the port is opened
+			// all the same, and that is what is counted.
+			if _, err := registry[d.Type.Name].New(d, NewEnv(rec, interfaces.NewRegistry())); err != nil && !errors.Is(err, hal.ErrNoDevice) {
+				t.Fatalf("%s: %v", d, err)
+			}
+			if need := NeedsOf(d); rec.used != need {
+				t.Errorf("%s: opens %s; its driver needs %s", d, rec.used, need)
+			}
+			seen[d.Type.Name] = true
+		}
+	}
+	for _, name := range Types() {
+		if !seen[name] {
+			t.Errorf("no example robot has a %s: add one, so that its Needs are checked", name)
+		}
+	}
+	if got := hal.CapsOf(&recorder{}); got != hal.AllCaps&^hal.CapLinuxBuses {
+		t.Errorf("the recorder provides %s", got)
+	}
+}

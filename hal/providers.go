@@ -1,0 +1,255 @@
+package hal
+
+import (
+	"fmt"
+	"strings"
+
+	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/spi"
+)
+
+// The providers a backend may implement besides Backend, one per kind of
+// hardware. Devices reach them through the Open helpers below, which say
+// clearly what a backend lacks.
+
+// PWMs is a backend with PWM outputs (the roboRIO's header and MXP).
+type PWMs interface {
+	OpenPWM(channel int) (PWM, error)
+}
+
+// DigitalIOs is a backend with DIO channels by number.
+type DigitalIOs interface {
+	OpenDigitalIn(channel int) (DigitalIn, error)
+	OpenDigitalOut(channel int) (DigitalOut, error)
+}
+
+// DutyCycleOuts is a backend that can generate a PWM signal on a DIO
+// channel.
+type DutyCycleOuts interface {
+	OpenDutyCycleOut(channel int) (DutyCycleOut, error)
+}
+
+// AnalogIns is a backend with analog inputs.
+type AnalogIns interface {
+	// OpenAnalogIn opens an analog input, averaging 2^averageBits samples
+	// and oversampling 2^oversampleBits (the FPGA's accumulator settings).
+	OpenAnalogIn(channel, averageBits, oversampleBits int) (AnalogIn, error)
+}
+
+// AnalogOuts is a backend with analog outputs.
+type AnalogOuts interface {
+	OpenAnalogOut(channel int) (AnalogOut, error)
+}
+
+// Encoders is a backend that counts quadrature edges on two DIO channels.
+type Encoders interface {
+	OpenEncoder(channelA, channelB int, enc Encoding) (Encoder, error)
+}
+
+// Relays is a backend with relay channels.
+type Relays interface {
+	OpenRelay(channel int) (Relay, error)
+}
+
+// CANBuses is a backend with a CAN bus; it is shared, so it is not
+// opened. A backend with more than one is also a NamedCAN.
+type CANBuses interface {
+	CAN() CANBus
+}
+
+// CANMotors is a backend that drives CAN motor controllers without a
+// public wire protocol (CTRE's, through a vendor library on a robot).
+type CANMotors interface {
+	// OpenCANMotor opens a motor controller by CAN id; model names the
+	// controller to the vendor library.
+	OpenCANMotor(model string, id int) (CANMotor, error)
+}
+
+// Pigeons is a backend that reads CTRE Pigeon IMUs.
+type Pigeons interface {
+	// OpenPigeon opens a Pigeon IMU by CAN id, or, when talonID is 0 or
+	// more, the Pigeon cabled to that Talon SRX.
+	OpenPigeon(id, talonID int) (Pigeon, error)
+}
+
+// RIOPorts is a backend with the roboRIO's SPI and I2C ports by WPILib
+// number.
+type RIOPorts interface {
+	// SPI returns an SPI port: 0-3 onboard chip selects, 4 the MXP.
+	SPI(port int) (spi.Port, error)
+	// I2C returns an I2C bus: 0 onboard, 1 the MXP.
+	I2C(port int) (i2c.Bus, error)
+}
+
+// Caps is a set of providers, for saying before a robot is built what a
+// backend can run: a device type needs some (devices.Driver.Needs), a
+// backend has some (CapsOf).
+type Caps uint32
+
+// The providers as Caps.
+const (
+	CapPWM        Caps = 1 << iota // PWMs
+	CapDIO                         // DigitalIOs
+	CapDutyCycle                   // DutyCycleOuts
+	CapAnalogIn                    // AnalogIns
+	CapAnalogOut                   // AnalogOuts
+	CapEncoder                     // Encoders
+	CapRelay                       // Relays
+	CapCAN                         // CANBuses
+	CapCANMotor                    // CANMotors
+	CapPigeon                      // Pigeons
+	CapRIOPorts                    // RIOPorts
+	CapLinuxBuses                  // LinuxBuses
+	capEnd
+)
+
+// AllCaps is every provider (the sim's set).
+const AllCaps = capEnd - 1
+
+var capNames = [...]string{
+	"PWM outputs", "DIO channels", "DIO duty-cycle outputs", "analog inputs", "analog outputs", "quadrature encoders",
+	"relay channels", "a CAN bus", "vendor-library CAN motor controllers", "vendor-library Pigeon IMUs",
+	"roboRIO SPI or I2C ports", "Linux SPI or I2C buses by number",
+}
+
+// String names the providers: "PWM outputs, a CAN bus".
+func (c Caps) String() string {
+	var parts []string
+	for i, n := range capNames {
+		if c&(1<<i) != 0 {
+			parts = append(parts, n)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// CapsOf is the set of providers b implements.
+func CapsOf(b any) Caps {
+	var c Caps
+	has := func(ok bool, cap Caps) {
+		if ok {
+			c |= cap
+		}
+	}
+	_, ok := b.(PWMs)
+	has(ok, CapPWM)
+	_, ok = b.(DigitalIOs)
+	has(ok, CapDIO)
+	_, ok = b.(DutyCycleOuts)
+	has(ok, CapDutyCycle)
+	_, ok = b.(AnalogIns)
+	has(ok, CapAnalogIn)
+	_, ok = b.(AnalogOuts)
+	has(ok, CapAnalogOut)
+	_, ok = b.(Encoders)
+	has(ok, CapEncoder)
+	_, ok = b.(Relays)
+	has(ok, CapRelay)
+	_, ok = b.(CANBuses)
+	has(ok, CapCAN)
+	_, ok = b.(CANMotors)
+	has(ok, CapCANMotor)
+	_, ok = b.(Pigeons)
+	has(ok, CapPigeon)
+	_, ok = b.(RIOPorts)
+	has(ok, CapRIOPorts)
+	_, ok = b.(LinuxBuses)
+	has(ok, CapLinuxBuses)
+	return c
+}
+
+// Lacker is implemented by backends that can say what to use instead of
+// a provider they lack ("drive motors over CAN").
+type Lacker interface {
+	// Lacks returns advice for the providers c, or "".
+	Lacks(c Caps) string
+}
+
+// lacks is the error of backend b without provider c.
+func lacks(b Backend, c Caps) error {
+	if l, ok := b.(Lacker); ok {
+		if why := l.Lacks(c); why != "" {
+			return fmt.Errorf("this backend has no %s: %s: %w", c, why, ErrUnsupported)
+		}
+	}
+	switch c {
+	case CapLinuxBuses:
+		return fmt.Errorf("this backend has no %s (on a roboRIO, give the port as id): %w", c, ErrUnsupported)
+	case CapRIOPorts:
+		return fmt.Errorf("this backend has no %s (on a Linux coprocessor, give the bus): %w", c, ErrUnsupported)
+	}
+	return fmt.Errorf("this backend has no %s: %w", c, ErrUnsupported)
+}
+
+// OpenPWM opens b's PWM output, or says b has none.
+func OpenPWM(b Backend, channel int) (PWM, error) {
+	if p, ok := b.(PWMs); ok {
+		return p.OpenPWM(channel)
+	}
+	return nil, lacks(b, CapPWM)
+}
+
+// OpenDigitalIn opens b's DIO channel as an input, or says b has none.
+func OpenDigitalIn(b Backend, channel int) (DigitalIn, error) {
+	if p, ok := b.(DigitalIOs); ok {
+		return p.OpenDigitalIn(channel)
+	}
+	return nil, lacks(b, CapDIO)
+}
+
+// OpenDigitalOut opens b's DIO channel as an output, or says b has none.
+func OpenDigitalOut(b Backend, channel int) (DigitalOut, error) {
+	if p, ok := b.(DigitalIOs); ok {
+		return p.OpenDigitalOut(channel)
+	}
+	return nil, lacks(b, CapDIO)
+}
+
+// OpenDutyCycleOut opens b's DIO channel as a duty-cycle output, or says
+// b has none.
+func OpenDutyCycleOut(b Backend, channel int) (DutyCycleOut, error) {
+	if p, ok := b.(DutyCycleOuts); ok {
+		return p.OpenDutyCycleOut(channel)
+	}
+	return nil, lacks(b, CapDutyCycle)
+}
+
+// OpenAnalogIn opens b's analog input, or says b has none.
+func OpenAnalogIn(b Backend, channel, averageBits, oversampleBits int) (AnalogIn, error) {
+	if p, ok := b.(AnalogIns); ok {
+		return p.OpenAnalogIn(channel, averageBits, oversampleBits)
+	}
+	return nil, lacks(b, CapAnalogIn)
+}
+
+// OpenAnalogOut opens b's analog output, or says b has none.
+func OpenAnalogOut(b Backend, channel int) (AnalogOut, error) {
+	if p, ok := b.(AnalogOuts); ok {
+		return p.OpenAnalogOut(channel)
+	}
+	return nil, lacks(b, CapAnalogOut)
+}
+
+// OpenEncoder opens b's quadrature encoder, or says b has none.
+func OpenEncoder(b Backend, channelA, channelB int, enc Encoding) (Encoder, error) {
+	if p, ok := b.(Encoders); ok {
+		return p.OpenEncoder(channelA, channelB, enc)
+	}
+	return nil, lacks(b, CapEncoder)
+}
+
+// OpenRelay opens b's relay channel, or says b has none.
+func OpenRelay(b Backend, channel int) (Relay, error) {
+	if p, ok := b.(Relays); ok {
+		return p.OpenRelay(channel)
+	}
+	return nil, lacks(b, CapRelay)
+}
+
+// OpenRIOPorts returns b's roboRIO SPI and I2C ports, or says b has none.
+func OpenRIOPorts(b Backend) (RIOPorts, error) {
+	if p, ok := b.(RIOPorts); ok {
+		return p, nil
+	}
+	return nil, lacks(b, CapRIOPorts)
+}
