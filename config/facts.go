@@ -43,6 +43,9 @@ type Facts struct {
 	// Power marks a power distribution device (a PDP or PDH) speed
 	// controllers' pdp key may name.
 	Power *Power
+	// Effort names the keys that give the device's joint its effort from
+	// a power channel: a speed controller's pdp, pdp_ch and k_eff.
+	Effort *EffortKeys
 	// CAN marks a device on the CAN bus: its own frames, or its
 	// pneumatics module's. When CANWith is set, only while that key is
 	// (a Pigeon with its own id, not one cabled to a Talon).
@@ -61,6 +64,13 @@ type Power struct {
 	// first type in order of DefaultID with a device of that id is taken
 	// (WPILib's default modules: a PDP's 0, a PDH's 1).
 	DefaultID int
+}
+
+// EffortKeys name the keys of a power channel's effort: the power
+// distribution device (a reference key), its channel, and the current to
+// effort scale (effort = current × scale).
+type EffortKeys struct {
+	Power, Channel, Scale string
 }
 
 // JointSource is what a device contributes to its joint's state.

@@ -1105,8 +1105,8 @@ func (p *parser) defaultPower(d *Device, key string, c *Checker) {
 			}
 		}
 	}
-	if d.Has("pdp_ch") {
-		c.Errorf(d.KeyPos("pdp_ch"), "%s: pdp_ch needs a PDP: add a pdp with id 0 or a rev_pdh with id 1 (the defaults), or name one with pdp", d)
+	if e := d.Type.Effort; e != nil && d.Has(e.Channel) {
+		c.Errorf(d.KeyPos(e.Channel), "%s: pdp_ch needs a PDP: add a pdp with id 0 or a rev_pdh with id 1 (the defaults), or name one with pdp", d)
 	}
 }
 

@@ -518,8 +518,8 @@ var shortControllerTypes = map[string]string{
 }
 
 // controllerWords is shortControllerTypes plus, for each controller, the
-// names of the device types it commands (Facts.Roles): "servo" finds the
-// servo's position controller.
+// names of the device types it commands (Facts.Roles): a servo's type name
+// finds the servo's position controller.
 func controllerWords() map[string]string {
 	words := make(map[string]string, len(shortControllerTypes))
 	for w, c := range shortControllerTypes {

@@ -37,8 +37,8 @@ type canMotor struct {
 
 var _ Device = (*canMotor)(nil)
 
-// newCANMotor binds a controller of that hal model ("talon_srx" or
-// "victor_spx") at CAN id `id`.
+// newCANMotor binds a controller of that hal model (frc.TalonSRX or
+// frc.VictorSPX) at CAN id `id`.
 func newCANMotor(model string, d *config.Device, env *Env) (Device, error) {
 	m, err := hal.OpenCANMotor(env.HAL, d.Str("can_bus"), model, d.Int("id"))
 	if err != nil {

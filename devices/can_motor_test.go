@@ -3,6 +3,7 @@ package devices
 import (
 	"errors"
 	"fmt"
+	"github.com/frcd/frcd/frc"
 	"testing"
 	"time"
 
@@ -48,7 +49,7 @@ func TestCANMotors(t *testing.T) {
 			if !errors.Is(err, tc.statusErr) {
 				t.Errorf("cycle: %v, want %v", err, tc.statusErr)
 			}
-			want := map[string]string{"talon_srx": "talon_srx", "can_victor_spx": "victor_spx"}[tc.typ]
+			want := map[string]string{"talon_srx": frc.TalonSRX, "can_victor_spx": frc.VictorSPX}[tc.typ]
 			if m.Model != want || !approx(m.Duty, tc.duty, 1e-15) {
 				t.Errorf("motor %s duty %v, want %s %v", m.Model, m.Duty, want, tc.duty)
 			}

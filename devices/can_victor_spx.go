@@ -2,6 +2,7 @@ package devices
 
 import (
 	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -10,10 +11,10 @@ func init() {
 }
 
 // newCANVictorSPX binds a CTRE Victor SPX at CAN id `id` through
-// hal.CANMotor model "victor_spx", as canMotor describes: its CAN protocol
+// hal.CANMotor model frc.VictorSPX, as canMotor describes: its CAN protocol
 // is closed, so a real robot needs CTRE Phoenix behind that interface.
 func newCANVictorSPX(d *config.Device, env *Env) (Device, error) {
-	return newCANMotor("victor_spx", d, env)
+	return newCANMotor(frc.VictorSPX, d, env)
 }
 
 var canVictorSPXType = canSpeedType("can_victor_spx", "VictorSPX", "A CTRE Victor SPX on the CAN bus (no feedback).")

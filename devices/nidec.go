@@ -78,4 +78,4 @@ var nidecType = &config.Type{Name: "nidec", Class: "NidecBrushless", Group: "spe
 	Doc:     speedDoc, Place: config.DrivesJoint, Provides: config.Effort, Check: checkSpeedController,
 	Keys: speedControllerKeys(pwmID,
 		config.Key{Name: "dio_channel", Kind: config.Int, Required: true, Resource: config.DIO, Doc: "The digital channel of the Nidec."}),
-	Facts: config.Facts{Speed: true, DutyDIO: "dio_channel"}}
+	Facts: config.Facts{Speed: true, DutyDIO: "dio_channel", Effort: &powerChannel}}

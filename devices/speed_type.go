@@ -20,6 +20,9 @@ func speedControllerKeys(id config.Key, extra ...config.Key) []config.Key {
 	return append(keys, extra...)
 }
 
+// powerChannel are the keys of a speed controller's effort.
+var powerChannel = config.EffortKeys{Power: "pdp", Channel: "pdp_ch", Scale: "k_eff"}
+
 var pwmID = config.Key{Name: "id", Kind: config.Int, Required: true, Resource: config.PWM, Doc: "The PWM channel of the motor controller (10-19 are on the MXP)."}
 var canID = config.Key{Name: "id", Kind: config.Int, Required: true, Resource: config.CANMotor, Scope: "can_bus", Doc: "The CAN id of the motor controller."}
 
@@ -32,14 +35,14 @@ const speedDoc = "State: a JointState that the controller itself does not fill: 
 func pwmSpeedType(name, class, summary string, cal frc.PWMCalibration) *config.Type {
 	return &config.Type{Name: name, Class: class, Group: "speed controller", Summary: summary, Doc: speedDoc,
 		Place: config.DrivesJoint, Provides: config.Effort, Keys: speedControllerKeys(pwmID), Check: checkSpeedController,
-		Facts: config.Facts{Speed: true, PWM: &cal}}
+		Facts: config.Facts{Speed: true, PWM: &cal, Effort: &powerChannel}}
 }
 
 // canSpeedType is the type of a CAN speed controller.
 func canSpeedType(name, class, summary string, roles ...config.Role) *config.Type {
 	return &config.Type{Name: name, Class: class, Group: "speed controller", Summary: summary, Doc: speedDoc,
 		Place: config.DrivesJoint, Provides: config.Effort, Keys: speedControllerKeys(canID, config.CANBusKey, config.RequiredKey),
-		Check: checkSpeedController, Facts: config.Facts{Speed: true, CAN: true, Roles: roles}}
+		Check: checkSpeedController, Facts: config.Facts{Speed: true, CAN: true, Roles: roles, Effort: &powerChannel}}
 }
 
 // checkSpeedController warns about effort keys that cannot take effect and

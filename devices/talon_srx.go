@@ -2,6 +2,7 @@ package devices
 
 import (
 	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -10,12 +11,12 @@ func init() {
 }
 
 // newTalonSRX binds a CTRE Talon SRX at CAN id `id` through hal.CANMotor
-// model "talon_srx", as canMotor describes: its CAN protocol is closed, so
+// model frc.TalonSRX, as canMotor describes: its CAN protocol is closed, so
 // a real robot needs CTRE Phoenix behind that interface. Only duty-cycle
 // (voltage) control is used; position, velocity and effort commands are
 // closed on the roboRIO, not in the Talon.
 func newTalonSRX(d *config.Device, env *Env) (Device, error) {
-	return newCANMotor("talon_srx", d, env)
+	return newCANMotor(frc.TalonSRX, d, env)
 }
 
 var talonSRXType = canSpeedType("talon_srx", "TalonSRX", "A CTRE Talon SRX on the CAN bus; a Pigeon IMU may ride on it.", config.PigeonHostRole)

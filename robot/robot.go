@@ -310,8 +310,8 @@ func (ck *checker) actuator(d *config.Device, must bool) {
 			ck.list.Warnf(d.Pos, "%s: %s range %.4g..%.4g rad goes beyond joint %q's limits %.4g..%.4g", d, d.Type.Name, lo, hi, d.Name, uj.Limit.Lower, uj.Limit.Upper)
 		}
 	}
-	if d.Has("pdp_ch") && d.Ref("pdp") != nil {
-		j.PDP, j.PDPChannel, j.KEff = d.Ref("pdp"), d.Int("pdp_ch"), d.Float("k_eff")
+	if e := d.Type.Effort; e != nil && d.Has(e.Channel) && d.Ref(e.Power) != nil {
+		j.PDP, j.PDPChannel, j.KEff = d.Ref(e.Power), d.Int(e.Channel), d.Float(e.Scale)
 	}
 }
 

@@ -178,7 +178,7 @@ type canMotor struct {
 	s     *Sim
 	bus   *canBus
 	slots [4]int // STATUS_1, 2, 3, 4
-	model string // "talon_srx" or "victor_spx"
+	model string // frc.TalonSRX or frc.VictorSPX
 	id    int
 	j     *joint // nil when no YAML device drives a joint with it
 	open  bool

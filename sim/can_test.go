@@ -90,7 +90,7 @@ func TestPDPFrames(t *testing.T) {
 		}
 		p.SetPulse(config.Lookup(c.typ).PWM.Pulse(c.duty))
 	}
-	talon, _ := s.OpenCANMotor("talon_srx", 1)
+	talon, _ := s.OpenCANMotor(frc.TalonSRX, 1)
 	var energy float64
 	for now := time.Millisecond; now <= 60*time.Millisecond; now += time.Millisecond {
 		talon.SetDuty(0.6)
@@ -306,7 +306,7 @@ func TestCompressorHysteresis(t *testing.T) {
 
 func TestCANMotor(t *testing.T) {
 	s := newSim(t, competition(t), Options{})
-	m, err := s.OpenCANMotor("talon_srx", 1)
+	m, err := s.OpenCANMotor(frc.TalonSRX, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +348,7 @@ func TestCANMotor(t *testing.T) {
 	}
 	// The Victor SPX on CAN id 2 drives the left rear wheel; e-stopped it
 	// is neutral.
-	vic, _ := s.OpenCANMotor("victor_spx", 2)
+	vic, _ := s.OpenCANMotor(frc.VictorSPX, 2)
 	s.SetDS(hal.DSState{Enabled: true, Attached: true, EStop: true})
 	vic.SetDuty(-1)
 	s.AdvanceTo(113 * time.Millisecond)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"github.com/frcd/frcd/frc"
 	"math"
 	"testing"
 	"time"
@@ -41,7 +42,7 @@ func latest(t *testing.T, bus hal.CANBus, id uint32) hal.Frame {
 func TestPDHAndPH(t *testing.T) {
 	s := newSim(t, revRobot(t), Options{Pressure: 90})
 	s.SetDS(enabled)
-	arm, err := s.OpenCANMotorOn("can1", "talon_srx", 1)
+	arm, err := s.OpenCANMotorOn("can1", frc.TalonSRX, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,10 +189,10 @@ func TestNamedBuses(t *testing.T) {
 		t.Errorf("buses %q", got)
 	}
 	// Motor controllers open on their bus; the other bus has none there.
-	if _, err := s.OpenCANMotorOn("can1", "talon_srx", 1); err != nil {
+	if _, err := s.OpenCANMotorOn("can1", frc.TalonSRX, 1); err != nil {
 		t.Errorf("the Talon on can1: %v", err)
 	}
-	if _, err := s.OpenCANMotorOn("", "talon_srx", 1); !errors.Is(err, hal.ErrNoDevice) {
+	if _, err := s.OpenCANMotorOn("", frc.TalonSRX, 1); !errors.Is(err, hal.ErrNoDevice) {
 		t.Errorf("a Talon on the default bus's Victor id: %v", err)
 	}
 	if _, err := s.OpenPigeonOn("can1", 3, -1); err != nil {
@@ -209,7 +210,7 @@ func TestNamedBuses(t *testing.T) {
 func TestCANSilence(t *testing.T) {
 	s := newSim(t, revRobot(t), Options{CANFaults: []CANFault{{Device: "shooter_joint", From: 0.05, Until: 0.1}}})
 	s.SetDS(enabled)
-	m, _ := s.OpenCANMotor("victor_spx", 1)
+	m, _ := s.OpenCANMotor(frc.VictorSPX, 1)
 	c1, _ := s.CANBus("can1")
 	p, _ := s.OpenPigeonOn("can1", 3, -1)
 	if err := s.SetCANSilent("pigeon", true); err != nil {

@@ -32,41 +32,25 @@ type powerOf struct {
 }
 
 // canDevices makes the emulated CAN devices the YAML's frame-level
-// devices stand for (PDPs, PDHs, PCMs and PHs), each on its can_bus.
+// devices stand for (PDPs, PDHs, PCMs and PHs), each on its can_bus,
+// through their types' parts.
 func (s *Sim) canDevices(c *config.File) powerOf {
 	pw := powerOf{pdp: map[*config.Device]*pdp{}, pdh: map[*config.Device]*pdh{}}
 	for _, d := range c.Devices {
 		if d.Type == nil {
 			continue
 		}
-		bus := s.busFor(d.Str("can_bus"))
-		switch d.Type.Name {
-		case "pdp":
-			p := &pdp{bus: bus, id: d.Int("id")}
-			for k, base := range []uint32{pdpStatus1, pdpStatus2, pdpStatus3, pdpEnergy} {
-				p.slots[k] = bus.addSlot(base + uint32(p.id))
-			}
-			bus.pdps[pdpControl1+uint32(p.id)] = p
-			s.pdps = append(s.pdps, p)
-			pw.pdp[d] = p
-			s.canNodes[d.Name] = &p.node
-		case "rev_pdh":
-			p := &pdh{bus: bus, id: d.Int("id")}
-			for k := range p.slots {
-				p.slots[k] = bus.addSlot(uint32(pdhStatus0 + 0x40*k + p.id))
-			}
-			bus.pdhs[uint32(pdhSetSwitch+p.id)] = p
-			s.pdhs = append(s.pdhs, p)
-			pw.pdh[d] = p
-			s.canNodes[d.Name] = &p.node
-		case "compressor", "solenoid", "double_solenoid":
-			s.canNodes[d.Name] = &s.moduleOf(d).node
-		case "rev_ph":
-			s.canNodes[d.Name] = &s.moduleFor(d.Str("can_bus"), true, d.Int("id")).node
+		s.busFor(d.Str("can_bus")) // every bus the YAML names, in file order
+		if wire := partOf(d.Type).bus; wire != nil {
+			wire(s, d, &pw)
 		}
 	}
 	return pw
 }
+
+// moduleBus puts the pneumatics module an entry sits on (moduleOf) on its
+// bus: the part of a solenoid, double solenoid or compressor.
+func moduleBus(s *Sim, d *config.Device, _ *powerOf) { s.canNodes[d.Name] = &s.moduleOf(d).node }
 
 // moduleOf is the pneumatics module a solenoid, double solenoid or
 // compressor sits on.
@@ -137,7 +121,7 @@ func (s *Sim) pigeonCAN(bus string, id int) *pigeonCAN {
 // falls silent with the Talon.
 func (s *Sim) pigeonOnTalon(bus string, talonID int) *pigeonCAN {
 	b := s.busFor(bus)
-	host := s.canMotorFor(bus, "talon_srx", talonID)
+	host := s.canMotorFor(bus, frc.TalonSRX, talonID)
 	p := &pigeonCAN{bus: b, id: talonID, host: &host.node}
 	relay := func(id uint32) uint32 { // the Talon's device type for the Pigeon's
 		_, mfr, api, n := frc.SplitFRCID(id)

@@ -480,8 +480,8 @@ func TestDriveStable(t *testing.T) {
 	s.SetDS(enabled)
 	right, _ := s.OpenPWM(0)
 	rear, _ := s.OpenPWM(1)
-	lf, _ := s.OpenCANMotor("talon_srx", 1)
-	lr, _ := s.OpenCANMotor("victor_spx", 2)
+	lf, _ := s.OpenCANMotor(frc.TalonSRX, 1)
+	lr, _ := s.OpenCANMotor(frc.VictorSPX, 2)
 	now := time.Duration(0)
 	for i := 0; i < 600; i++ {
 		l, rr := 1.0, 1.0

@@ -361,7 +361,7 @@ type PCMIO struct {
 
 // CANMotorIO is an opened CAN motor controller.
 type CANMotorIO struct {
-	Model string // "talon_srx" or "victor_spx"
+	Model string // frc.TalonSRX or frc.VictorSPX
 	ID    int
 	Duty  float64 // the last duty set
 }

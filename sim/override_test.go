@@ -213,7 +213,7 @@ func TestReadIO(t *testing.T) {
 	if io.DIO[13].Use != DIOOutput || !io.DIO[13].Level || io.DIO[11].Use != DIODutyCycle || io.DIO[11].Duty != 0.75 {
 		t.Errorf("DIO 13 %+v, 11 %+v", io.DIO[13], io.DIO[11])
 	}
-	if len(io.CANMotors) != 1 || io.CANMotors[0] != (CANMotorIO{Model: "talon_srx", ID: 1, Duty: 0.25}) {
+	if len(io.CANMotors) != 1 || io.CANMotors[0] != (CANMotorIO{Model: frc.TalonSRX, ID: 1, Duty: 0.25}) {
 		t.Errorf("CAN motors %+v", io.CANMotors)
 	}
 	if !io.DS.Enabled {

@@ -3,6 +3,7 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"github.com/frcd/frcd/frc"
 	"math"
 	"sync"
 	"time"
@@ -503,7 +504,7 @@ func checkOptions(r *robot.Robot, o *Options) error {
 	}
 	links := map[string]bool{}
 	for _, d := range r.LinkSensors {
-		if d.Type != nil && (d.Type.Name == "digital_input" || d.Type.Name == "analog_input") {
+		if settableInLink(d.Type) {
 			links[d.Name] = true
 		}
 	}
@@ -525,6 +526,13 @@ func drivenBy(rj *robot.Joint) string {
 		return "this one has no actuator"
 	}
 	return "this one is driven by " + rj.Actuator.String()
+}
+
+// settableInLink reports whether a sensor of that type in a link senses
+// something SetSensor sets: a digital input (on or off), an analog input
+// (a value in its units); not an encoder, which measures a joint only.
+func settableInLink(t *config.Type) bool {
+	return t != nil && (t.Joint == config.SwitchSource || t.Joint == config.RateSource && !t.JointOnly)
 }
 
 func isSpeedController(d *config.Device) bool {
@@ -579,7 +587,6 @@ func (s *Sim) newJoint(rj *robot.Joint, p JointParams, pw powerOf) (*joint, erro
 	if d == nil || d.Type == nil {
 		return j, nil
 	}
-	typ := d.Type.Name
 	if isSpeedController(d) {
 		name := p.Motor
 		if name == "" {
@@ -590,8 +597,8 @@ func (s *Sim) newJoint(rj *robot.Joint, p JointParams, pw powerOf) (*joint, erro
 		switch {
 		case p.Gearing > 0:
 			j.gear = p.Gearing
-		case d.Has("k_eff") && d.Float("k_eff") > 0:
-			j.gear = d.Float("k_eff") / (j.motor.kt * j.motors)
+		case d.Type.Effort != nil && d.Has(d.Type.Effort.Scale) && d.Float(d.Type.Effort.Scale) > 0:
+			j.gear = d.Float(d.Type.Effort.Scale) / (j.motor.kt * j.motors)
 		case uj.Limit != nil && uj.Limit.Velocity > 0:
 			j.gear = j.motor.free / uj.Limit.Velocity
 		default:
@@ -607,44 +614,8 @@ func (s *Sim) newJoint(rj *robot.Joint, p JointParams, pw powerOf) (*joint, erro
 			j.pdp, j.pdh, j.pdpCh = pw.pdp[rj.PDP], pw.pdh[rj.PDP], rj.PDPChannel
 		}
 	}
-	switch typ {
-	case "nidec":
-		j.kind, j.pwm, j.dio = kindNidec, d.Int("id"), d.Int("dio_channel")
-	case "talon_srx", "can_victor_spx":
-		j.kind = kindCANMotor
-		model := "talon_srx"
-		if typ == "can_victor_spx" {
-			model = "victor_spx"
-		}
-		m := s.canMotorFor(d.Str("can_bus"), model, d.Int("id"))
-		m.j = j
-		s.canNodes[d.Name] = &m.node
-		j.can = m
-	case "solenoid":
-		j.kind, j.pcm, j.ch = kindSolenoid, s.moduleOf(d), d.Int("id")
-	case "double_solenoid":
-		j.kind, j.pcm = kindDouble, s.moduleOf(d)
-		j.ch, j.rev = d.Int("forward_id"), d.Int("reverse_id")
-	case "relay":
-		j.kind, j.ch = kindRelay, d.Int("relay_id")
-	case "digital_output":
-		j.kind, j.dio, j.inv = kindDOut, d.Int("dio_channel"), d.Bool("inverted")
-	case "analog_output":
-		j.kind, j.ch = kindAOut, d.Int("aout_channel")
-		j.scale, j.offset = d.Float("scale"), d.Float("offset")
-		if !j.bounded {
-			j.rate = math.Abs(j.scale) / j.travel.Seconds()
-		}
-	case "servo":
-		j.kind, j.pwm = kindServo, d.Int("id")
-		j.minAngle, j.maxAngle = d.Float("min_angle"), d.Float("max_angle")
-		j.minPulse = time.Duration(d.Int("min_pulse_us")) * time.Microsecond
-		j.maxPulse = time.Duration(d.Int("max_pulse_us")) * time.Microsecond
-		j.rate = servoRate
-	default:
-		if cal := d.Type.PWM; cal != nil {
-			j.kind, j.pwm, j.cal = kindPWMMotor, d.Int("id"), *cal
-		}
+	if wire := partOf(d.Type).actuator; wire != nil {
+		wire(s, d, j)
 	}
 	return j, j.checkChannels(d)
 }
@@ -686,58 +657,11 @@ func (j *joint) checkChannels(d *config.Device) error {
 	return errors.Join(errs...)
 }
 
-// sensor wires a YAML sensor to its joint (nil: a link sensor).
+// sensor wires a YAML sensor to its joint (nil: a link sensor), through
+// its type's part.
 func (s *Sim) sensor(d *config.Device, j *joint) {
-	if d.Type == nil {
-		return
-	}
-	switch d.Type.Name {
-	case "digital_input":
-		ds := &digitalSensor{j: j, inv: d.Bool("inverted")}
-		if j != nil {
-			switch d.Str("limit") {
-			case "lower":
-				ds.limit = -1
-			case "upper":
-				ds.limit = 1
-			}
-		} else {
-			s.digital[d.Name] = ds
-		}
-		s.sensors[d.Name] = sensorRef{dig: ds}
-		if ch := d.Int("dio_channel"); ch >= 0 && ch < numDIO {
-			s.dio[ch].in = ds
-		}
-	case "analog_input":
-		as := &analogSensor{j: j, scale: d.Float("scale"), offset: d.Float("offset")}
-		as.value = as.offset
-		if j == nil {
-			s.analog[d.Name] = as
-		}
-		s.sensors[d.Name] = sensorRef{an: as}
-		if ch := d.Int("ain_channel"); ch >= 0 && ch < numAI {
-			s.ai[ch].in = as
-		}
-	case "encoder":
-		es := &encoderSensor{a: d.Int("ch_a"), b: d.Int("ch_b"), j: j, dpp: d.Float("dist_per_pulse"), inv: d.Bool("inverted")}
-		s.encoders = append(s.encoders, es)
-		s.sensors[d.Name] = sensorRef{enc: es}
-	case "navx":
-		m := &imuDev{name: d.Name, nav: newNavX(), iface: d.Str("interface"), port: roboRIOPort(d), canID: -1, talonID: -1, frame: d.Str("frame_id")}
-		s.imus = append(s.imus, m)
-		s.sensors[d.Name] = sensorRef{imu: m}
-	case "pigeon_imu":
-		m := &imuDev{name: d.Name, canID: -1, talonID: -1, frame: d.Str("frame_id")}
-		if d.Has("id") {
-			m.canID, m.bus = d.Int("id"), d.Str("can_bus")
-			m.can = s.pigeonCAN(m.bus, m.canID)
-			s.canNodes[d.Name] = &m.can.node
-		} else if t := d.Ref("talon"); t != nil {
-			m.talonID, m.bus = t.Int("id"), t.Str("can_bus")
-			m.can = s.pigeonOnTalon(m.bus, m.talonID)
-		}
-		s.imus = append(s.imus, m)
-		s.sensors[d.Name] = sensorRef{imu: m}
+	if wire := partOf(d.Type).sensor; wire != nil {
+		wire(s, d, j)
 	}
 }
 
@@ -1164,8 +1088,8 @@ func (s *Sim) OpenRelay(ch int) (hal.Relay, error) {
 // can_bus is "" on it. It (and CANBus's) is a hal.CANMonitor too.
 func (s *Sim) CAN() hal.CANBus { return s.bus }
 
-// OpenCANMotor opens the emulated Talon SRX ("talon_srx") or Victor SPX
-// ("victor_spx") of that CAN id, 0-62, on the default bus.
+// OpenCANMotor opens the emulated Talon SRX (frc.TalonSRX) or Victor SPX
+// (frc.VictorSPX) of that CAN id, 0-62, on the default bus.
 func (s *Sim) OpenCANMotor(model string, id int) (hal.CANMotor, error) {
 	return s.OpenCANMotorOn("", model, id)
 }
@@ -1175,7 +1099,7 @@ func (s *Sim) OpenCANMotor(model string, id int) (hal.CANMotor, error) {
 func (s *Sim) OpenCANMotorOn(bus, model string, id int) (hal.CANMotor, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if model != "talon_srx" && model != "victor_spx" {
+	if model != frc.TalonSRX && model != frc.VictorSPX {
 		return nil, fmt.Errorf("sim: CAN motor controller model %q (talon_srx or victor_spx): %w", model, hal.ErrNoDevice)
 	}
 	if id < 0 || id > maxCANID {

@@ -195,7 +195,7 @@ func TestOpenErrors(t *testing.T) {
 		{"ai", wrap(func() (any, error) { return s.OpenAnalogIn(7, 0, 0) }), wrap(func() (any, error) { return s.OpenAnalogIn(7, 0, 0) }), wrap(func() (any, error) { return s.OpenAnalogIn(8, 0, 0) })},
 		{"ao", wrap(func() (any, error) { return s.OpenAnalogOut(1) }), wrap(func() (any, error) { return s.OpenAnalogOut(1) }), wrap(func() (any, error) { return s.OpenAnalogOut(2) })},
 		{"relay", wrap(func() (any, error) { return s.OpenRelay(3) }), wrap(func() (any, error) { return s.OpenRelay(3) }), wrap(func() (any, error) { return s.OpenRelay(4) })},
-		{"canmotor", wrap(func() (any, error) { return s.OpenCANMotor("talon_srx", 1) }), wrap(func() (any, error) { return s.OpenCANMotor("talon_srx", 1) }), wrap(func() (any, error) { return s.OpenCANMotor("talon_srx", 63) })},
+		{"canmotor", wrap(func() (any, error) { return s.OpenCANMotor(frc.TalonSRX, 1) }), wrap(func() (any, error) { return s.OpenCANMotor(frc.TalonSRX, 1) }), wrap(func() (any, error) { return s.OpenCANMotor(frc.TalonSRX, 63) })},
 		{"pigeon", wrap(func() (any, error) { return s.OpenPigeon(-1, 1) }), wrap(func() (any, error) { return s.OpenPigeon(-1, 1) }), wrap(func() (any, error) { return s.OpenPigeon(63, -1) })},
 		{"spi", nil, nil, wrap(func() (any, error) { return s.SPI(5) })},
 		{"i2c", nil, nil, wrap(func() (any, error) { return s.I2C(2) })},
@@ -218,10 +218,10 @@ func TestOpenErrors(t *testing.T) {
 	if _, err := s.OpenEncoder(20, 21, hal.Encoding(3)); !errors.Is(err, hal.ErrUnsupported) {
 		t.Errorf("3x encoder = %v, want ErrUnsupported", err)
 	}
-	if _, err := s.OpenCANMotor("victor_spx", 1); err == nil {
+	if _, err := s.OpenCANMotor(frc.VictorSPX, 1); err == nil {
 		t.Error("opening the Talon SRX at CAN id 1 as a Victor SPX worked")
 	}
-	if _, err := s.OpenCANMotor("victor_spx", 2); err != nil {
+	if _, err := s.OpenCANMotor(frc.VictorSPX, 2); err != nil {
 		t.Errorf("the Victor SPX at CAN id 2: %v", err)
 	}
 	if _, err := s.OpenCANMotor("spark_max", 3); !errors.Is(err, hal.ErrNoDevice) {
@@ -585,7 +585,7 @@ func openHandles(t testing.TB, s *Sim) *handles {
 	must(err)
 	h.relay, err = s.OpenRelay(0)
 	must(err)
-	h.talon, err = s.OpenCANMotor("talon_srx", 1)
+	h.talon, err = s.OpenCANMotor(frc.TalonSRX, 1)
 	must(err)
 	h.pigeon, err = s.OpenPigeon(-1, 1)
 	must(err)

@@ -206,7 +206,7 @@ func TestBuild(t *testing.T) {
 	io.Relay[1].Open, io.Relay[1].Fwd = true, true
 	io.Encoders = []sim.EncoderIO{{A: 7, B: 8, Count: 12, Period: math.Inf(1)}}
 	io.PCMs = []sim.PCMIO{{ID: 0, Solenoids: 0b10}, {ID: 1, Solenoids: 0b1000}}
-	io.CANMotors = []sim.CANMotorIO{{Model: "victor_spx", ID: 2, Duty: -0.5}}
+	io.CANMotors = []sim.CANMotorIO{{Model: frc.VictorSPX, ID: 2, Duty: -0.5}}
 	io.IMUs = []sim.IMUIO{{Name: "navx", Motion: sim.IMU{Orientation: quaternion([3]float64{0, 0, math.Pi / 2}),
 		AngularVelocity: [3]float64{0, 0, math.Pi}, LinearAcceleration: [3]float64{gravity, 0, 0}}}}
 	var joys [numJoysticks]sim.Joystick

@@ -195,11 +195,7 @@ func (w *wiring) build(io *sim.IO, joys *[numJoysticks]sim.Joystick, ds dsExtra)
 		add("Solenoid", strconv.Itoa(sc[0])+","+strconv.Itoa(sc[1]), field{"<init", boolV(true)}, field{"<output", boolV(on)})
 	}
 	for _, m := range io.CANMotors {
-		class := "TalonSRX"
-		if m.Model == "victor_spx" {
-			class = "VictorSPX"
-		}
-		add("CANMotor", class+"["+strconv.Itoa(m.ID)+"]", field{"<percentOutput", floatV(m.Duty)})
+		add("CANMotor", m.Model+"["+strconv.Itoa(m.ID)+"]", field{"<percentOutput", floatV(m.Duty)})
 	}
 	for _, m := range io.IMUs {
 		a := euler(m.Motion.Orientation)

@@ -132,7 +132,7 @@ func (r *Relay) Set(forward, reverse bool) error {
 
 // Motor is a fake CAN motor controller.
 type Motor struct {
-	Model string // "talon_srx" or "victor_spx", as opened
+	Model string // frc.TalonSRX or frc.VictorSPX, as opened
 	// Duty is the last duty set.
 	Duty   float64
 	Writes int

@@ -2,6 +2,7 @@ package haltest
 
 import (
 	"fmt"
+	"github.com/frcd/frcd/frc"
 	"time"
 
 	"periph.io/x/conn/v3/i2c"
@@ -99,7 +100,7 @@ func (b *Backend) DS() hal.DSState { return b.DSState }
 func (b *Backend) Vin() (float64, error) { return b.VinVolts, b.VinErr }
 
 // IsOpen reports whether a channel of that kind ("pwm", "dio", "ain",
-// "aout", "relay", "can motor", "pigeon", "talon pigeon") is open.
+// "aout", "relay channel", "can motor", "pigeon", "talon pigeon") is open.
 func (b *Backend) IsOpen(kind string, n int) bool { return b.open[resource{kind, n}] }
 
 func (b *Backend) claim(kind string, n, count int) error {
@@ -186,7 +187,7 @@ func (b *Backend) OpenEncoder(channelA, channelB int, enc hal.Encoding) (hal.Enc
 
 // OpenRelay opens Relay[channel].
 func (b *Backend) OpenRelay(channel int) (hal.Relay, error) {
-	if err := b.claim("relay", channel, NumRelay); err != nil {
+	if err := b.claim("relay channel", channel, NumRelay); err != nil {
 		return nil, err
 	}
 	return &b.Relay[channel], nil
@@ -198,7 +199,7 @@ func (b *Backend) CAN() hal.CANBus { return &b.Bus }
 // OpenCANMotor opens Motors[id], adding it when missing, and records the
 // model.
 func (b *Backend) OpenCANMotor(model string, id int) (hal.CANMotor, error) {
-	if model != "talon_srx" && model != "victor_spx" {
+	if model != frc.TalonSRX && model != frc.VictorSPX {
 		return nil, fmt.Errorf("haltest: CAN motor model %q: %w", model, hal.ErrNoDevice)
 	}
 	if err := b.claim("can motor", id, 63); err != nil {

@@ -2,6 +2,7 @@ package haltest
 
 import (
 	"errors"
+	"github.com/frcd/frcd/frc"
 	"testing"
 	"time"
 
@@ -109,7 +110,7 @@ func TestDoesNotAllocate(t *testing.T) {
 	p, _ := b.OpenPWM(0)
 	d, _ := b.OpenDigitalOut(1)
 	e, _ := b.OpenEncoder(2, 3, hal.X4)
-	m, _ := b.OpenCANMotor("talon_srx", 1)
+	m, _ := b.OpenCANMotor(frc.TalonSRX, 1)
 	bus := b.CAN()
 	allocs := testing.AllocsPerRun(100, func() {
 		b.Advance(time.Millisecond)

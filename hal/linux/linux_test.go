@@ -3,6 +3,7 @@ package linux
 import (
 	"errors"
 	"fmt"
+	"github.com/frcd/frcd/frc"
 	"strings"
 	"testing"
 	"time"
@@ -202,7 +203,7 @@ func TestBackend(t *testing.T) {
 		"aout":     second(hal.OpenAnalogOut(b, 0)),
 		"encoder":  second(hal.OpenEncoder(b, 0, 1, hal.X4)),
 		"relay":    second(hal.OpenRelay(b, 0)),
-		"talon":    second(hal.OpenCANMotor(b, "", "talon_srx", 1)),
+		"talon":    second(hal.OpenCANMotor(b, "", frc.TalonSRX, 1)),
 		"pigeon":   second(hal.OpenPigeon(b, "", 0, -1)),
 		"spi port": second(hal.OpenRIOPorts(b)),
 	} {

@@ -5,6 +5,7 @@ package roborio
 import (
 	"errors"
 	"fmt"
+	"github.com/frcd/frcd/frc"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -673,7 +674,7 @@ func TestCTREUnsupported(t *testing.T) {
 	if got := hal.CapsOf(f.b); got != Caps {
 		t.Errorf("the backend provides %s; Caps says %s", got, Caps)
 	}
-	if _, err := hal.OpenCANMotor(f.b, "", "talon_srx", 3); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "Phoenix") {
+	if _, err := hal.OpenCANMotor(f.b, "", frc.TalonSRX, 3); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "Phoenix") {
 		t.Errorf("OpenCANMotor: %v", err)
 	}
 	if _, err := hal.OpenPigeon(f.b, "", -1, 3); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "navX") {

@@ -1,0 +1,55 @@
+package sim
+
+import (
+	"fmt"
+
+	"github.com/frcd/frcd/config"
+)
+
+// part is how the sim emulates one device type: what a YAML entry of the
+// type becomes in the simulated robot. Each emulated type has its file,
+// part_TYPE.go, registering its part by one line; sim and devices never
+// import each other, so a part is keyed by the type's name and reads the
+// entry through config, like the driver does.
+type part struct {
+	// bus puts on its CAN bus what the entry stands for (a PDP, the
+	// PCM a solenoid sits on), before the joints are built; pw collects
+	// the power distribution devices the speed controllers' effort reads.
+	bus func(s *Sim, d *config.Device, pw *powerOf)
+	// actuator wires the entry to the joint it drives: the joint's kind
+	// and channels.
+	actuator func(s *Sim, d *config.Device, j *joint)
+	// sensor wires the entry to the joint it measures (j nil: a sensor in
+	// a link).
+	sensor func(s *Sim, d *config.Device, j *joint)
+}
+
+// parts are the registered parts, by device type name.
+var parts = map[string]part{}
+
+// registerPart adds the part of a device type; a duplicate panics.
+func registerPart(typeName string, p part) {
+	if _, dup := parts[typeName]; dup {
+		panic(fmt.Sprintf("sim: part %q registered twice", typeName))
+	}
+	parts[typeName] = p
+}
+
+// partOf is the part that emulates an entry's type: its registered one,
+// else the one its facts call for (any PWM speed controller is a PWM
+// motor: pwmMotorPart), else none (a zero part).
+func partOf(t *config.Type) part {
+	if t == nil {
+		return part{}
+	}
+	if p, ok := parts[t.Name]; ok {
+		return p
+	}
+	if t.Speed && t.PWM != nil {
+		return pwmMotorPart
+	}
+	return part{}
+}
+
+// partNames lists the device types with a registered part, sorted.
+func partNames() []string { return sortedKeys(parts) }
