@@ -17,6 +17,7 @@ type claimKey struct {
 	r     Resource
 	scope string
 	n     int
+	typ   string // CANDevice: the claiming device's type
 }
 
 // Errorf adds an error.
@@ -30,7 +31,10 @@ func (c *Checker) Warnf(pos diag.Pos, format string, args ...any) { c.list.Warnf
 // Claim records that d uses channel n of resource r (within scope), and
 // reports an error when another device already does.
 func (c *Checker) Claim(d *Device, r Resource, scope string, n int, pos diag.Pos) {
-	k := claimKey{r, scope, n}
+	k := claimKey{r: r, scope: scope, n: n}
+	if r == CANDevice && d.Type != nil {
+		k.typ = d.Type.Name
+	}
 	if other, taken := c.claims[k]; taken {
 		if other != d {
 			what := describeClaim(k)
@@ -114,6 +118,12 @@ func describeClaim(k claimKey) string {
 			return k.scope // a Linux bus
 		}
 		return fmt.Sprintf("%s port %d", k.scope, k.n)
+	case CANDevice:
+		what := fmt.Sprintf("CAN id %d of a %s", k.n, k.typ)
+		if k.scope != "" {
+			what += fmt.Sprintf(" on CAN bus %q", k.scope)
+		}
+		return what
 	case CANMotor, CANGyro, CANPower, CANPneumatics:
 		if k.scope != "" {
 			return fmt.Sprintf("%s %d on CAN bus %q", k.r, k.n, k.scope)

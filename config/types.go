@@ -67,6 +67,10 @@ const (
 	CANGyro                  // CAN id of a CTRE Pigeon IMU, scoped by can_bus
 	CANPower                 // CAN id of a power distribution panel or hub, scoped by can_bus
 	CANPneumatics            // CAN id of a REV Pneumatic Hub entry, scoped by can_bus
+	// CANDevice is the CAN id of a device of a type with an id space of
+	// its own (its FRC device type and manufacturer), scoped by can_bus:
+	// two devices of one type may not share it, devices of two types may.
+	CANDevice
 	PCMCompressor            // the one compressor output of a PCM or PH, scoped by the module
 	NavXPort                 // the SPI, I2C or serial port a navX sits on
 	ControllerJoint          // a joint's command interfaces, claimed by one controller
@@ -90,6 +94,7 @@ var resources = map[Resource]resourceInfo{
 	CANGyro:         {"CAN id (Pigeon IMUs)", 0, 62},
 	CANPower:        {"CAN id (power distribution)", 0, 62},
 	CANPneumatics:   {"CAN id (pneumatics hubs)", 0, 62},
+	CANDevice:       {"CAN id", 0, 62},
 	PCMCompressor:   {"PCM compressor output", 0, 62},
 	NavXPort:        {"navX port", 0, 4},
 	ControllerJoint: {"joint", 0, 0},

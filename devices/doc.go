@@ -1,6 +1,10 @@
 // Package devices binds each device of a robot's YAML file to the HAL and
-// to its handles: one file per device type, named for the part and
-// registered by a one-line init (MustRegister); Build binds them all.
+// to its handles: one file per device type, named for the type, declaring
+// the type once: its YAML keys and docs (a config.Type, with the facts the
+// other layers read: config.Facts), its constructor, its CAN traffic and
+// the HAL providers it needs, registered by a one-line init
+// (MustRegister(Driver{...}), which registers the config.Type too); Build
+// binds them all. docs/adding-a-device.md walks through adding one.
 //
 // # Lifecycle
 //
@@ -53,9 +57,8 @@
 //	rev_ph                name/compressor CompressorState (as     -
 //	                      the hub reports it)
 //
-// The speed controllers are dmc60, jaguar, pwm_talon_srx, pwm_victor_spx,
-// sd540, spark, talon, victor, victor_sp, nidec, can_victor_spx and
-// talon_srx. They read no sensors: a joint's position, velocity and effort
+// The speed controllers are the types with config.Facts.Speed (frcd
+// describe lists them). They read no sensors: a joint's position, velocity and effort
 // come from its encoder, pot and PDP channel, merged by the loop.
 //
 // # Commands
@@ -71,7 +74,8 @@
 // They match the hardware (and the sim, which emulates it):
 //
 //   - PWM speed controllers: duty = V / Vin, clamped to [-1, 1], negated
-//     when inverted; pulse = hal.SpeedControllerPWM[type].Pulse(duty).
+//     when inverted; pulse = the type's calibration (config.Facts.PWM, an
+//     frc.PWM* value).Pulse(duty).
 //     Neutral is the center pulse; Halt disables the output (width 0).
 //     Vin is read each Write; when it fails or reads below 4.5 V (where a
 //     roboRIO cannot run) 12 V is assumed.

@@ -4,12 +4,25 @@
 // widths, DIO levels, encoder edge counts, analog volts, relay contacts,
 // CAN frames of CTRE PDPs and PCMs and REV PDHs and PHs on named buses
 // (PROTOCOLS.md), emulated CTRE motor
-// controllers and Pigeons behind hal.CANMotor and hal.Pigeon, and navX
+// controllers and Pigeons behind hal.CANMotors and hal.Pigeons, and navX
 // registers over SPI and I2C: on the roboRIO port of its `id`, or, for a
 // navX the YAML puts on a Linux coprocessor's bus (`bus`, `chip_select`),
 // on that bus through hal.LinuxBuses (SPIDev, I2CDev; linux.go), so a
 // coprocessor robot runs on the sim unchanged. It never imports the
 // drivers (package devices); it reads the wiring from the YAML devices.
+//
+// # Parts
+//
+// What an entry of each device type becomes in the sim is its part: one
+// file, part_TYPE.go, registering it by one line (registerPart): what the
+// entry puts on its CAN bus, the joint it drives, the joint it measures.
+// A type's facts may call for a shared part instead (every PWM speed
+// controller is a PWM motor with its type's calibration, so a new one
+// needs no part). The files of the sim itself: sim.go (the Sim and New),
+// options.go, wiring.go (joints and sensors from the robot, through the
+// parts), step.go (the physics' stepping), backend.go (the hal
+// providers), channels.go (their handles), inspect.go (getters and
+// setters for tests and tools).
 //
 // # Time
 //
@@ -52,7 +65,7 @@
 //   - Travel 0.25 s.
 //
 // The plant's voltage: a PWM speed controller reads the pulse width with
-// its hal.SpeedControllerPWM calibration, V = duty × battery terminal
+// its type's calibration (config.Facts.PWM), V = duty × battery terminal
 // voltage; a Nidec Brushless runs while its PWM line has pulses (or is
 // hal.AlwaysHigh), at duty (DIO duty cycle - 0.5) × 2; a Talon SRX or
 // Victor SPX on CAN applies its SetDuty, neutral after 100 ms without

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/frcd/frcd/config"
 )
@@ -53,3 +54,14 @@ func partOf(t *config.Type) part {
 
 // partNames lists the device types with a registered part, sorted.
 func partNames() []string { return sortedKeys(parts) }
+
+// sender is an emulated CAN device a part adds (addSender) that sends its
+// own frames: send is called every fastPeriod (10 ms) with the tick
+// counted from 0, as the Talons and Pigeons send theirs; a frame due
+// every 20 ms goes out on even ticks. It must not allocate.
+type sender interface {
+	send(s *Sim, at time.Duration, tick int)
+}
+
+// addSender adds a part's CAN device to the fast tick.
+func (s *Sim) addSender(x sender) { s.senders = append(s.senders, x) }

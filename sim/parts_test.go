@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/frcd/frcd/config"
 )
@@ -34,5 +36,27 @@ func TestPartsCoverTypes(t *testing.T) {
 		if typ.CAN && p.bus == nil && p.actuator == nil && p.sensor == nil {
 			t.Errorf("%s is on the CAN bus but the sim puts nothing there", typ.Name)
 		}
+	}
+}
+
+// countingSender notes the ticks it is called on.
+type countingSender struct{ ticks []int }
+
+func (c *countingSender) send(s *Sim, at time.Duration, tick int) {
+	if time.Duration(tick)*fastPeriod != at {
+		panic("tick and time disagree")
+	}
+	c.ticks = append(c.ticks, tick)
+}
+
+// A part's sender is called on every fast tick, from 0, as the CTRE
+// devices send.
+func TestSenderTicks(t *testing.T) {
+	s := newSim(t, competition(t), Options{})
+	c := &countingSender{}
+	s.addSender(c)
+	s.AdvanceTo(35 * time.Millisecond)
+	if want := []int{1, 2, 3}; !slices.Equal(c.ticks, want) {
+		t.Errorf("ticks %v, want %v (tick 0 went out in New, before the sender)", c.ticks, want)
 	}
 }

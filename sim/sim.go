@@ -74,6 +74,7 @@ type Sim struct {
 	canNodes   map[string]*node // the emulated CAN devices, by the YAML name of a device on them
 	canFaults  []canFault       // scheduled silences
 	fastTick   int              // fastPeriod ticks sent so far
+	senders    []sender         // the parts' own CAN devices (addSender)
 	nextFast   time.Duration
 
 	base *base // nil without a drivetrain

@@ -70,6 +70,9 @@ func (s *Sim) publish() {
 				m.can.publish(m, s.t, s.fastTick)
 			}
 		}
+		for _, x := range s.senders {
+			x.send(s, s.t, s.fastTick)
+		}
 		for s.nextFast <= s.t {
 			s.nextFast += fastPeriod
 			s.fastTick++

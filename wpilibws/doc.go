@@ -29,7 +29,7 @@
 //   - Joystick 0-5: >axes, >buttons, >povs, as clients last set them.
 //   - PWM N for each opened channel: <init; <speed, -1 to 1, from the
 //     pulse width with the speed controller's calibration
-//     (hal.SpeedControllerPWM; a Nidec's from its DIO duty cycle while
+//     (its type's config.Facts.PWM; a Nidec's from its DIO duty cycle while
 //     its PWM line pulses; WPILib's 1-2 ms bounds when the YAML names no
 //     controller), or <position, 0 to 1, for a servo across its pulse
 //     range. What the driver wrote: 0 while disabled.
