@@ -79,19 +79,12 @@ func (r *recorder) I2C(port int) (i2c.Bus, error) {
 }
 
 // Each driver's Needs are what its constructor opens, exactly, for every
-// entry of the example robots (which hold every type): `frcd validate
-// --hal` warns from Needs, so they must not drift from the code.
+// entry of the example robots and, for a type none of them has, for its
+// documented example entry: `frcd validate --hal` warns from Needs, so they
+// must not drift from the code.
 func TestNeedsAreWhatConstructorsOpen(t *testing.T) {
 	seen := map[string]bool{}
-	for _, path := range []string{"../examples/competition/robot.yaml", "../examples/rev/robot.yaml"} {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, list := config.Parse(path, data)
-		if list.Errors() > 0 {
-			t.Fatalf("%s: %v", path, list)
-		}
+	check := func(f *config.File) {
 		for _, d := range f.Devices {
 			rec := &recorder{Backend: haltest.New()}
 			// The fake has no navX on its SPI port: the port is opened
@@ -105,10 +98,28 @@ func TestNeedsAreWhatConstructorsOpen(t *testing.T) {
 			seen[d.Type.Name] = true
 		}
 	}
-	for _, name := range Types() {
-		if !seen[name] {
-			t.Errorf("no example robot has a %s: add one, so that its Needs are checked", name)
+	for _, path := range []string{"../examples/competition/robot.yaml", "../examples/rev/robot.yaml"} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
 		}
+		f, list := config.Parse(path, data)
+		if list.Errors() > 0 {
+			t.Fatalf("%s: %v", path, list)
+		}
+		check(f)
+	}
+	for _, name := range Types() {
+		if seen[name] {
+			continue
+		}
+		entry := config.Lookup(name).ExampleEntry()
+		f, list := config.Parse("example.yaml", []byte("joints:\n  - "+entry+"\n"))
+		if list.Errors() > 0 {
+			t.Errorf("%s: its example entry %s does not stand alone (%v): put one in an example robot", name, entry, list)
+			continue
+		}
+		check(f)
 	}
 	if got := hal.CapsOf(&recorder{}); got != hal.AllCaps&^hal.CapLinuxBuses {
 		t.Errorf("the recorder provides %s", got)
