@@ -57,7 +57,7 @@ func (p *parser) checkSimSensors(c *Checker) {
 			c.Errorf(e.NamePos, "sim sensor %q: names no device%s", e.Name, diag.DidYouMean(e.Name, cands))
 		case d.Type == nil:
 		case !contains(sensors, d.Type.Name):
-			c.Errorf(e.NamePos, "sim sensor %q: is %s, not %s", e.Name, article(d.TypeName), refList(sensors))
+			c.Errorf(e.NamePos, "sim sensor %q: is %s, not a sensor", e.Name, article(d.TypeName))
 		case d.Type.Joint == SwitchSource:
 			for _, k := range SimSensor.Keys {
 				if strings.HasPrefix(k.Name, "noise.") || strings.HasPrefix(k.Name, "drift.") {
@@ -85,7 +85,7 @@ func (p *parser) checkSimCANFaults(c *Checker) {
 			c.Errorf(e.NamePos, "sim CAN fault %q: names no device%s", e.Name, diag.DidYouMean(e.Name, cands))
 		case d.Type == nil:
 		case !OnCAN(d):
-			c.Errorf(e.NamePos, "sim CAN fault %q: is %s, not a device on the CAN bus (%s)", e.Name, article(d.TypeName), strings.Join(onCAN, ", "))
+			c.Errorf(e.NamePos, "sim CAN fault %q: is %s, not a device on the CAN bus", e.Name, article(d.TypeName))
 		}
 		if e.Has("until") && e.Float("until") <= e.Float("from") {
 			c.Errorf(e.ValuePos("until"), "sim CAN fault %q: until (%v s) must be after from (%v s)", e.Name, e.Float("until"), e.Float("from"))

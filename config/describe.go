@@ -54,7 +54,7 @@ func (k *Key) Allowed() string {
 	case k.HasRange:
 		return trimFloat(k.Min) + "-" + trimFloat(k.Max)
 	case len(k.Ref) > 0:
-		return "name of " + refList(TypesWith(k.Ref...))
+		return "name of " + refWhat(k.Ref)
 	case k.NonZero:
 		return "not 0"
 	}

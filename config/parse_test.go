@@ -86,8 +86,8 @@ func TestParseRules(t *testing.T) {
 			`r.yaml:3:33: error: rev_ph "b": REV devices take CAN ids 1-62, not 0`,
 			`r.yaml:5:33: error: rev_ph "d": CAN id (pneumatics hubs) 1 is already used by rev_ph "c" (line 4)`}},
 		{"can faults", "joints:\n  - {name: p, type: pdp, id: 0}\n  - {name: g, type: pigeon_imu, frame_id: b, talon: t}\n  - {name: t, type: talon_srx, id: 1}\n  - {name: e, type: encoder, ch_a: 0, ch_b: 1, dist_per_pulse: 1}\nsim:\n  can_faults:\n    - {name: p, from: 1, until: 2}\n    - {name: t}\n    - {name: g}\n    - {name: e}\n    - {name: q}\n    - {name: p, from: 3, until: 3}\n", []string{
-			`r.yaml:10:14: error: sim CAN fault "g": is a pigeon_imu, not a device on the CAN bus (can_victor_spx, compressor, double_solenoid, pdp, pigeon_imu, rev_pdh, rev_ph, solenoid, talon_srx)`,
-			`r.yaml:11:14: error: sim CAN fault "e": is an encoder, not a device on the CAN bus (can_victor_spx, compressor, double_solenoid, pdp, pigeon_imu, rev_pdh, rev_ph, solenoid, talon_srx)`,
+			`r.yaml:10:14: error: sim CAN fault "g": is a pigeon_imu, not a device on the CAN bus`,
+			`r.yaml:11:14: error: sim CAN fault "e": is an encoder, not a device on the CAN bus`,
 			`r.yaml:12:14: error: sim CAN fault "q": names no device (did you mean "g"?)`,
 			`r.yaml:13:33: error: sim CAN fault "p": until (3 s) must be after from (3 s)`}},
 		{"pdh channels", "joints:\n  - {name: p, type: rev_pdh, id: 1}\n  - {name: a, type: talon, id: 1, pdp_ch: 23}\n  - {name: b, type: talon, id: 2, pdp_ch: 24}\n", []string{`r.yaml:4:43: error: talon "b": pdp_ch: PDP channel 24 is out of range 0-23`}},
@@ -225,7 +225,7 @@ func TestTypeExamplesParse(t *testing.T) {
 }
 
 // The spec's tables, key by key: a change to a required key or default
-// must be deliberate.
+// must be deliberate. (Types beyond the spec's may be added freely.)
 func TestSpecKeys(t *testing.T) {
 	const can = " can_bus=the backend's default bus (can0 on Linux) required=false" // every CAN device
 	want := map[string]string{
@@ -252,9 +252,6 @@ func TestSpecKeys(t *testing.T) {
 	want["nidec"] = speed + " dio_channel!"
 	want["can_victor_spx"] = speed + can
 	want["talon_srx"] = speed + can
-	if len(want) != len(Types()) {
-		t.Errorf("%d types, want %d", len(Types()), len(want))
-	}
 	for name, keys := range want {
 		ty := Lookup(name)
 		if ty == nil {

@@ -52,7 +52,7 @@ func (p *parser) ref(d *Device, k *Key, name string, pos diag.Pos, c *Checker) *
 		return nil
 	}
 	if target.Type == nil || !target.Type.isAny(k.Ref) {
-		c.Errorf(pos, "%s: %s %q is %s, not %s", d, key, name, article(target.TypeName), refList(TypesWith(k.Ref...)))
+		c.Errorf(pos, "%s: %s %q is %s, not %s", d, key, name, article(target.TypeName), refWhat(k.Ref))
 		return nil
 	}
 	return target
@@ -83,6 +83,23 @@ func article(s string) string {
 		return "an " + s
 	}
 	return "a " + s
+}
+
+// refWhat says what a reference key may name, for messages and docs: "a
+// speed controller" for that role (a list of every one would grow with
+// each new type), else the types answering to the role.
+func refWhat(roles []Role) string {
+	var parts []string
+	for _, r := range roles {
+		if r == SpeedControllerRole {
+			parts = append(parts, "a speed controller")
+			continue
+		}
+		if names := TypesWith(r); len(names) > 0 {
+			parts = append(parts, refList(names))
+		}
+	}
+	return strings.Join(parts, " or ")
 }
 
 func refList(types []string) string {

@@ -20,7 +20,7 @@ func TestSimSensorsAndDisturbances(t *testing.T) {
 			[]string{
 				`r.yaml:7:14: error: sim sensor "encc": names no device (did you mean "enc"?)`,
 				`r.yaml:7:29: error: sim_sensor "encc": dropout: 1.5 is out of range 0-1`,
-				`r.yaml:8:14: error: sim sensor "arm": is a talon, not an analog_input or a digital_input or an encoder or a navx or a pigeon_imu`,
+				`r.yaml:8:14: error: sim sensor "arm": is a talon, not a sensor`,
 				`r.yaml:8:34: error: sim_sensor "arm": noise.sigma: -1 is out of range 0-1e+06`,
 				`r.yaml:8:38: error: sim_sensor "arm": unknown key "mean" in noise; it takes mu, sigma`,
 				`r.yaml:9:26: error: sim sensor "sw": a digital input is on or off, so noise.mu does not apply (dropout, stuck and disconnected do)`,
