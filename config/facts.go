@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/frcd/frcd/frc"
@@ -166,15 +167,16 @@ func OnCAN(d *Device) bool {
 	return d.Type != nil && d.Type.CAN && (d.Type.CANWith == "" || d.Has(d.Type.CANWith))
 }
 
-// powerTypes returns the power distribution types in order of their
-// DefaultID, for a speed controller's default pdp.
-func powerTypes() []*Type {
-	var out []*Type
-	for _, t := range Types() {
-		if t.Power != nil {
-			out = append(out, t)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Power.DefaultID < out[j].Power.DefaultID })
-	return out
+// powers are the registered power distribution types in order of their
+// DefaultID, then name (Register keeps it): a speed controller's default
+// pdp is looked up without allocating.
+var powers []*Type
+
+// addPower adds a power distribution type to powers, in order.
+func addPower(t *Type) {
+	i := sort.Search(len(powers), func(i int) bool {
+		p := powers[i].Power.DefaultID
+		return p > t.Power.DefaultID || p == t.Power.DefaultID && powers[i].Name > t.Name
+	})
+	powers = slices.Insert(powers, i, t)
 }

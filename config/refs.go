@@ -62,7 +62,7 @@ func (p *parser) ref(d *Device, k *Key, name string, pos diag.Pos, c *Checker) *
 // to the PDP with CAN id 0, else the REV PDH with CAN id 1 (WPILib's
 // default modules of each type: Power.DefaultID, in its order).
 func (p *parser) defaultPower(d *Device, key string, c *Checker) {
-	for _, t := range powerTypes() {
+	for _, t := range powers {
 		for _, o := range p.file.Devices {
 			if o.Type == t && o.Has("id") && o.Int("id") == t.Power.DefaultID {
 				d.refs[key] = o

@@ -55,26 +55,26 @@ func (k Kind) article() string {
 type Resource int
 
 const (
-	NoResource      Resource = iota
-	PWM                      // roboRIO PWM header, 0-9 onboard, 10-19 on the MXP
-	DIO                      // roboRIO DIO, 0-9 onboard, 10-25 on the MXP
-	AnalogIn                 // roboRIO analog input, 0-3 onboard, 4-7 on the MXP
-	AnalogOut                // roboRIO analog output (MXP), 0-1
-	RelayChannel             // roboRIO relay header, 0-3
-	PCMChannel               // solenoid channel on one PCM (0-7) or PH (0-15), scoped by the module
-	PDPChannel               // PDP (0-15) or PDH (0-23) current channel, scoped by the PDP
-	CANMotor                 // CAN id of a CTRE motor controller (Talon SRX, Victor SPX), scoped by can_bus
-	CANGyro                  // CAN id of a CTRE Pigeon IMU, scoped by can_bus
-	CANPower                 // CAN id of a power distribution panel or hub, scoped by can_bus
-	CANPneumatics            // CAN id of a REV Pneumatic Hub entry, scoped by can_bus
+	NoResource    Resource = iota
+	PWM                    // roboRIO PWM header, 0-9 onboard, 10-19 on the MXP
+	DIO                    // roboRIO DIO, 0-9 onboard, 10-25 on the MXP
+	AnalogIn               // roboRIO analog input, 0-3 onboard, 4-7 on the MXP
+	AnalogOut              // roboRIO analog output (MXP), 0-1
+	RelayChannel           // roboRIO relay header, 0-3
+	PCMChannel             // solenoid channel on one PCM (0-7) or PH (0-15), scoped by the module
+	PDPChannel             // PDP (0-15) or PDH (0-23) current channel, scoped by the PDP
+	CANMotor               // CAN id of a CTRE motor controller (Talon SRX, Victor SPX), scoped by can_bus
+	CANGyro                // CAN id of a CTRE Pigeon IMU, scoped by can_bus
+	CANPower               // CAN id of a power distribution panel or hub, scoped by can_bus
+	CANPneumatics          // CAN id of a REV Pneumatic Hub entry, scoped by can_bus
 	// CANDevice is the CAN id of a device of a type with an id space of
 	// its own (its FRC device type and manufacturer), scoped by can_bus:
 	// two devices of one type may not share it, devices of two types may.
 	CANDevice
-	PCMCompressor            // the one compressor output of a PCM or PH, scoped by the module
-	NavXPort                 // the SPI, I2C or serial port a navX sits on
-	ControllerJoint          // a joint's command interfaces, claimed by one controller
-	onceOnly                 // something a file has at most one of
+	PCMCompressor   // the one compressor output of a PCM or PH, scoped by the module
+	NavXPort        // the SPI, I2C or serial port a navX sits on
+	ControllerJoint // a joint's command interfaces, claimed by one controller
+	onceOnly        // something a file has at most one of
 )
 
 type resourceInfo struct {
@@ -250,6 +250,9 @@ func Register(t *Type) {
 		panic(fmt.Sprintf("config: device type %q: unknown group %q", t.Name, t.Group))
 	}
 	types[t.Name] = t
+	if t.Power != nil {
+		addPower(t)
+	}
 }
 
 // Lookup returns the device type of that name, or nil.
