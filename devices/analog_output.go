@@ -9,9 +9,11 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() {
-	MustRegister(Driver{Type: analogOutputType, New: newAnalogOutput, Needs: hal.CapAnalogOut})
-}
+func init() { MustRegister(analogOutputDriver) }
+
+// analogOutputDriver declares the type: its keys and facts, driver, CAN traffic and
+// HAL needs.
+var analogOutputDriver = Driver{Type: analogOutputType, New: newAnalogOutput, Needs: hal.CapAnalogOut}
 
 var analogOutputType = &config.Type{
 	Name: "analog_output", Class: "AnalogOutput", Group: "actuator",

@@ -6,9 +6,11 @@ import (
 	"github.com/frcd/frcd/hal"
 )
 
-func init() {
-	MustRegister(Driver{Type: canVictorSPXType, New: newCANVictorSPX, CAN: &CANTraffic{Kind: canVictorSPX, NumberKey: "id"}, Needs: hal.CapCANMotor})
-}
+func init() { MustRegister(canVictorSpxDriver) }
+
+// canVictorSpxDriver declares the type: its keys and facts, driver, CAN traffic and
+// HAL needs.
+var canVictorSpxDriver = Driver{Type: canVictorSPXType, New: newCANVictorSPX, CAN: &CANTraffic{Kind: canVictorSPX, NumberKey: "id"}, Needs: hal.CapCANMotor}
 
 // newCANVictorSPX binds a CTRE Victor SPX at CAN id `id` through
 // hal.CANMotor model frc.VictorSPX, as canMotor describes: its CAN protocol

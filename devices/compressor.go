@@ -8,9 +8,11 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() {
-	MustRegister(Driver{Type: compressorType, New: newCompressor, CAN: &CANTraffic{Of: pneumaticsCAN}, Needs: hal.CapCAN})
-}
+func init() { MustRegister(compressorDriver) }
+
+// compressorDriver declares the type: its keys and facts, driver, CAN traffic and
+// HAL needs.
+var compressorDriver = Driver{Type: compressorType, New: newCompressor, CAN: &CANTraffic{Of: pneumaticsCAN}, Needs: hal.CapCAN}
 
 var compressorType = &config.Type{
 	Name: "compressor", Class: "Compressor", Group: "special",

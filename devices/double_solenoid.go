@@ -9,9 +9,11 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() {
-	MustRegister(Driver{Type: doubleSolenoidType, New: newDoubleSolenoid, CAN: &CANTraffic{Of: pneumaticsCAN}, Needs: hal.CapCAN})
-}
+func init() { MustRegister(doubleSolenoidDriver) }
+
+// doubleSolenoidDriver declares the type: its keys and facts, driver, CAN traffic and
+// HAL needs.
+var doubleSolenoidDriver = Driver{Type: doubleSolenoidType, New: newDoubleSolenoid, CAN: &CANTraffic{Of: pneumaticsCAN}, Needs: hal.CapCAN}
 
 var doubleSolenoidType = &config.Type{
 	Name: "double_solenoid", Class: "DoubleSolenoid", Group: "actuator",

@@ -9,9 +9,11 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() {
-	MustRegister(Driver{Type: nidecType, New: newNidec, Needs: hal.CapPWM | hal.CapDutyCycle})
-}
+func init() { MustRegister(nidecDriver) }
+
+// nidecDriver declares the type: its keys and facts, driver, CAN traffic and
+// HAL needs.
+var nidecDriver = Driver{Type: nidecType, New: newNidec, Needs: hal.CapPWM | hal.CapDutyCycle}
 
 // nidec drives a Nidec Brushless motor, as WPILib's NidecBrushless does:
 // the PWM channel `id` is its enable line, held high (hal.AlwaysHigh)

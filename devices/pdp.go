@@ -9,9 +9,11 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() {
-	MustRegister(Driver{Type: pdpType, New: newPDP, CAN: &CANTraffic{Kind: canPDP, NumberKey: "id"}, Needs: hal.CapCAN})
-}
+func init() { MustRegister(pdpDriver) }
+
+// pdpDriver declares the type: its keys and facts, driver, CAN traffic and
+// HAL needs.
+var pdpDriver = Driver{Type: pdpType, New: newPDP, CAN: &CANTraffic{Kind: canPDP, NumberKey: "id"}, Needs: hal.CapCAN}
 
 var pdpType = &config.Type{
 	Name: "pdp", Class: "PowerDistribution", Group: "special",

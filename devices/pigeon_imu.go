@@ -9,9 +9,11 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() {
-	MustRegister(Driver{Type: pigeonImuType, New: newPigeonIMU, CAN: &CANTraffic{Of: pigeonCAN}, Needs: hal.CapPigeon})
-}
+func init() { MustRegister(pigeonImuDriver) }
+
+// pigeonImuDriver declares the type: its keys and facts, driver, CAN traffic and
+// HAL needs.
+var pigeonImuDriver = Driver{Type: pigeonImuType, New: newPigeonIMU, CAN: &CANTraffic{Of: pigeonCAN}, Needs: hal.CapPigeon}
 
 var pigeonImuType = &config.Type{
 	Name: "pigeon_imu", Class: "PigeonIMU", Group: "sensor",

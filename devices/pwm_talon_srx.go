@@ -6,9 +6,11 @@ import (
 	"github.com/frcd/frcd/hal"
 )
 
-func init() {
-	MustRegister(Driver{Type: pwmSpeedType("pwm_talon_srx", "PWMTalonSRX", "A CTRE Talon SRX driven by PWM.", frc.PWMTalonSRX), New: newPWMTalonSRX, Needs: hal.CapPWM})
-}
+func init() { MustRegister(pwmTalonSrxDriver) }
+
+// pwmTalonSrxDriver declares the type: its keys and facts, driver, CAN traffic and
+// HAL needs.
+var pwmTalonSrxDriver = Driver{Type: pwmSpeedType("pwm_talon_srx", "PWMTalonSRX", "A CTRE Talon SRX driven by PWM.", frc.PWMTalonSRX), New: newPWMTalonSRX, Needs: hal.CapPWM}
 
 // newPWMTalonSRX binds a CTRE Talon SRX driven by PWM on the roboRIO PWM
 // channel `id`: a voltage command becomes a pulse width through the

@@ -9,9 +9,11 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() {
-	MustRegister(Driver{Type: revPdhType, New: newREVPDH, CAN: &CANTraffic{Kind: canREVPDH, NumberKey: "id"}, Needs: hal.CapCAN})
-}
+func init() { MustRegister(revPdhDriver) }
+
+// revPdhDriver declares the type: its keys and facts, driver, CAN traffic and
+// HAL needs.
+var revPdhDriver = Driver{Type: revPdhType, New: newREVPDH, CAN: &CANTraffic{Kind: canREVPDH, NumberKey: "id"}, Needs: hal.CapCAN}
 
 var revPdhType = &config.Type{
 	Name: "rev_pdh", Class: "PowerDistribution", Group: "special",

@@ -8,9 +8,11 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() {
-	MustRegister(Driver{Type: revPhType, New: newREVPH, CAN: &CANTraffic{Kind: canREVPH, NumberKey: "id"}, Needs: hal.CapCAN})
-}
+func init() { MustRegister(revPhDriver) }
+
+// revPhDriver declares the type: its keys and facts, driver, CAN traffic and
+// HAL needs.
+var revPhDriver = Driver{Type: revPhType, New: newREVPH, CAN: &CANTraffic{Kind: canREVPH, NumberKey: "id"}, Needs: hal.CapCAN}
 
 var revPhType = &config.Type{
 	Name: "rev_ph", Class: "PneumaticHub", Group: "special",

@@ -8,9 +8,11 @@ import (
 	"github.com/frcd/frcd/interfaces"
 )
 
-func init() {
-	MustRegister(Driver{Type: solenoidType, New: newSolenoid, CAN: &CANTraffic{Of: pneumaticsCAN}, Needs: hal.CapCAN})
-}
+func init() { MustRegister(solenoidDriver) }
+
+// solenoidDriver declares the type: its keys and facts, driver, CAN traffic and
+// HAL needs.
+var solenoidDriver = Driver{Type: solenoidType, New: newSolenoid, CAN: &CANTraffic{Of: pneumaticsCAN}, Needs: hal.CapCAN}
 
 var solenoidType = &config.Type{
 	Name: "solenoid", Class: "Solenoid", Group: "actuator",

@@ -6,9 +6,11 @@ import (
 	"github.com/frcd/frcd/hal"
 )
 
-func init() {
-	MustRegister(Driver{Type: pwmSpeedType("spark", "Spark", "A REV Spark on PWM.", frc.PWMSpark), New: newSpark, Needs: hal.CapPWM})
-}
+func init() { MustRegister(sparkDriver) }
+
+// sparkDriver declares the type: its keys and facts, driver, CAN traffic and
+// HAL needs.
+var sparkDriver = Driver{Type: pwmSpeedType("spark", "Spark", "A REV Spark on PWM.", frc.PWMSpark), New: newSpark, Needs: hal.CapPWM}
 
 // newSpark binds a REV Robotics Spark on the roboRIO PWM channel `id`: a
 // voltage command becomes a pulse width through the calibration

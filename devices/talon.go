@@ -6,9 +6,11 @@ import (
 	"github.com/frcd/frcd/hal"
 )
 
-func init() {
-	MustRegister(Driver{Type: pwmSpeedType("talon", "Talon", "A CTRE Talon (the PWM one; see talon_srx for CAN).", frc.PWMTalon), New: newTalon, Needs: hal.CapPWM})
-}
+func init() { MustRegister(talonDriver) }
+
+// talonDriver declares the type: its keys and facts, driver, CAN traffic and
+// HAL needs.
+var talonDriver = Driver{Type: pwmSpeedType("talon", "Talon", "A CTRE Talon (the PWM one; see talon_srx for CAN).", frc.PWMTalon), New: newTalon, Needs: hal.CapPWM}
 
 // newTalon binds a CTRE Talon (the PWM one; talon_srx is the CAN Talon SRX)
 // on the roboRIO PWM channel `id`: a voltage command becomes a pulse width

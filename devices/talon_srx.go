@@ -6,9 +6,11 @@ import (
 	"github.com/frcd/frcd/hal"
 )
 
-func init() {
-	MustRegister(Driver{Type: talonSRXType, New: newTalonSRX, CAN: &CANTraffic{Kind: canTalonSRX, NumberKey: "id"}, Needs: hal.CapCANMotor})
-}
+func init() { MustRegister(talonSrxDriver) }
+
+// talonSrxDriver declares the type: its keys and facts, driver, CAN traffic and
+// HAL needs.
+var talonSrxDriver = Driver{Type: talonSRXType, New: newTalonSRX, CAN: &CANTraffic{Kind: canTalonSRX, NumberKey: "id"}, Needs: hal.CapCANMotor}
 
 // newTalonSRX binds a CTRE Talon SRX at CAN id `id` through hal.CANMotor
 // model frc.TalonSRX, as canMotor describes: its CAN protocol is closed, so

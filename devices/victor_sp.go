@@ -6,9 +6,11 @@ import (
 	"github.com/frcd/frcd/hal"
 )
 
-func init() {
-	MustRegister(Driver{Type: pwmSpeedType("victor_sp", "VictorSP", "A VEX Victor SP on PWM.", frc.PWMVictorSP), New: newVictorSP, Needs: hal.CapPWM})
-}
+func init() { MustRegister(victorSpDriver) }
+
+// victorSpDriver declares the type: its keys and facts, driver, CAN traffic and
+// HAL needs.
+var victorSpDriver = Driver{Type: pwmSpeedType("victor_sp", "VictorSP", "A VEX Victor SP on PWM.", frc.PWMVictorSP), New: newVictorSP, Needs: hal.CapPWM}
 
 // newVictorSP binds a VEX Victor SP on the roboRIO PWM channel `id`: a
 // voltage command becomes a pulse width through the calibration
