@@ -369,16 +369,42 @@ func checkKernelCAN(t *testing.T, r *kernelRun, tol hbTolerance) {
 		}
 	}
 	t.Logf("while vcan0 was down and after:\n%s", strings.Join(said, "\n"))
-	if !slices.ContainsFunc(said, func(s string) bool { return strings.Contains(s, "down") }) {
-		t.Errorf("vcan0 going down was not reported on the log or /diagnostics")
+	// Reported: logged when it went down (from the first failed send or the
+	// reader's ENETDOWN) and when it came back, a warning on /diagnostics
+	// meanwhile (frcd's reports come once a second).
+	logged := func(from, to float64, text string) bool {
+		return slices.ContainsFunc(r.of("log"), func(e agentEvent) bool {
+			return e.T >= from && e.T < to && strings.Contains(e.Line, text)
+		})
+	}
+	if !logged(down, up, "frcd: warning: CAN vcan0: the interface is down") {
+		t.Errorf("vcan0 going down was not logged")
+	}
+	if !logged(up, sigterm, "frcd: CAN vcan0: the interface is up again") {
+		t.Errorf("vcan0 coming back up was not logged")
+	}
+	if !slices.ContainsFunc(r.of("diag"), func(e agentEvent) bool {
+		return e.T >= down && e.T < up+0.5 && e.Name == "frcd: CAN vcan0" && e.Code == 1 && strings.Contains(e.Line, "the interface is down")
+	}) {
+		t.Errorf("no warning on /diagnostics that vcan0 is down")
 	}
 	checkHeartbeat(t, tol, "up again", within(fs, idHeartbeat, up+0.2, sigterm), up+0.2, sigterm, true)
 	// Recovered: a report on /diagnostics after the interface came up says
-	// the heartbeat sends again without failures.
+	// the heartbeat sends again without failures, and none says the
+	// interface is down any more.
 	if !slices.ContainsFunc(r.of("diag"), func(e agentEvent) bool {
 		return e.T > up && e.Name == "frcd: heartbeat vcan0" && e.Code == 0 && !strings.Contains(e.Line, "failed")
 	}) {
 		t.Errorf("no OK heartbeat report on /diagnostics after vcan0 came up again")
+	}
+	var last agentEvent
+	for _, e := range r.of("diag") {
+		if e.Name == "frcd: heartbeat vcan0" || e.Name == "frcd: CAN vcan0" {
+			last = e
+		}
+	}
+	if last.Code != 0 {
+		t.Errorf("the last report on vcan0 before SIGTERM: %+v, want OK", last)
 	}
 	checkOutputs(t, "up again", fs, up+0.2, sigterm, true)
 

@@ -182,6 +182,10 @@ type Bus struct {
 	load  loadWindow
 	drops uint32 // the socket's drop count last read
 
+	// down is the error that said the interface is down (ENETDOWN, from
+	// a send or the reader), nil once a frame goes or comes again.
+	down atomic.Pointer[error]
+
 	life    sync.RWMutex // send holds it shared, close exclusive
 	closing atomic.Bool
 	done    chan struct{} // closed when the reader returns
@@ -228,6 +232,7 @@ func (b *Bus) Send(f hal.Frame) error {
 	}
 	err := b.c.send(encode(f))
 	b.life.RUnlock()
+	b.noteLink(err)
 	now := b.clock.Now()
 	bits := hal.FrameBits(f)
 	b.mu.Lock()
@@ -295,6 +300,34 @@ func (b *Bus) Err() error {
 	return b.readErr
 }
 
+// Down returns the error that said the interface went down (`ip link set
+// can0 down`, a USB-CAN adapter's driver resetting it), or nil while it
+// is up: a send or a receive that fails with ENETDOWN marks it down, the
+// next that succeeds marks it up. The bus stays bound meanwhile, so
+// frames flow again as soon as the interface is back up.
+func (b *Bus) Down() error {
+	if p := b.down.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// noteLink marks the interface down or up by the outcome of a send or a
+// receive. Only a change stores (and allocates).
+func (b *Bus) noteLink(err error) {
+	switch {
+	case err == nil:
+		if b.down.Load() != nil {
+			b.down.Store(nil)
+		}
+	case isNetDown(err):
+		if b.down.Load() == nil {
+			e := fmt.Errorf("%s: %s: %w", b.name, downFix(b.name), err)
+			b.down.Store(&e)
+		}
+	}
+}
+
 // Close stops the reader, waits for it (at most Options.RecvTimeout) and
 // closes the socket. Closing twice is harmless.
 func (b *Bus) Close() error {
@@ -320,6 +353,9 @@ func (b *Bus) read() {
 	failures := 0
 	for !b.closing.Load() {
 		drops, err := b.c.recv(&b.rx)
+		if err != errAgain {
+			b.noteLink(err)
+		}
 		switch {
 		case err == nil:
 			failures = 0

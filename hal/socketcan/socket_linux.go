@@ -178,6 +178,10 @@ func checkInterface(name string) error {
 	return interfaceProblem(name, err, typ, up)
 }
 
+// isNetDown reports whether a socket call failed because the interface
+// is down.
+func isNetDown(err error) bool { return errors.Is(err, unix.ENETDOWN) }
+
 // socketError explains a socket call's failure.
 func socketError(name, what string, err error) error {
 	var errno unix.Errno
