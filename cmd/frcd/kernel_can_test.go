@@ -1,14 +1,11 @@
 package main
 
 import (
-	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,13 +66,7 @@ func TestLinuxCANOnKernel(t *testing.T) {
 		}
 	}
 	for _, b := range []struct{ path, pkg string }{{"/bin/frcd", "."}, {"/bin/canagent", "../../internal/canagent"}} {
-		out := filepath.Join(dir, filepath.Base(b.path))
-		cmd := exec.Command("go", "build", "-trimpath", "-o", out, b.pkg)
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
-		if msg, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", b.pkg, err, msg)
-		}
-		if err := a.HostFile(b.path, out); err != nil {
+		if err := a.GoBinary(b.path, b.pkg, dir, false); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -87,27 +78,11 @@ func TestLinuxCANOnKernel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.File("/init", qemutest.InitScript(mods, "ip link set lo up\nip link add dev vcan0 type vcan\nip link set vcan0 up\n/bin/canagent"), 0o755)
-	initrd, err := qemutest.WriteInitramfs(a, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	built := time.Since(begin)
-
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
-	defer cancel()
-	vm, err := qemutest.Boot(ctx, qemutest.Config{Kernel: k, Initrd: initrd, Console: filepath.Join(dir, "console.log")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r kernelRun
-	exit := ""
-	for line := range vm.Lines() {
-		r.raw = append(r.raw, line)
-		if strings.HasPrefix(line, "qemutest: exit ") {
-			exit = strings.TrimPrefix(line, "qemutest: exit ")
-			break
-		}
+	lines, vm := qemutest.Run(t, k, a, mods, "ip link set lo up\nip link add dev vcan0 type vcan\nip link set vcan0 up\n/bin/canagent", 150*time.Second)
+	t.Logf("kernel %s, %s: build %s, VM %s", k.Release, vm.Accel, built.Round(time.Millisecond), (time.Since(begin) - built).Round(time.Millisecond))
+	r := kernelRun{raw: lines}
+	for _, line := range lines {
 		if strings.HasPrefix(line, "{") {
 			var e agentEvent
 			if err := json.Unmarshal([]byte(line), &e); err != nil {
@@ -117,20 +92,12 @@ func TestLinuxCANOnKernel(t *testing.T) {
 			r.events = append(r.events, e)
 		}
 	}
-	werr := vm.Wait(time.Now().Add(20 * time.Second))
-	t.Logf("kernel %s, %s: build %s, VM %s", k.Release, vm.Accel, built.Round(time.Millisecond), (time.Since(begin) - built).Round(time.Millisecond))
 	defer func() {
 		if t.Failed() {
 			t.Logf("the VM's report:\n%s", strings.Join(r.raw, "\n"))
 			t.Logf("console:\n%s", vm.Console())
 		}
 	}()
-	if exit != "0" {
-		t.Fatalf("the VM's script exit %q (qemu: %v)", exit, werr)
-	}
-	if werr != nil {
-		t.Errorf("qemu: %v", werr)
-	}
 	checkKernelCAN(t, &r, heartbeatTolerance[vm.Accel])
 }
 
@@ -412,6 +379,8 @@ func checkKernelCAN(t *testing.T, r *kernelRun, tol hbTolerance) {
 	exits := r.of("exit")
 	if len(exits) != 1 || exits[0].Code != 0 {
 		t.Errorf("frcd's exit after SIGTERM: %+v, want 0", exits)
+	} else {
+		t.Logf("frcd exited %.0f ms after SIGTERM", (exits[0].T-sigterm)*1e3)
 	}
 	var logs []string
 	for _, e := range r.of("log") {

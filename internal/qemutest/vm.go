@@ -251,3 +251,56 @@ func WriteInitramfs(a *Initramfs, dir string) (string, error) {
 	p := filepath.Join(dir, "initrd.cpio")
 	return p, a.Write(p)
 }
+
+// GoBinary builds the Go package pkg (a directory, as go build takes it)
+// as a static linux/amd64 program (CGO_ENABLED=0), or its test binary
+// when test is set (go test -c), in the directory tmp, and adds it at
+// dst.
+func (a *Initramfs) GoBinary(dst, pkg, tmp string, test bool) error {
+	out := filepath.Join(tmp, filepath.Base(dst))
+	args := []string{"build", "-trimpath", "-o", out, pkg}
+	if test {
+		args = []string{"test", "-c", "-trimpath", "-o", out, pkg}
+	}
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, msg)
+	}
+	return a.HostFile(dst, out)
+}
+
+// Run boots k on a, whose /init it sets to InitScript(modules, body),
+// within timeout, and returns the lines body wrote to its standard output
+// and the VM (for Accel, Console). It fails the test, showing the lines
+// and the console, when the VM cannot start, body exits non-zero or the
+// VM does not power off.
+func Run(t testing.TB, k *Kernel, a *Initramfs, modules []string, body string, timeout time.Duration) ([]string, *VM) {
+	t.Helper()
+	dir := t.TempDir()
+	a.File("/init", InitScript(modules, body), 0o755)
+	initrd, err := WriteInitramfs(a, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	vm, err := Boot(ctx, Config{Kernel: k, Initrd: initrd, Console: filepath.Join(dir, "console.log")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	exit := ""
+	for l := range vm.Lines() {
+		if s, ok := strings.CutPrefix(l, "qemutest: exit "); ok {
+			exit = s
+			break
+		}
+		lines = append(lines, l)
+	}
+	werr := vm.Wait(time.Now().Add(20 * time.Second))
+	if exit != "0" || werr != nil {
+		t.Fatalf("the VM's script: exit %q, qemu: %v\nits output:\n%s\nconsole:\n%s", exit, werr, strings.Join(lines, "\n"), vm.Console())
+	}
+	return lines, vm
+}
