@@ -16,6 +16,10 @@
 //	bus.Heard(nil)               // for the inventory
 //	buses.Close()                // on shutdown: returns once every reader has exited
 //
+// Opened with Options.FD (on interfaces with the CAN FD MTU, 72), a bus
+// also sends and receives CAN FD frames of up to 64 bytes: SendFD and
+// LatestFD (fd.go), beside the classic frames' Send and Latest.
+//
 // The clock stamps received frames; it must be the loop's clock (the
 // Latest times are compared with its now) and safe to call from the
 // reader goroutines.

@@ -48,7 +48,7 @@ func TestOnKernel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines, vm := qemutest.Run(t, k, a, mods, "ip link set lo up\nip link add dev vcan0 type vcan\nip link set vcan0 up\n"+
+	lines, vm := qemutest.Run(t, k, a, mods, "ip link set lo up\nip link add dev vcan0 type vcan\nip link set vcan0 mtu 72\nip link set vcan0 up\n"+
 		kernelEnv+"=vcan0 /bin/socketcan.test -test.run '^TestKernelSocket$' -test.v -test.count=1", 120*time.Second)
 	out := strings.Join(lines, "\n")
 	t.Logf("%s:\n%s", vm.Accel, out)
@@ -58,11 +58,14 @@ func TestOnKernel(t *testing.T) {
 }
 
 // TestKernelSocket runs in TestOnKernel's VM, on a real kernel's vcan
-// interface (kernelEnv): Open's diagnoses of a missing, non-CAN and down
-// interface; two buses on one interface exchanging frames (a bus does not
-// hear itself); 11-bit and remote frames from cansend counted but not
-// kept; the interface going down (ENETDOWN on send and on the reader) and
-// up again; Close returning with the readers gone.
+// interface (kernelEnv, with the CAN FD MTU): Open's diagnoses of a
+// missing, non-CAN and down interface, and of one too small for CAN FD;
+// two buses on one interface exchanging frames (a bus does not hear
+// itself); 11-bit and remote frames from cansend counted but not kept;
+// CAN FD frames between two buses opened with Options.FD and from
+// cansend, and not to a classic bus; the interface going down (ENETDOWN
+// on send and on the reader) and up again; Close returning with the
+// readers gone.
 func TestKernelSocket(t *testing.T) {
 	iface := os.Getenv(kernelEnv)
 	if iface == "" {
@@ -86,11 +89,21 @@ func TestKernelSocket(t *testing.T) {
 		}
 	}
 
-	a, err := Open([]string{iface}, clock, Options{})
+	ip("link", "add", "dev", "vcan8", "type", "vcan") // vcan's default MTU is CAN FD's, 72
+	ip("link", "set", "vcan8", "mtu", "16")
+	ip("link", "set", "vcan8", "up")
+	if bs, err := Open([]string{"vcan8"}, clock, Options{FD: true}); err == nil || !strings.Contains(err.Error(), "CAN FD needs the interface's MTU at 72 (it is 16)") {
+		t.Errorf("Open vcan8 (MTU 16) for CAN FD: %v", err)
+		if err == nil {
+			bs.Close()
+		}
+	}
+
+	a, err := Open([]string{iface}, clock, Options{FD: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Open([]string{iface}, clock, Options{})
+	b, err := Open([]string{iface}, clock, Options{FD: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,6 +146,46 @@ func TestKernelSocket(t *testing.T) {
 		t.Errorf("Heard %+v, want only %#x", h, sent.ID)
 	}
 
+	// CAN FD: between the two FD buses, and from cansend; a classic bus
+	// on the same interface does not get them.
+	c, err := Open([]string{iface}, clock, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	busC, _ := c.Bus("")
+	fd := FDFrame{ID: 0x0A050001, Len: 64, BRS: true}
+	for i := range fd.Data {
+		fd.Data[i] = byte(i)
+	}
+	if err := busA.SendFD(fd); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("the CAN FD frame on the other bus", func() bool { _, _, ok := busB.LatestFD(fd.ID); return ok })
+	if got, _, _ := busB.LatestFD(fd.ID); got != fd {
+		t.Errorf("received CAN FD %+v, want %+v", got, fd)
+	}
+	if out, err := exec.Command("cansend", iface, "0A050002##1"+strings.Repeat("5A", 12)).CombinedOutput(); err != nil {
+		t.Fatalf("cansend CAN FD: %v: %s", err, out)
+	}
+	waitFor("cansend's CAN FD frame", func() bool { _, _, ok := busB.LatestFD(0x0A050002); return ok })
+	if got, _, _ := busB.LatestFD(0x0A050002); got.Len != 12 || !got.BRS || got.Data[0] != 0x5A || got.Data[11] != 0x5A {
+		t.Errorf("cansend's CAN FD frame read as %+v", got)
+	}
+	if err := busC.SendFD(fd); !errors.Is(err, errNoFD) {
+		t.Errorf("SendFD on a classic bus: %v", err)
+	}
+	rxC := busC.Stats().RxFrames
+	if err := busA.Send(sent); err != nil { // a classic frame after the FD ones: the classic bus has it, and only it
+		t.Fatal(err)
+	}
+	waitFor("the classic frame on the classic bus", func() bool { return busC.Stats().RxFrames > rxC })
+	if s := busC.Stats(); s.RxFrames != rxC+1 {
+		t.Errorf("the classic bus received %d frames, want 1 (no CAN FD ones)", s.RxFrames-rxC)
+	}
+	if err := c.Close(); err != nil {
+		t.Error(err)
+	}
+
 	ip("link", "set", iface, "down")
 	if err := busA.Send(sent); !errors.Is(err, unix.ENETDOWN) || !errors.Is(busA.Down(), unix.ENETDOWN) {
 		t.Errorf("Send on a down interface: %v, Down %v; want ENETDOWN", err, busA.Down())
@@ -146,8 +199,8 @@ func TestKernelSocket(t *testing.T) {
 	if err := busB.Down(); err != nil {
 		t.Errorf("the receiving bus still down after a frame came: %v", err)
 	}
-	if s := busA.Stats(); s.TxFrames != 2 || s.TxErrors != 1 {
-		t.Errorf("sending bus stats %+v, want 2 frames sent, 1 error", s)
+	if s := busA.Stats(); s.TxFrames != 4 || s.TxErrors != 1 {
+		t.Errorf("sending bus stats %+v, want 4 frames sent (2 classic, 1 CAN FD, 1 classic), 1 error", s)
 	}
 
 	begun := time.Now()
