@@ -29,6 +29,8 @@ var allowed = map[string][]string{
 	"hal/haltest":       {"frc", "hal", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"hal/socketcan":     {"hal", "github.com/go-daq/canbus", "golang.org/x/sys/unix"},
 	"hal/heartbeat":     {"hal"},
+	"internal/qemutest": {"internal/tooltest"},
+	"internal/canagent": {goroslib, goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
 	"devices":           {"diag", "frc", "hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"sim":               {"frc", "hal", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"control":           {"hal", "interfaces", "config", "urdf", "robot"},

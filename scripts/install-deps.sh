@@ -42,6 +42,16 @@ npm                    npm
 /usr/sbin/sshd         openssh-server
 # systemd-analyze, to verify the coprocessor unit deploy/frcd.service
 systemd-analyze        systemd
+# the real-kernel CAN test (cmd/frcd TestLinuxCANOnKernel, internal/qemutest): qemu, a
+# kernel with the can, can_raw and vcan modules (the one file of the metapackage marks it
+# installed), a static busybox for the init of the VM, candump and cansend of can-utils as the
+# CAN peers in the VM, xz to unpack modules where the kernel ships them as .ko.xz
+qemu-system-x86_64     qemu-system-x86
+/usr/share/bug/linux-image-amd64/presubj linux-image-amd64
+busybox                busybox-static
+candump                can-utils
+cansend                can-utils
+xz                     xz-utils
 '''
 
 # npm modules, one line each: a file that must exist (relative to the
@@ -157,7 +167,7 @@ fi
 
 run_apt() {
 	${as_root[@]+"${as_root[@]}"} env DEBIAN_FRONTEND=noninteractive \
-		apt-get -q -y -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=300 "$@" </dev/null >>"$log" 2>&1
+		apt-get -q -y -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=600 "$@" </dev/null >>"$log" 2>&1
 }
 
 run_apt update || fail "apt-get update failed (needed to install $need)"

@@ -386,6 +386,9 @@ func TestInterfaceProblems(t *testing.T) {
 			t.Errorf("interfaceProblem(%v, %d, %v) = %v, want %q...", tc.lookup, tc.typ, tc.up, err, tc.want)
 		}
 	}
+	if err := interfaceProblem("vcan0", nil, 280, false); err == nil || err.Error() != "vcan0: the interface is down: bring it up with `sudo ip link set vcan0 up`: no such device or channel" {
+		t.Errorf("a vcan down: %v", err)
+	}
 	if err := interfaceProblem("can0", nil, 280, true); err != nil {
 		t.Errorf("an up CAN interface: %v", err)
 	}
