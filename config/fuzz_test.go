@@ -2,6 +2,8 @@ package config
 
 import (
 	"testing"
+
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 func FuzzParse(f *testing.F) {
@@ -27,6 +29,7 @@ func FuzzParse(f *testing.F) {
 	for _, ty := range sectionTypes() {
 		f.Add([]byte("joints: []\n" + ty.exampleYAML("")))
 	}
+	seeds = append(seeds, mergeBomb(40)) // bounded: refused at the merge
 	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
@@ -34,6 +37,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte("joints:\n  - " + ty.ExampleEntry() + "\n"))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer bounds.Slow(t)()
 		file, list := Parse("f.yaml", data)
 		if file == nil {
 			t.Fatal("nil file")

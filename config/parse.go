@@ -84,7 +84,7 @@ func Parse(path string, data []byte) (f *File, list diag.List) {
 			list.Errorf(diag.Pos{File: path, Line: 1, Col: 1}, "the YAML parser failed on this file: %v", r)
 		}
 	}()
-	p := &parser{file: f, path: path, list: &list}
+	p := &parser{file: f, path: path, list: &list, mergeLimit: MergeLimit + 16*len(data)}
 	f.Unreadable = !p.parse(data)
 	return f, list
 }
@@ -93,7 +93,22 @@ type parser struct {
 	file *File
 	path string
 	list *diag.List
+	// merged counts the pairs `<<` merge keys have expanded to so far, and
+	// mergeLimit bounds it (see MergeLimit); mergeRefused is set once the
+	// bound was reported.
+	merged, mergeLimit int
+	mergeRefused       bool
+	// pdpDefault is the default PDP of every speed controller, looked up
+	// once (pdpLooked) rather than per controller.
+	pdpDefault *Device
+	pdpLooked  bool
 }
+
+// MergeLimit bounds the work `<<` merge keys make: a file's merge keys may
+// expand to at most MergeLimit pairs plus 16 per byte of the file, which a
+// real robot file never nears and a "merge bomb" (a few anchors, each
+// merging many copies of the one before) reaches at once.
+const MergeLimit = 100_000
 
 func (p *parser) pos(n *yaml.Node) diag.Pos {
 	return diag.Pos{File: p.path, Line: n.Line, Col: n.Column}
@@ -388,7 +403,7 @@ func (p *parser) mapping(m *yaml.Node, fn func(key string, k, v *yaml.Node)) {
 }
 
 func (p *parser) merge(v *yaml.Node, fn func(k, v *yaml.Node), depth int) {
-	if depth > 10 {
+	if depth > 10 || p.mergeRefused {
 		return
 	}
 	switch v.Kind {
@@ -397,7 +412,15 @@ func (p *parser) merge(v *yaml.Node, fn func(k, v *yaml.Node), depth int) {
 			k := v.Content[i]
 			if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
 				p.merge(resolve(v.Content[i+1]), fn, depth+1)
+				if p.mergeRefused {
+					return
+				}
 				continue
+			}
+			if p.merged++; p.merged > p.mergeLimit {
+				p.mergeRefused = true
+				p.list.Errorf(p.pos(k), "`<<` merge keys expand to more than %d entries (%d plus 16 per byte of the file): the file merges copies of copies; merge each anchor once", p.mergeLimit, MergeLimit)
+				return
 			}
 			fn(k, v.Content[i+1])
 		}
@@ -1095,20 +1118,31 @@ func (p *parser) ref(d *Device, k *Key, name string, pos diag.Pos, c *Checker) *
 // the PDP with CAN id 0, else the REV PDH with CAN id 1 (WPILib's default
 // modules of each type).
 func (p *parser) defaultPDP(d *Device, c *Checker) {
+	if !p.pdpLooked {
+		p.pdpDefault, p.pdpLooked = p.findDefaultPDP(), true
+	}
+	if p.pdpDefault != nil {
+		d.refs["pdp"] = p.pdpDefault
+		return
+	}
+	if d.Has("pdp_ch") {
+		c.Errorf(d.KeyPos("pdp_ch"), "%s: pdp_ch needs a PDP: add a pdp with id 0 or a rev_pdh with id 1 (the defaults), or name one with pdp", d)
+	}
+}
+
+// findDefaultPDP scans the devices once for the default PDP.
+func (p *parser) findDefaultPDP() *Device {
 	for _, want := range [...]struct {
 		t  *Type
 		id int
 	}{{pdp, 0}, {revPDH, 1}} {
 		for _, o := range p.file.Devices {
 			if o.Type == want.t && o.Has("id") && o.Int("id") == want.id {
-				d.refs["pdp"] = o
-				return
+				return o
 			}
 		}
 	}
-	if d.Has("pdp_ch") {
-		c.Errorf(d.KeyPos("pdp_ch"), "%s: pdp_ch needs a PDP: add a pdp with id 0 or a rev_pdh with id 1 (the defaults), or name one with pdp", d)
-	}
+	return nil
 }
 
 func article(s string) string {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/internal/bounds"
 	"periph.io/x/conn/v3"
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
@@ -609,6 +610,7 @@ func FuzzNavXDecode(f *testing.F) {
 	f.Add(newFakeNavX().regs[:navxSpan])
 	f.Add(make([]byte, navxSpan))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer bounds.Slow(t)()
 		d, s, _ := navxOnSPI(t)
 		_ = d.decode(0, data) // any length
 		b := make([]byte, navxSpan)

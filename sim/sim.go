@@ -113,6 +113,8 @@ const (
 // methods and AdvanceTo are for the loop's goroutine; the inspection
 // getters (Joint, Battery, PWMPulse...) may be called from any goroutine.
 type Sim struct {
+	bodies *bodies // each link's mass and inertia, summed once at start-up
+
 	mu  sync.Mutex
 	r   *robot.Robot
 	clk *clock
@@ -554,7 +556,10 @@ func (s *Sim) newJoint(rj *robot.Joint, p JointParams, pw powerOf) (*joint, erro
 	j.stops() // start at 0, or the nearest limit
 
 	// The plant every joint has (a passive one too).
-	mass, inertia := subtree(s.r.URDF, uj)
+	if s.bodies == nil {
+		s.bodies = newBodies(s.r.URDF)
+	}
+	mass, inertia := s.bodies.subtree(uj)
 	switch {
 	case p.Inertia > 0:
 		j.inertia = p.Inertia

@@ -10,6 +10,7 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/internal/bounds"
 	"github.com/frcd/frcd/sim"
 )
 
@@ -283,6 +284,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		defer bounds.Slow(t)()
 		m, err := Decode(b)
 		if err != nil {
 			return

@@ -233,7 +233,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		o.WPILibWS = *wsAddr
 	}
 	if !*noROS {
-		text, err := os.ReadFile(urdfPath)
+		text, err := robot.ReadFile(urdfPath, robot.MaxURDFBytes)
 		if err != nil {
 			fmt.Fprintf(stderr, "frcd run: %v\n", err)
 			return exitUsage

@@ -10,6 +10,7 @@ import (
 
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/heartbeat"
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 const (
@@ -462,6 +463,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(e[:])
 	f.Add(make([]byte, 16))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer bounds.Slow(t)()
 		var r rawFrame
 		copy(r[:], data)
 		b := newBus("can0", newFakeConn(), newClock(ms(3)), Options{}.withDefaults())
