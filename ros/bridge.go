@@ -81,6 +81,9 @@ type Options struct {
 	Retry time.Duration
 	// Logf reports connection changes; nil discards them.
 	Logf func(format string, args ...any)
+	// OnPanic, when set, is told of a panic in a topic or service
+	// callback, on goroslib's goroutine that ran it (see guard).
+	OnPanic func(v any)
 }
 
 // Status is one entry of /diagnostics from outside the loop: a level

@@ -511,3 +511,16 @@ func TestHeartbeatOverTheBus(t *testing.T) {
 		t.Errorf("sent %d more after a foreign heartbeat, status %v", len(fc.sent)-sent, hb.Status())
 	}
 }
+
+// TestReaderPanicStopsTheReader: a panic on the reader's goroutine does not
+// end the process; the reader stops and the bus reports it, so its
+// devices go stale and the loop's inhibit makes the outputs neutral.
+func TestReaderPanicStopsTheReader(t *testing.T) {
+	bs, conns := openFake(t, newClock(0), "can0")
+	bus, _ := bs.Bus("")
+	conns["can0"].in <- item{panics: "decoder bug"}
+	<-bus.done
+	if err := bus.Err(); !errors.Is(err, errReaderGaveUp) || !strings.Contains(err.Error(), "can0: ") || !strings.Contains(err.Error(), "panic: decoder bug") {
+		t.Errorf("Err = %v", err)
+	}
+}

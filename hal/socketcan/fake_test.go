@@ -27,9 +27,10 @@ func frame(id uint32, b ...byte) hal.Frame {
 
 // item is what the fake socket's recv returns next.
 type item struct {
-	r     rawFrame
-	drops uint32
-	err   error
+	panics any // recv panics with it (a reader's bug)
+	r      rawFrame
+	drops  uint32
+	err    error
 }
 
 // fakeConn is a socket whose reads the test hands over one at a time:
@@ -83,6 +84,9 @@ func (f *fakeConn) recv(r *rawFrame) (uint32, error) {
 		f.mu.Lock()
 		f.pending = true
 		f.mu.Unlock()
+		if it.panics != nil {
+			panic(it.panics)
+		}
 		*r = it.r
 		return it.drops, it.err
 	case <-f.closed:
