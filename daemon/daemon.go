@@ -205,9 +205,7 @@ func (d *Daemon) bind() error {
 		ro := ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
 			Diagnostics: d.diagnostics, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf,
 			OnPanic: func(v any) { d.Panicked(newPanic("a ROS callback", v)) }}
-		if d.enabler != nil {
-			ro.SetEnabled = d.SetEnabled
-		}
+		ro.SetEnabled = d.rosEnable()
 		if d.Sim != nil {
 			ro.Truth, ro.Push = d.Truth, d.Sim.SetJoint
 		}

@@ -52,8 +52,9 @@ type Options struct {
 	// message stamps.
 	Clock func() time.Duration
 	Epoch time.Time
-	// SetEnabled enables or disables the robot for /frcd/enable; nil on
-	// real hardware, where the Driver Station decides.
+	// SetEnabled enables or disables the robot for /frcd/enable; nil
+	// where the service must not exist (real hardware, unless the YAML
+	// allows it: the Driver Station decides).
 	SetEnabled func(bool)
 	// Truth fills t with the simulator's ground truth for
 	// /sim/joint_states_truth and /sim/ground_truth, reusing its slices;

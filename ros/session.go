@@ -193,8 +193,10 @@ func (s *session) setup() error {
 			return err
 		}
 	}
-	if err := s.serve("/frcd/enable", &std_srvs.SetBool{}, b.enable); err != nil {
-		return err
+	if b.o.SetEnabled != nil { // the sim, or hardware whose YAML allows it
+		if err := s.serve("/frcd/enable", &std_srvs.SetBool{}, b.enable); err != nil {
+			return err
+		}
 	}
 	return s.serve("/frcd/list_controllers", &std_srvs.Trigger{}, b.listControllers)
 }

@@ -2,6 +2,7 @@ package wpilibws_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,4 +98,29 @@ func TestHandlerPanic(t *testing.T) {
 	eventually(t, "the client gone", func() bool { return s.Stats().Clients == 0 })
 	c2 := dial(t, s, "/wpilibws")
 	c2.until("the state, to a new client", func() bool { return c2.state["DriverStation "] != nil })
+}
+
+// TestEStopHolds: a client cannot clear an e-stop: `>estop: false,
+// >enabled: true` after it leaves the robot e-stopped and its outputs
+// neutral, and the state it is sent back says so.
+func TestEStopHolds(t *testing.T) {
+	d := stepped(t, true)
+	c := dial(t, d.WS, "/wpilibws")
+	c.send(`{"type":"DriverStation","device":"","data":{">estop":true}}`)
+	c.until("e-stop reported", func() bool { return c.get("DriverStation ", ">estop") == "true" })
+	c.send(`{"type":"DriverStation","device":"","data":{">estop":false,">enabled":true}}`)
+	if err := d.Loop.Controller("elevator_voltage").Command(6, d.Now()); err != nil {
+		t.Fatal(err)
+	}
+	d.Step()
+	d.Step()
+	if ds := d.Sim.DS(); !ds.EStop || ds.Enabled {
+		t.Errorf("the sim's Driver Station after a client cleared the e-stop: %+v", ds)
+	}
+	if j, _ := d.Sim.Joint("elevator_joint"); j.Voltage != 0 {
+		t.Errorf("e-stopped elevator at %v V", j.Voltage)
+	}
+	if got := d.StatusLine(); !strings.Contains(got, " e-stopped ") {
+		t.Errorf("status: %s", got)
+	}
 }
