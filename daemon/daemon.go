@@ -94,6 +94,7 @@ type Daemon struct {
 	watch    func() time.Duration
 	snapshot *control.Snapshot
 	panics   chan *PanicError // from Recover and Panicked, for Run
+	wsBad    uint64           // the WebSocket server's bad messages at the last diagnostics
 	// Bridge is the ROS bridge, when Options.ROS is set.
 	Bridge *ros.Bridge
 	// WS is the WPILib WebSocket server, when Options.WPILibWS is set.
@@ -220,7 +221,7 @@ func (d *Daemon) bind() error {
 // diagnostics appends the backend's statuses for /diagnostics (the
 // bridge's goroutine calls it once a second).
 func (d *Daemon) diagnostics(dst []ros.Status) []ros.Status {
-	dst = d.inventoryStatuses(d.canStatuses(dst))
+	dst = d.wsStatus(d.inventoryStatuses(d.canStatuses(dst)))
 	if r, ok := d.backend.(hal.Reporter); ok {
 		for _, rep := range r.Report(nil) {
 			level := ros.LevelOK

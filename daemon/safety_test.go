@@ -1,11 +1,17 @@
 package daemon
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/coder/websocket"
 
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/haltest"
+	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/ros"
 )
 
 // TestInhibitIsNeutralAtOnce: the cycle an inhibit takes effect leaves
@@ -58,5 +64,56 @@ func TestROSEnableOnlyWhereAllowed(t *testing.T) {
 		if got := d.rosEnable() != nil; got != c.want {
 			t.Errorf("%q, software enable %v: /frcd/enable offered %v, want %v", c.yaml, c.enabler, got, c.want)
 		}
+	}
+}
+
+// TestWSCountersOnDiagnostics: bad WebSocket messages raise the server's
+// /diagnostics status to WARN with their count, then it is OK again.
+func TestWSCountersOnDiagnostics(t *testing.T) {
+	r, list, err := robot.Load("../examples/competition/robot.urdf", "../examples/competition/robot.yaml")
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("load: %v %v", err, list)
+	}
+	d, err := NewSim(r, Options{WPILibWS: "127.0.0.1:0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- d.WS.Run(ctx) }()
+	defer func() { cancel(); <-served }()
+	dctx, dcancel := context.WithTimeout(context.Background(), runLimit)
+	defer dcancel()
+	c, _, err := websocket.Dial(dctx, "ws://"+d.WS.Addr().String()+"/wpilibws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	for _, m := range []string{`not json`, `{"type":"DIO","device":"12","data":{"<>value":"high"}}`} {
+		if err := c.Write(dctx, websocket.MessageText, []byte(m)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws := func() ros.Status {
+		for _, st := range d.diagnostics(nil) {
+			if st.HardwareID == "wpilibws" {
+				return st
+			}
+		}
+		t.Fatal("no WebSocket status")
+		return ros.Status{}
+	}
+	deadline := time.Now().Add(runLimit)
+	for s := d.WS.Stats(); s.Ignored+s.BadValues < 2; s = d.WS.Stats() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server did not count the messages: %+v", s)
+		}
+		time.Sleep(time.Millisecond) // polling the server's goroutine; nothing asserted on time
+	}
+	if st := ws(); st.Level != ros.LevelWarn || st.Message != "2 bad messages since the last report" {
+		t.Errorf("first report %+v, want WARN with the count", st)
+	}
+	if st := ws(); st.Level != ros.LevelOK {
+		t.Errorf("second report %+v, want OK", st)
 	}
 }
