@@ -19,8 +19,8 @@ const (
 	// PositionMargin is how far past a joint's limits, as a fraction of
 	// its range, a position command may go (and be clamped by the joint).
 	PositionMargin = 0.1
-	// SpeedFactor bounds a velocity command at this many times the
-	// joint's URDF velocity limit.
+	// SpeedFactor bounds a velocity (effort) command at this many times
+	// the joint's URDF velocity (effort) limit.
 	SpeedFactor = 2.0
 	// analogLow, analogHigh bound an analog output's command, volts: its
 	// range is 0 to 5 V.
@@ -40,9 +40,9 @@ func (r commandRange) holds(v float64) bool { return v >= r.lo && v <= r.hi }
 
 // rangeOf is the range of c's commands: volts for a voltage or group
 // controller, an analog output's volts, a position PID's joint limits
-// widened by PositionMargin, a velocity PID's SpeedFactor × the URDF's
-// velocity limit. Others (a profiled goal has its own check, effort has no
-// limit the loop knows) take any finite value.
+// widened by PositionMargin, a velocity or effort PID's SpeedFactor × the
+// URDF's velocity or effort limit. Others (a profiled goal has its own
+// check, a servo's angle) take any finite value.
 func rangeOf(c *Controller, iface string) commandRange {
 	switch {
 	case iface == interfaces.Voltage && (c.kind == kindForward || c.kind == kindGroup):
@@ -55,6 +55,9 @@ func rangeOf(c *Controller, iface string) commandRange {
 	case c.kind == kindVelocity && c.joint != nil && c.joint.maxVelocity > 0:
 		v := SpeedFactor * c.joint.maxVelocity
 		return commandRange{-v, v, fmt.Sprintf("±%g, %g× joint %q's velocity limit", v, SpeedFactor, c.joint.name)}
+	case c.kind == kindEffort && c.joint != nil && c.joint.maxEffort > 0:
+		e := SpeedFactor * c.joint.maxEffort
+		return commandRange{-e, e, fmt.Sprintf("±%g, %g× joint %q's effort limit", e, SpeedFactor, c.joint.name)}
 	}
 	return anyValue
 }

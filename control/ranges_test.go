@@ -9,7 +9,7 @@ import (
 // TestCommandRanges: a command outside its controller's physically
 // meaningful range is refused and counted (1e300 V once became full
 // output); a small overshoot is taken, for the device or the joint to
-// clamp as before. The arm joint's limits are -1..2 rad, 1 rad/s.
+// clamp as before. The arm joint's limits are -1..2 rad, 1 rad/s, 1 N·m.
 func TestCommandRanges(t *testing.T) {
 	armV := "  - {name: arm_v, type: voltage_controllers/JointVoltageController, joint: arm, timeout: 0.1}\n"
 	with := func(ctl string) string { return strings.Replace(testYAML, armV, ctl, 1) }
@@ -22,6 +22,8 @@ func TestCommandRanges(t *testing.T) {
 			[]float64{-1, 2, 0.5, -1.3, 2.3}, []float64{-1.31, 2.31, 100, -1e300}},
 		{with("  - {name: arm_w, type: effort_controllers/JointVelocityController, joint: arm, pid: {p: 1}}\n"), "arm_w",
 			[]float64{1, -1, 1.5, 2, -2}, []float64{2.01, -50, 1e300}},
+		{with("  - {name: arm_e, type: effort_controllers/JointEffortController, joint: arm, pid: {p: 1}}\n"), "arm_e",
+			[]float64{1, -2, 2}, []float64{2.5, -1e300}},
 	} {
 		g := newRigWith(t, c.yaml)
 		ctl := g.l.Controller(c.ctl)
