@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/robot"
 )
 
@@ -73,14 +74,10 @@ func start(t *testing.T, d *Daemon) (cancel func(), done <-chan error) {
 // untilMoving commands every controller until some output is not neutral.
 func untilMoving(t *testing.T, d *Daemon) {
 	t.Helper()
-	deadline := time.Now().Add(runLimit)
-	for len(notNeutral(d)) == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("no output moved")
-		}
+	tooltest.Eventually(t, runLimit, "an output moving", func() bool {
 		command(d)
-		time.Sleep(5 * time.Millisecond) // polling a real-time loop, nothing asserted on time
-	}
+		return len(notNeutral(d)) > 0
+	})
 }
 
 func wait(t *testing.T, done <-chan error) error {

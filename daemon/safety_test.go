@@ -4,12 +4,12 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
 
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/haltest"
+	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
 )
@@ -103,13 +103,10 @@ func TestWSCountersOnDiagnostics(t *testing.T) {
 		t.Fatal("no WebSocket status")
 		return ros.Status{}
 	}
-	deadline := time.Now().Add(runLimit)
-	for s := d.WS.Stats(); s.Ignored+s.BadValues < 2; s = d.WS.Stats() {
-		if time.Now().After(deadline) {
-			t.Fatalf("the server did not count the messages: %+v", s)
-		}
-		time.Sleep(time.Millisecond) // polling the server's goroutine; nothing asserted on time
-	}
+	tooltest.Eventually(t, runLimit, "the server counting the messages", func() bool {
+		s := d.WS.Stats()
+		return s.Ignored+s.BadValues >= 2
+	})
 	if st := ws(); st.Level != ros.LevelWarn || st.Message != "2 bad messages since the last report" {
 		t.Errorf("first report %+v, want WARN with the count", st)
 	}
