@@ -38,6 +38,7 @@ var allowed = map[string][]string{
 	"ros":               {"hal", "interfaces", "config", "control", "robot", "ros/master", goroslib, goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/geometry_msgs", goroslib + "/pkg/msgs/nav_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
 	"ros/master":        {},
 	"internal/tooltest": {},
+	"internal/bounds":   {},
 	"internal/sshdtest": {"internal/tooltest", "golang.org/x/crypto/ssh"},
 	"deploy":            {"diag", "robot", "github.com/pkg/sftp", "golang.org/x/crypto/ssh", "golang.org/x/crypto/ssh/knownhosts"},
 	"cmd/frcd":          {"diag", "config", "devices", "hal", "hal/roborio", "hal/linux", "robot", "daemon", "ros", "sim", "wpilibws", "deploy"},

@@ -4,6 +4,8 @@ import (
 	. "github.com/frcd/frcd/config"
 	_ "github.com/frcd/frcd/devices"
 	"testing"
+
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 func FuzzParse(f *testing.F) {
@@ -29,6 +31,7 @@ func FuzzParse(f *testing.F) {
 	for _, ty := range SectionTypes() {
 		f.Add([]byte("joints: []\n" + ty.ExampleYAML("")))
 	}
+	seeds = append(seeds, mergeBomb(40)) // bounded: refused at the merge
 	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
@@ -36,6 +39,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte("joints:\n  - " + ty.ExampleEntry() + "\n"))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer bounds.Slow(t)()
 		file, list := Parse("f.yaml", data)
 		if file == nil {
 			t.Fatal("nil file")

@@ -82,7 +82,7 @@ func Parse(path string, data []byte) (f *File, list diag.List) {
 			list.Errorf(diag.Pos{File: path, Line: 1, Col: 1}, "the YAML parser failed on this file: %v", r)
 		}
 	}()
-	p := &parser{file: f, path: path, list: &list}
+	p := &parser{file: f, path: path, list: &list, mergeLimit: MergeLimit + 16*len(data)}
 	f.Unreadable = !p.parse(data)
 	return f, list
 }
@@ -91,7 +91,22 @@ type parser struct {
 	file *File
 	path string
 	list *diag.List
+	// merged counts the pairs `<<` merge keys have expanded to so far, and
+	// mergeLimit bounds it (see MergeLimit); mergeRefused is set once the
+	// bound was reported.
+	merged, mergeLimit int
+	mergeRefused       bool
+	// pdpDefault is the default PDP of every speed controller, looked up
+	// once (pdpLooked) rather than per controller.
+	pdpDefault *Device
+	pdpLooked  bool
 }
+
+// MergeLimit bounds the work `<<` merge keys make: a file's merge keys may
+// expand to at most MergeLimit pairs plus 16 per byte of the file, which a
+// real robot file never nears and a "merge bomb" (a few anchors, each
+// merging many copies of the one before) reaches at once.
+const MergeLimit = 100_000
 
 func (p *parser) pos(n *yaml.Node) diag.Pos {
 	return diag.Pos{File: p.path, Line: n.Line, Col: n.Column}
@@ -386,7 +401,7 @@ func (p *parser) mapping(m *yaml.Node, fn func(key string, k, v *yaml.Node)) {
 }
 
 func (p *parser) merge(v *yaml.Node, fn func(k, v *yaml.Node), depth int) {
-	if depth > 10 {
+	if depth > 10 || p.mergeRefused {
 		return
 	}
 	switch v.Kind {
@@ -395,7 +410,15 @@ func (p *parser) merge(v *yaml.Node, fn func(k, v *yaml.Node), depth int) {
 			k := v.Content[i]
 			if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
 				p.merge(resolve(v.Content[i+1]), fn, depth+1)
+				if p.mergeRefused {
+					return
+				}
 				continue
+			}
+			if p.merged++; p.merged > p.mergeLimit {
+				p.mergeRefused = true
+				p.list.Errorf(p.pos(k), "`<<` merge keys expand to more than %d entries (%d plus 16 per byte of the file): the file merges copies of copies; merge each anchor once", p.mergeLimit, MergeLimit)
+				return
 			}
 			fn(k, v.Content[i+1])
 		}

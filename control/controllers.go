@@ -60,6 +60,8 @@ type Controller struct {
 	kind    ctlKind
 	timeout time.Duration
 
+	valid commandRange // the values Command takes (rangeOf)
+
 	f64   *interfaces.JointCommand   // forward, PID outputs (volts), servo angle, analog value
 	b     *interfaces.BinaryCommand  //
 	t     *interfaces.TernaryCommand //
@@ -89,9 +91,11 @@ func (c *Controller) Takes() Command {
 }
 
 // Command gives the controller a new command at time now (the loop's
-// clock). Values that are not finite, tri-states other than -1, 0 and 1,
-// and a profiled controller's goals outside its joint's limits are refused
-// with ErrRefused and counted; they never reach an output. A group takes
+// clock). Values that are not finite, values outside the controller's
+// physically meaningful range (ranges.go: ±16 V, a joint's limits give or
+// take 10 %, twice its velocity limit...), tri-states other than -1, 0 and
+// 1, and a profiled controller's goals outside its joint's limits are
+// refused with ErrRefused and counted; they never reach an output. A group takes
 // CommandGroup instead. It is safe to call from any goroutine.
 func (c *Controller) Command(v float64, now time.Duration) error {
 	ok := interfaces.Finite(v) && c.kind != kindGroup
@@ -100,6 +104,10 @@ func (c *Controller) Command(v float64, now time.Duration) error {
 	}
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
+	if ok && !c.valid.holds(v) {
+		c.in.refused++
+		return fmt.Errorf("controller %q: %v is outside %s: %w", c.Name, v, c.valid.what, ErrRefused)
+	}
 	if ok && c.prof != nil && c.prof.refuses(v) {
 		c.in.refused++
 		return fmt.Errorf("controller %q: goal %v is outside joint %q's limits %v..%v: %w", c.Name, v, c.Joints[0], c.prof.lower, c.prof.upper, ErrRefused)
@@ -126,6 +134,12 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 	}
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
+	for i := 0; ok && i < len(vs); i++ {
+		if !c.valid.holds(vs[i]) {
+			c.in.refused++
+			return fmt.Errorf("controller %q: %v is outside %s: %w", c.Name, vs[i], c.valid.what, ErrRefused)
+		}
+	}
 	if !ok {
 		c.in.refused++
 		if c.kind != kindGroup {
@@ -368,5 +382,6 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 	if err != nil {
 		return nil, err
 	}
+	c.valid = rangeOf(c, bind.iface)
 	return c, nil
 }

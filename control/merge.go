@@ -43,6 +43,7 @@ type mergedJoint struct {
 	lower, upper float64
 	limited      bool    // lower and upper hold (revolute and prismatic joints with <limit>)
 	maxVelocity  float64 // the URDF limit's velocity, or 0
+	maxEffort    float64 // the URDF limit's effort, or 0
 	continuous   bool
 	sources      []source
 
@@ -81,7 +82,7 @@ func newMerger(r *robot.Robot, reg *interfaces.Registry, devIndex map[string]int
 			mj.lower, mj.upper, mj.limited = rj.URDF.Limit.Lower, rj.URDF.Limit.Upper, true
 		}
 		if rj.URDF.Limit != nil {
-			mj.maxVelocity = rj.URDF.Limit.Velocity
+			mj.maxVelocity, mj.maxEffort = rj.URDF.Limit.Velocity, rj.URDF.Limit.Effort
 		}
 		m.byName[rj.Name] = i
 		if err := interfaces.RegisterState(reg, rj.Name, interfaces.Joint, &mj.state); err != nil {

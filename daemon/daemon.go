@@ -55,6 +55,10 @@ type Options struct {
 	WPILibWS string
 	// Logf reports the WebSocket server's clients; nil discards.
 	Logf func(format string, args ...any)
+
+	// wrap, in tests, wraps each device as the loop sees it (a device
+	// that panics on demand).
+	wrap func(control.Device) control.Device
 }
 
 // ROSOptions configure the ROS bridge.
@@ -89,6 +93,8 @@ type Daemon struct {
 	start    time.Time
 	watch    func() time.Duration
 	snapshot *control.Snapshot
+	panics   chan *PanicError // from Recover and Panicked, for Run
+	wsBad    uint64           // the WebSocket server's bad messages at the last diagnostics
 	// Bridge is the ROS bridge, when Options.ROS is set.
 	Bridge *ros.Bridge
 	// WS is the WPILib WebSocket server, when Options.WPILibWS is set.
@@ -115,7 +121,8 @@ func NewSim(r *robot.Robot, o Options) (*Daemon, error) {
 		return nil, err
 	}
 	if o.WPILibWS != "" {
-		d.WS, err = wpilibws.New(wpilibws.Options{Addr: o.WPILibWS, Sim: s, Config: r.Config, SetEnabled: d.SetEnabled, Logf: o.Logf})
+		d.WS, err = wpilibws.New(wpilibws.Options{Addr: o.WPILibWS, Sim: s, Config: r.Config, SetEnabled: d.SetEnabled, Logf: o.Logf,
+			OnPanic: func(v any) { d.Panicked(newPanic("the WPILib WebSocket server", v)) }})
 		if err != nil {
 			return nil, err
 		}
@@ -146,7 +153,7 @@ func newHardware(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
 }
 
 func newDaemon(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
-	d := &Daemon{Robot: r, backend: b, opts: o, start: time.Now()}
+	d := &Daemon{Robot: r, backend: b, opts: o, start: time.Now(), panics: make(chan *PanicError, 1)}
 	d.watch = func() time.Duration { return time.Since(d.start) }
 	d.Sim, _ = b.(*sim.Sim)
 	d.stepper, _ = b.(hal.Stepper)
@@ -182,6 +189,9 @@ func (d *Daemon) bind() error {
 	cdevs := make([]control.Device, len(devs))
 	for i, dev := range devs {
 		cdevs[i] = dev
+		if d.opts.wrap != nil {
+			cdevs[i] = d.opts.wrap(dev)
+		}
 	}
 	loop, err := control.New(d.Robot, d.Handles, cdevs, d.backend, control.Options{Rate: d.opts.Rate, Stopwatch: d.watch})
 	if err != nil {
@@ -194,10 +204,9 @@ func (d *Daemon) bind() error {
 	d.setupInventory()
 	if o := d.opts.ROS; o != nil {
 		ro := ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
-			Diagnostics: d.diagnostics, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf}
-		if d.enabler != nil {
-			ro.SetEnabled = d.SetEnabled
-		}
+			Diagnostics: d.diagnostics, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf,
+			OnPanic: func(v any) { d.Panicked(newPanic("a ROS callback", v)) }}
+		ro.SetEnabled = d.rosEnable()
 		if d.Sim != nil {
 			ro.Truth, ro.Push = d.Truth, d.Sim.SetJoint
 		}
@@ -212,7 +221,7 @@ func (d *Daemon) bind() error {
 // diagnostics appends the backend's statuses for /diagnostics (the
 // bridge's goroutine calls it once a second).
 func (d *Daemon) diagnostics(dst []ros.Status) []ros.Status {
-	dst = d.inventoryStatuses(d.canStatuses(dst))
+	dst = d.wsStatus(d.inventoryStatuses(d.canStatuses(dst)))
 	if r, ok := d.backend.(hal.Reporter); ok {
 		for _, rep := range r.Report(nil) {
 			level := ros.LevelOK
@@ -285,7 +294,9 @@ func (d *Daemon) advance(now time.Duration) {
 }
 
 // Run runs the loop in real time until ctx ends; then every output goes
-// neutral and Run returns the halt's error, if any.
+// neutral and Run returns the halt's error, if any. A panic on the loop or
+// on a goroutine the daemon watches (Recover) also ends Run, every output
+// neutral, and Run returns it as a *PanicError.
 func (d *Daemon) Run(ctx context.Context) error {
 	period := d.Loop.Period()
 	bridgeErr := make(chan error, 2) // the bridge's and the server's
@@ -294,11 +305,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 	// The bridge and the WebSocket server stop after the loop has halted
 	// every output; if one fails (the embedded master cannot start), the
 	// loop stops too.
-	beside := func(run func(context.Context) error) (wait func()) {
+	beside := func(where string, run func(context.Context) error) (wait func()) {
 		bctx, stop := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
+			defer d.Recover(where)
 			if err := run(bctx); err != nil {
 				bridgeErr <- err
 				stopLoop()
@@ -307,13 +319,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 		return func() { stop(); <-done }
 	}
 	if d.Bridge != nil {
-		defer beside(d.Bridge.Run)()
+		defer beside("the ROS bridge", d.Bridge.Run)()
 	}
 	if d.WS != nil {
-		defer beside(d.WS.Run)()
+		defer beside("the WPILib WebSocket server", d.WS.Run)()
 	}
 	if len(d.monitors) > 0 && len(d.inv.expected) > 0 {
-		defer beside(d.runInventory)()
+		defer beside("the CAN inventory", d.runInventory)()
 	}
 	if d.opts.Status != nil {
 		every := d.opts.StatusEvery
@@ -324,6 +336,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 		defer func() { <-done }()
 		go func() {
 			defer close(done)
+			defer d.Recover("the status line")
 			repeat(ctx, every, func() { fmt.Fprintln(d.opts.Status, d.StatusLine()) })
 		}()
 	}
@@ -347,11 +360,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 			default:
 				return err
 			}
+		case p := <-d.panics:
+			return d.afterPanic(p)
 		default:
 		}
 		now := d.Now()
-		d.advance(now)
-		d.Loop.Cycle(now)
+		if p := d.cycle(now); p != nil {
+			return d.afterPanic(p)
+		}
 		next += period
 		wait := next - d.Now()
 		if wait < -period {
@@ -365,18 +381,6 @@ func (d *Daemon) Run(ctx context.Context) error {
 			// spin out the last stretch
 		}
 	}
-}
-
-// Halt makes every output neutral and writes it, disables a robot frcd
-// enables itself, then lets the backend see both (the sim's plants, the
-// Linux backend's heartbeat, which goes out disabled from then on).
-func (d *Daemon) Halt() error {
-	err := d.Loop.Halt()
-	if d.enabler != nil {
-		d.enabler.SetEnabled(false)
-	}
-	d.advance(d.Now())
-	return err
 }
 
 // repeat calls f every period until ctx ends.

@@ -16,9 +16,10 @@
 // the PCM decodes its status before the solenoids read it and sends its
 // control frame after they have set their bits. Read, Write and Halt take
 // time from their arguments and do not allocate; their errors are
-// prebuilt, or the device's own reusable wrapper of the HAL's error
-// (valid until the device's next call of that method), classified with
-// errors.Is (hal.ErrTimeout for a stale status).
+// prebuilt, or the device's wrapper of the HAL's error, made once per
+// distinct cause and never changed after (the loop's snapshot hands it to
+// other goroutines), classified with errors.Is (hal.ErrTimeout for a stale
+// status).
 //
 // # Handles
 //

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/frcd/frcd/config"
@@ -69,8 +68,8 @@ func (r *Robot) Joint(name string) *Joint { return r.byName[name] }
 func Load(urdfPath, yamlPath string) (*Robot, diag.List, error) {
 	var list diag.List
 	var ioErr error
-	read := func(path string) []byte {
-		data, err := os.ReadFile(path)
+	read := func(path string, limit int64) []byte {
+		data, err := ReadFile(path, limit)
 		if err != nil {
 			ioErr = errors.Join(ioErr, err)
 			reason := err.Error()
@@ -83,7 +82,7 @@ func Load(urdfPath, yamlPath string) (*Robot, diag.List, error) {
 		}
 		return data
 	}
-	ud, yd := read(urdfPath), read(yamlPath)
+	ud, yd := read(urdfPath, MaxURDFBytes), read(yamlPath, MaxYAMLBytes)
 	if ioErr != nil {
 		list.Sort()
 		return nil, list, ioErr

@@ -95,7 +95,7 @@ func (s *session) publisher(topic string, msg any) (*goroslib.Publisher, error) 
 }
 
 func (s *session) subscribe(topic string, callback any) error {
-	sub, err := goroslib.NewSubscriber(goroslib.SubscriberConf{Node: s.node, Topic: topic, Callback: callback})
+	sub, err := goroslib.NewSubscriber(goroslib.SubscriberConf{Node: s.node, Topic: topic, Callback: guard(callback, s.b.o.OnPanic)})
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", topic, err)
 	}
@@ -104,7 +104,7 @@ func (s *session) subscribe(topic string, callback any) error {
 }
 
 func (s *session) serve(name string, srv, callback any) error {
-	sp, err := goroslib.NewServiceProvider(goroslib.ServiceProviderConf{Node: s.node, Name: name, Srv: srv, Callback: callback})
+	sp, err := goroslib.NewServiceProvider(goroslib.ServiceProviderConf{Node: s.node, Name: name, Srv: srv, Callback: guard(callback, s.b.o.OnPanic)})
 	if err != nil {
 		return fmt.Errorf("service %s: %w", name, err)
 	}
@@ -193,8 +193,10 @@ func (s *session) setup() error {
 			return err
 		}
 	}
-	if err := s.serve("/frcd/enable", &std_srvs.SetBool{}, b.enable); err != nil {
-		return err
+	if b.o.SetEnabled != nil { // the sim, or hardware whose YAML allows it
+		if err := s.serve("/frcd/enable", &std_srvs.SetBool{}, b.enable); err != nil {
+			return err
+		}
 	}
 	return s.serve("/frcd/list_controllers", &std_srvs.Trigger{}, b.listControllers)
 }

@@ -27,6 +27,8 @@ const (
 // methods and AdvanceTo are for the loop's goroutine; the inspection
 // getters (Joint, Battery, PWMPulse...) may be called from any goroutine.
 type Sim struct {
+	bodies *bodies // each link's mass and inertia, summed once at start-up
+
 	mu  sync.Mutex
 	r   *robot.Robot
 	clk *clock

@@ -45,7 +45,10 @@ func (s *Sim) newJoint(rj *robot.Joint, p JointParams, pw powerOf) (*joint, erro
 	j.stops() // start at 0, or the nearest limit
 
 	// The plant every joint has (a passive one too).
-	mass, inertia := subtree(s.r.URDF, uj)
+	if s.bodies == nil {
+		s.bodies = newBodies(s.r.URDF)
+	}
+	mass, inertia := s.bodies.subtree(uj)
 	switch {
 	case p.Inertia > 0:
 		j.inertia = p.Inertia

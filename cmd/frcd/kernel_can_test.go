@@ -31,7 +31,7 @@ const kernelCANYAML = `joints:
 controllers:
   latch: {type: frcd_controllers/SolenoidController, joint: latch_joint}
   intake: {type: frcd_controllers/DoubleSolenoidController, joint: intake_joint}
-linux: {can: [vcan0], heartbeat: auto}
+linux: {can: [vcan0], heartbeat: auto, ros_enable: true}
 `
 
 // The ids the test watches (PROTOCOLS.md).

@@ -3,17 +3,15 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log"
 	"math"
 	"os"
-	"os/signal"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -244,7 +242,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		o.WPILibWS = *wsAddr
 	}
 	if !*noROS {
-		text, err := os.ReadFile(urdfPath)
+		text, err := robot.ReadFile(urdfPath, robot.MaxURDFBytes)
 		if err != nil {
 			fmt.Fprintf(stderr, "frcd run: %v\n", err)
 			return exitUsage
@@ -279,7 +277,13 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "frcd: saved the scenario to %s\n", *saveScenario)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopOnSignals(func() {
+		// The halt may race the loop's own, which hangs: the process is
+		// leaving, and outputs neutral matter more than a clean exit.
+		bestEffort(d.Halt)
+		fmt.Fprintln(stderr, "frcd: second signal: exiting at once")
+		os.Exit(exitSignal)
+	})
 	defer stop()
 	fmt.Fprintf(stdout, "frcd: %s on %s at %.0f Hz, %d devices, %d joints; Ctrl-C stops\n",
 		r.URDF.Name, where, float64(time.Second)/float64(d.Loop.Period()), len(d.Devices), len(r.Joints))
@@ -295,6 +299,11 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := d.Run(ctx); err != nil {
 		fmt.Fprintf(stderr, "frcd run: stopping: %v\n", err)
+		var pe *daemon.PanicError
+		if errors.As(err, &pe) {
+			fmt.Fprintf(stderr, "frcd: every output made neutral after the panic\n%s", pe.Stack)
+			return exitPanic
+		}
 		return exitInvalid
 	}
 	fmt.Fprintln(stdout, "frcd: stopped; every output neutral")

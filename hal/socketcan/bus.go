@@ -391,6 +391,16 @@ func (b *Bus) Close() error {
 // to see whether the bus is closing.
 func (b *Bus) read() {
 	defer close(b.done)
+	defer func() {
+		// A panic here (a decoder's bug) must not end the process with
+		// every output as it was: the reader stops, and Err reports it,
+		// as after repeated receive errors.
+		if v := recover(); v != nil {
+			b.mu.Lock()
+			b.readErr = fmt.Errorf("%s: %w: panic: %v", b.name, errReaderGaveUp, v)
+			b.mu.Unlock()
+		}
+	}()
 	failures := 0
 	for !b.closing.Load() {
 		drops, err := b.c.recv(&b.rx)

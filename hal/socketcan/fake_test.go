@@ -27,10 +27,11 @@ func frame(id uint32, b ...byte) hal.Frame {
 
 // item is what the fake socket's recv returns next.
 type item struct {
-	r     rawFrame
-	drops uint32
-	err   error
-	fd    *rawFDFrame // a CAN FD frame: recv returns errFDRecv, lastFD this
+	panics any // recv panics with it (a reader's bug)
+	r      rawFrame
+	drops  uint32
+	err    error
+	fd     *rawFDFrame // a CAN FD frame: recv returns errFDRecv, lastFD this
 }
 
 // fakeConn is a socket whose reads the test hands over one at a time:
@@ -86,6 +87,9 @@ func (f *fakeConn) recv(r *rawFrame) (uint32, error) {
 		f.mu.Lock()
 		f.pending = true
 		f.mu.Unlock()
+		if it.panics != nil {
+			panic(it.panics)
+		}
 		if it.fd != nil {
 			f.fdBuf = *it.fd
 			return it.drops, errFDRecv
