@@ -31,13 +31,16 @@ var allowed = map[string][]string{
 	"devices":           {"diag", "hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"sim":               {"hal", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"control":           {"hal", "interfaces", "config", "urdf", "robot"},
-	"daemon":            {"diag", "hal", "interfaces", "config", "urdf", "robot", "devices", "sim", "control", "ros", "wpilibws"},
+	"daemon":            {"diag", "hal", "interfaces", "config", "urdf", "robot", "devices", "sim", "control", "ros", "wpilibws", "nt4", "wpilog", "telemetry"},
+	"telemetry":         {"interfaces", "control", "robot", "urdf"},
+	"nt4":               {"telemetry", "github.com/coder/websocket", "github.com/tinylib/msgp/msgp"},
+	"wpilog":            {"telemetry", "control"},
 	"ros":               {"hal", "interfaces", "config", "control", "robot", "ros/master", goroslib, goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/geometry_msgs", goroslib + "/pkg/msgs/nav_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
 	"ros/master":        {},
 	"internal/tooltest": {},
 	"internal/sshdtest": {"internal/tooltest", "golang.org/x/crypto/ssh"},
 	"deploy":            {"diag", "robot", "github.com/pkg/sftp", "golang.org/x/crypto/ssh", "golang.org/x/crypto/ssh/knownhosts"},
-	"cmd/frcd":          {"diag", "config", "devices", "hal", "hal/roborio", "hal/linux", "robot", "daemon", "ros", "sim", "wpilibws", "deploy"},
+	"cmd/frcd":          {"diag", "config", "devices", "hal", "hal/roborio", "hal/linux", "robot", "daemon", "ros", "sim", "wpilibws", "deploy", "nt4", "wpilog"},
 	"wpilibws":          {"hal", "config", "sim", "github.com/coder/websocket"},
 }
 

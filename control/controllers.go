@@ -73,6 +73,9 @@ type Controller struct {
 	lastMeas   float64
 	hasLast    bool
 	active     bool // a fresh command drove the output last cycle
+
+	journal *journal // records every command received, or nil (Loop.EnableJournal)
+	index   int      // this controller's index in the loop's list
 }
 
 // Takes says what the controller's command topic carries.
@@ -98,9 +101,11 @@ func (c *Controller) Command(v float64, now time.Duration) error {
 	if ok && c.kind == kindTernary {
 		ok = v == -1 || v == 0 || v == 1
 	}
+	outside := ok && c.prof != nil && c.prof.refuses(v)
+	c.record(now, !ok || outside, v)
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
-	if ok && c.prof != nil && c.prof.refuses(v) {
+	if outside {
 		c.in.refused++
 		return fmt.Errorf("controller %q: goal %v is outside joint %q's limits %v..%v: %w", c.Name, v, c.Joints[0], c.prof.lower, c.prof.upper, ErrRefused)
 	}
@@ -124,6 +129,7 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 	for i := 0; ok && i < len(vs); i++ {
 		ok = interfaces.Finite(vs[i])
 	}
+	c.record(now, !ok, vs...)
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
 	if !ok {
@@ -141,6 +147,7 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 // Refuse counts a command refused before it reached the controller (a
 // message of the wrong type on its topic, say).
 func (c *Controller) Refuse() {
+	c.record(-1, true)
 	c.in.mu.Lock()
 	c.in.refused++
 	c.in.mu.Unlock()

@@ -1,0 +1,170 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/nt4"
+	"github.com/frcd/frcd/ros"
+	"github.com/frcd/frcd/sim"
+	"github.com/frcd/frcd/telemetry"
+	"github.com/frcd/frcd/wpilog"
+)
+
+// TelemetryOptions configure the NT4 server and the WPILOG files.
+type TelemetryOptions struct {
+	// NT4 is the NT4 server's host:port ("" for none; port 0 picks one).
+	NT4 string
+	// LogDir, when set, gets a WPILOG file per run.
+	LogDir string
+	// LogMaxBytes caps each file (0: 64 MiB); LogMaxFiles the files kept
+	// in LogDir (0: 50).
+	LogMaxBytes int64
+	LogMaxFiles int
+	// Prefix roots the topics; default /frcd.
+	Prefix string
+	// Wall is the wall clock naming the log file; default time.Now.
+	Wall func() time.Time
+}
+
+// telemetryState is the daemon's NT4 server and log, fed by one
+// goroutine off the loop.
+type telemetryState struct {
+	src    *telemetry.Source
+	log    *wpilog.Log
+	notify <-chan struct{}
+}
+
+// setupTelemetry builds the topics, binds the NT4 server and opens the
+// log, as the options ask.
+func (d *Daemon) setupTelemetry() error {
+	o := d.opts.Telemetry
+	if o == nil || o.NT4 == "" && o.LogDir == "" {
+		return nil
+	}
+	d.Loop.EnableJournal(0)
+	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: o.Prefix, Alerts: d.alerts}
+	if d.Sim != nil {
+		to.Truth = d.simTruth
+	}
+	t := &telemetryState{}
+	if o.LogDir != "" {
+		wall := o.Wall
+		if wall == nil {
+			wall = time.Now
+		}
+		w, err := wpilog.Create(wpilog.WriterOptions{Dir: o.LogDir, Base: wpilog.FileBase(wall(), ""), Extra: "frcd",
+			MaxBytes: o.LogMaxBytes, MaxFiles: o.LogMaxFiles})
+		if err != nil {
+			return err
+		}
+		t.log = wpilog.NewLog(w, "")
+		to.OnCommand = func(c *control.Controller, r *control.CommandRecord) { t.log.Command(c, r, d.Now()) }
+	}
+	t.src = telemetry.New(to)
+	if t.log != nil {
+		t.log = wpilog.NewLog(t.log.Writer(), t.src.Prefix())
+	}
+	if o.NT4 != "" {
+		s, err := nt4.New(nt4.Options{Addr: o.NT4, Clock: d.Now, Logf: d.opts.Logf})
+		if err != nil {
+			if t.log != nil {
+				t.log.Writer().Close()
+			}
+			return err
+		}
+		d.NT = s
+	}
+	t.notify = d.Loop.Notify()
+	d.tel = t
+	return nil
+}
+
+// simTruth is the sim's ground truth for the sim/ topics.
+func (d *Daemon) simTruth(t *telemetry.Truth) bool {
+	s := d.Sim
+	t.Names, t.Position = t.Names[:0], t.Position[:0]
+	s.EachJoint(func(name string, j sim.JointTruth) {
+		t.Names = append(t.Names, name)
+		t.Position = append(t.Position, j.Position)
+	})
+	p, ok := s.Pose()
+	t.HasPose, t.X, t.Y, t.Yaw = ok, p.X, p.Y, p.Yaw
+	return true
+}
+
+// alerts lists the backend's own errors and warnings (CAN buses, the
+// device inventory, the heartbeat), as /diagnostics has them.
+func (d *Daemon) alerts(errs, warns []string) ([]string, []string) {
+	for _, st := range d.diagnostics(nil) {
+		msg := st.Name + ": " + st.Message
+		switch st.Level {
+		case ros.LevelError:
+			errs = append(errs, msg)
+		case ros.LevelWarn, ros.LevelStale:
+			warns = append(warns, msg)
+		}
+	}
+	return errs, warns
+}
+
+// StepTelemetry samples the loop's latest snapshot into the NT4 server
+// and the log, as the telemetry goroutine does after each cycle: for
+// deterministic runs (Step) and benchmarks.
+func (d *Daemon) StepTelemetry() {
+	t := d.tel
+	if t == nil || !t.src.Sample() {
+		return
+	}
+	if d.NT != nil {
+		d.NT.Publish(t.src)
+	}
+	if t.log != nil {
+		t.log.Record(t.src)
+	}
+}
+
+// runTelemetry feeds the NT4 server and the log after each cycle until
+// ctx ends, then closes the log; it runs the NT4 server beside.
+func (d *Daemon) runTelemetry(ctx context.Context) error {
+	t := d.tel
+	errc := make(chan error, 1)
+	if d.NT != nil {
+		go func() { errc <- d.NT.Run(ctx) }()
+	}
+	defer func() {
+		if t.log != nil {
+			d.StepTelemetry()
+			if err := t.log.Writer().Close(); err != nil {
+				d.logf("%v", err)
+			}
+		}
+		if d.NT != nil {
+			<-errc
+		}
+	}()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case err := <-errc:
+			return fmt.Errorf("nt4: %w", err)
+		case <-t.notify:
+			d.StepTelemetry()
+			if t.log != nil && t.log.Writer().Err() != nil {
+				d.logf("%v: the log stops", t.log.Writer().Err())
+				t.log = nil
+			}
+		}
+	}
+}
+
+// LogPath is the WPILOG file being written, "" without --log.
+func (d *Daemon) LogPath() string {
+	if d.tel == nil || d.tel.log == nil {
+		return ""
+	}
+	return d.tel.log.Writer().Path()
+}
