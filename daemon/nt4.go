@@ -135,11 +135,8 @@ func (d *Daemon) runTelemetry(ctx context.Context) error {
 		go func() { errc <- d.NT.Run(ctx) }()
 	}
 	defer func() {
-		if t.log != nil {
-			d.StepTelemetry()
-			if err := t.log.Writer().Close(); err != nil {
-				d.logf("%v", err)
-			}
+		if err := d.CloseLog(); err != nil {
+			d.logf("%v", err)
 		}
 		if d.NT != nil {
 			<-errc
@@ -159,6 +156,18 @@ func (d *Daemon) runTelemetry(ctx context.Context) error {
 			}
 		}
 	}
+}
+
+// CloseLog writes what is left and closes the WPILOG file, for
+// deterministic runs (Step); Run closes it itself.
+func (d *Daemon) CloseLog() error {
+	if d.tel == nil || d.tel.log == nil {
+		return nil
+	}
+	d.StepTelemetry()
+	err := d.tel.log.Writer().Close()
+	d.tel.log = nil
+	return err
 }
 
 // LogPath is the WPILOG file being written, "" without --log.

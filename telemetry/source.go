@@ -33,6 +33,10 @@ type Options struct {
 	// (CAN buses, the device inventory) to the Alerts' lists; called at
 	// most once a second.
 	Alerts func(errs, warns []string) ([]string, []string)
+	// SimEvery is how often the sim/ topics (the true pose, the links'
+	// poses: 56 bytes a link) are updated; default 20 ms, as a WPILib
+	// robot's loop.
+	SimEvery time.Duration
 	// OnCommand, when set, sees every command the controllers received
 	// (accepted and refused), from Sample's goroutine; it must not keep r.
 	OnCommand func(c *control.Controller, r *control.CommandRecord)
@@ -65,7 +69,7 @@ type Source struct {
 	jointIndex []int // truth.Names index -> links' joint value index, built once
 	q          []float64
 	old        []byte
-	buf        [4]float64
+	lastSim    time.Duration
 }
 
 type jointTopics struct{ position, velocity, effort *Topic }
@@ -99,6 +103,9 @@ type linkStep struct {
 func New(o Options) *Source {
 	if o.Prefix == "" {
 		o.Prefix = "/frcd"
+	}
+	if o.SimEvery <= 0 {
+		o.SimEvery = 20 * time.Millisecond
 	}
 	o.Prefix = "/" + strings.Trim(o.Prefix, "/")
 	s := &Source{o: o, snap: o.Loop.NewSnapshot()}
@@ -328,7 +335,8 @@ func (s *Source) Sample() bool {
 	d.mode.setString(sn.DS.Mode.String(), now)
 	s.setState(now)
 	s.sampleAlerts(now)
-	if s.pose2d != nil {
+	if s.pose2d != nil && (s.pose2d.Seq == 0 || now-s.lastSim >= s.o.SimEvery-time.Millisecond/2) {
+		s.lastSim = now
 		s.sampleSim(now)
 	}
 	return true

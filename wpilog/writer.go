@@ -33,6 +33,7 @@ type Writer struct {
 	f       *os.File
 	bw      *bufio.Writer
 	size    int64
+	total   int64 // bytes written to every file
 	part    int
 	path    string
 	entries []entry // by id-1
@@ -50,7 +51,7 @@ type entry struct {
 
 // WriterOptions configure a Writer.
 type WriterOptions struct {
-	// Dir is where files go; Base names them (Base.wpilog, Base_2.wpilog...).
+	// Dir is where files go; Base names them (Base.wpilog, Base_0002.wpilog...).
 	Dir, Base string
 	// Extra is the header's extra string.
 	Extra string
@@ -96,6 +97,9 @@ func Create(o WriterOptions) (*Writer, error) {
 // Path is the file being written.
 func (w *Writer) Path() string { return w.path }
 
+// Written counts the bytes written to every file so far.
+func (w *Writer) Written() int64 { return w.total }
+
 // Err is the first write error; the writer writes nothing after one.
 func (w *Writer) Err() error { return w.err }
 
@@ -103,7 +107,7 @@ func (w *Writer) open() error {
 	w.part++
 	name := w.o.Base + ".wpilog"
 	if w.part > 1 {
-		name = fmt.Sprintf("%s_%d.wpilog", w.o.Base, w.part)
+		name = fmt.Sprintf("%s_%04d.wpilog", w.o.Base, w.part)
 	}
 	w.path = filepath.Join(w.o.Dir, name)
 	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -138,6 +142,7 @@ func (w *Writer) write(b []byte) {
 	}
 	n, err := w.bw.Write(b)
 	w.size += int64(n)
+	w.total += int64(n)
 	if err != nil {
 		w.err = fmt.Errorf("wpilog: %s: %w", w.path, err)
 	}
