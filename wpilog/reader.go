@@ -82,13 +82,17 @@ func (rd *Reader) Next() (Record, error) {
 	if size > MaxPayload {
 		return Record{}, fmt.Errorf("wpilog: record at byte %d: payload of %d bytes is over the limit", at, size)
 	}
-	if cap(rd.buf) < int(size) {
-		rd.buf = make([]byte, size)
+	// grow the buffer as the bytes arrive, not as the header claims
+	rd.buf = rd.buf[:0]
+	for uint64(len(rd.buf)) < size {
+		chunk := min(size-uint64(len(rd.buf)), 64<<10)
+		n := len(rd.buf)
+		rd.buf = append(rd.buf, make([]byte, chunk)...)
+		if _, err := io.ReadFull(rd.r, rd.buf[n:]); err != nil {
+			return Record{}, fmt.Errorf("wpilog: record at byte %d: truncated payload", at)
+		}
 	}
 	rec.Payload = rd.buf[:size]
-	if _, err := io.ReadFull(rd.r, rec.Payload); err != nil {
-		return Record{}, fmt.Errorf("wpilog: record at byte %d: truncated payload", at)
-	}
 	rd.off += int64(1 + iw + sw + tw + int(size))
 	return rec, nil
 }
