@@ -19,8 +19,8 @@ type TelemetryOptions struct {
 	NT4 string
 	// LogDir, when set, gets a WPILOG file per run.
 	LogDir string
-	// LogMaxBytes caps each file (0: 64 MiB); LogMaxFiles the files kept
-	// in LogDir (0: 50).
+	// LogMaxBytes caps each file (0: 32 MiB); LogMaxFiles the files kept
+	// in LogDir (0: 10).
 	LogMaxBytes int64
 	LogMaxFiles int
 	// Prefix roots the topics; default /frcd.

@@ -38,6 +38,7 @@ type Writer struct {
 	path    string
 	entries []entry // by id-1
 	buf     []byte
+	hdr     [1 + 4 + 4 + 8]byte // a record's header, kept here so that writing it does not allocate
 	flushed time.Time
 	err     error // the first write error: the writer stops then
 }
@@ -55,10 +56,10 @@ type WriterOptions struct {
 	Dir, Base string
 	// Extra is the header's extra string.
 	Extra string
-	// MaxBytes starts a new file once one passes it; default 64 MiB.
+	// MaxBytes starts a new file once one passes it; default 32 MiB.
 	MaxBytes int64
 	// MaxFiles keeps at most this many .wpilog files in Dir (the oldest
-	// by name go); 0 means 50.
+	// by name go); 0 means 10. With MaxBytes, they bound the disk used.
 	MaxFiles int
 	// FlushEvery is how often buffered records reach the disk (and are
 	// synced); default one second.
@@ -70,10 +71,10 @@ type WriterOptions struct {
 // Create opens the first file.
 func Create(o WriterOptions) (*Writer, error) {
 	if o.MaxBytes <= 0 {
-		o.MaxBytes = 64 << 20
+		o.MaxBytes = 32 << 20
 	}
 	if o.MaxFiles <= 0 {
-		o.MaxFiles = 50
+		o.MaxFiles = 10
 	}
 	if o.FlushEvery <= 0 {
 		o.FlushEvery = time.Second
@@ -200,7 +201,7 @@ func width(v uint64, most int) int {
 
 // record writes one record's header and payload.
 func (w *Writer) record(id uint32, ts int64, payload []byte) {
-	var h [1 + 4 + 4 + 8]byte
+	h := &w.hdr
 	uts := uint64(max(ts, 0))
 	iw, sw, tw := width(uint64(id), 4), width(uint64(len(payload)), 4), width(uts, 8)
 	h[0] = byte(iw-1) | byte(sw-1)<<2 | byte(tw-1)<<4

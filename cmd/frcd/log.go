@@ -21,18 +21,20 @@ const logUsage = `  frcd log summary FILE.wpilog
 type telemetry struct {
 	nt, log  *string
 	maxBytes *int64
+	maxFiles *int
 }
 
 func telemetryFlags(fs *flag.FlagSet) telemetry {
 	return telemetry{
 		nt:       fs.String("nt", nt4.DefaultAddr, "host:port of the NetworkTables 4 server for dashboards (AdvantageScope, Elastic; path /nt/NAME), or off"),
 		log:      fs.String("log", "", "write a WPILOG file per run into this directory (what NT4 publishes plus every command)"),
-		maxBytes: fs.Int64("log-max-bytes", 64<<20, "start a new log file past this size; the oldest files beyond 50 are removed"),
+		maxBytes: fs.Int64("log-max-bytes", 32<<20, "start a new log file past this size"),
+		maxFiles: fs.Int("log-max-files", 10, "keep at most this many .wpilog files in the --log directory (the oldest go)"),
 	}
 }
 
 func (t telemetry) options() *daemon.TelemetryOptions {
-	o := &daemon.TelemetryOptions{LogDir: *t.log, LogMaxBytes: *t.maxBytes}
+	o := &daemon.TelemetryOptions{LogDir: *t.log, LogMaxBytes: *t.maxBytes, LogMaxFiles: *t.maxFiles}
 	if *t.nt != "off" {
 		o.NT4 = *t.nt
 	}
