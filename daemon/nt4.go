@@ -3,6 +3,8 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/frcd/frcd/control"
@@ -32,9 +34,10 @@ type TelemetryOptions struct {
 // telemetryState is the daemon's NT4 server and log, fed by one
 // goroutine off the loop.
 type telemetryState struct {
-	src    *telemetry.Source
-	log    *wpilog.Log
-	notify <-chan struct{}
+	src     *telemetry.Source
+	log     *wpilog.Log
+	notify  <-chan struct{}
+	enabled atomic.Bool // the last snapshot's, for NT4 commands
 }
 
 // setupTelemetry builds the topics, binds the NT4 server and opens the
@@ -45,7 +48,14 @@ func (d *Daemon) setupTelemetry() error {
 		return nil
 	}
 	d.Loop.EnableJournal(0)
-	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: o.Prefix, Alerts: d.alerts}
+	prefix, commands := o.Prefix, false
+	if s := d.Robot.Config.NT4; s != nil {
+		if prefix == "" {
+			prefix = s.Str("prefix")
+		}
+		commands = s.Bool("commands")
+	}
+	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Alerts: d.alerts}
 	if d.Sim != nil {
 		to.Truth = d.simTruth
 	}
@@ -68,7 +78,8 @@ func (d *Daemon) setupTelemetry() error {
 		t.log = wpilog.NewLog(t.log.Writer(), t.src.Prefix())
 	}
 	if o.NT4 != "" {
-		s, err := nt4.New(nt4.Options{Addr: o.NT4, Clock: d.Now, Logf: d.opts.Logf})
+		cp := t.src.Prefix() + "/commands/"
+		s, err := nt4.New(nt4.Options{Addr: o.NT4, Clock: d.Now, Logf: d.opts.Logf, Commands: d.ntCommand(cp, commands), CommandPrefix: cp})
 		if err != nil {
 			if t.log != nil {
 				t.log.Writer().Close()
@@ -118,6 +129,7 @@ func (d *Daemon) StepTelemetry() {
 	if t == nil || !t.src.Sample() {
 		return
 	}
+	t.enabled.Store(t.src.Snapshot().Enabled)
 	if d.NT != nil {
 		d.NT.Publish(t.src)
 	}
@@ -176,4 +188,43 @@ func (d *Daemon) LogPath() string {
 		return ""
 	}
 	return d.tel.log.Writer().Path()
+}
+
+// ntCommand takes a dashboard's command from NT4 (the nt4: section's
+// commands): PREFIX/commands/CONTROLLER, a number (a boolean for a
+// solenoid, double[] for a group). Refused and counted when the YAML does
+// not allow it, the robot is disabled, the controller is unknown or the
+// value is not one it takes.
+func (d *Daemon) ntCommand(prefix string, allowed bool) func(topic string, v nt4.Value) bool {
+	return func(topic string, v nt4.Value) bool {
+		c := d.Loop.Controller(strings.TrimPrefix(topic, prefix))
+		if c == nil {
+			return false
+		}
+		if !allowed || !d.tel.enabled.Load() {
+			c.Refuse()
+			return false
+		}
+		now := d.Now()
+		if c.Takes() == control.Float64Array {
+			vs, ok := v.Doubles(make([]float64, 0, len(c.Joints)), len(c.Joints))
+			if !ok {
+				c.Refuse()
+				return false
+			}
+			return c.CommandGroup(vs, now) == nil
+		}
+		f, ok := v.Double()
+		if b, isBool := v.Bool(); isBool {
+			f, ok = 0, true
+			if b {
+				f = 1
+			}
+		}
+		if !ok {
+			c.Refuse()
+			return false
+		}
+		return c.Command(f, now) == nil
+	}
 }

@@ -307,6 +307,9 @@ func (c *client) value(v Value) {
 	}
 	t.value = append(appendHeader(t.value[:0], int64(t.id), stamp, v.Type), v.Raw...)
 	t.seq++
+	if o := s.o; o.Commands != nil && o.CommandPrefix != "" && strings.HasPrefix(t.name, o.CommandPrefix) && !o.Commands(t.name, v) {
+		s.stats.Refused++
+	}
 }
 
 // write sends the client its control messages and, each period, the

@@ -177,6 +177,47 @@ func (v Value) Double() (float64, bool) {
 	return math.NaN(), false
 }
 
+// Bool reads a boolean value.
+func (v Value) Bool() (bool, bool) {
+	if v.Type != TypeBoolean {
+		return false, false
+	}
+	b, _, err := msgp.ReadBoolBytes(v.Raw)
+	return b, err == nil
+}
+
+// Doubles appends a double[] (or float[], int[]) value's numbers to dst;
+// false when it is another type or holds more than max.
+func (v Value) Doubles(dst []float64, most int) ([]float64, bool) {
+	if v.Type != TypeDoubleArr && v.Type != TypeFloatArr && v.Type != TypeIntArr {
+		return dst, false
+	}
+	n, rest, err := msgp.ReadArrayHeaderBytes(v.Raw)
+	if err != nil || int(n) > most {
+		return dst, false
+	}
+	for range n {
+		var f float64
+		switch msgp.NextType(rest) {
+		case msgp.Float64Type:
+			f, rest, err = msgp.ReadFloat64Bytes(rest)
+		case msgp.Float32Type:
+			var g float32
+			g, rest, err = msgp.ReadFloat32Bytes(rest)
+			f = float64(g)
+		default:
+			var i int64
+			i, rest, err = msgp.ReadInt64Bytes(rest)
+			f = float64(i)
+		}
+		if err != nil {
+			return dst, false
+		}
+		dst = append(dst, f)
+	}
+	return dst, true
+}
+
 // appendHeader starts a message [id, t, type, ...].
 func appendHeader(b []byte, id int64, t int64, typ uint8) []byte {
 	b = msgp.AppendArrayHeader(b, 4)

@@ -51,6 +51,11 @@ type Options struct {
 	Clock func() time.Duration
 	// Logf reports clients; nil discards.
 	Logf func(format string, args ...any)
+	// Commands, when set, takes the values clients publish on topics
+	// under CommandPrefix (PREFIX/commands/): false counts one refused.
+	// Called from a client's goroutine; it must not block.
+	Commands      func(topic string, v Value) bool
+	CommandPrefix string
 }
 
 // Stats count the server's work.

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/nt4"
+	"github.com/frcd/frcd/robot"
 )
 
 // stepped is the example robot on the deterministic sim with the NT4
@@ -264,4 +267,78 @@ func TestLimits(t *testing.T) {
 	w.until("the server closing the connection", nil, func() bool { return w.closed != nil })
 	tooltest.Eventually(t, waitLimit, "the name free again", func() bool { return d.NT.Stats().Clients == 0 })
 	dial(t, d, "big")
+}
+
+// robotWith is the example robot with its YAML extended.
+func robotWith(t *testing.T, extra string) *robot.Robot {
+	t.Helper()
+	y, err := os.ReadFile("../examples/competition/robot.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "robot.yaml")
+	if err := os.WriteFile(path, append(y, extra...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, list, err := robot.Load("../examples/competition/robot.urdf", path)
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("robot: %v %v", err, list)
+	}
+	return r
+}
+
+// Commands from a dashboard reach a controller only when the YAML allows
+// them and the robot is enabled; otherwise they are refused and counted
+// with the controller's refused commands.
+func TestCommands(t *testing.T) {
+	for _, c := range []struct {
+		name, yaml string
+		enabled    bool
+		accepted   bool
+	}{
+		{"allowed and enabled", "\nnt4: {commands: true, prefix: /robot}\n", true, true},
+		{"allowed but disabled", "\nnt4: {commands: true, prefix: /robot}\n", false, false},
+		{"not allowed", "\nnt4: {prefix: /robot}\n", true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := daemon.NewSim(robotWith(t, c.yaml), daemon.Options{Enabled: c.enabled, Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tooltest.Serve(t, d.NT.Run)
+			step := func(n int) {
+				for range n {
+					d.Step()
+					d.StepTelemetry()
+				}
+			}
+			step(1)
+			w := dial(t, d, "dashboard")
+			w.send(`{"method":"subscribe","params":{"topics":["/robot/joints/right_front_wheel_joint/"],"subuid":1,"options":{"prefix":true}}}`,
+				`{"method":"publish","params":{"name":"/robot/commands/right_front_voltage","pubuid":1,"type":"double","properties":{}}}`)
+			w.until("the joint's topics under the YAML's prefix", step, func() bool {
+				return len(w.values["/robot/joints/right_front_wheel_joint/velocity"]) > 0
+			})
+			w.sendBinary(1, nt4.TypeDouble, 6)
+			ctl := d.Loop.Controller("right_front_voltage")
+			if c.accepted {
+				w.until("the command on the joint", step, func() bool {
+					v := w.values["/robot/joints/right_front_wheel_joint/command"]
+					return len(v) > 0 && v[len(v)-1] == 6.0
+				})
+				if ctl.Refused() != 0 || d.NT.Stats().Refused != 0 {
+					t.Errorf("refused %d (server %d), want none", ctl.Refused(), d.NT.Stats().Refused)
+				}
+				return
+			}
+			tooltest.Eventually(t, waitLimit, "the command refused", func() bool { return d.NT.Stats().Refused == 1 })
+			if ctl.Refused() != 1 {
+				t.Errorf("the controller counted %d refused commands, want 1", ctl.Refused())
+			}
+			step(10)
+			if v := w.values["/robot/joints/right_front_wheel_joint/command"]; len(v) > 0 {
+				t.Errorf("a refused command reached the joint: %v", v)
+			}
+		})
+	}
 }
