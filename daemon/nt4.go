@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/devices"
+	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/nt4"
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/sim"
@@ -106,16 +108,37 @@ func (d *Daemon) simTruth(t *telemetry.Truth) bool {
 	return true
 }
 
-// alerts lists the backend's own errors and warnings (CAN buses, the
-// device inventory, the heartbeat), as /diagnostics has them.
+// alerts lists the backend's own errors and warnings: the device
+// inventory, the CAN buses' load, the backend's reports (the Linux
+// heartbeat). Unlike /diagnostics it reads without taking the buses'
+// error counts since the last report, which belong to the ROS bridge.
 func (d *Daemon) alerts(errs, warns []string) ([]string, []string) {
-	for _, st := range d.diagnostics(nil) {
-		msg := st.Name + ": " + st.Message
-		switch st.Level {
+	add := func(level int8, msg string) {
+		switch level {
 		case ros.LevelError:
 			errs = append(errs, msg)
 		case ros.LevelWarn, ros.LevelStale:
 			warns = append(warns, msg)
+		}
+	}
+	for _, st := range d.inventoryStatuses(nil) {
+		add(st.Level, st.Name+": "+st.Message)
+	}
+	for _, b := range d.monitors {
+		load := b.mon.Stats().Load
+		name := "frcd: CAN bus " + devices.BusName(b.name)
+		switch {
+		case load >= devices.CANLoadError:
+			add(ros.LevelError, fmt.Sprintf("%s: load %.1f %%: overloaded", name, 100*load))
+		case load >= devices.CANLoadWarn:
+			add(ros.LevelWarn, fmt.Sprintf("%s: load %.1f %%: heavily loaded", name, 100*load))
+		}
+	}
+	if r, ok := d.backend.(hal.Reporter); ok {
+		for _, rep := range r.Report(nil) {
+			if rep.Warn {
+				warns = append(warns, "frcd: "+rep.Name+": "+rep.Message)
+			}
 		}
 	}
 	return errs, warns
