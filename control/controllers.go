@@ -47,6 +47,8 @@ type input struct {
 	stamp   time.Duration
 	set     bool
 	refused uint64
+	gains   Gains // a PID's gains (SetGains); fresh until the loop takes them
+	fresh   bool
 }
 
 // Controller takes commands for one device, or a group of joints, and
@@ -203,6 +205,9 @@ func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bo
 	c.in.mu.Lock()
 	v, stamp, set := c.in.value, c.in.stamp, c.in.set
 	copy(c.vals, c.in.values)
+	if c.in.fresh {
+		c.takeGains()
+	}
 	c.in.mu.Unlock()
 	if !set || now-stamp > c.timeout {
 		stale = c.active
@@ -370,6 +375,7 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 			iclamp = cd.Float("pid.i_clamp")
 		}
 		c.pid = PID{P: cd.Float("pid.p"), I: cd.Float("pid.i"), D: cd.Float("pid.d"), F: cd.Float("pid.f"), IClamp: iclamp, Max: max}
+		c.in.gains = Gains{P: c.pid.P, I: c.pid.I, D: c.pid.D, F: c.pid.F}
 		c.f64, err = interfaces.Claim[float64](reg, c.Name, c.Joints[0], bind.iface)
 	}
 	if err != nil {

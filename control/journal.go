@@ -14,7 +14,10 @@ type CommandRecord struct {
 	Controller int // index in Loop.Controllers
 	Stamp      time.Duration
 	Refused    bool
-	Values     []float64
+	// Gains marks a PID's gains (SetGains: p, i, d, f) rather than a
+	// command.
+	Gains  bool
+	Values []float64
 }
 
 // journal keeps the commands the controllers received since the last
@@ -34,7 +37,7 @@ func (l *Loop) EnableJournal(size int) {
 	if size < 1 {
 		size = 1024
 	}
-	width := 1
+	width := 4 // a PID's gains
 	for _, c := range l.ctls {
 		width = max(width, len(c.Joints))
 	}
@@ -69,6 +72,10 @@ func (l *Loop) DrainCommands(f func(r *CommandRecord)) (dropped uint64) {
 
 // record adds a command to the journal, if there is one.
 func (c *Controller) record(stamp time.Duration, refused bool, vs ...float64) {
+	c.recordAs(stamp, refused, false, vs)
+}
+
+func (c *Controller) recordAs(stamp time.Duration, refused, gains bool, vs []float64) {
 	j := c.journal
 	if j == nil {
 		return
@@ -81,7 +88,7 @@ func (c *Controller) record(stamp time.Duration, refused bool, vs ...float64) {
 	}
 	r := &j.slots[(j.head+j.n)%len(j.slots)]
 	j.n++
-	r.Controller, r.Stamp, r.Refused = c.index, stamp, refused
+	r.Controller, r.Stamp, r.Refused, r.Gains = c.index, stamp, refused, gains
 	r.Values = r.Values[:min(len(vs), cap(r.Values))]
 	copy(r.Values, vs)
 	if len(vs) == 0 {

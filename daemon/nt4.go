@@ -50,12 +50,12 @@ func (d *Daemon) setupTelemetry() error {
 		return nil
 	}
 	d.Loop.EnableJournal(0)
-	prefix, commands := o.Prefix, false
+	prefix, commands, tuning := o.Prefix, false, false
 	if s := d.Robot.Config.NT4; s != nil {
 		if prefix == "" {
 			prefix = s.Str("prefix")
 		}
-		commands = s.Bool("commands")
+		commands, tuning = s.Bool("commands"), s.Bool("tuning")
 	}
 	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Alerts: d.alerts}
 	if d.Sim != nil {
@@ -80,8 +80,8 @@ func (d *Daemon) setupTelemetry() error {
 		t.log = wpilog.NewLog(t.log.Writer(), t.src.Prefix())
 	}
 	if o.NT4 != "" {
-		cp := t.src.Prefix() + "/commands/"
-		s, err := nt4.New(nt4.Options{Addr: o.NT4, Clock: d.Now, Logf: d.opts.Logf, Commands: d.ntCommand(cp, commands), CommandPrefix: cp})
+		cp := t.src.Prefix() + "/"
+		s, err := nt4.New(nt4.Options{Addr: o.NT4, Clock: d.Now, Logf: d.opts.Logf, Commands: d.ntCommand(cp, commands, tuning), CommandPrefix: cp})
 		if err != nil {
 			if t.log != nil {
 				t.log.Writer().Close()
@@ -213,22 +213,41 @@ func (d *Daemon) LogPath() string {
 	return d.tel.log.Writer().Path()
 }
 
-// ntCommand takes a dashboard's command from NT4 (the nt4: section's
-// commands): PREFIX/commands/CONTROLLER, a number (a boolean for a
-// solenoid, double[] for a group). Refused and counted when the YAML does
-// not allow it, the robot is disabled, the controller is unknown or the
-// value is not one it takes.
-func (d *Daemon) ntCommand(prefix string, allowed bool) func(topic string, v nt4.Value) bool {
+// ntCommand takes a dashboard's commands from NT4 (the nt4: section's
+// commands and tuning): PREFIX/commands/CONTROLLER, a number (a boolean
+// for a solenoid, double[] for a group), and PREFIX/tuning/CONTROLLER, a
+// PID's gains as double[] {p, i, d, f}. Refused and counted when the YAML
+// does not allow it, the robot is disabled, the controller is unknown or
+// the value is not one it takes. Other topics under PREFIX/ are not
+// commands.
+func (d *Daemon) ntCommand(prefix string, commands, tuning bool) func(topic string, v nt4.Value) bool {
 	return func(topic string, v nt4.Value) bool {
-		c := d.Loop.Controller(strings.TrimPrefix(topic, prefix))
+		rest := strings.TrimPrefix(topic, prefix)
+		kind, name, _ := strings.Cut(rest, "/")
+		if kind != "commands" && kind != "tuning" {
+			return true
+		}
+		c := d.Loop.Controller(name)
 		if c == nil {
 			return false
+		}
+		allowed := commands
+		if kind == "tuning" {
+			allowed = tuning
 		}
 		if !allowed || !d.tel.enabled.Load() {
 			c.Refuse()
 			return false
 		}
 		now := d.Now()
+		if kind == "tuning" {
+			g, ok := v.Doubles(make([]float64, 0, 4), 4)
+			if !ok || len(g) != 4 {
+				c.Refuse()
+				return false
+			}
+			return c.SetGains(control.Gains{P: g[0], I: g[1], D: g[2], F: g[3]}, now) == nil
+		}
 		if c.Takes() == control.Float64Array {
 			vs, ok := v.Doubles(make([]float64, 0, len(c.Joints)), len(c.Joints))
 			if !ok {

@@ -342,3 +342,66 @@ func TestCommands(t *testing.T) {
 		})
 	}
 }
+
+// A dashboard tunes a PID's gains when the YAML allows it and the robot
+// is enabled; negative gains, or tuning not allowed, are refused.
+func TestTuning(t *testing.T) {
+	for _, c := range []struct {
+		name, yaml string
+		gains      []float64
+		accepted   bool
+	}{
+		{"allowed", "\nnt4: {tuning: true}\n", []float64{12, 0.5, 0.25, 0}, true},
+		{"negative", "\nnt4: {tuning: true}\n", []float64{-1, 0, 0, 0}, false},
+		{"not allowed", "\nnt4: {commands: true}\n", []float64{12, 0.5, 0.25, 0}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := daemon.NewSim(robotWith(t, c.yaml), daemon.Options{Enabled: true, Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tooltest.Serve(t, d.NT.Run)
+			step := func(n int) {
+				for range n {
+					d.Step()
+					d.StepTelemetry()
+				}
+			}
+			step(1)
+			ctl := d.Loop.Controller("hood_position")
+			before := ctl.Gains()
+			w := dial(t, d, "tuner")
+			w.send(`{"method":"subscribe","params":{"topics":["/frcd/controllers/hood_position/gains"],"subuid":1,"options":{}}}`,
+				`{"method":"publish","params":{"name":"/frcd/tuning/hood_position","pubuid":1,"type":"double[]","properties":{}}}`)
+			w.until("the gains topic", step, func() bool { return len(w.values["/frcd/controllers/hood_position/gains"]) > 0 })
+			b := msgp.AppendArrayHeader(nil, 4)
+			b = msgp.AppendInt64(b, 1)
+			b = msgp.AppendInt64(b, 0)
+			b = msgp.AppendUint8(b, nt4.TypeDoubleArr)
+			b = msgp.AppendArrayHeader(b, uint32(len(c.gains)))
+			for _, g := range c.gains {
+				b = msgp.AppendFloat64(b, g)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+			defer cancel()
+			if err := w.c.Write(ctx, websocket.MessageBinary, b); err != nil {
+				t.Fatal(err)
+			}
+			if c.accepted {
+				w.until("the new gains published", step, func() bool {
+					v := w.values["/frcd/controllers/hood_position/gains"]
+					last, _ := v[len(v)-1].([]any)
+					return len(last) == 4 && last[0] == 12.0 && last[2] == 0.25
+				})
+				if g := ctl.Gains(); g.P != 12 || g.I != 0.5 || g.D != 0.25 {
+					t.Errorf("gains %+v", g)
+				}
+				return
+			}
+			tooltest.Eventually(t, waitLimit, "the gains refused", func() bool { return d.NT.Stats().Refused == 1 })
+			if ctl.Refused() != 1 || ctl.Gains() != before {
+				t.Errorf("refused %d, gains %+v (were %+v)", ctl.Refused(), ctl.Gains(), before)
+			}
+		})
+	}
+}

@@ -14,6 +14,7 @@
 //
 //	joints/NAME/position, velocity, effort   double, property unit (rad, m, rad/s, m/s, N*m, N)
 //	joints/NAME/command                      double: its controller's last accepted command
+//	controllers/NAME/gains                   double[] p, i, d, f of a PID controller
 //	imu/NAME/orientation                     double[] quaternion x, y, z, w; yaw double (rad)
 //	imu/NAME/angular_velocity                double[] rad/s; linear_acceleration double[] m/s^2
 //	power/NAME/voltage, current, temperature double (V, A, degC); channels double[] (A)

@@ -52,6 +52,7 @@ type Source struct {
 
 	joints []jointTopics
 	cmd    [][]*Topic // per controller, the command topic of each of its joints (or nil)
+	gains  []gainTopic
 	imus   []imuTopics
 	pdps   []pdpTopics
 	comps  []compTopics
@@ -73,6 +74,10 @@ type Source struct {
 }
 
 type jointTopics struct{ position, velocity, effort *Topic }
+type gainTopic struct {
+	c *control.Controller
+	t *Topic
+}
 type imuTopics struct{ orientation, yaw, angVel, linAcc, ok *Topic }
 type pdpTopics struct{ voltage, current, temperature, channels, ok *Topic }
 type compTopics struct{ running, full, closedLoop, current, ok *Topic }
@@ -142,6 +147,9 @@ func New(o Options) *Source {
 			ts = append(ts, t)
 		}
 		s.cmd = append(s.cmd, ts)
+		if c.HasPID() {
+			s.gains = append(s.gains, gainTopic{c, s.addArray(p+"/controllers/"+c.Name+"/gains", "double[]", 4, props("unit", "p i d f"))})
+		}
 	}
 	for _, m := range s.snap.IMUs {
 		base := p + "/imu/" + m.Name + "/"
@@ -328,6 +336,11 @@ func (s *Source) Sample() bool {
 	l.periodMax.setDouble(st.Period.Max.Seconds(), now)
 	l.jitter.setDouble(st.Jitter.Quantile(0.99).Seconds(), now)
 	l.busy.setDouble(st.Busy.Quantile(0.99).Seconds(), now)
+	for _, g := range s.gains {
+		v := g.c.Gains()
+		vs := [4]float64{v.P, v.I, v.D, v.F}
+		g.t.setDoubles(vs[:], now)
+	}
 	d := &s.ds
 	d.enabled.setBool(sn.Enabled, now)
 	d.estop.setBool(sn.DS.EStop, now)
@@ -416,7 +429,7 @@ func (s *Source) drainCommands() {
 		if s.o.OnCommand != nil {
 			s.o.OnCommand(ctls[r.Controller], r)
 		}
-		if r.Refused {
+		if r.Refused || r.Gains {
 			return
 		}
 		for i, t := range s.cmd[r.Controller] {

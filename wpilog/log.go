@@ -19,8 +19,8 @@ type Log struct {
 }
 
 type cmdKey struct {
-	ctl     *control.Controller
-	refused bool
+	ctl            *control.Controller
+	refused, gains bool
 }
 
 // NewLog records into w; prefix roots the command entries
@@ -71,13 +71,17 @@ func (l *Log) Record(src *telemetry.Source) {
 
 // Command writes one command a controller received: its values under
 // PREFIX/commands/NAME, or PREFIX/commands/NAME/refused when refused
-// (NaN for a refusal without a value). A command with no time of its own
+// (NaN for a refusal without a value); a PID's gains (p, i, d, f) under
+// PREFIX/commands/NAME/gains (and .../gains/refused). A command with no time of its own
 // (a refused message type) takes now.
 func (l *Log) Command(c *control.Controller, r *control.CommandRecord, now time.Duration) {
-	k := cmdKey{c, r.Refused}
+	k := cmdKey{c, r.Refused, r.Gains}
 	id, ok := l.cmdIDs[k]
 	if !ok {
 		name := l.prefix + "/commands/" + c.Name
+		if r.Gains {
+			name += "/gains"
+		}
 		if r.Refused {
 			name += "/refused"
 		}
