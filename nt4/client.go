@@ -194,9 +194,13 @@ func (c *client) handle(m Control) {
 		json.Unmarshal(p.Properties, &props)
 		t := s.byName[p.Name]
 		if t == nil {
+			if s.created >= maxClientTopics {
+				return
+			}
 			if t = s.addTopic(p.Name, p.Type, props, false); t == nil {
 				return
 			}
+			s.created++
 			s.stats.ClientTopic++
 		}
 		t.pubs++
@@ -297,7 +301,7 @@ func (c *client) value(v Value) {
 	if t == nil {
 		return // an unknown publisher: ignored, as the spec says
 	}
-	if t.own || v.Type != t.typeID {
+	if t.own || v.Type != t.typeID || len(v.Raw) > maxClientValue {
 		s.stats.Refused++
 		return
 	}

@@ -32,6 +32,8 @@ const (
 const (
 	maxClients       = 32
 	maxTopics        = 4096            // the server's and the clients' together
+	maxClientTopics  = 512             // topics clients created, all clients together
+	maxClientValue   = 64 << 10        // the largest value a client may publish, bytes
 	maxSubscriptions = 256             // per client
 	maxPublishers    = 256             // per client
 	textQueue        = maxTopics + 256 // control messages waiting for a client: beyond it the client is too slow and is dropped
@@ -94,6 +96,8 @@ type Server struct {
 	topics  []*topic // by id; nil where deleted
 	byName  map[string]*topic
 	clients map[string]*client
+	rtts    int      // RTT connections open
+	created int      // topics clients created, still published
 	seen    []uint64 // per telemetry topic, the Seq last published
 	srcIDs  []int    // per telemetry topic, its server topic id
 	stats   Stats
@@ -256,7 +260,23 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var c *client
-	if proto != ProtoRTT {
+	if proto == ProtoRTT {
+		s.mu.Lock()
+		full := s.rtts >= maxClients
+		if !full {
+			s.rtts++
+		}
+		s.mu.Unlock()
+		if full {
+			http.Error(w, "nt4: too many clients", http.StatusServiceUnavailable)
+			return
+		}
+		defer func() {
+			s.mu.Lock()
+			s.rtts--
+			s.mu.Unlock()
+		}()
+	} else {
 		s.mu.Lock()
 		_, dup := s.clients[name]
 		full := len(s.clients) >= maxClients
@@ -336,6 +356,7 @@ func (s *Server) unpublishLocked(t *topic) {
 	}
 	s.topics[t.id] = nil
 	delete(s.byName, t.name)
+	s.created--
 	for _, c := range s.clients {
 		c.unannounce(t)
 	}
