@@ -37,24 +37,25 @@ type Reader struct {
 func NewReader(r io.Reader) (*Reader, error) {
 	br := bufio.NewReader(r)
 	var h [12]byte
-	if _, err := io.ReadFull(br, h[:]); err != nil {
-		return nil, fmt.Errorf("wpilog: header: %w", err)
-	}
-	if string(h[:6]) != Header {
+	n, err := io.ReadFull(br, h[:])
+	if !strings.HasPrefix(Header, string(h[:min(n, 6)])) || n == 0 && err == io.EOF {
 		return nil, errors.New("wpilog: not a WPILOG file (no WPILOG header)")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("wpilog: header: truncated: %w", err)
 	}
 	if v := binary.LittleEndian.Uint16(h[6:]); v>>8 != 1 {
 		return nil, fmt.Errorf("wpilog: version %d.%d: only 1.x is read", v>>8, v&0xff)
 	}
-	n := binary.LittleEndian.Uint32(h[8:])
-	if n > maxExtra {
-		return nil, fmt.Errorf("wpilog: extra header of %d bytes is too long", n)
+	size := binary.LittleEndian.Uint32(h[8:])
+	if size > maxExtra {
+		return nil, fmt.Errorf("wpilog: extra header of %d bytes is too long", size)
 	}
-	extra := make([]byte, n)
+	extra := make([]byte, size)
 	if _, err := io.ReadFull(br, extra); err != nil {
 		return nil, fmt.Errorf("wpilog: extra header: %w", err)
 	}
-	return &Reader{r: br, Extra: string(extra), off: 12 + int64(n)}, nil
+	return &Reader{r: br, Extra: string(extra), off: 12 + int64(size)}, nil
 }
 
 // Next reads the next record; io.EOF at a clean end. Payload is valid
