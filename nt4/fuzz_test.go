@@ -5,22 +5,9 @@ import (
 	"time"
 
 	"github.com/tinylib/msgp/msgp"
-)
 
-// within fails the fuzz input when f takes longer than limit: every
-// input is bounded in time as well as in size.
-func within(t *testing.T, limit time.Duration, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
-	select {
-	case <-done:
-	case <-timer.C:
-		t.Fatalf("decoding took over %s", limit)
-	}
-}
+	"github.com/frcd/frcd/internal/tooltest"
+)
 
 // FuzzDecode feeds the decoders a client's text and binary frames: they
 // never panic, never report a value outside its frame, and every message
@@ -44,7 +31,7 @@ func FuzzDecode(f *testing.F) {
 		if len(b) > maxMessageBytes {
 			return
 		}
-		within(t, time.Second, func() {
+		tooltest.Within(t, time.Second, func() {
 			DecodeText(b)
 			err := DecodeBinary(b, func(v Value) {
 				if len(v.Raw) == 0 || len(v.Raw) > len(b) {

@@ -6,8 +6,6 @@ package nt4_test
 // bridge on an embedded master.
 
 import (
-	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -15,7 +13,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -54,84 +51,25 @@ type event struct {
 	Error  string
 }
 
-// nodeClient is client.js running; its events arrive on events.
+// nodeClient is client.js running.
 type nodeClient struct {
-	t      *testing.T
-	events chan event
-	mu     sync.Mutex
-	seen   []string
+	t *testing.T
+	*tooltest.JSONLines[event]
 }
 
-func startClient(t *testing.T, e *tooltest.ROS, args ...string) *nodeClient {
+func startClient(t *testing.T, e *tooltest.ROS, args ...string) nodeClient {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := e.Command(ctx, "node", append([]string{clientJS}, args...)...)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := &nodeClient{t: t, events: make(chan event, 4096)}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer close(c.events)
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			line := sc.Text()
-			c.mu.Lock()
-			c.seen = append(c.seen, line)
-			c.mu.Unlock()
-			var ev event
-			if !strings.HasPrefix(line, "{") || json.Unmarshal([]byte(line), &ev) != nil {
-				continue // the library's own log lines
-			}
-			select {
-			case c.events <- ev:
-			default: // the test stopped reading
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		_ = cmd.Wait()
-		if t.Failed() {
-			c.mu.Lock()
-			n := len(c.seen)
-			t.Logf("client.js output (last lines of %d):\n%s\nstderr:\n%s", n, strings.Join(c.seen[max(0, n-40):], "\n"), stderr.String())
-			c.mu.Unlock()
-		}
-	})
-	return c
+	return nodeClient{t, tooltest.StartJSON[event](t, e, "node", append([]string{clientJS}, args...)...)}
 }
 
-// wait reads the client's events until one satisfies ok. The timer only
-// guards against a hung client: the wait ends on the event.
-func (c *nodeClient) wait(what string, ok func(event) bool) event {
-	c.t.Helper()
-	guard := time.NewTimer(waitLimit)
-	defer guard.Stop()
-	for {
-		select {
-		case ev, open := <-c.events:
-			if !open {
-				c.t.Fatalf("waiting for %s: client.js exited", what)
-			}
-			if ev.Event == "error" {
-				c.t.Fatalf("waiting for %s: client.js: %+v", what, ev)
-			}
-			if ok(ev) {
-				return ev
-			}
-		case <-guard.C:
-			c.t.Fatalf("waiting for %s: nothing within %s", what, waitLimit)
+// wait waits for an event ok accepts; an error event fails the test.
+func (c nodeClient) wait(what string, ok func(event) bool) event {
+	return c.Wait(what, func(ev event) bool {
+		if ev.Event == "error" {
+			c.t.Fatalf("waiting for %s: client.js: %+v", what, ev)
 		}
-	}
+		return ok(ev)
+	})
 }
 
 func float(ev event) float64 {

@@ -20,11 +20,16 @@ import (
 	"github.com/frcd/frcd/robot"
 )
 
-// stepped is the example robot on the deterministic sim with the NT4
-// server serving on a free port; step runs cycles and publishes.
+// stepped is the example robot on the deterministic sim, enabled, with
+// the NT4 server serving on a free port; step runs cycles and publishes.
 func stepped(t *testing.T) (d *daemon.Daemon, step func(n int)) {
 	t.Helper()
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{Enabled: true, Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
+	return steppedRobot(t, exampleRobot(t), true)
+}
+
+func steppedRobot(t *testing.T, r *robot.Robot, enabled bool) (d *daemon.Daemon, step func(n int)) {
+	t.Helper()
+	d, err := daemon.NewSim(r, daemon.Options{Enabled: enabled, Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,17 +306,7 @@ func TestCommands(t *testing.T) {
 		{"not allowed", "\nnt4: {prefix: /robot}\n", true, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d, err := daemon.NewSim(robotWith(t, c.yaml), daemon.Options{Enabled: c.enabled, Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tooltest.Serve(t, d.NT.Run)
-			step := func(n int) {
-				for range n {
-					d.Step()
-					d.StepTelemetry()
-				}
-			}
+			d, step := steppedRobot(t, robotWith(t, c.yaml), c.enabled)
 			step(1)
 			w := dial(t, d, "dashboard")
 			w.send(`{"method":"subscribe","params":{"topics":["/robot/joints/right_front_wheel_joint/"],"subuid":1,"options":{"prefix":true}}}`,
@@ -356,17 +351,7 @@ func TestTuning(t *testing.T) {
 		{"not allowed", "\nnt4: {commands: true}\n", []float64{12, 0.5, 0.25, 0}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d, err := daemon.NewSim(robotWith(t, c.yaml), daemon.Options{Enabled: true, Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tooltest.Serve(t, d.NT.Run)
-			step := func(n int) {
-				for range n {
-					d.Step()
-					d.StepTelemetry()
-				}
-			}
+			d, step := steppedRobot(t, robotWith(t, c.yaml), true)
 			step(1)
 			ctl := d.Loop.Controller("hood_position")
 			before := ctl.Gains()

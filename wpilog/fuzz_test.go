@@ -7,21 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-)
 
-// within fails the fuzz input when f takes longer than limit.
-func within(t *testing.T, limit time.Duration, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
-	select {
-	case <-done:
-	case <-timer.C:
-		t.Fatalf("reading took over %s", limit)
-	}
-}
+	"github.com/frcd/frcd/internal/tooltest"
+)
 
 // FuzzSummarize feeds frcd log summary's reader any file: it never
 // panics, stays within its limits and the input, and what it reports
@@ -53,7 +41,7 @@ func FuzzSummarize(f *testing.F) {
 		if len(b) > 1<<20 {
 			return
 		}
-		within(t, 2*time.Second, func() {
+		tooltest.Within(t, 2*time.Second, func() {
 			s, err := Summarize(bytes.NewReader(b))
 			if err != nil {
 				return
