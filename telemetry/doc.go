@@ -19,6 +19,7 @@
 //	imu/NAME/angular_velocity                double[] rad/s; linear_acceleration double[] m/s^2
 //	power/NAME/voltage, current, temperature double (V, A, degC); channels double[] (A)
 //	compressor/NAME/running, full, closed_loop boolean; current double (A)
+//	sensors/NAME                             a sensor in a URDF link: boolean (digital input), double (analog, V)
 //	loop/cycles, overruns, refused, stale, blocked, device_errors, disabled  int
 //	loop/period_mean, period_max, jitter_p99, busy_p99                       double (s)
 //	ds/enabled, estop, attached boolean; ds/mode, ds/state string

@@ -56,6 +56,8 @@ type Source struct {
 	imus   []imuTopics
 	pdps   []pdpTopics
 	comps  []compTopics
+	linkD  []*Topic // the link sensors: digital inputs (beam breaks)
+	linkA  []*Topic // and analog inputs (range finders)
 	loop   loopTopics
 	ds     dsTopics
 	alerts alertTopics
@@ -180,6 +182,12 @@ func New(o Options) *Source {
 			s.add(base+"current", "double", Double, props("unit", "A")),
 			s.add(base+"ok", "boolean", Bool, "{}"),
 		})
+	}
+	for _, d := range s.snap.LinkDigital {
+		s.linkD = append(s.linkD, s.add(p+"/sensors/"+d.Name, "boolean", Bool, "{}"))
+	}
+	for _, d := range s.snap.LinkAnalog {
+		s.linkA = append(s.linkA, s.add(p+"/sensors/"+d.Name, "double", Double, props("unit", "V")))
 	}
 	lp := p + "/loop/"
 	sec := props("unit", "s")
@@ -322,6 +330,16 @@ func (s *Source) Sample() bool {
 		t.full.setBool(c.State.Full, now)
 		t.closedLoop.setBool(c.State.ClosedLoop, now)
 		t.current.setDouble(c.State.Current, now)
+	}
+	for i, d := range sn.LinkDigital {
+		if d.OK {
+			s.linkD[i].setBool(d.State.Value, now)
+		}
+	}
+	for i, d := range sn.LinkAnalog {
+		if d.OK {
+			s.linkA[i].setDouble(d.State.Value, now)
+		}
 	}
 	st := &sn.Stats
 	l := &s.loop

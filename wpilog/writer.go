@@ -121,6 +121,7 @@ func (w *Writer) open() error {
 	binary.LittleEndian.PutUint16(h[6:], Version)
 	binary.LittleEndian.PutUint32(h[8:], uint32(len(w.o.Extra)))
 	w.write(append(h, w.o.Extra...))
+	w.Flush() // a file is a valid log from its first moment
 	w.prune()
 	return w.err
 }
