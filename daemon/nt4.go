@@ -61,6 +61,9 @@ func (d *Daemon) setupTelemetry() error {
 	if d.Sim != nil {
 		to.Truth = d.simTruth
 	}
+	if _, err := d.backend.Vin(); err == nil { // measured here (not a coprocessor)
+		to.Vin = d.backend.Vin
+	}
 	t := &telemetryState{}
 	if o.LogDir != "" {
 		wall := o.Wall

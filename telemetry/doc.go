@@ -18,6 +18,7 @@
 //	imu/NAME/orientation                     double[] quaternion x, y, z, w; yaw double (rad)
 //	imu/NAME/angular_velocity                double[] rad/s; linear_acceleration double[] m/s^2
 //	power/NAME/voltage, current, temperature double (V, A, degC); channels double[] (A)
+//	power/vin                                double (V): the controller's input, where the backend measures it
 //	compressor/NAME/running, full, closed_loop boolean; current double (A)
 //	sensors/NAME                             a sensor in a URDF link: boolean (digital input), double (analog, V)
 //	loop/cycles, overruns, refused, stale, blocked, device_errors, disabled  int

@@ -33,6 +33,10 @@ type Options struct {
 	// (CAN buses, the device inventory) to the Alerts' lists; called at
 	// most once a second.
 	Alerts func(errs, warns []string) ([]string, []string)
+	// Vin, when set, reads the controller's input voltage (the battery
+	// less the wiring's drop), V: hal.Power's Vin on a backend that
+	// measures it. Safe from Sample's goroutine.
+	Vin func() (float64, error)
 	// SimEvery is how often the sim/ topics (the true pose, the links'
 	// poses: 56 bytes a link) are updated; default 20 ms, as a WPILib
 	// robot's loop.
@@ -58,6 +62,7 @@ type Source struct {
 	comps  []compTopics
 	linkD  []*Topic // the link sensors: digital inputs (beam breaks)
 	linkA  []*Topic // and analog inputs (range finders)
+	vin    *Topic
 	loop   loopTopics
 	ds     dsTopics
 	alerts alertTopics
@@ -182,6 +187,9 @@ func New(o Options) *Source {
 			s.add(base+"current", "double", Double, props("unit", "A")),
 			s.add(base+"ok", "boolean", Bool, "{}"),
 		})
+	}
+	if o.Vin != nil {
+		s.vin = s.add(p+"/power/vin", "double", Double, props("unit", "V"))
 	}
 	for _, d := range s.snap.LinkDigital {
 		s.linkD = append(s.linkD, s.add(p+"/sensors/"+d.Name, "boolean", Bool, "{}"))
@@ -330,6 +338,11 @@ func (s *Source) Sample() bool {
 		t.full.setBool(c.State.Full, now)
 		t.closedLoop.setBool(c.State.ClosedLoop, now)
 		t.current.setDouble(c.State.Current, now)
+	}
+	if s.vin != nil {
+		if v, err := s.o.Vin(); err == nil {
+			s.vin.setDouble(v, now)
+		}
 	}
 	for i, d := range sn.LinkDigital {
 		if d.OK {

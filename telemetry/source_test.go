@@ -21,7 +21,7 @@ func source(t *testing.T) (*daemon.Daemon, *telemetry.Source, map[string]*teleme
 		t.Fatal(err)
 	}
 	d.Loop.EnableJournal(0)
-	s := telemetry.New(telemetry.Options{Loop: d.Loop, Robot: r, Prefix: "robot/"})
+	s := telemetry.New(telemetry.Options{Loop: d.Loop, Robot: r, Prefix: "robot/", Vin: d.Sim.Vin})
 	byName := map[string]*telemetry.Topic{}
 	for _, tp := range s.Topics {
 		if byName[tp.Name] != nil {
@@ -50,6 +50,9 @@ func TestTopics(t *testing.T) {
 	d.Step()
 	if !s.Sample() || s.Sample() {
 		t.Fatal("Sample: want true after a cycle, then false")
+	}
+	if v := topics["/robot/power/vin"]; v == nil || v.Double < 11 || v.Double > 13 {
+		t.Errorf("power/vin %+v, want the sim's battery at about 12.8 V", v)
 	}
 	mode, cycles := topics["/robot/ds/mode"], topics["/robot/loop/cycles"]
 	m, c := mode.Seq, cycles.Seq
