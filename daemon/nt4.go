@@ -180,10 +180,16 @@ func (d *Daemon) runTelemetry(ctx context.Context) error {
 			<-errc
 		}
 	}()
+	flush := time.NewTicker(time.Second) // the log reaches the disk even if the loop stops
+	defer flush.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-flush.C:
+			if t.log != nil {
+				t.log.Writer().Flush()
+			}
 		case err := <-errc:
 			return fmt.Errorf("nt4: %w", err)
 		case <-t.notify:
