@@ -38,7 +38,7 @@ func (p *parser) checkFile() {
 	p.checkEntries(f.SimDisturbances, c)
 	p.checkEntries(f.SimCANFaults, c)
 	p.checkSimCANFaults(c)
-	p.checkEntries([]*Device{f.Linux}, c)
+	p.checkEntries([]*Device{f.Linux, f.NT4}, c)
 	p.checkCANBuses()
 }
 

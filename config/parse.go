@@ -40,6 +40,8 @@ type File struct {
 	// Linux is the `linux:` section, with defaults when absent (its
 	// Pos.Line is then 0).
 	Linux *Device
+	// NT4 is the `nt4:` section, with defaults when absent.
+	NT4 *Device
 	// Unreadable is set when the file could not be read whole (empty, not
 	// text, invalid YAML, no `joints:` list): cross-checks against it would
 	// only echo that one finding.
@@ -69,7 +71,7 @@ func (f *File) Names() []string {
 }
 
 // sections are the top-level keys of the file.
-var sections = []string{"joints", "loop", "controllers", "sim", "linux"}
+var sections = []string{"joints", "loop", "controllers", "sim", "linux", "nt4"}
 
 // Parse decodes and checks a robot YAML file. It returns every finding at
 // once; f is never nil, and holds every entry that could be decoded. Parse
@@ -155,7 +157,7 @@ func (p *parser) parse(data []byte) bool {
 		p.list.Errorf(p.pos(root), "the file must be a mapping with a `joints:` list, not %s", describeNode(root))
 		return false
 	}
-	var joints, controllers, loop, sim, linux *yaml.Node
+	var joints, controllers, loop, sim, linux, nt4 *yaml.Node
 	p.mapping(root, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "joints":
@@ -168,6 +170,8 @@ func (p *parser) parse(data []byte) bool {
 			sim = v
 		case "linux":
 			linux = v
+		case "nt4":
+			nt4 = v
 		default:
 			if strings.HasPrefix(key, "x-") {
 				return // a place for YAML anchors, as in docker-compose files
@@ -184,6 +188,7 @@ func (p *parser) parse(data []byte) bool {
 	p.file.Controllers = p.listSection("controllers", controllers, controllerKind)
 	p.simSection(sim)
 	p.file.Linux = p.section("linux", Linux, linux)
+	p.file.NT4 = p.section("nt4", NT4, nt4)
 	p.checkFile()
 	return true
 }

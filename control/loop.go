@@ -51,6 +51,8 @@ type Loop struct {
 	pubMu   sync.Mutex
 	pub     Snapshot
 	updated chan struct{}
+	notify  []chan struct{} // Notify's
+	journal *journal        // EnableJournal's, or nil
 	imus    stateSet[interfaces.IMUState]
 	pdps    stateSet[interfaces.PDPState]
 	comps   stateSet[interfaces.CompressorState]
@@ -319,6 +321,12 @@ func (l *Loop) finish(now time.Duration, ds hal.DSState, t0 time.Duration) {
 	select {
 	case l.updated <- struct{}{}:
 	default: // the reader has not taken the last one yet: it reads the newest
+	}
+	for _, ch := range l.notify {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
 	}
 }
 

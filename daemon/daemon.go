@@ -21,6 +21,7 @@ import (
 	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/nt4"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/sim"
@@ -55,6 +56,9 @@ type Options struct {
 	WPILibWS string
 	// Logf reports the WebSocket server's clients; nil discards.
 	Logf func(format string, args ...any)
+	// Telemetry, when set, runs the NT4 server and writes WPILOG files
+	// (nt4.go).
+	Telemetry *TelemetryOptions
 
 	// wrap, in tests, wraps each device as the loop sees it (a device
 	// that panics on demand).
@@ -99,6 +103,9 @@ type Daemon struct {
 	Bridge *ros.Bridge
 	// WS is the WPILib WebSocket server, when Options.WPILibWS is set.
 	WS *wpilibws.Server
+	// NT is the NT4 server, when Options.Telemetry asks for one.
+	NT  *nt4.Server
+	tel *telemetryState
 }
 
 // NewSim builds a daemon on the simulated HAL for a checked robot (one
@@ -202,6 +209,9 @@ func (d *Daemon) bind() error {
 	d.inv.expected = devices.ExpectedCAN(d.Robot.Config)
 	d.openMonitors()
 	d.setupInventory()
+	if err := d.setupTelemetry(); err != nil {
+		return err
+	}
 	if o := d.opts.ROS; o != nil {
 		ro := ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
 			Diagnostics: d.diagnostics, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf,
@@ -323,6 +333,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	if d.WS != nil {
 		defer beside("the WPILib WebSocket server", d.WS.Run)()
+	}
+	if d.tel != nil {
+		defer beside("the NT4 server and log", d.runTelemetry)()
 	}
 	if len(d.monitors) > 0 && len(d.inv.expected) > 0 {
 		defer beside("the CAN inventory", d.runInventory)()

@@ -59,6 +59,7 @@ xz                     xz-utils
 # installs it from.
 NPM_DEPS='
 test/wpilibws/node_modules/@wpilib/node-wpilib-ws/package.json test/wpilibws
+test/nt4/node_modules/ntcore-ts-client/package.json test/nt4
 '
 
 prog=install-deps

@@ -50,7 +50,7 @@ Usage:
                           about each device that HAL cannot run
   frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
   frcd schema             print a JSON Schema of the robot YAML, for editors
-  frcd version            print the version
+` + logUsage + `  frcd version            print the version
 
 Exit status: 0 ok, 1 the robot has errors, 2 usage or I/O trouble, 3 the hardware could not be opened.
 `
@@ -76,6 +76,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return describe(rest, stdout, stderr)
 	case "schema":
 		return schema(rest, stdout, stderr)
+	case "log":
+		return logCommand(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "frcd %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return exitOK
@@ -83,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "deploy", "can", "validate", "describe", "schema", "version", "help"}), usage)
+	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "deploy", "can", "validate", "describe", "schema", "log", "version", "help"}), usage)
 	return exitUsage
 }
 
@@ -170,9 +172,10 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	scenario := fs.String("scenario", "", "start the sim from this scenario file (JSON; replaces the YAML's sim: section, --seed and --disabled)")
 	saveScenario := fs.String("save-scenario", "", "write the scenario the sim starts from to this file (JSON), to replay the run with --scenario")
 	wsAddr := fs.String("wpilibws", wpilibws.DefaultAddr, "host:port of the WPILib HAL simulation WebSocket server (resource /wpilibws), or off")
+	tel := telemetryFlags(fs)
 	spin := fs.Duration("spin", 0, "spin this long before each cycle instead of sleeping (less jitter, more CPU; default 200µs at 500 Hz and above, -1ns never)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: frcd run --hal sim|linux|roborio (or --sim) [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] ROBOT.urdf ROBOT.yaml")
+		fmt.Fprintln(stderr, "usage: frcd run --hal sim|linux|roborio (or --sim) [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] [--nt ADDR|off] [--log DIR] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
 	}
 	urdfPath, yamlPath, ok := robotFiles(fs, args)
@@ -241,6 +244,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	if *wsAddr != "off" && onSim {
 		o.WPILibWS = *wsAddr
 	}
+	o.Telemetry = tel.options()
 	if !*noROS {
 		text, err := robot.ReadFile(urdfPath, robot.MaxURDFBytes)
 		if err != nil {
@@ -297,6 +301,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	if d.WS != nil {
 		fmt.Fprintf(stdout, "frcd: WPILib simulation WebSocket on ws://%s%s\n", d.WS.Addr(), wpilibws.Resource)
 	}
+	printTelemetry(stdout, d)
 	if err := d.Run(ctx); err != nil {
 		fmt.Fprintf(stderr, "frcd run: stopping: %v\n", err)
 		var pe *daemon.PanicError
