@@ -263,6 +263,14 @@ func (s *session) run(ctx context.Context) error {
 	defer diag.Stop()
 	var last time.Duration = -1 << 62
 	tolerance := b.o.Loop.Period() / 2
+	// When the state topics are slower than the loop, the goroutine sleeps
+	// between publications rather than wake at every cycle only to find
+	// nothing due: updated is nil until the timer says the next is close.
+	updated := b.o.Loop.Updated()
+	coalesce := b.every >= 2*b.o.Loop.Period()
+	due := time.NewTimer(time.Hour)
+	due.Stop()
+	defer due.Stop()
 	for {
 		select {
 		case <-ctx.Done():
@@ -275,13 +283,23 @@ func (s *session) run(ctx context.Context) error {
 			b.mu.Lock()
 			b.stats.Diagnostics++
 			b.mu.Unlock()
-		case <-b.o.Loop.Updated():
-			if b.o.Clock()-last < b.every-tolerance {
+		case <-due.C:
+			updated = b.o.Loop.Updated()
+		case <-updated:
+			if wait := last + b.every - tolerance - b.o.Clock(); wait > 0 {
+				if coalesce {
+					updated = nil
+					due.Reset(wait)
+				}
 				continue // not due: do not even copy the snapshot
 			}
 			b.o.Loop.ReadSnapshot(s.snap)
 			last = s.snap.Now
 			s.publishState()
+			if coalesce {
+				updated = nil
+				due.Reset(max(last+b.every-tolerance-b.o.Clock(), 0))
+			}
 		}
 	}
 }
