@@ -75,10 +75,19 @@ func run(args []string, out io.Writer) error {
 	fs.IntVar(&o.reps, "reps", 3, "runs of each, interleaved; the median is printed")
 	fs.BoolVar(&o.noROS, "no-ros", false, "skip the ROS share (no rosmaster or libroscpp-dev needed)")
 	fs.BoolVar(&o.noCallgrind, "no-callgrind", false, "skip the instruction counts")
+	printSpec := fs.Float64("print-spec", 0, "print rosref's spec for this loop rate and exit")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	o.rates = []float64{100, 1000}
+	if *printSpec > 0 {
+		spec, err := rosSpec(exampleURDF, exampleYAML, []float64{*printSpec})
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(out, spec[*printSpec])
+		return err
+	}
 	work, err := os.MkdirTemp("", "cpubench")
 	if err != nil {
 		return err
