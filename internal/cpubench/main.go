@@ -346,10 +346,15 @@ func measure(o options, cmd, env []string, stdin string) (sample, error) {
 		c.Process.Signal(syscall.SIGTERM)
 		c.Wait()
 	}()
+	fail := func(err error) (sample, error) {
+		c.Process.Signal(syscall.SIGTERM)
+		c.Wait() // before its output is read
+		return sample{}, fmt.Errorf("%v: %s", err, lastLine(stderr.String()))
+	}
 	time.Sleep(o.warm) // the measured program runs meanwhile
 	t0, err := processCPU(c.Process.Pid)
 	if err != nil {
-		return sample{}, fmt.Errorf("%v (it exited? %s)", err, lastLine(stderr.String()))
+		return fail(err)
 	}
 	start := time.Now()
 	time.Sleep(o.measure)
@@ -358,7 +363,7 @@ func measure(o options, cmd, env []string, stdin string) (sample, error) {
 		err = errors.New("exited before the end of its measure")
 	}
 	if err != nil {
-		return sample{}, fmt.Errorf("%v: %s", err, lastLine(stderr.String()))
+		return fail(err)
 	}
 	elapsed := time.Since(start)
 	s := sample{cpuPerMin: (t1 - t0).Seconds() / elapsed.Seconds() * 60}
