@@ -41,7 +41,7 @@ func newWaiter() *waiter {
 	w := &waiter{}
 	w.read = func(fd uintptr) bool {
 		_, _, w.errno = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&w.buf[0])), uintptr(len(w.buf)))
-		return w.errno != syscall.EAGAIN // false: wait until readable
+		return w.errno != syscall.EAGAIN && w.errno != syscall.EINTR // false: wait until readable, then again
 	}
 	fd, _, errno := syscall.RawSyscall(syscall.SYS_TIMERFD_CREATE, 1 /* CLOCK_MONOTONIC */, syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if errno != 0 {
