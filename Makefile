@@ -12,7 +12,7 @@ EXAMPLE_URDF := examples/competition/robot.urdf
 EXAMPLE_YAML := examples/competition/robot.yaml
 
 .DEFAULT_GOAL := help
-.PHONY: help deps build test bench lint fmt-check vet rio rio-test fuzz docs run mem clean
+.PHONY: help deps deps-bench build test bench lint fmt-check vet rio rio-test fuzz docs run mem clean
 
 help: ## list the targets
 	@echo "usage: make TARGET"
@@ -30,8 +30,12 @@ test: deps fmt-check vet rio rio-test ## install test deps, check formatting, ve
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio ./hal/roborio
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO" ./cmd/frcd
 
-bench: ## run the benchmarks and print their figures
+deps-bench: ## install what make bench needs on top of deps (roscpp headers, valgrind), only when missing
+	@scripts/install-deps.sh --bench
+
+bench: deps-bench ## run the benchmarks, then the robot's CPU per simulated minute as ratios to references (internal/cpubench; BENCHFLAGS passes it flags)
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem ./...
+	$(GO) run ./internal/cpubench $(BENCHFLAGS)
 
 lint: fmt-check vet ## gofmt check and go vet
 

@@ -46,6 +46,10 @@ var allowed = map[string][]string{
 	"deploy":            {"diag", "robot", "github.com/pkg/sftp", "golang.org/x/crypto/ssh", "golang.org/x/crypto/ssh/knownhosts"},
 	"cmd/frcd":          {"diag", "config", "devices", "hal", "hal/roborio", "hal/linux", "robot", "daemon", "ros", "sim", "wpilibws", "deploy", "nt4", "wpilog"},
 	"wpilibws":          {"frc", "hal", "config", "sim", "github.com/coder/websocket"},
+
+	// make bench's CPU measure and its bare-loop reference
+	"internal/cpubench":          {"control", "daemon", "robot", "ros", "sim"},
+	"internal/cpubench/bareloop": {},
 }
 
 // TestImportGraph checks the default build and the roboRIO's (the

@@ -265,6 +265,29 @@ func (s *session) run(ctx context.Context) error {
 	defer diag.Stop()
 	var last time.Duration = -1 << 62
 	tolerance := b.o.Loop.Period() / 2
+	// When the state topics are slower than the loop, the goroutine sleeps
+	// between publications rather than wake at every cycle only to find
+	// nothing due: a timer wakes it when the next is due and it publishes
+	// the newest snapshot (at most a cycle old), or waits for the next
+	// cycle (updated, nil while the timer runs) if that one is too old.
+	updated := b.o.Loop.Updated()
+	coalesce := b.every >= 2*b.o.Loop.Period()
+	due := time.NewTimer(time.Hour)
+	due.Stop()
+	defer due.Stop()
+	publish := func() {
+		b.o.Loop.ReadSnapshot(s.snap)
+		if s.snap.Now-last < b.every-tolerance {
+			updated = b.o.Loop.Updated() // the cycle due has not run yet
+			return
+		}
+		last = s.snap.Now
+		s.publishState()
+		if coalesce {
+			updated = nil
+			due.Reset(max(last+b.every-b.o.Clock(), 0))
+		}
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -277,13 +300,13 @@ func (s *session) run(ctx context.Context) error {
 			b.mu.Lock()
 			b.stats.Diagnostics++
 			b.mu.Unlock()
-		case <-b.o.Loop.Updated():
+		case <-due.C:
+			publish()
+		case <-updated:
 			if b.o.Clock()-last < b.every-tolerance {
 				continue // not due: do not even copy the snapshot
 			}
-			b.o.Loop.ReadSnapshot(s.snap)
-			last = s.snap.Now
-			s.publishState()
+			publish()
 		}
 	}
 }

@@ -3,6 +3,7 @@
 #
 # Usage: scripts/install-deps.sh           install whatever is missing (silent if nothing is)
 #        scripts/install-deps.sh --check   only report what is missing; exit 1 if anything is
+#        scripts/install-deps.sh --bench   also what `make bench` needs (roscpp, valgrind)
 #
 # Safe to run again and again: it looks for each tool first and touches apt only
 # when something must be installed, running `apt-get update` at most once.
@@ -52,7 +53,20 @@ busybox                busybox-static
 candump                can-utils
 cansend                can-utils
 xz                     xz-utils
-'''
+'
+
+# What `make bench` needs on top (--bench): the roscpp reference node of
+# internal/cpubench, built from Debian's ROS 1 headers, and callgrind.
+BENCH_DEPS='
+g++                    g++
+pkg-config             pkgconf
+/usr/include/ros/ros.h libroscpp-dev
+/usr/include/std_msgs/Float64.h libstd-msgs-dev
+/usr/include/sensor_msgs/JointState.h libsensor-msgs-dev
+/usr/include/nav_msgs/Odometry.h libnav-msgs-dev
+/usr/include/diagnostic_msgs/DiagnosticArray.h libdiagnostic-msgs-dev
+valgrind               valgrind
+'
 
 # npm modules, one line each: a file that must exist (relative to the
 # repository), then the directory whose committed package-lock.json npm ci
@@ -79,8 +93,9 @@ check_only=0
 case ${1-} in
 '') ;;
 --check) check_only=1 ;;
+--bench) DEPS="$DEPS$BENCH_DEPS" ;;
 -h | --help)
-	sed -n '2,9s/^# \{0,1\}//p' "$0"
+	sed -n '2,10s/^# \{0,1\}//p' "$0"
 	exit 0
 	;;
 *) die "unknown argument '$1' (try --help)" ;;
