@@ -34,6 +34,9 @@ type Robot struct {
 	Path string   // the file name given to Parse
 	Name string   // the <robot name>
 	Pos  diag.Pos // the <robot> element
+	// Version is the URDF version read: "1.0" (also when <robot> has none,
+	// or one that was refused) or "1.1".
+	Version string
 
 	Links   []*Link
 	Joints  []*Joint
@@ -151,12 +154,12 @@ type Inertial struct {
 // Geometry is a <visual> or <collision> shape.
 type Geometry struct {
 	Origin Pose
-	// Kind is "box", "cylinder", "sphere", "mesh", or "" when the
-	// <geometry> is missing or holds another shape.
+	// Kind is "box", "cylinder", "sphere", "mesh", "capsule" (URDF 1.1),
+	// or "" when the <geometry> is missing or holds another shape.
 	Kind     string
 	Size     Vec3    // box edge lengths, m
-	Radius   float64 // cylinder or sphere radius, m
-	Length   float64 // cylinder length, m
+	Radius   float64 // cylinder, sphere or capsule radius, m
+	Length   float64 // cylinder length, or a capsule's without its caps, m
 	Filename string  // mesh file name or URI, as written
 }
 

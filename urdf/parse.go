@@ -40,9 +40,10 @@ func Parse(path string, data []byte) (*Robot, diag.List) {
 		l.Errorf(root.pos, "root element is <%s>, want <robot>", root.name)
 	default:
 		b := &builder{r: r, l: &l}
-		if !wellFormed || rd.xacro {
+		if !wellFormed {
 			// What could be read is kept, but its findings would only
-			// echo the real problem.
+			// echo the real problem. Leftover xacro is one finding among
+			// the others: what it leaves unwritten is not reported.
 			b.l = new(diag.List)
 		}
 		b.robot(root)
@@ -99,20 +100,41 @@ func (b *builder) robot(n *node) {
 	} else {
 		r.Name = a.value
 	}
+	b.version(n)
+	materials := map[string]*node{}
+	var ignored []ignoredSensor
 	for _, k := range n.kids {
 		switch k.name {
 		case "link":
 			b.link(k)
 		case "joint":
 			b.joint(k)
+		case "material":
+			b.material(k, materials)
 		case "sensor":
+			if foreign, why := foreignSensor(k); foreign {
+				name := ""
+				if a := k.attr("name"); a != nil {
+					name = a.value
+				}
+				ignored = append(ignored, ignoredSensor{name: name, why: why, pos: k.pos})
+				continue
+			}
 			s := b.sensor(k, TopLevel, "")
 			b.sensorParent(k, s)
 		}
 	}
+	b.ignored(ignored)
 	subj := "<robot>"
 	if r.Name != "" {
 		subj = label("robot", r.Name)
+	}
+	if n.xacro {
+		// xacro macros left in the file would add links and joints: the
+		// tree and the names it refers to cannot be judged.
+		real := b.l
+		b.l = new(diag.List)
+		defer func() { b.l = real }()
 	}
 	if len(r.Links) == 0 {
 		b.l.Errorf(n.pos, "%s has no <link>", subj)
@@ -205,6 +227,9 @@ func (b *builder) float(subj string, n *node, name string, def float64) (float64
 	if a == nil {
 		return def, nil
 	}
+	if xacroValue(a.value) {
+		return def, a
+	}
 	v, bad := number(a.value)
 	if bad != "" {
 		b.l.Errorf(a.pos, "%s: <%s> %s: %q %s", subj, n.name, name, a.value, bad)
@@ -218,6 +243,9 @@ func (b *builder) vec3(subj string, n *node, name string, def Vec3) (Vec3, *attr
 	a := n.attr(name)
 	if a == nil {
 		return def, nil
+	}
+	if xacroValue(a.value) {
+		return def, a
 	}
 	f := strings.Fields(a.value)
 	if len(f) != 3 {
@@ -240,8 +268,12 @@ func (b *builder) vec3(subj string, n *node, name string, def Vec3) (Vec3, *attr
 func (b *builder) pose(subj string, n *node) Pose {
 	var p Pose
 	if o := b.first(subj, n, "origin"); o != nil {
+		var rpy *attr
 		p.XYZ, _ = b.vec3(subj, o, "xyz", Vec3{})
-		p.RPY, _ = b.vec3(subj, o, "rpy", Vec3{})
+		p.RPY, rpy = b.vec3(subj, o, "rpy", Vec3{})
+		if q, ok := b.quat(subj, o, rpy); ok {
+			p.RPY = q
+		}
 	}
 	return p
 }
@@ -279,14 +311,23 @@ func (b *builder) link(n *node) {
 
 func (b *builder) inertial(subj string, n *node) *Inertial {
 	in := &Inertial{Origin: b.pose(subj, n)}
-	if m := b.first(subj, n, "mass"); m != nil {
+	if m := b.first(subj, n, "mass"); m == nil {
+		if !n.xacro {
+			b.l.Errorf(n.pos, "%s: <inertial> has no <mass>", subj)
+		}
+	} else if b.requireAttrs(subj, m, "value") {
 		var a *attr
 		in.Mass, a = b.float(subj, m, "value", 0)
 		if in.Mass < 0 {
 			b.l.Errorf(a.pos, "%s: <mass> value %g is negative", subj, in.Mass)
 		}
 	}
-	if t := b.first(subj, n, "inertia"); t != nil {
+	if t := b.first(subj, n, "inertia"); t == nil {
+		if !n.xacro {
+			b.l.Errorf(n.pos, "%s: <inertial> has no <inertia>", subj)
+		}
+	} else {
+		b.requireAttrs(subj, t, "ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 		in.Ixx, _ = b.float(subj, t, "ixx", 0)
 		in.Ixy, _ = b.float(subj, t, "ixy", 0)
 		in.Ixz, _ = b.float(subj, t, "ixz", 0)
@@ -297,33 +338,68 @@ func (b *builder) inertial(subj string, n *node) *Inertial {
 	return in
 }
 
+// geometry reads a <visual> or <collision>. As urdfdom, it needs a
+// <geometry> whose first element is a shape with its sizes; a visual's
+// <material> needs a name.
 func (b *builder) geometry(subj string, n *node) Geometry {
 	g := Geometry{Origin: b.pose(subj, n)}
+	if n.name == "visual" {
+		if m := b.first(subj, n, "material"); m != nil {
+			b.requireAttrs(subj, m, "name")
+			b.materialBody(subj, m)
+		}
+	}
 	geo := b.first(subj, n, "geometry")
 	if geo == nil {
+		if !n.xacro {
+			b.l.Errorf(n.pos, "%s: <%s> has no <geometry>", subj, n.name)
+		}
 		return g
 	}
-	for _, k := range geo.kids {
-		switch k.name {
-		case "box":
+	if len(geo.kids) == 0 {
+		if !geo.xacro {
+			b.l.Errorf(geo.pos, "%s: <geometry> has no shape (box, cylinder, sphere or mesh)", subj)
+		}
+		return g
+	}
+	k := geo.kids[0] // urdfdom reads the first element only
+	switch k.name {
+	case "box":
+		if b.requireAttrs(subj, k, "size") {
 			g.Kind = k.name
 			g.Size, _ = b.vec3(subj, k, "size", Vec3{})
-		case "cylinder":
+		}
+	case "cylinder":
+		if b.requireAttrs(subj, k, "radius", "length") {
 			g.Kind = k.name
 			g.Radius, _ = b.float(subj, k, "radius", 0)
 			g.Length, _ = b.float(subj, k, "length", 0)
-		case "sphere":
+		}
+	case "sphere":
+		if b.requireAttrs(subj, k, "radius") {
 			g.Kind = k.name
 			g.Radius, _ = b.float(subj, k, "radius", 0)
-		case "mesh":
-			g.Kind = k.name
-			if a := k.attr("filename"); a != nil {
-				g.Filename = a.value
-			}
-		default:
-			continue
 		}
-		break // the first shape is the geometry
+	case "mesh":
+		if b.requireAttrs(subj, k, "filename") {
+			g.Kind = k.name
+			g.Filename = k.attr("filename").value
+		}
+		b.vec3(subj, k, "scale", Vec3{1, 1, 1})
+	case "capsule":
+		if b.r.Version != Version11 {
+			b.l.Warnf(k.pos, `%s: <capsule> is URDF 1.1 and this file is %s, so it is ignored (as urdfdom ignores it): add version="1.1" to <robot>`, subj, b.r.Version)
+			break
+		}
+		if b.requireAttrs(subj, k, "radius", "length") {
+			g.Kind = k.name
+			g.Radius, _ = b.float(subj, k, "radius", 0)
+			g.Length, _ = b.float(subj, k, "length", 0)
+		}
+	default:
+		if !k.inXacro {
+			b.l.Errorf(k.pos, "%s: <geometry> holds unknown shape <%s>; URDF shapes are box, cylinder, sphere and mesh", subj, k.name)
+		}
 	}
 	return g
 }
@@ -379,7 +455,7 @@ func (b *builder) joint(n *node) {
 
 	if lim := b.first(subj, n, "limit"); lim != nil {
 		j.Limit = b.limit(subj, j, lim)
-	} else if j.Type == Revolute || j.Type == Prismatic {
+	} else if (j.Type == Revolute || j.Type == Prismatic) && !n.xacro {
 		b.l.Errorf(n.pos, "%s: a %s joint needs a <limit> with effort and velocity", subj, j.Type)
 	}
 
@@ -398,16 +474,25 @@ func (b *builder) joint(n *node) {
 
 	if d := b.first(subj, n, "dynamics"); d != nil {
 		j.Dynamics = &Dynamics{}
+		if d.attr("damping") == nil && d.attr("friction") == nil && !d.xacro {
+			b.l.Errorf(d.pos, `%s: <dynamics> has neither "damping" nor "friction"`, subj)
+		}
 		j.Dynamics.Damping, _ = b.float(subj, d, "damping", 0)
 		j.Dynamics.Friction, _ = b.float(subj, d, "friction", 0)
 	}
 
 	if sc := b.first(subj, n, "safety_controller"); sc != nil {
 		j.Safety = &SafetyController{}
+		b.requireAttrs(subj, sc, "k_velocity")
 		j.Safety.SoftLower, _ = b.float(subj, sc, "soft_lower_limit", 0)
 		j.Safety.SoftUpper, _ = b.float(subj, sc, "soft_upper_limit", 0)
 		j.Safety.KPosition, _ = b.float(subj, sc, "k_position", 0)
 		j.Safety.KVelocity, _ = b.float(subj, sc, "k_velocity", 0)
+	}
+
+	if c := b.first(subj, n, "calibration"); c != nil {
+		b.float(subj, c, "rising", 0)
+		b.float(subj, c, "falling", 0)
 	}
 
 	for _, k := range n.kids {
@@ -418,7 +503,7 @@ func (b *builder) joint(n *node) {
 		s.Joint = j.Name
 		j.Sensors = append(j.Sensors, s)
 		if j.Type == Fixed {
-			b.l.Errorf(s.Pos, "%s: %s is fixed; a fixed joint carries no sensor", label("sensor", s.Name), subj)
+			b.l.Warnf(s.Pos, "%s: %s is fixed; a fixed joint should carry no sensor, as nothing moves", label("sensor", s.Name), subj)
 		}
 	}
 }
@@ -437,7 +522,9 @@ func (b *builder) jointLink(subj string, n *node, which string) (string, diag.Po
 		found = k
 	}
 	if found == nil {
-		b.l.Errorf(n.pos, `%s has no <%s link="..."/>`, subj, which)
+		if !n.xacro {
+			b.l.Errorf(n.pos, `%s has no <%s link="..."/>`, subj, which)
+		}
 		return "", n.pos
 	}
 	a := found.attr("link")
@@ -460,12 +547,16 @@ func (b *builder) limit(subj string, j *Joint, n *node) *Limit {
 	lim.Effort, effort = b.float(subj, n, "effort", 0)
 	lim.Velocity, velocity = b.float(subj, n, "velocity", 0)
 	if effort == nil {
-		b.l.Errorf(n.pos, `%s: <limit> has no "effort" attribute`, subj)
+		if !n.xacro {
+			b.l.Errorf(n.pos, `%s: <limit> has no "effort" attribute`, subj)
+		}
 	} else if lim.Effort < 0 {
 		b.l.Errorf(effort.pos, "%s: <limit> effort %g is negative", subj, lim.Effort)
 	}
 	if velocity == nil {
-		b.l.Errorf(n.pos, `%s: <limit> has no "velocity" attribute`, subj)
+		if !n.xacro {
+			b.l.Errorf(n.pos, `%s: <limit> has no "velocity" attribute`, subj)
+		}
 	} else if lim.Velocity < 0 {
 		b.l.Errorf(velocity.pos, "%s: <limit> velocity %g is negative", subj, lim.Velocity)
 	}

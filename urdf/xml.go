@@ -18,6 +18,12 @@ type node struct {
 	pos   diag.Pos
 	attrs []attr
 	kids  []*node
+	// xacro is set when the element holds unexpanded xacro: an attribute
+	// with ${...} or $(...), or a xacro child element. What it lacks may be
+	// what the macro would have written, so it is not reported missing.
+	xacro bool
+	// inXacro is set on an element in the xacro namespace (xacro:macro, ...).
+	inXacro bool
 }
 
 type attr struct {
@@ -162,6 +168,9 @@ func (rd *reader) read(ascii bool) (root *node, wellFormed bool) {
 			case len(stack) > 0:
 				top := stack[len(stack)-1]
 				top.kids = append(top.kids, n)
+				if n.inXacro {
+					top.xacro = true
+				}
 			case root == nil:
 				root = n
 			case !afterRoot:
@@ -215,6 +224,7 @@ func (rd *reader) element(t xml.StartElement, before, after int) *node {
 	}
 	if rd.isXacro(t.Name) {
 		rd.foundXacro(n.pos)
+		n.inXacro = true
 	}
 	matched := len(attrOffs) == len(t.Attr)
 	n.attrs = make([]attr, len(t.Attr))
@@ -226,9 +236,11 @@ func (rd *reader) element(t xml.StartElement, before, after int) *node {
 		}
 		if a.Name.Space != "xmlns" && rd.isXacro(a.Name) {
 			rd.foundXacro(at.pos)
+			n.xacro = true
 		}
-		if strings.Contains(a.Value, "${") || strings.Contains(a.Value, "$(") {
+		if xacroValue(a.Value) {
 			rd.foundXacro(at.pos)
+			n.xacro = true
 		}
 		for k := 0; k < i; k++ {
 			if n.attrs[k].name == at.name {
