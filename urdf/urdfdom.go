@@ -28,12 +28,12 @@ func (b *builder) version(n *node) {
 	major, minor, bad := parseVersion(a.value)
 	switch {
 	case bad != "":
-		b.l.Errorf(a.pos, "<robot> version %q: %s", a.value, bad)
+		b.l.Errorf(b.at(a.off), "<robot> version %q: %s", a.value, bad)
 	case major == 1 && minor == 0:
 	case major == 1 && minor == 1:
 		b.r.Version = Version11
 	default:
-		b.l.Errorf(a.pos, "<robot> version %q is not supported: URDF is version 1.0 or 1.1", a.value)
+		b.l.Errorf(b.at(a.off), "<robot> version %q is not supported: URDF is version 1.0 or 1.1", a.value)
 	}
 }
 
@@ -88,33 +88,34 @@ func (b *builder) quat(subj string, o *node, rpy *attr) (Vec3, bool) {
 		return Vec3{}, false
 	}
 	if b.r.Version != Version11 {
-		b.l.Warnf(a.pos, `%s: <origin> quat_xyzw is URDF 1.1 and this file is %s, so it is ignored (as urdfdom ignores it): add version="1.1" to <robot>`, subj, b.r.Version)
+		b.l.Warnf(b.at(a.off), `%s: <origin> quat_xyzw is URDF 1.1 and this file is %s, so it is ignored (as urdfdom ignores it): add version="1.1" to <robot>`, subj, b.r.Version)
 		return Vec3{}, false
 	}
 	if rpy != nil {
-		b.l.Errorf(a.pos, "%s: <origin> has both rpy and quat_xyzw; use one or the other", subj)
+		b.l.Errorf(b.at(a.off), "%s: <origin> has both rpy and quat_xyzw; use one or the other", subj)
 		return Vec3{}, false
 	}
 	if xacroValue(a.value) {
 		return Vec3{}, false
 	}
-	f := strings.Fields(a.value)
+	var buf [5]string
+	f := fields(buf[:], a.value)
 	if len(f) != 4 {
-		b.l.Errorf(a.pos, "%s: <origin> quat_xyzw: %q has %d numbers, want 4 (x y z w)", subj, a.value, len(f))
+		b.l.Errorf(b.at(a.off), "%s: <origin> quat_xyzw: %q has %d numbers, want 4 (x y z w)", subj, a.value, len(f))
 		return Vec3{}, false
 	}
 	var q [4]float64
 	for i, s := range f {
 		x, bad := number(s)
 		if bad != "" {
-			b.l.Errorf(a.pos, "%s: <origin> quat_xyzw: %q %s", subj, s, bad)
+			b.l.Errorf(b.at(a.off), "%s: <origin> quat_xyzw: %q %s", subj, s, bad)
 			return Vec3{}, false
 		}
 		q[i] = x
 	}
 	norm := math.Sqrt(q[0]*q[0] + q[1]*q[1] + q[2]*q[2] + q[3]*q[3])
 	if norm == 0 || math.IsInf(norm, 0) {
-		b.l.Errorf(a.pos, "%s: <origin> quat_xyzw %q is not a rotation (its length is %g)", subj, a.value, norm)
+		b.l.Errorf(b.at(a.off), "%s: <origin> quat_xyzw %q is not a rotation (its length is %g)", subj, a.value, norm)
 		return Vec3{}, false
 	}
 	return quatToRPY(q[0]/norm, q[1]/norm, q[2]/norm, q[3]/norm), true
@@ -160,7 +161,7 @@ func (b *builder) requireAttrs(subj string, n *node, names ...string) bool {
 		if len(missing) > 1 {
 			word = "attributes"
 		}
-		b.l.Errorf(n.pos, "%s: <%s> has no %s %s", subj, n.name, strings.Join(missing, ", "), word)
+		b.l.Errorf(b.at(n.off), "%s: <%s> has no %s %s", subj, n.name, strings.Join(missing, ", "), word)
 	}
 	return false
 }
@@ -172,13 +173,13 @@ func (b *builder) material(n *node, seen map[string]*node) {
 	subj := label("material", name)
 	if name != "" {
 		if first := seen[name]; first != nil {
-			b.l.Errorf(n.pos, "%s: duplicate name, first declared at line %d", subj, first.pos.Line)
+			b.l.Errorf(b.at(n.off), "%s: duplicate name, first declared at line %d", subj, b.at(first.off).Line)
 		} else {
 			seen[name] = n
 		}
 	}
 	if !b.materialBody(subj, n) && !n.xacro {
-		b.l.Errorf(n.pos, `%s is not defined: a robot-level <material> needs <color rgba="..."/> or <texture filename="..."/>`, subj)
+		b.l.Errorf(b.at(n.off), `%s is not defined: a robot-level <material> needs <color rgba="..."/> or <texture filename="..."/>`, subj)
 	}
 }
 
@@ -204,14 +205,15 @@ func (b *builder) floats(subj string, n *node, a *attr, want int) bool {
 	if xacroValue(a.value) {
 		return false
 	}
-	f := strings.Fields(a.value)
+	var buf [5]string
+	f := fields(buf[:], a.value)
 	if len(f) != want {
-		b.l.Errorf(a.pos, "%s: <%s> %s: %q has %d numbers, want %d", subj, n.name, a.name, a.value, len(f), want)
+		b.l.Errorf(b.at(a.off), "%s: <%s> %s: %q has %d numbers, want %d", subj, n.name, a.name, a.value, len(f), want)
 		return false
 	}
 	for _, s := range f {
 		if _, bad := number(s); bad != "" {
-			b.l.Errorf(a.pos, "%s: <%s> %s: %q %s", subj, n.name, a.name, s, bad)
+			b.l.Errorf(b.at(a.off), "%s: <%s> %s: %q %s", subj, n.name, a.name, s, bad)
 			return false
 		}
 	}

@@ -114,6 +114,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 }
 
 func validate(args []string, stdout, stderr io.Writer) int {
+	defer oneShot()()
 	fs := newFlagSet("validate", stderr)
 	asJSON := fs.Bool("json", false, "print the findings as JSON")
 	strict := fs.Bool("strict", false, "treat warnings as errors")
