@@ -171,6 +171,7 @@ func (p *parser) parse(data []byte) bool {
 	p.file.Controllers = p.listSection("controllers", controllers, controllerKind)
 	p.simSection(sim)
 	p.file.Linux = p.section("linux", Linux, linux)
+	p.resolveCANBuses()
 	p.checkFile()
 	return true
 }
@@ -1016,6 +1017,9 @@ func (p *parser) checkEntries(entries []*Device, c *Checker) {
 					if sv.Kind == Int {
 						scope = strconv.Itoa(sv.Int)
 					}
+				}
+				if k.Scope == "can_bus" {
+					scope = d.CANBus()
 				}
 				if k.Scope == "pcm_id" {
 					scope = moduleLabel(d)

@@ -28,7 +28,7 @@ type pigeonIMU struct {
 var _ Device = (*pigeonIMU)(nil)
 
 func newPigeonIMU(d *config.Device, env *Env) (Device, error) {
-	id, talonID, bus := -1, -1, d.Str("can_bus")
+	id, talonID, bus := -1, -1, d.CANBus()
 	switch {
 	case d.Has("id"):
 		id = d.Int("id")
@@ -37,7 +37,7 @@ func newPigeonIMU(d *config.Device, env *Env) (Device, error) {
 		if t == nil {
 			return nil, fmt.Errorf("talon %q is not a device of this file", d.Str("talon"))
 		}
-		talonID, bus = t.Int("id"), t.Str("can_bus") // it talks through the Talon, on the Talon's bus
+		talonID, bus = t.Int("id"), t.CANBus() // it talks through the Talon, on the Talon's bus
 	default:
 		return nil, fmt.Errorf("needs id or talon")
 	}

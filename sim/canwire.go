@@ -38,7 +38,7 @@ func (s *Sim) canDevices(c *config.File) powerOf {
 		if d.Type == nil {
 			continue
 		}
-		bus := s.busFor(d.Str("can_bus"))
+		bus := s.busFor(d.CANBus())
 		switch d.Type.Name {
 		case "pdp":
 			p := &pdp{bus: bus, id: d.Int("id")}
@@ -61,7 +61,7 @@ func (s *Sim) canDevices(c *config.File) powerOf {
 		case "compressor", "solenoid", "double_solenoid":
 			s.canNodes[d.Name] = &s.moduleOf(d).node
 		case "rev_ph":
-			s.canNodes[d.Name] = &s.moduleFor(d.Str("can_bus"), true, d.Int("id")).node
+			s.canNodes[d.Name] = &s.moduleFor(d.CANBus(), true, d.Int("id")).node
 		}
 	}
 	return pw
@@ -71,7 +71,7 @@ func (s *Sim) canDevices(c *config.File) powerOf {
 // compressor sits on.
 func (s *Sim) moduleOf(d *config.Device) *pcm {
 	typ, id := config.PneumaticsModule(d)
-	return s.moduleFor(d.Str("can_bus"), typ == config.ModuleREVPH, id)
+	return s.moduleFor(d.CANBus(), typ == config.ModuleREVPH, id)
 }
 
 // moduleFor returns the PCM (or, rev, PH) of that CAN id on that bus,

@@ -623,7 +623,7 @@ func (s *Sim) newJoint(rj *robot.Joint, p JointParams, pw powerOf) (*joint, erro
 		if typ == "can_victor_spx" {
 			model = "victor_spx"
 		}
-		m := s.canMotorFor(d.Str("can_bus"), model, d.Int("id"))
+		m := s.canMotorFor(d.CANBus(), model, d.Int("id"))
 		m.j = j
 		s.canNodes[d.Name] = &m.node
 		j.can = m
@@ -736,11 +736,11 @@ func (s *Sim) sensor(d *config.Device, j *joint) {
 	case "pigeon_imu":
 		m := &imuDev{name: d.Name, canID: -1, talonID: -1, frame: d.Str("frame_id")}
 		if d.Has("id") {
-			m.canID, m.bus = d.Int("id"), d.Str("can_bus")
+			m.canID, m.bus = d.Int("id"), d.CANBus()
 			m.can = s.pigeonCAN(m.bus, m.canID)
 			s.canNodes[d.Name] = &m.can.node
 		} else if t := d.Ref("talon"); t != nil {
-			m.talonID, m.bus = t.Int("id"), t.Str("can_bus")
+			m.talonID, m.bus = t.Int("id"), t.CANBus()
 			m.can = s.pigeonOnTalon(m.bus, m.talonID)
 		}
 		s.imus = append(s.imus, m)
