@@ -142,6 +142,7 @@ func (p *parser) parse(data []byte) bool {
 		p.list.Errorf(p.pos(root), "the file must be a mapping with a `joints:` list, not %s", describeNode(root))
 		return false
 	}
+	root = p.canonicalize(root) // frc_control's forms (frccontrol.go)
 	var joints, controllers, loop, sim, linux *yaml.Node
 	p.mapping(root, func(key string, k, v *yaml.Node) {
 		switch key {
