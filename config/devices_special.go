@@ -68,4 +68,4 @@ func checkREVID(d *Device, c *Checker) {
 	}
 }
 
-var specialTypes = []*Type{compressor, pdp, revPDH, revPH}
+var specialTypes = []*Type{compressor, pdp, revPDH, revPH, builtInAccel}

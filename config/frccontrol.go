@@ -213,23 +213,13 @@ func (p *parser) jointsList(key, m *yaml.Node) *yaml.Node {
 			seq.Content = append(seq.Content, rv)
 			continue
 		}
-		e := mapping(rv, append([]*yaml.Node{scalar("name", k), k}, rv.Content...)...)
-		e.Style = rv.Style
-		e.HeadComment, e.LineComment, e.FootComment = joinComments(k.HeadComment, rv.HeadComment), joinComments(k.LineComment, rv.LineComment), rv.FootComment
-		k.HeadComment, k.LineComment = "", ""
+		name := scalar("name", k)
+		name.HeadComment, k.HeadComment = k.HeadComment, "" // above the entry; the line comment stays on the name
+		e := mapping(rv, append([]*yaml.Node{name, k}, rv.Content...)...)
+		e.Style, e.HeadComment, e.LineComment, e.FootComment = rv.Style, rv.HeadComment, rv.LineComment, rv.FootComment
 		seq.Content = append(seq.Content, e)
 	}
 	return seq
-}
-
-func joinComments(a, b string) string {
-	switch {
-	case a == "":
-		return b
-	case b == "":
-		return a
-	}
-	return a + "\n" + b
 }
 
 // keyIndex is the index in m.Content of the key called name, or -1.

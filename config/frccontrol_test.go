@@ -109,3 +109,14 @@ func TestFRCControlFormErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestBuiltInAccelChecks(t *testing.T) {
+	got := findings(t, "joints:\n  - {name: a, type: built_in_accel, frame_id: base_link, range: 3}\n  - {name: b, type: built_in_accel, frame_id: base_link}\n")
+	want := []string{
+		`r.yaml:2:65: error: built_in_accel "a": range 3 g: the accelerometer measures 2, 4 or 8 g`,
+		`r.yaml:3:21: error: built_in_accel "b": a second built-in accelerometer: a file has one (built_in_accel "a", line 2)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

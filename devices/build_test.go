@@ -19,6 +19,7 @@ var handleTable = withSpeedControllers(map[string]struct{ states, commands []str
 	"digital_input":   {[]string{interfaces.Binary}, nil},
 	"encoder":         {[]string{interfaces.Rate, interfaces.Analog}, nil},
 	"pigeon_imu":      {[]string{interfaces.IMU}, nil},
+	"built_in_accel":  {[]string{interfaces.IMU}, nil},
 	"analog_output":   {[]string{interfaces.Rate, interfaces.Analog}, []string{interfaces.Analog}},
 	"digital_output":  {[]string{interfaces.Binary}, []string{interfaces.Binary}},
 	"solenoid":        {[]string{interfaces.Binary}, []string{interfaces.Binary}},

@@ -48,7 +48,7 @@ Usage:
                           WebSocket protocol), on a Linux coprocessor, or on the roboRIO
 ` + deployUsage + canUsage + `  frcd validate [--json] [--strict] ROBOT.urdf ROBOT.yaml
                           check a robot's files; every finding as file:line:col
-  frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
+` + migrateUsage + `  frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
   frcd schema             print a JSON Schema of the robot YAML, for editors
   frcd version            print the version
 
@@ -68,6 +68,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runDaemon(rest, stdout, stderr)
 	case "validate":
 		return validate(rest, stdout, stderr)
+	case "migrate":
+		return migrate(rest, stdout, stderr)
 	case "deploy":
 		return deployRobot(rest, stdout, stderr)
 	case "can":
@@ -83,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "deploy", "can", "validate", "describe", "schema", "version", "help"}), usage)
+	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "deploy", "can", "validate", "migrate", "describe", "schema", "version", "help"}), usage)
 	return exitUsage
 }
 
