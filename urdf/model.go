@@ -41,6 +41,10 @@ type Robot struct {
 	Links   []*Link
 	Joints  []*Joint
 	Sensors []*Sensor // every frcd sensor, wherever it was declared
+	// Foreign are the robot-level sensors of other tools, left alone (a
+	// camera, iCub's force/torque sensors): not frcd sensors, not in
+	// Sensors, their names free.
+	Foreign []*Sensor
 
 	// Root is the one link that is no joint's child, or nil when there is
 	// none or more than one.
@@ -78,6 +82,20 @@ func (r *Robot) Sensor(name string) *Sensor {
 		return nil
 	}
 	return r.sensors[name]
+}
+
+// ForeignSensor returns the robot-level sensor of another tool called
+// name, or nil.
+func (r *Robot) ForeignSensor(name string) *Sensor {
+	if r == nil {
+		return nil
+	}
+	for _, s := range r.Foreign {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
 }
 
 // LinkNames returns the distinct, non-empty link names in document order,

@@ -156,6 +156,11 @@ func (b *builder) robot(n *node) {
 					name = a.value
 				}
 				ignored = append(ignored, ignoredSensor{name: name, why: why, pos: b.at(k.off)})
+				typ := ""
+				if a := k.attr("type"); a != nil {
+					typ = a.value
+				}
+				r.Foreign = append(r.Foreign, &Sensor{Name: name, Type: typ, Pos: b.at(k.off), Place: TopLevel})
 				continue
 			}
 			s := b.sensor(k, TopLevel, "")

@@ -217,6 +217,9 @@ func TestForeignSensors(t *testing.T) {
 	if r.Sensor("pot") == nil || len(r.Sensors) != 1 {
 		t.Errorf("frcd sensors %v, want only pot", r.SensorNames())
 	}
+	if f := r.ForeignSensor("cam"); f == nil || f.Type != "camera" || len(r.Foreign) != 4 || r.ForeignSensor("pot") != nil {
+		t.Errorf("foreign sensors %+v", r.Foreign)
+	}
 	// Named after its joint, with an frcd kind: still another tool's.
 	expect(t, wrap(arm("")+"\n  <sensor name=\"shoulder\" type=\"\"><parent joint=\"shoulder\"/></sensor>"),
 		N(`<sensor name="shoulder"`, `1 robot-level sensor for other tools left alone, not frcd sensors: "shoulder" (named after its joint)`))
