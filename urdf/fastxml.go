@@ -17,7 +17,7 @@ import (
 // reporting what it finds as before. When ok is true the tree is the one
 // the reader would build, positions included (FuzzFastRead checks it).
 func fastRead(p *positions, data []byte) (root *node, ok bool) {
-	s := fastScanner{p: p, data: data, text: string(data), names: map[string]string{}}
+	s := fastScanner{p: p, data: data, text: string(data)}
 	return s.document()
 }
 
@@ -28,7 +28,6 @@ type fastScanner struct {
 	i     int
 	stack []*node
 
-	names map[string]string // element and attribute names, kept once each
 	// xacroPrefixes are the prefixes bound to xacro's namespace.
 	xacroPrefixes map[string]bool
 	nodes         []node // allocated a block at a time
@@ -223,12 +222,7 @@ done:
 	if len(n) == 0 || colons > 1 || (colons == 1 && (n[0] == ':' || n[len(n)-1] == ':')) {
 		return "", false
 	}
-	if k, ok := s.names[string(n)]; ok {
-		return k, true
-	}
-	k := s.text[start:s.i]
-	s.names[k] = k
-	return k, true
+	return s.text[start:s.i], true
 }
 
 func (s *fastScanner) skipSpace() {
