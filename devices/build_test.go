@@ -21,6 +21,7 @@ var ownHandles = map[string]struct{ states, commands []string }{
 	"digital_input":   {[]string{interfaces.Binary}, nil},
 	"encoder":         {[]string{interfaces.Rate, interfaces.Analog}, nil},
 	"pigeon_imu":      {[]string{interfaces.IMU}, nil},
+	"built_in_accel":  {[]string{interfaces.IMU}, nil},
 	"analog_output":   {[]string{interfaces.Rate, interfaces.Analog}, []string{interfaces.Analog}},
 	"digital_output":  {[]string{interfaces.Binary}, []string{interfaces.Binary}},
 	"solenoid":        {[]string{interfaces.Binary}, []string{interfaces.Binary}},

@@ -337,6 +337,10 @@ func (ck *checker) sensor(d *config.Device) {
 			ck.list.Errorf(d.NamePos, "%s: %q is a URDF joint (line %d); a sensor is named after a <sensor> element, e.g. one inside that joint", d, d.Name, j.Pos.Line)
 			return
 		}
+		if f := u.ForeignSensor(d.Name); f != nil {
+			ck.list.Errorf(d.NamePos, "%s: URDF sensor %q (line %d) is another tool's (type %q), which frcd leaves alone: an frcd sensor sits in a joint or a link, or has <parent> alone", d, d.Name, f.Pos.Line, f.Type)
+			return
+		}
 		ck.list.Errorf(d.NamePos, "%s: no URDF sensor named %q%s", d, d.Name, diag.DidYouMean(d.Name, u.SensorNames()))
 		return
 	}

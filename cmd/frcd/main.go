@@ -48,7 +48,7 @@ Usage:
 ` + deployUsage + canUsage + `  frcd validate [--json] [--strict] [--hal sim|linux|roborio] ROBOT.urdf ROBOT.yaml
                           check a robot's files; every finding as file:line:col; with --hal, warn
                           about each device that HAL cannot run
-  frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
+` + migrateUsage + `  frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
   frcd schema             print a JSON Schema of the robot YAML, for editors
 ` + logUsage + `  frcd version            print the version
 
@@ -68,6 +68,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runDaemon(rest, stdout, stderr)
 	case "validate":
 		return validate(rest, stdout, stderr)
+	case "migrate":
+		return migrate(rest, stdout, stderr)
 	case "deploy":
 		return deployRobot(rest, stdout, stderr)
 	case "can":
@@ -85,7 +87,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "deploy", "can", "validate", "describe", "schema", "log", "version", "help"}), usage)
+	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "deploy", "can", "validate", "migrate", "describe", "schema", "log", "version", "help"}), usage)
 	return exitUsage
 }
 
@@ -116,6 +118,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 }
 
 func validate(args []string, stdout, stderr io.Writer) int {
+	defer oneShot()()
 	fs := newFlagSet("validate", stderr)
 	asJSON := fs.Bool("json", false, "print the findings as JSON")
 	strict := fs.Bool("strict", false, "treat warnings as errors")
