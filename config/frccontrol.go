@@ -25,7 +25,6 @@ import (
 // The rewriting is of the YAML tree, before decoding: positions, comments
 // and anchors stay on the nodes they came with.
 
-
 // gainsControllers are the speed controller keys of frc_control's PID
 // gains, and the controller each becomes.
 var gainsControllers = []struct{ key, typ, suffix string }{
