@@ -52,6 +52,10 @@ type Facts struct {
 	// (a Pigeon with its own id, not one cabled to a Talon).
 	CAN     bool
 	CANWith string
+	// CANSpace names the CAN id space a CANDevice key claims in when
+	// several types share one on the wire (the same FRC device type and
+	// manufacturer: a SPARK MAX and a SPARK Flex); "" is the type's own.
+	CANSpace string
 }
 
 // Power is what a power distribution device is to the speed controllers

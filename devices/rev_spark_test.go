@@ -1,0 +1,199 @@
+package devices
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/interfaces"
+)
+
+// Ids and bytes worked out by hand from docs/rev-spark.md for a SPARK at
+// CAN id 3: (2 << 24) | (5 << 16) | API << 6 | 3.
+const (
+	sparkVer3  = 0x02052603 // version, API 0x098
+	sparkDuty3 = 0x02050083 // duty cycle, API 0x002
+	sparkS0_3  = 0x0205B803 // Status 0, API 0x2E0
+	sparkS1_3  = 0x0205B843
+	sparkS2_3  = 0x0205B883
+	sparkHB    = 0x02052C80 // heartbeat, API 0x0B2, device 0
+)
+
+const sparkYAML = "joints:\n  - {name: arm_joint, type: spark_max, id: 3, position_factor: 0.5}\n"
+
+// answer makes the fake SPARK answer the version request with 25.0.1.
+func answerVersion(r *rig, major byte) {
+	r.hal.Bus.Inject(hal.Frame{ID: sparkVer3, Len: 5, Data: [8]byte{major, 0, 0x00, 0x01, 0}}, r.hal.Now())
+}
+
+// sentTo returns the frames sent to an id, oldest first.
+func sentTo(r *rig, id uint32) []hal.Frame {
+	var out []hal.Frame
+	for _, f := range r.hal.Bus.Sent {
+		if f.ID == id {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func TestSparkAsksFirmwareFirst(t *testing.T) {
+	r := bind(t, sparkYAML)
+	cmd := command[float64](r, "arm_joint", interfaces.Voltage)
+	cmd.Put(6, r.now)
+	err := r.step(10 * time.Millisecond)
+	if !errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "firmware version") {
+		t.Fatalf("before the version: %v", err)
+	}
+	// A zero-length request, and nothing that drives the motor.
+	if req := sentTo(r, sparkVer3); len(req) != 1 || req[0].Len != 0 {
+		t.Fatalf("version requests %+v", req)
+	}
+	if d := sentTo(r, sparkDuty3); len(d) != 0 {
+		t.Fatalf("set points before the firmware is known: %+v", d)
+	}
+	// Not asked again before 250 ms.
+	r.step(100 * time.Millisecond)
+	if n := len(sentTo(r, sparkVer3)); n != 1 {
+		t.Errorf("%d requests after 110 ms", n)
+	}
+	r.step(150 * time.Millisecond)
+	if n := len(sentTo(r, sparkVer3)); n != 2 {
+		t.Errorf("%d requests after 260 ms, want 2", n)
+	}
+}
+
+func TestSparkRefusesUnknownFirmware(t *testing.T) {
+	for _, major := range []byte{24, 26} {
+		r := bind(t, sparkYAML)
+		command[float64](r, "arm_joint", interfaces.Voltage).Put(6, r.now)
+		r.step(10 * time.Millisecond)
+		answerVersion(r, major)
+		r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+		for i := 0; i < 3; i++ {
+			err := r.step(10 * time.Millisecond)
+			if err == nil || errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "frcd") || !strings.Contains(err.Error(), "25.x") {
+				t.Fatalf("firmware %d: %v", major, err)
+			}
+		}
+		if d := sentTo(r, sparkDuty3); len(d) != 0 {
+			t.Errorf("firmware %d: set points sent: %+v", major, d)
+		}
+		for _, f := range sentTo(r, sparkHB) {
+			if f.Data != [8]byte{} {
+				t.Errorf("firmware %d: heartbeat enables it: % x", major, f.Data)
+			}
+		}
+	}
+}
+
+func TestSparkDrives(t *testing.T) {
+	r := bind(t, sparkYAML)
+	cmd := command[float64](r, "arm_joint", interfaces.Voltage)
+	volts := state[interfaces.AnalogState](r, "arm_joint", interfaces.Voltage)
+	rate := state[interfaces.RateState](r, "arm_joint", interfaces.Rate)
+	r.step(10 * time.Millisecond)
+	answerVersion(r, 25)
+	now := r.hal.Now() + 10*time.Millisecond
+	// Status 0: applied 0x3F5D (0.5), 0x666 (12.0 V), 0x111 (10 A), 40 °C.
+	r.hal.Bus.Inject(hal.Frame{ID: sparkS0_3, Len: 8, Data: [8]byte{0x5D, 0x3F, 0x66, 0x16, 0x11, 0x28}}, now)
+	r.hal.Bus.Inject(hal.Frame{ID: sparkS1_3, Len: 8}, now)
+	// Status 2: 1000 RPM (0x447A0000), -2.5 rotations (0xC0200000).
+	r.hal.Bus.Inject(hal.Frame{ID: sparkS2_3, Len: 8, Data: [8]byte{0x00, 0x00, 0x7A, 0x44, 0x00, 0x00, 0x20, 0xC0}}, now)
+	cmd.Put(6, now)
+	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+	if err := r.step(10 * time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	// 6 V of the SPARK's 12.0 V: duty 0.5 = float32 0x3F000000.
+	if d := sentTo(r, sparkDuty3); len(d) != 1 || d[0].Len != 8 || d[0].Data != [8]byte{0, 0, 0, 0x3F} {
+		t.Errorf("set point %+v, want 00 00 00 3f 00 00 00 00", d)
+	}
+	// Bit 3 of the heartbeat.
+	if hb := sentTo(r, sparkHB); len(hb) != 1 || hb[0].Len != 8 || hb[0].Data != [8]byte{0x08} {
+		t.Errorf("heartbeat %+v, want 08 00...", hb)
+	}
+	// Position -2.5 rot × 0.5, velocity 1000 / 60 × 0.5; voltage 0.5 × 12.
+	if math.Abs(rate.State+1.25) > 1e-9 || math.Abs(rate.Rate-1000.0/60*0.5) > 1e-9 {
+		t.Errorf("rate %+v, want -1.25, 8.333", *rate)
+	}
+	if math.Abs(volts.Value-6) > 0.01 {
+		t.Errorf("voltage %v, want about 6", volts.Value)
+	}
+	// The heartbeat goes out again after 20 ms, not before.
+	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+	r.step(10 * time.Millisecond)
+	if n := len(sentTo(r, sparkHB)); n != 0 {
+		t.Errorf("%d heartbeats 10 ms after one", n)
+	}
+	// Stale after 100 ms without status.
+	r.step(100 * time.Millisecond)
+	if err := r.step(10 * time.Millisecond); !errors.Is(err, hal.ErrTimeout) {
+		t.Errorf("stale status: %v", err)
+	}
+	if n := len(sentTo(r, sparkHB)); n == 0 {
+		t.Error("no heartbeat for 120 ms")
+	}
+	// Halt: duty 0 and an empty heartbeat.
+	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+	r.halt()
+	if d := sentTo(r, sparkDuty3); len(d) != 1 || d[0].Data != [8]byte{} {
+		t.Errorf("halt set point %+v", d)
+	}
+	if hb := sentTo(r, sparkHB); len(hb) != 1 || hb[0].Data != [8]byte{} {
+		t.Errorf("halt heartbeat %+v", hb)
+	}
+}
+
+func TestSparkInvertedAndFaults(t *testing.T) {
+	r := bind(t, "joints:\n  - {name: arm_joint, type: spark_flex, id: 3, inverted: true}\n")
+	cmd := command[float64](r, "arm_joint", interfaces.Voltage)
+	rate := state[interfaces.RateState](r, "arm_joint", interfaces.Rate)
+	r.step(10 * time.Millisecond)
+	answerVersion(r, 25)
+	now := r.hal.Now() + 10*time.Millisecond
+	r.hal.Bus.Inject(hal.Frame{ID: sparkS0_3, Len: 8, Data: [8]byte{0x00, 0x00, 0x66, 0x06, 0x00, 0x5A}}, now) // 12 V, 90 °C
+	r.hal.Bus.Inject(hal.Frame{ID: sparkS1_3, Len: 8, Data: [8]byte{0x10, 0, 0x02}}, now)                      // temperature fault, overcurrent warning
+	r.hal.Bus.Inject(hal.Frame{ID: sparkS2_3, Len: 8, Data: [8]byte{0, 0, 0, 0, 0x00, 0x00, 0x80, 0x3F}}, now) // 1 rotation
+	cmd.Put(-3, now)
+	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+	err := r.step(10 * time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), "active faults: temperature (motor at 90 °C)") {
+		t.Errorf("faults: %v", err)
+	}
+	// -3 V of 12 inverted: +0.25 = 0x3E800000.
+	if d := sentTo(r, sparkDuty3); len(d) != 1 || d[0].Data != [8]byte{0, 0, 0x80, 0x3E} {
+		t.Errorf("set point %+v, want 00 00 80 3e", d)
+	}
+	if math.Abs(rate.State+2*math.Pi) > 1e-9 {
+		t.Errorf("inverted position %v, want -2π (default position_factor)", rate.State)
+	}
+}
+
+// The driver's Read and Write allocate nothing in steady state.
+func TestSparkNoAllocs(t *testing.T) {
+	r := bind(t, sparkYAML)
+	command[float64](r, "arm_joint", interfaces.Voltage).Put(3, r.now)
+	r.step(10 * time.Millisecond)
+	answerVersion(r, 25)
+	r.step(10 * time.Millisecond)
+	r.hal.Bus.Sent = make([]hal.Frame, 0, 4096)
+	dev := r.device("arm_joint")
+	hb := r.devs[0]
+	n := testing.AllocsPerRun(100, func() {
+		now := r.hal.Now()
+		r.hal.Bus.Inject(hal.Frame{ID: sparkS0_3, Len: 8, Data: [8]byte{0, 0, 0x66, 0x06}}, now)
+		r.hal.Bus.Inject(hal.Frame{ID: sparkS1_3, Len: 8}, now)
+		r.hal.Bus.Inject(hal.Frame{ID: sparkS2_3, Len: 8}, now)
+		dev.Read(now, 0)
+		dev.Write(now, 0)
+		hb.Write(now, 0)
+		r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per cycle", n)
+	}
+}
