@@ -23,6 +23,9 @@ type part struct {
 	// sensor wires the entry to the joint it measures (j nil: a sensor in
 	// a link).
 	sensor func(s *Sim, d *config.Device, j *joint)
+	// motor is the motor (motorTable) a speed controller's joint has
+	// unless the sim's options name one: "" is a CIM.
+	motor string
 }
 
 // parts are the registered parts, by device type name.
