@@ -39,17 +39,16 @@ func sparkType(name, class, summary, motor string) *config.Type {
 
 // The frames and periods of a SPARK (cantraffic.go's conventions; periods
 // in docs/rev-spark.md): its status 0 every 10 ms, 1 and 2 every 20 ms;
-// the duty cycle set point every cycle (taken as 10 ms) and the heartbeat
-// every 20 ms from the controller. The heartbeat is one frame per bus
-// for all SPARKs on it; counting it per SPARK overestimates the load.
-func sparkFrames() []CANFrame {
-	return []CANFrame{
+// the duty cycle set point every cycle (taken as 10 ms) from the
+// controller, and the bus's heartbeat (device 0, one for all SPARKs on
+// the bus) every 20 ms.
+func sparkKind(name string) *CANKind {
+	return &CANKind{Name: name, DevType: frc.DevMotorController, Mfr: frc.MfrREV, Frames: []CANFrame{
 		{"Status0", frc.SparkAPIStatus0, 8, 10 * time.Millisecond, true},
 		{"Status1", frc.SparkAPIStatus1, 8, 20 * time.Millisecond, true},
 		{"Status2", frc.SparkAPIStatus2, 8, 20 * time.Millisecond, true},
 		{"DutyCycle", frc.SparkAPIDutyCycle, 8, 10 * time.Millisecond, false},
-		{"Heartbeat", frc.SparkAPIHeartbeat, 8, sparkHeartbeatPeriod, false},
-	}
+	}, BusFrames: []CANFrame{{"Heartbeat", frc.SparkAPIHeartbeat, 8, sparkHeartbeatPeriod, false}}}
 }
 
 const (

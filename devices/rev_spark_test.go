@@ -3,10 +3,12 @@ package devices
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
 )
@@ -195,5 +197,62 @@ func TestSparkNoAllocs(t *testing.T) {
 	})
 	if n != 0 {
 		t.Errorf("%v allocations per cycle", n)
+	}
+}
+
+const sparkBusYAML = `joints:
+  - {name: a, type: spark_max, id: 1}
+  - {name: b, type: spark_max, id: 2}
+  - {name: c, type: spark_flex, id: 3, required: true}
+  - {name: d, type: spark_max, id: 1, can_bus: c2}
+`
+
+// Each SPARK: Status0 every 10 ms, Status1-2 every 20 ms, its set point
+// every 10 ms: 300 frames/s; the SPARK heartbeat once per bus (50/s),
+// with the universal heartbeat (50/s); 160 bits each at worst.
+func TestSparkCANLoad(t *testing.T) {
+	loads := EstimateCANLoad(parseYAML(t, sparkBusYAML))
+	if len(loads) != 2 {
+		t.Fatalf("%d buses", len(loads))
+	}
+	for i, want := range []float64{(50 + 3*300 + 50) * 160 / 1e6, (50 + 300 + 50) * 160 / 1e6} {
+		if got := loads[i].Load; math.Abs(got-want) > 1e-9 {
+			t.Errorf("bus %q: %.4f %%, want %.4f %%", loads[i].Bus, 100*got, 100*want)
+		}
+	}
+}
+
+func TestSparkInventory(t *testing.T) {
+	ms := time.Millisecond
+	now := time.Second
+	heard := map[string][]hal.Heard{"": {
+		{ID: 0x0205B801, Last: now - 5*ms, Count: 100}, // a's Status 0: present
+		{ID: 0x02052C80, Last: now, Count: 50},         // our heartbeat: not a device
+		{ID: 0x02050081, Last: now, Count: 100},        // our set point to a: not its
+		{ID: 0x02052602, Last: now - 300*ms, Count: 1}, // b's version answer: b's, stale
+	}}
+	inv := TakeInventory(ExpectedCAN(parseYAML(t, sparkBusYAML)), heard, now)
+	var got []string
+	for _, r := range inv.Rows {
+		got = append(got, r.Status+" "+r.Name+" "+r.DeviceName+" "+BusName(r.Bus)+" "+strconv.Itoa(r.Number)+" "+strconv.Itoa(int(r.Frames)))
+	}
+	sameLines(t, "rows", got,
+		"present a REV SPARK MAX default 1 100",
+		"stale b REV SPARK MAX default 2 1",
+		"missing c REV SPARK Flex default 3 0",
+		"unmonitored d REV SPARK MAX c2 1 0")
+	if miss := inv.RequiredMissing(); len(miss) != 1 || miss[0].Name != "c" {
+		t.Errorf("required missing %+v, want c", miss)
+	}
+}
+
+// A SPARK MAX and a SPARK Flex are one id space on a bus: the same FRC
+// device type and manufacturer.
+func TestSparkIDSpace(t *testing.T) {
+	_, list := config.Parse("r.yaml", []byte("joints:\n  - {name: a, type: spark_max, id: 4}\n  - {name: b, type: spark_flex, id: 4}\n  - {name: c, type: talon_srx, id: 4}\n  - {name: d, type: spark_flex, id: 4, can_bus: c2}\n"))
+	var b strings.Builder
+	_ = list.WriteText(&b)
+	if list.Errors() != 1 || !strings.Contains(b.String(), "CAN id 4 of a REV SPARK") {
+		t.Errorf("findings:\n%s", b.String())
 	}
 }

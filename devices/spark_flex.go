@@ -1,7 +1,6 @@
 package devices
 
 import (
-	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -14,4 +13,4 @@ var sparkFlexDriver = Driver{Type: sparkFlexType, New: newREVSpark, CAN: &CANTra
 var sparkFlexType = sparkType("spark_flex", "SparkFlex",
 	"A REV SPARK Flex on the CAN bus (firmware 25.x), usually docked to a NEO Vortex: driven at the frame level, its built-in encoder measuring its joint.", "NEO Vortex")
 
-var canSparkFlex = &CANKind{Name: "REV SPARK Flex", DevType: frc.DevMotorController, Mfr: frc.MfrREV, Frames: sparkFrames()}
+var canSparkFlex = sparkKind("REV SPARK Flex")

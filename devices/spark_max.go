@@ -1,7 +1,6 @@
 package devices
 
 import (
-	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -14,4 +13,4 @@ var sparkMaxDriver = Driver{Type: sparkMaxType, New: newREVSpark, CAN: &CANTraff
 var sparkMaxType = sparkType("spark_max", "SparkMax",
 	"A REV SPARK MAX on the CAN bus (firmware 25.x), usually with a NEO: driven at the frame level, its built-in encoder measuring its joint.", "NEO")
 
-var canSparkMax = &CANKind{Name: "REV SPARK MAX", DevType: frc.DevMotorController, Mfr: frc.MfrREV, Frames: sparkFrames()}
+var canSparkMax = sparkKind("REV SPARK MAX")
