@@ -22,6 +22,10 @@ type Facts struct {
 	// ZeroEffort: the device sets its joint's effort to 0 (the spec's
 	// digital inputs and outputs).
 	ZeroEffort bool
+	// EffortState: the device measures its joint's effort itself, in a
+	// name/effort AnalogState (a SPARK's output current × k_eff); its
+	// joint takes it when it has no power channel (pdp_ch).
+	EffortState bool
 	// Speed marks a speed controller: a motor drives its joint, with a
 	// voltage, PID or profiled controller; a power channel's current ×
 	// k_eff is the joint's effort; a force may push its joint.

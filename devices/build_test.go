@@ -44,6 +44,9 @@ var handleTable = sync.OnceValue(func() map[string]struct{ states, commands []st
 		if config.Lookup(typ).Joint == config.RateSource {
 			states = append(states, interfaces.Rate, interfaces.Analog)
 		}
+		if config.Lookup(typ).EffortState {
+			states = append(states, interfaces.Effort)
+		}
 		m[typ] = struct{ states, commands []string }{states, []string{interfaces.Voltage}}
 	}
 	return m

@@ -58,7 +58,8 @@
 //	                      controllers, from the SPARK's Status 0),
 //	                      name/rate RateState and name/analog
 //	                      AnalogState (its built-in encoder ×
-//	                      position_factor)
+//	                      position_factor), name/effort
+//	                      AnalogState (current × k_eff)
 //	rev_ph                name/compressor CompressorState (as     -
 //	                      the hub reports it)
 //

@@ -31,10 +31,10 @@ func sparkType(name, class, summary, motor string) *config.Type {
 			"encoder, which is its joint's position and velocity when no sensor on the joint gives them. Active faults " +
 			"(with the motor's temperature) make its Read fail, which /diagnostics shows. Command: a JointHandle on the " +
 			"Voltage, Position, Velocity and Effort interfaces; position, velocity and effort commands run through a PID on " +
-			"the robot controller (the SPARK's own closed loop is not used). Effort: pdp_ch × k_eff, as other speed controllers.",
+			"the robot controller (the SPARK's own closed loop is not used). Effort (name/effort, and its joint's when it has no pdp_ch): the SPARK's output current × k_eff, signed as its output.",
 		Place: config.DrivesJoint, Provides: config.Position | config.Velocity | config.Effort, Keys: keys,
 		Check: func(d *config.Device, c *config.Checker) { checkSpeedController(d, c); checkREVID(d, c) },
-		Facts: config.Facts{Speed: true, CAN: true, Joint: config.RateSource, Effort: &powerChannel, CANSpace: "REV SPARK"}}
+		Facts: config.Facts{Speed: true, CAN: true, Joint: config.RateSource, EffortState: true, Effort: &powerChannel, CANSpace: "REV SPARK"}}
 }
 
 // The frames and periods of a SPARK (cantraffic.go's conventions; periods
@@ -104,6 +104,8 @@ type spark struct {
 	volts interfaces.AnalogState
 	rate  interfaces.RateState
 	pos   interfaces.AnalogState
+	eff   interfaces.AnalogState
+	kEff  float64
 
 	errStale, errNoVersion error
 	wErr, hErr             opError
@@ -124,7 +126,7 @@ func newREVSpark(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &spark{name: d.Name, can: can, power: env.HAL, hb: hb, n: n, inverted: d.Bool("inverted"), factor: d.Float("position_factor"),
+	s := &spark{name: d.Name, can: can, power: env.HAL, hb: hb, n: n, inverted: d.Bool("inverted"), factor: d.Float("position_factor"), kEff: d.Float("k_eff"),
 		idDuty: frc.SparkID(frc.SparkAPIDutyCycle, n), idVer: frc.SparkID(frc.SparkAPIVersion, n),
 		errStale:     fmt.Errorf("%s: status frames: %w", d, hal.ErrTimeout),
 		errNoVersion: fmt.Errorf("%s: no answer to the firmware version request yet: %w", d, hal.ErrTimeout),
@@ -136,6 +138,9 @@ func newREVSpark(d *config.Device, env *Env) (Device, error) {
 		return nil, err
 	}
 	if err := registerRate(env, d.Name, &s.rate, &s.pos); err != nil {
+		return nil, err
+	}
+	if err := interfaces.RegisterState(env.Handles, d.Name, interfaces.Effort, &s.eff); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -181,6 +186,16 @@ func (s *spark) Read(now, dt time.Duration) error {
 		case 0:
 			s.st0, s.st0OK = frc.DecodeSparkStatus0(f.Data), true
 			s.volts.Value = sign * s.st0.Applied * s.st0.Volts
+			// Effort: the output current × k_eff, the way the output
+			// drives (the current is a magnitude).
+			switch {
+			case s.volts.Value > 0:
+				s.eff.Value = s.st0.Amps * s.kEff
+			case s.volts.Value < 0:
+				s.eff.Value = -s.st0.Amps * s.kEff
+			default:
+				s.eff.Value = 0
+			}
 		case 1:
 			if st := frc.DecodeSparkStatus1(f.Data); st.Faults != s.faults {
 				s.faults = st.Faults
@@ -243,7 +258,7 @@ func (s *spark) Write(now, dt time.Duration) error {
 
 // Halt sends duty 0 (when the firmware is one frcd drives).
 func (s *spark) Halt() error {
-	s.volts.Value = 0
+	s.volts.Value, s.eff.Value = 0, 0
 	if !s.fwKnown || s.fwErr != nil {
 		return nil
 	}

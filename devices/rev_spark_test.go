@@ -125,6 +125,10 @@ func TestSparkDrives(t *testing.T) {
 	if math.Abs(volts.Value-6) > 0.01 {
 		t.Errorf("voltage %v, want about 6", volts.Value)
 	}
+	// Effort: 273 units × 0.03663 A (10.0 A) × k_eff 1, positive with the output.
+	if eff := state[interfaces.AnalogState](r, "arm_joint", interfaces.Effort); math.Abs(eff.Value-273*0.0366300366300366) > 1e-9 {
+		t.Errorf("effort %v, want 10.0", eff.Value)
+	}
 	// The heartbeat goes out again after 20 ms, not before.
 	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
 	r.step(10 * time.Millisecond)

@@ -262,7 +262,7 @@ func (ck *checker) controller(ctl *config.Device) {
 			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q has no velocity limit in the URDF (line %d), so the profile has none: set max_velocity", ctl, j.Name, j.URDF.Pos.Line)
 		}
 	case config.JointEffortController:
-		if j.PDP == nil {
+		if j.PDP == nil && !target.Type.EffortState {
 			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q's %s has no pdp_ch, so an effort PID has nothing to measure (effort = PDP current × k_eff)", ctl, j.Name, target)
 		}
 	}
