@@ -82,3 +82,42 @@ func TestSparkFrames(t *testing.T) {
 		t.Errorf("102 ms after the set point: %v V", j.Voltage)
 	}
 }
+
+// Silenced by `can_faults:` from 0.1 s to 0.3 s, the SPARK sends nothing,
+// ignores its frames and goes neutral; then it answers again.
+func TestSparkCANFault(t *testing.T) {
+	s := newSim(t, loadRobot(t, sparkURDF, sparkSimYAML), Options{Joints: map[string]JointParams{"arm_joint": {Gearing: 60}},
+		CANFaults: []CANFault{{Device: "arm_joint", From: 0.1, Until: 0.3}}})
+	bus, _ := s.CANBus("rio")
+	s.SetDS(enabled)
+	drive := func(until time.Duration) {
+		for at := s.t; at < until; at += 10 * time.Millisecond {
+			bus.Send(hal.Frame{ID: 0x02052C80, Len: 8, Data: [8]byte{0x20}})
+			bus.Send(hal.Frame{ID: 0x02050085, Len: 8, Data: [8]byte{0, 0, 0, 0x3F}})
+			s.AdvanceTo(at + 10*time.Millisecond)
+		}
+	}
+	drive(100 * time.Millisecond)
+	if j := truth(t, s, "arm_joint"); j.Voltage == 0 {
+		t.Fatal("not driving before the fault")
+	}
+	_, before, _ := bus.Latest(0x0205B805)
+	drive(200 * time.Millisecond)
+	if j := truth(t, s, "arm_joint"); j.Voltage != 0 {
+		t.Errorf("silenced: %v V", j.Voltage)
+	}
+	if _, at, _ := bus.Latest(0x0205B805); at != before || at > 100*time.Millisecond {
+		t.Errorf("status 0 at %v while silenced (last before %v)", at, before)
+	}
+	bus.Send(hal.Frame{ID: 0x02052605})
+	if _, _, ok := bus.Latest(0x02052605); ok {
+		t.Error("answered the version while silenced")
+	}
+	drive(400 * time.Millisecond)
+	if _, at, _ := bus.Latest(0x0205B805); at < 390*time.Millisecond {
+		t.Errorf("status 0 last at %v after the fault", at)
+	}
+	if j := truth(t, s, "arm_joint"); j.Voltage == 0 {
+		t.Error("not driving after the fault")
+	}
+}
