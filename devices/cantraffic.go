@@ -34,6 +34,11 @@ type CANKind struct {
 	// number (a Pigeon cabled to a Talon SRX): the inventory knows its
 	// frames by their exact ids only.
 	Rider bool
+	// BusFrames are the controller's frames to device number 0 that serve
+	// every device of the kind on a bus at once (REV's SPARK heartbeat):
+	// the load counts each once per bus, the inventory knows them as
+	// control frames.
+	BusFrames []CANFrame
 }
 
 // ID is the frame's arbitration id for device number n.
@@ -314,16 +319,24 @@ var heartbeatFrame = CANFrame{"heartbeat", 0x061, 8, hal.HeartbeatPeriod, false}
 // Typical frames are 5-10 % shorter (hal.FrameBits of real data).
 func EstimateCANLoad(c *config.File) []BusLoad {
 	byBus := map[string]*BusLoad{}
+	busFrames := map[string]map[uint32]bool{} // by bus: the BusFrames counted
 	for _, d := range ExpectedCAN(c) {
 		b := byBus[d.Label]
 		if b == nil {
 			b = &BusLoad{Bus: d.Label, First: d.Entries[0]}
 			byBus[d.Label] = b
+			busFrames[d.Label] = map[uint32]bool{}
 			addFrame(b, heartbeatFrame)
 		}
 		b.Devices++
 		for _, f := range d.Kind.Frames {
 			addFrame(b, f)
+		}
+		for _, f := range d.Kind.BusFrames {
+			if id := d.Kind.ID(f, 0); !busFrames[d.Label][id] {
+				busFrames[d.Label][id] = true
+				addFrame(b, f)
+			}
 		}
 	}
 	out := make([]BusLoad, 0, len(byBus))

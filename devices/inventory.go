@@ -79,6 +79,9 @@ func TakeInventory(expected []*CANDevice, heard map[string][]hal.Heard, now time
 				control[d.Kind.ID(f, d.Number)] = true
 			}
 		}
+		for _, f := range d.Kind.BusFrames {
+			control[d.Kind.ID(f, 0)] = true
+		}
 		if d.Kind.Rider {
 			if riders[d.Bus] == nil {
 				riders[d.Bus] = map[uint32]bool{}

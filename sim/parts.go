@@ -27,6 +27,9 @@ type part struct {
 	// entry needs wiring (the roboRIO's one built-in accelerometer is a
 	// method of the backend).
 	provider string
+	// motor is the motor (motorTable) a speed controller's joint has
+	// unless the sim's options name one: "" is a CIM.
+	motor string
 }
 
 // parts are the registered parts, by device type name.
