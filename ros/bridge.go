@@ -71,8 +71,14 @@ type Options struct {
 	Env Env
 	// Master says whether an embedded master may be started.
 	Master MasterMode
-	// Name is the node's name; default "frcd".
-	Name string
+	// Name is the node's name; default "frcd". Namespace is its
+	// namespace in any spelling (ROS_NAMESPACE, __ns:=); default "/".
+	// Remaps are the command line's remappings (from:=to) and Params its
+	// private parameters (_param:=value), set under the node's name.
+	Name      string
+	Namespace string
+	Remaps    map[string]string
+	Params    map[string]any
 	// PublishRate overrides the joint state controller's publish_rate, Hz
 	// (0: the YAML's, or the loop's rate at most 100 Hz).
 	PublishRate float64
@@ -140,6 +146,7 @@ type Bridge struct {
 	masterURI string
 	hostport  string
 	every     time.Duration // state topics' period
+	names     *Names
 	ctlTopics map[string]*control.Controller
 	joints    map[string]bool // the movable joints, for /sim/push
 
@@ -171,13 +178,17 @@ func New(o Options) (*Bridge, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bridge{o: o, masterURI: uri, hostport: hostport, ctlTopics: map[string]*control.Controller{}, joints: map[string]bool{}}
+	names, err := NewNames(o.Namespace, o.Name, o.Remaps)
+	if err != nil {
+		return nil, err
+	}
+	b := &Bridge{o: o, names: names, masterURI: uri, hostport: hostport, ctlTopics: map[string]*control.Controller{}, joints: map[string]bool{}}
 	for _, j := range o.Loop.NewSnapshot().Joints {
 		b.joints[j.Name] = true
 	}
 	b.every = PublishPeriod(o.Config, o.Loop.Period(), o.PublishRate)
 	for _, c := range o.Loop.Controllers() {
-		b.ctlTopics["/"+c.Name+"/command"] = c
+		b.ctlTopics[b.names.Resolve(c.Name+"/command")] = c
 	}
 	b.stats.MasterURI, b.stats.PublishEvery = uri, b.every
 	return b, nil
@@ -211,7 +222,8 @@ func (b *Bridge) Stats() Stats {
 // Run keeps the bridge registered until ctx ends: it starts an embedded
 // master when allowed and none answers, registers, publishes, and
 // re-registers whenever the master is lost or restarts. It returns nil
-// when ctx ends, or an error when the embedded master cannot start.
+// when ctx ends, an error when the embedded master cannot start, or one
+// that is ErrShutdown when the master shut the node down.
 func (b *Bridge) Run(ctx context.Context) error {
 	if b.o.Master == MasterEmbedded {
 		if _, err := b.probe(ctx); err != nil {
@@ -244,6 +256,10 @@ func (b *Bridge) Run(ctx context.Context) error {
 		err = s.run(ctx)
 		s.close()
 		b.setConnected(false, 0)
+		if errors.Is(err, ErrShutdown) {
+			b.o.Logf("%v: stopping", err)
+			return err
+		}
 		if ctx.Err() == nil {
 			b.o.Logf("ros: %v: registering again", err)
 		}
@@ -307,7 +323,7 @@ func (b *Bridge) masterLog(format string, args ...any) {
 func (b *Bridge) probe(ctx context.Context) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, max(b.o.Retry, 2*time.Second))
 	defer cancel()
-	v, err := master.Call(ctx, b.masterURI, "getPid", "/"+b.o.Name)
+	v, err := master.Call(ctx, b.masterURI, "getPid", b.names.Node())
 	if err != nil {
 		return 0, err
 	}
@@ -327,7 +343,7 @@ func (b *Bridge) probe(ctx context.Context) (int, error) {
 func (b *Bridge) setParam(key string, value any) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	v, err := master.Call(ctx, b.masterURI, "setParam", "/"+b.o.Name, key, value)
+	v, err := master.Call(ctx, b.masterURI, "setParam", b.names.Node(), key, value)
 	if err != nil {
 		return err
 	}
@@ -357,7 +373,7 @@ func commandType(c *control.Controller) string {
 func (b *Bridge) checkTypes(ctx context.Context, wrong map[string]bool) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	v, err := master.Call(ctx, b.masterURI, "getTopicTypes", "/"+b.o.Name)
+	v, err := master.Call(ctx, b.masterURI, "getTopicTypes", b.names.Node())
 	r, ok := v.([]any)
 	if err != nil || !ok || len(r) != 3 {
 		return

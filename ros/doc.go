@@ -10,6 +10,13 @@
 // it; a message of the wrong type on a command topic is refused by the
 // connection handshake and counted too.
 //
+// Names are ROS 1's (Names): topics and robot_description relative to the
+// node's namespace, frcd's services and parameters private (~enable),
+// /diagnostics global; the command line's remappings apply (ParseArgs).
+// When the master shuts the node down (rosnode kill, a second node of its
+// name) Run returns ErrShutdown. Below, the names with the defaults
+// (namespace /, node frcd).
+//
 // Topics (NAME is the device's or controller's name):
 //
 //	/joint_states          sensor_msgs/JointState, every measured joint (NaN where a field is not measured)
@@ -31,6 +38,6 @@
 // that is not finite or lists of the wrong lengths, is refused whole
 // (Stats.PushRefused, and a log line): nothing moves.
 //
-// Services: /frcd/enable (std_srvs/SetBool) and /frcd/list_controllers
-// (std_srvs/Trigger).
+// Services: ~enable (std_srvs/SetBool) and ~list_controllers
+// (std_srvs/Trigger); parameter ~publish_rate (Hz).
 package ros

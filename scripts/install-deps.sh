@@ -28,6 +28,9 @@ rosnode                python3-rosnode
 rosparam               python3-rosparam
 rosservice             python3-rosservice
 /usr/lib/robot_state_publisher/robot_state_publisher ros-robot-state-publisher
+# roslaunch and rospack, for the launch-file test (package.xml, launch/)
+roslaunch              python3-roslaunch
+rospack                rospack-tools
 # message definitions, so rostopic can echo the topics of frcd and rosservice call its services
 /usr/lib/python3/dist-packages/sensor_msgs/msg/_JointState.py python3-sensor-msgs
 /usr/lib/python3/dist-packages/diagnostic_msgs/msg/_DiagnosticArray.py python3-diagnostic-msgs

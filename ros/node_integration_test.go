@@ -1,0 +1,109 @@
+package ros_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/internal/tooltest"
+	"github.com/frcd/frcd/ros"
+)
+
+// namedDaemon is the example robot as node NS/frcd, not yet running.
+func namedDaemon(t *testing.T, e *tooltest.ROS, ns string, mode ros.MasterMode) *daemon.Daemon {
+	t.Helper()
+	text, err := os.ReadFile(exampleURDF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
+		Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: mode, URDF: string(text), Logf: t.Logf, Namespace: ns,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// running is a daemon's Run in a goroutine; its error arrives on done.
+type running struct {
+	cancel context.CancelFunc
+	done   chan struct{} // closed when Run has returned err
+	err    error
+}
+
+func runDaemon(t *testing.T, d *daemon.Daemon) *running {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{cancel: cancel, done: make(chan struct{})}
+	go func() { r.err = d.Run(ctx); close(r.done) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-r.done:
+		case <-time.After(tooltest.Timeout):
+			t.Error("a daemon did not stop")
+		}
+	})
+	select {
+	case <-d.Bridge.Registered(1):
+	case <-r.done:
+		t.Fatalf("stopped before registering: %v", r.err)
+	case <-time.After(tooltest.Timeout):
+		t.Fatal("no registration")
+	}
+	return r
+}
+
+// TestDuplicateNodeName: a second frcd taking the node name of a running
+// one (the same namespace) makes the first leave: its Run returns
+// ErrShutdown, every output neutral, while the second serves the topics.
+// A robot in another namespace is left alone.
+func TestDuplicateNodeName(t *testing.T) {
+	integration(t, tooltest.Rosmaster, tooltest.Rostopic, tooltest.Rosnode)
+	port := freePort(t)
+	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", port))
+	e.Start(t, "rosmaster", "--core", "-p", strconv.Itoa(port))
+	first := namedDaemon(t, e, "/robot1/", ros.MasterExternal) // trailing slash: any spelling
+	r1 := runDaemon(t, first)
+	other := namedDaemon(t, e, "robot2", ros.MasterExternal)
+	runDaemon(t, other)
+
+	e.Start(t, "rostopic", "pub", "-r", "20", "/robot1/shoulder_voltage/command", "std_msgs/Float64", "data: 4.0")
+	eventually(t, "robot1's shoulder under 4 V", func() bool {
+		j, _ := first.Sim.Joint("shoulder_joint")
+		return j.Voltage > 3
+	})
+	if j, _ := other.Sim.Joint("shoulder_joint"); j.Voltage != 0 {
+		t.Errorf("robot2's shoulder at %v V from robot1's command", j.Voltage)
+	}
+
+	second := namedDaemon(t, e, "robot1", ros.MasterExternal)
+	runDaemon(t, second)
+	select {
+	case <-r1.done:
+		if err := r1.err; !errors.Is(err, ros.ErrShutdown) || !strings.Contains(err.Error(), "same name") {
+			t.Errorf("the first frcd's Run: %v, want ErrShutdown (new node registered with same name)", err)
+		}
+	case <-time.After(tooltest.Timeout):
+		t.Fatal("the first frcd still runs beside a second of its name")
+	}
+	if j, _ := first.Sim.Joint("shoulder_joint"); j.Voltage != 0 || first.Sim.DS().Enabled {
+		t.Errorf("the first frcd left with its shoulder at %v V, enabled %v", j.Voltage, first.Sim.DS().Enabled)
+	}
+	eventually(t, "the second frcd driving robot1's shoulder", func() bool {
+		j, _ := second.Sim.Joint("shoulder_joint")
+		return j.Voltage > 3
+	})
+	if out := e.MustRun(t, "rosnode", "list"); !strings.Contains(out, "/robot1/frcd\n") || !strings.Contains(out, "/robot2/frcd\n") {
+		t.Errorf("rosnode list:\n%s", out)
+	}
+	if other.Bridge.Stats().Connects != 1 || !other.Bridge.Stats().Connected {
+		t.Errorf("robot2's bridge: %+v", other.Bridge.Stats())
+	}
+}
