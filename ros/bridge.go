@@ -67,6 +67,9 @@ type Options struct {
 	// buses, the heartbeat, the device inventory) to dst for /diagnostics,
 	// once a second, from the bridge's goroutine.
 	Diagnostics func(dst []Status) []Status
+	// Rest are the positions /joint_states reports for joints not yet
+	// measured (RestPositions); nil: 0.
+	Rest map[string]float64
 	// Env is the ROS environment (EnvFrom(os.Getenv)).
 	Env Env
 	// Master says whether an embedded master may be started.

@@ -19,7 +19,7 @@
 //
 // Topics (NAME is the device's or controller's name):
 //
-//	/joint_states          sensor_msgs/JointState, every measured joint (NaN where a field is not measured)
+//	/joint_states          sensor_msgs/JointState, every movable joint in one order; never NaN (jointState)
 //	/NAME/imu              sensor_msgs/Imu per IMU
 //	/NAME/battery          sensor_msgs/BatteryState per PDP
 //	/NAME/currents         std_msgs/Float64MultiArray per PDP: the channels' currents (16, or a PDH's 24)

@@ -355,8 +355,7 @@ func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		_ = EncodeFault(&out, -32700, "parse error: "+err.Error())
-	} else if h, ok := apiMethods[method]; ok {
-		res := m.call(h, params)
+	} else if res, ok := m.dispatch(method, params); ok {
 		if err := EncodeResponse(&out, res); err != nil {
 			out.Reset()
 			_ = EncodeFault(&out, -32603, "internal error: "+err.Error())
@@ -368,6 +367,19 @@ func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/xml")
 	w.Header().Set("Content-Length", strconv.Itoa(out.Len()))
 	_, _ = w.Write(out.Bytes())
+}
+
+// dispatch runs a method of the API, or system.multicall; false when
+// the method is unknown.
+func (m *Master) dispatch(method string, params []any) (any, bool) {
+	if method == "system.multicall" {
+		return m.multicall(params), true
+	}
+	h, ok := apiMethods[method]
+	if !ok {
+		return nil, false
+	}
+	return m.call(h, params), true
 }
 
 // call checks the common arguments as rosmaster's apivalidate does and runs
