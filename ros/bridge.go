@@ -230,7 +230,7 @@ func (b *Bridge) Stats() Stats {
 func (b *Bridge) Run(ctx context.Context) error {
 	if b.o.Master == MasterEmbedded {
 		if _, err := b.probe(ctx); err != nil {
-			m := master.New(master.Options{Logf: b.masterLog})
+			m := master.New(master.Options{Logf: b.masterLog, StateFile: b.o.Env.MasterState(b.hostport)})
 			if err := m.Start(b.hostport); err != nil {
 				return fmt.Errorf("ros: no master answers at %s and the embedded one cannot start: %w", b.masterURI, err)
 			}

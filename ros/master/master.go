@@ -40,6 +40,10 @@ type Options struct {
 	NotifyTimeout time.Duration
 	// RunID is /run_id; empty means a random UUID.
 	RunID string
+	// StateFile, when set, keeps the parameters and registrations across
+	// restarts (persist.go): New starts from it, every change is written
+	// to it.
+	StateFile string
 }
 
 // Master is an embedded ROS 1 master and parameter server. Create it with
@@ -51,6 +55,7 @@ type Master struct {
 	notifier *notifier
 	client   *Client
 	pid      int
+	persist  *persister // nil without Options.StateFile
 
 	mu         sync.Mutex
 	reg        *registry
@@ -97,6 +102,7 @@ func New(opts Options) *Master {
 			"rosversion": DefaultROSVersion,
 		},
 	}
+	m.startPersist(opts.StateFile)
 	return m
 }
 
@@ -227,6 +233,7 @@ func (m *Master) Close() error {
 	}
 	m.inflight.Wait()
 	m.serving.Wait()
+	m.closePersist()
 	m.notifier.close()
 	if t, ok := m.client.HTTP.Transport.(*http.Transport); ok {
 		t.CloseIdleConnections()
@@ -356,6 +363,7 @@ func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		_ = EncodeFault(&out, -32700, "parse error: "+err.Error())
 	} else if res, ok := m.dispatch(method, params); ok {
+		m.changed(method)
 		if err := EncodeResponse(&out, res); err != nil {
 			out.Reset()
 			_ = EncodeFault(&out, -32603, "internal error: "+err.Error())
