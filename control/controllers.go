@@ -47,6 +47,7 @@ type input struct {
 	stamp   time.Duration
 	set     bool
 	refused uint64
+	stopped bool // SetStopped: no command taken, the output neutral
 }
 
 // Controller takes commands for one device, or a group of joints, and
@@ -100,6 +101,10 @@ func (c *Controller) Command(v float64, now time.Duration) error {
 	}
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
+	if c.in.stopped {
+		c.in.refused++
+		return fmt.Errorf("controller %q: %w", c.Name, ErrStopped)
+	}
 	if ok && c.prof != nil && c.prof.refuses(v) {
 		c.in.refused++
 		return fmt.Errorf("controller %q: goal %v is outside joint %q's limits %v..%v: %w", c.Name, v, c.Joints[0], c.prof.lower, c.prof.upper, ErrRefused)
@@ -126,6 +131,10 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 	}
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
+	if c.in.stopped {
+		c.in.refused++
+		return fmt.Errorf("controller %q: %w", c.Name, ErrStopped)
+	}
 	if !ok {
 		c.in.refused++
 		if c.kind != kindGroup {
@@ -194,7 +203,7 @@ func (c *Controller) neutral() {
 // whether a PID lacked feedback.
 func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bool) {
 	c.in.mu.Lock()
-	v, stamp, set := c.in.value, c.in.stamp, c.in.set
+	v, stamp, set := c.in.value, c.in.stamp, c.in.set && !c.in.stopped
 	copy(c.vals, c.in.values)
 	c.in.mu.Unlock()
 	if !set || now-stamp > c.timeout {

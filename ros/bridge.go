@@ -150,6 +150,7 @@ type Bridge struct {
 	hostport  string
 	every     time.Duration // state topics' period
 	names     *Names
+	cm        *manager
 	ctlTopics map[string]*control.Controller
 	joints    map[string]bool // the movable joints, for /sim/push
 
@@ -193,6 +194,7 @@ func New(o Options) (*Bridge, error) {
 	for _, c := range o.Loop.Controllers() {
 		b.ctlTopics[b.names.Resolve(c.Name+"/command")] = c
 	}
+	b.cm = newManager(o.Config, o.Loop, o.Logf)
 	b.stats.MasterURI, b.stats.PublishEvery = uri, b.every
 	return b, nil
 }

@@ -39,5 +39,7 @@
 // (Stats.PushRefused, and a log line): nothing moves.
 //
 // Services: ~enable (std_srvs/SetBool) and ~list_controllers
-// (std_srvs/Trigger); parameter ~publish_rate (Hz).
+// (std_srvs/Trigger); parameters ~publish_rate (Hz) and
+// ~start_controllers; ros_control's controller_manager/ services
+// (controller_manager.go).
 package ros

@@ -139,3 +139,22 @@ func (b *Bridge) readRate(ctx context.Context) error {
 	b.mu.Unlock()
 	return nil
 }
+
+// boolParam reads a private bool parameter, def when unset or not a bool
+// (logged).
+func (b *Bridge) boolParam(name string, def bool) bool {
+	key := b.names.Resolve(name)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	v, err := master.Call(ctx, b.masterURI, "getParam", b.names.Node(), key)
+	r, ok := v.([]any)
+	if err != nil || !ok || len(r) != 3 || r[0] != 1 {
+		return def
+	}
+	on, ok := r[2].(bool)
+	if !ok {
+		b.o.Logf("ros: %s is %v: want true or false; taking %v", key, r[2], def)
+		return def
+	}
+	return on
+}

@@ -139,6 +139,7 @@ func (s *session) setup() error {
 	if err := b.readRate(context.Background()); err != nil {
 		b.o.Logf("ros: %v: keeping a period of %s", err, b.every)
 	}
+	b.cm.firstRegistration(b.boolParam(StartParam, true))
 	s.msgs = newBuilder(s.snap, b)
 	var err error
 	if s.joints, err = s.publisher(JointStatesTopic, &sensor_msgs.JointState{}); err != nil {
@@ -214,7 +215,10 @@ func (s *session) setup() error {
 	if err := s.serve(EnableService, &std_srvs.SetBool{}, b.enable); err != nil {
 		return err
 	}
-	return s.serve(ListService, &std_srvs.Trigger{}, b.listControllers)
+	if err := s.serve(ListService, &std_srvs.Trigger{}, b.listControllers); err != nil {
+		return err
+	}
+	return s.serveControllerManager()
 }
 
 // commandCallback is a command topic's callback for c.
@@ -344,6 +348,9 @@ func (s *session) watchMaster(ctx context.Context) error {
 // Each message is new: goroslib encodes it later, in each subscriber's
 // goroutine.
 func (s *session) publishState() {
+	if s.b.cm.jsStopped.Load() { // the joint state controller stopped
+		return
+	}
 	s.joints.Write(s.msgs.jointState())
 	for i := range s.snap.IMUs {
 		s.imus[i].Write(s.msgs.imu(i))

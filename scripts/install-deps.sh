@@ -34,6 +34,8 @@ rospack                rospack-tools
 # rospy and tf2_ros for Python, for the TF test (ros/testdata/tfcheck.py: what tf_echo sees)
 /usr/lib/python3/dist-packages/rospy/__init__.py python3-rospy
 /usr/lib/python3/dist-packages/tf2_ros/__init__.py python3-tf2-ros
+# genpy, to make controller_manager_msgs' Python types from ros/cmmsgs (Debian has no ros_control)
+/usr/lib/genpy/gensrv_py.py python3-genpy
 # message definitions, so rostopic can echo the topics of frcd and rosservice call its services
 /usr/lib/python3/dist-packages/sensor_msgs/msg/_JointState.py python3-sensor-msgs
 /usr/lib/python3/dist-packages/diagnostic_msgs/msg/_DiagnosticArray.py python3-diagnostic-msgs

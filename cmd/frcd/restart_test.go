@@ -15,7 +15,7 @@ import (
 
 // startFrcdProcess runs this binary as `frcd run --sim` on the example
 // robot with the ROS environment e, its output into out.
-func startFrcdProcess(t *testing.T, e *tooltest.ROS, out *syncBuffer) (kill func()) {
+func startFrcdProcess(t *testing.T, e *tooltest.ROS, out *tooltest.Buffer) (kill func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := e.Command(ctx, os.Args[0], "run", "--sim", "--wpilibws", "off", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml")
@@ -43,7 +43,7 @@ func TestRestartSurvival(t *testing.T) {
 	}
 	tooltest.Require(t, tooltest.Rostopic, tooltest.Rosparam, tooltest.Rosnode, tooltest.RobotStatePublisher)
 	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", tooltest.FreePort(t)))
-	var first syncBuffer
+	var first tooltest.Buffer
 	kill := startFrcdProcess(t, e, &first)
 	tooltest.Eventually(t, 60*time.Second, "frcd publishing /joint_states", func() bool {
 		out, err := e.Run("rostopic", "list")
@@ -56,7 +56,7 @@ func TestRestartSurvival(t *testing.T) {
 	defer cancel()
 	echo := e.Command(ctx, "rostopic", "echo", "/joint_states/header/seq")
 	echo.Env = append(echo.Env, "PYTHONUNBUFFERED=1") // each line as it comes
-	var seqs syncBuffer
+	var seqs tooltest.Buffer
 	echo.Stdout = &seqs
 	if err := echo.Start(); err != nil {
 		t.Fatal(err)
@@ -68,7 +68,7 @@ func TestRestartSurvival(t *testing.T) {
 	kill()
 	// Nothing publishes now: a fresh rostopic echo -n 1 would wait.
 	restart := time.Now()
-	var second syncBuffer
+	var second tooltest.Buffer
 	startFrcdProcess(t, e, &second)
 	// The new frcd numbers its messages from 1 again: a sequence number
 	// lower than the last one is the new frcd's.

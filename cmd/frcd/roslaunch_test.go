@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -63,24 +62,6 @@ func rosPackage(t *testing.T) string {
 	return root
 }
 
-// syncBuffer collects a process's output for the test to read while it runs.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // rosnodePid is a node's pid as rosnode info reports it, or 0.
 func rosnodePid(e *tooltest.ROS, node string) int {
 	out, err := e.Run("rosnode", "info", node)
@@ -118,7 +99,7 @@ func TestROSLaunch(t *testing.T) {
 	// (frcd's private parameter).
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := e.Command(ctx, "roslaunch", "frcd", "two_robots.launch")
-	var out syncBuffer
+	var out tooltest.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
