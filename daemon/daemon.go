@@ -200,7 +200,7 @@ func (d *Daemon) bind() error {
 	if o := d.opts.ROS; o != nil {
 		ro := ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
 			Diagnostics: d.diagnostics, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf,
-			Namespace: o.Namespace, Remaps: o.Remaps, Params: o.Params, Rest: ros.RestPositions(d.Robot)}
+			Namespace: o.Namespace, Remaps: o.Remaps, Params: o.Params, Rest: ros.RestPositions(d.Robot), DriverStation: d.driverStation}
 		if d.enabler != nil {
 			ro.SetEnabled = d.SetEnabled
 		}

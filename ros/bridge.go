@@ -67,6 +67,10 @@ type Options struct {
 	// buses, the heartbeat, the device inventory) to dst for /diagnostics,
 	// once a second, from the bridge's goroutine.
 	Diagnostics func(dst []Status) []Status
+	// DriverStation, when set, fills what the Driver Station says beyond
+	// the snapshot (joysticks, match time, alliance, brownout) for the
+	// driver_station/ topics, from the bridge's goroutine.
+	DriverStation func(*DSInfo)
 	// Rest are the positions /joint_states reports for joints not yet
 	// measured (RestPositions); nil: 0.
 	Rest map[string]float64

@@ -1,9 +1,13 @@
 package ros
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/frcd/frcd/hal"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -77,6 +81,21 @@ func TestNames(t *testing.T) {
 	for _, c := range [][2]string{{"/a b", "frcd"}, {"/", "a/b"}, {"/", ""}, {"/1x", "frcd"}} {
 		if _, err := NewNames(c[0], c[1], nil); err == nil {
 			t.Errorf("NewNames(%q, %q): no error", c[0], c[1])
+		}
+	}
+}
+
+func TestJoyMessage(t *testing.T) {
+	j := hal.JoystickState{NumAxes: 1, NumButtons: 2, NumPOVs: 2, Buttons: 2}
+	j.Axes[0], j.POVs[0], j.POVs[1] = -1, 315, -1
+	var seq uint32
+	m := joyMessage(&j, time.Unix(5, 0), &seq)
+	if want := []float32{-1, -1, 1, 0, 0}; !reflect.DeepEqual(m.Axes, want) || !reflect.DeepEqual(m.Buttons, []int32{0, 1}) || m.Header.Seq != 1 {
+		t.Errorf("joy %+v, want axes %v", m, want)
+	}
+	for in, want := range map[string]string{"red1": "red 1", "Blue3": "blue 3", "blue4": " 0", "": " 0", "red": " 0"} {
+		if a, s := ParseStation(in); fmt.Sprintf("%s %d", a, s) != want {
+			t.Errorf("ParseStation(%q) = %s %d", in, a, s)
 		}
 	}
 }

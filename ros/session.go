@@ -46,6 +46,7 @@ type session struct {
 	groundTruth *goroslib.Publisher // /sim/ground_truth, with a drive base
 	linkDigital []*goroslib.Publisher
 	linkAnalog  []*goroslib.Publisher
+	ds          *dsPubs // the driver_station/ topics, with Options.DriverStation
 }
 
 // connect registers a node and everything on it with the master.
@@ -218,6 +219,9 @@ func (s *session) setup() error {
 	if err := s.serve(ListService, &std_srvs.Trigger{}, b.listControllers); err != nil {
 		return err
 	}
+	if err := s.setupDS(); err != nil {
+		return err
+	}
 	return s.serveControllerManager()
 }
 
@@ -348,6 +352,7 @@ func (s *session) watchMaster(ctx context.Context) error {
 // Each message is new: goroslib encodes it later, in each subscriber's
 // goroutine.
 func (s *session) publishState() {
+	s.publishDS()
 	if s.b.cm.jsStopped.Load() { // the joint state controller stopped
 		return
 	}
