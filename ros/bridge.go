@@ -155,6 +155,7 @@ type Bridge struct {
 	every     time.Duration // state topics' period
 	names     *Names
 	cm        *manager
+	out       rosout
 	ctlTopics map[string]*control.Controller
 	joints    map[string]bool // the movable joints, for /sim/push
 
@@ -198,7 +199,9 @@ func New(o Options) (*Bridge, error) {
 	for _, c := range o.Loop.Controllers() {
 		b.ctlTopics[b.names.Resolve(c.Name+"/command")] = c
 	}
-	b.cm = newManager(o.Config, o.Loop, o.Logf)
+	b.out.clock = o.Clock
+	b.o.Logf = b.teeLog(o.Logf)
+	b.cm = newManager(o.Config, o.Loop, b.o.Logf)
 	b.stats.MasterURI, b.stats.PublishEvery = uri, b.every
 	return b, nil
 }

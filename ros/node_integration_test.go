@@ -107,3 +107,21 @@ func TestDuplicateNodeName(t *testing.T) {
 		t.Errorf("robot2's bridge: %+v", other.Bridge.Stats())
 	}
 }
+
+// TestRosout: frcd's warnings reach /rosout from its node at WARN (4),
+// its connection news at INFO (2).
+func TestRosout(t *testing.T) {
+	integration(t, tooltest.Rostopic)
+	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
+	e.Vars = append(e.Vars, "PYTHONUNBUFFERED=1")
+	d := namedDaemon(t, e, "bot", ros.MasterEmbedded)
+	runDaemon(t, d)
+	echo := startProcess(t, e, "rostopic", "echo", "/rosout")
+	bad := "{name: [no_such_joint], position: [0.5]}"
+	eventually(t, "the refused push's warning on /rosout", func() bool {
+		e.MustRun(t, "rostopic", "pub", "-1", "/bot/sim/push", "sensor_msgs/JointState", bad)
+		out := echo.String()
+		i := strings.Index(out, "no_such_joint")
+		return i > 0 && strings.Contains(out[max(0, i-400):i], "level: 4") && strings.Contains(out[max(0, i-400):i], `name: "/bot/frcd"`)
+	})
+}

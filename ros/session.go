@@ -63,7 +63,7 @@ func (b *Bridge) connect(ctx context.Context) (*session, error) {
 		MasterAddress:   b.hostport,
 		Host:            b.o.Env.Host(),
 		LogLevel:        goroslib.LogLevelInfo, // the shutdown request is Info
-		LogDestinations: goroslib.LogDestinationCallback,
+		LogDestinations: goroslib.LogDestinationCallback | goroslib.LogDestinationRosout,
 		// goroslib reports a refused connection (a wrong message type)
 		// nowhere useful; checkTypes counts those. Its other news is noise
 		// to a robot's log (a subscriber's EOF whenever rostopic exits),
@@ -76,11 +76,12 @@ func (b *Bridge) connect(ctx context.Context) (*session, error) {
 		return nil, err
 	}
 	s := &session{b: b, node: n, pid: pid, shutdown: shutdown, snap: b.o.Loop.NewSnapshot()}
-	s.closers = append(s.closers, n.Close)
+	s.closers = append(s.closers, n.Close, func() { b.out.setNode(nil) })
 	if err := s.setup(); err != nil {
 		s.close()
 		return nil, err
 	}
+	b.out.setNode(n)
 	b.setConnected(true, pid)
 	return s, nil
 }
