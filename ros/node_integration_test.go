@@ -125,3 +125,17 @@ func TestRosout(t *testing.T) {
 		return i > 0 && strings.Contains(out[max(0, i-400):i], "level: 4") && strings.Contains(out[max(0, i-400):i], `name: "/bot/frcd"`)
 	})
 }
+
+// TestRosmsgShow: rosmsg knows every message type frcd publishes or
+// takes (make deps installs their definitions).
+func TestRosmsgShow(t *testing.T) {
+	integration(t, tooltest.Tool{Name: "rosmsg", Package: "python3-rosmsg"})
+	e := tooltest.NewROS(t, "http://127.0.0.1:1")
+	for _, m := range []string{"sensor_msgs/JointState", "sensor_msgs/Imu", "sensor_msgs/BatteryState", "sensor_msgs/Joy",
+		"std_msgs/Float64MultiArray", "std_msgs/Bool", "std_msgs/Int8", "std_msgs/String", "diagnostic_msgs/DiagnosticArray",
+		"nav_msgs/Odometry", "rosgraph_msgs/Log"} {
+		if out := e.MustRun(t, "rosmsg", "show", m); !strings.Contains(out, "\n") {
+			t.Errorf("rosmsg show %s: %q", m, out)
+		}
+	}
+}
