@@ -205,6 +205,14 @@ func TestControllerManager(t *testing.T) {
 		t.Errorf("after the spawner's exit: %v; shoulder stopped %v", got, shoulder.Stopped())
 	}
 	eventually(t, "the shoulder neutral after the spawner left", func() bool { j, _ := d.Sim.Joint("shoulder_joint"); return j.Voltage == 0 })
+	// hood_position is still loaded: reload refuses, then force_kill
+	// unloads it.
+	if out := e.MustRun(t, "rosservice", "call", "/controller_manager/reload_controller_libraries", "force_kill: false"); !strings.Contains(out, "ok: False") {
+		t.Errorf("reload with a controller loaded: %s", out)
+	}
+	if out := e.MustRun(t, "rosservice", "call", "/controller_manager/reload_controller_libraries", "force_kill: true"); !strings.Contains(out, "ok: True") || len(listControllers(t, e)) != 0 {
+		t.Errorf("reload with force_kill: %s; loaded %v", out, listControllers(t, e))
+	}
 	types := e.MustRun(t, "rosservice", "call", "/controller_manager/list_controller_types")
 	if !strings.Contains(types, "voltage_controllers/JointVoltageController") || !strings.Contains(types, "controller_interface::ControllerBase") {
 		t.Errorf("list_controller_types:\n%s", types)

@@ -116,3 +116,23 @@ type SwitchController struct {
 	SwitchControllerReq
 	SwitchControllerRes
 }
+
+// ReloadControllerLibrariesReq is the request of
+// controller_manager_msgs/ReloadControllerLibraries.
+type ReloadControllerLibrariesReq struct {
+	msg.Package `ros:"controller_manager_msgs"`
+	ForceKill   bool
+}
+
+// ReloadControllerLibrariesRes is its response.
+type ReloadControllerLibrariesRes struct {
+	msg.Package `ros:"controller_manager_msgs"`
+	Ok          bool
+}
+
+// ReloadControllerLibraries is controller_manager_msgs/ReloadControllerLibraries.
+type ReloadControllerLibraries struct {
+	msg.Package `ros:"controller_manager_msgs"`
+	ReloadControllerLibrariesReq
+	ReloadControllerLibrariesRes
+}

@@ -20,6 +20,7 @@ func TestControllerManagerMD5(t *testing.T) {
 		{LoadController{}, "647e5c54b8d6468952d8d31f1efe96c0"},
 		{UnloadController{}, "647e5c54b8d6468952d8d31f1efe96c0"},
 		{SwitchController{}, "b29a7abc673b2c54c14b54e50f8d06a5"},
+		{ReloadControllerLibraries{}, "40e8c411fd1797d2e2c486018f846040"},
 	} {
 		if got, err := serviceproc.MD5(c.srv); err != nil || got != c.want {
 			t.Errorf("%T: md5 %s (%v), want %s", c.srv, got, err, c.want)

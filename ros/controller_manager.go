@@ -29,6 +29,7 @@ const (
 	cmSwitch    = "controller_manager/switch_controller"
 	cmLoad      = "controller_manager/load_controller"
 	cmUnload    = "controller_manager/unload_controller"
+	cmReload    = "controller_manager/reload_controller_libraries"
 	StartParam  = "~start_controllers"
 	cmBaseClass = "controller_interface::ControllerBase"
 )
@@ -258,6 +259,30 @@ func (m *manager) switchControllers(req *SwitchControllerReq) (*SwitchController
 	return &SwitchControllerRes{Ok: true}, true
 }
 
+// reload is reload_controller_libraries: frcd has no libraries to
+// reload, so as ros_control it succeeds when no controller is loaded, and
+// with force_kill first stops and unloads every controller; otherwise it
+// fails and changes nothing.
+func (m *manager) reload(req *ReloadControllerLibrariesReq) (*ReloadControllerLibrariesRes, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var loaded []string
+	for _, e := range m.entries {
+		if e.loaded {
+			loaded = append(loaded, e.name)
+		}
+	}
+	if len(loaded) > 0 && !req.ForceKill {
+		m.logf("ros: reload_controller_libraries: controllers loaded (%s); force_kill unloads them", strings.Join(loaded, ", "))
+		return &ReloadControllerLibrariesRes{Ok: false}, true
+	}
+	for _, e := range m.entries {
+		e.setRunning(m, false)
+		e.loaded, e.everRun = false, false
+	}
+	return &ReloadControllerLibrariesRes{Ok: true}, true
+}
+
 // serveControllerManager offers the controller_manager services.
 func (s *session) serveControllerManager() error {
 	m := s.b.cm
@@ -270,6 +295,7 @@ func (s *session) serveControllerManager() error {
 		{cmLoad, &LoadController{}, m.load},
 		{cmUnload, &UnloadController{}, m.unload},
 		{cmSwitch, &SwitchController{}, m.switchControllers},
+		{cmReload, &ReloadControllerLibraries{}, m.reload},
 	} {
 		if err := s.serve(sv.name, sv.srv, sv.call); err != nil {
 			return err

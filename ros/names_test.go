@@ -99,3 +99,33 @@ func TestJoyMessage(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseArgs: no command line makes ParseArgs or the resolver panic;
+// what ParseArgs accepts, NewNames takes.
+func FuzzParseArgs(f *testing.F) {
+	for _, s := range []string{"a:=b", "__ns:=/x/", "__name:=n", "_p:={a: [1, 2]}", "~x:=/y", "//a//:=b", ":=", "_:=", "__name:=1"} {
+		f.Add(s, "robot1")
+	}
+	f.Fuzz(func(t *testing.T, arg, ns string) {
+		_, a, err := ParseArgs([]string{arg, "run"})
+		if err != nil {
+			return
+		}
+		name := "frcd"
+		if a.Name != "" {
+			name = a.Name
+		}
+		if a.NS != "" {
+			ns = a.NS
+		}
+		n, err := NewNames(ns, name, a.Remaps)
+		if err != nil {
+			return
+		}
+		for from := range a.Remaps {
+			if r := n.Resolve(from); !strings.HasPrefix(r, "/") || strings.Contains(r, "//") {
+				t.Errorf("Resolve(%q) = %q", from, r)
+			}
+		}
+	})
+}
