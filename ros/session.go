@@ -286,6 +286,12 @@ func (s *session) run(ctx context.Context) error {
 		defer close(done)
 		lost <- s.watchMaster(ctx)
 	}()
+	nodelay := make(chan struct{})
+	defer func() { cancel(); <-nodelay }()
+	go func() {
+		defer close(nodelay)
+		b.keepNoDelay(ctx, b.names.Resolve(JointStatesTopic))
+	}()
 	diag := time.NewTicker(time.Second)
 	defer diag.Stop()
 	var last time.Duration = -1 << 62
