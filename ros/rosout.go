@@ -21,10 +21,13 @@ const (
 	rosoutBurst = 20.0
 )
 
-// rosout is the /rosout side of the bridge's log.
+// rosout is the /rosout side of the bridge's log. Messages go to the
+// node through a queue and a goroutine of their own: goroslib's /rosout
+// publisher blocks its writers while it is busy (and for good if it logs
+// an error of its own), and the bridge must never wait on it.
 type rosout struct {
 	mu      sync.Mutex
-	node    *goroslib.Node // the session's, nil between sessions
+	queue   chan rosoutMsg // the session's, nil between sessions
 	tokens  float64
 	last    time.Duration
 	dropped int
@@ -48,17 +51,41 @@ func levelOf(msg string) goroslib.LogLevel {
 	return goroslib.LogLevelWarn
 }
 
+type rosoutMsg struct {
+	level goroslib.LogLevel
+	text  string
+}
+
+// rosoutQueue is how many messages wait for the node at most; more are
+// dropped and counted.
+const rosoutQueue = 64
+
+// setNode starts writing to n's /rosout; nil stops (before n closes,
+// which frees a writer stuck in it).
 func (r *rosout) setNode(n *goroslib.Node) {
 	r.mu.Lock()
-	r.node = n
-	r.mu.Unlock()
+	defer r.mu.Unlock()
+	if r.queue != nil {
+		close(r.queue)
+		r.queue = nil
+	}
+	if n == nil {
+		return
+	}
+	q := make(chan rosoutMsg, rosoutQueue)
+	r.queue = q
+	go func() {
+		for m := range q {
+			n.Log(m.level, "%s", m.text)
+		}
+	}()
 }
 
 // log sends msg to /rosout if a session is up and the rate allows.
 func (r *rosout) log(msg string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.node == nil {
+	if r.queue == nil {
 		return
 	}
 	ok, dropped := r.admit(r.clock())
@@ -68,7 +95,11 @@ func (r *rosout) log(msg string) {
 	if dropped > 0 {
 		msg = fmt.Sprintf("%s (and %d more messages not sent to /rosout)", msg, dropped)
 	}
-	r.node.Log(levelOf(msg), "%s", msg)
+	select {
+	case r.queue <- rosoutMsg{levelOf(msg), msg}:
+	default:
+		r.dropped++ // the node is not taking them: told with the next
+	}
 }
 
 // admit takes a token at time now: ok to send, with the count of the
