@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -235,27 +236,49 @@ func (b *Bridge) Stats() Stats {
 }
 
 // Run keeps the bridge registered until ctx ends: it starts an embedded
-// master when allowed and none answers, registers, publishes, and
-// re-registers whenever the master is lost or restarts. It returns nil
+// master when allowed and none answers (at start, or when the master it
+// used stops answering), registers, publishes, and re-registers whenever
+// the master is lost or restarts. It returns nil
 // when ctx ends, an error when the embedded master cannot start, or one
 // that is ErrShutdown when the master shut the node down.
 func (b *Bridge) Run(ctx context.Context) error {
+	var embedded *master.Master
+	defer func() {
+		if embedded != nil {
+			embedded.Close()
+		}
+	}()
+	// startEmbedded starts the embedded master at ROS_MASTER_URI, from its
+	// state file when there is one.
+	startEmbedded := func() error {
+		m := master.New(master.Options{Logf: b.masterLog, StateFile: b.o.Env.MasterState(b.hostport)})
+		if err := m.Start(b.hostport); err != nil {
+			m.Close()
+			return err
+		}
+		embedded = m
+		b.mu.Lock()
+		b.stats.EmbeddedURI = m.URI()
+		b.mu.Unlock()
+		b.o.Logf("ros: no master at %s: started an embedded one", b.masterURI)
+		return nil
+	}
 	if b.o.Master == MasterEmbedded {
 		if _, err := b.probe(ctx); err != nil {
-			m := master.New(master.Options{Logf: b.masterLog, StateFile: b.o.Env.MasterState(b.hostport)})
-			if err := m.Start(b.hostport); err != nil {
+			if err := startEmbedded(); err != nil {
 				return fmt.Errorf("ros: no master answers at %s and the embedded one cannot start: %w", b.masterURI, err)
 			}
-			defer m.Close()
-			b.mu.Lock()
-			b.stats.EmbeddedURI = m.URI()
-			b.mu.Unlock()
-			b.o.Logf("ros: no master at %s: started an embedded one", b.masterURI)
 		}
 	}
 	quiet := false // log a failed connection once until one succeeds
 	for ctx.Err() == nil {
 		s, err := b.connect(ctx)
+		if err != nil && embedded == nil && b.o.Master == MasterEmbedded && errors.Is(err, syscall.ECONNREFUSED) &&
+			startEmbedded() == nil {
+			// The master this frcd used went away (another frcd that
+			// hosted it stopped): this one hosts it now, from the state file.
+			continue
+		}
 		if err != nil {
 			if !quiet {
 				b.o.Logf("ros: cannot register with the master at %s (retrying every %s): %v", b.masterURI, b.o.Retry, err)

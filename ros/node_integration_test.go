@@ -154,3 +154,48 @@ func TestNoDelay(t *testing.T) {
 	startProcess(t, e, "rostopic", "echo", "/joint_states/header/seq")
 	eventually(t, "the subscriber's socket set to TCP_NODELAY", func() bool { return d.Bridge.Stats().NoDelaySet > 0 })
 }
+
+// TestEmbeddedMasterTakeover: two robots on the embedded master of the
+// first; the first stops, its master with it. The second starts the
+// embedded master again from the state file and registers again, and a
+// rostopic echo of its joint states that ran all along receives again.
+func TestEmbeddedMasterTakeover(t *testing.T) {
+	integration(t, tooltest.Rostopic)
+	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
+	e.Vars = append(e.Vars, "PYTHONUNBUFFERED=1")
+	home := t.TempDir()
+	start := func(ns string) (*daemon.Daemon, *running) {
+		text, err := os.ReadFile(exampleURDF)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
+			Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1", Home: home}, Master: ros.MasterEmbedded, URDF: string(text), Logf: t.Logf, Namespace: ns,
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d, runDaemon(t, d)
+	}
+	first, r1 := start("robot1")
+	second, _ := start("robot2")
+	if first.Bridge.Stats().EmbeddedURI == "" || second.Bridge.Stats().EmbeddedURI != "" {
+		t.Fatalf("the first should host the master: %+v / %+v", first.Bridge.Stats(), second.Bridge.Stats())
+	}
+	echo := startProcess(t, e, "rostopic", "echo", "/robot2/joint_states/header/seq")
+	eventually(t, "rostopic echo receiving", func() bool { return strings.Count(echo.String(), "\n") > 10 })
+	r1.cancel()
+	<-r1.done
+	select {
+	case <-second.Bridge.Registered(2):
+	case <-time.After(tooltest.Timeout):
+		t.Fatal("the second frcd did not register again")
+	}
+	if second.Bridge.Stats().EmbeddedURI == "" {
+		t.Errorf("the second frcd does not host the master: %+v", second.Bridge.Stats())
+	}
+	n := strings.Count(echo.String(), "\n")
+	eventually(t, "the running rostopic echo receiving from the new master's robot2", func() bool {
+		return strings.Count(echo.String(), "\n") > n+10
+	})
+}
