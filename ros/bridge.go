@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -274,9 +275,11 @@ func (b *Bridge) Run(ctx context.Context) error {
 	for ctx.Err() == nil {
 		s, err := b.connect(ctx)
 		if err != nil && embedded == nil && b.o.Master == MasterEmbedded && errors.Is(err, syscall.ECONNREFUSED) &&
-			startEmbedded() == nil {
-			// The master this frcd used went away (another frcd that
-			// hosted it stopped): this one hosts it now, from the state file.
+			b.embeddedWasHere() && startEmbedded() == nil {
+			// The master this frcd used went away, and it was another
+			// frcd's embedded one: this one hosts it now, from the state
+			// file. (A rosmaster that restarts leaves no state file: its
+			// port is left to it.)
 			continue
 		}
 		if err != nil {
@@ -303,6 +306,17 @@ func (b *Bridge) Run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// embeddedWasHere says whether an frcd's embedded master kept its state
+// for this port: the master that stopped answering was one.
+func (b *Bridge) embeddedWasHere() bool {
+	path := b.o.Env.MasterState(b.hostport)
+	if path == "" {
+		return false
+	}
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func (b *Bridge) setConnected(on bool, pid int) {
