@@ -18,7 +18,7 @@ import (
 func startFrcdProcess(t *testing.T, e *tooltest.ROS, out *tooltest.Buffer) (kill func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := e.Command(ctx, os.Args[0], "run", "--sim", "--wpilibws", "off", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml")
+	cmd := e.Command(ctx, os.Args[0], "run", "--sim", "--wpilibws", "off", "--nt", "off", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml")
 	cmd.Env = append(append([]string(nil), e.Vars...), "FRCD_RUN_MAIN=1")
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {

@@ -98,7 +98,8 @@ func TestROSLaunch(t *testing.T) {
 	// /robot1 and in /robot2 with a remapping and a publish_rate argument
 	// (frcd's private parameter).
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := e.Command(ctx, "roslaunch", "frcd", "two_robots.launch")
+	// NT4 off: other tests on this machine may hold any fixed port.
+	cmd := e.Command(ctx, "roslaunch", "frcd", "two_robots.launch", "nt1:=off", "nt2:=off")
 	var out tooltest.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {

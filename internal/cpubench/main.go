@@ -207,7 +207,7 @@ type results map[string][]sample
 func measureAll(o options, b binaries, spec map[float64]string) (results, error) {
 	res := results{}
 	frcdArgs := func(rate float64, ros bool) []string {
-		a := []string{"run", "--sim", "--wpilibws", "off", "--rate", strconv.FormatFloat(rate, 'f', -1, 64),
+		a := []string{"run", "--sim", "--wpilibws", "off", "--nt", "off", "--rate", strconv.FormatFloat(rate, 'f', -1, 64),
 			"--status", "1s", exampleURDF, exampleYAML}
 		if !ros {
 			a = append(a[:1], append([]string{"--no-ros"}, a[1:]...)...)
