@@ -257,6 +257,7 @@ func run(frcd, urdf, yaml, iface string) error {
 	if out, err := exec.CommandContext(ctx, "ip", "link", "set", iface, "down").CombinedOutput(); err != nil {
 		fail("ip link set %s down: %v: %s", iface, err, out)
 	}
+	mark("is-down") // ip has returned: the interface is down from here
 	time.Sleep(1500 * time.Millisecond)
 	mark("up")
 	if out, err := exec.CommandContext(ctx, "ip", "link", "set", iface, "up").CombinedOutput(); err != nil {
