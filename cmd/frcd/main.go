@@ -45,7 +45,7 @@ Usage:
                           run the robot, bridged to ROS, with a status line each second: on the
                           simulated HAL (--sim for short; it also serves WPILib's simulation
                           WebSocket protocol), on a Linux coprocessor, or on the roboRIO
-` + deployUsage + canUsage + `  frcd validate [--json] [--strict] [--hal sim|linux|roborio] ROBOT.urdf ROBOT.yaml
+` + deployUsage + canUsage + `  frcd validate [--json] [--strict] [--hal sim|linux|roborio|systemcore] ROBOT.urdf ROBOT.yaml
                           check a robot's files; every finding as file:line:col; with --hal, warn
                           about each device that HAL cannot run
   frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
@@ -121,7 +121,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	halName := fs.String("hal", "", "warn about each device this HAL cannot run: sim, linux or roborio")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: frcd validate [--json] [--strict] [--hal sim|linux|roborio] ROBOT.urdf ROBOT.yaml")
+		fmt.Fprintln(stderr, "usage: frcd validate [--json] [--strict] [--hal sim|linux|roborio|systemcore] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
 	}
 	urdfPath, yamlPath, ok := robotFiles(fs, args)
@@ -130,7 +130,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	}
 	caps, known := backendCaps(*halName)
 	if *halName != "" && !known {
-		fmt.Fprintf(stderr, "frcd validate: --hal %s: want sim, linux or roborio%s\n", *halName, diag.DidYouMean(*halName, []string{"sim", "linux", "roborio"}))
+		fmt.Fprintf(stderr, "frcd validate: --hal %s: want sim, linux, roborio or systemcore%s\n", *halName, diag.DidYouMean(*halName, []string{"sim", "linux", "roborio", "systemcore"}))
 		return exitUsage
 	}
 	r, list, ioErr := robot.Load(urdfPath, yamlPath)
@@ -192,10 +192,10 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	switch *halName {
 	case "sim", "linux", "roborio":
 	case "":
-		fmt.Fprintln(stderr, "frcd run: which HAL? add --hal sim (or --sim) for the simulated robot, --hal linux on a coprocessor, --hal roborio on the roboRIO")
+		fmt.Fprintln(stderr, "frcd run: which HAL? add --hal sim (or --sim) for the simulated robot, --hal linux on a coprocessor, --hal roborio on the roboRIO, --hal systemcore on Systemcore")
 		return exitUsage
 	default:
-		fmt.Fprintf(stderr, "frcd run: --hal %s: want sim, linux or roborio%s\n", *halName, diag.DidYouMean(*halName, []string{"sim", "linux", "roborio"}))
+		fmt.Fprintf(stderr, "frcd run: --hal %s: want sim, linux, roborio or systemcore%s\n", *halName, diag.DidYouMean(*halName, []string{"sim", "linux", "roborio", "systemcore"}))
 		return exitUsage
 	}
 	onSim := *halName == "sim"
