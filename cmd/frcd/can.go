@@ -118,7 +118,7 @@ func canCommand(args []string, stdout, stderr io.Writer) int {
 	switch *halName {
 	case "sim":
 		d, err = daemon.NewSim(r, daemon.Options{})
-	case "linux", "roborio":
+	case "linux", "roborio", "systemcore":
 		b, _, oerr := openHardware(*halName, r, log.New(stderr, "", 0).Printf)
 		if oerr != nil {
 			fmt.Fprintf(stderr, "frcd can scan: %v\n", oerr)
@@ -126,7 +126,7 @@ func canCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		d, err = daemon.New(r, b, daemon.Options{RealTime: true}) // closes b when it fails
 	default:
-		fmt.Fprintf(stderr, "frcd can scan: --hal %q: want sim, linux or roborio\n", *halName)
+		fmt.Fprintf(stderr, "frcd can scan: --hal %q: want sim, linux, roborio or systemcore\n", *halName)
 		return exitUsage
 	}
 	if err != nil {

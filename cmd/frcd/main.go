@@ -190,7 +190,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		*halName = "sim"
 	}
 	switch *halName {
-	case "sim", "linux", "roborio":
+	case "sim", "linux", "roborio", "systemcore":
 	case "":
 		fmt.Fprintln(stderr, "frcd run: which HAL? add --hal sim (or --sim) for the simulated robot, --hal linux on a coprocessor, --hal roborio on the roboRIO, --hal systemcore on Systemcore")
 		return exitUsage

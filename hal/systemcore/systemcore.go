@@ -229,6 +229,9 @@ func Open(o Options, logf func(format string, args ...any)) (*Backend, error) {
 	}
 	b.l = linux.New(linux.Options{CAN: o.CAN, Heartbeat: o.Heartbeat}, p)
 	b.l.Logf = logf
+	if logf != nil {
+		logf("frcd: Systemcore CAN: CAN FD frames on [%s], classic only on [%s]", strings.Join(fd, " "), strings.Join(classic, " "))
+	}
 	return b, nil
 }
 
