@@ -21,6 +21,11 @@
 // needs one, and opening one is hal.ErrUnsupported with that reason.
 // Systemcore has no relays, analog outputs or roboRIO ports at all.
 //
+// The NT4 system server (127.0.0.1:6810) still runs; the backend connects
+// to it with nt4.Conn and reports on /diagnostics whether it answers, how
+// many topics it announces and which REV Expansion Hubs it says are
+// connected, so that a team sees on new hardware what it offers.
+//
 // The `linux:` section of the robot's YAML configures it as it configures
 // a coprocessor: can (default can_s0 to can_s4), heartbeat, ros_enable;
 // its gpio map does not apply (Systemcore's DIO are SmartIO channels).

@@ -32,6 +32,9 @@ type Options struct {
 	// SysNet is where the interfaces' MTUs are read ("" is
 	// /sys/class/net); tests point it elsewhere.
 	SysNet string
+	// SystemServer is the system server's host:port ("" is
+	// SystemServerAddr; "off" watches none).
+	SystemServer string
 }
 
 // OptionsFrom reads the `linux:` section of a checked robot file.
@@ -60,6 +63,7 @@ type Backend struct {
 	l     *linux.Backend
 	start time.Time
 	fd    map[string]bool
+	ss    *systemServer // nil until WatchSystemServer
 }
 
 // Now is the time since the backend started, on the monotonic clock.
@@ -92,7 +96,11 @@ func (b *Backend) Report(dst []hal.Report) []hal.Report {
 	if len(fd) > 0 {
 		msg = strings.Join(fd, ", ")
 	}
-	return append(dst, hal.Report{Name: "CAN FD buses", Message: msg})
+	dst = append(dst, hal.Report{Name: "CAN FD buses", Message: msg})
+	if b.ss != nil {
+		dst = append(dst, b.ss.report())
+	}
+	return dst
 }
 
 func (b *Backend) names() []string {
@@ -113,8 +121,13 @@ func (b *Backend) names() []string {
 // FD says whether the bus of that name was opened for CAN FD frames.
 func (b *Backend) FD(name string) bool { return b.fd[name] }
 
-// Close stops the CAN readers.
-func (b *Backend) Close() error { return b.l.Close() }
+// Close stops the system server's watcher and the CAN readers.
+func (b *Backend) Close() error {
+	if b.ss != nil {
+		b.ss.stop()
+	}
+	return b.l.Close()
+}
 
 // errMrclib is why SmartIO, the IMU and the battery are out of reach.
 const errMrclib = "Systemcore reaches it only through WPILib's mrclib, a closed C library frcd (a static Go binary) has no binding to; see docs/systemcore.md"
@@ -231,6 +244,13 @@ func Open(o Options, logf func(format string, args ...any)) (*Backend, error) {
 	b.l.Logf = logf
 	if logf != nil {
 		logf("frcd: Systemcore CAN: CAN FD frames on [%s], classic only on [%s]", strings.Join(fd, " "), strings.Join(classic, " "))
+	}
+	switch o.SystemServer {
+	case "off":
+	case "":
+		b.WatchSystemServer(SystemServerAddr)
+	default:
+		b.WatchSystemServer(o.SystemServer)
 	}
 	return b, nil
 }
