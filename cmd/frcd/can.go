@@ -73,7 +73,7 @@ func writeScan(w io.Writer, inv devices.Inventory, asJSON bool) int {
 	return exitOK
 }
 
-const canUsage = `  frcd can scan --hal sim|linux|roborio [--for D] [--json] ROBOT.urdf ROBOT.yaml
+const canUsage = `  frcd can scan --hal sim|linux|roborio|systemcore [--for D] [--json] ROBOT.urdf ROBOT.yaml
                           list the CAN devices heard on the robot's buses against those the
                           YAML expects (present, stale, missing, unexpected); exit 1 when a
                           required one is missing

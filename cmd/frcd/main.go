@@ -41,7 +41,7 @@ const (
 const usage = `frcd brings ros_control to the FRC roboRIO.
 
 Usage:
-  frcd run --hal sim|linux|roborio [--master=embedded|external] [--no-ros] [--rate HZ] ROBOT.urdf ROBOT.yaml
+  frcd run --hal sim|linux|roborio|systemcore [--master=embedded|external] [--no-ros] [--rate HZ] ROBOT.urdf ROBOT.yaml
                           run the robot, bridged to ROS, with a status line each second: on the
                           simulated HAL (--sim for short; it also serves WPILib's simulation
                           WebSocket protocol), on a Linux coprocessor, or on the roboRIO
@@ -175,7 +175,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	tel := telemetryFlags(fs)
 	spin := fs.Duration("spin", 0, "spin this long before each cycle instead of sleeping (less jitter, more CPU; default 200µs at 500 Hz and above, -1ns never)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: frcd run --hal sim|linux|roborio (or --sim) [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] [--nt ADDR|off] [--log DIR] ROBOT.urdf ROBOT.yaml")
+		fmt.Fprintln(stderr, "usage: frcd run --hal sim|linux|roborio|systemcore (or --sim) [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] [--nt ADDR|off] [--log DIR] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
 	}
 	urdfPath, yamlPath, ok := robotFiles(fs, args)

@@ -317,7 +317,7 @@ func changes[M any](ev string, vals func(*M) []float64) func(*M) {
 }
 
 // connect waits for frcd's embedded master and /frcd/enable.
-func connect(ctx context.Context, exited <-chan error) (*goroslib.Node, error) {
+func connect(ctx context.Context, exited chan error) (*goroslib.Node, error) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		node, err := goroslib.NewNode(goroslib.NodeConf{Name: "canagent", MasterAddress: "127.0.0.1:11311", Host: "127.0.0.1",
@@ -334,6 +334,7 @@ func connect(ctx context.Context, exited <-chan error) (*goroslib.Node, error) {
 		}
 		select {
 		case e := <-exited:
+			exited <- e // for run's deferred wait, which would block on it otherwise
 			return nil, fmt.Errorf("frcd exited before its ROS node was up: %v", e)
 		case <-ctx.Done():
 			return nil, ctx.Err()
