@@ -141,6 +141,9 @@ func (p *parser) checkEntries(entries []*Device, c *Checker) {
 						scope = strconv.Itoa(sv.Int)
 					}
 				}
+				if k.Scope == "can_bus" {
+					scope = d.CANBus()
+				}
 				if k.Scope == "pcm_id" {
 					scope = ModuleLabel(d)
 				}

@@ -157,6 +157,7 @@ func (p *parser) parse(data []byte) bool {
 		p.list.Errorf(p.pos(root), "the file must be a mapping with a `joints:` list, not %s", describeNode(root))
 		return false
 	}
+	root = p.canonicalize(root) // frc_control's forms (frccontrol.go)
 	var joints, controllers, loop, sim, linux, nt4 *yaml.Node
 	p.mapping(root, func(key string, k, v *yaml.Node) {
 		switch key {
@@ -189,6 +190,7 @@ func (p *parser) parse(data []byte) bool {
 	p.simSection(sim)
 	p.file.Linux = p.section("linux", Linux, linux)
 	p.file.NT4 = p.section("nt4", NT4, nt4)
+	p.resolveCANBuses()
 	p.checkFile()
 	return true
 }

@@ -244,6 +244,7 @@ func TestSpecKeys(t *testing.T) {
 		"pdp":             "id!" + can,
 		"rev_pdh":         "id!" + can,
 		"rev_ph":          "id!" + can,
+		"built_in_accel":  "frame_id! range=8",
 	}
 	speed := "id! inverted=false pdp=the PDP with id 0, else the PDH with id 1 pdp_ch k_eff=1.0"
 	for _, n := range []string{"dmc60", "jaguar", "pwm_talon_srx", "pwm_victor_spx", "sd540", "spark", "talon", "victor", "victor_sp", "can_victor_spx", "talon_srx"} {

@@ -121,7 +121,7 @@ var Sim = &Type{
 }
 
 // SimMotors are the motor models of the sim.
-var SimMotors = []string{"cim", "mini_cim", "bag", "775pro", "rs775", "am9015", "neo", "neo550", "falcon500", "window"}
+var SimMotors = []string{"cim", "mini_cim", "bag", "775pro", "rs775", "am9015", "neo", "neo550", "neo_vortex", "falcon500", "window"}
 
 // SimJoint is the type of an entry of `sim: joints:`: the plant of one URDF
 // joint.
@@ -132,7 +132,7 @@ var SimJoint = &Type{
 		"the joint's torque (or its free speed the URDF velocity limit), the child link's inertia.",
 	Place: DrivesJoint,
 	Keys: []Key{
-		{Name: "motor", Kind: String, Enum: SimMotors, DefaultDoc: "cim", Doc: "The motor model."},
+		{Name: "motor", Kind: String, Enum: SimMotors, DefaultDoc: "the controller's own (a SPARK MAX's NEO, a SPARK Flex's NEO Vortex), else cim", Doc: "The motor model."},
 		{Name: "motors", Kind: Int, Default: 1, HasRange: true, Min: 1, Max: 8, Doc: "How many motors drive the gearbox."},
 		{Name: "gearing", Kind: Float, HasRange: true, Min: 1e-6, Max: 1e6, DefaultDoc: "k_eff / motor torque per amp", Unit: "motor rad per rad or m", Doc: "The reduction from motor to joint."},
 		{Name: "inertia", Kind: Float, HasRange: true, Min: 1e-9, Max: 1e6, DefaultDoc: "from the URDF child link", Unit: "kg·m² or kg", Doc: "The moving inertia (or mass) seen at the joint."},

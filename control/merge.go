@@ -20,6 +20,7 @@ const (
 	srcAnalog                     // position only (a servo's commanded angle)
 	srcRatePos                    // an analog output's value: position and velocity
 	srcNoEffort                   // a digital input or output: effort 0 (the spec)
+	srcEffort                     // an actuator's own effort (a SPARK's current × k_eff)
 )
 
 // source is one handle feeding a joint's state.
@@ -159,6 +160,13 @@ func newMerger(r *robot.Robot, reg *interfaces.Registry, devIndex map[string]int
 					add(source{kind: srcRatePos, dev: dev(a), rate: h})
 				}
 			}
+			if a.Type.EffortState {
+				if h, err := interfaces.State[interfaces.AnalogState](reg, a.Name, interfaces.Effort); err != nil {
+					fail(err)
+				} else {
+					add(source{kind: srcEffort, dev: dev(a), an: h})
+				}
+			}
 			if rj.PDP != nil {
 				pdp, err := interfaces.State[interfaces.PDPState](reg, rj.PDP.Name, interfaces.PDP)
 				if err != nil {
@@ -227,6 +235,10 @@ func (m *merger) merge() {
 			case srcNoEffort:
 				if js.Has&interfaces.HasEffort == 0 {
 					js.SetEffort(0)
+				}
+			case srcEffort:
+				if js.Has&interfaces.HasEffort == 0 {
+					js.SetEffort(s.an.Value)
 				}
 			case srcTernary:
 				switch s.tri.Value {

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"time"
 
 	"github.com/frcd/frcd/control"
@@ -41,7 +40,8 @@ type Options struct {
 	Enabled bool
 	// Spin is how long before each cycle's deadline Run stops sleeping and
 	// spins on the clock, trading CPU for jitter. Negative means never;
-	// 0 picks 200 µs at 500 Hz and above, else never.
+	// 0 spins at 500 Hz and above only as long as the measured wake-up
+	// lateness needs (its running 99th percentile), else never.
 	Spin time.Duration
 	// Status, when set, gets a one-line status each StatusEvery (Run only).
 	Status      io.Writer
@@ -71,6 +71,11 @@ type ROSOptions struct {
 	Master ros.MasterMode // may an embedded master start
 	URDF   string         // the URDF text, for /robot_description
 	Name   string         // the node's name; default frcd
+	// Namespace, Remaps and Params: the node's namespace, the command
+	// line's remappings and private parameters (ros.Args).
+	Namespace string
+	Remaps    map[string]string
+	Params    map[string]any
 	// PublishRate overrides the joint state controller's publish_rate.
 	PublishRate float64
 	Logf        func(format string, args ...any)
@@ -215,6 +220,7 @@ func (d *Daemon) bind() error {
 	if o := d.opts.ROS; o != nil {
 		ro := ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
 			Diagnostics: d.diagnostics, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf,
+			Namespace: o.Namespace, Remaps: o.Remaps, Params: o.Params, Rest: ros.RestPositions(d.Robot), DriverStation: d.driverStation,
 			OnPanic: func(v any) { d.Panicked(newPanic("a ROS callback", v)) }}
 		ro.SetEnabled = d.rosEnable()
 		if d.Sim != nil {
@@ -353,15 +359,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 			repeat(ctx, every, func() { fmt.Fprintln(d.opts.Status, d.StatusLine()) })
 		}()
 	}
-	spin := d.opts.Spin
-	if spin == 0 && period <= 2*time.Millisecond {
-		spin = 200 * time.Microsecond
-	}
-	spin = max(spin, 0) // negative: never spin
-	// The loop owns its OS thread, so that sleeping in nanosleep and
-	// spinning never delay another goroutine's work or its own wake-up.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	// The loop's goroutine is not locked to a thread: it parks on a
+	// timerfd between cycles (waiter), so the thread that wakes from the
+	// poller runs it without a hand-off to another thread.
+	w := newWaiter()
+	defer w.close()
+	spin := newSpinner(d.opts.Spin, period)
 	next := d.Now()
 	for {
 		select {
@@ -387,10 +390,11 @@ func (d *Daemon) Run(ctx context.Context) error {
 			next = d.Now() // far behind: start afresh rather than burst
 			continue
 		}
-		if wait > spin {
-			sleep(wait - spin)
+		if lead := spin.lead(); wait > lead {
+			w.sleep(wait - lead)
+			spin.woke(d.Now() - (next - lead))
 		}
-		for spin > 0 && d.Now() < next {
+		for spin.spins() && d.Now() < next {
 			// spin out the last stretch
 		}
 	}

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -21,7 +22,7 @@ func TestDeviceErrorsAreImmutable(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
-	var seen string
+	seen := make(chan string, 1) // the reader's first sight of the error
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -35,17 +36,35 @@ func TestDeviceErrorsAreImmutable(t *testing.T) {
 			d.Loop.ReadSnapshot(snap)
 			for _, dv := range snap.Devices {
 				if dv.LastErr != nil && dv.Name == "left_rear_wheel_joint" {
-					seen = dv.LastErr.Error()
+					select {
+					case seen <- dv.LastErr.Error():
+					default:
+					}
 				}
 			}
 		}
 	}()
-	for i := 0; i < 200; i++ {
+	// The loop steps while the reader formats: at least 200 cycles, and on
+	// until the reader has seen the error (however the goroutines are
+	// scheduled), at most 100,000.
+	var msg string
+	for i := 0; msg == ""; i++ {
 		d.Step()
+		if i < 200 {
+			continue
+		}
+		if i > 100_000 {
+			break
+		}
+		select {
+		case msg = <-seen:
+		default:
+			runtime.Gosched()
+		}
 	}
 	close(stop)
 	wg.Wait()
-	if !strings.Contains(seen, "left_rear_wheel_joint") {
-		t.Errorf("the silenced motor's last error: %q", seen)
+	if !strings.Contains(msg, "left_rear_wheel_joint") {
+		t.Errorf("the silenced motor's last error: %q", msg)
 	}
 }

@@ -392,7 +392,11 @@ func (s *scenario) expect(f []string) {
 		js, _ := d.Loop.JointState(f[1])
 		tr, _ := d.Sim.Joint(f[1])
 		rj := d.Robot.Joint(f[1])
-		want := math.Abs(tr.Current) * rj.KEff
+		kEff := rj.KEff
+		if a := rj.Actuator; rj.PDP == nil && a != nil && a.Type.EffortState {
+			kEff = a.Float("k_eff") // the controller's own current
+		}
+		want := math.Abs(tr.Current) * kEff
 		if tr.Voltage < 0 {
 			want = -want
 		}

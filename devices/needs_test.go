@@ -62,6 +62,10 @@ func (r *recorder) OpenPigeon(id, talonID int) (hal.Pigeon, error) {
 	r.used |= hal.CapPigeon
 	return r.Backend.OpenPigeon(id, talonID)
 }
+func (r *recorder) OpenAccelerometer(rangeG int) (hal.Accelerometer, error) {
+	r.used |= hal.CapAccel
+	return r.Backend.OpenAccelerometer(rangeG)
+}
 func (r *recorder) CANBus(name string) (hal.CANBus, error) { return r.CAN(), nil }
 func (r *recorder) OpenCANMotorOn(bus, model string, id int) (hal.CANMotor, error) {
 	return r.OpenCANMotor(model, id)

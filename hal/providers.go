@@ -100,6 +100,7 @@ const (
 	CapPigeon                      // Pigeons
 	CapRIOPorts                    // RIOPorts
 	CapLinuxBuses                  // LinuxBuses
+	CapAccel                       // BuiltInAccelerometer
 	capEnd
 )
 
@@ -109,7 +110,7 @@ const AllCaps = capEnd - 1
 var capNames = [...]string{
 	"PWM outputs", "DIO channels", "DIO duty-cycle outputs", "analog inputs", "analog outputs", "quadrature encoders",
 	"relay channels", "a CAN bus", "vendor-library CAN motor controllers", "vendor-library Pigeon IMUs",
-	"roboRIO SPI or I2C ports", "Linux SPI or I2C buses by number",
+	"roboRIO SPI or I2C ports", "Linux SPI or I2C buses by number", "a built-in accelerometer",
 }
 
 // String names the providers: "PWM outputs, a CAN bus".
@@ -155,6 +156,8 @@ func CapsOf(b any) Caps {
 	has(ok, CapRIOPorts)
 	_, ok = b.(LinuxBuses)
 	has(ok, CapLinuxBuses)
+	_, ok = b.(BuiltInAccelerometer)
+	has(ok, CapAccel)
 	return c
 }
 
@@ -244,6 +247,15 @@ func OpenRelay(b Backend, channel int) (Relay, error) {
 		return p.OpenRelay(channel)
 	}
 	return nil, lacks(b, CapRelay)
+}
+
+// OpenAccelerometer opens b's built-in accelerometer at a range of 2, 4
+// or 8 g, or says b has none.
+func OpenAccelerometer(b Backend, rangeG int) (Accelerometer, error) {
+	if p, ok := b.(BuiltInAccelerometer); ok {
+		return p.OpenAccelerometer(rangeG)
+	}
+	return nil, lacks(b, CapAccel)
 }
 
 // OpenRIOPorts returns b's roboRIO SPI and I2C ports, or says b has none.

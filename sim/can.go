@@ -211,6 +211,8 @@ func (m *canMotor) SetDuty(duty float64) error {
 	return nil
 }
 
+func (m *canMotor) canID() int { return m.id }
+
 // effective is the duty the controller applies: neutral while the robot
 // is disabled or when SetDuty has not come for motorTimeout.
 func (m *canMotor) effective(enabled bool, now time.Duration) float64 {

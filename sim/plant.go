@@ -26,6 +26,17 @@ const (
 	kindServo                     // a hobby servo on PWM
 )
 
+// canController is an emulated CAN motor controller driving a joint: a
+// CTRE one behind hal.CANMotor (canMotor) or a REV SPARK on its frames
+// (spark).
+type canController interface {
+	// effective is the duty (-1 to 1, the controller's direction) it
+	// applies at now; 0 is neutral.
+	effective(enabled bool, now time.Duration) float64
+	// canID is its CAN id.
+	canID() int
+}
+
 // joint is one movable URDF joint's plant and what it is wired to.
 type joint struct {
 	name string
@@ -56,7 +67,7 @@ type joint struct {
 	pwm  int     // PWM channel (speed controllers, nidec enable line, servo)
 	dio  int     // nidec duty-cycle DIO, digital_output channel
 	cal  frc.PWMCalibration
-	can  *canMotor
+	can  canController // a CAN motor controller (kindCANMotor)
 
 	duty    float64 // the controller's output, -1 to 1, plant direction; 0 coasts
 	volts   float64 // applied to each motor, plant direction

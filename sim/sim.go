@@ -80,6 +80,8 @@ type Sim struct {
 	nextFast   time.Duration
 
 	base *base // nil without a drivetrain
+	// accelOpen: the built-in accelerometer is open (part_built_in_accel.go).
+	accelOpen bool
 
 	nextStatus time.Duration
 	opts       Options // as built: the Scenario, and the seed each fault and disturbance seeds its own streams from

@@ -83,6 +83,9 @@ func (s *Sim) newJoint(rj *robot.Joint, p JointParams, pw powerOf) (*joint, erro
 	if isSpeedController(d) {
 		name := p.Motor
 		if name == "" {
+			name = partOf(d.Type).motor // the motor the controller is sold with
+		}
+		if name == "" {
 			name = "cim"
 		}
 		j.motor = motorTable[name].model()
@@ -139,7 +142,7 @@ func (j *joint) checkChannels(d *config.Device) error {
 	case kindDouble:
 		errs = append(errs, bad("pneumatics channel", j.ch, j.pcm.channels()), bad("pneumatics channel", j.rev, j.pcm.channels()))
 	case kindCANMotor:
-		errs = append(errs, bad("CAN id", j.can.id, maxCANID+1))
+		errs = append(errs, bad("CAN id", j.can.canID(), maxCANID+1))
 	}
 	if j.kind == kindServo && j.maxPulse <= j.minPulse {
 		errs = append(errs, fmt.Errorf("sim: %s: max_pulse_us must be greater than min_pulse_us", d))

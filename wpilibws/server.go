@@ -83,6 +83,7 @@ type Server struct {
 	owner     map[sim.Override]*client // who set each override
 	enabledBy *client                  // the client that last enabled the robot
 	stats     Stats
+	joined    chan struct{} // a client came: Run ticks again (buffered)
 }
 
 type client struct {
@@ -129,7 +130,7 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("wpilibws: %w", err)
 	}
 	return &Server{o: o, w: newWiring(o.Config), ln: ln, clients: map[string]*client{},
-		owner: map[sim.Override]*client{}, ds: dsExtra{station: "red1", matchTime: -1}}, nil
+		owner: map[sim.Override]*client{}, ds: dsExtra{station: "red1", matchTime: -1}, joined: make(chan struct{}, 1)}, nil
 }
 
 // Addr is the address the server listens on.
@@ -197,7 +198,13 @@ func (s *Server) Run(ctx context.Context) error {
 		case <-t.C:
 			s.mu.Lock()
 			s.refresh()
+			idle := len(s.clients) == 0
 			s.mu.Unlock()
+			if idle {
+				t.Stop() // nobody to send to: no wake-ups until a client comes
+			}
+		case <-s.joined:
+			t.Reset(s.o.Period)
 		}
 	}
 }
@@ -221,6 +228,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.clients[path] = c // reserved; nothing is queued before conn is set
 	s.mu.Unlock()
+	select {
+	case s.joined <- struct{}{}:
+	default: // Run has yet to take the last one
+	}
 	s.handlers.Add(1)
 	defer s.handlers.Done()
 	defer s.guard()

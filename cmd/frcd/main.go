@@ -48,11 +48,14 @@ Usage:
 ` + deployUsage + canUsage + `  frcd validate [--json] [--strict] [--hal sim|linux|roborio|systemcore] ROBOT.urdf ROBOT.yaml
                           check a robot's files; every finding as file:line:col; with --hal, warn
                           about each device that HAL cannot run
-  frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
+` + migrateUsage + `  frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
   frcd schema             print a JSON Schema of the robot YAML, for editors
 ` + logUsage + `  frcd version            print the version
 
-Exit status: 0 ok, 1 the robot has errors, 2 usage or I/O trouble, 3 the hardware could not be opened.
+ROS 1 arguments (from:=to, __ns:=, __name:=, _param:=value, ...) may follow run's, as roslaunch passes them.
+
+Exit status: 0 ok, 1 the robot has errors, 2 usage or I/O trouble, 3 the hardware could not be opened,
+4 the ROS master shut the node down (its name taken by another node, or rosnode kill), 5 a panic (every output made neutral).
 `
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -68,6 +71,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runDaemon(rest, stdout, stderr)
 	case "validate":
 		return validate(rest, stdout, stderr)
+	case "migrate":
+		return migrate(rest, stdout, stderr)
 	case "deploy":
 		return deployRobot(rest, stdout, stderr)
 	case "can":
@@ -85,7 +90,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "deploy", "can", "validate", "describe", "schema", "log", "version", "help"}), usage)
+	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "deploy", "can", "validate", "migrate", "describe", "schema", "log", "version", "help"}), usage)
 	return exitUsage
 }
 
@@ -116,6 +121,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 }
 
 func validate(args []string, stdout, stderr io.Writer) int {
+	defer oneShot()()
 	fs := newFlagSet("validate", stderr)
 	asJSON := fs.Bool("json", false, "print the findings as JSON")
 	strict := fs.Bool("strict", false, "treat warnings as errors")
@@ -173,10 +179,15 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	saveScenario := fs.String("save-scenario", "", "write the scenario the sim starts from to this file (JSON), to replay the run with --scenario")
 	wsAddr := fs.String("wpilibws", wpilibws.DefaultAddr, "host:port of the WPILib HAL simulation WebSocket server (resource /wpilibws), or off")
 	tel := telemetryFlags(fs)
-	spin := fs.Duration("spin", 0, "spin this long before each cycle instead of sleeping (less jitter, more CPU; default 200µs at 500 Hz and above, -1ns never)")
+	spin := fs.Duration("spin", 0, "spin this long before each cycle instead of sleeping (less jitter, more CPU; default at 500 Hz and above: as long as the measured wake-up lateness needs; -1ns never)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: frcd run --hal sim|linux|roborio|systemcore (or --sim) [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] [--nt ADDR|off] [--log DIR] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
+	}
+	args, env, rosArgv, err := rosArgs(args, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "frcd run: %v\n", err)
+		return exitUsage
 	}
 	urdfPath, yamlPath, ok := robotFiles(fs, args)
 	if !ok {
@@ -204,7 +215,9 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		fs.Visit(func(f *flag.Flag) {
 			switch f.Name {
 			case "disabled", "seed", "scenario", "save-scenario", "wpilibws":
-				simOnly = append(simOnly, "--"+f.Name)
+				if f.Name != "wpilibws" || f.Value.String() != "off" { // off is off anywhere (a launch file's)
+					simOnly = append(simOnly, "--"+f.Name)
+				}
 			}
 		})
 		if len(simOnly) > 0 {
@@ -217,7 +230,6 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "frcd run: %v\n", err)
 		return exitUsage
 	}
-	env := ros.EnvFrom(os.Getenv)
 	if _, _, err := env.Master(); err != nil && !*noROS {
 		fmt.Fprintf(stderr, "frcd run: %v\n", err)
 		return exitUsage
@@ -252,6 +264,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		o.ROS = &daemon.ROSOptions{Env: env, Master: mode, URDF: string(text), Logf: logger.Printf}
+		nodeOptions(o.ROS, rosArgv)
 	}
 	var d *daemon.Daemon
 	where := "the simulated HAL"
@@ -296,18 +309,21 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	}
 	if d.Bridge != nil {
 		uri, _, _ := env.Master()
-		fmt.Fprintf(stdout, "frcd: ROS master %s (%s); publishing /joint_states every %s\n", uri, *masterFlag, d.Bridge.Stats().PublishEvery)
+		fmt.Fprintf(stdout, "frcd: ROS node %s, master %s (%s); publishing %s every %s\n", d.Bridge.Names().Node(), uri, *masterFlag, d.Bridge.Names().Resolve(ros.JointStatesTopic), d.Bridge.Stats().PublishEvery)
 	}
 	if d.WS != nil {
 		fmt.Fprintf(stdout, "frcd: WPILib simulation WebSocket on ws://%s%s\n", d.WS.Addr(), wpilibws.Resource)
 	}
 	printTelemetry(stdout, d)
 	if err := d.Run(ctx); err != nil {
-		fmt.Fprintf(stderr, "frcd run: stopping: %v\n", err)
+		fmt.Fprintf(stderr, "frcd run: stopping, every output neutral: %v\n", err)
 		var pe *daemon.PanicError
 		if errors.As(err, &pe) {
 			fmt.Fprintf(stderr, "frcd: every output made neutral after the panic\n%s", pe.Stack)
 			return exitPanic
+		}
+		if errors.Is(err, ros.ErrShutdown) {
+			return exitShutdown
 		}
 		return exitInvalid
 	}

@@ -51,6 +51,8 @@ type Backend struct {
 	// Motors, a test may add one before it is opened.
 	Pigeons      map[int]*Pigeon
 	TalonPigeons map[int]*Pigeon
+	// Accel is the built-in accelerometer (accel.go).
+	Accel Accelerometer
 	// SPIPorts and I2CBuses are what SPI and I2C return (periph's
 	// conntest, spitest and i2ctest fakes fit); a missing port is
 	// ErrNoDevice.

@@ -7,4 +7,4 @@ import "github.com/frcd/frcd/hal"
 // without the roborio tag, so that `frcd validate --hal roborio` knows it
 // anywhere; TestCTREUnsupported checks it against the backend.
 const Caps = hal.CapPWM | hal.CapDIO | hal.CapDutyCycle | hal.CapAnalogIn | hal.CapAnalogOut | hal.CapEncoder |
-	hal.CapRelay | hal.CapCAN | hal.CapRIOPorts
+	hal.CapRelay | hal.CapCAN | hal.CapRIOPorts | hal.CapAccel
