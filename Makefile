@@ -6,13 +6,13 @@ VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev
 LDFLAGS  := -X main.version=$(VERSION)
 FUZZTIME ?= 60s
 # Fuzz targets as package:FuzzFunc; add one word per new target.
-FUZZ_TARGETS ?= ./urdf:FuzzParse ./urdf:FuzzFastRead ./config:FuzzParse ./devices:FuzzPDPStatus ./devices:FuzzPCMStatus ./devices:FuzzREVStatus ./devices:FuzzNavXDecode ./sim:FuzzNavXTransfers ./sim:FuzzPDPPacking ./sim:FuzzCANSend ./ros/master:FuzzDecode ./sim:FuzzParseScenario ./control:FuzzPlan ./wpilibws:FuzzDecode ./hal/socketcan:FuzzDecode ./hal/socketcan:FuzzDecodeFD ./nt4:FuzzDecode ./wpilog:FuzzSummarize ./frc:FuzzSparkStatus ./ros:FuzzParseArgs
+FUZZ_TARGETS ?= ./urdf:FuzzParse ./urdf:FuzzFastRead ./config:FuzzParse ./devices:FuzzPDPStatus ./devices:FuzzPCMStatus ./devices:FuzzREVStatus ./devices:FuzzNavXDecode ./sim:FuzzNavXTransfers ./sim:FuzzPDPPacking ./sim:FuzzCANSend ./ros/master:FuzzDecode ./sim:FuzzParseScenario ./control:FuzzPlan ./wpilibws:FuzzDecode ./hal/socketcan:FuzzDecode ./hal/socketcan:FuzzDecodeFD ./nt4:FuzzDecode ./nt4:FuzzClientDecode ./wpilog:FuzzSummarize ./frc:FuzzSparkStatus ./ros:FuzzParseArgs
 
 EXAMPLE_URDF := examples/competition/robot.urdf
 EXAMPLE_YAML := examples/competition/robot.yaml
 
 .DEFAULT_GOAL := help
-.PHONY: help deps deps-bench build test bench lint fmt-check vet rio rio-test fuzz docs run mem clean
+.PHONY: help deps deps-bench build test bench lint fmt-check vet rio rio-test systemcore systemcore-test fuzz docs run mem clean
 
 help: ## list the targets
 	@echo "usage: make TARGET"
@@ -28,7 +28,7 @@ deps: ## install the system packages the tests need (check_urdf, ...), only when
 build: ## build bin/frcd for this machine
 	CGO_ENABLED=0 $(GO) build -trimpath -tags netgo,osusergo -ldflags "$(LDFLAGS)" -o bin/frcd ./cmd/frcd
 
-test: deps fmt-check vet rio rio-test ## install test deps, check formatting, vet, build and test the roboRIO binary, run all tests with -race
+test: deps fmt-check vet rio rio-test systemcore systemcore-test ## install test deps, check formatting, vet, build and test the roboRIO binary, run all tests with -race
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio ./hal/roborio
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO" ./cmd/frcd
@@ -80,6 +80,26 @@ rio-test: deps bin/.rio/start.o ## run the roboRIO backend's tests as ARM binari
 	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/frcd.test ./cmd/frcd
 	cd hal/roborio && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/roborio.test -test.count=1
 	cd cmd/frcd && LD_LIBRARY_PATH= $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.run "OpenRoboRIO|RunRoboRIO" -test.v
+
+# The Systemcore build: a static linux/arm64 binary, no cgo (Systemcore's
+# userland is aarch64 Buildroot Linux; docs/systemcore.md).
+SC_GO := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO)
+
+systemcore: ## cross-compile bin/frcd-systemcore for Systemcore (static linux/arm64) and check it
+	$(SC_GO) build -trimpath -tags netgo,osusergo -ldflags "$(LDFLAGS)" -o bin/frcd-systemcore ./cmd/frcd
+	@readelf -h bin/frcd-systemcore | grep -q 'Machine:.*AArch64' || { echo "bin/frcd-systemcore is not an AArch64 binary"; exit 1; }
+	@! readelf -l bin/frcd-systemcore | grep -q INTERP || { echo "bin/frcd-systemcore is not static (it has an ELF interpreter)"; exit 1; }
+	qemu-aarch64 bin/frcd-systemcore validate --hal systemcore examples/systemcore/robot.urdf examples/systemcore/robot.yaml
+
+systemcore-test: deps ## run the Systemcore backend's and SocketCAN's tests as arm64 binaries under qemu-aarch64
+	@mkdir -p bin/.systemcore
+	$(SC_GO) test -c -o bin/.systemcore/systemcore.test ./hal/systemcore
+	$(SC_GO) test -c -o bin/.systemcore/socketcan.test ./hal/socketcan
+	$(SC_GO) test -c -o bin/.systemcore/frcd.test ./cmd/frcd
+	cd hal/systemcore && qemu-aarch64 $(CURDIR)/bin/.systemcore/systemcore.test -test.count=1 -test.v
+	# qemu-user does not pass SO_RXQ_OVFL on to the kernel: the two tests of it run natively in make test.
+	cd hal/socketcan && qemu-aarch64 $(CURDIR)/bin/.systemcore/socketcan.test -test.count=1 -test.short -test.skip 'TestSockConnReadsFramesAndTimesOut|TestSockConnCountsKernelDrops'
+	cd cmd/frcd && qemu-aarch64 $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.short -test.run 'ValidateHAL|ValidateSystemcore' -test.v
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 	@set -e; for t in $(FUZZ_TARGETS); do \

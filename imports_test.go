@@ -23,6 +23,7 @@ var allowed = map[string][]string{
 	"config":             {"diag", "frc", "gopkg.in/yaml.v3"},
 	"robot":              {"diag", "urdf", "config"},
 	"hal":                {"periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
+	"hal/systemcore":     {"hal", "config", "hal/linux", "hal/socketcan", "hal/heartbeat", "nt4"},
 	"hal/linux":          {"hal", "config", "hal/periph", "hal/socketcan", "hal/heartbeat", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
 	"hal/roborio":        {"hal", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"hal/periph":         {"hal", "periph.io/x/conn/v3/gpio", "periph.io/x/conn/v3/gpio/gpioreg", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/i2c/i2creg", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3/spi/spireg", "periph.io/x/host/v3"},
@@ -45,7 +46,7 @@ var allowed = map[string][]string{
 	"internal/testrobot": {},
 	"internal/sshdtest":  {"internal/tooltest", "golang.org/x/crypto/ssh"},
 	"deploy":             {"diag", "robot", "github.com/pkg/sftp", "golang.org/x/crypto/ssh", "golang.org/x/crypto/ssh/knownhosts"},
-	"cmd/frcd":           {"diag", "config", "devices", "hal", "hal/roborio", "hal/linux", "robot", "daemon", "ros", "sim", "wpilibws", "deploy", "nt4", "wpilog"},
+	"cmd/frcd":           {"diag", "config", "devices", "hal", "hal/roborio", "hal/linux", "hal/systemcore", "robot", "daemon", "ros", "sim", "wpilibws", "deploy", "nt4", "wpilog"},
 	"wpilibws":           {"frc", "hal", "config", "sim", "github.com/coder/websocket"},
 
 	// make bench's CPU measure and its bare-loop reference

@@ -11,6 +11,10 @@
 // GradleRIO runs there (frcKillRobot.sh, chown, setcap, ldconfig, sync).
 // Nothing runs a local ssh or scp.
 //
+// DeploySystemcore (systemcore.go) does the same on a Systemcore, as
+// WPILib's own Systemcore deploy targets do: /home/systemcore, the user
+// systemcore, the robot service.
+//
 // The files of this directory that are not Go (frcd.service,
 // coprocessor.md) are for running frcd on a Linux coprocessor instead.
 package deploy
@@ -128,6 +132,20 @@ type Options struct {
 	// CheckBinary, when set, vets Binary after the robot validates
 	// (frcd deploy passes CheckBinary).
 	CheckBinary func(path string) error
+	// Password, when set, is tried before the empty password
+	// (Systemcore's documented default login, SystemcorePassword).
+	Password string
+	// Home is the robot program's directory on the target (default Home;
+	// SystemcoreHome for DeploySystemcore).
+	Home string
+}
+
+// home is the robot program's directory on the target, Root excluded.
+func (o *Options) home() string {
+	if o.Home == "" {
+		return Home
+	}
+	return o.Home
 }
 
 // InvalidRobotError is the refusal to deploy a robot that does not
@@ -146,7 +164,11 @@ func (e *InvalidRobotError) Error() string {
 // RobotCommand is the content of robotCommand that starts frcd with the
 // robot's files on the roboRIO backend: the launcher runs it with sh.
 func RobotCommand(binary, urdf, yaml string) string {
-	return shellQuote(binary) + " run --hal roborio " + shellQuote(urdf) + " " + shellQuote(yaml) + "\n"
+	return robotCommand("roborio", binary, urdf, yaml)
+}
+
+func robotCommand(hal, binary, urdf, yaml string) string {
+	return shellQuote(binary) + " run --hal " + hal + " " + shellQuote(urdf) + " " + shellQuote(yaml) + "\n"
 }
 
 // Result says what a deploy did.
@@ -224,7 +246,7 @@ func (o *Options) plan() ([]upload, error) {
 			return nil, fmt.Errorf("deploy: %w", err)
 		}
 	}
-	home := o.Target.Root + Home
+	home := o.Target.Root + o.home()
 	ups := []upload{
 		{o.Binary, home + "/" + BinaryName, 0o755},
 		{o.URDF, home + "/" + filepath.Base(o.URDF), 0o644},
@@ -235,7 +257,10 @@ func (o *Options) plan() ([]upload, error) {
 			ups = append(ups, upload{filepath.Join(o.WPILibDir, lib), o.Target.Root + LibDir + "/" + lib, 0o755})
 		}
 	}
-	reserved := map[string]string{RobotCommandPath: "robotCommand", LogPath: "the log"}
+	reserved := map[string]string{o.home() + "/robotCommand": "robotCommand"}
+	if o.home() == Home {
+		reserved[LogPath] = "the log"
+	}
 	for _, u := range ups {
 		fi, err := os.Stat(u.local)
 		if err != nil {
@@ -253,20 +278,30 @@ func (o *Options) plan() ([]upload, error) {
 	return ups, nil
 }
 
-// Deploy installs and restarts frcd on the first host that answers.
-func Deploy(ctx context.Context, o Options) (*Result, error) {
+// start checks the local side (plan) and logs in to the first host that
+// answers.
+func (o *Options) start(ctx context.Context) ([]upload, *conn, error) {
 	if err := o.defaults(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ups, err := o.plan()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	auth, tried, err := o.authMethods()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c, err := o.connect(ctx, auth, tried)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ups, c, nil
+}
+
+// Deploy installs and restarts frcd on the first host that answers.
+func Deploy(ctx context.Context, o Options) (*Result, error) {
+	ups, c, err := o.start(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -280,12 +315,8 @@ func Deploy(ctx context.Context, o Options) (*Result, error) {
 		// Nothing to stop is no reason not to deploy.
 		fmt.Fprintf(out, "deploy: warning: %v\n", err)
 	}
-	for _, u := range ups {
-		if err := c.put(u.local, u.remote, u.mode); err != nil {
-			return res, err
-		}
-		res.Files = append(res.Files, u.remote)
-		fmt.Fprintf(out, "deploy: copied %s to %s\n", u.local, u.remote)
+	if err := c.putAll(ups, res, out); err != nil {
+		return res, err
 	}
 	if o.WPILibDir == "" {
 		var missing []string
@@ -346,18 +377,30 @@ func Deploy(ctx context.Context, o Options) (*Result, error) {
 // CheckBinary checks that path is what a roboRIO runs: a 32-bit ARM Linux
 // executable.
 func CheckBinary(path string) error {
+	_, err := openELF(path, elf.ELFCLASS32, elf.EM_ARM, "a 32-bit ARM executable for the roboRIO", "build frcd for the roboRIO with `make rio`")
+	return err
+}
+
+// openELF checks that path is an executable of that class and machine
+// (want says which in an error, build how to make one) and returns its
+// program headers.
+func openELF(path string, class elf.Class, machine elf.Machine, want, build string) ([]elf.ProgHeader, error) {
 	f, err := elf.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%s not found: build frcd for the roboRIO with `make rio`, or give it with --binary", path)
+		return nil, fmt.Errorf("%s not found: %s, or give it with --binary", path, build)
 	}
 	if err != nil {
-		return fmt.Errorf("%s is not a Linux executable (%v): build frcd for the roboRIO with `make rio`", path, err)
+		return nil, fmt.Errorf("%s is not a Linux executable (%v): %s", path, err, build)
 	}
 	defer f.Close()
-	if f.Class != elf.ELFCLASS32 || f.Machine != elf.EM_ARM || (f.Type != elf.ET_EXEC && f.Type != elf.ET_DYN) {
-		return fmt.Errorf("%s is a %s %s %s, not a 32-bit ARM executable for the roboRIO: build it with `make rio`", path, f.Class, f.Machine, f.Type)
+	if f.Class != class || f.Machine != machine || (f.Type != elf.ET_EXEC && f.Type != elf.ET_DYN) {
+		return nil, fmt.Errorf("%s is a %s %s %s, not %s: %s", path, f.Class, f.Machine, f.Type, want, build)
 	}
-	return nil
+	var progs []elf.ProgHeader
+	for _, p := range f.Progs {
+		progs = append(progs, p.ProgHeader)
+	}
+	return progs, nil
 }
 
 // withPort adds the SSH port to a host that has none.

@@ -36,16 +36,7 @@ func newFakeRIO(t *testing.T) *fakeRIO {
 	t.Helper()
 	root := t.TempDir()
 	f := &fakeRIO{root: root, calls: filepath.Join(root, "calls.log"), log: filepath.Join(root, "var/local/natinst/log/FRC_UserProgram.log")}
-	write := func(rel, text string, mode os.FileMode) {
-		p := filepath.Join(root, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), mode); err != nil {
-			t.Fatal(err)
-		}
-	}
-	record := fmt.Sprintf("#!/bin/sh\necho \"$(basename \"$0\") $*\" >> %s\n", f.calls)
+	write, record := treeWriter(t, root), recorder(f.calls)
 	// natinst-path.sh puts the FRC tools on PATH: here, recording stand-ins
 	// for the system tools the deploy must not really run.
 	write("etc/profile.d/natinst-path.sh", fmt.Sprintf("PATH=%s/fakebin:$PATH\n", root), 0o644)
@@ -68,6 +59,26 @@ esac
 		t.Fatal(err)
 	}
 	return f
+}
+
+// treeWriter writes files of a fake tree below root, making directories.
+func treeWriter(t *testing.T, root string) func(rel, text string, mode os.FileMode) {
+	return func(rel, text string, mode os.FileMode) {
+		t.Helper()
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// recorder is a shell script's start that appends its name and
+// arguments to calls.
+func recorder(calls string) string {
+	return fmt.Sprintf("#!/bin/sh\necho \"$(basename \"$0\") $*\" >> %s\n", calls)
 }
 
 func (f *fakeRIO) callLog(t *testing.T) string {

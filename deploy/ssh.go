@@ -57,6 +57,10 @@ type LoginError struct {
 }
 
 func (e *LoginError) Error() string {
+	if e.User == SystemcoreUser {
+		return fmt.Sprintf("%s@%s refused the login (tried %s): Systemcore's systemcore user has the password %q unless it was changed; give a key it accepts with --identity (%v)",
+			e.User, e.Host, strings.Join(e.Tried, ", "), SystemcorePassword, e.Err)
+	}
 	return fmt.Sprintf("%s@%s refused the login (tried %s): the roboRIO's admin user has an empty password unless one was set in its web dashboard; give a key it accepts with --identity (%v)",
 		e.User, e.Host, strings.Join(e.Tried, ", "), e.Err)
 }
@@ -113,6 +117,19 @@ func (o *Options) authMethods() ([]ssh.AuthMethod, []string, error) {
 	}
 	emptyAnswers := func(_, _ string, questions []string, _ []bool) ([]string, error) {
 		return make([]string, len(questions)), nil
+	}
+	if o.Password != "" {
+		pw := o.Password
+		methods = append(methods, ssh.Password(pw), ssh.KeyboardInteractive(func(_, _ string, questions []string, _ []bool) ([]string, error) {
+			answers := make([]string, len(questions))
+			for i := range answers {
+				answers[i] = pw
+			}
+			return answers, nil
+		}))
+		// The SSH client tries each method once: the default password
+		// stands instead of the empty one.
+		return methods, append(tried, "the target's default password"), nil
 	}
 	methods = append(methods, ssh.Password(""), ssh.KeyboardInteractive(emptyAnswers))
 	tried = append(tried, "the empty password")
@@ -247,6 +264,19 @@ func (c *conn) killCommand(restart bool) string {
 		cmd += " -r"
 	}
 	return cmd
+}
+
+// putAll copies the uploads in order, adding each to res.Files and
+// saying so on out.
+func (c *conn) putAll(ups []upload, res *Result, out io.Writer) error {
+	for _, u := range ups {
+		if err := c.put(u.local, u.remote, u.mode); err != nil {
+			return err
+		}
+		res.Files = append(res.Files, u.remote)
+		fmt.Fprintf(out, "deploy: copied %s to %s\n", u.local, u.remote)
+	}
+	return nil
 }
 
 // put copies a local file to the remote path with the mode.

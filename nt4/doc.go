@@ -37,6 +37,10 @@
 // headers of 16 KiB read within 5 s; every write within 2 s; a ping every
 // 2 s, answered within 2 s, or the connection is closed.
 //
+// Conn (conn.go) is the client side, sharing the message codec: Dial,
+// Subscribe, Publish, Set, the announced topics and their latest values
+// (frcd reaches Systemcore's system server with it).
+//
 // Not served: the $clients, $serverpub... meta topics, getvalues (4.0),
 // persistent topics, TLS on 5811, 4.2's subprotocol.
 package nt4

@@ -49,3 +49,41 @@ func FuzzDecode(f *testing.F) {
 }
 
 func appendHeaderAny(v Value) []byte { return appendHeader(nil, v.ID, v.Time, v.Type) }
+
+// FuzzClientDecode feeds a client connection a server's frames, as text
+// and as binary: it never panics, keeps its topic tables consistent and
+// within their limits, and keeps no value larger than its limit.
+func FuzzClientDecode(f *testing.F) {
+	val := appendHeader(nil, 3, 10, TypeBoolean)
+	val = msgp.AppendBool(val, true)
+	for _, s := range [][]byte{
+		[]byte(`[{"method":"announce","params":{"name":"/rhsp/0/connected","id":3,"type":"boolean","properties":{}}}]`),
+		[]byte(`[{"method":"announce","params":{"name":"/a","id":3,"type":"double"}},{"method":"announce","params":{"name":"/b","id":3,"type":"double"}},{"method":"unannounce","params":{"name":"/a","id":3}}]`),
+		[]byte(`[{"method":"properties","params":{"name":"/a","update":{}}}, 7, null]`),
+		val,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > maxMessageBytes {
+			return
+		}
+		tooltest.Within(t, time.Second, func() {
+			c := newConn()
+			c.handle(true, []byte(`[{"method":"announce","params":{"name":"/x","id":3,"type":"boolean"}}]`))
+			c.handle(true, b)
+			c.handle(false, b)
+			if len(c.topics) != len(c.byName) || len(c.byName) > maxTopics {
+				t.Fatalf("%d topics by id, %d by name", len(c.topics), len(c.byName))
+			}
+			for id, tp := range c.topics {
+				if tp.ID != id || c.byName[tp.Name] != tp {
+					t.Fatalf("topic %d %+v inconsistent", id, tp)
+				}
+				if len(tp.Value.Raw) > maxClientValue {
+					t.Fatalf("kept a value of %d bytes", len(tp.Value.Raw))
+				}
+			}
+		})
+	})
+}

@@ -101,6 +101,14 @@ type Server struct {
 	seen    []uint64 // per telemetry topic, the Seq last published
 	srcIDs  []int    // per telemetry topic, its server topic id
 	stats   Stats
+
+	// The WebSocket handlers running (http.Server's Shutdown does not
+	// wait for hijacked connections): Run waits for them, so that none
+	// logs after it returns.
+	hmu      sync.Mutex
+	hcond    *sync.Cond
+	handlers int
+	stopping bool
 }
 
 // New binds the listener; Run serves it.
@@ -118,7 +126,9 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nt4: %w", err)
 	}
-	return &Server{o: o, ln: ln, byName: map[string]*topic{}, clients: map[string]*client{}}, nil
+	s := &Server{o: o, ln: ln, byName: map[string]*topic{}, clients: map[string]*client{}}
+	s.hcond = sync.NewCond(&s.hmu)
+	return s, nil
 }
 
 // Addr is the address the server listens on.
@@ -145,6 +155,14 @@ func (s *Server) Run(ctx context.Context) error {
 		defer cancel()
 		srv.Shutdown(sctx)
 		srv.Close()
+		// The handlers' contexts derive from ctx: they end now, each
+		// within a write timeout.
+		s.hmu.Lock()
+		s.stopping = true
+		for s.handlers > 0 {
+			s.hcond.Wait()
+		}
+		s.hmu.Unlock()
 		return nil
 	case err := <-served:
 		return fmt.Errorf("nt4: %w", err)
@@ -250,6 +268,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintln(w, "frcd: NetworkTables 4 server; connect a WebSocket to /nt/<client name>")
 		return
 	}
+	s.hmu.Lock()
+	if s.stopping {
+		s.hmu.Unlock()
+		http.Error(w, "nt4: the server is stopping", http.StatusServiceUnavailable)
+		return
+	}
+	s.handlers++
+	s.hmu.Unlock()
+	defer func() {
+		s.hmu.Lock()
+		s.handlers--
+		s.hcond.Broadcast()
+		s.hmu.Unlock()
+	}()
 	proto := pickProtocol(r.Header.Values("Sec-WebSocket-Protocol"))
 	if proto == "" {
 		http.Error(w, "nt4: no supported subprotocol ("+ProtoV41+" or "+ProtoV40+")", http.StatusBadRequest)

@@ -22,6 +22,8 @@ gcc                    gcc
 arm-linux-gnueabi-gcc  gcc-arm-linux-gnueabi
 /usr/arm-linux-gnueabi/include/stdio.h libc6-dev-armel-cross
 qemu-arm               qemu-user
+# the Systemcore build (make systemcore-test): its arm64 tests under qemu-aarch64
+qemu-aarch64           qemu-user
 # ROS 1 tools for the ROS bridge integration tests, from Debian itself
 rosmaster              python3-rosmaster
 rostopic               python3-rostopic

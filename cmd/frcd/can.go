@@ -73,7 +73,7 @@ func writeScan(w io.Writer, inv devices.Inventory, asJSON bool) int {
 	return exitOK
 }
 
-const canUsage = `  frcd can scan --hal sim|linux|roborio [--for D] [--json] ROBOT.urdf ROBOT.yaml
+const canUsage = `  frcd can scan --hal sim|linux|roborio|systemcore [--for D] [--json] ROBOT.urdf ROBOT.yaml
                           list the CAN devices heard on the robot's buses against those the
                           YAML expects (present, stale, missing, unexpected); exit 1 when a
                           required one is missing
@@ -118,7 +118,7 @@ func canCommand(args []string, stdout, stderr io.Writer) int {
 	switch *halName {
 	case "sim":
 		d, err = daemon.NewSim(r, daemon.Options{})
-	case "linux", "roborio":
+	case "linux", "roborio", "systemcore":
 		b, _, oerr := openHardware(*halName, r, log.New(stderr, "", 0).Printf)
 		if oerr != nil {
 			fmt.Fprintf(stderr, "frcd can scan: %v\n", oerr)
@@ -126,7 +126,7 @@ func canCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		d, err = daemon.New(r, b, daemon.Options{RealTime: true}) // closes b when it fails
 	default:
-		fmt.Fprintf(stderr, "frcd can scan: --hal %q: want sim, linux or roborio\n", *halName)
+		fmt.Fprintf(stderr, "frcd can scan: --hal %q: want sim, linux, roborio or systemcore\n", *halName)
 		return exitUsage
 	}
 	if err != nil {

@@ -21,6 +21,9 @@ import (
 const deployUsage = `  frcd deploy --team N [--host ADDR,...] [--binary bin/frcd-rio] [--wpilib-libs DIR] ROBOT.urdf ROBOT.yaml
                           validate the robot, install frcd on the team's roboRIO over SSH,
                           restart the robot program and show its first log lines
+  frcd deploy --systemcore [--host ADDR,...] [--binary bin/frcd-systemcore] ROBOT.urdf ROBOT.yaml
+                          the same on a Systemcore (robot.local, then 172.26.0.1 over USB):
+                          /home/systemcore, run by the robot service
 `
 
 // deployHidden are the flags of `frcd deploy` for tests against a fake
@@ -32,7 +35,8 @@ func deployRobot(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("deploy", stderr)
 	team := fs.Int("team", 0, "the FRC team number: deploy to roboRIO-N-FRC.local, then 10.TE.AM.2, then 172.22.11.2 (USB)")
 	hosts := fs.String("host", "", "address(es) of the roboRIO, host or host:port, comma-separated and tried in order (instead of --team's)")
-	binary := fs.String("binary", "bin/frcd-rio", "the frcd executable for the roboRIO, as `make rio` builds it")
+	systemcore := fs.Bool("systemcore", false, "deploy to a Systemcore (WPILib's 2027 controller) instead of a roboRIO")
+	binary := fs.String("binary", "bin/frcd-rio", "the frcd executable for the roboRIO, as `make rio` builds it (with --systemcore: bin/frcd-systemcore, as `make systemcore` builds it)")
 	libs := fs.String("wpilib-libs", "", "a directory with libwpiHal.so and libwpiutil.so to install in "+deploy.LibDir+" (default: check that they are there)")
 	identity := fs.String("identity", "", "a private key to log in with (default: ~/.ssh/id_ed25519, id_ecdsa, id_rsa; the empty password is always tried)")
 	knownHosts := fs.String("known-hosts", "", "the known_hosts file (default ~/.ssh/known_hosts); an unknown roboRIO's key is trusted and recorded")
@@ -60,6 +64,29 @@ func deployRobot(args []string, stdout, stderr io.Writer) int {
 		Target:   deploy.Target{Root: *root, User: *user, Owner: *owner},
 		LogLines: *lines, LogWait: *wait, Out: stdout, CheckBinary: deploy.CheckBinary,
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	deployTo := deploy.Deploy
+	if *systemcore {
+		deployTo, o.CheckBinary = deploy.DeploySystemcore, deploy.CheckSystemcoreBinary
+		if !set["binary"] {
+			o.Binary = "bin/frcd-systemcore"
+		}
+		if !set["user"] && !set["owner"] {
+			o.Target.User, o.Target.Owner = deploy.SystemcoreTarget.User, deploy.SystemcoreTarget.Owner
+		}
+		if set["wpilib-libs"] || set["log-lines"] || set["log-wait"] {
+			fmt.Fprintln(stderr, "frcd deploy: --systemcore takes no --wpilib-libs (its frcd is static) and shows no log (--log-lines, --log-wait)")
+			return exitUsage
+		}
+		if *team != 0 && *hosts == "" {
+			fmt.Fprintf(stderr, "frcd deploy: --systemcore finds Systemcore at %s, not by team number: drop --team, or give --host\n", strings.Join(deploy.SystemcoreHosts, " or "))
+			return exitUsage
+		}
+		if *hosts == "" {
+			o.Hosts = deploy.SystemcoreHosts
+		}
+	}
 	switch {
 	case *hosts != "":
 		for _, h := range strings.Split(*hosts, ",") {
@@ -81,7 +108,7 @@ func deployRobot(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	_, err := deploy.Deploy(ctx, o)
+	_, err := deployTo(ctx, o)
 	var invalid *deploy.InvalidRobotError
 	switch {
 	case errors.As(err, &invalid):

@@ -108,3 +108,27 @@ func runDeploy(args ...string) (code int, stdout, stderr string) {
 	code = deployRobot(args, &o, &e)
 	return code, o.String(), e.String()
 }
+
+// frcd deploy --systemcore: its own binary check and defaults, and what it
+// refuses, all before any connection.
+func TestDeploySystemcoreFlags(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, y := "../../examples/systemcore/robot.urdf", "../../examples/systemcore/robot.yaml"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--systemcore", "--host", noConnection(t), "--binary", filepath.Join(t.TempDir(), "frcd-systemcore"), u, y}, "build frcd for Systemcore with `make systemcore`"},
+		{[]string{"--systemcore", "--host", noConnection(t), "--binary", self, u, y}, "not a 64-bit ARM executable for Systemcore"},
+		{[]string{"--systemcore", "--team", "1234", u, y}, "not by team number"},
+		{[]string{"--systemcore", "--host", noConnection(t), "--wpilib-libs", t.TempDir(), u, y}, "takes no --wpilib-libs"},
+	} {
+		code, _, errOut := runDeploy(c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %s; want %q", c.args, code, errOut, c.want)
+		}
+	}
+}

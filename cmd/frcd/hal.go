@@ -6,6 +6,7 @@ import (
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/linux"
 	"github.com/frcd/frcd/hal/roborio"
+	"github.com/frcd/frcd/hal/systemcore"
 	"github.com/frcd/frcd/robot"
 )
 
@@ -24,8 +25,15 @@ func openHardware(name string, r *robot.Robot, logf func(string, ...any)) (hal.B
 			return nil, "", err
 		}
 		return b, fmt.Sprintf("a Linux coprocessor (SocketCAN %v, heartbeat %s)", o.CAN, o.Heartbeat), nil
+	case "systemcore":
+		o := systemcore.OptionsFrom(r.Config)
+		b, err := systemcore.Open(o, logf)
+		if err != nil {
+			return nil, "", err
+		}
+		return b, fmt.Sprintf("Systemcore (SocketCAN %v, heartbeat %s)", o.CAN, o.Heartbeat), nil
 	}
-	return nil, "", fmt.Errorf("--hal %s: want sim, linux or roborio", name)
+	return nil, "", fmt.Errorf("--hal %s: want sim, linux, roborio or systemcore", name)
 }
 
 // backendCaps is what the backend of that --hal name provides, known
@@ -38,6 +46,8 @@ func backendCaps(name string) (hal.Caps, bool) {
 		return linux.Caps, true
 	case "roborio":
 		return roborio.Caps, true
+	case "systemcore":
+		return systemcore.Caps, true
 	}
 	return 0, false
 }

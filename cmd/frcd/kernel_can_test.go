@@ -98,7 +98,7 @@ func TestLinuxCANOnKernel(t *testing.T) {
 			t.Logf("console:\n%s", vm.Console())
 		}
 	}()
-	checkKernelCAN(t, &r, heartbeatTolerance[vm.Accel])
+	checkKernelCAN(t, &r, heartbeatTolerance[vm.Accel], "vcan0")
 }
 
 // agentEvent is internal/canagent's Event.
@@ -293,7 +293,7 @@ func checkOutputs(t *testing.T, what string, fs []canFrame, from, to float64, on
 //   - on SIGTERM, the last frames neutral, the reader closed cleanly and
 //     exit 0;
 //   - vcan taking the CAN FD MTU and a 64-byte frame.
-func checkKernelCAN(t *testing.T, r *kernelRun, tol hbTolerance) {
+func checkKernelCAN(t *testing.T, r *kernelRun, tol hbTolerance, iface string) {
 	for _, e := range r.of("fail") {
 		t.Errorf("agent: %s", e.Line)
 	}
@@ -328,15 +328,15 @@ func checkKernelCAN(t *testing.T, r *kernelRun, tol hbTolerance) {
 
 	// The interface down: nothing on it, and said so; then back.
 	if n := len(within(fs, idHeartbeat, isDown+0.05, up)); n != 0 {
-		t.Errorf("%d heartbeats on vcan0 while it was down", n)
+		t.Errorf("%d heartbeats on %s while it was down", n, iface)
 	}
 	var said []string
 	for _, e := range r.events {
-		if e.T >= down && e.T < sigterm && (e.Ev == "log" || e.Ev == "diag" && e.Code > 0) && strings.Contains(e.Name+e.Line, "vcan0") {
+		if e.T >= down && e.T < sigterm && (e.Ev == "log" || e.Ev == "diag" && e.Code > 0) && strings.Contains(e.Name+e.Line, iface) {
 			said = append(said, fmt.Sprintf("%s %s: %s", e.Ev, e.Name, e.Line))
 		}
 	}
-	t.Logf("while vcan0 was down and after:\n%s", strings.Join(said, "\n"))
+	t.Logf("while %s was down and after:\n%s", iface, strings.Join(said, "\n"))
 	// Reported: logged when it went down (from the first failed send or the
 	// reader's ENETDOWN) and when it came back, a warning on /diagnostics
 	// meanwhile (frcd's reports come once a second).
@@ -345,34 +345,34 @@ func checkKernelCAN(t *testing.T, r *kernelRun, tol hbTolerance) {
 			return e.T >= from && e.T < to && strings.Contains(e.Line, text)
 		})
 	}
-	if !logged(down, up, "frcd: warning: CAN vcan0: the interface is down") {
-		t.Errorf("vcan0 going down was not logged")
+	if !logged(down, up, "frcd: warning: CAN "+iface+": the interface is down") {
+		t.Errorf("%s going down was not logged", iface)
 	}
-	if !logged(up, sigterm, "frcd: CAN vcan0: the interface is up again") {
-		t.Errorf("vcan0 coming back up was not logged")
+	if !logged(up, sigterm, "frcd: CAN "+iface+": the interface is up again") {
+		t.Errorf("%s coming back up was not logged", iface)
 	}
 	if !slices.ContainsFunc(r.of("diag"), func(e agentEvent) bool {
-		return e.T >= down && e.T < up+0.5 && e.Name == "frcd: CAN vcan0" && e.Code == 1 && strings.Contains(e.Line, "the interface is down")
+		return e.T >= down && e.T < up+0.5 && e.Name == "frcd: CAN "+iface && e.Code == 1 && strings.Contains(e.Line, "the interface is down")
 	}) {
-		t.Errorf("no warning on /diagnostics that vcan0 is down")
+		t.Errorf("no warning on /diagnostics that %s is down", iface)
 	}
 	checkHeartbeat(t, tol, "up again", within(fs, idHeartbeat, up+0.2, sigterm), up+0.2, sigterm, true)
 	// Recovered: a report on /diagnostics after the interface came up says
 	// the heartbeat sends again without failures, and none says the
 	// interface is down any more.
 	if !slices.ContainsFunc(r.of("diag"), func(e agentEvent) bool {
-		return e.T > up && e.Name == "frcd: heartbeat vcan0" && e.Code == 0 && !strings.Contains(e.Line, "failed")
+		return e.T > up && e.Name == "frcd: heartbeat "+iface && e.Code == 0 && !strings.Contains(e.Line, "failed")
 	}) {
-		t.Errorf("no OK heartbeat report on /diagnostics after vcan0 came up again")
+		t.Errorf("no OK heartbeat report on /diagnostics after %s came up again", iface)
 	}
 	var last agentEvent
 	for _, e := range r.of("diag") {
-		if e.Name == "frcd: heartbeat vcan0" || e.Name == "frcd: CAN vcan0" {
+		if e.Name == "frcd: heartbeat "+iface || e.Name == "frcd: CAN "+iface {
 			last = e
 		}
 	}
 	if last.Code != 0 {
-		t.Errorf("the last report on vcan0 before SIGTERM: %+v, want OK", last)
+		t.Errorf("the last report on %s before SIGTERM: %+v, want OK", iface, last)
 	}
 	checkOutputs(t, "up again", fs, up+0.2, sigterm, true)
 

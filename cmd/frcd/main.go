@@ -41,11 +41,11 @@ const (
 const usage = `frcd brings ros_control to the FRC roboRIO.
 
 Usage:
-  frcd run --hal sim|linux|roborio [--master=embedded|external] [--no-ros] [--rate HZ] ROBOT.urdf ROBOT.yaml
+  frcd run --hal sim|linux|roborio|systemcore [--master=embedded|external] [--no-ros] [--rate HZ] ROBOT.urdf ROBOT.yaml
                           run the robot, bridged to ROS, with a status line each second: on the
                           simulated HAL (--sim for short; it also serves WPILib's simulation
                           WebSocket protocol), on a Linux coprocessor, or on the roboRIO
-` + deployUsage + canUsage + `  frcd validate [--json] [--strict] [--hal sim|linux|roborio] ROBOT.urdf ROBOT.yaml
+` + deployUsage + canUsage + `  frcd validate [--json] [--strict] [--hal sim|linux|roborio|systemcore] ROBOT.urdf ROBOT.yaml
                           check a robot's files; every finding as file:line:col; with --hal, warn
                           about each device that HAL cannot run
 ` + migrateUsage + `  frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
@@ -127,7 +127,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	halName := fs.String("hal", "", "warn about each device this HAL cannot run: sim, linux or roborio")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: frcd validate [--json] [--strict] [--hal sim|linux|roborio] ROBOT.urdf ROBOT.yaml")
+		fmt.Fprintln(stderr, "usage: frcd validate [--json] [--strict] [--hal sim|linux|roborio|systemcore] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
 	}
 	urdfPath, yamlPath, ok := robotFiles(fs, args)
@@ -136,7 +136,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	}
 	caps, known := backendCaps(*halName)
 	if *halName != "" && !known {
-		fmt.Fprintf(stderr, "frcd validate: --hal %s: want sim, linux or roborio%s\n", *halName, diag.DidYouMean(*halName, []string{"sim", "linux", "roborio"}))
+		fmt.Fprintf(stderr, "frcd validate: --hal %s: want sim, linux, roborio or systemcore%s\n", *halName, diag.DidYouMean(*halName, []string{"sim", "linux", "roborio", "systemcore"}))
 		return exitUsage
 	}
 	r, list, ioErr := robot.Load(urdfPath, yamlPath)
@@ -181,7 +181,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	tel := telemetryFlags(fs)
 	spin := fs.Duration("spin", 0, "spin this long before each cycle instead of sleeping (less jitter, more CPU; default at 500 Hz and above: as long as the measured wake-up lateness needs; -1ns never)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: frcd run --hal sim|linux|roborio (or --sim) [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] [--nt ADDR|off] [--log DIR] ROBOT.urdf ROBOT.yaml")
+		fmt.Fprintln(stderr, "usage: frcd run --hal sim|linux|roborio|systemcore (or --sim) [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] [--nt ADDR|off] [--log DIR] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
 	}
 	args, env, rosArgv, err := rosArgs(args, os.Getenv)
@@ -201,12 +201,12 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		*halName = "sim"
 	}
 	switch *halName {
-	case "sim", "linux", "roborio":
+	case "sim", "linux", "roborio", "systemcore":
 	case "":
-		fmt.Fprintln(stderr, "frcd run: which HAL? add --hal sim (or --sim) for the simulated robot, --hal linux on a coprocessor, --hal roborio on the roboRIO")
+		fmt.Fprintln(stderr, "frcd run: which HAL? add --hal sim (or --sim) for the simulated robot, --hal linux on a coprocessor, --hal roborio on the roboRIO, --hal systemcore on Systemcore")
 		return exitUsage
 	default:
-		fmt.Fprintf(stderr, "frcd run: --hal %s: want sim, linux or roborio%s\n", *halName, diag.DidYouMean(*halName, []string{"sim", "linux", "roborio"}))
+		fmt.Fprintf(stderr, "frcd run: --hal %s: want sim, linux, roborio or systemcore%s\n", *halName, diag.DidYouMean(*halName, []string{"sim", "linux", "roborio", "systemcore"}))
 		return exitUsage
 	}
 	onSim := *halName == "sim"

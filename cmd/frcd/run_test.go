@@ -127,7 +127,7 @@ func TestRunRefuses(t *testing.T) {
 		out  string
 	}{
 		{[]string{"run", "a.urdf", "b.yaml"}, 2, "which HAL? add --hal sim (or --sim)"},
-		{[]string{"run", "--hal", "roborrio", "a.urdf", "b.yaml"}, 2, `--hal roborrio: want sim, linux or roborio (did you mean "roborio"?)`},
+		{[]string{"run", "--hal", "roborrio", "a.urdf", "b.yaml"}, 2, `--hal roborrio: want sim, linux, roborio or systemcore (did you mean "roborio"?)`},
 		{[]string{"run", "--sim", "--hal", "linux", "a.urdf", "b.yaml"}, 2, "--sim and --hal linux contradict each other"},
 		{[]string{"run", "--hal", "linux", "--seed", "3", "--disabled", "a.urdf", "b.yaml"}, 2, "--disabled, --seed only apply to the simulated HAL"},
 		{[]string{"run", "--sim", "--master=embeded", "a.urdf", "b.yaml"}, 2, "--master=embeded: want embedded or external"},

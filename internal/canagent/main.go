@@ -72,8 +72,9 @@ func main() {
 	urdf := flag.String("urdf", "/robot/robot.urdf", "the robot's URDF")
 	yaml := flag.String("yaml", "/robot/robot.yaml", "the robot's YAML")
 	iface := flag.String("iface", "vcan0", "the CAN interface frcd uses")
+	halName := flag.String("hal", "linux", "frcd's --hal: linux or systemcore")
 	flag.Parse()
-	if err := run(*frcd, *urdf, *yaml, *iface); err != nil {
+	if err := run(*frcd, *halName, *urdf, *yaml, *iface); err != nil {
 		fail("%v", err)
 	}
 	canFD()
@@ -91,7 +92,7 @@ var pdpFrames = []string{
 	"08041740#1401E00000000000",
 }
 
-func run(frcd, urdf, yaml, iface string) error {
+func run(frcd, halName, urdf, yaml, iface string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
@@ -125,7 +126,7 @@ func run(frcd, urdf, yaml, iface string) error {
 	}()
 
 	mark("start")
-	d := exec.Command(frcd, "run", "--hal", "linux", urdf, yaml)
+	d := exec.Command(frcd, "run", "--hal", halName, urdf, yaml)
 	d.Env = append(os.Environ(), "ROS_MASTER_URI=http://127.0.0.1:11311", "ROS_IP=127.0.0.1")
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -317,7 +318,7 @@ func changes[M any](ev string, vals func(*M) []float64) func(*M) {
 }
 
 // connect waits for frcd's embedded master and /frcd/enable.
-func connect(ctx context.Context, exited <-chan error) (*goroslib.Node, error) {
+func connect(ctx context.Context, exited chan error) (*goroslib.Node, error) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		node, err := goroslib.NewNode(goroslib.NodeConf{Name: "canagent", MasterAddress: "127.0.0.1:11311", Host: "127.0.0.1",
@@ -334,6 +335,7 @@ func connect(ctx context.Context, exited <-chan error) (*goroslib.Node, error) {
 		}
 		select {
 		case e := <-exited:
+			exited <- e // for run's deferred wait, which would block on it otherwise
 			return nil, fmt.Errorf("frcd exited before its ROS node was up: %v", e)
 		case <-ctx.Done():
 			return nil, ctx.Err()
