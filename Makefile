@@ -28,6 +28,7 @@ build: ## build bin/frcd for this machine
 test: deps fmt-check vet rio rio-test ## install test deps, check formatting, vet, build and test the roboRIO binary, run all tests with -race
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio ./hal/roborio
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags ctre ./hal/ctre
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO" ./cmd/frcd
 
 bench: ## run the benchmarks and print their figures
@@ -46,6 +47,7 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags roborio ./hal/roborio ./cmd/frcd
+	$(GO) vet -tags ctre ./hal/ctre
 
 # The roboRIO build: cgo through Debian's armel cross compiler, for the
 # roboRIO's Cortex-A9 with the softfp calling convention of its NI Linux RT
@@ -71,7 +73,9 @@ rio: deps bin/.rio/start.o ## cross-compile bin/frcd-rio for the roboRIO (linux/
 rio-test: deps bin/.rio/start.o ## run the roboRIO backend's tests as ARM binaries under qemu-arm (fake HAL built for ARM)
 	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/roborio.test ./hal/roborio
 	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/frcd.test ./cmd/frcd
+	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/ctre.test ./hal/ctre
 	cd hal/roborio && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/roborio.test -test.count=1
+	cd hal/ctre && FRCD_REQUIRE_TOOLS=1 FAKECTRE_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/ctre.test -test.count=1
 	cd cmd/frcd && LD_LIBRARY_PATH= $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.run "OpenRoboRIO|RunRoboRIO" -test.v
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)

@@ -29,6 +29,7 @@ var allowed = map[string][]string{
 	"hal/haltest":       {"frc", "hal", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"hal/socketcan":     {"hal", "github.com/go-daq/canbus", "golang.org/x/sys/unix"},
 	"hal/heartbeat":     {"hal"},
+	"hal/ctre":          {"hal", "frc"},
 	"devices":           {"diag", "frc", "hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"sim":               {"frc", "hal", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"control":           {"hal", "interfaces", "config", "urdf", "robot"},
@@ -45,7 +46,7 @@ var allowed = map[string][]string{
 // TestImportGraph checks the default build and the roboRIO's (the
 // roborio tag adds hal/roborio's cgo files and cmd/frcd's import of it).
 func TestImportGraph(t *testing.T) {
-	for _, tags := range []string{"", "roborio"} {
+	for _, tags := range []string{"", "roborio", "ctre"} {
 		out, err := exec.Command("go", "list", "-tags", tags, "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").Output()
 		if err != nil {
 			t.Fatalf("go list -tags %q: %v", tags, err)

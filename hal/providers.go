@@ -100,6 +100,7 @@ const (
 	CapPigeon                      // Pigeons
 	CapRIOPorts                    // RIOPorts
 	CapLinuxBuses                  // LinuxBuses
+	CapPhoenix6                    // Phoenix6
 	capEnd
 )
 
@@ -109,7 +110,7 @@ const AllCaps = capEnd - 1
 var capNames = [...]string{
 	"PWM outputs", "DIO channels", "DIO duty-cycle outputs", "analog inputs", "analog outputs", "quadrature encoders",
 	"relay channels", "a CAN bus", "vendor-library CAN motor controllers", "vendor-library Pigeon IMUs",
-	"roboRIO SPI or I2C ports", "Linux SPI or I2C buses by number",
+	"roboRIO SPI or I2C ports", "Linux SPI or I2C buses by number", "CTRE Phoenix 6 devices",
 }
 
 // String names the providers: "PWM outputs, a CAN bus".
@@ -155,6 +156,8 @@ func CapsOf(b any) Caps {
 	has(ok, CapRIOPorts)
 	_, ok = b.(LinuxBuses)
 	has(ok, CapLinuxBuses)
+	_, ok = b.(Phoenix6)
+	has(ok, CapPhoenix6)
 	return c
 }
 
