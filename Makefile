@@ -28,7 +28,7 @@ build: ## build bin/frcd for this machine
 test: deps fmt-check vet rio rio-test ## install test deps, check formatting, vet, build and test the roboRIO binary, run all tests with -race
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio ./hal/roborio
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags ctre ./hal/ctre
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags ctre ./hal/ctre ./hal/linux
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO" ./cmd/frcd
 
 bench: ## run the benchmarks and print their figures
@@ -47,7 +47,7 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags roborio ./hal/roborio ./cmd/frcd
-	$(GO) vet -tags ctre ./hal/ctre
+	$(GO) vet -tags ctre ./hal/ctre ./hal/linux
 
 # The roboRIO build: cgo through Debian's armel cross compiler, for the
 # roboRIO's Cortex-A9 with the softfp calling convention of its NI Linux RT

@@ -63,7 +63,7 @@ type CANcoder interface {
 
 // OpenPhoenix6 returns b's Phoenix 6 devices, or says b has none.
 func OpenPhoenix6(b Backend) (Phoenix6, error) {
-	if p, ok := b.(Phoenix6); ok {
+	if p, ok := provider[Phoenix6](b); ok {
 		return p, nil
 	}
 	return nil, lacks(b, CapPhoenix6)

@@ -81,6 +81,29 @@ type RIOPorts interface {
 	I2C(port int) (i2c.Bus, error)
 }
 
+// VendorLibs is implemented by backends that reach some providers through
+// vendor libraries loaded at run time (hal/ctre's CTRE Phoenix): Vendor
+// returns the object providing them, or nil when none loaded (the
+// backend's Lacks then says why). The Open helpers and CapsOf look there
+// too.
+type VendorLibs interface {
+	Vendor() any
+}
+
+// provider is b, or its vendor libraries, as the provider P.
+func provider[P any](b any) (P, bool) {
+	if p, ok := b.(P); ok {
+		return p, true
+	}
+	if v, ok := b.(VendorLibs); ok {
+		if p, ok := v.Vendor().(P); ok {
+			return p, true
+		}
+	}
+	var zero P
+	return zero, false
+}
+
 // Caps is a set of providers, for saying before a robot is built what a
 // backend can run: a device type needs some (devices.Driver.Needs), a
 // backend has some (CapsOf).
@@ -158,6 +181,9 @@ func CapsOf(b any) Caps {
 	has(ok, CapLinuxBuses)
 	_, ok = b.(Phoenix6)
 	has(ok, CapPhoenix6)
+	if v, ok := b.(VendorLibs); ok && v.Vendor() != nil {
+		c |= CapsOf(v.Vendor())
+	}
 	return c
 }
 

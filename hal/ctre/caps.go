@@ -6,3 +6,6 @@ import "github.com/frcd/frcd/hal"
 // libraries are present: Phoenix 5's motor controllers and Pigeon IMU,
 // Phoenix 6's devices.
 const Caps = hal.CapCANMotor | hal.CapPigeon | hal.CapPhoenix6
+
+// Checklist is where a user reads how to deploy CTRE's libraries.
+const Checklist = "deploy/ctre.md"

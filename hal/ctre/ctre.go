@@ -36,9 +36,6 @@ var DefaultDirs = []string{"/usr/local/frc/third-party/lib", "/usr/local/lib", "
 // enabled: five 20 ms loops.
 const FeedTimeout = 100 * time.Millisecond
 
-// Checklist is where a user reads how to deploy CTRE's libraries.
-const Checklist = "deploy/ctre.md"
-
 // ErrNoLibrary is wrapped by Open's error when no library loads.
 var ErrNoLibrary = errors.New("CTRE Phoenix libraries missing")
 
