@@ -34,12 +34,17 @@ var ownHandles = map[string]struct{ states, commands []string }{
 }
 
 // handleTable is ownHandles plus every speed controller's (config's Speed
-// fact): a name/voltage state and command. It is made once the drivers
+// fact): a name/voltage state and command, and the name/rate and
+// name/analog states of one with a sensor of its own (Joint RateSource). It is made once the drivers
 // have registered.
 var handleTable = sync.OnceValue(func() map[string]struct{ states, commands []string } {
 	m := maps.Clone(ownHandles)
 	for _, typ := range config.TypesWhere(func(t *config.Type) bool { return t.Speed }) {
-		m[typ] = struct{ states, commands []string }{[]string{interfaces.Voltage}, []string{interfaces.Voltage}}
+		states := []string{interfaces.Voltage}
+		if config.Lookup(typ).Joint == config.RateSource { // its own sensor (a Talon FX's rotor)
+			states = append(states, interfaces.Rate, interfaces.Analog)
+		}
+		m[typ] = struct{ states, commands []string }{states, []string{interfaces.Voltage}}
 	}
 	return m
 })

@@ -127,6 +127,10 @@ const (
 	capEnd
 )
 
+// VendorCaps are the providers a real backend has only through a vendor
+// library loaded at run time (hal/ctre: CTRE's Phoenix 5 and 6).
+const VendorCaps = CapCANMotor | CapPigeon | CapPhoenix6
+
 // AllCaps is every provider (the sim's set).
 const AllCaps = capEnd - 1
 

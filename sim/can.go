@@ -185,6 +185,7 @@ type canMotor struct {
 	duty  float64
 	at    time.Duration
 	set   bool
+	fx    *fxLoop // a Talon FX's request and loop (phoenix6.go), nil for others
 }
 
 var _ hal.CANMotor = (*canMotor)(nil)
@@ -209,6 +210,9 @@ func (m *canMotor) SetDuty(duty float64) error {
 func (m *canMotor) effective(enabled bool, now time.Duration) float64 {
 	if !enabled || !m.set || now-m.at > motorTimeout {
 		return 0
+	}
+	if m.fx != nil {
+		return m.fxDuty(now)
 	}
 	return m.duty
 }
