@@ -53,6 +53,10 @@ type mergedJoint struct {
 	pdpCh  int
 	kEff   float64
 	volts  *interfaces.AnalogState
+	// effort the actuator measures itself (a Talon FX's stator current ×
+	// k_eff: its name/effort state), when it has no PDP channel.
+	effort    *interfaces.AnalogState
+	effortDev int
 
 	// limit switches, for safety: indexes into sources.
 	lowerSwitch, upperSwitch int
@@ -157,6 +161,9 @@ func newMerger(r *robot.Robot, reg *interfaces.Registry, devIndex map[string]int
 				} else {
 					add(source{kind: srcRatePos, dev: dev(a), rate: h})
 				}
+				if h, err := interfaces.State[interfaces.AnalogState](reg, a.Name, interfaces.Effort); err == nil && rj.PDP == nil {
+					mj.effort, mj.effortDev = h, dev(a) // optional: only some measure it
+				}
 			}
 			if rj.PDP != nil {
 				pdp, err := interfaces.State[interfaces.PDPState](reg, rj.PDP.Name, interfaces.PDP)
@@ -257,6 +264,8 @@ func (m *merger) merge() {
 				e = -e
 			}
 			js.SetEffort(e)
+		} else if mj.effort != nil && m.devOK[mj.effortDev] {
+			js.SetEffort(mj.effort.Value)
 		}
 	}
 	// Mimic joints follow their leader; a chain resolves in URDF order.

@@ -2,6 +2,7 @@ package devices
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -41,9 +42,17 @@ type cancoder struct {
 	rate   interfaces.RateState
 	pos    interfaces.AnalogState
 	rErr   opError
+
+	// faults are the last fault bits read, for Report (another goroutine).
+	mu     sync.Mutex
+	faults uint32
+	id     int
 }
 
-var _ Device = (*cancoder)(nil)
+var (
+	_ Device       = (*cancoder)(nil)
+	_ hal.Reporter = (*cancoder)(nil)
+)
 
 func newCANcoder(d *config.Device, env *Env) (Device, error) {
 	p6, err := hal.OpenPhoenix6(env.HAL)
@@ -54,7 +63,7 @@ func newCANcoder(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("CANcoder %d: %w", d.Int("id"), err)
 	}
-	e := &cancoder{name: d.Name, c: c, perRot: jointPerRotation(d), rErr: newOpError(d, "read")}
+	e := &cancoder{name: d.Name, c: c, id: d.Int("id"), perRot: jointPerRotation(d), rErr: newOpError(d, "read")}
 	if err := registerRate(env, d.Name, &e.rate, &e.pos); err != nil {
 		return nil, err
 	}
@@ -64,7 +73,7 @@ func newCANcoder(d *config.Device, env *Env) (Device, error) {
 func (e *cancoder) Name() string { return e.name }
 
 func (e *cancoder) Read(now, dt time.Duration) error {
-	pos, vel, _, _, err := e.c.Read()
+	pos, vel, _, faults, err := e.c.Read()
 	if err != nil {
 		return e.rErr.wrap(err)
 	}
@@ -73,7 +82,22 @@ func (e *cancoder) Read(now, dt time.Duration) error {
 	}
 	e.rate.State, e.rate.Rate = pos*e.perRot, vel*e.perRot
 	e.pos.Value = e.rate.State
+	e.mu.Lock()
+	e.faults = faults
+	e.mu.Unlock()
 	return nil
+}
+
+// Report gives the CANcoder's faults for /diagnostics.
+func (e *cancoder) Report(dst []hal.Report) []hal.Report {
+	e.mu.Lock()
+	f := e.faults
+	e.mu.Unlock()
+	r := hal.Report{Name: fmt.Sprintf("%s (CANcoder %d)", e.name, e.id), Message: "no faults"}
+	if f != 0 {
+		r.Message, r.Warn = fmt.Sprintf("faults 0x%x", f), true
+	}
+	return append(dst, r)
 }
 
 // Write does nothing: a CANcoder takes no commands.

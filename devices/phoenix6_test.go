@@ -156,3 +156,50 @@ func TestPhoenix6CANLoad(t *testing.T) {
 		t.Errorf("%d CAN devices, want 6", got)
 	}
 }
+
+// With k_eff, the stator current × k_eff is the joint's effort, signed
+// like the applied voltage.
+func TestTalonFXEffort(t *testing.T) {
+	b := haltest.New()
+	fx := &haltest.TalonFX{Reported: hal.FXStatus{SupplyVoltage: 12, StatorCurrent: 30}}
+	b.TalonFXs[5] = fx
+	r := buildOn(t, b, "joints:\n  - {name: arm, type: talon_fx, id: 5, k_eff: 0.5}\n")
+	effort := state[interfaces.AnalogState](r, "arm", interfaces.Effort)
+	cmd := command[float64](r, "arm", interfaces.Voltage)
+	for _, tc := range []struct{ v, want float64 }{{-4, -15}, {4, 15}, {0, 0}} {
+		cmd.Put(tc.v, r.now)
+		r.cycle() // Write sets the voltage...
+		r.cycle() // ...the next Read signs the current by it
+		if effort.Value != tc.want {
+			t.Errorf("at %v V: effort %v, want %v", tc.v, effort.Value, tc.want)
+		}
+	}
+}
+
+// A Talon FX and a CANcoder report their health for /diagnostics: a
+// warning while a fault is set.
+func TestPhoenix6Reports(t *testing.T) {
+	b := haltest.New()
+	fx := &haltest.TalonFX{Reported: hal.FXStatus{SupplyVoltage: 12.3, SupplyCurrent: 2, StatorCurrent: 10, Temperature: 41}}
+	b.TalonFXs[5] = fx
+	cc := &haltest.CANcoder{Faults: 0x40}
+	b.CANcoders[6] = cc
+	r := buildOn(t, b, "joints:\n  - {name: arm, type: talon_fx, id: 5}\n  - {name: arm_cc, type: cancoder, id: 6}\n")
+	rep := r.device("arm").(hal.Reporter)
+	if got := rep.Report(nil); len(got) != 1 || !got[0].Warn || got[0].Message != "no status yet" {
+		t.Errorf("before a read: %+v", got)
+	}
+	r.cycle()
+	want := hal.Report{Name: "arm (Talon FX 5)", Message: "supply 12.3 V 2.0 A, stator 10.0 A, 41 °C"}
+	if got := rep.Report(nil); len(got) != 1 || got[0] != want {
+		t.Errorf("Report %+v, want %+v", got, want)
+	}
+	fx.Reported.Faults = 0x2
+	r.cycle()
+	if got := rep.Report(nil); !got[0].Warn || !strings.HasSuffix(got[0].Message, "faults 0x2") {
+		t.Errorf("with a fault: %+v", got)
+	}
+	if got := r.device("arm_cc").(hal.Reporter).Report(nil); len(got) != 1 || !got[0].Warn || got[0].Message != "faults 0x40" {
+		t.Errorf("CANcoder: %+v", got)
+	}
+}

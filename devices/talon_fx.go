@@ -2,6 +2,8 @@ package devices
 
 import (
 	"fmt"
+	"math"
+	"sync"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -18,7 +20,7 @@ var talonFxDriver = Driver{Type: talonFXType, New: newTalonFX, CAN: &CANTraffic{
 var talonFXType = &config.Type{
 	Name: "talon_fx", Class: "TalonFX", Group: "speed controller",
 	Summary: "A CTRE Talon FX (Falcon 500, Kraken X60/X44) on the CAN bus, through CTRE's Phoenix 6.",
-	Doc: "State: name/voltage (V applied), and its integrated rotor sensor as name/rate (RateState: position and velocity " +
+	Doc: "State: name/voltage (V applied), name/effort (stator current × k_eff, when k_eff is set: the joint's effort), and its integrated rotor sensor as name/rate (RateState: position and velocity " +
 		"through sensor_to_mechanism_ratio and distance_per_rotation) and name/analog (position), which give its joint " +
 		"position and velocity when no sensor on the joint does. Command: name/voltage (V, VoltageOut); position, velocity and " +
 		"effort commands run through the controllers' PID on the roboRIO. With closed_loop: device, name/position (rad or m) " +
@@ -27,6 +29,7 @@ var talonFXType = &config.Type{
 	Place: config.DrivesJoint, Provides: config.Position | config.Velocity,
 	Keys: []config.Key{
 		canID, p6InvertedKey, sensorRatioKey, distancePerRotationKey,
+		{Name: "k_eff", Kind: config.Float, Unit: "N·m/A or N/A", Doc: "The stator current to effort scaling (motor torque per amp times the gear reduction); when set, the stator current × k_eff is the joint's effort (name/effort), signed like the applied voltage."},
 		{Name: "closed_loop", Kind: config.String, Default: "roborio", Enum: []string{"roborio", "device"},
 			Doc: "Where position and velocity commands are closed: roborio (the controllers' PID, through name/voltage), or device (the Talon's own loop, through name/position and name/velocity)."},
 		{Name: "kp", Kind: config.Float, Default: 0.0, Doc: "Slot 0 proportional gain, V per rotor rotation of error (closed_loop: device)."},
@@ -66,14 +69,25 @@ type talonFX struct {
 
 	cmd, posCmd, velCmd interfaces.JointCommand
 	volts               interfaces.AnalogState
+	effort              interfaces.AnalogState // stator current × kEff, when k_eff is set
+	kEff                float64
 	rate                interfaces.RateState
 	pos                 interfaces.AnalogState
 	status              hal.FXStatus
 
 	rErr, wErr, hErr opError
+
+	// diag is the last status read, for Report (another goroutine).
+	mu   sync.Mutex
+	diag hal.FXStatus
+	id   int
+	seen bool
 }
 
-var _ Device = (*talonFX)(nil)
+var (
+	_ Device       = (*talonFX)(nil)
+	_ hal.Reporter = (*talonFX)(nil)
+)
 
 func newTalonFX(d *config.Device, env *Env) (Device, error) {
 	p6, err := hal.OpenPhoenix6(env.HAL)
@@ -84,7 +98,7 @@ func newTalonFX(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Talon FX %d: %w", d.Int("id"), err)
 	}
-	t := &talonFX{name: d.Name, fx: fx, perRot: jointPerRotation(d), inv: 1, devLoop: d.Str("closed_loop") == "device",
+	t := &talonFX{name: d.Name, fx: fx, id: d.Int("id"), perRot: jointPerRotation(d), inv: 1, devLoop: d.Str("closed_loop") == "device",
 		rErr: newOpError(d, "read status"), wErr: newOpError(d, "write"), hErr: newOpError(d, "halt")}
 	if d.Bool("inverted") {
 		t.inv = -1
@@ -94,6 +108,12 @@ func newTalonFX(d *config.Device, env *Env) (Device, error) {
 	}
 	if err := registerRate(env, d.Name, &t.rate, &t.pos); err != nil {
 		return nil, err
+	}
+	if d.Has("k_eff") {
+		t.kEff = d.Float("k_eff")
+		if err := interfaces.RegisterState(env.Handles, d.Name, interfaces.Effort, &t.effort); err != nil {
+			return nil, err
+		}
 	}
 	if t.devLoop {
 		g := hal.FXGains{P: d.Float("kp"), I: d.Float("ki"), D: d.Float("kd"), V: d.Float("kv"), S: d.Float("ks")}
@@ -122,8 +142,19 @@ func (t *talonFX) Read(now, dt time.Duration) error {
 		return t.rErr.wrap(errNotFinite)
 	}
 	t.status = st
+	t.mu.Lock()
+	t.diag, t.seen = st, true
+	t.mu.Unlock()
 	t.rate.State, t.rate.Rate = st.Position*t.perRot, st.Velocity*t.perRot
 	t.pos.Value = t.rate.State
+	e := math.Abs(st.StatorCurrent) * t.kEff
+	switch {
+	case t.volts.Value < 0:
+		e = -e
+	case t.volts.Value == 0:
+		e = 0
+	}
+	t.effort.Value = e
 	return nil
 }
 
@@ -147,6 +178,23 @@ func (t *talonFX) Write(now, dt time.Duration) error {
 		t.volts.Value = 0
 	}
 	return t.wErr.wrap(t.fx.Control(c))
+}
+
+// Report gives the Talon's supply, currents, temperature and faults for
+// /diagnostics: a warning while it reports a fault.
+func (t *talonFX) Report(dst []hal.Report) []hal.Report {
+	t.mu.Lock()
+	st, seen := t.diag, t.seen
+	t.mu.Unlock()
+	name := fmt.Sprintf("%s (Talon FX %d)", t.name, t.id)
+	if !seen {
+		return append(dst, hal.Report{Name: name, Message: "no status yet", Warn: true})
+	}
+	msg := fmt.Sprintf("supply %.1f V %.1f A, stator %.1f A, %.0f °C", st.SupplyVoltage, st.SupplyCurrent, st.StatorCurrent, st.Temperature)
+	if st.Faults != 0 {
+		msg += fmt.Sprintf(", faults 0x%x", st.Faults)
+	}
+	return append(dst, hal.Report{Name: name, Message: msg, Warn: st.Faults != 0})
 }
 
 func (t *talonFX) Halt() error {
