@@ -174,6 +174,8 @@ type cancoder struct {
 	j      *joint
 	perRot float64 // joint distance per CANcoder rotation, signed by inverted
 	open   bool
+	cb     *canBus // its presence on the bus (part_cancoder.go), nil for one no YAML entry made
+	slot   int
 }
 
 // OpenCANcoder opens the emulated CANcoder at CAN id id on bus: one a

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 )
 
@@ -124,6 +126,12 @@ func TestCANcoderMeasuresSwerveAngle(t *testing.T) {
 	}
 	if !near(angle, -1.5*math.Pi, 0.05) || !near(abs, 0.25, 0.01) {
 		t.Errorf("module at %v rad (want -3π/2), CANcoder absolute %v (want 0.25)", angle, abs)
+	}
+	// Its stand-in status frame is on the bus (the inventory finds it),
+	// with the position in 1/4096 rotation.
+	f, _, ok := s.CAN().Latest(frc.FRCID(frc.DevEncoder, frc.MfrCTRE, 0x50, 10))
+	if !ok || int32(binary.LittleEndian.Uint32(f.Data[:])) != int32(math.Round(pos*4096)) {
+		t.Errorf("CANcoder frame %+v (heard %v); want %v", f, ok, math.Round(pos*4096))
 	}
 	// The other modules did not turn, and their CANcoders say so.
 	rf, _ := s.OpenCANcoder("", 11)
