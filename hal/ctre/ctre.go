@@ -189,9 +189,13 @@ func (e *StatusError) Error() string {
 // they come (deploy/ctre.md: which of them mean a stale signal is
 // checked on hardware).
 func (e *StatusError) Unwrap() error {
-	switch e.Code {
-	case C.FRCD_CTRE_MISSING:
+	if e.Code == C.FRCD_CTRE_MISSING {
 		return hal.ErrUnsupported
+	}
+	if strings.HasPrefix(e.Call, "c_ctre_phoenix6") {
+		return nil
+	}
+	switch e.Code {
 	case 1, -3, -200:
 		return hal.ErrTimeout
 	}

@@ -286,8 +286,12 @@ func TestTalonFX(t *testing.T) {
 	if err := fx.SetGains(0, hal.FXGains{}); err == nil || !strings.Contains(err.Error(), "c_ctre_phoenix6_set_configs: status 5") {
 		t.Errorf("failed config apply: %v", err)
 	}
-	if _, err := fx.Status(); err == nil {
-		t.Error("a signal's error did not fail Status")
+	if _, err := fx.Status(); err == nil || !strings.Contains(err.Error(), "status -10") {
+		t.Errorf("a signal's error: %v", err)
+	}
+	f.set("fail c_ctre_phoenix6_RequestControlVoltageOut 1")
+	if err := fx.Control(hal.FXControl{Mode: hal.FXVoltage, Value: 1}); err == nil || errors.Is(err, hal.ErrTimeout) {
+		t.Errorf("Phoenix 6 status 1 is not Phoenix 5's CAN_MSG_STALE: %v", err)
 	}
 }
 
