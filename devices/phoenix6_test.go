@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
@@ -201,5 +202,32 @@ func TestPhoenix6Reports(t *testing.T) {
 	}
 	if got := r.device("arm_cc").(hal.Reporter).Report(nil); len(got) != 1 || !got[0].Warn || got[0].Message != "faults 0x40" {
 		t.Errorf("CANcoder: %+v", got)
+	}
+}
+
+// A cycle of the Phoenix 6 devices allocates nothing (the control loop's
+// rule), in every mode.
+func TestPhoenix6CycleAllocs(t *testing.T) {
+	b := haltest.New()
+	b.TalonFXs[1] = &haltest.TalonFX{Reported: hal.FXStatus{SupplyVoltage: 12, StatorCurrent: 3}}
+	r := buildOn(t, b, "joints:\n  - {name: a, type: talon_fx, id: 1, k_eff: 0.2}\n"+
+		"  - {name: b, type: talon_fx, id: 2, closed_loop: device, kp: 1}\n  - {name: c, type: cancoder, id: 3}\n"+
+		"  - {name: g, type: pigeon2, id: 4, frame_id: base_link}\n")
+	command[float64](r, "a", interfaces.Voltage).Put(3, r.now)
+	command[float64](r, "b", interfaces.Position).Put(1, r.now)
+	cycle := func() { // the rig's step collects errors in a slice: this does not
+		for _, d := range r.devs {
+			if err := d.Read(r.now, time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, d := range r.devs {
+			if err := d.Write(r.now, time.Millisecond); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(100, cycle); n != 0 {
+		t.Errorf("%v allocations per cycle", n)
 	}
 }

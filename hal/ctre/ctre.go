@@ -241,8 +241,8 @@ func (l *Lib) need6() error {
 // ---- Phoenix 5
 
 type p5Motor struct {
-	h    unsafe.Pointer
-	call string
+	h   unsafe.Pointer
+	buf *C.double // 3 doubles of C memory for Status: Go pointers passed to C escape to the heap
 }
 
 // OpenCANMotor creates a Talon SRX or Victor SPX (frc.TalonSRX,
@@ -267,7 +267,7 @@ func (l *Lib) OpenCANMotor(model string, id int) (hal.CANMotor, error) {
 	if h == nil {
 		return nil, fmt.Errorf("ctre: c_MotController_Create1(%#x) returned no handle", arb|id)
 	}
-	return &p5Motor{h: h}, nil
+	return &p5Motor{h: h, buf: (*C.double)(C.calloc(3, C.size_t(unsafe.Sizeof(C.double(0)))))}, nil
 }
 
 // OpenCANMotorOn opens a Phoenix 5 controller on a named bus: Phoenix 5
@@ -287,14 +287,20 @@ func (m *p5Motor) SetDuty(duty float64) error {
 }
 
 func (m *p5Motor) Status() (hal.MotorStatus, error) {
-	var v, i, t C.double
-	if err := statusErr("c_MotController_Get*", C.frcd_p5_status(m.h, &v, &i, &t)); err != nil {
+	b := unsafe.Slice(m.buf, 3)
+	if err := statusErr("c_MotController_Get*", C.frcd_p5_status(m.h, &b[0], &b[1], &b[2])); err != nil {
 		return hal.MotorStatus{}, err
 	}
-	return hal.MotorStatus{BusVoltage: float64(v), OutputCurrent: math.Abs(float64(i)), Temperature: float64(t)}, nil
+	return hal.MotorStatus{BusVoltage: float64(b[0]), OutputCurrent: math.Abs(float64(b[1])), Temperature: float64(b[2])}, nil
 }
 
-type p5Pigeon struct{ h unsafe.Pointer }
+// p5Pigeon reads through C memory of its own (quaternion, gyro, accel),
+// as p5Motor does.
+type p5Pigeon struct {
+	h     unsafe.Pointer
+	q, dp *C.double
+	a     *C.int16_t
+}
 
 // OpenPigeon creates a Pigeon IMU at CAN id id, or on the Talon SRX at
 // talonID when that is 0 or more.
@@ -309,7 +315,9 @@ func (l *Lib) OpenPigeon(id, talonID int) (hal.Pigeon, error) {
 	if h == nil {
 		return nil, errors.New("ctre: c_PigeonIMU_Create returned no handle")
 	}
-	return &p5Pigeon{h: h}, nil
+	return &p5Pigeon{h: h, q: (*C.double)(C.calloc(4, C.size_t(unsafe.Sizeof(C.double(0))))),
+		dp: (*C.double)(C.calloc(3, C.size_t(unsafe.Sizeof(C.double(0))))),
+		a:  (*C.int16_t)(C.calloc(3, C.size_t(unsafe.Sizeof(C.int16_t(0)))))}, nil
 }
 
 // OpenPigeonOn: Phoenix 5 has its default bus only.
@@ -328,12 +336,10 @@ const (
 // Read: the quaternion as the Pigeon fuses it, the raw gyro (deg/s) in
 // rad/s, the biased accelerometer (Q2.14 g) in m/s².
 func (p *p5Pigeon) Read() (q [4]float64, gyro, accel [3]float64, err error) {
-	var wxyz [4]C.double
-	var dps [3]C.double
-	var a [3]C.int16_t
-	if err = statusErr("c_PigeonIMU_Get*", C.frcd_p5_pigeon_read(p.h, &wxyz[0], &dps[0], &a[0])); err != nil {
+	if err = statusErr("c_PigeonIMU_Get*", C.frcd_p5_pigeon_read(p.h, p.q, p.dp, p.a)); err != nil {
 		return
 	}
+	wxyz, dps, a := unsafe.Slice(p.q, 4), unsafe.Slice(p.dp, 3), unsafe.Slice(p.a, 3)
 	for i := range q {
 		q[i] = float64(wxyz[i])
 	}

@@ -347,3 +347,28 @@ func TestPhoenix6Only(t *testing.T) {
 	f.l.Feed()
 	f.expect("c_ctre_phoenix6_unmanaged_feed_enable 100")
 }
+
+// The loop's calls allocate nothing on Go's heap.
+func TestNoAllocations(t *testing.T) {
+	f := open(t, Options{})
+	fx, _ := f.l.OpenTalonFX("", 1)
+	cc, _ := f.l.OpenCANcoder("", 2)
+	p2, _ := f.l.OpenPigeon2("", 3)
+	m, _ := f.l.OpenCANMotor(frc.TalonSRX, 4)
+	p5, _ := f.l.OpenPigeon(5, -1)
+	t.Setenv("FAKECTRE_LOG", "") // no file I/O in the loop measured
+	os.Unsetenv("FAKECTRE_LOG")
+	n := testing.AllocsPerRun(50, func() {
+		fx.Status()
+		fx.Control(hal.FXControl{Mode: hal.FXVoltage, Value: 2})
+		cc.Read()
+		p2.Read()
+		m.SetDuty(0.5)
+		m.Status()
+		p5.Read()
+		f.l.Feed()
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per cycle", n)
+	}
+}
