@@ -38,7 +38,7 @@ func (p *parser) checkFile() {
 	p.checkEntries(f.SimDisturbances, c)
 	p.checkEntries(f.SimCANFaults, c)
 	p.checkSimCANFaults(c)
-	p.checkEntries([]*Device{f.Linux}, c)
+	p.checkEntries([]*Device{f.Linux, f.NT4}, c)
 	p.checkCANBuses()
 }
 
@@ -140,6 +140,9 @@ func (p *parser) checkEntries(entries []*Device, c *Checker) {
 					if sv.Kind == Int {
 						scope = strconv.Itoa(sv.Int)
 					}
+				}
+				if k.Scope == "can_bus" {
+					scope = d.CANBus()
 				}
 				if k.Scope == "pcm_id" {
 					scope = ModuleLabel(d)

@@ -34,6 +34,9 @@ func (c *Checker) Claim(d *Device, r Resource, scope string, n int, pos diag.Pos
 	k := claimKey{r: r, scope: scope, n: n}
 	if r == CANDevice && d.Type != nil {
 		k.typ = d.Type.Name
+		if d.Type.CANSpace != "" {
+			k.typ = d.Type.CANSpace
+		}
 	}
 	if other, taken := c.claims[k]; taken {
 		if other != d {

@@ -139,7 +139,7 @@ func exampleValue(k *Key) string {
 
 // sectionTypes are the types of frcd's own sections, for describe.
 func sectionTypes() []*Type {
-	return []*Type{Loop, Sim, SimJoint, SimSensor, SimDisturbance, SimDrivetrain, SimCANFault, Linux}
+	return []*Type{Loop, Sim, SimJoint, SimSensor, SimDisturbance, SimDrivetrain, SimCANFault, Linux, NT4}
 }
 
 // Describable returns the device, controller or section type of that
@@ -199,7 +199,7 @@ func (t *Type) nameRequired() string {
 // named says whether entries of the type have a name key: sections
 // written as one mapping (loop, sim, sim_drivetrain) do not.
 func (t *Type) named() bool {
-	return t.Name != "loop" && t.Name != "sim" && t.Name != "sim_drivetrain" && t.Name != "linux"
+	return t.Name != "loop" && t.Name != "sim" && t.Name != "sim_drivetrain" && t.Name != "linux" && t.Name != "nt4"
 }
 
 // exampleYAML is an example of the type in its place in the file.
@@ -209,6 +209,8 @@ func (t *Type) exampleYAML(indent string) string {
 		return indent + "loop: {rate_hz: 100, command_timeout: 0.5}\n"
 	case "linux":
 		return indent + "linux: {can: [can0], heartbeat: auto, gpio: [GPIO17, GPIO27]}\n"
+	case "nt4":
+		return indent + "nt4: {prefix: /frcd, commands: false}\n"
 	case "sim":
 		return indent + "sim: {battery_voltage: 12.8, battery_resistance: 0.02, pressure: 120}\n"
 	case "sim_joint", "sim_sensor", "sim_disturbance", "sim_can_fault":

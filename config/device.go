@@ -34,6 +34,7 @@ type Device struct {
 	refLists map[string][]*Device
 	kind     string // "controller": String names the entry by it, not by its long type; sectionKind: by its name alone
 	label    string // an entry with no name: what String calls it ("sim disturbance 2")
+	bus      string // CANBus: "" the default bus
 }
 
 // sectionKind marks a section decoded as one entry (sim: drivetrain):

@@ -22,6 +22,10 @@ type Facts struct {
 	// ZeroEffort: the device sets its joint's effort to 0 (the spec's
 	// digital inputs and outputs).
 	ZeroEffort bool
+	// EffortState: the device measures its joint's effort itself, in a
+	// name/effort AnalogState (a SPARK's output current × k_eff); its
+	// joint takes it when it has no power channel (pdp_ch).
+	EffortState bool
 	// Speed marks a speed controller: a motor drives its joint, with a
 	// voltage, PID or profiled controller; a power channel's current ×
 	// k_eff is the joint's effort; a force may push its joint.
@@ -52,6 +56,10 @@ type Facts struct {
 	// (a Pigeon with its own id, not one cabled to a Talon).
 	CAN     bool
 	CANWith string
+	// CANSpace names the CAN id space a CANDevice key claims in when
+	// several types share one on the wire (the same FRC device type and
+	// manufacturer: a SPARK MAX and a SPARK Flex); "" is the type's own.
+	CANSpace string
 }
 
 // Power is what a power distribution device is to the speed controllers

@@ -4,10 +4,15 @@ import (
 	. "github.com/frcd/frcd/config"
 	_ "github.com/frcd/frcd/devices"
 	"testing"
+
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 func FuzzParse(f *testing.F) {
 	seeds := []string{
+		// frc_control's forms (frccontrol.go)
+		"ns:\n  joints: &j\n    a: {type: can_talon_srx, id: 1, velocity_gains: {p: 1, f: 2}}\n    b: {type: spark, id: 0, position_gains: {p: 1}}\nsim_ns:\n  joints: *j\njsc: {type: joint_state_controller/JointStateController}\ncontrollers: []\n",
+		"a:\n  joints: {x: 1}\nb:\n  joints: [1]\n",
 		"joints:\n  - {name: arm, type: talon, id: 3, pdp_ch: 1}\n  - {name: pdp, type: pdp, id: 0}\n",
 		"joints:\n  - name: enc\n    type: encoder\n    ch_a: 0\n    ch_b: 1\n    dist_per_pulse: 0.01\n    encoding: 2\n",
 		"x-d: &d {type: solenoid, pcm_id: 1}\njoints:\n  - {<<: *d, name: a, id: 0}\n  - {<<: [*d], name: b, id: 1}\n",
@@ -29,6 +34,7 @@ func FuzzParse(f *testing.F) {
 	for _, ty := range SectionTypes() {
 		f.Add([]byte("joints: []\n" + ty.ExampleYAML("")))
 	}
+	seeds = append(seeds, mergeBomb(40)) // bounded: refused at the merge
 	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
@@ -36,6 +42,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte("joints:\n  - " + ty.ExampleEntry() + "\n"))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer bounds.Slow(t)()
 		file, list := Parse("f.yaml", data)
 		if file == nil {
 			t.Fatal("nil file")

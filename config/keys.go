@@ -54,7 +54,7 @@ func ModuleLabel(d *Device) string {
 	if t == ModuleREVPH {
 		s = "PH " + strconv.Itoa(id)
 	}
-	if b := d.Str("can_bus"); b != "" {
+	if b := d.CANBus(); b != "" {
 		s += " on CAN bus " + strconv.Quote(b)
 	}
 	return s

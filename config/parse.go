@@ -40,6 +40,8 @@ type File struct {
 	// Linux is the `linux:` section, with defaults when absent (its
 	// Pos.Line is then 0).
 	Linux *Device
+	// NT4 is the `nt4:` section, with defaults when absent.
+	NT4 *Device
 	// Unreadable is set when the file could not be read whole (empty, not
 	// text, invalid YAML, no `joints:` list): cross-checks against it would
 	// only echo that one finding.
@@ -69,7 +71,7 @@ func (f *File) Names() []string {
 }
 
 // sections are the top-level keys of the file.
-var sections = []string{"joints", "loop", "controllers", "sim", "linux"}
+var sections = []string{"joints", "loop", "controllers", "sim", "linux", "nt4"}
 
 // Parse decodes and checks a robot YAML file. It returns every finding at
 // once; f is never nil, and holds every entry that could be decoded. Parse
@@ -82,7 +84,7 @@ func Parse(path string, data []byte) (f *File, list diag.List) {
 			list.Errorf(diag.Pos{File: path, Line: 1, Col: 1}, "the YAML parser failed on this file: %v", r)
 		}
 	}()
-	p := &parser{file: f, path: path, list: &list}
+	p := &parser{file: f, path: path, list: &list, mergeLimit: MergeLimit + 16*len(data)}
 	f.Unreadable = !p.parse(data)
 	return f, list
 }
@@ -91,7 +93,22 @@ type parser struct {
 	file *File
 	path string
 	list *diag.List
+	// merged counts the pairs `<<` merge keys have expanded to so far, and
+	// mergeLimit bounds it (see MergeLimit); mergeRefused is set once the
+	// bound was reported.
+	merged, mergeLimit int
+	mergeRefused       bool
+	// pdpDefault is the default PDP of every speed controller, looked up
+	// once (pdpLooked) rather than per controller.
+	pdpDefault *Device
+	pdpLooked  bool
 }
+
+// MergeLimit bounds the work `<<` merge keys make: a file's merge keys may
+// expand to at most MergeLimit pairs plus 16 per byte of the file, which a
+// real robot file never nears and a "merge bomb" (a few anchors, each
+// merging many copies of the one before) reaches at once.
+const MergeLimit = 100_000
 
 func (p *parser) pos(n *yaml.Node) diag.Pos {
 	return diag.Pos{File: p.path, Line: n.Line, Col: n.Column}
@@ -140,7 +157,8 @@ func (p *parser) parse(data []byte) bool {
 		p.list.Errorf(p.pos(root), "the file must be a mapping with a `joints:` list, not %s", describeNode(root))
 		return false
 	}
-	var joints, controllers, loop, sim, linux *yaml.Node
+	root = p.canonicalize(root) // frc_control's forms (frccontrol.go)
+	var joints, controllers, loop, sim, linux, nt4 *yaml.Node
 	p.mapping(root, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "joints":
@@ -153,6 +171,8 @@ func (p *parser) parse(data []byte) bool {
 			sim = v
 		case "linux":
 			linux = v
+		case "nt4":
+			nt4 = v
 		default:
 			if strings.HasPrefix(key, "x-") {
 				return // a place for YAML anchors, as in docker-compose files
@@ -169,6 +189,8 @@ func (p *parser) parse(data []byte) bool {
 	p.file.Controllers = p.listSection("controllers", controllers, controllerKind)
 	p.simSection(sim)
 	p.file.Linux = p.section("linux", Linux, linux)
+	p.file.NT4 = p.section("nt4", NT4, nt4)
+	p.resolveCANBuses()
 	p.checkFile()
 	return true
 }
@@ -386,7 +408,7 @@ func (p *parser) mapping(m *yaml.Node, fn func(key string, k, v *yaml.Node)) {
 }
 
 func (p *parser) merge(v *yaml.Node, fn func(k, v *yaml.Node), depth int) {
-	if depth > 10 {
+	if depth > 10 || p.mergeRefused {
 		return
 	}
 	switch v.Kind {
@@ -395,7 +417,15 @@ func (p *parser) merge(v *yaml.Node, fn func(k, v *yaml.Node), depth int) {
 			k := v.Content[i]
 			if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
 				p.merge(resolve(v.Content[i+1]), fn, depth+1)
+				if p.mergeRefused {
+					return
+				}
 				continue
+			}
+			if p.merged++; p.merged > p.mergeLimit {
+				p.mergeRefused = true
+				p.list.Errorf(p.pos(k), "`<<` merge keys expand to more than %d entries (%d plus 16 per byte of the file): the file merges copies of copies; merge each anchor once", p.mergeLimit, MergeLimit)
+				return
 			}
 			fn(k, v.Content[i+1])
 		}

@@ -33,10 +33,10 @@ func TestParseRules(t *testing.T) {
 		{"top level list", "- a\n", []string{"r.yaml:1:1: error: the file must be a mapping with a `joints:` list, not a list"}},
 		{"no joints", "foo: 1\n", []string{
 			`r.yaml:1:1: error: no ` + "`joints:`" + ` list: every robot file lists its devices under ` + "`joints:`",
-			`r.yaml:1:1: error: unknown section "foo"; known sections: joints, loop, controllers, sim, linux`}},
+			`r.yaml:1:1: error: unknown section "foo"; known sections: joints, loop, controllers, sim, linux, nt4`}},
 		{"misspelt section", "joint:\n  - {name: a, type: pdp, id: 0}\n", []string{
 			"r.yaml:1:1: error: no `joints:` list: every robot file lists its devices under `joints:`",
-			`r.yaml:1:1: error: unknown section "joint" (did you mean "joints"?); known sections: joints, loop, controllers, sim, linux`}},
+			`r.yaml:1:1: error: unknown section "joint" (did you mean "joints"?); known sections: joints, loop, controllers, sim, linux, nt4`}},
 		{"joints not a list", "joints: 3\n", []string{"r.yaml:1:9: error: `joints:` must be a list of devices, not the integer 3"}},
 		{"empty list", "joints: []\n", []string{"r.yaml:1:9: warning: `joints:` lists no devices"}},
 		{"entry not a mapping", "joints:\n  - talon\n", []string{`r.yaml:2:5: error: device 1: must be a mapping like {name: ..., type: ...}, not the string "talon"`}},
@@ -244,6 +244,7 @@ func TestSpecKeys(t *testing.T) {
 		"pdp":             "id!" + can,
 		"rev_pdh":         "id!" + can,
 		"rev_ph":          "id!" + can,
+		"built_in_accel":  "frame_id! range=8",
 	}
 	speed := "id! inverted=false pdp=the PDP with id 0, else the PDH with id 1 pdp_ch k_eff=1.0"
 	for _, n := range []string{"dmc60", "jaguar", "pwm_talon_srx", "pwm_victor_spx", "sd540", "spark", "talon", "victor", "victor_sp", "can_victor_spx", "talon_srx"} {

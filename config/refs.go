@@ -62,17 +62,29 @@ func (p *parser) ref(d *Device, k *Key, name string, pos diag.Pos, c *Checker) *
 // to the PDP with CAN id 0, else the REV PDH with CAN id 1 (WPILib's
 // default modules of each type: Power.DefaultID, in its order).
 func (p *parser) defaultPower(d *Device, key string, c *Checker) {
-	for _, t := range powers {
-		for _, o := range p.file.Devices {
-			if o.Type == t && o.Has("id") && o.Int("id") == t.Power.DefaultID {
-				d.refs[key] = o
-				return
-			}
-		}
+	if !p.pdpLooked {
+		p.pdpDefault, p.pdpLooked = p.findDefaultPower(), true
+	}
+	if p.pdpDefault != nil {
+		d.refs[key] = p.pdpDefault
+		return
 	}
 	if e := d.Type.Effort; e != nil && d.Has(e.Channel) {
 		c.Errorf(d.KeyPos(e.Channel), "%s: pdp_ch needs a PDP: add a pdp with id 0 or a rev_pdh with id 1 (the defaults), or name one with pdp", d)
 	}
+}
+
+// findDefaultPower scans the devices once for the default power
+// distribution module, so that n speed controllers cost n, not n².
+func (p *parser) findDefaultPower() *Device {
+	for _, t := range powers {
+		for _, o := range p.file.Devices {
+			if o.Type == t && o.Has("id") && o.Int("id") == t.Power.DefaultID {
+				return o
+			}
+		}
+	}
+	return nil
 }
 
 func article(s string) string {

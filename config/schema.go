@@ -99,6 +99,7 @@ func Schema() ([]byte, error) {
 			"loop":  entrySchema(Loop, false, false),
 			"sim":   simSchema(),
 			"linux": entrySchema(Linux, false, false),
+			"nt4":   entrySchema(NT4, false, false),
 		},
 		"definitions": defs,
 	}

@@ -34,6 +34,7 @@ import (
 //	  can: [can0, can1]
 //	  heartbeat: auto
 //	  gpio: [GPIO17, GPIO27]
+//	  ros_enable: true
 
 // Loop is the type of the `loop:` section.
 var Loop = &Type{
@@ -55,7 +56,7 @@ var Linux = &Type{
 	Summary: "A Linux coprocessor's CAN interfaces, CAN heartbeat and GPIO pins, used by `frcd run --hal linux`.",
 	Doc: "Only the Linux backend reads this section. CAN goes through SocketCAN (USB-CAN adapters, a CAN HAT), DIO " +
 		"channels through GPIO pins and the navX through spidev or i2c-dev (its bus and chip_select keys). The robot " +
-		"starts disabled and is enabled over ROS (/frcd/enable).",
+		"starts disabled; it is enabled over ROS (/frcd/enable) only when ros_enable allows it.",
 	Place: YAMLOnly,
 	Keys: []Key{
 		{Name: "can", Kind: StringList, DefaultDoc: "[can0]", Doc: "The SocketCAN interfaces frcd uses. The first is the default bus, " +
@@ -65,6 +66,9 @@ var Linux = &Type{
 			"roboRIO is heard sending it, on always, off never."},
 		{Name: "gpio", Kind: StringList, Doc: "The GPIO pins of DIO channels 0, 1, 2... by their Linux names (GPIO17, or a header " +
 			"position such as P1_11); - leaves a channel unwired."},
+		{Name: "ros_enable", Kind: Bool, Default: false, Doc: "Whether the ROS service /frcd/enable exists on this robot: " +
+			"anyone who reaches its ROS master can call it, without authentication, and enable real outputs. Off, the service " +
+			"is not offered and nothing enables the robot; turn it on only on a robot whose network you trust."},
 	},
 	Check: checkLinux,
 }
@@ -117,7 +121,7 @@ var Sim = &Type{
 }
 
 // SimMotors are the motor models of the sim.
-var SimMotors = []string{"cim", "mini_cim", "bag", "775pro", "rs775", "am9015", "neo", "neo550", "falcon500", "window"}
+var SimMotors = []string{"cim", "mini_cim", "bag", "775pro", "rs775", "am9015", "neo", "neo550", "neo_vortex", "falcon500", "window"}
 
 // SimJoint is the type of an entry of `sim: joints:`: the plant of one URDF
 // joint.
@@ -128,7 +132,7 @@ var SimJoint = &Type{
 		"the joint's torque (or its free speed the URDF velocity limit), the child link's inertia.",
 	Place: DrivesJoint,
 	Keys: []Key{
-		{Name: "motor", Kind: String, Enum: SimMotors, DefaultDoc: "cim", Doc: "The motor model."},
+		{Name: "motor", Kind: String, Enum: SimMotors, DefaultDoc: "the controller's own (a SPARK MAX's NEO, a SPARK Flex's NEO Vortex), else cim", Doc: "The motor model."},
 		{Name: "motors", Kind: Int, Default: 1, HasRange: true, Min: 1, Max: 8, Doc: "How many motors drive the gearbox."},
 		{Name: "gearing", Kind: Float, HasRange: true, Min: 1e-6, Max: 1e6, DefaultDoc: "k_eff / motor torque per amp", Unit: "motor rad per rad or m", Doc: "The reduction from motor to joint."},
 		{Name: "inertia", Kind: Float, HasRange: true, Min: 1e-9, Max: 1e6, DefaultDoc: "from the URDF child link", Unit: "kg·m² or kg", Doc: "The moving inertia (or mass) seen at the joint."},

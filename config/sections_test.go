@@ -51,7 +51,7 @@ func TestSections(t *testing.T) {
 			[]string{`r.yaml:6:17: error: loop: rate_hz: 5000 is out of range 1-2000`, `r.yaml:6:23: error: loop: unknown key "typo" for type loop`}},
 		{"loop not a mapping", sectionsBase + "loop: 100\n", []string{"r.yaml:6:7: error: `loop:` must be a mapping of keys, not the integer 100"}},
 		{"sim joint motor", sectionsBase + "sim:\n  joints:\n    - {name: arm, motor: cim2, type: x}\n",
-			[]string{`r.yaml:8:26: error: sim_joint "arm": motor "cim2" is not one of cim, mini_cim, bag, 775pro, rs775, am9015, neo, neo550, falcon500, window (did you mean "cim"?)`, `r.yaml:8:32: error: sim_joint "arm": unknown key "type" for type sim_joint`}},
+			[]string{`r.yaml:8:26: error: sim_joint "arm": motor "cim2" is not one of cim, mini_cim, bag, 775pro, rs775, am9015, neo, neo550, neo_vortex, falcon500, window (did you mean "cim"?)`, `r.yaml:8:32: error: sim_joint "arm": unknown key "type" for type sim_joint`}},
 		{"sim joint twice", sectionsBase + "sim:\n  joints:\n    - {name: arm}\n    - {name: arm}\n",
 			[]string{`r.yaml:9:14: error: sim joint "arm": name is already used by sim_joint "arm" (line 8)`}},
 	}

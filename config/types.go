@@ -186,6 +186,9 @@ type Type struct {
 	// Example is a YAML entry for docs; when empty one is made from the
 	// required keys.
 	Example string
+	// Aliases are other names files use for the type (frc_control's
+	// can_talon_srx): read as the type, with a note naming it.
+	Aliases []string
 	// Schema adds JSON Schema keywords to the type's schema (e.g. oneOf).
 	Schema map[string]any
 	// Check runs type-specific rules after the keys decoded (e.g. "id xor
@@ -250,10 +253,19 @@ func Register(t *Type) {
 		panic(fmt.Sprintf("config: device type %q: unknown group %q", t.Name, t.Group))
 	}
 	types[t.Name] = t
+	for _, a := range t.Aliases {
+		if types[a] != nil || aliases[a] != nil {
+			panic(fmt.Sprintf("config: alias %q of device type %q is taken", a, t.Name))
+		}
+		aliases[a] = t
+	}
 	if t.Power != nil {
 		addPower(t)
 	}
 }
+
+// aliases are the types by their other names (Type.Aliases).
+var aliases = map[string]*Type{}
 
 // Lookup returns the device type of that name, or nil.
 func Lookup(name string) *Type { return types[name] }

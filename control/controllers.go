@@ -47,6 +47,8 @@ type input struct {
 	stamp   time.Duration
 	set     bool
 	refused uint64
+	gains   Gains // a PID's gains (SetGains); fresh until the loop takes them
+	fresh   bool
 }
 
 // Controller takes commands for one device, or a group of joints, and
@@ -59,6 +61,8 @@ type Controller struct {
 	in      input
 	kind    ctlKind
 	timeout time.Duration
+
+	valid commandRange // the values Command takes (rangeOf)
 
 	f64   *interfaces.JointCommand   // forward, PID outputs (volts), servo angle, analog value
 	b     *interfaces.BinaryCommand  //
@@ -73,6 +77,9 @@ type Controller struct {
 	lastMeas   float64
 	hasLast    bool
 	active     bool // a fresh command drove the output last cycle
+
+	journal *journal // records every command received, or nil (Loop.EnableJournal)
+	index   int      // this controller's index in the loop's list
 }
 
 // Takes says what the controller's command topic carries.
@@ -89,18 +96,27 @@ func (c *Controller) Takes() Command {
 }
 
 // Command gives the controller a new command at time now (the loop's
-// clock). Values that are not finite, tri-states other than -1, 0 and 1,
-// and a profiled controller's goals outside its joint's limits are refused
-// with ErrRefused and counted; they never reach an output. A group takes
+// clock). Values that are not finite, values outside the controller's
+// physically meaningful range (ranges.go: ±16 V, a joint's limits give or
+// take 10 %, twice its velocity limit...), tri-states other than -1, 0 and
+// 1, and a profiled controller's goals outside its joint's limits are
+// refused with ErrRefused and counted; they never reach an output. A group takes
 // CommandGroup instead. It is safe to call from any goroutine.
 func (c *Controller) Command(v float64, now time.Duration) error {
 	ok := interfaces.Finite(v) && c.kind != kindGroup
 	if ok && c.kind == kindTernary {
 		ok = v == -1 || v == 0 || v == 1
 	}
+	invalid := ok && !c.valid.holds(v)
+	outside := ok && !invalid && c.prof != nil && c.prof.refuses(v)
+	c.record(now, !ok || invalid || outside, v)
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
-	if ok && c.prof != nil && c.prof.refuses(v) {
+	if invalid {
+		c.in.refused++
+		return fmt.Errorf("controller %q: %v is outside %s: %w", c.Name, v, c.valid.what, ErrRefused)
+	}
+	if outside {
 		c.in.refused++
 		return fmt.Errorf("controller %q: goal %v is outside joint %q's limits %v..%v: %w", c.Name, v, c.Joints[0], c.prof.lower, c.prof.upper, ErrRefused)
 	}
@@ -124,8 +140,19 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 	for i := 0; ok && i < len(vs); i++ {
 		ok = interfaces.Finite(vs[i])
 	}
+	bad := -1 // the first value outside the range
+	for i := 0; ok && bad < 0 && i < len(vs); i++ {
+		if !c.valid.holds(vs[i]) {
+			bad = i
+		}
+	}
+	c.record(now, !ok || bad >= 0, vs...)
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
+	if bad >= 0 {
+		c.in.refused++
+		return fmt.Errorf("controller %q: %v is outside %s: %w", c.Name, vs[bad], c.valid.what, ErrRefused)
+	}
 	if !ok {
 		c.in.refused++
 		if c.kind != kindGroup {
@@ -141,6 +168,7 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 // Refuse counts a command refused before it reached the controller (a
 // message of the wrong type on its topic, say).
 func (c *Controller) Refuse() {
+	c.record(-1, true)
 	c.in.mu.Lock()
 	c.in.refused++
 	c.in.mu.Unlock()
@@ -196,6 +224,9 @@ func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bo
 	c.in.mu.Lock()
 	v, stamp, set := c.in.value, c.in.stamp, c.in.set
 	copy(c.vals, c.in.values)
+	if c.in.fresh {
+		c.takeGains()
+	}
 	c.in.mu.Unlock()
 	if !set || now-stamp > c.timeout {
 		stale = c.active
@@ -363,10 +394,12 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 			iclamp = cd.Float("pid.i_clamp")
 		}
 		c.pid = PID{P: cd.Float("pid.p"), I: cd.Float("pid.i"), D: cd.Float("pid.d"), F: cd.Float("pid.f"), IClamp: iclamp, Max: max}
+		c.in.gains = Gains{P: c.pid.P, I: c.pid.I, D: c.pid.D, F: c.pid.F}
 		c.f64, err = interfaces.Claim[float64](reg, c.Name, c.Joints[0], bind.iface)
 	}
 	if err != nil {
 		return nil, err
 	}
+	c.valid = rangeOf(c, bind.iface)
 	return c, nil
 }

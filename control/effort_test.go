@@ -12,9 +12,9 @@ import (
 	"github.com/frcd/frcd/urdf"
 )
 
-// An actuator that measures its joint (a Talon FX's rotor: Joint
-// RateSource) gives its joint position and velocity, and, with a
-// name/effort state and no PDP channel, the joint's effort.
+// A Talon FX measures its joint: its rotor (Joint RateSource) gives the
+// joint's position and velocity, its name/effort (EffortState) the
+// joint's effort.
 func TestMergeActuatorSensorAndEffort(t *testing.T) {
 	u, ul := urdf.Parse("t.urdf", []byte(`<robot name="t"><link name="base"/><link name="arm_link"/>
   <joint name="arm" type="revolute"><parent link="base"/><child link="arm_link"/><axis xyz="0 0 1"/><limit lower="-2" upper="2" effort="10" velocity="5"/></joint>

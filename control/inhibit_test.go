@@ -45,14 +45,7 @@ func TestInhibit(t *testing.T) {
 	if st.Inhibited != 2 || st.Disabled != 2 {
 		t.Errorf("inhibited %d, disabled %d cycles; want 2, 2", st.Inhibited, st.Disabled)
 	}
-	// E-stop still reads e-stopped.
-	g.ds.st.EStop = true
 	g.l.Cycle(30 * time.Millisecond)
-	g.l.ReadSnapshot(snap)
-	if snap.State() != "e-stopped" {
-		t.Errorf("inhibited and e-stopped: state %q", snap.State())
-	}
-	g.ds.st.EStop = false
 
 	// Cleared: the loop enables again, with nothing held.
 	g.l.Uninhibit()
@@ -74,6 +67,37 @@ func TestInhibit(t *testing.T) {
 	g.l.Inhibit("")
 	if g.l.Inhibited() == "" {
 		t.Error("Inhibit(\"\") did not inhibit")
+	}
+	// E-stop reads e-stopped, inhibited or not.
+	g.ds.st.EStop = true
+	g.l.Cycle(60 * time.Millisecond)
+	g.l.ReadSnapshot(snap)
+	if snap.State() != "e-stopped" {
+		t.Errorf("inhibited and e-stopped: state %q", snap.State())
+	}
+}
+
+// TestEStopHolds: an e-stop holds until the loop is made again (frcd
+// restarts): the Driver Station clearing it and enabling leaves every
+// output halted and the state e-stopped.
+func TestEStopHolds(t *testing.T) {
+	g := newRig(t)
+	snap := g.l.NewSnapshot()
+	ctl := g.l.Controller("arm_v")
+	_ = ctl.Command(6, 0)
+	g.l.Cycle(0)
+	g.ds.st.EStop = true
+	g.l.Cycle(10 * time.Millisecond)
+	g.ds.st.EStop, g.ds.st.Enabled = false, true // as a client clearing it would
+	_ = ctl.Command(6, 15*time.Millisecond)
+	g.log = nil
+	g.l.Cycle(20 * time.Millisecond)
+	g.l.ReadSnapshot(snap)
+	if snap.Enabled || snap.State() != "e-stopped" || !snap.DS.EStop {
+		t.Errorf("after the e-stop cleared: enabled %v, state %q", snap.Enabled, snap.State())
+	}
+	if !strings.HasPrefix(g.log[0], "halt") || g.vcmd.Set {
+		t.Errorf("after the e-stop cleared: %v, command %+v; want every device halted", g.log, g.vcmd)
 	}
 }
 

@@ -45,10 +45,14 @@ type Loop struct {
 	// inhibit is the reason the loop refuses to enable, nil when none
 	// (Inhibit, Uninhibit); set from any goroutine, read by Cycle.
 	inhibit atomic.Pointer[string]
+	// estopped latches an e-stop: it holds until the loop is made again.
+	estopped bool
 
 	pubMu   sync.Mutex
 	pub     Snapshot
 	updated chan struct{}
+	notify  []chan struct{} // Notify's
+	journal *journal        // EnableJournal's, or nil
 	imus    stateSet[interfaces.IMUState]
 	pdps    stateSet[interfaces.PDPState]
 	comps   stateSet[interfaces.CompressorState]
@@ -200,6 +204,10 @@ func (l *Loop) Cycle(now time.Duration) {
 	l.lap(PhaseMerge, &t)
 
 	ds := l.ds.DS()
+	// An e-stop holds until the loop is made again (frcd restarts),
+	// whatever the Driver Station says after it.
+	l.estopped = l.estopped || ds.EStop
+	ds.EStop = l.estopped
 	inhibited := l.inhibit.Load() != nil
 	enabled := ds.Attached && ds.Enabled && !ds.EStop && !inhibited
 	if !enabled {
@@ -292,7 +300,8 @@ func (l *Loop) Inhibited() string {
 }
 
 // deviceError counts a device's failed read, write or halt. err must not
-// be built per call (devices keep prebuilt errors), so storing it does not
+// be built per call (devices keep prebuilt, immutable errors: the snapshot
+// shares them with other goroutines), so storing it does not
 // allocate.
 func (l *Loop) deviceError(i int, err error) {
 	l.stats.DeviceErrors++
@@ -312,6 +321,12 @@ func (l *Loop) finish(now time.Duration, ds hal.DSState, t0 time.Duration) {
 	select {
 	case l.updated <- struct{}{}:
 	default: // the reader has not taken the last one yet: it reads the newest
+	}
+	for _, ch := range l.notify {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
 	}
 }
 

@@ -85,8 +85,14 @@ type rig struct {
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
+	return newRigWith(t, testYAML)
+}
+
+// newRigWith is newRig with another YAML (its controllers, say).
+func newRigWith(t *testing.T, yaml string) *rig {
+	t.Helper()
 	u, ul := urdf.Parse("t.urdf", []byte(testURDF))
-	c, cl := config.Parse("t.yaml", []byte(testYAML))
+	c, cl := config.Parse("t.yaml", []byte(yaml))
 	r, xl := robot.Check(u, c)
 	if ul.Errors()+cl.Errors()+xl.Errors() > 0 {
 		t.Fatalf("robot: %v %v %v", ul, cl, xl)

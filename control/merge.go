@@ -20,6 +20,7 @@ const (
 	srcAnalog                     // position only (a servo's commanded angle)
 	srcRatePos                    // an analog output's value: position and velocity
 	srcNoEffort                   // a digital input or output: effort 0 (the spec)
+	srcEffort                     // an actuator's own effort (a SPARK's current × k_eff)
 )
 
 // source is one handle feeding a joint's state.
@@ -43,6 +44,7 @@ type mergedJoint struct {
 	lower, upper float64
 	limited      bool    // lower and upper hold (revolute and prismatic joints with <limit>)
 	maxVelocity  float64 // the URDF limit's velocity, or 0
+	maxEffort    float64 // the URDF limit's effort, or 0
 	continuous   bool
 	sources      []source
 
@@ -53,10 +55,6 @@ type mergedJoint struct {
 	pdpCh  int
 	kEff   float64
 	volts  *interfaces.AnalogState
-	// effort the actuator measures itself (a Talon FX's stator current ×
-	// k_eff: its name/effort state), when it has no PDP channel.
-	effort    *interfaces.AnalogState
-	effortDev int
 
 	// limit switches, for safety: indexes into sources.
 	lowerSwitch, upperSwitch int
@@ -85,7 +83,7 @@ func newMerger(r *robot.Robot, reg *interfaces.Registry, devIndex map[string]int
 			mj.lower, mj.upper, mj.limited = rj.URDF.Limit.Lower, rj.URDF.Limit.Upper, true
 		}
 		if rj.URDF.Limit != nil {
-			mj.maxVelocity = rj.URDF.Limit.Velocity
+			mj.maxVelocity, mj.maxEffort = rj.URDF.Limit.Velocity, rj.URDF.Limit.Effort
 		}
 		m.byName[rj.Name] = i
 		if err := interfaces.RegisterState(reg, rj.Name, interfaces.Joint, &mj.state); err != nil {
@@ -161,8 +159,12 @@ func newMerger(r *robot.Robot, reg *interfaces.Registry, devIndex map[string]int
 				} else {
 					add(source{kind: srcRatePos, dev: dev(a), rate: h})
 				}
-				if h, err := interfaces.State[interfaces.AnalogState](reg, a.Name, interfaces.Effort); err == nil && rj.PDP == nil {
-					mj.effort, mj.effortDev = h, dev(a) // optional: only some measure it
+			}
+			if a.Type.EffortState {
+				if h, err := interfaces.State[interfaces.AnalogState](reg, a.Name, interfaces.Effort); err != nil {
+					fail(err)
+				} else {
+					add(source{kind: srcEffort, dev: dev(a), an: h})
 				}
 			}
 			if rj.PDP != nil {
@@ -234,6 +236,10 @@ func (m *merger) merge() {
 				if js.Has&interfaces.HasEffort == 0 {
 					js.SetEffort(0)
 				}
+			case srcEffort:
+				if js.Has&interfaces.HasEffort == 0 {
+					js.SetEffort(s.an.Value)
+				}
 			case srcTernary:
 				switch s.tri.Value {
 				case interfaces.Forward:
@@ -264,8 +270,6 @@ func (m *merger) merge() {
 				e = -e
 			}
 			js.SetEffort(e)
-		} else if mj.effort != nil && m.devOK[mj.effortDev] {
-			js.SetEffort(mj.effort.Value)
 		}
 	}
 	// Mimic joints follow their leader; a chain resolves in URDF order.

@@ -3,6 +3,8 @@ package control
 import (
 	"math"
 	"testing"
+
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 // checkProfile samples p n times over its duration and checks what every
@@ -175,6 +177,7 @@ func FuzzPlan(f *testing.F) {
 	f.Add(-2.5, 4.0, 2.5, 4.0, 20.0)
 	f.Add(1e6, -1e6, -1e6, 1e-3, 1e6)
 	f.Fuzz(func(t *testing.T, x0, v0, goal, vmax, amax float64) {
+		defer bounds.Slow(t)()
 		if !finite(x0) || !finite(v0) || !finite(goal) || !finite(vmax) || !finite(amax) {
 			if _, ok := Plan(x0, v0, goal, vmax, amax); ok {
 				t.Fatalf("planned from inputs that are not finite")

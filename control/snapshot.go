@@ -154,6 +154,15 @@ func (l *Loop) fill(s *Snapshot, now time.Duration, ds hal.DSState) {
 // published: the newest wins (the loop never waits on it). One reader.
 func (l *Loop) Updated() <-chan struct{} { return l.updated }
 
+// Notify returns a new channel that, as Updated's, receives after each
+// cycle's snapshot is published, the newest winning: one per reader
+// beyond the ROS bridge (NT4, the log). Call it before the loop runs.
+func (l *Loop) Notify() <-chan struct{} {
+	ch := make(chan struct{}, 1)
+	l.notify = append(l.notify, ch)
+	return ch
+}
+
 // ReadSnapshot copies the latest published snapshot into dst (made by
 // NewSnapshot). It is safe to call from any goroutine.
 func (l *Loop) ReadSnapshot(dst *Snapshot) {

@@ -14,13 +14,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"time"
 
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/nt4"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/sim"
@@ -40,7 +40,8 @@ type Options struct {
 	Enabled bool
 	// Spin is how long before each cycle's deadline Run stops sleeping and
 	// spins on the clock, trading CPU for jitter. Negative means never;
-	// 0 picks 200 µs at 500 Hz and above, else never.
+	// 0 spins at 500 Hz and above only as long as the measured wake-up
+	// lateness needs (its running 99th percentile), else never.
 	Spin time.Duration
 	// Status, when set, gets a one-line status each StatusEvery (Run only).
 	Status      io.Writer
@@ -55,6 +56,13 @@ type Options struct {
 	WPILibWS string
 	// Logf reports the WebSocket server's clients; nil discards.
 	Logf func(format string, args ...any)
+	// Telemetry, when set, runs the NT4 server and writes WPILOG files
+	// (nt4.go).
+	Telemetry *TelemetryOptions
+
+	// wrap, in tests, wraps each device as the loop sees it (a device
+	// that panics on demand).
+	wrap func(control.Device) control.Device
 }
 
 // ROSOptions configure the ROS bridge.
@@ -89,10 +97,15 @@ type Daemon struct {
 	start    time.Time
 	watch    func() time.Duration
 	snapshot *control.Snapshot
+	panics   chan *PanicError // from Recover and Panicked, for Run
+	wsBad    uint64           // the WebSocket server's bad messages at the last diagnostics
 	// Bridge is the ROS bridge, when Options.ROS is set.
 	Bridge *ros.Bridge
 	// WS is the WPILib WebSocket server, when Options.WPILibWS is set.
 	WS *wpilibws.Server
+	// NT is the NT4 server, when Options.Telemetry asks for one.
+	NT  *nt4.Server
+	tel *telemetryState
 }
 
 // NewSim builds a daemon on the simulated HAL for a checked robot (one
@@ -115,7 +128,8 @@ func NewSim(r *robot.Robot, o Options) (*Daemon, error) {
 		return nil, err
 	}
 	if o.WPILibWS != "" {
-		d.WS, err = wpilibws.New(wpilibws.Options{Addr: o.WPILibWS, Sim: s, Config: r.Config, SetEnabled: d.SetEnabled, Logf: o.Logf})
+		d.WS, err = wpilibws.New(wpilibws.Options{Addr: o.WPILibWS, Sim: s, Config: r.Config, SetEnabled: d.SetEnabled, Logf: o.Logf,
+			OnPanic: func(v any) { d.Panicked(newPanic("the WPILib WebSocket server", v)) }})
 		if err != nil {
 			return nil, err
 		}
@@ -146,7 +160,7 @@ func newHardware(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
 }
 
 func newDaemon(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
-	d := &Daemon{Robot: r, backend: b, opts: o, start: time.Now()}
+	d := &Daemon{Robot: r, backend: b, opts: o, start: time.Now(), panics: make(chan *PanicError, 1)}
 	d.watch = func() time.Duration { return time.Since(d.start) }
 	d.Sim, _ = b.(*sim.Sim)
 	d.stepper, _ = b.(hal.Stepper)
@@ -182,6 +196,9 @@ func (d *Daemon) bind() error {
 	cdevs := make([]control.Device, len(devs))
 	for i, dev := range devs {
 		cdevs[i] = dev
+		if d.opts.wrap != nil {
+			cdevs[i] = d.opts.wrap(dev)
+		}
 	}
 	loop, err := control.New(d.Robot, d.Handles, cdevs, d.backend, control.Options{Rate: d.opts.Rate, Stopwatch: d.watch})
 	if err != nil {
@@ -192,12 +209,14 @@ func (d *Daemon) bind() error {
 	d.inv.expected = devices.ExpectedCAN(d.Robot.Config)
 	d.openMonitors()
 	d.setupInventory()
+	if err := d.setupTelemetry(); err != nil {
+		return err
+	}
 	if o := d.opts.ROS; o != nil {
 		ro := ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
-			Diagnostics: d.diagnostics, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf}
-		if d.enabler != nil {
-			ro.SetEnabled = d.SetEnabled
-		}
+			Diagnostics: d.diagnostics, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf,
+			OnPanic: func(v any) { d.Panicked(newPanic("a ROS callback", v)) }}
+		ro.SetEnabled = d.rosEnable()
 		if d.Sim != nil {
 			ro.Truth, ro.Push = d.Truth, d.Sim.SetJoint
 		}
@@ -212,7 +231,7 @@ func (d *Daemon) bind() error {
 // diagnostics appends the backend's statuses for /diagnostics (the
 // bridge's goroutine calls it once a second).
 func (d *Daemon) diagnostics(dst []ros.Status) []ros.Status {
-	dst = d.inventoryStatuses(d.canStatuses(dst))
+	dst = d.wsStatus(d.inventoryStatuses(d.canStatuses(dst)))
 	dst = reportStatuses(dst, d.backend)
 	for _, dev := range d.Devices { // devices that report their own health (a Talon FX's)
 		dst = reportStatuses(dst, dev)
@@ -296,7 +315,9 @@ func (d *Daemon) advance(now time.Duration) {
 }
 
 // Run runs the loop in real time until ctx ends; then every output goes
-// neutral and Run returns the halt's error, if any.
+// neutral and Run returns the halt's error, if any. A panic on the loop or
+// on a goroutine the daemon watches (Recover) also ends Run, every output
+// neutral, and Run returns it as a *PanicError.
 func (d *Daemon) Run(ctx context.Context) error {
 	period := d.Loop.Period()
 	bridgeErr := make(chan error, 2) // the bridge's and the server's
@@ -305,11 +326,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 	// The bridge and the WebSocket server stop after the loop has halted
 	// every output; if one fails (the embedded master cannot start), the
 	// loop stops too.
-	beside := func(run func(context.Context) error) (wait func()) {
+	beside := func(where string, run func(context.Context) error) (wait func()) {
 		bctx, stop := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
+			defer d.Recover(where)
 			if err := run(bctx); err != nil {
 				bridgeErr <- err
 				stopLoop()
@@ -318,13 +340,16 @@ func (d *Daemon) Run(ctx context.Context) error {
 		return func() { stop(); <-done }
 	}
 	if d.Bridge != nil {
-		defer beside(d.Bridge.Run)()
+		defer beside("the ROS bridge", d.Bridge.Run)()
 	}
 	if d.WS != nil {
-		defer beside(d.WS.Run)()
+		defer beside("the WPILib WebSocket server", d.WS.Run)()
+	}
+	if d.tel != nil {
+		defer beside("the NT4 server and log", d.runTelemetry)()
 	}
 	if len(d.monitors) > 0 && len(d.inv.expected) > 0 {
-		defer beside(d.runInventory)()
+		defer beside("the CAN inventory", d.runInventory)()
 	}
 	if d.opts.Status != nil {
 		every := d.opts.StatusEvery
@@ -335,18 +360,16 @@ func (d *Daemon) Run(ctx context.Context) error {
 		defer func() { <-done }()
 		go func() {
 			defer close(done)
+			defer d.Recover("the status line")
 			repeat(ctx, every, func() { fmt.Fprintln(d.opts.Status, d.StatusLine()) })
 		}()
 	}
-	spin := d.opts.Spin
-	if spin == 0 && period <= 2*time.Millisecond {
-		spin = 200 * time.Microsecond
-	}
-	spin = max(spin, 0) // negative: never spin
-	// The loop owns its OS thread, so that sleeping in nanosleep and
-	// spinning never delay another goroutine's work or its own wake-up.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	// The loop's goroutine is not locked to a thread: it parks on a
+	// timerfd between cycles (waiter), so the thread that wakes from the
+	// poller runs it without a hand-off to another thread.
+	w := newWaiter()
+	defer w.close()
+	spin := newSpinner(d.opts.Spin, period)
 	next := d.Now()
 	for {
 		select {
@@ -358,36 +381,28 @@ func (d *Daemon) Run(ctx context.Context) error {
 			default:
 				return err
 			}
+		case p := <-d.panics:
+			return d.afterPanic(p)
 		default:
 		}
 		now := d.Now()
-		d.advance(now)
-		d.Loop.Cycle(now)
+		if p := d.cycle(now); p != nil {
+			return d.afterPanic(p)
+		}
 		next += period
 		wait := next - d.Now()
 		if wait < -period {
 			next = d.Now() // far behind: start afresh rather than burst
 			continue
 		}
-		if wait > spin {
-			sleep(wait - spin)
+		if lead := spin.lead(); wait > lead {
+			w.sleep(wait - lead)
+			spin.woke(d.Now() - (next - lead))
 		}
-		for spin > 0 && d.Now() < next {
+		for spin.spins() && d.Now() < next {
 			// spin out the last stretch
 		}
 	}
-}
-
-// Halt makes every output neutral and writes it, disables a robot frcd
-// enables itself, then lets the backend see both (the sim's plants, the
-// Linux backend's heartbeat, which goes out disabled from then on).
-func (d *Daemon) Halt() error {
-	err := d.Loop.Halt()
-	if d.enabler != nil {
-		d.enabler.SetEnabled(false)
-	}
-	d.advance(d.Now())
-	return err
 }
 
 // repeat calls f every period until ctx ends.

@@ -53,7 +53,7 @@ func (d *Daemon) setupInventory() {
 			names = append(names, strconv.Quote(e.Name()))
 		default:
 			d.logf("frcd: warning: %q is required, but this HAL cannot hear every frame on CAN bus %s: "+
-				"its own reads still go stale without frames, but it does not keep the robot from enabling", e.Name(), devices.BusName(e.Bus))
+				"its own reads still go stale without frames, but it does not keep the robot from enabling", e.Name(), devices.BusName(e.Label))
 		}
 	}
 	if inv.required {

@@ -392,7 +392,11 @@ func (s *scenario) expect(f []string) {
 		js, _ := d.Loop.JointState(f[1])
 		tr, _ := d.Sim.Joint(f[1])
 		rj := d.Robot.Joint(f[1])
-		want := math.Abs(tr.Current) * rj.KEff
+		kEff := rj.KEff
+		if a := rj.Actuator; rj.PDP == nil && a != nil && a.Type.EffortState {
+			kEff = a.Float("k_eff") // the controller's own current
+		}
+		want := math.Abs(tr.Current) * kEff
 		if tr.Voltage < 0 {
 			want = -want
 		}
@@ -402,56 +406,7 @@ func (s *scenario) expect(f []string) {
 		}
 		s.compare(f[1]+" effort vs sim current x k_eff", js.Effort, "~", want, s.num(f[2]))
 	case "neutral": // every PWM disabled, every solenoid off, every relay off, every CAN motor 0
-		var bad []string
-		for ch := 0; ch < 20; ch++ {
-			if w := d.Sim.PWMPulse(ch); w != 0 {
-				bad = append(bad, fmt.Sprintf("pwm %d = %s", ch, w))
-			}
-		}
-		pcms := map[int]bool{}
-		for _, dev := range d.Robot.Config.Devices {
-			switch dev.TypeName {
-			case "solenoid", "double_solenoid", "compressor":
-				pcm := dev.Int("pcm_id")
-				if pcms[pcm] {
-					continue
-				}
-				pcms[pcm] = true
-				for ch := 0; ch < 8; ch++ {
-					if d.Sim.Solenoid(pcm, ch) {
-						bad = append(bad, fmt.Sprintf("pcm %d solenoid %d on", pcm, ch))
-					}
-				}
-				if on, _ := d.Sim.Compressor(pcm); on {
-					bad = append(bad, fmt.Sprintf("pcm %d compressor on", pcm))
-				}
-				// What the drivers sent, which the PCM would obey if it
-				// were enabled: it must be all off too.
-				if bits, closed, ok := d.Sim.PCMCommand(pcm); ok && (bits != 0 || closed) {
-					bad = append(bad, fmt.Sprintf("pcm %d was sent solenoids %08b closed loop %v", pcm, bits, closed))
-				}
-			case "digital_output":
-				if d.Sim.DIO(dev.Int("dio_channel")) != dev.Bool("inverted") {
-					bad = append(bad, fmt.Sprintf("digital output %d on", dev.Int("dio_channel")))
-				}
-			case "analog_output":
-				if v := d.Sim.AnalogOut(dev.Int("aout_channel")); v != 0 {
-					bad = append(bad, fmt.Sprintf("analog output %d at %g V", dev.Int("aout_channel"), v))
-				}
-			case "nidec":
-				if duty := d.Sim.DutyCycle(dev.Int("dio_channel")); duty != 0.5 && duty != 0 {
-					bad = append(bad, fmt.Sprintf("nidec DIO %d duty %g", dev.Int("dio_channel"), duty))
-				}
-			case "relay":
-				if fw, rv := d.Sim.RelayOut(dev.Int("relay_id")); fw || rv {
-					bad = append(bad, fmt.Sprintf("relay %d on", dev.Int("relay_id")))
-				}
-			case "talon_srx", "can_victor_spx":
-				if duty := d.Sim.CANMotorDuty(dev.Int("id")); duty != 0 {
-					bad = append(bad, fmt.Sprintf("CAN motor %d duty %g", dev.Int("id"), duty))
-				}
-			}
-		}
+		bad := notNeutral(d)
 		if len(bad) > 0 {
 			s.fail("outputs not neutral: %s", strings.Join(bad, "; "))
 			return
@@ -460,4 +415,61 @@ func (s *scenario) expect(f []string) {
 	default:
 		s.fail("unknown expectation %q", f[0])
 	}
+}
+
+// notNeutral lists the sim's outputs that are not neutral: a PWM pulsing,
+// a solenoid, compressor, relay or digital output on, an analog output or
+// a CAN motor not at 0, a PCM sent anything but all off.
+func notNeutral(d *Daemon) []string {
+	var bad []string
+	for ch := 0; ch < 20; ch++ {
+		if w := d.Sim.PWMPulse(ch); w != 0 {
+			bad = append(bad, fmt.Sprintf("pwm %d = %s", ch, w))
+		}
+	}
+	pcms := map[int]bool{}
+	for _, dev := range d.Robot.Config.Devices {
+		switch dev.TypeName {
+		case "solenoid", "double_solenoid", "compressor":
+			pcm := dev.Int("pcm_id")
+			if pcms[pcm] {
+				continue
+			}
+			pcms[pcm] = true
+			for ch := 0; ch < 8; ch++ {
+				if d.Sim.Solenoid(pcm, ch) {
+					bad = append(bad, fmt.Sprintf("pcm %d solenoid %d on", pcm, ch))
+				}
+			}
+			if on, _ := d.Sim.Compressor(pcm); on {
+				bad = append(bad, fmt.Sprintf("pcm %d compressor on", pcm))
+			}
+			// What the drivers sent, which the PCM would obey if it
+			// were enabled: it must be all off too.
+			if bits, closed, ok := d.Sim.PCMCommand(pcm); ok && (bits != 0 || closed) {
+				bad = append(bad, fmt.Sprintf("pcm %d was sent solenoids %08b closed loop %v", pcm, bits, closed))
+			}
+		case "digital_output":
+			if d.Sim.DIO(dev.Int("dio_channel")) != dev.Bool("inverted") {
+				bad = append(bad, fmt.Sprintf("digital output %d on", dev.Int("dio_channel")))
+			}
+		case "analog_output":
+			if v := d.Sim.AnalogOut(dev.Int("aout_channel")); v != 0 {
+				bad = append(bad, fmt.Sprintf("analog output %d at %g V", dev.Int("aout_channel"), v))
+			}
+		case "nidec":
+			if duty := d.Sim.DutyCycle(dev.Int("dio_channel")); duty != 0.5 && duty != 0 {
+				bad = append(bad, fmt.Sprintf("nidec DIO %d duty %g", dev.Int("dio_channel"), duty))
+			}
+		case "relay":
+			if fw, rv := d.Sim.RelayOut(dev.Int("relay_id")); fw || rv {
+				bad = append(bad, fmt.Sprintf("relay %d on", dev.Int("relay_id")))
+			}
+		case "talon_srx", "can_victor_spx":
+			if duty := d.Sim.CANMotorDuty(dev.Int("id")); duty != 0 {
+				bad = append(bad, fmt.Sprintf("CAN motor %d duty %g", dev.Int("id"), duty))
+			}
+		}
+	}
+	return bad
 }

@@ -21,6 +21,7 @@ var ownHandles = map[string]struct{ states, commands []string }{
 	"digital_input":   {[]string{interfaces.Binary}, nil},
 	"encoder":         {[]string{interfaces.Rate, interfaces.Analog}, nil},
 	"pigeon_imu":      {[]string{interfaces.IMU}, nil},
+	"built_in_accel":  {[]string{interfaces.IMU}, nil},
 	"analog_output":   {[]string{interfaces.Rate, interfaces.Analog}, []string{interfaces.Analog}},
 	"digital_output":  {[]string{interfaces.Binary}, []string{interfaces.Binary}},
 	"solenoid":        {[]string{interfaces.Binary}, []string{interfaces.Binary}},
@@ -35,14 +36,17 @@ var ownHandles = map[string]struct{ states, commands []string }{
 
 // handleTable is ownHandles plus every speed controller's (config's Speed
 // fact): a name/voltage state and command, and the name/rate and
-// name/analog states of one with a sensor of its own (Joint RateSource). It is made once the drivers
-// have registered.
+// name/analog states of one with a built-in encoder (its Joint fact a
+// RateSource: a REV SPARK). It is made once the drivers have registered.
 var handleTable = sync.OnceValue(func() map[string]struct{ states, commands []string } {
 	m := maps.Clone(ownHandles)
 	for _, typ := range config.TypesWhere(func(t *config.Type) bool { return t.Speed }) {
 		states := []string{interfaces.Voltage}
-		if config.Lookup(typ).Joint == config.RateSource { // its own sensor (a Talon FX's rotor)
+		if config.Lookup(typ).Joint == config.RateSource {
 			states = append(states, interfaces.Rate, interfaces.Analog)
+		}
+		if config.Lookup(typ).EffortState {
+			states = append(states, interfaces.Effort)
 		}
 		m[typ] = struct{ states, commands []string }{states, []string{interfaces.Voltage}}
 	}

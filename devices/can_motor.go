@@ -40,7 +40,7 @@ var _ Device = (*canMotor)(nil)
 // newCANMotor binds a controller of that hal model (frc.TalonSRX or
 // frc.VictorSPX) at CAN id `id`.
 func newCANMotor(model string, d *config.Device, env *Env) (Device, error) {
-	m, err := hal.OpenCANMotor(env.HAL, d.Str("can_bus"), model, d.Int("id"))
+	m, err := hal.OpenCANMotor(env.HAL, d.CANBus(), model, d.Int("id"))
 	if err != nil {
 		return nil, fmt.Errorf("CAN motor controller %d: %w", d.Int("id"), err)
 	}

@@ -2,7 +2,7 @@ package devices
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -34,6 +34,11 @@ type CANKind struct {
 	// number (a Pigeon cabled to a Talon SRX): the inventory knows its
 	// frames by their exact ids only.
 	Rider bool
+	// BusFrames are the controller's frames to device number 0 that serve
+	// every device of the kind on a bus at once (REV's SPARK heartbeat):
+	// the load counts each once per bus, the inventory knows them as
+	// control frames.
+	BusFrames []CANFrame
 }
 
 // ID is the frame's arbitration id for device number n.
@@ -161,7 +166,10 @@ type CANTraffic struct {
 type CANDevice struct {
 	Kind   *CANKind
 	Number int
-	Bus    string // the can_bus key: "" the default bus
+	Bus    string // config.Device.CANBus: "" the default bus, however it is named
+	// Label names the bus in reports: the default bus by its name (can0,
+	// or the first of linux: can), the others by their can_bus.
+	Label string
 	// Entries are the YAML entries that name it, in file order; Required
 	// is true when any of them is `required`.
 	Entries  []*config.Device
@@ -217,7 +225,7 @@ func canDeviceOf(d *config.Device) (kind *CANKind, number int, bus string, ok bo
 	if drv.CAN.Of != nil {
 		return drv.CAN.Of(d)
 	}
-	return drv.CAN.Kind, d.Int(drv.CAN.NumberKey), d.Str("can_bus"), true
+	return drv.CAN.Kind, d.Int(drv.CAN.NumberKey), d.CANBus(), true
 }
 
 // pneumaticsCAN is the CAN device of an entry on a pneumatics module (a
@@ -225,9 +233,9 @@ func canDeviceOf(d *config.Device) (kind *CANKind, number int, bus string, ok bo
 func pneumaticsCAN(d *config.Device) (*CANKind, int, string, bool) {
 	module, id := config.PneumaticsModule(d)
 	if module == config.ModuleREVPH {
-		return canREVPH, id, d.Str("can_bus"), true
+		return canREVPH, id, d.CANBus(), true
 	}
-	return canPCM, id, d.Str("can_bus"), true
+	return canPCM, id, d.CANBus(), true
 }
 
 // ExpectedCAN lists the physical CAN devices of a robot's YAML, in file
@@ -235,12 +243,16 @@ func pneumaticsCAN(d *config.Device) (*CANKind, int, string, bool) {
 func ExpectedCAN(c *config.File) []*CANDevice {
 	var out []*CANDevice
 	byKey := map[canKey]*CANDevice{}
+	def := c.DefaultCANBus()
 	for _, d := range c.Devices {
 		kind, n, bus, ok := canDeviceOf(d)
 		if !ok {
 			continue
 		}
-		dev := &CANDevice{Kind: kind, Number: n, Bus: bus}
+		dev := &CANDevice{Kind: kind, Number: n, Bus: bus, Label: bus}
+		if bus == "" {
+			dev.Label = def
+		}
 		if have := byKey[dev.key()]; have != nil {
 			dev = have
 		} else {
@@ -261,7 +273,7 @@ const (
 
 // BusLoad is one CAN bus's estimated load.
 type BusLoad struct {
-	Bus     string `json:"bus"` // "" the default bus
+	Bus     string `json:"bus"` // its name: the default bus's is can0, or the first of linux: can
 	Devices int    `json:"devices"`
 	// FramesPerSecond and BitsPerSecond count both ways, the heartbeat
 	// included; Load is BitsPerSecond / hal.CANBitRate.
@@ -298,23 +310,33 @@ func plural(n int, word string) string {
 var heartbeatFrame = CANFrame{"heartbeat", 0x061, 8, hal.HeartbeatPeriod, false}
 
 // EstimateCANLoad estimates each bus's load from its devices' frames at
-// their default periods, buses in name order. Each frame counts at its
+// their default periods, buses in natural order of their names (can2
+// before can10); devices without can_bus and those naming the default
+// bus are on one bus. Each frame counts at its
 // worst-case length on the wire (hal.WorstFrameBits: every stuff bit the
 // data could need), a safe bound: the contents, and so the stuffing,
 // change from frame to frame, and a bus must have room for the worst.
 // Typical frames are 5-10 % shorter (hal.FrameBits of real data).
 func EstimateCANLoad(c *config.File) []BusLoad {
 	byBus := map[string]*BusLoad{}
+	busFrames := map[string]map[uint32]bool{} // by bus: the BusFrames counted
 	for _, d := range ExpectedCAN(c) {
-		b := byBus[d.Bus]
+		b := byBus[d.Label]
 		if b == nil {
-			b = &BusLoad{Bus: d.Bus, First: d.Entries[0]}
-			byBus[d.Bus] = b
+			b = &BusLoad{Bus: d.Label, First: d.Entries[0]}
+			byBus[d.Label] = b
+			busFrames[d.Label] = map[uint32]bool{}
 			addFrame(b, heartbeatFrame)
 		}
 		b.Devices++
 		for _, f := range d.Kind.Frames {
 			addFrame(b, f)
+		}
+		for _, f := range d.Kind.BusFrames {
+			if id := d.Kind.ID(f, 0); !busFrames[d.Label][id] {
+				busFrames[d.Label][id] = true
+				addFrame(b, f)
+			}
 		}
 	}
 	out := make([]BusLoad, 0, len(byBus))
@@ -322,7 +344,7 @@ func EstimateCANLoad(c *config.File) []BusLoad {
 		b.Load = b.BitsPerSecond / hal.CANBitRate
 		out = append(out, *b)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Bus < out[j].Bus })
+	slices.SortFunc(out, func(a, b BusLoad) int { return compareBuses(a.Bus, b.Bus) })
 	return out
 }
 
@@ -340,7 +362,7 @@ func CheckCANLoad(c *config.File, list *diag.List) []BusLoad {
 		switch {
 		case b.Load >= CANLoadError:
 			list.Errorf(b.First.Pos, "CAN bus %s: %.1f %% estimated load with %d devices, over %.0f %%: devices will miss frames; "+
-				"move devices to another bus (can_bus) or slow their status frames", BusName(b.Bus), 100*b.Load, b.Devices, 100*CANLoadError)
+				"move devices to another bus (can_bus, on a Linux coprocessor with more than one) or remove some", BusName(b.Bus), 100*b.Load, b.Devices, 100*CANLoadError)
 		case b.Load >= CANLoadWarn:
 			list.Warnf(b.First.Pos, "CAN bus %s: %.1f %% estimated load with %d devices, over %.0f %%: little room for retries and bursts",
 				BusName(b.Bus), 100*b.Load, b.Devices, 100*CANLoadWarn)

@@ -183,3 +183,9 @@ func openBus(env *Env, bus string) (hal.CANBus, error) {
 	}
 	return can, nil
 }
+
+// aka gives a type the other names files use for it (config.Type.Aliases).
+func aka(t *config.Type, names ...string) *config.Type {
+	t.Aliases = names
+	return t
+}

@@ -16,9 +16,10 @@
 // the PCM decodes its status before the solenoids read it and sends its
 // control frame after they have set their bits. Read, Write and Halt take
 // time from their arguments and do not allocate; their errors are
-// prebuilt, or the device's own reusable wrapper of the HAL's error
-// (valid until the device's next call of that method), classified with
-// errors.Is (hal.ErrTimeout for a stale status).
+// prebuilt, or the device's wrapper of the HAL's error, made once per
+// distinct cause and never changed after (the loop's snapshot hands it to
+// other goroutines), classified with errors.Is (hal.ErrTimeout for a stale
+// status).
 //
 // # Handles
 //
@@ -54,6 +55,12 @@
 //	rev_pdh               name/pdp PDPState (24 channels),        name/binary BinaryCommand
 //	                      name/binary BinaryState (switchable     (switchable channel)
 //	                      channel, as the PDH reports it)
+//	spark_max, spark_flex name/voltage AnalogState (as speed      name/voltage JointCommand (V)
+//	                      controllers, from the SPARK's Status 0),
+//	                      name/rate RateState and name/analog
+//	                      AnalogState (its built-in encoder ×
+//	                      position_factor), name/effort
+//	                      AnalogState (current × k_eff)
 //	rev_ph                name/compressor CompressorState (as     -
 //	                      the hub reports it)
 //
@@ -102,6 +109,13 @@
 //     change and while the hub reports otherwise.
 //   - PDP: Status1-3 0x08041400/40/80+id and Energy 0x08041740+id decoded
 //     per PROTOCOLS.md; stale after 100 ms.
+//   - SPARK MAX and Flex (spark_max, spark_flex; frc/spark.go,
+//     docs/rev-spark.md): firmware 25.x only, read from the version
+//     answer (0x02052600+id, asked with a zero-length frame every 250
+//     ms until it comes); Status0-2 0x0205B800/40/80+id decoded, stale
+//     after 100 ms; the duty-cycle set point 0x02050080+id every Write;
+//     the bus's heartbeat 0x02052C80 (bit n enables SPARK n) on change
+//     and every 20 ms, all bits clear on Halt.
 //   - PDH (rev_pdh): Status0-4 0x08051800/40/80/C0/900+id decoded (layouts
 //     checked against allwpilib's PDHFrames), stale after 100 ms; SetSwitch
 //     0x08050840+id (bit 0) on change and every 20 ms while the PDH

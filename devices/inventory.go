@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -80,6 +79,9 @@ func TakeInventory(expected []*CANDevice, heard map[string][]hal.Heard, now time
 				control[d.Kind.ID(f, d.Number)] = true
 			}
 		}
+		for _, f := range d.Kind.BusFrames {
+			control[d.Kind.ID(f, 0)] = true
+		}
 		if d.Kind.Rider {
 			if riders[d.Bus] == nil {
 				riders[d.Bus] = map[uint32]bool{}
@@ -90,9 +92,15 @@ func TakeInventory(expected []*CANDevice, heard map[string][]hal.Heard, now time
 		}
 	}
 	claimed := map[string]map[uint32]bool{}
+	labels := map[string]string{} // the buses' names in reports
+	for _, d := range expected {
+		if d.Label != "" {
+			labels[d.Bus] = d.Label
+		}
+	}
 	for _, d := range expected {
 		row := InventoryRow{
-			Name: d.Name(), Type: d.Entries[0].TypeName, Bus: d.Bus, DeviceType: d.Kind.DevType, DeviceName: d.Kind.Name,
+			Name: d.Name(), Type: d.Entries[0].TypeName, Bus: d.Label, DeviceType: d.Kind.DevType, DeviceName: d.Kind.Name,
 			Manufacturer: frc.ManufacturerName(d.Kind.Mfr), Number: d.Number, Required: d.Required, IDs: d.StatusIDs(),
 		}
 		list, monitored := heard[d.Bus]
@@ -135,18 +143,18 @@ func TakeInventory(expected []*CANDevice, heard map[string][]hal.Heard, now time
 		}
 		inv.Rows = append(inv.Rows, row)
 	}
-	inv.Rows = append(inv.Rows, unexpected(heard, claimed, control, now)...)
+	inv.Rows = append(inv.Rows, unexpected(heard, claimed, control, labels, now)...)
 	return inv
 }
 
 // unexpected groups the heard ids nobody claimed by bus, device type,
 // manufacturer and number.
-func unexpected(heard map[string][]hal.Heard, claimed map[string]map[uint32]bool, control map[uint32]bool, now time.Duration) []InventoryRow {
+func unexpected(heard map[string][]hal.Heard, claimed map[string]map[uint32]bool, control map[uint32]bool, labels map[string]string, now time.Duration) []InventoryRow {
 	buses := make([]string, 0, len(heard))
 	for b := range heard {
 		buses = append(buses, b)
 	}
-	sort.Strings(buses)
+	slices.SortFunc(buses, compareBuses)
 	var rows []InventoryRow
 	for _, bus := range buses {
 		byDev := map[[3]int]int{} // type, manufacturer, number → row
@@ -160,7 +168,11 @@ func unexpected(heard map[string][]hal.Heard, claimed map[string]map[uint32]bool
 			if !ok {
 				i = len(rows)
 				byDev[k] = i
-				rows = append(rows, InventoryRow{Status: Unexpected, Bus: bus, DeviceType: t, DeviceName: frc.DeviceTypeName(t),
+				label := bus
+				if l, ok := labels[bus]; ok {
+					label = l
+				}
+				rows = append(rows, InventoryRow{Status: Unexpected, Bus: label, DeviceType: t, DeviceName: frc.DeviceTypeName(t),
 					Manufacturer: frc.ManufacturerName(m), Number: n, Heard: true, LastSeen: h.Last})
 			}
 			r := &rows[i]

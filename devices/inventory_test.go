@@ -44,19 +44,19 @@ func TestInventory(t *testing.T) {
 		got = append(got, r.Status+" "+r.Name+" "+r.DeviceName+" "+r.Manufacturer+" "+BusName(r.Bus)+" "+strconv.Itoa(r.Number)+" "+strconv.Itoa(int(r.Frames))+" "+r.Age.String())
 	}
 	sameLines(t, "rows", got,
-		"stale pdp CTRE PDP CTRE default 0 80 150ms",
-		"missing c CTRE PCM CTRE default 0 0 0s",
-		"present arm CTRE Talon SRX CTRE default 4 103 5ms",
-		"missing pigeon CTRE Pigeon IMU on a Talon SRX CTRE default 4 0 0s",
-		"missing lift CTRE Victor SPX CTRE default 5 0 0s",
+		"stale pdp CTRE PDP CTRE can0 0 80 150ms",
+		"missing c CTRE PCM CTRE can0 0 0 0s",
+		"present arm CTRE Talon SRX CTRE can0 4 103 5ms",
+		"missing pigeon CTRE Pigeon IMU on a Talon SRX CTRE can0 4 0 0s",
+		"missing lift CTRE Victor SPX CTRE can0 5 0 0s",
 		"unmonitored wrist CTRE Talon SRX CTRE can1 6 0 0s",
-		"unexpected  motor controller REV default 9 14 1ms",
-		"unexpected  gyro Kauai Labs default 1 1 500ms")
+		"unexpected  motor controller REV can0 9 14 1ms",
+		"unexpected  gyro Kauai Labs can0 1 1 500ms")
 	miss := inv.RequiredMissing()
 	if len(miss) != 2 || miss[0].Name != "pdp" || miss[1].Name != "pigeon" {
 		t.Errorf("required missing %+v, want pdp (stale) and pigeon", miss)
 	}
-	if want := `required CAN devices missing or stale: pdp "pdp" (CTRE PDP 0 on CAN bus default), pigeon_imu "pigeon" (CTRE Pigeon IMU on a Talon SRX 4 on CAN bus default)`; inv.Reason() != want {
+	if want := `required CAN devices missing or stale: pdp "pdp" (CTRE PDP 0 on CAN bus can0), pigeon_imu "pigeon" (CTRE Pigeon IMU on a Talon SRX 4 on CAN bus can0)`; inv.Reason() != want {
 		t.Errorf("reason %q\nwant %q", inv.Reason(), want)
 	}
 	if r := inv.Rows[6]; len(r.IDs) != 2 || r.IDs[0] != 0x02051809 || r.LastSeen != now-ms {
@@ -84,7 +84,7 @@ func TestInventory(t *testing.T) {
 	}
 	// One required device missing: its status in the reason.
 	only := TakeInventory(ExpectedCAN(parseYAML(t, "joints:\n  - {name: w, type: talon_srx, id: 6, required: true}\n")), map[string][]hal.Heard{"": nil}, now)
-	if want := `required CAN device missing: talon_srx "w" (CTRE Talon SRX 6 on CAN bus default)`; only.Reason() != want {
+	if want := `required CAN device missing: talon_srx "w" (CTRE Talon SRX 6 on CAN bus can0)`; only.Reason() != want {
 		t.Errorf("reason %q, want %q", only.Reason(), want)
 	}
 }
@@ -101,10 +101,10 @@ func TestInventoryText(t *testing.T) {
 	if err := inv.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	want := `STATUS      BUS      NAME            TYPE       DEVICE          MANUFACTURER  NUMBER  LAST SEEN  FRAMES  IDS
-missing     default  pdp (required)  pdp        CTRE PDP        CTRE          0       never      0       08041400 08041440 08041480 08041740
-present     default  arm             talon_srx  CTRE Talon SRX  CTRE          4       20ms ago   98      02041404 02041444 020414C4 02041644 020416C4 02041704 02041744 02041484 020415C4
-unexpected  default  -               -          gyro            Kauai Labs    1       500ms ago  1       04090001
+	want := `STATUS      BUS   NAME            TYPE       DEVICE          MANUFACTURER  NUMBER  LAST SEEN  FRAMES  IDS
+missing     can0  pdp (required)  pdp        CTRE PDP        CTRE          0       never      0       08041400 08041440 08041480 08041740
+present     can0  arm             talon_srx  CTRE Talon SRX  CTRE          4       20ms ago   98      02041404 02041444 020414C4 02041644 020416C4 02041704 02041744 02041484 020415C4
+unexpected  can0  -               -          gyro            Kauai Labs    1       500ms ago  1       04090001
 1 present, 0 stale, 1 missing, 1 unexpected, 0 unmonitored; 1 required missing or stale
 `
 	if b.String() != want {

@@ -10,6 +10,7 @@ import (
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/haltest"
 	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 func TestNavXBadCRC(t *testing.T) {
@@ -190,6 +191,7 @@ func FuzzNavXDecode(f *testing.F) {
 	f.Add(newFakeNavX().regs[:navxSpan])
 	f.Add(make([]byte, navxSpan))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer bounds.Slow(t)()
 		d, s, _ := navxOnSPI(t)
 		_ = d.decode(0, data) // any length
 		b := make([]byte, navxSpan)

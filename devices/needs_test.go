@@ -74,6 +74,10 @@ func (r *recorder) OpenPigeon2(bus string, id int) (hal.Pigeon, error) {
 	r.used |= hal.CapPhoenix6
 	return r.Backend.OpenPigeon2(bus, id)
 }
+func (r *recorder) OpenAccelerometer(rangeG int) (hal.Accelerometer, error) {
+	r.used |= hal.CapAccel
+	return r.Backend.OpenAccelerometer(rangeG)
+}
 func (r *recorder) CANBus(name string) (hal.CANBus, error) { return r.CAN(), nil }
 func (r *recorder) OpenCANMotorOn(bus, model string, id int) (hal.CANMotor, error) {
 	return r.OpenCANMotor(model, id)

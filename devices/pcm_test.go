@@ -7,6 +7,7 @@ import (
 
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 // encodePCMStatus builds a Status1 frame as a PCM sends it (the test's
@@ -228,6 +229,7 @@ func FuzzPCMStatus(f *testing.F) {
 	f.Add([]byte{0xA5, 0xC1, 0, 0, 0x3F, 0xF0, 0, 0})
 	f.Add([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF})
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer bounds.Slow(t)()
 		var b [8]byte
 		copy(b[:], data)
 		s := decodePCMStatus(b)

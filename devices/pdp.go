@@ -107,7 +107,7 @@ func newPDP(d *config.Device, env *Env) (Device, error) {
 	if id < 0 || id > 62 {
 		return nil, fmt.Errorf("CAN id %d: want 0-62", id)
 	}
-	can, err := openBus(env, d.Str("can_bus"))
+	can, err := openBus(env, d.CANBus())
 	if err != nil {
 		return nil, err
 	}

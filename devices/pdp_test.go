@@ -8,6 +8,7 @@ import (
 
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 // encodePDPCurrents packs six 10-bit currents (units of 0.125 A) as the
@@ -127,6 +128,7 @@ func FuzzPDPStatus(f *testing.F) {
 	f.Add([]byte{20, 0x19, 0x01, 0x2C, 0x09, 0x12, 0x34, 0x56})
 	f.Add([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF})
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer bounds.Slow(t)()
 		var b [8]byte
 		copy(b[:], data)
 		for i, c := range decodePDPCurrents(b) {

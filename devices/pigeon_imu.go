@@ -56,7 +56,7 @@ type pigeonIMU struct {
 var _ Device = (*pigeonIMU)(nil)
 
 func newPigeonIMU(d *config.Device, env *Env) (Device, error) {
-	id, talonID, bus := -1, -1, d.Str("can_bus")
+	id, talonID, bus := -1, -1, d.CANBus()
 	switch {
 	case d.Has("id"):
 		id = d.Int("id")
@@ -65,7 +65,7 @@ func newPigeonIMU(d *config.Device, env *Env) (Device, error) {
 		if t == nil {
 			return nil, fmt.Errorf("talon %q is not a device of this file", d.Str("talon"))
 		}
-		talonID, bus = t.Int("id"), t.Str("can_bus") // it talks through the Talon, on the Talon's bus
+		talonID, bus = t.Int("id"), t.CANBus() // it talks through the Talon, on the Talon's bus
 	default:
 		return nil, fmt.Errorf("needs id or talon")
 	}
@@ -111,11 +111,11 @@ func (g *pigeonIMU) Halt() error { return nil }
 // to a Talon SRX, its frames under the Talon's type and number.
 func pigeonCAN(d *config.Device) (*CANKind, int, string, bool) {
 	if d.Has("id") {
-		return canPigeon, d.Int("id"), d.Str("can_bus"), true
+		return canPigeon, d.Int("id"), d.CANBus(), true
 	}
 	talon := d.Ref("talon")
 	if talon == nil {
 		return nil, 0, "", false
 	}
-	return canPigeonOnTalon, talon.Int("id"), talon.Str("can_bus"), true
+	return canPigeonOnTalon, talon.Int("id"), talon.CANBus(), true
 }

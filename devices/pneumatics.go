@@ -95,7 +95,7 @@ type pneumaticsDevice interface {
 // named bus).
 func sharedPneumatics(env *Env, d *config.Device) (*pneumatics, error) {
 	typ, id := config.PneumaticsModule(d)
-	return sharedModule(env, typ, id, d.Str("can_bus"))
+	return sharedModule(env, typ, id, d.CANBus())
 }
 
 // sharedModule returns the pneumatics module of that type

@@ -110,7 +110,7 @@ func newREVPDH(d *config.Device, env *Env) (Device, error) {
 	if id < 1 || id > 62 {
 		return nil, fmt.Errorf("CAN id %d: want 1-62", id)
 	}
-	can, err := openBus(env, d.Str("can_bus"))
+	can, err := openBus(env, d.CANBus())
 	if err != nil {
 		return nil, err
 	}

@@ -45,7 +45,7 @@ type revPH struct {
 var _ Device = (*revPH)(nil)
 
 func newREVPH(d *config.Device, env *Env) (Device, error) {
-	m, err := sharedModule(env, config.ModuleREVPH, d.Int("id"), d.Str("can_bus"))
+	m, err := sharedModule(env, config.ModuleREVPH, d.Int("id"), d.CANBus())
 	if err != nil {
 		return nil, err
 	}

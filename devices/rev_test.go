@@ -11,6 +11,7 @@ import (
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/haltest"
 	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 // named is a fake backend with CAN buses by name: "" is the embedded
@@ -370,6 +371,7 @@ func FuzzREVStatus(f *testing.F) {
 	f.Add(pdhStatus0Bytes[:], []byte{0x01, 0x81, 0, 0, 0x01, 0, 0, 0x09})
 	f.Add([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF}, []byte{})
 	f.Fuzz(func(t *testing.T, a, c []byte) {
+		defer bounds.Slow(t)()
 		var b, d [8]byte
 		copy(b[:], a)
 		copy(d[:], c)

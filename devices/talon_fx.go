@@ -20,7 +20,7 @@ var talonFxDriver = Driver{Type: talonFXType, New: newTalonFX, CAN: &CANTraffic{
 var talonFXType = &config.Type{
 	Name: "talon_fx", Class: "TalonFX", Group: "speed controller",
 	Summary: "A CTRE Talon FX (Falcon 500, Kraken X60/X44) on the CAN bus, through CTRE's Phoenix 6.",
-	Doc: "State: name/voltage (V applied), name/effort (stator current × k_eff, when k_eff is set: the joint's effort), and its integrated rotor sensor as name/rate (RateState: position and velocity " +
+	Doc: "State: name/voltage (V applied), name/effort (stator current × k_eff: the joint's effort), and its integrated rotor sensor as name/rate (RateState: position and velocity " +
 		"through sensor_to_mechanism_ratio and distance_per_rotation) and name/analog (position), which give its joint " +
 		"position and velocity when no sensor on the joint does. Command: name/voltage (V, VoltageOut); position, velocity and " +
 		"effort commands run through the controllers' PID on the roboRIO. With closed_loop: device, name/position (rad or m) " +
@@ -29,7 +29,7 @@ var talonFXType = &config.Type{
 	Place: config.DrivesJoint, Provides: config.Position | config.Velocity,
 	Keys: []config.Key{
 		canID, p6InvertedKey, sensorRatioKey, distancePerRotationKey,
-		{Name: "k_eff", Kind: config.Float, Unit: "N·m/A or N/A", Doc: "The stator current to effort scaling (motor torque per amp times the gear reduction); when set, the stator current × k_eff is the joint's effort (name/effort), signed like the applied voltage."},
+		{Name: "k_eff", Kind: config.Float, Default: 1.0, Unit: "N·m/A or N/A", Doc: "The stator current to effort scaling (motor torque per amp times the gear reduction): the stator current × k_eff is name/effort, its joint's effort, signed like the applied voltage."},
 		{Name: "closed_loop", Kind: config.String, Default: "roborio", Enum: []string{"roborio", "device"},
 			Doc: "Where position and velocity commands are closed: roborio (the controllers' PID, through name/voltage), or device (the Talon's own loop, through name/position and name/velocity)."},
 		{Name: "kp", Kind: config.Float, Default: 0.0, Doc: "Slot 0 proportional gain, V per rotor rotation of error (closed_loop: device)."},
@@ -48,7 +48,7 @@ var talonFXType = &config.Type{
 			}
 		}
 	},
-	Facts: config.Facts{Speed: true, CAN: true, Joint: config.RateSource},
+	Facts: config.Facts{Speed: true, CAN: true, Joint: config.RateSource, EffortState: true},
 }
 
 // talonFX drives a CTRE Talon FX through hal.TalonFX (CTRE's Phoenix 6 C
@@ -69,7 +69,7 @@ type talonFX struct {
 
 	cmd, posCmd, velCmd interfaces.JointCommand
 	volts               interfaces.AnalogState
-	effort              interfaces.AnalogState // stator current × kEff, when k_eff is set
+	effort              interfaces.AnalogState // stator current × kEff
 	kEff                float64
 	rate                interfaces.RateState
 	pos                 interfaces.AnalogState
@@ -109,11 +109,9 @@ func newTalonFX(d *config.Device, env *Env) (Device, error) {
 	if err := registerRate(env, d.Name, &t.rate, &t.pos); err != nil {
 		return nil, err
 	}
-	if d.Has("k_eff") {
-		t.kEff = d.Float("k_eff")
-		if err := interfaces.RegisterState(env.Handles, d.Name, interfaces.Effort, &t.effort); err != nil {
-			return nil, err
-		}
+	t.kEff = d.Float("k_eff")
+	if err := interfaces.RegisterState(env.Handles, d.Name, interfaces.Effort, &t.effort); err != nil {
+		return nil, err
 	}
 	if t.devLoop {
 		g := hal.FXGains{P: d.Float("kp"), I: d.Float("ki"), D: d.Float("kd"), V: d.Float("kv"), S: d.Float("ks")}

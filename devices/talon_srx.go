@@ -21,4 +21,5 @@ func newTalonSRX(d *config.Device, env *Env) (Device, error) {
 	return newCANMotor(frc.TalonSRX, d, env)
 }
 
-var talonSRXType = canSpeedType("talon_srx", "TalonSRX", "A CTRE Talon SRX on the CAN bus; a Pigeon IMU may ride on it.", config.PigeonHostRole)
+// frc_control calls it can_talon_srx.
+var talonSRXType = aka(canSpeedType("talon_srx", "TalonSRX", "A CTRE Talon SRX on the CAN bus; a Pigeon IMU may ride on it.", config.PigeonHostRole), "can_talon_srx")

@@ -22,11 +22,17 @@ const (
 	Error Severity = iota
 	// Warning findings are suspicious but legal; --strict makes them errors.
 	Warning
+	// Note findings inform: a form accepted for compatibility, something
+	// left alone on purpose. --strict leaves them notes.
+	Note
 )
 
 func (s Severity) String() string {
-	if s == Warning {
+	switch s {
+	case Warning:
 		return "warning"
+	case Note:
+		return "note"
 	}
 	return "error"
 }
@@ -79,27 +85,39 @@ func (l *List) Warnf(pos Pos, format string, args ...any) {
 	*l = append(*l, Finding{Pos: pos, Severity: Warning, Message: fmt.Sprintf(format, args...)})
 }
 
+// Notef adds a note at pos.
+func (l *List) Notef(pos Pos, format string, args ...any) {
+	*l = append(*l, Finding{Pos: pos, Severity: Note, Message: fmt.Sprintf(format, args...)})
+}
+
 // Add appends other findings.
 func (l *List) Add(other ...Finding) { *l = append(*l, other...) }
 
 // Errors counts the error findings.
-func (l List) Errors() int {
+func (l List) Errors() int { return l.count(Error) }
+
+// Warnings counts the warning findings.
+func (l List) Warnings() int { return l.count(Warning) }
+
+// Notes counts the note findings.
+func (l List) Notes() int { return l.count(Note) }
+
+func (l List) count(s Severity) int {
 	n := 0
 	for _, f := range l {
-		if f.Severity == Error {
+		if f.Severity == s {
 			n++
 		}
 	}
 	return n
 }
 
-// Warnings counts the warning findings.
-func (l List) Warnings() int { return len(l) - l.Errors() }
-
-// Strict turns every warning into an error.
+// Strict turns every warning into an error; notes stay notes.
 func (l List) Strict() {
 	for i := range l {
-		l[i].Severity = Error
+		if l[i].Severity == Warning {
+			l[i].Severity = Error
+		}
 	}
 }
 
@@ -149,11 +167,12 @@ type Report struct {
 	Findings []Finding `json:"findings"`
 	Errors   int       `json:"errors"`
 	Warnings int       `json:"warnings"`
+	Notes    int       `json:"notes,omitempty"`
 }
 
 // WriteJSON writes the findings as an indented Report.
 func (l List) WriteJSON(w io.Writer) error {
-	r := Report{Findings: l, Errors: l.Errors(), Warnings: l.Warnings()}
+	r := Report{Findings: l, Errors: l.Errors(), Warnings: l.Warnings(), Notes: l.Notes()}
 	if r.Findings == nil {
 		r.Findings = []Finding{}
 	}

@@ -117,3 +117,21 @@ func TestWriteJSON(t *testing.T) {
 		t.Errorf("json = %s", buf.String())
 	}
 }
+
+func TestNotes(t *testing.T) {
+	var l List
+	l.Notef(Pos{File: "a.yaml", Line: 3, Col: 1}, "n")
+	l.Warnf(Pos{File: "a.yaml", Line: 2, Col: 1}, "w")
+	l.Errorf(Pos{File: "a.yaml", Line: 3, Col: 1}, "e")
+	l.Sort()
+	if got := l[2].String(); got != "a.yaml:3:1: note: n" {
+		t.Errorf("last finding %q, want the note after the error on its line", got)
+	}
+	if l.Errors() != 1 || l.Warnings() != 1 || l.Notes() != 1 {
+		t.Errorf("errors %d warnings %d notes %d, want 1 1 1", l.Errors(), l.Warnings(), l.Notes())
+	}
+	l.Strict()
+	if l.Errors() != 2 || l.Notes() != 1 {
+		t.Errorf("after Strict errors %d notes %d, want 2 1: a note stays a note", l.Errors(), l.Notes())
+	}
+}

@@ -123,6 +123,7 @@ const (
 	CapPigeon                      // Pigeons
 	CapRIOPorts                    // RIOPorts
 	CapLinuxBuses                  // LinuxBuses
+	CapAccel                       // BuiltInAccelerometer
 	CapPhoenix6                    // Phoenix6
 	capEnd
 )
@@ -137,7 +138,7 @@ const AllCaps = capEnd - 1
 var capNames = [...]string{
 	"PWM outputs", "DIO channels", "DIO duty-cycle outputs", "analog inputs", "analog outputs", "quadrature encoders",
 	"relay channels", "a CAN bus", "vendor-library CAN motor controllers", "vendor-library Pigeon IMUs",
-	"roboRIO SPI or I2C ports", "Linux SPI or I2C buses by number", "CTRE Phoenix 6 devices",
+	"roboRIO SPI or I2C ports", "Linux SPI or I2C buses by number", "a built-in accelerometer", "CTRE Phoenix 6 devices",
 }
 
 // String names the providers: "PWM outputs, a CAN bus".
@@ -183,6 +184,8 @@ func CapsOf(b any) Caps {
 	has(ok, CapRIOPorts)
 	_, ok = b.(LinuxBuses)
 	has(ok, CapLinuxBuses)
+	_, ok = b.(BuiltInAccelerometer)
+	has(ok, CapAccel)
 	_, ok = b.(Phoenix6)
 	has(ok, CapPhoenix6)
 	if v, ok := b.(VendorLibs); ok && v.Vendor() != nil {
@@ -277,6 +280,15 @@ func OpenRelay(b Backend, channel int) (Relay, error) {
 		return p.OpenRelay(channel)
 	}
 	return nil, lacks(b, CapRelay)
+}
+
+// OpenAccelerometer opens b's built-in accelerometer at a range of 2, 4
+// or 8 g, or says b has none.
+func OpenAccelerometer(b Backend, rangeG int) (Accelerometer, error) {
+	if p, ok := b.(BuiltInAccelerometer); ok {
+		return p.OpenAccelerometer(rangeG)
+	}
+	return nil, lacks(b, CapAccel)
 }
 
 // OpenRIOPorts returns b's roboRIO SPI and I2C ports, or says b has none.

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/frcd/frcd/config"
@@ -69,8 +68,8 @@ func (r *Robot) Joint(name string) *Joint { return r.byName[name] }
 func Load(urdfPath, yamlPath string) (*Robot, diag.List, error) {
 	var list diag.List
 	var ioErr error
-	read := func(path string) []byte {
-		data, err := os.ReadFile(path)
+	read := func(path string, limit int64) []byte {
+		data, err := ReadFile(path, limit)
 		if err != nil {
 			ioErr = errors.Join(ioErr, err)
 			reason := err.Error()
@@ -83,7 +82,7 @@ func Load(urdfPath, yamlPath string) (*Robot, diag.List, error) {
 		}
 		return data
 	}
-	ud, yd := read(urdfPath), read(yamlPath)
+	ud, yd := read(urdfPath, MaxURDFBytes), read(yamlPath, MaxYAMLBytes)
 	if ioErr != nil {
 		list.Sort()
 		return nil, list, ioErr
@@ -255,17 +254,24 @@ func (ck *checker) controller(ctl *config.Device) {
 		if ctl.Type.Name == config.JointVelocityController {
 			what = "velocity"
 		}
-		if j.PositionSensor() == nil {
+		if j.PositionSensor() == nil && !measuresItsJoint(target) {
 			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q has no encoder or analog input, so a %s PID has nothing to measure", ctl, j.Name, what)
 		}
 		if ctl.Type.Name == config.ProfiledPositionController && !ctl.Has("max_velocity") && (j.URDF.Limit == nil || j.URDF.Limit.Velocity <= 0) {
 			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q has no velocity limit in the URDF (line %d), so the profile has none: set max_velocity", ctl, j.Name, j.URDF.Pos.Line)
 		}
 	case config.JointEffortController:
-		if j.PDP == nil {
+		if j.PDP == nil && !target.Type.EffortState {
 			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q's %s has no pdp_ch, so an effort PID has nothing to measure (effort = PDP current × k_eff)", ctl, j.Name, target)
 		}
 	}
+}
+
+// measuresItsJoint reports whether a joint's actuator measures the joint
+// itself (its Joint fact a RateSource: a motor controller's built-in
+// encoder), which the merge takes when no sensor gives the position.
+func measuresItsJoint(a *config.Device) bool {
+	return a != nil && a.Type != nil && a.Type.Joint == config.RateSource
 }
 
 type checker struct {
@@ -336,6 +342,10 @@ func (ck *checker) sensor(d *config.Device) {
 	if s == nil {
 		if j := u.Joint(d.Name); j != nil {
 			ck.list.Errorf(d.NamePos, "%s: %q is a URDF joint (line %d); a sensor is named after a <sensor> element, e.g. one inside that joint", d, d.Name, j.Pos.Line)
+			return
+		}
+		if f := u.ForeignSensor(d.Name); f != nil {
+			ck.list.Errorf(d.NamePos, "%s: URDF sensor %q (line %d) is another tool's (type %q), which frcd leaves alone: an frcd sensor sits in a joint or a link, or has <parent> alone", d, d.Name, f.Pos.Line, f.Type)
 			return
 		}
 		ck.list.Errorf(d.NamePos, "%s: no URDF sensor named %q%s", d, d.Name, diag.DidYouMean(d.Name, u.SensorNames()))

@@ -385,3 +385,20 @@ controllers:
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A YAML device named after a robot-level sensor of another tool is told
+// so, not that the name does not exist.
+func TestForeignSensorNamed(t *testing.T) {
+	u := `<robot name="r"><link name="base_link"/>
+  <sensor name="cam" type="camera"><parent link="base_link"/><camera/></sensor>
+</robot>`
+	_, got := check(t, u, "joints:\n  - {name: cam, type: navx, frame_id: base_link, interface: spi, id: 4}\n")
+	want := `r.yaml:2:12: error: navx "cam": URDF sensor "cam" (line 2) is another tool's (type "camera"), which frcd leaves alone: an frcd sensor sits in a joint or a link, or has <parent> alone`
+	found := false
+	for _, g := range got {
+		found = found || g == want
+	}
+	if !found {
+		t.Errorf("findings:\n%s\nwant among them:\n%s", strings.Join(got, "\n"), want)
+	}
+}

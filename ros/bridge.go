@@ -52,8 +52,9 @@ type Options struct {
 	// message stamps.
 	Clock func() time.Duration
 	Epoch time.Time
-	// SetEnabled enables or disables the robot for /frcd/enable; nil on
-	// real hardware, where the Driver Station decides.
+	// SetEnabled enables or disables the robot for /frcd/enable; nil
+	// where the service must not exist (real hardware, unless the YAML
+	// allows it: the Driver Station decides).
 	SetEnabled func(bool)
 	// Truth fills t with the simulator's ground truth for
 	// /sim/joint_states_truth and /sim/ground_truth, reusing its slices;
@@ -81,6 +82,9 @@ type Options struct {
 	Retry time.Duration
 	// Logf reports connection changes; nil discards them.
 	Logf func(format string, args ...any)
+	// OnPanic, when set, is told of a panic in a topic or service
+	// callback, on goroslib's goroutine that ran it (see guard).
+	OnPanic func(v any)
 }
 
 // Status is one entry of /diagnostics from outside the loop: a level

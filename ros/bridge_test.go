@@ -155,12 +155,17 @@ func TestMessages(t *testing.T) {
 
 	ctl := l.Controller("arm_v")
 	_ = ctl.Command(math.NaN(), 0)
+	_ = ctl.Command(1e300, 0) // out of range
+	l.ReadSnapshot(m.s)
 	d := m.diagnostics()
+	if d.Status[0].Level != levelWarn {
+		t.Errorf("loop status %+v after refused commands, want WARN", d.Status[0])
+	}
 	var found bool
 	for _, st := range d.Status {
 		if st.Name == "frcd: controller arm_v" {
 			found = true
-			if st.Level != levelWarn || !strings.Contains(st.Message, "1 commands refused") {
+			if st.Level != levelWarn || !strings.Contains(st.Message, "2 commands refused") {
 				t.Errorf("controller status %+v", st)
 			}
 		}
@@ -169,8 +174,11 @@ func TestMessages(t *testing.T) {
 		t.Errorf("statuses %+v", d.Status)
 	}
 	d = m.diagnostics()
+	if d.Status[0].Level != levelOK {
+		t.Errorf("loop status %+v with nothing refused since, want OK", d.Status[0])
+	}
 	for _, st := range d.Status {
-		if st.Name == "frcd: controller arm_v" && (st.Level != levelOK || st.Values[2].Value != "1") {
+		if st.Name == "frcd: controller arm_v" && (st.Level != levelOK || st.Values[2].Value != "2") {
 			t.Errorf("second report %+v, want OK with the count kept", st)
 		}
 	}

@@ -42,6 +42,8 @@ type builder struct {
 	seqJT   uint32
 	seqGT   uint32
 	refused []uint64 // per controller, at the last diagnostics
+	// loopRefused is the loop's refused commands at the last diagnostics.
+	loopRefused uint64
 }
 
 func newBuilder(s *control.Snapshot, b *Bridge) *builder {
@@ -187,6 +189,11 @@ func (m *builder) diagnostics() *diagnostic_msgs.DiagnosticArray {
 	loopLevel := levelOK
 	if s.DS.EStop {
 		loopLevel = levelWarn
+	}
+	// Commands refused since the last report (not finite, out of range,
+	// the wrong type) raise the loop to WARN too.
+	if n := st.Refused + s.Refused; n > m.loopRefused {
+		loopLevel, m.loopRefused = levelWarn, n
 	}
 	out := &diagnostic_msgs.DiagnosticArray{Header: m.header(&m.seqDiag, "")}
 	out.Status = append(out.Status, diagnostic_msgs.DiagnosticStatus{

@@ -95,7 +95,7 @@ func (s *session) publisher(topic string, msg any) (*goroslib.Publisher, error) 
 }
 
 func (s *session) subscribe(topic string, callback any) error {
-	sub, err := goroslib.NewSubscriber(goroslib.SubscriberConf{Node: s.node, Topic: topic, Callback: callback})
+	sub, err := goroslib.NewSubscriber(goroslib.SubscriberConf{Node: s.node, Topic: topic, Callback: guard(callback, s.b.o.OnPanic)})
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", topic, err)
 	}
@@ -104,7 +104,7 @@ func (s *session) subscribe(topic string, callback any) error {
 }
 
 func (s *session) serve(name string, srv, callback any) error {
-	sp, err := goroslib.NewServiceProvider(goroslib.ServiceProviderConf{Node: s.node, Name: name, Srv: srv, Callback: callback})
+	sp, err := goroslib.NewServiceProvider(goroslib.ServiceProviderConf{Node: s.node, Name: name, Srv: srv, Callback: guard(callback, s.b.o.OnPanic)})
 	if err != nil {
 		return fmt.Errorf("service %s: %w", name, err)
 	}
@@ -193,8 +193,10 @@ func (s *session) setup() error {
 			return err
 		}
 	}
-	if err := s.serve("/frcd/enable", &std_srvs.SetBool{}, b.enable); err != nil {
-		return err
+	if b.o.SetEnabled != nil { // the sim, or hardware whose YAML allows it
+		if err := s.serve("/frcd/enable", &std_srvs.SetBool{}, b.enable); err != nil {
+			return err
+		}
 	}
 	return s.serve("/frcd/list_controllers", &std_srvs.Trigger{}, b.listControllers)
 }
@@ -263,6 +265,29 @@ func (s *session) run(ctx context.Context) error {
 	defer diag.Stop()
 	var last time.Duration = -1 << 62
 	tolerance := b.o.Loop.Period() / 2
+	// When the state topics are slower than the loop, the goroutine sleeps
+	// between publications rather than wake at every cycle only to find
+	// nothing due: a timer wakes it when the next is due and it publishes
+	// the newest snapshot (at most a cycle old), or waits for the next
+	// cycle (updated, nil while the timer runs) if that one is too old.
+	updated := b.o.Loop.Updated()
+	coalesce := b.every >= 2*b.o.Loop.Period()
+	due := time.NewTimer(time.Hour)
+	due.Stop()
+	defer due.Stop()
+	publish := func() {
+		b.o.Loop.ReadSnapshot(s.snap)
+		if s.snap.Now-last < b.every-tolerance {
+			updated = b.o.Loop.Updated() // the cycle due has not run yet
+			return
+		}
+		last = s.snap.Now
+		s.publishState()
+		if coalesce {
+			updated = nil
+			due.Reset(max(last+b.every-b.o.Clock(), 0))
+		}
+	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -275,13 +300,13 @@ func (s *session) run(ctx context.Context) error {
 			b.mu.Lock()
 			b.stats.Diagnostics++
 			b.mu.Unlock()
-		case <-b.o.Loop.Updated():
+		case <-due.C:
+			publish()
+		case <-updated:
 			if b.o.Clock()-last < b.every-tolerance {
 				continue // not due: do not even copy the snapshot
 			}
-			b.o.Loop.ReadSnapshot(s.snap)
-			last = s.snap.Now
-			s.publishState()
+			publish()
 		}
 	}
 }

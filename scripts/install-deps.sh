@@ -3,6 +3,7 @@
 #
 # Usage: scripts/install-deps.sh           install whatever is missing (silent if nothing is)
 #        scripts/install-deps.sh --check   only report what is missing; exit 1 if anything is
+#        scripts/install-deps.sh --bench   also what `make bench` needs (roscpp, valgrind)
 #
 # Safe to run again and again: it looks for each tool first and touches apt only
 # when something must be installed, running `apt-get update` at most once.
@@ -42,13 +43,37 @@ npm                    npm
 /usr/sbin/sshd         openssh-server
 # systemd-analyze, to verify the coprocessor unit deploy/frcd.service
 systemd-analyze        systemd
-'''
+# the real-kernel CAN test (cmd/frcd TestLinuxCANOnKernel, internal/qemutest): qemu, a
+# kernel with the can, can_raw and vcan modules (the one file of the metapackage marks it
+# installed), a static busybox for the init of the VM, candump and cansend of can-utils as the
+# CAN peers in the VM, xz to unpack modules where the kernel ships them as .ko.xz
+qemu-system-x86_64     qemu-system-x86
+/usr/share/bug/linux-image-amd64/presubj linux-image-amd64
+busybox                busybox-static
+candump                can-utils
+cansend                can-utils
+xz                     xz-utils
+'
+
+# What `make bench` needs on top (--bench): the roscpp reference node of
+# internal/cpubench, built from Debian's ROS 1 headers, and callgrind.
+BENCH_DEPS='
+g++                    g++
+pkg-config             pkgconf
+/usr/include/ros/ros.h libroscpp-dev
+/usr/include/std_msgs/Float64.h libstd-msgs-dev
+/usr/include/sensor_msgs/JointState.h libsensor-msgs-dev
+/usr/include/nav_msgs/Odometry.h libnav-msgs-dev
+/usr/include/diagnostic_msgs/DiagnosticArray.h libdiagnostic-msgs-dev
+valgrind               valgrind
+'
 
 # npm modules, one line each: a file that must exist (relative to the
 # repository), then the directory whose committed package-lock.json npm ci
 # installs it from.
 NPM_DEPS='
 test/wpilibws/node_modules/@wpilib/node-wpilib-ws/package.json test/wpilibws
+test/nt4/node_modules/ntcore-ts-client/package.json test/nt4
 '
 
 prog=install-deps
@@ -68,8 +93,9 @@ check_only=0
 case ${1-} in
 '') ;;
 --check) check_only=1 ;;
+--bench) DEPS="$DEPS$BENCH_DEPS" ;;
 -h | --help)
-	sed -n '2,9s/^# \{0,1\}//p' "$0"
+	sed -n '2,10s/^# \{0,1\}//p' "$0"
 	exit 0
 	;;
 *) die "unknown argument '$1' (try --help)" ;;
@@ -157,7 +183,7 @@ fi
 
 run_apt() {
 	${as_root[@]+"${as_root[@]}"} env DEBIAN_FRONTEND=noninteractive \
-		apt-get -q -y -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=300 "$@" </dev/null >>"$log" 2>&1
+		apt-get -q -y -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=600 "$@" </dev/null >>"$log" 2>&1
 }
 
 run_apt update || fail "apt-get update failed (needed to install $need)"

@@ -30,7 +30,9 @@ func (s *Sim) DS() hal.DSState {
 // SetDS sets the Driver Station's state.
 func (s *Sim) SetDS(st hal.DSState) {
 	s.mu.Lock()
+	was := s.ds.EStop
 	s.ds = st
+	holdEStop(&s.ds, was)
 	s.mu.Unlock()
 }
 

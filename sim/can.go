@@ -130,6 +130,13 @@ func (p *pcm) receive(f hal.Frame, now time.Duration) {
 		return
 	}
 	p.ctrlAt, p.ctrlOK = now, true
+	// A module drops an output the moment the frame says so (energizing
+	// waits for the next step, enabled and fresh): a halt's all-off frame
+	// de-energizes the solenoids in the cycle that sent it.
+	p.out &= p.ctrlBits
+	if !p.rev && !p.ctrlClosed {
+		p.closedLoop, p.compOn = false, false
+	}
 }
 
 // update applies the newest control frame when it may (enabled and
@@ -204,6 +211,8 @@ func (m *canMotor) SetDuty(duty float64) error {
 	m.s.mu.Unlock()
 	return nil
 }
+
+func (m *canMotor) canID() int { return m.id }
 
 // effective is the duty the controller applies: neutral while the robot
 // is disabled or when SetDuty has not come for motorTimeout.

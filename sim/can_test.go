@@ -9,6 +9,7 @@ import (
 
 	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 // A decoder of the PDP's and PCM's frames written from PROTOCOLS.md alone,
@@ -161,6 +162,7 @@ func TestPDPEncoding(t *testing.T) {
 func FuzzPDPPacking(f *testing.F) {
 	f.Add(uint16(1023), uint16(0), uint16(512), uint16(1), uint16(1000), uint16(77))
 	f.Fuzz(func(t *testing.T, a, b, c, d, e, g uint16) {
+		defer bounds.Slow(t)()
 		in := [6]uint32{uint32(a & 1023), uint32(b & 1023), uint32(c & 1023), uint32(d & 1023), uint32(e & 1023), uint32(g & 1023)}
 		var data [8]byte
 		pack6(&data, in)
@@ -181,6 +183,7 @@ func FuzzCANSend(f *testing.F) {
 	f.Add(uint32(0xFFFFFFFF), uint8(200), []byte{})
 	r := competition(f)
 	f.Fuzz(func(t *testing.T, id uint32, n uint8, data []byte) {
+		defer bounds.Slow(t)()
 		s, err := New(r, Options{})
 		if err != nil {
 			t.Fatal(err)

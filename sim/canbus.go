@@ -37,6 +37,9 @@ type canBus struct {
 	pdps map[uint32]*pdp // by Control1 id
 	pcms map[uint32]*pcm // by Control1 id (PCM), SetAll and CompressorConfig id (PH)
 	pdhs map[uint32]*pdh // by SetSwitch id
+	// recv are the emulated devices that hear frames of an id (a part's
+	// addReceiver): the SPARKs, their set points and their bus's heartbeat.
+	recv map[uint32][]frameReceiver
 
 	rx, tx  uint64
 	bits    [loadWindow]uint32 // bit times per 1 ms bucket, ring
@@ -120,7 +123,25 @@ func (b *canBus) Send(f hal.Frame) error {
 	if h := b.pdhs[f.ID]; h != nil && !h.silent() && f.Len >= 1 {
 		h.sw = f.Data[0]&1 != 0
 	}
+	for _, r := range b.recv[f.ID] {
+		r.receive(f, s.t)
+	}
 	return nil
+}
+
+// frameReceiver is an emulated device that hears frames of the ids it was
+// added for (addReceiver), with the Sim's lock held; it must not allocate
+// and must ignore frames while silent.
+type frameReceiver interface {
+	receive(f hal.Frame, at time.Duration)
+}
+
+// addReceiver makes r hear the frames sent with that id.
+func (b *canBus) addReceiver(id uint32, r frameReceiver) {
+	if b.recv == nil {
+		b.recv = map[uint32][]frameReceiver{}
+	}
+	b.recv[id] = append(b.recv[id], r)
 }
 
 // Latest returns the newest frame of that id an emulated device sent.

@@ -40,7 +40,7 @@ func (s *Sim) canDevices(c *config.File) powerOf {
 		if d.Type == nil {
 			continue
 		}
-		s.busFor(d.Str("can_bus")) // every bus the YAML names, in file order
+		s.busFor(d.CANBus()) // every bus the YAML names, in file order
 		if wire := partOf(d.Type).bus; wire != nil {
 			wire(s, d, &pw)
 		}
@@ -56,7 +56,7 @@ func moduleBus(s *Sim, d *config.Device, _ *powerOf) { s.canNodes[d.Name] = &s.m
 // compressor sits on.
 func (s *Sim) moduleOf(d *config.Device) *pcm {
 	typ, id := config.PneumaticsModule(d)
-	return s.moduleFor(d.Str("can_bus"), typ == config.ModuleREVPH, id)
+	return s.moduleFor(d.CANBus(), typ == config.ModuleREVPH, id)
 }
 
 // moduleFor returns the PCM (or, rev, PH) of that CAN id on that bus,

@@ -204,7 +204,7 @@ func (s *Sim) newBase(o *Drivetrain) (*base, error) {
 	if err != nil {
 		return nil, err
 	}
-	mass, iz := inertiaAbout(u, u.Root, urdf.Vec3{0, 0, 1})
+	mass, iz := newBodies(u).about(u.Root, urdf.Vec3{0, 0, 1})
 	b.mass, b.iz = o.Mass, o.YawInertia
 	if b.mass == 0 {
 		b.mass = mass

@@ -16,16 +16,17 @@ type motorSpec struct {
 // motorTable holds the motors a speed-controller joint can be given with
 // JointParams.Motor, by name. Figures are the vendors' 12 V datasheets.
 var motorTable = map[string]motorSpec{
-	"cim":       {2.42, 133, 2.7, 5310},
-	"mini_cim":  {1.41, 89, 3, 5840},
-	"bag":       {0.43, 53, 1.8, 13180},
-	"775pro":    {0.71, 134, 0.7, 18730},
-	"rs775":     {0.72, 97, 2.7, 13050}, // BaneBots RS-775
-	"am9015":    {0.36, 71, 3.7, 14270},
-	"neo":       {2.6, 105, 1.8, 5676},
-	"neo550":    {0.97, 100, 1.4, 11000},
-	"falcon500": {4.69, 257, 1.5, 6380},
-	"window":    {10.0, 15, 1.0, 90}, // a window motor, its worm gear included
+	"cim":        {2.42, 133, 2.7, 5310},
+	"mini_cim":   {1.41, 89, 3, 5840},
+	"bag":        {0.43, 53, 1.8, 13180},
+	"775pro":     {0.71, 134, 0.7, 18730},
+	"rs775":      {0.72, 97, 2.7, 13050}, // BaneBots RS-775
+	"am9015":     {0.36, 71, 3.7, 14270},
+	"neo":        {2.6, 105, 1.8, 5676},
+	"neo550":     {0.97, 100, 1.4, 11000},
+	"neo_vortex": {3.6, 211, 3.6, 6784}, // REV NEO Vortex
+	"falcon500":  {4.69, 257, 1.5, 6380},
+	"window":     {10.0, 15, 1.0, 90}, // a window motor, its worm gear included
 }
 
 // Motors lists the motor type names JointParams.Motor accepts, sorted.

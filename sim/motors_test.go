@@ -42,7 +42,7 @@ const shaftYAML = `joints:
 var idealBattery = Battery{Voltage: 12, Resistance: 1e-9}
 
 func TestMotorsList(t *testing.T) {
-	want := []string{"775pro", "am9015", "bag", "cim", "falcon500", "mini_cim", "neo", "neo550", "rs775", "window"}
+	want := []string{"775pro", "am9015", "bag", "cim", "falcon500", "mini_cim", "neo", "neo550", "neo_vortex", "rs775", "window"}
 	got := Motors()
 	if !sort.StringsAreSorted(got) || len(got) != len(want) {
 		t.Fatalf("Motors() = %v, want %v", got, want)

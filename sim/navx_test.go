@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/internal/bounds"
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
 
@@ -346,6 +347,7 @@ func FuzzNavXTransfers(f *testing.F) {
 	f.Add([]byte{0x04, 0x6C, 0x7B, 0, 0, 0}, 1.0, 0.0, 0.0, 0.5)
 	f.Add([]byte{0x84, 0x3C, 0x3E, 0xD6, 0x80, 0x65}, math.NaN(), math.Inf(1), 0.0, 0.0)
 	f.Fuzz(func(t *testing.T, data []byte, qw, qz, wz, ax float64) {
+		defer bounds.Slow(t)()
 		n := newNavX()
 		c, _ := n.spiPort().Connect(0, spi.Mode3, 8)
 		b := n.i2cBus()

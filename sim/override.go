@@ -248,7 +248,9 @@ func (s *Sim) Clear(o Override) {
 // UpdateDS changes the Driver Station's state atomically: f edits it.
 func (s *Sim) UpdateDS(f func(*hal.DSState)) {
 	s.mu.Lock()
+	was := s.ds.EStop
 	f(&s.ds)
+	holdEStop(&s.ds, was)
 	s.mu.Unlock()
 }
 
@@ -416,5 +418,15 @@ func (s *Sim) ReadIO(dst *IO) {
 	dst.IMUs = dst.IMUs[:0]
 	for _, m := range s.imus {
 		dst.IMUs = append(dst.IMUs, IMUIO{Name: m.name, Motion: m.motion()})
+	}
+}
+
+// holdEStop keeps an e-stop (was) until frcd restarts, as on a real
+// robot, whoever sets the Driver Station's state after it; an e-stopped
+// robot is disabled.
+func holdEStop(ds *hal.DSState, was bool) {
+	ds.EStop = ds.EStop || was
+	if ds.EStop {
+		ds.Enabled = false
 	}
 }

@@ -10,11 +10,11 @@ func init() { registerPart("pigeon_imu", part{sensor: pigeonSensor}) }
 func pigeonSensor(s *Sim, d *config.Device, _ *joint) {
 	m := &imuDev{name: d.Name, canID: -1, talonID: -1, frame: d.Str("frame_id")}
 	if d.Has("id") {
-		m.canID, m.bus = d.Int("id"), d.Str("can_bus")
+		m.canID, m.bus = d.Int("id"), d.CANBus()
 		m.can = s.pigeonCAN(m.bus, m.canID)
 		s.canNodes[d.Name] = &m.can.node
 	} else if t := d.Ref("talon"); t != nil {
-		m.talonID, m.bus = t.Int("id"), t.Str("can_bus")
+		m.talonID, m.bus = t.Int("id"), t.CANBus()
 		m.can = s.pigeonOnTalon(m.bus, m.talonID)
 	}
 	s.imus = append(s.imus, m)

@@ -12,7 +12,7 @@ func init() { registerPart("talon_srx", part{actuator: canMotorJoint(frc.TalonSR
 func canMotorJoint(model string) func(s *Sim, d *config.Device, j *joint) {
 	return func(s *Sim, d *config.Device, j *joint) {
 		j.kind = kindCANMotor
-		m := s.canMotorFor(d.Str("can_bus"), model, d.Int("id"))
+		m := s.canMotorFor(d.CANBus(), model, d.Int("id"))
 		m.j = j
 		s.canNodes[d.Name] = &m.node
 		j.can = m

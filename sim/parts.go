@@ -23,6 +23,13 @@ type part struct {
 	// sensor wires the entry to the joint it measures (j nil: a sensor in
 	// a link).
 	sensor func(s *Sim, d *config.Device, j *joint)
+	// provider names what the Sim itself provides for the type when no
+	// entry needs wiring (the roboRIO's one built-in accelerometer is a
+	// method of the backend).
+	provider string
+	// motor is the motor (motorTable) a speed controller's joint has
+	// unless the sim's options name one: "" is a CIM.
+	motor string
 }
 
 // parts are the registered parts, by device type name.

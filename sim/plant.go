@@ -26,6 +26,17 @@ const (
 	kindServo                     // a hobby servo on PWM
 )
 
+// canController is an emulated CAN motor controller driving a joint: a
+// CTRE one behind hal.CANMotor (canMotor) or a REV SPARK on its frames
+// (spark).
+type canController interface {
+	// effective is the duty (-1 to 1, the controller's direction) it
+	// applies at now; 0 is neutral.
+	effective(enabled bool, now time.Duration) float64
+	// canID is its CAN id.
+	canID() int
+}
+
 // joint is one movable URDF joint's plant and what it is wired to.
 type joint struct {
 	name string
@@ -56,7 +67,7 @@ type joint struct {
 	pwm  int     // PWM channel (speed controllers, nidec enable line, servo)
 	dio  int     // nidec duty-cycle DIO, digital_output channel
 	cal  frc.PWMCalibration
-	can  *canMotor
+	can  canController // a CAN motor controller (kindCANMotor)
 
 	duty    float64 // the controller's output, -1 to 1, plant direction; 0 coasts
 	volts   float64 // applied to each motor, plant direction
@@ -243,49 +254,96 @@ func rpy(v urdf.Vec3) mat3 {
 
 func dot(a, b urdf.Vec3) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 
+// body is a link and everything below it (joints at zero), in the link's
+// frame: its mass (kg), first moment Σ m·r (kg·m) and inertia tensor about
+// the link's origin (kg·m²).
+type body struct {
+	mass  float64
+	first urdf.Vec3
+	iner  mat3
+}
+
+// bodies computes each link's body once, children before parents, so that
+// every joint's inertia costs time linear in the robot's size, not the size
+// of its subtree (a chain of n joints would cost n²).
+type bodies struct {
+	u    *urdf.Robot
+	memo map[*urdf.Link]*body
+}
+
+func newBodies(u *urdf.Robot) *bodies { return &bodies{u: u, memo: map[*urdf.Link]*body{}} }
+
+// of returns a link's body. A link reached again while its own body is
+// being summed (a cycle, which the URDF checks refuse) counts once.
+func (bs *bodies) of(l *urdf.Link) *body {
+	if l == nil {
+		return &body{}
+	}
+	if b, ok := bs.memo[l]; ok {
+		if b == nil {
+			return &body{} // in progress: a cycle
+		}
+		return b
+	}
+	bs.memo[l] = nil
+	b := &body{}
+	if in := l.Inertial; in != nil && in.Mass > 0 {
+		r := rpy(in.Origin.RPY)
+		t := mat3{{in.Ixx, in.Ixy, in.Ixz}, {in.Ixy, in.Iyy, in.Iyz}, {in.Ixz, in.Iyz, in.Izz}}
+		b.add(&body{mass: in.Mass, iner: r.mul(t).mul(r.t())}, ident, in.Origin.XYZ)
+	}
+	for _, c := range l.Children {
+		if c == nil {
+			continue
+		}
+		b.add(bs.of(bs.u.Link(c.Child)), rpy(c.Origin.RPY), c.Origin.XYZ)
+	}
+	bs.memo[l] = b
+	return b
+}
+
+// add adds body c, whose frame is rotated by rot and moved by p in b's
+// frame: the parallel-axis theorem, with c's first moment h = rot·Σm·r:
+// I += rot·I_c·rotᵀ + (2 p·h + m|p|²)E - p hᵀ - h pᵀ - m p pᵀ.
+func (b *body) add(c *body, rot mat3, p urdf.Vec3) {
+	if c.mass == 0 && c.iner == (mat3{}) {
+		return
+	}
+	h := rot.apply(c.first)
+	ic := rot.mul(c.iner).mul(rot.t())
+	diag := 2*dot(p, h) + c.mass*dot(p, p)
+	for i := 0; i < 3; i++ {
+		for k := 0; k < 3; k++ {
+			v := ic[i][k] - p[i]*h[k] - h[i]*p[k] - c.mass*p[i]*p[k]
+			if i == k {
+				v += diag
+			}
+			b.iner[i][k] += v
+		}
+	}
+	b.mass += c.mass
+	b.first = add(b.first, add(h, urdf.Vec3{c.mass * p[0], c.mass * p[1], c.mass * p[2]}))
+}
+
 // subtree returns the mass of everything a joint moves (its child link and
 // all links below it, with the joints below at zero) and their moment of
 // inertia about the joint's axis, kg·m². The joint's frame is its child
 // link's frame.
-func subtree(u *urdf.Robot, uj *urdf.Joint) (mass, inertia float64) {
-	return inertiaAbout(u, u.Link(uj.Child), uj.Axis)
+func (bs *bodies) subtree(uj *urdf.Joint) (mass, inertia float64) {
+	return bs.about(bs.u.Link(uj.Child), uj.Axis)
 }
 
-// inertiaAbout returns the mass of a link and all links below it (joints
-// at zero) and their moment of inertia about the axis through the link's
-// origin, kg·m².
-func inertiaAbout(u *urdf.Robot, top *urdf.Link, axis urdf.Vec3) (mass, inertia float64) {
+// about returns the mass of a link and all links below it (joints at zero)
+// and their moment of inertia about the axis through the link's origin,
+// kg·m².
+func (bs *bodies) about(top *urdf.Link, axis urdf.Vec3) (mass, inertia float64) {
 	if n := math.Sqrt(dot(axis, axis)); n > 0 {
 		axis = urdf.Vec3{axis[0] / n, axis[1] / n, axis[2] / n}
 	} else {
 		axis = urdf.Vec3{1, 0, 0}
 	}
-	seen := map[*urdf.Link]bool{}
-	var walk func(l *urdf.Link, rot mat3, at urdf.Vec3)
-	walk = func(l *urdf.Link, rot mat3, at urdf.Vec3) {
-		if l == nil || seen[l] {
-			return
-		}
-		seen[l] = true
-		if in := l.Inertial; in != nil && in.Mass > 0 {
-			r := rot.mul(rpy(in.Origin.RPY))
-			com := add(at, rot.apply(in.Origin.XYZ))
-			t := mat3{{in.Ixx, in.Ixy, in.Ixz}, {in.Ixy, in.Iyy, in.Iyz}, {in.Ixz, in.Iyz, in.Izz}}
-			t = r.mul(t).mul(r.t())
-			ia := dot(axis, t.apply(axis))
-			along := dot(com, axis)
-			mass += in.Mass
-			inertia += ia + in.Mass*(dot(com, com)-along*along)
-		}
-		for _, c := range l.Children {
-			if c == nil {
-				continue
-			}
-			walk(u.Link(c.Child), rot.mul(rpy(c.Origin.RPY)), add(at, rot.apply(c.Origin.XYZ)))
-		}
-	}
-	walk(top, ident, urdf.Vec3{})
-	return mass, inertia
+	b := bs.of(top)
+	return b.mass, dot(axis, b.iner.apply(axis))
 }
 
 // linkPose is a link's frame in the root link's frame, the joints on the

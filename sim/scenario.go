@@ -204,7 +204,7 @@ func (sc *Scenario) Write(w io.Writer) error {
 
 // LoadScenario reads a scenario file. Errors carry file:line:col.
 func LoadScenario(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := robot.ReadFile(path, robot.MaxScenarioBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 func TestScenarioRoundTrip(t *testing.T) {
@@ -114,6 +116,7 @@ func FuzzParseScenario(f *testing.F) {
 	f.Add([]byte(`{"format": "frcd-sim-scenario/1", "drivetrain": {"type": "tank", "left": ["a"], "right": []}, "pose": {"x": 1, "yaw": 2, "wz": 3}}`))
 	f.Add([]byte(`[1, 2`))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer bounds.Slow(t)()
 		sc, err := ParseScenario("f.json", data)
 		if err != nil {
 			return

@@ -27,6 +27,8 @@ const (
 // methods and AdvanceTo are for the loop's goroutine; the inspection
 // getters (Joint, Battery, PWMPulse...) may be called from any goroutine.
 type Sim struct {
+	bodies *bodies // each link's mass and inertia, summed once at start-up
+
 	mu  sync.Mutex
 	r   *robot.Robot
 	clk *clock
@@ -79,6 +81,8 @@ type Sim struct {
 	nextFast   time.Duration
 
 	base *base // nil without a drivetrain
+	// accelOpen: the built-in accelerometer is open (part_built_in_accel.go).
+	accelOpen bool
 
 	nextStatus time.Duration
 	opts       Options // as built: the Scenario, and the seed each fault and disturbance seeds its own streams from

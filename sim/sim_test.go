@@ -80,7 +80,7 @@ const benchURDF = `<?xml version="1.0"?>
     <parent link="base_link"/><child link="rotor"/>
     <axis xyz="0 0 1"/>
   </joint>
-  <link name="lever"><inertial><mass value="1"/></inertial></link>
+  <link name="lever"><inertial><mass value="1"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
   <joint name="arm" type="revolute">
     <sensor name="arm_pot" type="analog"/>
     <sensor name="arm_mid" type="switch"/>

@@ -45,7 +45,10 @@ func (s *Sim) newJoint(rj *robot.Joint, p JointParams, pw powerOf) (*joint, erro
 	j.stops() // start at 0, or the nearest limit
 
 	// The plant every joint has (a passive one too).
-	mass, inertia := subtree(s.r.URDF, uj)
+	if s.bodies == nil {
+		s.bodies = newBodies(s.r.URDF)
+	}
+	mass, inertia := s.bodies.subtree(uj)
 	switch {
 	case p.Inertia > 0:
 		j.inertia = p.Inertia
@@ -79,6 +82,9 @@ func (s *Sim) newJoint(rj *robot.Joint, p JointParams, pw powerOf) (*joint, erro
 	}
 	if isSpeedController(d) {
 		name := p.Motor
+		if name == "" {
+			name = partOf(d.Type).motor // the motor the controller is sold with
+		}
 		if name == "" {
 			name = "cim"
 		}
@@ -136,7 +142,7 @@ func (j *joint) checkChannels(d *config.Device) error {
 	case kindDouble:
 		errs = append(errs, bad("pneumatics channel", j.ch, j.pcm.channels()), bad("pneumatics channel", j.rev, j.pcm.channels()))
 	case kindCANMotor:
-		errs = append(errs, bad("CAN id", j.can.id, maxCANID+1))
+		errs = append(errs, bad("CAN id", j.can.canID(), maxCANID+1))
 	}
 	if j.kind == kindServo && j.maxPulse <= j.minPulse {
 		errs = append(errs, fmt.Errorf("sim: %s: max_pulse_us must be greater than min_pulse_us", d))

@@ -85,7 +85,7 @@ func (b *builder) resolve() {
 		}
 		j.Sensors = append(j.Sensors, s)
 		if j.Type == Fixed {
-			b.l.Errorf(s.Pos, "%s: %s is fixed; a fixed joint carries no sensor", ref.subj, label("joint", j.Name))
+			b.l.Warnf(s.Pos, "%s: %s is fixed; a fixed joint should carry no sensor, as nothing moves", ref.subj, label("joint", j.Name))
 		}
 	}
 }
@@ -94,16 +94,22 @@ func (b *builder) resolve() {
 func (b *builder) tree(subj string) {
 	r := b.r
 	var links, roots []*Link
+	dangling := false // a link whose parent joint names no existing link
 	for _, lk := range r.Links {
 		if lk.Name != "" && r.links[lk.Name] == lk {
 			links = append(links, lk)
 			if lk.Parent == nil {
 				roots = append(roots, lk)
+			} else if r.links[lk.Parent.Parent] == nil {
+				dangling = true
 			}
 		}
 	}
 	switch {
 	case len(links) == 0:
+	case len(roots) == 0 && dangling:
+		// The tree hangs from a parent link that does not exist: that
+		// finding, at the joint, is the diagnosis.
 	case len(roots) == 0:
 		b.l.Errorf(r.Pos, "%s has no root link: every link is a joint's child, so the joints form a cycle", subj)
 	case len(roots) == 1:

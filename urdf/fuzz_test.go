@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/frcd/frcd/diag"
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 func FuzzParse(f *testing.F) {
@@ -36,6 +37,7 @@ func FuzzParse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer bounds.Slow(t)()
 		const path = "fuzz.urdf"
 		r, l := Parse(path, data)
 		if r == nil {

@@ -48,8 +48,10 @@ func TestInputProblems(t *testing.T) {
 		{"CRLF", "<robot name=\"r\">\r\n  <link name=\"a\"/>\r\n  <link/>\r\n</robot>\r\n",
 			[]string{`r.urdf:3:3: error: <link> has no "name" attribute`}, []string{"a", ""}},
 
-		// xacro: reported once, at the first xacro construct; the rest of
-		// the checks are skipped.
+		// xacro: reported once, at the first xacro construct; the other
+		// findings stay, but not what the macros would have written (the
+		// tree, the names referred to, missing parts of an element that
+		// holds xacro).
 		{"xacro element", "<robot name=\"r\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n  <xacro:property name=\"w\" value=\"1\"/>\n  <link name=\"a\"/>\n  <link name=\"${w}\"/>\n</robot>",
 			[]string{"r.urdf:2:3: " + xacroErr}, []string{"a", "${w}"}},
 		{"xacro element, undeclared prefix", "<robot name=\"r\">\n  <xacro:macro name=\"m\"><link name=\"x\"/></xacro:macro>\n</robot>",
@@ -58,8 +60,14 @@ func TestInputProblems(t *testing.T) {
 			[]string{"r.urdf:2:18: " + xacroErr}, []string{"a"}},
 		{"xacro namespace under another prefix", "<robot name=\"r\" xmlns:x=\"http://ros.org/wiki/xacro\">\n  <link name=\"a\"/>\n  <x:include filename=\"arm.xacro\"/>\n</robot>",
 			[]string{"r.urdf:3:3: " + xacroErr}, []string{"a"}},
-		{"xacro expression", "<robot name=\"r\">\n  <link name=\"a\"><visual><origin xyz=\"${w} 0 0\"/></visual></link>\n</robot>",
+		{"xacro expression", "<robot name=\"r\">\n  <link name=\"a\"><visual><origin xyz=\"${w} 0 0\"/><geometry><box size=\"1 1 1\"/></geometry></visual></link>\n</robot>",
 			[]string{"r.urdf:2:34: " + xacroErr}, []string{"a"}},
+		{"xacro does not hide other findings", "<robot name=\"r\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n  <xacro:include filename=\"arm.xacro\"/>\n  <link name=\"a\"/>\n  <joint name=\"j\" type=\"revolut\"><parent link=\"a\"/><child link=\"b\"/><limit effort=\"${e}\" velocity=\"1\"/></joint>\n  <link name=\"b\"><inertial><mass value=\"x\"/><inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/></inertial></link>\n</robot>",
+			[]string{
+				"r.urdf:2:3: " + xacroErr,
+				`r.urdf:4:19: error: joint "j": unknown type "revolut" (did you mean "revolute"?)`,
+				`r.urdf:5:34: error: link "b": <mass> value: "x" is not a number`,
+			}, []string{"a", "b"}},
 		{"xacro substitution", "<robot name=\"r\">\n  <link name=\"a\"><visual><geometry><mesh filename=\"$(find arm)/a.stl\"/></geometry></visual></link>\n</robot>",
 			[]string{"r.urdf:2:42: " + xacroErr}, []string{"a"}},
 		{"expanded xacro keeps its namespace declaration", "<robot name=\"r\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n  <link name=\"a\"/>\n</robot>", nil, []string{"a"}},

@@ -34,10 +34,17 @@ type Robot struct {
 	Path string   // the file name given to Parse
 	Name string   // the <robot name>
 	Pos  diag.Pos // the <robot> element
+	// Version is the URDF version read: "1.0" (also when <robot> has none,
+	// or one that was refused) or "1.1".
+	Version string
 
 	Links   []*Link
 	Joints  []*Joint
 	Sensors []*Sensor // every frcd sensor, wherever it was declared
+	// Foreign are the robot-level sensors of other tools, left alone (a
+	// camera, iCub's force/torque sensors): not frcd sensors, not in
+	// Sensors, their names free.
+	Foreign []*Sensor
 
 	// Root is the one link that is no joint's child, or nil when there is
 	// none or more than one.
@@ -75,6 +82,20 @@ func (r *Robot) Sensor(name string) *Sensor {
 		return nil
 	}
 	return r.sensors[name]
+}
+
+// ForeignSensor returns the robot-level sensor of another tool called
+// name, or nil.
+func (r *Robot) ForeignSensor(name string) *Sensor {
+	if r == nil {
+		return nil
+	}
+	for _, s := range r.Foreign {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
 }
 
 // LinkNames returns the distinct, non-empty link names in document order,
@@ -151,12 +172,12 @@ type Inertial struct {
 // Geometry is a <visual> or <collision> shape.
 type Geometry struct {
 	Origin Pose
-	// Kind is "box", "cylinder", "sphere", "mesh", or "" when the
-	// <geometry> is missing or holds another shape.
+	// Kind is "box", "cylinder", "sphere", "mesh", "capsule" (URDF 1.1),
+	// or "" when the <geometry> is missing or holds another shape.
 	Kind     string
 	Size     Vec3    // box edge lengths, m
-	Radius   float64 // cylinder or sphere radius, m
-	Length   float64 // cylinder length, m
+	Radius   float64 // cylinder, sphere or capsule radius, m
+	Length   float64 // cylinder length, or a capsule's without its caps, m
 	Filename string  // mesh file name or URI, as written
 }
 

@@ -1,7 +1,6 @@
 package urdf
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -29,7 +28,14 @@ func Parse(path string, data []byte) (*Robot, diag.List) {
 		return r, l
 	}
 	rd := &reader{p: p, data: data, l: &l}
-	root, wellFormed := rd.read(ascii)
+	var root *node
+	fast, wellFormed := false, true
+	if ascii {
+		root, fast = fastRead(p, data)
+	}
+	if !fast {
+		root, wellFormed = rd.read(ascii)
+	}
 	r.Unreadable = !wellFormed || rd.xacro || root == nil || root.name != "robot"
 	switch {
 	case root == nil:
@@ -37,12 +43,13 @@ func Parse(path string, data []byte) (*Robot, diag.List) {
 			l.Errorf(p.at(0), "no <robot> element")
 		}
 	case root.name != "robot":
-		l.Errorf(root.pos, "root element is <%s>, want <robot>", root.name)
+		l.Errorf(p.at(root.off), "root element is <%s>, want <robot>", root.name)
 	default:
-		b := &builder{r: r, l: &l}
-		if !wellFormed || rd.xacro {
+		b := &builder{r: r, l: &l, p: p}
+		if !wellFormed {
 			// What could be read is kept, but its findings would only
-			// echo the real problem.
+			// echo the real problem. Leftover xacro is one finding among
+			// the others: what it leaves unwritten is not reported.
 			b.l = new(diag.List)
 		}
 		b.robot(root)
@@ -55,6 +62,7 @@ func Parse(path string, data []byte) (*Robot, diag.List) {
 type builder struct {
 	r *Robot
 	l *diag.List
+	p *positions
 
 	// Where references were written, to point at them once every name is
 	// known.
@@ -81,41 +89,98 @@ type sensorRef struct {
 	pos   diag.Pos
 }
 
+// at returns the position of a byte offset, for a finding or a Pos field.
+func (b *builder) at(off int) diag.Pos { return b.p.at(off) }
+
 // label names a link, joint or sensor in messages.
 func label(kind, name string) string {
 	if name == "" {
 		return "unnamed " + kind
 	}
-	return fmt.Sprintf("%s %q", kind, name)
+	return kind + " " + strconv.Quote(name)
+}
+
+// fields is strings.Fields into buf, allocating nothing for the few
+// numbers of an attribute.
+func fields(buf []string, s string) []string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return strings.Fields(s) // Unicode spaces: as strings.Fields
+		}
+	}
+	out := buf[:0]
+	for i := 0; i < len(s); {
+		for i < len(s) && asciiSpace(s[i]) {
+			i++
+		}
+		start := i
+		for i < len(s) && !asciiSpace(s[i]) {
+			i++
+		}
+		if i > start {
+			out = append(out, s[start:i])
+		}
+	}
+	return out
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 func (b *builder) robot(n *node) {
 	r := b.r
-	r.Pos = n.pos
+	r.Pos = b.at(n.off)
 	if a := n.attr("name"); a == nil {
-		b.l.Errorf(n.pos, `<robot> has no "name" attribute`)
+		b.l.Errorf(b.at(n.off), `<robot> has no "name" attribute`)
 	} else if strings.TrimSpace(a.value) == "" {
-		b.l.Errorf(a.pos, `<robot> has an empty "name"`)
+		b.l.Errorf(b.at(a.off), `<robot> has an empty "name"`)
 	} else {
 		r.Name = a.value
 	}
+	b.version(n)
+	materials := map[string]*node{}
+	var ignored []ignoredSensor
 	for _, k := range n.kids {
 		switch k.name {
 		case "link":
 			b.link(k)
 		case "joint":
 			b.joint(k)
+		case "material":
+			b.material(k, materials)
 		case "sensor":
+			if foreign, why := foreignSensor(k); foreign {
+				name := ""
+				if a := k.attr("name"); a != nil {
+					name = a.value
+				}
+				ignored = append(ignored, ignoredSensor{name: name, why: why, pos: b.at(k.off)})
+				typ := ""
+				if a := k.attr("type"); a != nil {
+					typ = a.value
+				}
+				r.Foreign = append(r.Foreign, &Sensor{Name: name, Type: typ, Pos: b.at(k.off), Place: TopLevel})
+				continue
+			}
 			s := b.sensor(k, TopLevel, "")
 			b.sensorParent(k, s)
 		}
 	}
+	b.ignored(ignored)
 	subj := "<robot>"
 	if r.Name != "" {
 		subj = label("robot", r.Name)
 	}
+	if n.xacro {
+		// xacro macros left in the file would add links and joints: the
+		// tree and the names it refers to cannot be judged.
+		real := b.l
+		b.l = new(diag.List)
+		defer func() { b.l = real }()
+	}
 	if len(r.Links) == 0 {
-		b.l.Errorf(n.pos, "%s has no <link>", subj)
+		b.l.Errorf(b.at(n.off), "%s has no <link>", subj)
 	}
 	b.resolve()
 	b.tree(subj)
@@ -125,14 +190,14 @@ func (b *builder) robot(n *node) {
 func (b *builder) name(n *node, kind string) (string, diag.Pos) {
 	a := n.attr("name")
 	if a == nil {
-		b.l.Errorf(n.pos, `<%s> has no "name" attribute`, kind)
-		return "", n.pos
+		b.l.Errorf(b.at(n.off), `<%s> has no "name" attribute`, kind)
+		return "", b.at(n.off)
 	}
 	if strings.TrimSpace(a.value) == "" {
-		b.l.Errorf(a.pos, `<%s> has an empty "name"`, kind)
-		return "", a.pos
+		b.l.Errorf(b.at(a.off), `<%s> has an empty "name"`, kind)
+		return "", b.at(a.off)
 	}
-	return a.value, a.pos
+	return a.value, b.at(a.off)
 }
 
 // first returns n's first child called name, warning about any more.
@@ -145,7 +210,7 @@ func (b *builder) first(subj string, n *node, name string) *node {
 		if found == nil {
 			found = k
 		} else {
-			b.l.Warnf(k.pos, "%s: more than one <%s>; only the first is used", subj, name)
+			b.l.Warnf(b.at(k.off), "%s: more than one <%s>; only the first is used", subj, name)
 		}
 	}
 	return found
@@ -205,9 +270,12 @@ func (b *builder) float(subj string, n *node, name string, def float64) (float64
 	if a == nil {
 		return def, nil
 	}
+	if xacroValue(a.value) {
+		return def, a
+	}
 	v, bad := number(a.value)
 	if bad != "" {
-		b.l.Errorf(a.pos, "%s: <%s> %s: %q %s", subj, n.name, name, a.value, bad)
+		b.l.Errorf(b.at(a.off), "%s: <%s> %s: %q %s", subj, n.name, name, a.value, bad)
 		return def, a
 	}
 	return v, a
@@ -219,16 +287,20 @@ func (b *builder) vec3(subj string, n *node, name string, def Vec3) (Vec3, *attr
 	if a == nil {
 		return def, nil
 	}
-	f := strings.Fields(a.value)
+	if xacroValue(a.value) {
+		return def, a
+	}
+	var buf [4]string
+	f := fields(buf[:], a.value)
 	if len(f) != 3 {
-		b.l.Errorf(a.pos, "%s: <%s> %s: %q has %d numbers, want 3", subj, n.name, name, a.value, len(f))
+		b.l.Errorf(b.at(a.off), "%s: <%s> %s: %q has %d numbers, want 3", subj, n.name, name, a.value, len(f))
 		return def, a
 	}
 	var v Vec3
 	for i, s := range f {
 		x, bad := number(s)
 		if bad != "" {
-			b.l.Errorf(a.pos, "%s: <%s> %s: %q %s", subj, n.name, name, s, bad)
+			b.l.Errorf(b.at(a.off), "%s: <%s> %s: %q %s", subj, n.name, name, s, bad)
 			return def, a
 		}
 		v[i] = x
@@ -240,15 +312,19 @@ func (b *builder) vec3(subj string, n *node, name string, def Vec3) (Vec3, *attr
 func (b *builder) pose(subj string, n *node) Pose {
 	var p Pose
 	if o := b.first(subj, n, "origin"); o != nil {
+		var rpy *attr
 		p.XYZ, _ = b.vec3(subj, o, "xyz", Vec3{})
-		p.RPY, _ = b.vec3(subj, o, "rpy", Vec3{})
+		p.RPY, rpy = b.vec3(subj, o, "rpy", Vec3{})
+		if q, ok := b.quat(subj, o, rpy); ok {
+			p.RPY = q
+		}
 	}
 	return p
 }
 
 func (b *builder) link(n *node) {
 	r := b.r
-	lk := &Link{Pos: n.pos}
+	lk := &Link{Pos: b.at(n.off)}
 	var namePos diag.Pos
 	lk.Name, namePos = b.name(n, "link")
 	r.Links = append(r.Links, lk)
@@ -279,14 +355,23 @@ func (b *builder) link(n *node) {
 
 func (b *builder) inertial(subj string, n *node) *Inertial {
 	in := &Inertial{Origin: b.pose(subj, n)}
-	if m := b.first(subj, n, "mass"); m != nil {
+	if m := b.first(subj, n, "mass"); m == nil {
+		if !n.xacro {
+			b.l.Errorf(b.at(n.off), "%s: <inertial> has no <mass>", subj)
+		}
+	} else if b.requireAttrs(subj, m, "value") {
 		var a *attr
 		in.Mass, a = b.float(subj, m, "value", 0)
 		if in.Mass < 0 {
-			b.l.Errorf(a.pos, "%s: <mass> value %g is negative", subj, in.Mass)
+			b.l.Errorf(b.at(a.off), "%s: <mass> value %g is negative", subj, in.Mass)
 		}
 	}
-	if t := b.first(subj, n, "inertia"); t != nil {
+	if t := b.first(subj, n, "inertia"); t == nil {
+		if !n.xacro {
+			b.l.Errorf(b.at(n.off), "%s: <inertial> has no <inertia>", subj)
+		}
+	} else {
+		b.requireAttrs(subj, t, "ixx", "ixy", "ixz", "iyy", "iyz", "izz")
 		in.Ixx, _ = b.float(subj, t, "ixx", 0)
 		in.Ixy, _ = b.float(subj, t, "ixy", 0)
 		in.Ixz, _ = b.float(subj, t, "ixz", 0)
@@ -297,33 +382,68 @@ func (b *builder) inertial(subj string, n *node) *Inertial {
 	return in
 }
 
+// geometry reads a <visual> or <collision>. As urdfdom, it needs a
+// <geometry> whose first element is a shape with its sizes; a visual's
+// <material> needs a name.
 func (b *builder) geometry(subj string, n *node) Geometry {
 	g := Geometry{Origin: b.pose(subj, n)}
+	if n.name == "visual" {
+		if m := b.first(subj, n, "material"); m != nil {
+			b.requireAttrs(subj, m, "name")
+			b.materialBody(subj, m)
+		}
+	}
 	geo := b.first(subj, n, "geometry")
 	if geo == nil {
+		if !n.xacro {
+			b.l.Errorf(b.at(n.off), "%s: <%s> has no <geometry>", subj, n.name)
+		}
 		return g
 	}
-	for _, k := range geo.kids {
-		switch k.name {
-		case "box":
+	if len(geo.kids) == 0 {
+		if !geo.xacro {
+			b.l.Errorf(b.at(geo.off), "%s: <geometry> has no shape (box, cylinder, sphere or mesh)", subj)
+		}
+		return g
+	}
+	k := geo.kids[0] // urdfdom reads the first element only
+	switch k.name {
+	case "box":
+		if b.requireAttrs(subj, k, "size") {
 			g.Kind = k.name
 			g.Size, _ = b.vec3(subj, k, "size", Vec3{})
-		case "cylinder":
+		}
+	case "cylinder":
+		if b.requireAttrs(subj, k, "radius", "length") {
 			g.Kind = k.name
 			g.Radius, _ = b.float(subj, k, "radius", 0)
 			g.Length, _ = b.float(subj, k, "length", 0)
-		case "sphere":
+		}
+	case "sphere":
+		if b.requireAttrs(subj, k, "radius") {
 			g.Kind = k.name
 			g.Radius, _ = b.float(subj, k, "radius", 0)
-		case "mesh":
-			g.Kind = k.name
-			if a := k.attr("filename"); a != nil {
-				g.Filename = a.value
-			}
-		default:
-			continue
 		}
-		break // the first shape is the geometry
+	case "mesh":
+		if b.requireAttrs(subj, k, "filename") {
+			g.Kind = k.name
+			g.Filename = k.attr("filename").value
+		}
+		b.vec3(subj, k, "scale", Vec3{1, 1, 1})
+	case "capsule":
+		if b.r.Version != Version11 {
+			b.l.Warnf(b.at(k.off), `%s: <capsule> is URDF 1.1 and this file is %s, so it is ignored (as urdfdom ignores it): add version="1.1" to <robot>`, subj, b.r.Version)
+			break
+		}
+		if b.requireAttrs(subj, k, "radius", "length") {
+			g.Kind = k.name
+			g.Radius, _ = b.float(subj, k, "radius", 0)
+			g.Length, _ = b.float(subj, k, "length", 0)
+		}
+	default:
+		if !k.inXacro {
+			b.l.Errorf(b.at(k.off), "%s: <geometry> holds unknown shape <%s>; URDF shapes are box, cylinder, sphere and mesh", subj, k.name)
+		}
 	}
 	return g
 }
@@ -332,7 +452,7 @@ var supportedTypes = []string{string(Revolute), string(Continuous), string(Prism
 
 func (b *builder) joint(n *node) {
 	r := b.r
-	j := &Joint{Pos: n.pos, TypePos: n.pos, ParentPos: n.pos, ChildPos: n.pos, Axis: Vec3{1, 0, 0}}
+	j := &Joint{Pos: b.at(n.off), TypePos: b.at(n.off), ParentPos: b.at(n.off), ChildPos: b.at(n.off), Axis: Vec3{1, 0, 0}}
 	var namePos diag.Pos
 	j.Name, namePos = b.name(n, "joint")
 	r.Joints = append(r.Joints, j)
@@ -346,15 +466,15 @@ func (b *builder) joint(n *node) {
 	}
 
 	if a := n.attr("type"); a == nil {
-		b.l.Errorf(n.pos, `%s has no "type" attribute`, subj)
+		b.l.Errorf(b.at(n.off), `%s has no "type" attribute`, subj)
 	} else {
-		j.Type, j.TypePos = JointType(a.value), a.pos
+		j.Type, j.TypePos = JointType(a.value), b.at(a.off)
 		switch j.Type {
 		case Revolute, Continuous, Prismatic, Fixed:
 		case Floating, Planar:
-			b.l.Errorf(a.pos, "%s: type %q is not supported: frcd drives and measures 1-DoF joints only (revolute, continuous, prismatic; fixed for rigid mounts)", subj, a.value)
+			b.l.Errorf(b.at(a.off), "%s: type %q is not supported: frcd drives and measures 1-DoF joints only (revolute, continuous, prismatic; fixed for rigid mounts)", subj, a.value)
 		default:
-			b.l.Errorf(a.pos, "%s: unknown type %q%s", subj, a.value, diag.DidYouMean(a.value, supportedTypes))
+			b.l.Errorf(b.at(a.off), "%s: unknown type %q%s", subj, a.value, diag.DidYouMean(a.value, supportedTypes))
 		}
 	}
 	oneDoF := j.Type == Revolute || j.Type == Continuous || j.Type == Prismatic
@@ -370,26 +490,26 @@ func (b *builder) joint(n *node) {
 			norm := math.Sqrt(j.Axis[0]*j.Axis[0] + j.Axis[1]*j.Axis[1] + j.Axis[2]*j.Axis[2])
 			switch {
 			case norm == 0:
-				b.l.Errorf(a.pos, "%s: <axis> xyz is the zero vector", subj)
+				b.l.Errorf(b.at(a.off), "%s: <axis> xyz is the zero vector", subj)
 			case math.Abs(norm-1) > 1e-3:
-				b.l.Warnf(a.pos, "%s: <axis> xyz %q is not a unit vector (length %.4g)", subj, a.value, norm)
+				b.l.Warnf(b.at(a.off), "%s: <axis> xyz %q is not a unit vector (length %.4g)", subj, a.value, norm)
 			}
 		}
 	}
 
 	if lim := b.first(subj, n, "limit"); lim != nil {
 		j.Limit = b.limit(subj, j, lim)
-	} else if j.Type == Revolute || j.Type == Prismatic {
-		b.l.Errorf(n.pos, "%s: a %s joint needs a <limit> with effort and velocity", subj, j.Type)
+	} else if (j.Type == Revolute || j.Type == Prismatic) && !n.xacro {
+		b.l.Errorf(b.at(n.off), "%s: a %s joint needs a <limit> with effort and velocity", subj, j.Type)
 	}
 
 	if m := b.first(subj, n, "mimic"); m != nil {
-		j.Mimic = &Mimic{Multiplier: 1, Pos: m.pos}
-		ref := mimicRef{j: j, pos: m.pos}
+		j.Mimic = &Mimic{Multiplier: 1, Pos: b.at(m.off)}
+		ref := mimicRef{j: j, pos: b.at(m.off)}
 		if a := m.attr("joint"); a == nil {
-			b.l.Errorf(m.pos, `%s: <mimic> has no "joint" attribute`, subj)
+			b.l.Errorf(b.at(m.off), `%s: <mimic> has no "joint" attribute`, subj)
 		} else {
-			j.Mimic.Joint, ref.pos = a.value, a.pos
+			j.Mimic.Joint, ref.pos = a.value, b.at(a.off)
 			b.mimics = append(b.mimics, ref)
 		}
 		j.Mimic.Multiplier, _ = b.float(subj, m, "multiplier", 1)
@@ -398,16 +518,25 @@ func (b *builder) joint(n *node) {
 
 	if d := b.first(subj, n, "dynamics"); d != nil {
 		j.Dynamics = &Dynamics{}
+		if d.attr("damping") == nil && d.attr("friction") == nil && !d.xacro {
+			b.l.Errorf(b.at(d.off), `%s: <dynamics> has neither "damping" nor "friction"`, subj)
+		}
 		j.Dynamics.Damping, _ = b.float(subj, d, "damping", 0)
 		j.Dynamics.Friction, _ = b.float(subj, d, "friction", 0)
 	}
 
 	if sc := b.first(subj, n, "safety_controller"); sc != nil {
 		j.Safety = &SafetyController{}
+		b.requireAttrs(subj, sc, "k_velocity")
 		j.Safety.SoftLower, _ = b.float(subj, sc, "soft_lower_limit", 0)
 		j.Safety.SoftUpper, _ = b.float(subj, sc, "soft_upper_limit", 0)
 		j.Safety.KPosition, _ = b.float(subj, sc, "k_position", 0)
 		j.Safety.KVelocity, _ = b.float(subj, sc, "k_velocity", 0)
+	}
+
+	if c := b.first(subj, n, "calibration"); c != nil {
+		b.float(subj, c, "rising", 0)
+		b.float(subj, c, "falling", 0)
 	}
 
 	for _, k := range n.kids {
@@ -418,7 +547,7 @@ func (b *builder) joint(n *node) {
 		s.Joint = j.Name
 		j.Sensors = append(j.Sensors, s)
 		if j.Type == Fixed {
-			b.l.Errorf(s.Pos, "%s: %s is fixed; a fixed joint carries no sensor", label("sensor", s.Name), subj)
+			b.l.Warnf(s.Pos, "%s: %s is fixed; a fixed joint should carry no sensor, as nothing moves", label("sensor", s.Name), subj)
 		}
 	}
 }
@@ -431,51 +560,57 @@ func (b *builder) jointLink(subj string, n *node, which string) (string, diag.Po
 			continue
 		}
 		if found != nil {
-			b.l.Errorf(k.pos, "%s has more than one <%s>", subj, which)
+			b.l.Errorf(b.at(k.off), "%s has more than one <%s>", subj, which)
 			continue
 		}
 		found = k
 	}
 	if found == nil {
-		b.l.Errorf(n.pos, `%s has no <%s link="..."/>`, subj, which)
-		return "", n.pos
+		if !n.xacro {
+			b.l.Errorf(b.at(n.off), `%s has no <%s link="..."/>`, subj, which)
+		}
+		return "", b.at(n.off)
 	}
 	a := found.attr("link")
 	if a == nil {
-		b.l.Errorf(found.pos, `%s: <%s> has no "link" attribute`, subj, which)
-		return "", found.pos
+		b.l.Errorf(b.at(found.off), `%s: <%s> has no "link" attribute`, subj, which)
+		return "", b.at(found.off)
 	}
 	if strings.TrimSpace(a.value) == "" {
-		b.l.Errorf(a.pos, `%s: <%s> has an empty "link"`, subj, which)
-		return "", a.pos
+		b.l.Errorf(b.at(a.off), `%s: <%s> has an empty "link"`, subj, which)
+		return "", b.at(a.off)
 	}
-	return a.value, a.pos
+	return a.value, b.at(a.off)
 }
 
 func (b *builder) limit(subj string, j *Joint, n *node) *Limit {
-	lim := &Limit{Pos: n.pos}
+	lim := &Limit{Pos: b.at(n.off)}
 	var lower, upper, effort, velocity *attr
 	lim.Lower, lower = b.float(subj, n, "lower", 0)
 	lim.Upper, upper = b.float(subj, n, "upper", 0)
 	lim.Effort, effort = b.float(subj, n, "effort", 0)
 	lim.Velocity, velocity = b.float(subj, n, "velocity", 0)
 	if effort == nil {
-		b.l.Errorf(n.pos, `%s: <limit> has no "effort" attribute`, subj)
+		if !n.xacro {
+			b.l.Errorf(b.at(n.off), `%s: <limit> has no "effort" attribute`, subj)
+		}
 	} else if lim.Effort < 0 {
-		b.l.Errorf(effort.pos, "%s: <limit> effort %g is negative", subj, lim.Effort)
+		b.l.Errorf(b.at(effort.off), "%s: <limit> effort %g is negative", subj, lim.Effort)
 	}
 	if velocity == nil {
-		b.l.Errorf(n.pos, `%s: <limit> has no "velocity" attribute`, subj)
+		if !n.xacro {
+			b.l.Errorf(b.at(n.off), `%s: <limit> has no "velocity" attribute`, subj)
+		}
 	} else if lim.Velocity < 0 {
-		b.l.Errorf(velocity.pos, "%s: <limit> velocity %g is negative", subj, lim.Velocity)
+		b.l.Errorf(b.at(velocity.off), "%s: <limit> velocity %g is negative", subj, lim.Velocity)
 	}
 	if (j.Type == Revolute || j.Type == Prismatic) && lim.Lower > lim.Upper {
-		pos := n.pos
+		pos := b.at(n.off)
 		switch {
 		case lower != nil:
-			pos = lower.pos
+			pos = b.at(lower.off)
 		case upper != nil:
-			pos = upper.pos
+			pos = b.at(upper.off)
 		}
 		b.l.Errorf(pos, "%s: <limit> lower %g is greater than upper %g", subj, lim.Lower, lim.Upper)
 	}
@@ -485,7 +620,7 @@ func (b *builder) limit(subj string, j *Joint, n *node) *Limit {
 // sensor reads a <sensor> and registers its name.
 func (b *builder) sensor(n *node, place SensorPlace, owner string) *Sensor {
 	r := b.r
-	s := &Sensor{Pos: n.pos, Place: place}
+	s := &Sensor{Pos: b.at(n.off), Place: place}
 	var namePos diag.Pos
 	s.Name, namePos = b.name(n, "sensor")
 	if a := n.attr("type"); a != nil {
@@ -512,30 +647,30 @@ func (b *builder) sensorParent(n *node, s *Sensor) {
 			continue
 		}
 		if found != nil {
-			b.l.Errorf(k.pos, "%s has more than one <parent>", subj)
+			b.l.Errorf(b.at(k.off), "%s has more than one <parent>", subj)
 			continue
 		}
 		found = k
 	}
 	if found == nil {
-		b.l.Errorf(n.pos, `%s has no <parent link="..."/> or <parent joint="..."/>`, subj)
+		b.l.Errorf(b.at(n.off), `%s has no <parent link="..."/> or <parent joint="..."/>`, subj)
 		return
 	}
 	la, ja := found.attr("link"), found.attr("joint")
 	switch {
 	case la != nil && ja != nil:
-		b.l.Errorf(found.pos, `%s: <parent> has both "link" and "joint"; a sensor sits in a link or measures a joint, not both`, subj)
+		b.l.Errorf(b.at(found.off), `%s: <parent> has both "link" and "joint"; a sensor sits in a link or measures a joint, not both`, subj)
 	case la == nil && ja == nil:
-		b.l.Errorf(found.pos, `%s: <parent> has no "link" or "joint" attribute`, subj)
+		b.l.Errorf(b.at(found.off), `%s: <parent> has no "link" or "joint" attribute`, subj)
 	default:
 		a, kind := la, "link"
 		if ja != nil {
 			a, kind = ja, "joint"
 		}
 		if strings.TrimSpace(a.value) == "" {
-			b.l.Errorf(a.pos, `%s: <parent> has an empty %q`, subj, kind)
+			b.l.Errorf(b.at(a.off), `%s: <parent> has an empty %q`, subj, kind)
 			return
 		}
-		b.topSensors = append(b.topSensors, sensorRef{s: s, subj: subj, attr: kind, value: a.value, pos: a.pos})
+		b.topSensors = append(b.topSensors, sensorRef{s: s, subj: subj, attr: kind, value: a.value, pos: b.at(a.off)})
 	}
 }

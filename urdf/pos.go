@@ -24,6 +24,14 @@ type positions struct {
 
 func newPositions(file string, data []byte) *positions {
 	p := &positions{file: file, data: data, curLine: -1}
+	p.bom = len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF
+	return p
+}
+
+// index finds where each line starts, the first time a position is asked
+// for: a file the fast reader takes whole never needs it.
+func (p *positions) index() {
+	data := p.data
 	n := 1
 	for _, c := range data {
 		if c == '\n' {
@@ -36,8 +44,6 @@ func newPositions(file string, data []byte) *positions {
 			p.starts = append(p.starts, i+1)
 		}
 	}
-	p.bom = len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF
-	return p
 }
 
 // at returns the position of the byte at off (clamped to the file).
@@ -48,7 +54,23 @@ func (p *positions) at(off int) diag.Pos {
 	if off > len(p.data) {
 		off = len(p.data)
 	}
-	line := sort.Search(len(p.starts), func(i int) bool { return p.starts[i] > off }) - 1
+	if p.starts == nil {
+		p.index()
+	}
+	line := -1
+	if p.curLine >= 0 && off >= p.curOff {
+		// Offsets mostly come in order: look a few lines past the last
+		// answer before searching.
+		for l := p.curLine; l < p.curLine+16; l++ {
+			if l+1 == len(p.starts) || p.starts[l+1] > off {
+				line = l
+				break
+			}
+		}
+	}
+	if line < 0 {
+		line = sort.Search(len(p.starts), func(i int) bool { return p.starts[i] > off }) - 1
+	}
 	var col int
 	if line == p.curLine && off >= p.curOff {
 		col = p.curCol + utf8.RuneCount(p.data[p.curOff:off])

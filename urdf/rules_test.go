@@ -32,7 +32,7 @@ func TestRules(t *testing.T) {
 			[]finding{E("<robot>", `<robot> has no "name" attribute`)}},
 		{"robot with empty name", "<robot name=\" \">\n  <link name=\"base\"/>\n</robot>",
 			[]finding{E(`name=" "`, `<robot> has an empty "name"`)}},
-		{"no links", "<robot name=\"r\">\n  <material name=\"x\"/>\n</robot>",
+		{"no links", "<robot name=\"r\">\n  <material name=\"x\"><color rgba=\"1 0 0 1\"/></material>\n</robot>",
 			[]finding{E("<robot", `robot "r" has no <link>`)}},
 		{"no links, no name", "<robot/>",
 			[]finding{E("<robot", `<robot> has no "name" attribute`), E("<robot", `<robot> has no <link>`)}},
@@ -125,10 +125,10 @@ func TestRules(t *testing.T) {
 		// sensors
 		{"sensor on a fixed joint", wrap(`  <joint name="mount" type="fixed"><parent link="base"/><child link="arm"/>
     <sensor name="pot" type="analog"/></joint>`),
-			[]finding{E(`<sensor name="pot"`, `sensor "pot": joint "mount" is fixed; a fixed joint carries no sensor`)}},
+			[]finding{W(`<sensor name="pot"`, `sensor "pot": joint "mount" is fixed; a fixed joint should carry no sensor, as nothing moves`)}},
 		{"top-level sensor on a fixed joint", wrap(`  <joint name="mount" type="fixed"><parent link="base"/><child link="arm"/></joint>
   <sensor name="pot"><parent joint="mount"/></sensor>`),
-			[]finding{E(`<sensor name="pot"`, `sensor "pot": joint "mount" is fixed; a fixed joint carries no sensor`)}},
+			[]finding{W(`<sensor name="pot"`, `sensor "pot": joint "mount" is fixed; a fixed joint should carry no sensor, as nothing moves`)}},
 		{"top-level sensor without parent", wrap(arm("") + "\n  <sensor name=\"imu\" type=\"imu\"/>"),
 			[]finding{E(`<sensor name="imu"`, `sensor "imu" has no <parent link="..."/> or <parent joint="..."/>`)}},
 		{"top-level sensor with both", wrap(arm("") + "\n  <sensor name=\"imu\"><parent link=\"base\" joint=\"shoulder\"/></sensor>"),
@@ -148,7 +148,7 @@ func TestRules(t *testing.T) {
 		{"gazebo sensors are not frcd sensors", wrap(arm("") + `
   <gazebo reference="arm"><sensor name="shoulder" type="camera"><parent link="nowhere"/></sensor></gazebo>
   <transmission name="t"><joint name="shoulder"/></transmission>
-  <material name="m"/>`), nil},
+  <material name="m"><texture filename="m.png"/></material>`), nil},
 		{"unknown children are tolerated", wrap(arm(`<calibration rising="0"/><sensor_extra/><foo:bar/>`)), nil},
 
 		// uniqueness
@@ -231,6 +231,7 @@ func TestRules(t *testing.T) {
 			[]finding{
 				E(`value=`, `link "l": <mass> value -3 is negative`),
 				E(`iyy=`, `link "l": <inertia> iyy: "one" is not a number`),
+				E(`<inertia `, `link "l": <inertia> has no "ixy", "ixz", "iyz", "izz" attributes`),
 				E(`size=`, `link "l": <box> size: "1 1" has 2 numbers, want 3`),
 				E(`xyz="0 0 nan"`, `link "l": <origin> xyz: "nan" is not a finite number`),
 				E(`radius=`, `link "l": <cylinder> radius: "r" is not a number`),
@@ -242,7 +243,11 @@ func TestRules(t *testing.T) {
 		{"two limits", wrap(arm(`<limit effort="1" velocity="1"/>`)),
 			[]finding{W(`<limit effort="1"`, `joint "shoulder": more than one <limit>; only the first is used`)}},
 		{"two inertials", "<robot name=\"r\">\n  <link name=\"l\"><inertial/><inertial/></link>\n</robot>",
-			[]finding{W(`<inertial/>|<inertial/>`, `link "l": more than one <inertial>; only the first is used`)}},
+			[]finding{
+				W(`<inertial/>|<inertial/>`, `link "l": more than one <inertial>; only the first is used`),
+				E(`<inertial/><`, `link "l": <inertial> has no <mass>`),
+				E(`<inertial/><`, `link "l": <inertial> has no <inertia>`),
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

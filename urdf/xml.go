@@ -13,17 +13,22 @@ import (
 
 // node is an element with the positions encoding/xml does not keep.
 type node struct {
-	name  string   // the qualified name as written, e.g. "joint" or "xacro:macro"
-	raw   xml.Name // the name as the decoder read it, prefix untranslated
-	pos   diag.Pos
+	name  string // the qualified name as written, e.g. "joint" or "xacro:macro"
+	off   int    // the byte offset of its '<'
 	attrs []attr
 	kids  []*node
+	// xacro is set when the element holds unexpanded xacro: an attribute
+	// with ${...} or $(...), or a xacro child element. What it lacks may be
+	// what the macro would have written, so it is not reported missing.
+	xacro bool
+	// inXacro is set on an element in the xacro namespace (xacro:macro, ...).
+	inXacro bool
 }
 
 type attr struct {
 	name  string // as written
 	value string // with entities decoded
-	pos   diag.Pos
+	off   int    // the byte offset of its name (or of its element's '<')
 }
 
 // attr returns the first attribute called name, or nil.
@@ -133,8 +138,8 @@ func (rd *reader) read(ascii bool) (root *node, wellFormed bool) {
 				switch {
 				case len(stack) == 0:
 					err = &xml.SyntaxError{Msg: "unexpected end element </" + qname(end.Name) + ">"}
-				case stack[len(stack)-1].raw != end.Name:
-					err = &xml.SyntaxError{Msg: "element <" + qname(stack[len(stack)-1].raw) + "> closed by </" + qname(end.Name) + ">"}
+				case stack[len(stack)-1].name != qname(end.Name):
+					err = &xml.SyntaxError{Msg: "element <" + stack[len(stack)-1].name + "> closed by </" + qname(end.Name) + ">"}
 				}
 				if err != nil {
 					err.(*xml.SyntaxError).Line = rd.p.at(int(after)).Line
@@ -162,11 +167,14 @@ func (rd *reader) read(ascii bool) (root *node, wellFormed bool) {
 			case len(stack) > 0:
 				top := stack[len(stack)-1]
 				top.kids = append(top.kids, n)
+				if n.inXacro {
+					top.xacro = true
+				}
 			case root == nil:
 				root = n
 			case !afterRoot:
 				afterRoot = true
-				rd.l.Errorf(n.pos, "malformed XML: element <%s> after the root element", n.name)
+				rd.l.Errorf(rd.p.at(n.off), "malformed XML: element <%s> after the root element", n.name)
 			}
 			stack = append(stack, n)
 		case xml.EndElement:
@@ -204,7 +212,7 @@ func (rd *reader) element(t xml.StartElement, before, after int) *node {
 		lt = 0
 	}
 	// RawToken leaves prefixes untranslated, so qname is the name as written.
-	n := &node{name: qname(t.Name), raw: t.Name, pos: rd.p.at(before + lt)}
+	n := &node{name: qname(t.Name), off: before + lt}
 	for _, a := range t.Attr {
 		if a.Name.Space == "xmlns" && isXacroURI(a.Value) {
 			if rd.xacroPrefixes == nil {
@@ -214,25 +222,28 @@ func (rd *reader) element(t xml.StartElement, before, after int) *node {
 		}
 	}
 	if rd.isXacro(t.Name) {
-		rd.foundXacro(n.pos)
+		rd.foundXacro(rd.p.at(n.off))
+		n.inXacro = true
 	}
 	matched := len(attrOffs) == len(t.Attr)
 	n.attrs = make([]attr, len(t.Attr))
 	for i, a := range t.Attr {
 		at := &n.attrs[i]
-		at.name, at.value, at.pos = qname(a.Name), a.Value, n.pos
+		at.name, at.value, at.off = qname(a.Name), a.Value, n.off
 		if matched {
-			at.pos = rd.p.at(before + attrOffs[i])
+			at.off = before + attrOffs[i]
 		}
 		if a.Name.Space != "xmlns" && rd.isXacro(a.Name) {
-			rd.foundXacro(at.pos)
+			rd.foundXacro(rd.p.at(at.off))
+			n.xacro = true
 		}
-		if strings.Contains(a.Value, "${") || strings.Contains(a.Value, "$(") {
-			rd.foundXacro(at.pos)
+		if xacroValue(a.Value) {
+			rd.foundXacro(rd.p.at(at.off))
+			n.xacro = true
 		}
 		for k := 0; k < i; k++ {
 			if n.attrs[k].name == at.name {
-				rd.l.Errorf(at.pos, "malformed XML: <%s> has attribute %q twice", n.name, at.name)
+				rd.l.Errorf(rd.p.at(at.off), "malformed XML: <%s> has attribute %q twice", n.name, at.name)
 				break
 			}
 		}

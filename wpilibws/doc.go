@@ -21,8 +21,11 @@
 // then, every 20 ms, only the values that changed. A client whose queue
 // (4096 messages) fills, or whose write takes over 2 s, is closed, so a
 // slow client never stalls the others or the loop (the server only reads
-// the sim's state under its lock). Devices, from the sim's I/O and the
-// YAML's wiring:
+// the sim's state under its lock). When the server stops (the daemon stops
+// it after making every output neutral), each client gets the whole state
+// once more and a close frame, 1001 going away. A panic while serving a
+// client goes to Options.OnPanic (the daemon then stops, outputs neutral).
+// Devices, from the sim's I/O and the YAML's wiring:
 //
 //   - DriverStation (device ""): >enabled, >autonomous, >test, >estop,
 //     >ds, >fms, >station, >match_time, >game_data.

@@ -11,6 +11,7 @@ import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/internal/bounds"
 	"github.com/frcd/frcd/sim"
 )
 
@@ -284,6 +285,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		defer bounds.Slow(t)()
 		m, err := Decode(b)
 		if err != nil {
 			return

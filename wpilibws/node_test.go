@@ -6,17 +6,12 @@ package wpilibws_test
 // frcd running in real time with the ROS bridge on an embedded master.
 
 import (
-	"bufio"
-	"context"
-	"encoding/json"
 	"fmt"
 	"net"
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/internal/tooltest"
@@ -36,94 +31,30 @@ type event struct {
 	Reason  string
 }
 
-// nodeClient is client.js running: its events arrive on events, its
-// commands go to stdin.
+// nodeClient is client.js running: its events come to wait, its
+// commands go to send.
 type nodeClient struct {
-	t      *testing.T
-	events chan event
-	stdin  interface{ Write([]byte) (int, error) }
-	mu     sync.Mutex
-	seen   []string // every line, for the failure log
+	t *testing.T
+	*tooltest.JSONLines[event]
 }
 
-func startClient(t *testing.T, e *tooltest.ROS, port int) *nodeClient {
+func startClient(t *testing.T, e *tooltest.ROS, port int) nodeClient {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := e.Command(ctx, "node", clientJS, strconv.Itoa(port))
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	c := &nodeClient{t: t, events: make(chan event, 1024), stdin: stdin}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer close(c.events)
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			line := sc.Text()
-			c.mu.Lock()
-			c.seen = append(c.seen, line)
-			c.mu.Unlock()
-			var ev event
-			if !strings.HasPrefix(line, "{") || json.Unmarshal([]byte(line), &ev) != nil {
-				continue // the library's own log lines
-			}
-			c.events <- ev
+	return nodeClient{t, tooltest.StartJSON[event](t, e, "node", clientJS, strconv.Itoa(port))}
+}
+
+func (c nodeClient) send(cmd string) { c.t.Helper(); c.Send(cmd) }
+
+// wait waits for an event ok accepts; an error or a closed connection
+// fails the test.
+func (c nodeClient) wait(what string, ok func(event) bool) event {
+	c.t.Helper()
+	return c.Wait(what, func(ev event) bool {
+		if ev.Event == "error" || ev.Event == "closed" {
+			c.t.Fatalf("waiting for %s: client.js: %+v", what, ev)
 		}
-	}()
-	t.Cleanup(func() {
-		stdin.Close()
-		cancel()
-		<-done
-		_ = cmd.Wait()
-		if t.Failed() {
-			c.mu.Lock()
-			t.Logf("client.js output:\n%s\nstderr:\n%s", strings.Join(c.seen, "\n"), stderr.String())
-			c.mu.Unlock()
-		}
+		return ok(ev)
 	})
-	return c
-}
-
-func (c *nodeClient) send(cmd string) {
-	c.t.Helper()
-	if _, err := c.stdin.Write([]byte(cmd + "\n")); err != nil {
-		c.t.Fatal(err)
-	}
-}
-
-// wait reads the client's events until one satisfies ok. The timer only
-// guards against a hung client: the wait ends on the event.
-func (c *nodeClient) wait(what string, ok func(event) bool) event {
-	c.t.Helper()
-	guard := time.NewTimer(waitLimit)
-	defer guard.Stop()
-	for {
-		select {
-		case ev, open := <-c.events:
-			if !open {
-				c.t.Fatalf("waiting for %s: client.js exited", what)
-			}
-			if ev.Event == "error" || ev.Event == "closed" {
-				c.t.Fatalf("waiting for %s: client.js: %+v", what, ev)
-			}
-			if ok(ev) {
-				return ev
-			}
-		case <-guard.C:
-			c.t.Fatalf("waiting for %s: nothing within %s", what, waitLimit)
-		}
-	}
 }
 
 func num(v any) float64 {

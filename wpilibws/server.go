@@ -48,6 +48,11 @@ type Options struct {
 	WriteTimeout time.Duration
 	// Logf reports clients coming and going; nil discards.
 	Logf func(format string, args ...any)
+	// OnPanic, when set, is told of a panic on one of the server's
+	// goroutines (a client's handler or writer), on that goroutine, from
+	// the deferred function that recovered it; the client is closed and
+	// the server goes on. Nil lets the panic go on (and end the process).
+	OnPanic func(v any)
 }
 
 // Stats count the server's work; read them with Server.Stats.
@@ -78,6 +83,7 @@ type Server struct {
 	owner     map[sim.Override]*client // who set each override
 	enabledBy *client                  // the client that last enabled the robot
 	stats     Stats
+	joined    chan struct{} // a client came: Run ticks again (buffered)
 }
 
 type client struct {
@@ -86,7 +92,11 @@ type client struct {
 	out  chan []byte
 	gone chan struct{} // closed when the client is dropped or leaves
 	once sync.Once
-	slow bool // dropped for falling behind; guarded by Server.mu
+	// final is closed when the server stops: the writer sends what is
+	// queued (the last state, every output neutral), then closes the
+	// connection with a close frame.
+	final chan struct{}
+	slow  bool // dropped for falling behind; guarded by Server.mu
 }
 
 func (c *client) close() { c.once.Do(func() { close(c.gone) }) }
@@ -120,7 +130,7 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("wpilibws: %w", err)
 	}
 	return &Server{o: o, w: newWiring(o.Config), ln: ln, clients: map[string]*client{},
-		owner: map[sim.Override]*client{}, ds: dsExtra{station: "red1", matchTime: -1}}, nil
+		owner: map[sim.Override]*client{}, ds: dsExtra{station: "red1", matchTime: -1}, joined: make(chan struct{}, 1)}, nil
 }
 
 // Addr is the address the server listens on.
@@ -140,7 +150,11 @@ func (s *Server) Stats() Stats {
 func (s *Server) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	// The handlers outlive ctx by the final update and the close
+	// handshake (at most finalWait), so they have a context of their own.
+	hctx, hcancel := context.WithCancel(context.Background())
+	defer hcancel()
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second, BaseContext: func(net.Listener) context.Context { return hctx }}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(s.ln) }()
 	t := time.NewTicker(s.o.Period)
@@ -148,11 +162,29 @@ func (s *Server) Run(ctx context.Context) error {
 	for {
 		select {
 		case <-ctx.Done():
+			// The daemon stops the server after the loop has made every
+			// output neutral: each client gets the whole state once more,
+			// then a close frame (1001, going away).
 			s.mu.Lock()
+			s.refresh()
 			for _, c := range s.clients {
-				c.close()
+				if c.conn != nil {
+					s.queue(c, diff(nil, nil, s.last))
+					close(c.final)
+				} else {
+					c.close()
+				}
 			}
 			s.mu.Unlock()
+			finished := make(chan struct{})
+			go func() { s.handlers.Wait(); close(finished) }()
+			wait := time.NewTimer(finalWait)
+			select {
+			case <-finished:
+			case <-wait.C:
+			}
+			wait.Stop()
+			hcancel()
 			sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer scancel()
 			err := srv.Shutdown(sctx)
@@ -166,7 +198,13 @@ func (s *Server) Run(ctx context.Context) error {
 		case <-t.C:
 			s.mu.Lock()
 			s.refresh()
+			idle := len(s.clients) == 0
 			s.mu.Unlock()
+			if idle {
+				t.Stop() // nobody to send to: no wake-ups until a client comes
+			}
+		case <-s.joined:
+			t.Reset(s.o.Period)
 		}
 	}
 }
@@ -180,7 +218,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	c := &client{path: path, out: make(chan []byte, s.o.Queue), gone: make(chan struct{})}
+	c := &client{path: path, out: make(chan []byte, s.o.Queue), gone: make(chan struct{}), final: make(chan struct{})}
 	s.mu.Lock()
 	if s.clients[path] != nil {
 		s.stats.Rejected++
@@ -190,8 +228,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	s.clients[path] = c // reserved; nothing is queued before conn is set
 	s.mu.Unlock()
+	select {
+	case s.joined <- struct{}{}:
+	default: // Run has yet to take the last one
+	}
 	s.handlers.Add(1)
 	defer s.handlers.Done()
+	defer s.guard()
 	conn, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		s.mu.Lock()
@@ -212,14 +255,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writerDone := make(chan struct{})
 	go func() {
 		defer close(writerDone)
+		defer s.guard()
+		defer c.close()
 		s.write(ctx, c)
 	}()
+	defer func() { // also after a panic: the client leaves
+		c.close()
+		<-writerDone
+		conn.CloseNow()
+		s.leave(c)
+		s.o.Logf("wpilibws: client on %s left", path)
+	}()
 	s.read(ctx, c)
-	c.close()
-	<-writerDone
-	conn.CloseNow()
-	s.leave(c)
-	s.o.Logf("wpilibws: client on %s left", path)
 }
 
 // read handles the client's messages until it leaves or is dropped.
@@ -238,14 +285,31 @@ func (s *Server) read(ctx context.Context, c *client) {
 		if err != nil {
 			return
 		}
-		s.mu.Lock()
-		s.stats.Received++
-		if typ != websocket.MessageText {
-			s.stats.Ignored++ // the spec uses no binary frames
-		} else {
-			s.handle(c, b)
+		s.locked(func() {
+			s.stats.Received++
+			if typ != websocket.MessageText {
+				s.stats.Ignored++ // the spec uses no binary frames
+			} else {
+				s.handle(c, b)
+			}
+		})
+	}
+}
+
+// locked runs f with s.mu held, released even if f panics.
+func (s *Server) locked(f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f()
+}
+
+// guard, deferred at the top of a goroutine, hands a panic to OnPanic.
+func (s *Server) guard() {
+	if v := recover(); v != nil {
+		if s.o.OnPanic == nil {
+			panic(v)
 		}
-		s.mu.Unlock()
+		s.o.OnPanic(v)
 	}
 }
 
@@ -257,6 +321,9 @@ func (s *Server) write(ctx context.Context, c *client) {
 		case <-c.gone:
 			return
 		case <-ctx.Done():
+			return
+		case <-c.final:
+			s.finish(ctx, c)
 			return
 		case b := <-c.out:
 			wctx, cancel := context.WithTimeout(ctx, s.o.WriteTimeout)
@@ -273,6 +340,31 @@ func (s *Server) write(ctx context.Context, c *client) {
 			}
 		}
 	}
+}
+
+// finalWait bounds how long a stopping server waits for its clients to
+// take the final update and answer the close frame.
+const finalWait = 2 * time.Second
+
+// finish sends what is queued for a client, then closes its connection
+// properly (a close frame, 1001 going away, and the handshake).
+func (s *Server) finish(ctx context.Context, c *client) {
+	ctx, cancel := context.WithTimeout(ctx, finalWait)
+	defer cancel()
+	for {
+		select {
+		case b := <-c.out:
+			if c.conn.Write(ctx, websocket.MessageText, b) != nil {
+				c.close()
+				return
+			}
+			continue
+		default:
+		}
+		break
+	}
+	_ = c.conn.Close(websocket.StatusGoingAway, "frcd stopped: every output neutral")
+	c.close()
 }
 
 // leave forgets a client: the overrides it set end, and if it was the

@@ -85,21 +85,27 @@ func (w *wsClient) until(what string, cond func() bool) {
 		if err != nil {
 			w.t.Fatalf("waiting for %s: %v (after %d messages)", what, err, w.n)
 		}
-		w.n++
-		var m struct {
-			Type, Device string
-			Data         map[string]json.RawMessage
-		}
-		if typ != websocket.MessageText || json.Unmarshal(b, &m) != nil || m.Data == nil {
-			w.t.Fatalf("bad message from the server: %s", b)
-		}
-		dev := m.Type + " " + m.Device
-		if w.state[dev] == nil {
-			w.state[dev] = map[string]json.RawMessage{}
-		}
-		for k, v := range m.Data {
-			w.state[dev][k] = v
-		}
+		w.apply(typ, b)
+	}
+}
+
+// apply keeps the values of one message from the server.
+func (w *wsClient) apply(typ websocket.MessageType, b []byte) {
+	w.t.Helper()
+	w.n++
+	var m struct {
+		Type, Device string
+		Data         map[string]json.RawMessage
+	}
+	if typ != websocket.MessageText || json.Unmarshal(b, &m) != nil || m.Data == nil {
+		w.t.Fatalf("bad message from the server: %s", b)
+	}
+	dev := m.Type + " " + m.Device
+	if w.state[dev] == nil {
+		w.state[dev] = map[string]json.RawMessage{}
+	}
+	for k, v := range m.Data {
+		w.state[dev][k] = v
 	}
 }
 

@@ -42,7 +42,7 @@ type validateReport struct {
 }
 
 func writeValidateJSON(w io.Writer, list diag.List, loads []devices.BusLoad) error {
-	rep := validateReport{Report: diag.Report{Findings: list, Errors: list.Errors(), Warnings: list.Warnings()}, CANBuses: loads}
+	rep := validateReport{Report: diag.Report{Findings: list, Errors: list.Errors(), Warnings: list.Warnings(), Notes: list.Notes()}, CANBuses: loads}
 	if rep.Findings == nil {
 		rep.Findings = []diag.Finding{}
 	}

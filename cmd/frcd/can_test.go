@@ -20,7 +20,7 @@ import (
 func TestValidateCANLoad(t *testing.T) {
 	u, y := "../../examples/swerve/robot.urdf", "../../examples/swerve/robot.yaml"
 	code, out, errOut := runFrcd("validate", u, y)
-	if code != exitOK || errOut != "" || !strings.Contains(out, "CAN bus default: 11 devices, 48.4 % estimated load") {
+	if code != exitOK || errOut != "" || !strings.Contains(out, "CAN bus can0: 11 devices, 48.4 % estimated load") {
 		t.Errorf("exit %d:\n%s%s", code, out, errOut)
 	}
 	code, out, _ = runFrcd("validate", "--json", u, y)
@@ -93,7 +93,7 @@ func TestScanHelpers(t *testing.T) {
 	}
 	out := b.String()
 	if !strings.Contains(out, "present") || !strings.Contains(out, "unmonitored") ||
-		!strings.Contains(out, `frcd refuses to enable: required CAN device missing: talon_srx "arm" (CTRE Talon SRX 3 on CAN bus default)`) {
+		!strings.Contains(out, `frcd refuses to enable: required CAN device missing: talon_srx "arm" (CTRE Talon SRX 3 on CAN bus can0)`) {
 		t.Errorf("scan output:\n%s", out)
 	}
 	b.Reset()

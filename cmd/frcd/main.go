@@ -3,17 +3,15 @@
 package main
 
 import (
-	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log"
 	"math"
 	"os"
-	"os/signal"
 	"runtime"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -50,9 +48,9 @@ Usage:
 ` + deployUsage + canUsage + `  frcd validate [--json] [--strict] [--hal sim|linux|roborio] ROBOT.urdf ROBOT.yaml
                           check a robot's files; every finding as file:line:col; with --hal, warn
                           about each device that HAL cannot run
-  frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
+` + migrateUsage + `  frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
   frcd schema             print a JSON Schema of the robot YAML, for editors
-  frcd version            print the version
+` + logUsage + `  frcd version            print the version
 
 Exit status: 0 ok, 1 the robot has errors, 2 usage or I/O trouble, 3 the hardware could not be opened.
 `
@@ -70,6 +68,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runDaemon(rest, stdout, stderr)
 	case "validate":
 		return validate(rest, stdout, stderr)
+	case "migrate":
+		return migrate(rest, stdout, stderr)
 	case "deploy":
 		return deployRobot(rest, stdout, stderr)
 	case "can":
@@ -78,6 +78,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return describe(rest, stdout, stderr)
 	case "schema":
 		return schema(rest, stdout, stderr)
+	case "log":
+		return logCommand(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "frcd %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return exitOK
@@ -85,7 +87,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "deploy", "can", "validate", "describe", "schema", "version", "help"}), usage)
+	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "deploy", "can", "validate", "migrate", "describe", "schema", "log", "version", "help"}), usage)
 	return exitUsage
 }
 
@@ -116,6 +118,7 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 }
 
 func validate(args []string, stdout, stderr io.Writer) int {
+	defer oneShot()()
 	fs := newFlagSet("validate", stderr)
 	asJSON := fs.Bool("json", false, "print the findings as JSON")
 	strict := fs.Bool("strict", false, "treat warnings as errors")
@@ -176,9 +179,10 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	scenario := fs.String("scenario", "", "start the sim from this scenario file (JSON; replaces the YAML's sim: section, --seed and --disabled)")
 	saveScenario := fs.String("save-scenario", "", "write the scenario the sim starts from to this file (JSON), to replay the run with --scenario")
 	wsAddr := fs.String("wpilibws", wpilibws.DefaultAddr, "host:port of the WPILib HAL simulation WebSocket server (resource /wpilibws), or off")
-	spin := fs.Duration("spin", 0, "spin this long before each cycle instead of sleeping (less jitter, more CPU; default 200µs at 500 Hz and above, -1ns never)")
+	tel := telemetryFlags(fs)
+	spin := fs.Duration("spin", 0, "spin this long before each cycle instead of sleeping (less jitter, more CPU; default at 500 Hz and above: as long as the measured wake-up lateness needs; -1ns never)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: frcd run --hal sim|linux|roborio (or --sim) [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] ROBOT.urdf ROBOT.yaml")
+		fmt.Fprintln(stderr, "usage: frcd run --hal sim|linux|roborio (or --sim) [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] [--nt ADDR|off] [--log DIR] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
 	}
 	urdfPath, yamlPath, ok := robotFiles(fs, args)
@@ -247,8 +251,9 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	if *wsAddr != "off" && onSim {
 		o.WPILibWS = *wsAddr
 	}
+	o.Telemetry = tel.options()
 	if !*noROS {
-		text, err := os.ReadFile(urdfPath)
+		text, err := robot.ReadFile(urdfPath, robot.MaxURDFBytes)
 		if err != nil {
 			fmt.Fprintf(stderr, "frcd run: %v\n", err)
 			return exitUsage
@@ -283,7 +288,13 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "frcd: saved the scenario to %s\n", *saveScenario)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopOnSignals(func() {
+		// The halt may race the loop's own, which hangs: the process is
+		// leaving, and outputs neutral matter more than a clean exit.
+		bestEffort(d.Halt)
+		fmt.Fprintln(stderr, "frcd: second signal: exiting at once")
+		os.Exit(exitSignal)
+	})
 	defer stop()
 	fmt.Fprintf(stdout, "frcd: %s on %s at %.0f Hz, %d devices, %d joints; Ctrl-C stops\n",
 		r.URDF.Name, where, float64(time.Second)/float64(d.Loop.Period()), len(d.Devices), len(r.Joints))
@@ -297,8 +308,14 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	if d.WS != nil {
 		fmt.Fprintf(stdout, "frcd: WPILib simulation WebSocket on ws://%s%s\n", d.WS.Addr(), wpilibws.Resource)
 	}
+	printTelemetry(stdout, d)
 	if err := d.Run(ctx); err != nil {
 		fmt.Fprintf(stderr, "frcd run: stopping: %v\n", err)
+		var pe *daemon.PanicError
+		if errors.As(err, &pe) {
+			fmt.Fprintf(stderr, "frcd: every output made neutral after the panic\n%s", pe.Stack)
+			return exitPanic
+		}
 		return exitInvalid
 	}
 	fmt.Fprintln(stdout, "frcd: stopped; every output neutral")

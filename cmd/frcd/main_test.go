@@ -276,3 +276,15 @@ func TestValidateHAL(t *testing.T) {
 		t.Errorf("--hal robrio: exit %d\n%s", code, errOut)
 	}
 }
+
+// The REV SPARKs speak CAN frames only: every backend with a CAN bus runs
+// them (the daemon's SPARK scenario robot, with a REV PDH).
+func TestValidateHALSpark(t *testing.T) {
+	u, y := "../../daemon/testdata/spark/robot.urdf", "../../daemon/testdata/spark/robot.yaml"
+	for _, hal := range []string{"sim", "linux", "roborio"} {
+		code, out, errOut := runFrcd("validate", "--hal", hal, u, y)
+		if code != 0 || strings.Contains(out, "cannot run") || !strings.Contains(out, "0 warnings") {
+			t.Errorf("--hal %s: exit %d\n%s%s", hal, code, out, errOut)
+		}
+	}
+}

@@ -41,8 +41,11 @@ func TestRunStopsOnSignal(t *testing.T) {
 		sig := c.sig
 		t.Run(sig.String(), func(t *testing.T) {
 			saved := filepath.Join(t.TempDir(), "scenario.json")
-			args := []string{"run", "--sim", "--no-ros", "--status", "20ms", "--seed", "5", "--save-scenario", saved, "--wpilibws", "127.0.0.1:0", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"}
-			want := []string{"frcd: competition on the simulated HAL at 100 Hz, 33 devices, 16 joints", "joints=14/16", "frcd: stopped; every output neutral", "frcd: saved the scenario to " + saved, "frcd: WPILib simulation WebSocket on ws://127.0.0.1:"}
+			logs := t.TempDir()
+			args := []string{"run", "--sim", "--no-ros", "--status", "20ms", "--seed", "5", "--save-scenario", saved, "--wpilibws", "127.0.0.1:0",
+				"--nt", "127.0.0.1:0", "--log", logs, "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"}
+			want := []string{"frcd: competition on the simulated HAL at 100 Hz, 33 devices, 16 joints", "joints=14/16", "frcd: stopped; every output neutral", "frcd: saved the scenario to " + saved,
+				"frcd: WPILib simulation WebSocket on ws://127.0.0.1:", "frcd: NetworkTables 4 on ws://127.0.0.1:", "frcd: logging to " + logs + "/frcd_"}
 			var uri string
 			if c.ros {
 				args = append(args[:2], args[3:]...)
@@ -103,6 +106,15 @@ func TestRunStopsOnSignal(t *testing.T) {
 			scen, err := sim.LoadScenario(saved)
 			if err != nil || scen.Seed != 5 || scen.Robot != "competition" || !scen.Enabled || scen.BatteryV != 12.8 {
 				t.Errorf("saved scenario %+v, %v", scen, err)
+			}
+			// the log, closed whole on the signal
+			files, _ := filepath.Glob(filepath.Join(logs, "frcd_*.wpilog"))
+			if len(files) != 1 {
+				t.Fatalf("log files %v, want one", files)
+			}
+			code, summary, errOut := runFrcd("log", "summary", files[0])
+			if code != exitOK || !strings.Contains(summary, "/frcd/loop/cycles") || !strings.Contains(summary, "/frcd/Alerts/errors") {
+				t.Errorf("frcd log summary: exit %d\n%s%s", code, summary, errOut)
 			}
 		})
 	}

@@ -51,6 +51,8 @@ type Backend struct {
 	// Motors, a test may add one before it is opened.
 	Pigeons      map[int]*Pigeon
 	TalonPigeons map[int]*Pigeon
+	// Accel is the built-in accelerometer (accel.go).
+	Accel Accelerometer
 	// TalonFXs, CANcoders and Pigeon2s hold the Phoenix 6 devices by CAN
 	// id (phoenix6.go); like Motors, a test may add one before it is
 	// opened.

@@ -140,6 +140,7 @@ type Sender struct {
 	sent    uint64
 	errs    uint64
 	lastErr error
+	enabled bool // the last frame sent had the enable bits
 }
 
 // New returns a Sender for the bus in that mode.
@@ -182,18 +183,23 @@ func (s *Sender) Tick(now time.Duration, ds hal.DSState) error {
 			s.st.State, s.next = Sending, now
 		}
 	}
-	if now < s.next {
+	hb := hal.HeartbeatOf(ds)
+	// A disable goes out at once, not up to a period later: the devices
+	// stop on the first frame without the enable bits.
+	disabling := s.enabled && !hb.Enabled
+	if now < s.next && !disabling {
 		return nil
 	}
 	s.next += hal.HeartbeatPeriod
-	if s.next <= now { // the loop stalled: start afresh rather than burst
+	if s.next <= now || disabling { // the loop stalled, or a disable: start afresh rather than burst
 		s.next = now + hal.HeartbeatPeriod
 	}
-	if err := s.bus.Send(hal.HeartbeatOf(ds).Frame()); err != nil {
+	if err := s.bus.Send(hb.Frame()); err != nil {
 		s.errs++
 		s.lastErr = err
 		return err
 	}
+	s.enabled = hb.Enabled
 	s.sent++
 	return nil
 }

@@ -269,3 +269,41 @@ func TestParseMode(t *testing.T) {
 		t.Errorf("ParseMode(yes): %v", err)
 	}
 }
+
+// A disable is on the bus at the next tick, not up to a period later:
+// after SIGTERM the daemon's last tick must leave a disabled heartbeat
+// as the bus's newest (the kernel CAN test caught the enabled one).
+func TestDisableGoesOutAtOnce(t *testing.T) {
+	b := &bus{}
+	s := New(b, On)
+	run(s, b, 0, ms(45), ms(5), nil) // frames at 0, 20, 40 ms
+	if len(b.frames) != 3 {
+		t.Fatalf("sent %d frames in 45 ms, want 3", len(b.frames))
+	}
+	b.now = ms(45)
+	if err := s.Tick(ms(45), hal.DSState{Attached: true}); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.frames) != 4 || b.sent[3] != ms(45) {
+		t.Fatalf("after the disable at 45 ms: sent at %v, want a fourth frame at 45ms", b.sent)
+	}
+	if hb := hal.HeartbeatOf(hal.DSState{Attached: true}).Frame(); b.frames[3] != hb {
+		t.Errorf("the frame at the disable is % x, want the disabled heartbeat % x", b.frames[3].Data, hb.Data)
+	}
+	// The period starts afresh from the disable; staying disabled does
+	// not send extra frames.
+	for now := ms(50); now < ms(105); now += ms(5) {
+		b.now = now
+		_ = s.Tick(now, hal.DSState{Attached: true})
+	}
+	if want := []time.Duration{0, ms(20), ms(40), ms(45), ms(65), ms(85)}; len(b.sent) != len(want) {
+		t.Errorf("sent at %v, want %v", b.sent, want)
+	} else {
+		for i := range want {
+			if b.sent[i] != want[i] {
+				t.Errorf("sent at %v, want %v", b.sent, want)
+				break
+			}
+		}
+	}
+}

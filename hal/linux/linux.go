@@ -113,6 +113,9 @@ type Backend struct {
 	// hb holds each heartbeat's status as last logged (AdvanceTo's, on the
 	// loop's goroutine).
 	hb []heartbeat.Status
+	// down holds, per bus of Options.CAN, whether AdvanceTo last logged
+	// it down (on the loop's goroutine).
+	down []bool
 	// Logf reports the heartbeats' changes of state; nil discards.
 	Logf func(format string, args ...any)
 }
@@ -146,9 +149,14 @@ func (b *Backend) SetEnabled(on bool) {
 	b.mu.Unlock()
 }
 
+// linkState is a bus that knows whether its interface is down
+// (socketcan's Bus).
+type linkState interface{ Down() error }
+
 // AdvanceTo ticks the heartbeats with the Driver Station's state (the
 // daemon calls it before every cycle and once more after the final halt)
-// and logs each one's change of state.
+// and logs each one's change of state, and each bus's interface going
+// down and coming back up.
 func (b *Backend) AdvanceTo(now time.Duration) {
 	ds := b.DS()
 	if len(b.hb) != len(b.p.Heartbeats) {
@@ -169,6 +177,34 @@ func (b *Backend) AdvanceTo(now time.Duration) {
 			}
 		}
 	}
+	b.logLinks()
+}
+
+// logLinks logs each bus whose interface went down or came back up since
+// the last call.
+func (b *Backend) logLinks() {
+	if len(b.down) != len(b.o.CAN) {
+		b.down = make([]bool, len(b.o.CAN))
+	}
+	for i, name := range b.o.CAN {
+		l, ok := b.p.Buses[name].(linkState)
+		if !ok {
+			continue
+		}
+		err := l.Down()
+		if (err != nil) == b.down[i] {
+			continue
+		}
+		b.down[i] = err != nil
+		if b.Logf == nil {
+			continue
+		}
+		if err != nil {
+			b.Logf("frcd: warning: CAN %v; its frames are lost until it is up again", err)
+		} else {
+			b.Logf("frcd: CAN %s: the interface is up again", name)
+		}
+	}
 }
 
 func (b *Backend) hbName(i int) string {
@@ -180,7 +216,8 @@ func (b *Backend) hbName(i int) string {
 
 // Report gives each heartbeat's state for /diagnostics, a warning when it
 // is doubled, off with no other sender, or has failed to send since the
-// last report; and a warning for each bus whose reader has stopped.
+// last report; and a warning for each bus whose interface is down or
+// whose reader has stopped.
 func (b *Backend) Report(dst []hal.Report) []hal.Report {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -198,6 +235,11 @@ func (b *Backend) Report(dst []hal.Report) []hal.Report {
 		dst = append(dst, hal.Report{Name: "heartbeat " + b.hbName(i), Message: msg, Warn: warn})
 	}
 	for _, name := range b.o.CAN {
+		if l, ok := b.p.Buses[name].(linkState); ok {
+			if err := l.Down(); err != nil {
+				dst = append(dst, hal.Report{Name: "CAN " + name, Message: err.Error(), Warn: true})
+			}
+		}
 		if r, ok := b.p.Buses[name].(interface{ Err() error }); ok {
 			if err := r.Err(); err != nil {
 				dst = append(dst, hal.Report{Name: "CAN " + name, Message: fmt.Sprintf("the receiver stopped: %v", err), Warn: true})

@@ -3,7 +3,7 @@ package linux
 import (
 	"errors"
 	"fmt"
-	"github.com/frcd/frcd/frc"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +14,7 @@ import (
 	"periph.io/x/conn/v3/spi/spitest"
 
 	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/haltest"
 	"github.com/frcd/frcd/hal/heartbeat"
@@ -316,5 +317,46 @@ func BenchmarkAdvanceTo(b *testing.B) {
 	}
 	if can1.Count[hal.HeartbeatID] == 0 {
 		b.Fatal("no heartbeat sent")
+	}
+}
+
+// linkBus is a bus whose interface the test takes down and up.
+type linkBus struct {
+	*haltest.CAN
+	down error
+}
+
+func (l *linkBus) Down() error { return l.down }
+
+// TestInterfaceDownAndUp: a bus whose interface goes down is logged once
+// and is a warning on /diagnostics while down; its coming back up is
+// logged once, and the warning goes.
+func TestInterfaceDownAndUp(t *testing.T) {
+	bus := &linkBus{CAN: haltest.NewCAN()}
+	b := New(Options{CAN: []string{"can0"}}, Parts{Buses: map[string]hal.CANBus{"can0": bus}})
+	var logs []string
+	b.Logf = func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }
+	b.AdvanceTo(10 * time.Millisecond)
+	if len(logs) != 0 || len(b.Report(nil)) != 0 {
+		t.Fatalf("up: logs %q, report %+v", logs, b.Report(nil))
+	}
+	bus.down = errors.New("can0: the interface is down: bring it up ...: network is down")
+	b.AdvanceTo(20 * time.Millisecond)
+	b.AdvanceTo(30 * time.Millisecond)
+	if r := b.Report(nil); len(r) != 1 || r[0].Name != "CAN can0" || !r[0].Warn || r[0].Message != bus.down.Error() {
+		t.Errorf("down: report %+v", r)
+	}
+	bus.down = nil
+	b.AdvanceTo(40 * time.Millisecond)
+	b.AdvanceTo(50 * time.Millisecond)
+	want := []string{
+		"frcd: warning: CAN can0: the interface is down: bring it up ...: network is down; its frames are lost until it is up again",
+		"frcd: CAN can0: the interface is up again",
+	}
+	if !slices.Equal(logs, want) {
+		t.Errorf("logs %q, want %q", logs, want)
+	}
+	if r := b.Report(nil); len(r) != 0 {
+		t.Errorf("up again: report %+v", r)
 	}
 }

@@ -11,4 +11,4 @@ import (
 // roborio tag, so that `frcd validate --hal roborio` knows it anywhere;
 // TestCTRE checks it against the backend.
 const Caps = hal.CapPWM | hal.CapDIO | hal.CapDutyCycle | hal.CapAnalogIn | hal.CapAnalogOut | hal.CapEncoder |
-	hal.CapRelay | hal.CapCAN | hal.CapRIOPorts | ctre.Caps
+	hal.CapRelay | hal.CapCAN | hal.CapRIOPorts | hal.CapAccel | ctre.Caps

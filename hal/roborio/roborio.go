@@ -73,6 +73,8 @@ type Backend struct {
 	bus   canBus
 	spi   [numSPI]*spiPort
 	i2c   [numI2C]*i2cBus
+	// accelOpen: the built-in accelerometer is open (accel.go).
+	accelOpen bool
 	// joy is C memory the joystick trampoline fills, guarded by joyMu.
 	joyMu sync.Mutex
 	joy   *C.frcd_joystick

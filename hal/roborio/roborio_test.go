@@ -509,3 +509,24 @@ func TestNoAllocations(t *testing.T) {
 		}
 	}
 }
+
+// The built-in accelerometer: standby, range, active, as WPILib's
+// BuiltInAccelerometer; x, y, z in g; opened once; a bad range refused.
+func TestAccelerometer(t *testing.T) {
+	f := open(t, "accelx 0.5", "accely -0.25", "accelz 1")
+	if _, err := f.b.OpenAccelerometer(3); !errors.Is(err, hal.ErrNoDevice) {
+		t.Errorf("range 3 g: %v, want ErrNoDevice", err)
+	}
+	f.calls() // Open's
+	a, err := f.b.OpenAccelerometer(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.expect("HAL_SetAccelerometerActive active=0", "HAL_SetAccelerometerRange range=1", "HAL_SetAccelerometerActive active=1")
+	if x, y, z, err := a.Read(); err != nil || x != 0.5 || y != -0.25 || z != 1 {
+		t.Errorf("Read %v %v %v %v", x, y, z, err)
+	}
+	if _, err := f.b.OpenAccelerometer(8); !errors.Is(err, hal.ErrInUse) {
+		t.Errorf("second open: %v, want ErrInUse", err)
+	}
+}

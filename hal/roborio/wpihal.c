@@ -77,7 +77,12 @@ typedef int32_t HAL_Bool;
 	  (int32_t port, int32_t addr, const uint8_t* w, int32_t nw, uint8_t* r, int32_t nr))  \
 	X(HAL_WriteI2C, int32_t, (int32_t port, int32_t addr, const uint8_t* w, int32_t nw))   \
 	X(HAL_ReadI2C, int32_t, (int32_t port, int32_t addr, uint8_t* r, int32_t nr))          \
-	X(HAL_CloseI2C, void, (int32_t port))
+	X(HAL_CloseI2C, void, (int32_t port))                                                  \
+	X(HAL_SetAccelerometerActive, void, (HAL_Bool active))                                 \
+	X(HAL_SetAccelerometerRange, void, (int32_t range))                                    \
+	X(HAL_GetAccelerometerX, double, (void))                                               \
+	X(HAL_GetAccelerometerY, double, (void))                                               \
+	X(HAL_GetAccelerometerZ, double, (void))
 
 #define FRCD_DECLARE(name, ret, params) static ret(*p_##name) params;
 FRCD_HAL_FUNCS(FRCD_DECLARE)
@@ -119,6 +124,19 @@ frcd_double frcd_vin(void) {
 }
 
 void frcd_observe_starting(void) { p_HAL_ObserveUserProgramStarting(); }
+
+// As WPILib's BuiltInAccelerometer: standby, the range, active.
+void frcd_accel_open(int32_t range) {
+	p_HAL_SetAccelerometerActive(0);
+	p_HAL_SetAccelerometerRange(range);
+	p_HAL_SetAccelerometerActive(1);
+}
+
+void frcd_accel_read(double* xyz) {
+	xyz[0] = p_HAL_GetAccelerometerX();
+	xyz[1] = p_HAL_GetAccelerometerY();
+	xyz[2] = p_HAL_GetAccelerometerZ();
+}
 
 frcd_int frcd_ds(void) {
 	frcd_ControlWord w;

@@ -94,6 +94,11 @@ const char* frcd_last_error(int32_t* code);
 frcd_u64 frcd_fpga_time(void);
 frcd_double frcd_vin(void);
 
+// The built-in accelerometer: range is HAL_AccelerometerRange (0 2 g,
+// 1 4 g, 2 8 g); xyz gets x, y, z in g.
+void frcd_accel_open(int32_t range);
+void frcd_accel_read(double* xyz);
+
 // Driver Station.
 void frcd_observe_starting(void);
 // frcd_ds refreshes the Driver Station data, reads the control word as

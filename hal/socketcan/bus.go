@@ -44,6 +44,10 @@ type Options struct {
 	// MaxIDs bounds the newest-per-id table (default 2048); frames of
 	// further ids are counted, but as Dropped, not kept.
 	MaxIDs int
+	// FD opens the sockets for CAN FD frames too (CAN_RAW_FD_FRAMES):
+	// SendFD and LatestFD (fd.go). The interfaces must have the CAN FD
+	// MTU, 72.
+	FD bool
 }
 
 const (
@@ -155,11 +159,52 @@ func (bs *Buses) Close() error {
 	return errors.Join(errs...)
 }
 
+// table keeps the newest frame of each id, when it came and how often:
+// a map from id to a slot in a slice, so that a known id costs no
+// allocation.
+type table[F any] struct {
+	index map[uint32]int32
+	slots []slot[F]
+}
+
 // slot is the newest frame of one id, and how often it came.
-type slot struct {
-	f     hal.Frame
+type slot[F any] struct {
+	f     F
 	at    time.Duration
 	count uint64
+}
+
+func newTable[F any](n int) table[F] {
+	return table[F]{index: make(map[uint32]int32, n), slots: make([]slot[F], 0, n)}
+}
+
+// put stores f as the newest of id; false (nothing stored) when id is new
+// and the table already holds max ids.
+func (t *table[F]) put(id uint32, f F, at time.Duration, max int) bool {
+	i, ok := t.index[id]
+	if !ok {
+		if len(t.slots) >= max {
+			return false
+		}
+		i = int32(len(t.slots))
+		t.slots = append(t.slots, slot[F]{})
+		t.index[id] = i
+	}
+	s := &t.slots[i]
+	s.f, s.at = f, at
+	s.count++
+	return true
+}
+
+// get returns the newest frame of id and when it came.
+func (t *table[F]) get(id uint32) (F, time.Duration, bool) {
+	i, ok := t.index[id]
+	if !ok {
+		var zero F
+		return zero, 0, false
+	}
+	s := &t.slots[i]
+	return s.f, s.at, true
 }
 
 // Bus is one SocketCAN interface: a hal.CANBus (Send, Latest) and a
@@ -174,13 +219,19 @@ type Bus struct {
 
 	rx rawFrame // the reader's buffer
 
-	mu    sync.Mutex // guards everything below
-	index map[uint32]int32
-	slots []slot
-	stats hal.CANStats // Load computed by Stats
-	errs  BusErrors
-	load  loadWindow
-	drops uint32 // the socket's drop count last read
+	mu     sync.Mutex // guards everything below
+	frames table[hal.Frame]
+	stats  hal.CANStats // Load computed by Stats
+	// fdFrames is the CAN FD frames' table (LatestFD), made at the first
+	// one.
+	fdFrames table[FDFrame]
+	errs     BusErrors
+	load     loadWindow
+	drops    uint32 // the socket's drop count last read
+
+	// down is the error that said the interface is down (ENETDOWN, from
+	// a send or the reader), nil once a frame goes or comes again.
+	down atomic.Pointer[error]
 
 	life    sync.RWMutex // send holds it shared, close exclusive
 	closing atomic.Bool
@@ -198,8 +249,7 @@ var (
 func newBus(name string, c conn, clock hal.Clock, o Options) *Bus {
 	b := &Bus{
 		name: name, clock: clock, c: c, o: o,
-		index:   make(map[uint32]int32, presizedIDs),
-		slots:   make([]slot, 0, presizedIDs),
+		frames:  newTable[hal.Frame](presizedIDs),
 		done:    make(chan struct{}),
 		errSend: fmt.Errorf("%s: send: %w", name, hal.ErrClosed),
 	}
@@ -228,6 +278,7 @@ func (b *Bus) Send(f hal.Frame) error {
 	}
 	err := b.c.send(encode(f))
 	b.life.RUnlock()
+	b.noteLink(err)
 	now := b.clock.Now()
 	bits := hal.FrameBits(f)
 	b.mu.Lock()
@@ -247,12 +298,7 @@ func (b *Bus) Send(f hal.Frame) error {
 func (b *Bus) Latest(id uint32) (hal.Frame, time.Duration, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	i, ok := b.index[id]
-	if !ok {
-		return hal.Frame{}, 0, false
-	}
-	s := &b.slots[i]
-	return s.f, s.at, true
+	return b.frames.get(id)
 }
 
 // Heard appends every 29-bit data frame id received since the bus opened
@@ -260,8 +306,8 @@ func (b *Bus) Latest(id uint32) (hal.Frame, time.Duration, bool) {
 func (b *Bus) Heard(dst []hal.Heard) []hal.Heard {
 	b.mu.Lock()
 	n := len(dst)
-	for id, i := range b.index {
-		s := &b.slots[i]
+	for id, i := range b.frames.index {
+		s := &b.frames.slots[i]
 		dst = append(dst, hal.Heard{ID: id, Last: s.at, Count: s.count})
 	}
 	b.mu.Unlock()
@@ -295,6 +341,34 @@ func (b *Bus) Err() error {
 	return b.readErr
 }
 
+// Down returns the error that said the interface went down (`ip link set
+// can0 down`, a USB-CAN adapter's driver resetting it), or nil while it
+// is up: a send or a receive that fails with ENETDOWN marks it down, the
+// next that succeeds marks it up. The bus stays bound meanwhile, so
+// frames flow again as soon as the interface is back up.
+func (b *Bus) Down() error {
+	if p := b.down.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// noteLink marks the interface down or up by the outcome of a send or a
+// receive. Only a change stores (and allocates).
+func (b *Bus) noteLink(err error) {
+	switch {
+	case err == nil:
+		if b.down.Load() != nil {
+			b.down.Store(nil)
+		}
+	case isNetDown(err):
+		if b.down.Load() == nil {
+			e := fmt.Errorf("%s: %s: %w", b.name, downFix(b.name), err)
+			b.down.Store(&e)
+		}
+	}
+}
+
 // Close stops the reader, waits for it (at most Options.RecvTimeout) and
 // closes the socket. Closing twice is harmless.
 func (b *Bus) Close() error {
@@ -317,14 +391,36 @@ func (b *Bus) Close() error {
 // to see whether the bus is closing.
 func (b *Bus) read() {
 	defer close(b.done)
+	defer func() {
+		// A panic here (a decoder's bug) must not end the process with
+		// every output as it was: the reader stops, and Err reports it,
+		// as after repeated receive errors.
+		if v := recover(); v != nil {
+			b.mu.Lock()
+			b.readErr = fmt.Errorf("%s: %w: panic: %v", b.name, errReaderGaveUp, v)
+			b.mu.Unlock()
+		}
+	}()
 	failures := 0
 	for !b.closing.Load() {
 		drops, err := b.c.recv(&b.rx)
+		switch err {
+		case errAgain: // a quiet bus says nothing of the link
+		case errFDRecv:
+			b.noteLink(nil)
+		default:
+			b.noteLink(err)
+		}
 		switch {
 		case err == nil:
 			failures = 0
 			b.handle(&b.rx, drops)
 		case err == errAgain:
+		case err == errFDRecv:
+			failures = 0
+			if fc, ok := b.c.(fdConn); ok {
+				b.handleFD(fc.lastFD(), drops)
+			}
 		default:
 			failures++
 			b.mu.Lock()
@@ -362,19 +458,9 @@ func (b *Bus) handle(r *rawFrame, drops uint32) {
 	if k != kindData {
 		return // remote requests and 11-bit frames carry no FRC device's data
 	}
-	i, ok := b.index[f.ID]
-	if !ok {
-		if len(b.slots) >= b.o.MaxIDs {
-			b.stats.Dropped++
-			return
-		}
-		i = int32(len(b.slots))
-		b.slots = append(b.slots, slot{})
-		b.index[f.ID] = i
+	if !b.frames.put(f.ID, f, now, b.o.MaxIDs) {
+		b.stats.Dropped++
 	}
-	s := &b.slots[i]
-	s.f, s.at = f, now
-	s.count++
 }
 
 // loadWindow sums the bits frames took on the wire in 100 ms buckets; the

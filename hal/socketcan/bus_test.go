@@ -10,6 +10,7 @@ import (
 
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/heartbeat"
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 const (
@@ -386,6 +387,9 @@ func TestInterfaceProblems(t *testing.T) {
 			t.Errorf("interfaceProblem(%v, %d, %v) = %v, want %q...", tc.lookup, tc.typ, tc.up, err, tc.want)
 		}
 	}
+	if err := interfaceProblem("vcan0", nil, 280, false); err == nil || err.Error() != "vcan0: the interface is down: bring it up with `sudo ip link set vcan0 up`: no such device or channel" {
+		t.Errorf("a vcan down: %v", err)
+	}
 	if err := interfaceProblem("can0", nil, 280, true); err != nil {
 		t.Errorf("an up CAN interface: %v", err)
 	}
@@ -462,6 +466,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(e[:])
 	f.Add(make([]byte, 16))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		defer bounds.Slow(t)()
 		var r rawFrame
 		copy(r[:], data)
 		b := newBus("can0", newFakeConn(), newClock(ms(3)), Options{}.withDefaults())
@@ -507,5 +512,18 @@ func TestHeartbeatOverTheBus(t *testing.T) {
 	_ = hb.Tick(ms(210), ds)
 	if len(fc.sent) != sent || hb.Status().State != heartbeat.Yielding {
 		t.Errorf("sent %d more after a foreign heartbeat, status %v", len(fc.sent)-sent, hb.Status())
+	}
+}
+
+// TestReaderPanicStopsTheReader: a panic on the reader's goroutine does not
+// end the process; the reader stops and the bus reports it, so its
+// devices go stale and the loop's inhibit makes the outputs neutral.
+func TestReaderPanicStopsTheReader(t *testing.T) {
+	bs, conns := openFake(t, newClock(0), "can0")
+	bus, _ := bs.Bus("")
+	conns["can0"].in <- item{panics: "decoder bug"}
+	<-bus.done
+	if err := bus.Err(); !errors.Is(err, errReaderGaveUp) || !strings.Contains(err.Error(), "can0: ") || !strings.Contains(err.Error(), "panic: decoder bug") {
+		t.Errorf("Err = %v", err)
 	}
 }

@@ -16,6 +16,10 @@
 //	bus.Heard(nil)               // for the inventory
 //	buses.Close()                // on shutdown: returns once every reader has exited
 //
+// Opened with Options.FD (on interfaces with the CAN FD MTU, 72), a bus
+// also sends and receives CAN FD frames of up to 64 bytes: SendFD and
+// LatestFD (fd.go), beside the classic frames' Send and Latest.
+//
 // The clock stamps received frames; it must be the loop's clock (the
 // Latest times are compared with its now) and safe to call from the
 // reader goroutines.
@@ -73,7 +77,11 @@
 // Everything above the socket (reader, table, counters, load, error
 // frames, shutdown, Heard) runs in the tests over a fake socket (the conn
 // interface). The descriptor code runs against UDP sockets, which take
-// the same receive timeout and drop counter. The CAN socket calls
-// themselves need a CAN interface: deploy/can.md is the on-hardware
-// check.
+// the same receive timeout and drop counter. The CAN socket calls run on
+// a real kernel in TestOnKernel, which boots Debian's kernel under qemu
+// (internal/qemutest) and runs TestKernelSocket there on vcan0: Open's
+// diagnoses, frames between two sockets, 11-bit and remote frames from
+// cansend, the interface going down and up, Close. Error frames and
+// bus-off need a CAN controller (vcan has none): deploy/can.md is the
+// on-hardware check.
 package socketcan

@@ -27,9 +27,11 @@ func frame(id uint32, b ...byte) hal.Frame {
 
 // item is what the fake socket's recv returns next.
 type item struct {
-	r     rawFrame
-	drops uint32
-	err   error
+	panics any // recv panics with it (a reader's bug)
+	r      rawFrame
+	drops  uint32
+	err    error
+	fd     *rawFDFrame // a CAN FD frame: recv returns errFDRecv, lastFD this
 }
 
 // fakeConn is a socket whose reads the test hands over one at a time:
@@ -50,7 +52,9 @@ type fakeConn struct {
 	closes      int
 	closeInRecv bool
 	sent        []rawFrame
+	sentFD      []rawFDFrame
 	sendErr     error
+	fdBuf       rawFDFrame // the reader's only
 }
 
 func newFakeConn() *fakeConn {
@@ -83,6 +87,13 @@ func (f *fakeConn) recv(r *rawFrame) (uint32, error) {
 		f.mu.Lock()
 		f.pending = true
 		f.mu.Unlock()
+		if it.panics != nil {
+			panic(it.panics)
+		}
+		if it.fd != nil {
+			f.fdBuf = *it.fd
+			return it.drops, errFDRecv
+		}
 		*r = it.r
 		return it.drops, it.err
 	case <-f.closed:
@@ -99,6 +110,18 @@ func (f *fakeConn) send(r rawFrame) error {
 	f.sent = append(f.sent, r)
 	return nil
 }
+
+func (f *fakeConn) sendFD(r *rawFDFrame) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.sendErr != nil {
+		return f.sendErr
+	}
+	f.sentFD = append(f.sentFD, *r)
+	return nil
+}
+
+func (f *fakeConn) lastFD() *rawFDFrame { return &f.fdBuf }
 
 func (f *fakeConn) close() error {
 	f.mu.Lock()
@@ -144,8 +167,14 @@ func errorFrame(class uint32, data [8]byte) rawFrame {
 // openFake opens buses over fake sockets.
 func openFake(t *testing.T, c hal.Clock, names ...string) (*Buses, map[string]*fakeConn) {
 	t.Helper()
+	return openFakeWith(t, c, Options{}, names...)
+}
+
+// openFakeWith opens buses with those options over fake sockets.
+func openFakeWith(t *testing.T, c hal.Clock, o Options, names ...string) (*Buses, map[string]*fakeConn) {
+	t.Helper()
 	conns := map[string]*fakeConn{}
-	bs, err := open(names, c, Options{}, func(name string, _ Options) (conn, error) {
+	bs, err := open(names, c, o, func(name string, _ Options) (conn, error) {
 		fc := newFakeConn()
 		conns[name] = fc
 		return fc, nil

@@ -2,6 +2,7 @@ package socketcan
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/frcd/frcd/hal"
 )
@@ -26,7 +27,11 @@ func interfaceProblem(name string, lookupErr error, linkType int, up bool) error
 	return nil
 }
 
-// downFix says how to bring an interface up at the FRC bit rate.
+// downFix says how to bring an interface up at the FRC bit rate (a
+// virtual one, vcan, has no bit rate).
 func downFix(name string) string {
+	if strings.HasPrefix(name, "vcan") {
+		return fmt.Sprintf("the interface is down: bring it up with `sudo ip link set %s up`", name)
+	}
 	return fmt.Sprintf("the interface is down: bring it up at 1 Mbit/s with `sudo ip link set %s up type can bitrate 1000000`", name)
 }

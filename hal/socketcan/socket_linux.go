@@ -24,6 +24,13 @@ func dial(name string, o Options) (conn, error) {
 	if err := checkInterface(name); err != nil {
 		return nil, err
 	}
+	if o.FD {
+		if iface, err := net.InterfaceByName(name); err == nil {
+			if err := fdMTUProblem(name, iface.MTU); err != nil {
+				return nil, err
+			}
+		}
+	}
 	sck, err := canbus.New()
 	if err != nil {
 		return nil, socketError(name, "open a CAN socket", err)
@@ -56,6 +63,11 @@ func setupCAN(fd int, o Options) error {
 	}
 	if err := unix.SetsockoptInt(fd, unix.SOL_CAN_RAW, unix.CAN_RAW_RECV_OWN_MSGS, 0); err != nil {
 		return fmt.Errorf("CAN_RAW_RECV_OWN_MSGS: %w", err)
+	}
+	if o.FD {
+		if err := unix.SetsockoptInt(fd, unix.SOL_CAN_RAW, unix.CAN_RAW_FD_FRAMES, 1); err != nil {
+			return fmt.Errorf("CAN_RAW_FD_FRAMES: %w", err)
+		}
 	}
 	return setupSocket(fd, o)
 }
@@ -92,7 +104,8 @@ func socketFD(sck any) (int, error) {
 	return -1, fmt.Errorf("socketcan: cannot find the descriptor in %T (go-daq/canbus changed?)", sck)
 }
 
-// sockConn reads and writes struct can_frame on a socket descriptor.
+// sockConn reads and writes struct can_frame on a socket descriptor, and
+// struct canfd_frame on one opened with Options.FD (fdConn).
 // recv uses recvmsg with a header, buffer and control buffer allocated
 // once, so a frame costs no allocation (canbus's Recv makes a slice per
 // frame and cannot time out).
@@ -101,9 +114,11 @@ type sockConn struct {
 	closer func() error
 	msg    unix.Msghdr
 	iov    unix.Iovec
-	buf    rawFrame
+	buf    rawFDFrame // a classic frame fills its first 16 bytes
 	oob    [64]byte
 }
+
+var _ fdConn = (*sockConn)(nil)
 
 func newSockConn(fd int) *sockConn {
 	c := &sockConn{fd: fd, closer: func() error { return unix.Close(fd) }}
@@ -126,11 +141,21 @@ func (c *sockConn) recv(r *rawFrame) (uint32, error) {
 		return 0, errAgain
 	case e != 0:
 		return 0, e
-	case n != uintptr(len(c.buf)):
+	case n == uintptr(len(c.buf)): // CANFD_MTU: only on a socket with CAN_RAW_FD_FRAMES
+		return rxqDrops(c.oob[:c.msg.Controllen]), errFDRecv
+	case n != uintptr(len(rawFrame{})):
 		return 0, errShortFrame
 	}
-	*r = c.buf
+	*r = rawFrame(c.buf[:len(rawFrame{})])
 	return rxqDrops(c.oob[:c.msg.Controllen]), nil
+}
+
+// lastFD is the CAN FD frame the last recv returned errFDRecv for.
+func (c *sockConn) lastFD() *rawFDFrame { return &c.buf }
+
+// sendFD writes a struct canfd_frame without waiting.
+func (c *sockConn) sendFD(r *rawFDFrame) error {
+	return unix.Sendto(c.fd, r[:], unix.MSG_DONTWAIT, nil)
 }
 
 // rxqDrops finds the SO_RXQ_OVFL count among a recvmsg's control
@@ -177,6 +202,10 @@ func checkInterface(name string) error {
 	}
 	return interfaceProblem(name, err, typ, up)
 }
+
+// isNetDown reports whether a socket call failed because the interface
+// is down.
+func isNetDown(err error) bool { return errors.Is(err, unix.ENETDOWN) }
 
 // socketError explains a socket call's failure.
 func socketError(name, what string, err error) error {

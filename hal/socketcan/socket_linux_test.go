@@ -224,3 +224,51 @@ func TestCANSocketOptions(t *testing.T) {
 		t.Errorf("SO_RXQ_OVFL = %d, %v, want 1", v, err)
 	}
 }
+
+// TestDownAndUpAgain: a send or a receive failing with ENETDOWN marks the
+// interface down, with the command that brings it up; the next frame
+// that goes or comes marks it up again.
+func TestDownAndUpAgain(t *testing.T) {
+	bs, conns := openFake(t, newClock(0), "can0")
+	fc := conns["can0"]
+	bus, _ := bs.Bus("")
+	if err := bus.Down(); err != nil {
+		t.Fatalf("Down at the start: %v", err)
+	}
+	fc.mu.Lock()
+	fc.sendErr = unix.ENETDOWN
+	fc.mu.Unlock()
+	if err := bus.Send(frame(hal.HeartbeatID)); !errors.Is(err, unix.ENETDOWN) {
+		t.Fatalf("Send: %v", err)
+	}
+	err := bus.Down()
+	if !errors.Is(err, unix.ENETDOWN) || !strings.Contains(err.Error(), "can0: the interface is down") || !strings.Contains(err.Error(), "ip link set can0 up") {
+		t.Errorf("Down after ENETDOWN on send: %v", err)
+	}
+	fc.mu.Lock()
+	fc.sendErr = errTest // another failure says nothing about the link
+	fc.mu.Unlock()
+	_ = bus.Send(frame(hal.HeartbeatID))
+	if bus.Down() == nil {
+		t.Errorf("Down cleared by a failure other than ENETDOWN")
+	}
+	fc.mu.Lock()
+	fc.sendErr = nil
+	fc.mu.Unlock()
+	if err := bus.Send(frame(hal.HeartbeatID)); err != nil || bus.Down() != nil {
+		t.Errorf("after a send that went: Send %v, Down %v", err, bus.Down())
+	}
+
+	fc.deliver(t, item{err: unix.ENETDOWN}) // what the reader gets when the interface goes down
+	if !errors.Is(bus.Down(), unix.ENETDOWN) {
+		t.Errorf("Down after ENETDOWN on receive: %v", bus.Down())
+	}
+	fc.deliver(t, item{err: errAgain}) // a quiet bus says nothing either
+	if bus.Down() == nil {
+		t.Errorf("Down cleared by a receive timeout")
+	}
+	fc.frame(t, frame(0x08041400, 1))
+	if err := bus.Down(); err != nil {
+		t.Errorf("Down after a frame came: %v", err)
+	}
+}

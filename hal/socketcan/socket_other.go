@@ -12,3 +12,6 @@ import (
 func dial(name string, _ Options) (conn, error) {
 	return nil, fmt.Errorf("%s: SocketCAN needs Linux: %w", name, hal.ErrUnsupported)
 }
+
+// isNetDown is false: no socket here.
+func isNetDown(error) bool { return false }

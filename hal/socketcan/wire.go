@@ -51,18 +51,22 @@ func encode(f hal.Frame) rawFrame {
 // the error class (linux/can/error.h); an 11-bit frame's id is its 11
 // bits. Lengths beyond 8 (a classic frame's DLC 9-15) read as 8.
 func decode(r *rawFrame) (f hal.Frame, k kind) {
-	id := binary.NativeEndian.Uint32(r[0:4])
-	switch {
-	case id&errFlag != 0:
-		k, f.ID = kindError, id&effMask
-	case id&effFlag == 0:
-		k, f.ID = kindStandard, id&sffMask
-	case id&rtrFlag != 0:
-		k, f.ID = kindRemote, id&effMask
-	default:
-		k, f.ID = kindData, id&effMask
-	}
+	f.ID, k = classify(binary.NativeEndian.Uint32(r[0:4]))
 	f.Len = min(r[4], 8)
 	copy(f.Data[:f.Len], r[8:8+f.Len])
 	return f, k
+}
+
+// classify reads a received can_id: its kind and its id (the error class
+// of an error frame, 11 bits of a standard frame, 29 of an extended one).
+func classify(id uint32) (uint32, kind) {
+	switch {
+	case id&errFlag != 0:
+		return id & effMask, kindError
+	case id&effFlag == 0:
+		return id & sffMask, kindStandard
+	case id&rtrFlag != 0:
+		return id & effMask, kindRemote
+	}
+	return id & effMask, kindData
 }

@@ -327,9 +327,12 @@ func (m *Master) deleteParam(callerID string, args []any) (int, string, any, err
 	key = resolveName(key, callerID)
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	old, _ := paramGet(m.params, key)
 	if err := paramDelete(m.params, key); err != nil {
 		return -1, fmt.Sprintf("parameter [%s] is not set", key), 0, nil
 	}
+	parts := splitName(key)
+	m.paramBytes -= entryOverhead + len(parts[len(parts)-1]) + paramBytes(old)
 	m.notifyParams(computeParamUpdates(m.reg.paramSubs, key, map[string]any{}, "", false))
 	m.logf("ros master: -PARAM [%s] by %s", key, callerID)
 	return 1, fmt.Sprintf("parameter %s deleted", key), 0, nil

@@ -9,4 +9,11 @@
 // for a caller error and 0 for a failure. The package carries its own small
 // XML-RPC codec (DecodeCall, EncodeResponse, EncodeFault, Call) because the
 // parameter server needs <struct> values.
+//
+// Unlike rosmaster, it bounds what a client can make it hold and do:
+// request bodies (MaxBodySize), value nesting (MaxDepth), the parameter
+// server's total size (MaxParamBytes) and its names' depth (MaxNameDepth);
+// its name walks are linear in the tree, so the lock every call takes is
+// never held across more than linear work; and every reply is well-formed
+// XML whatever bytes a request carried.
 package master

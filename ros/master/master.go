@@ -56,6 +56,7 @@ type Master struct {
 	reg        *registry
 	topicTypes map[string]string
 	params     map[string]any
+	paramBytes int // paramBytes(params), kept under MaxParamBytes
 	uri        string
 	srv        *http.Server
 	closed     bool
@@ -97,6 +98,7 @@ func New(opts Options) *Master {
 			"rosversion": DefaultROSVersion,
 		},
 	}
+	m.paramBytes = paramBytes(m.params)
 	return m
 }
 
@@ -266,11 +268,15 @@ func (m *Master) GetParam(key string) (any, bool) {
 // setParamLocked stores value at the resolved key and queues paramUpdate
 // notifications. m.mu must be held.
 func (m *Master) setParamLocked(key string, value any, callerID string, ignoreCaller bool) error {
+	delta, err := m.checkSet(key, value)
+	if err != nil {
+		return err
+	}
 	root, err := paramSet(m.params, key, value)
 	if err != nil {
 		return err
 	}
-	m.params = root
+	m.params, m.paramBytes = root, m.paramBytes+delta
 	m.notifyParams(computeParamUpdates(m.reg.paramSubs, key, value, callerID, ignoreCaller))
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"sort"
+	"strings"
 )
 
 // The parameter tree, with the semantics of rosmaster's paramserver.py:
@@ -78,29 +79,6 @@ func paramDelete(root map[string]any, key string) error {
 	return nil
 }
 
-// paramNames lists the keys of all leaves (non-dictionary values).
-func paramNames(root map[string]any) []any {
-	names := []any{}
-	var walk func(prefix string, d map[string]any)
-	walk = func(prefix string, d map[string]any) {
-		keys := make([]string, 0, len(d))
-		for k := range d {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			name := nsJoin(prefix, k)
-			if sub, ok := d[k].(map[string]any); ok {
-				walk(name, sub)
-			} else {
-				names = append(names, name)
-			}
-		}
-	}
-	walk(sep, root)
-	return names
-}
-
 // paramSearch looks for key upwards from namespace ns, as searchParam does.
 func paramSearch(root map[string]any, ns, key string) (string, error) {
 	has := func(k string) bool { _, err := paramGet(root, k); return err == nil }
@@ -121,20 +99,39 @@ func paramSearch(root map[string]any, ns, key string) (string, error) {
 		return "", nil
 	}
 	keyNS := keyParts[0]
-	if has(nsJoin(ns, keyNS)) {
-		return nsJoin(ns, key), nil
-	}
-	namespaces := splitName(ns)
-	for i := 1; i <= len(namespaces); i++ {
-		prefix := sep
-		for _, n := range namespaces[:len(namespaces)-i] {
-			prefix += n + sep
+	// ns itself, then upwards: the deepest namespace holding keyNS, found
+	// in one walk down ns without splitting it (a check per level from the
+	// root costs the depth squared, cubed with the names built).
+	best, bestAt := -1, 0 // the depth of that namespace, where ns names it
+	d, depth, i := root, 0, 0
+	for d != nil {
+		if _, ok := d[keyNS]; ok {
+			best, bestAt = depth, i
 		}
-		if has(prefix + keyNS) {
-			return prefix + key, nil
+		for i < len(ns) && ns[i] == '/' {
+			i++
 		}
+		if i == len(ns) {
+			if best == depth {
+				return nsJoin(ns, key), nil // ns itself holds it
+			}
+			break
+		}
+		j := strings.IndexByte(ns[i:], '/')
+		if j < 0 {
+			j = len(ns) - i
+		}
+		d, _ = d[ns[i:i+j]].(map[string]any)
+		depth++
+		i += j
 	}
-	return "", nil
+	switch {
+	case best < 0:
+		return "", nil
+	case best == 0:
+		return sep + key, nil
+	}
+	return canonicalName(ns[:bestAt]) + sep + key, nil
 }
 
 // paramUpdate is one paramUpdate notification to send to subs.
@@ -159,14 +156,11 @@ func computeParamUpdates(subs *registrations, key string, value any, ignoreID st
 	if isDict {
 		allKeys = allParamKeys(key, dict, []string{})
 	}
-	inAll := func(k string) bool {
-		for _, a := range allKeys {
-			if a == k {
-				return true
-			}
-		}
-		return false
+	all := make(map[string]bool, len(allKeys))
+	for _, a := range allKeys {
+		all[a] = true
 	}
+	inAll := func(k string) bool { return all[k] }
 	var updates []paramUpdate
 	for _, subKey := range subs.keys() {
 		nsKey := subKey

@@ -598,9 +598,10 @@ func (p *parser) structure(depth int) (any, error) {
 
 // ---- encoding ----
 
-// escape writes s with the three characters XML-RPC peers expect escaped.
-// Other characters (newlines included) are written as they are: roscpp's
-// XmlRpc++ does not understand numeric character references.
+// escape writes s with the three characters XML-RPC peers expect escaped,
+// and anything XML cannot carry replaced (xmlText). Other characters
+// (newlines included) are written as they are: roscpp's XmlRpc++ does not
+// understand numeric character references.
 func escape(b *bytes.Buffer, s string) {
 	last := 0
 	for i := 0; i < len(s); i++ {
@@ -615,11 +616,11 @@ func escape(b *bytes.Buffer, s string) {
 		default:
 			continue
 		}
-		b.WriteString(s[last:i])
+		xmlText(b, s[last:i])
 		b.WriteString(rep)
 		last = i + 1
 	}
-	b.WriteString(s[last:])
+	xmlText(b, s[last:])
 }
 
 func encodeInt(b *bytes.Buffer, n int64) {

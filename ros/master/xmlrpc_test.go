@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 func TestDecodeCallTypes(t *testing.T) {
@@ -297,6 +299,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(`<methodCall><methodName>m</methodName><params><param><value><dateTime.iso8601>19980717T14:08:55</dateTime.iso8601></value></param></params></methodCall>`)
 	f.Add(`<methodCall><methodName>a</methodName><params><param><value><array><data><value><array><data></data></array></value></data></array></value></param></params></methodCall>`)
 	f.Fuzz(func(t *testing.T, in string) {
+		defer bounds.Slow(t)()
 		method, params, err := DecodeCall(strings.NewReader(in))
 		if err != nil {
 			return

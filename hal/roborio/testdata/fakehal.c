@@ -248,6 +248,12 @@ double HAL_GetVinVoltage(int32_t* status) {
 	return in_double("vin", 0);
 }
 
+void HAL_SetAccelerometerActive(HAL_Bool active) { logf_("HAL_SetAccelerometerActive active=%d", active); }
+void HAL_SetAccelerometerRange(int32_t range) { logf_("HAL_SetAccelerometerRange range=%d", range); }
+double HAL_GetAccelerometerX(void) { return in_double("accelx", 0); }
+double HAL_GetAccelerometerY(void) { return in_double("accely", 0); }
+double HAL_GetAccelerometerZ(void) { return in_double("accelz", 0); }
+
 HAL_Handle HAL_GetPort(int32_t channel) {
 	logf_("HAL_GetPort channel=%d", channel);
 	return channel >= 0 && channel < 255 ? mk(K_PORT, channel) : 0;

@@ -1,0 +1,77 @@
+package config_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	. "github.com/frcd/frcd/config"
+	_ "github.com/frcd/frcd/devices"
+	"github.com/frcd/frcd/internal/bounds"
+)
+
+// mergeBomb is about a kilobyte: six anchors, each merging k copies of the
+// one before, k⁵ pairs in all once expanded.
+func mergeBomb(k int) string {
+	var b strings.Builder
+	b.WriteString("a0: &a0 {x: 1}\n")
+	for i := 1; i <= 5; i++ {
+		refs := strings.Repeat(fmt.Sprintf("*a%d, ", i-1), k)
+		fmt.Fprintf(&b, "a%d: &a%d {<<: [%s]}\n", i, i, strings.TrimSuffix(refs, ", "))
+	}
+	b.WriteString("joints:\n  - {name: j, type: talon, <<: *a5}\n")
+	return b.String()
+}
+
+// TestMergeBomb: merge keys that expand to 40⁵ pairs are refused, with an
+// error at the merge; the parse stops expanding (it once took 26 s and
+// 5.8 GB).
+func TestMergeBomb(t *testing.T) {
+	text := mergeBomb(40)
+	if len(text) > 1200 {
+		t.Fatalf("the bomb is %d bytes", len(text))
+	}
+	_, list := Parse("bomb.yaml", []byte(text))
+	if !strings.Contains(fmt.Sprint(list), "merge keys expand to more than") {
+		t.Errorf("no merge-limit error:\n%v", list)
+	}
+	// The work stops at the limit: a bomb 10× larger still costs about the same.
+	bounds.Linear(t, 1, func(n int) {
+		Parse("bomb.yaml", []byte(mergeBomb(10*n)))
+	})
+}
+
+// TestMergeWithinLimit: ordinary merges are untouched by the limit.
+func TestMergeWithinLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x-d: &d {type: talon, pdp_ch: 1}\njoints:\n  - {name: pdp, type: pdp, id: 0}\n")
+	for i := 0; i < 60; i++ {
+		fmt.Fprintf(&b, "  - {<<: *d, name: m%d, id: %d}\n", i, i)
+	}
+	f, list := Parse("ok.yaml", []byte(b.String()))
+	if strings.Contains(fmt.Sprint(list), "merge keys expand") {
+		t.Errorf("an ordinary file refused:\n%v", list)
+	}
+	if d := f.Device("m59"); d == nil || d.Type == nil || d.Ref("pdp") != f.Device("pdp") {
+		t.Errorf("m59: %+v, want a talon with the default PDP", d)
+	}
+}
+
+// TestParseLinear: checking n speed controllers is linear in n (each once
+// scanned every device for its default PDP: 64k devices took 16 s).
+func TestParseLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times parses")
+	}
+	files := map[int][]byte{}
+	for _, n := range []int{8000, 32000} {
+		var b strings.Builder
+		b.WriteString("joints:\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "  - {name: m%d, type: talon, id: %d, pdp_ch: %d}\n", i, i%63, i%16)
+		}
+		b.WriteString("  - {name: pdp, type: pdp, id: 0}\n")
+		files[n] = []byte(b.String())
+	}
+	bounds.Linear(t, 8000, func(n int) { Parse("many.yaml", files[n]) })
+}

@@ -1,0 +1,44 @@
+package control
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestCommandRanges: a command outside its controller's physically
+// meaningful range is refused and counted (1e300 V once became full
+// output); a small overshoot is taken, for the device or the joint to
+// clamp as before. The arm joint's limits are -1..2 rad, 1 rad/s, 1 N·m.
+func TestCommandRanges(t *testing.T) {
+	armV := "  - {name: arm_v, type: voltage_controllers/JointVoltageController, joint: arm, timeout: 0.1}\n"
+	with := func(ctl string) string { return strings.Replace(testYAML, armV, ctl, 1) }
+	for _, c := range []struct {
+		yaml, ctl string
+		ok, bad   []float64
+	}{
+		{testYAML, "arm_v", []float64{0, 12, -13.5, 16, -16}, []float64{1e300, -1e300, 16.01, -30}},
+		{with("  - {name: arm_p, type: effort_controllers/JointPositionController, joint: arm, pid: {p: 1}}\n"), "arm_p",
+			[]float64{-1, 2, 0.5, -1.3, 2.3}, []float64{-1.31, 2.31, 100, -1e300}},
+		{with("  - {name: arm_w, type: effort_controllers/JointVelocityController, joint: arm, pid: {p: 1}}\n"), "arm_w",
+			[]float64{1, -1, 1.5, 2, -2}, []float64{2.01, -50, 1e300}},
+		{with("  - {name: arm_e, type: effort_controllers/JointEffortController, joint: arm, pid: {p: 1}}\n"), "arm_e",
+			[]float64{1, -2, 2}, []float64{2.5, -1e300}},
+	} {
+		g := newRigWith(t, c.yaml)
+		ctl := g.l.Controller(c.ctl)
+		for _, v := range c.ok {
+			if err := ctl.Command(v, 0); err != nil {
+				t.Errorf("%s: %v refused: %v", c.ctl, v, err)
+			}
+		}
+		for _, v := range c.bad {
+			if err := ctl.Command(v, 0); !errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), "is outside") {
+				t.Errorf("%s: %v taken (%v), want refused", c.ctl, v, err)
+			}
+		}
+		if n := ctl.Refused(); n != uint64(len(c.bad)) {
+			t.Errorf("%s: %d refused, want %d", c.ctl, n, len(c.bad))
+		}
+	}
+}

@@ -1,0 +1,281 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/devices"
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/nt4"
+	"github.com/frcd/frcd/ros"
+	"github.com/frcd/frcd/sim"
+	"github.com/frcd/frcd/telemetry"
+	"github.com/frcd/frcd/wpilog"
+)
+
+// TelemetryOptions configure the NT4 server and the WPILOG files.
+type TelemetryOptions struct {
+	// NT4 is the NT4 server's host:port ("" for none; port 0 picks one).
+	NT4 string
+	// LogDir, when set, gets a WPILOG file per run.
+	LogDir string
+	// LogMaxBytes caps each file (0: 32 MiB); LogMaxFiles the files kept
+	// in LogDir (0: 10).
+	LogMaxBytes int64
+	LogMaxFiles int
+	// Prefix roots the topics; default /frcd.
+	Prefix string
+	// Wall is the wall clock naming the log file; default time.Now.
+	Wall func() time.Time
+}
+
+// telemetryState is the daemon's NT4 server and log, fed by one
+// goroutine off the loop.
+type telemetryState struct {
+	src     *telemetry.Source
+	log     *wpilog.Log
+	notify  <-chan struct{}
+	enabled atomic.Bool // the last snapshot's, for NT4 commands
+}
+
+// setupTelemetry builds the topics, binds the NT4 server and opens the
+// log, as the options ask.
+func (d *Daemon) setupTelemetry() error {
+	o := d.opts.Telemetry
+	if o == nil || o.NT4 == "" && o.LogDir == "" {
+		return nil
+	}
+	d.Loop.EnableJournal(0)
+	prefix, commands, tuning := o.Prefix, false, false
+	if s := d.Robot.Config.NT4; s != nil {
+		if prefix == "" {
+			prefix = s.Str("prefix")
+		}
+		commands, tuning = s.Bool("commands"), s.Bool("tuning")
+	}
+	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Alerts: d.alerts}
+	if d.Sim != nil {
+		to.Truth = d.simTruth
+	}
+	if _, err := d.backend.Vin(); err == nil { // measured here (not a coprocessor)
+		to.Vin = d.backend.Vin
+	}
+	t := &telemetryState{}
+	if o.LogDir != "" {
+		wall := o.Wall
+		if wall == nil {
+			wall = time.Now
+		}
+		w, err := wpilog.Create(wpilog.WriterOptions{Dir: o.LogDir, Base: wpilog.FileBase(wall(), ""), Extra: "frcd",
+			MaxBytes: o.LogMaxBytes, MaxFiles: o.LogMaxFiles})
+		if err != nil {
+			return err
+		}
+		t.log = wpilog.NewLog(w, "")
+		to.OnCommand = func(c *control.Controller, r *control.CommandRecord) { t.log.Command(c, r, d.Now()) }
+	}
+	t.src = telemetry.New(to)
+	if t.log != nil {
+		t.log = wpilog.NewLog(t.log.Writer(), t.src.Prefix())
+	}
+	if o.NT4 != "" {
+		cp := t.src.Prefix() + "/"
+		s, err := nt4.New(nt4.Options{Addr: o.NT4, Clock: d.Now, Logf: d.opts.Logf, Commands: d.ntCommand(cp, commands, tuning), CommandPrefix: cp})
+		if err != nil {
+			if t.log != nil {
+				t.log.Writer().Close()
+			}
+			return err
+		}
+		d.NT = s
+	}
+	t.notify = d.Loop.Notify()
+	d.tel = t
+	return nil
+}
+
+// simTruth is the sim's ground truth for the sim/ topics.
+func (d *Daemon) simTruth(t *telemetry.Truth) bool {
+	s := d.Sim
+	t.Names, t.Position = t.Names[:0], t.Position[:0]
+	s.EachJoint(func(name string, j sim.JointTruth) {
+		t.Names = append(t.Names, name)
+		t.Position = append(t.Position, j.Position)
+	})
+	p, ok := s.Pose()
+	t.HasPose, t.X, t.Y, t.Yaw = ok, p.X, p.Y, p.Yaw
+	return true
+}
+
+// alerts lists the backend's own errors and warnings: the device
+// inventory, the CAN buses' load, the backend's reports (the Linux
+// heartbeat). Unlike /diagnostics it reads without taking the buses'
+// error counts since the last report, which belong to the ROS bridge.
+func (d *Daemon) alerts(errs, warns []string) ([]string, []string) {
+	add := func(level int8, msg string) {
+		switch level {
+		case ros.LevelError:
+			errs = append(errs, msg)
+		case ros.LevelWarn, ros.LevelStale:
+			warns = append(warns, msg)
+		}
+	}
+	for _, st := range d.inventoryStatuses(nil) {
+		add(st.Level, st.Name+": "+st.Message)
+	}
+	for _, b := range d.monitors {
+		load := b.mon.Stats().Load
+		name := "frcd: CAN bus " + devices.BusName(b.name)
+		switch {
+		case load >= devices.CANLoadError:
+			add(ros.LevelError, fmt.Sprintf("%s: load %.1f %%: overloaded", name, 100*load))
+		case load >= devices.CANLoadWarn:
+			add(ros.LevelWarn, fmt.Sprintf("%s: load %.1f %%: heavily loaded", name, 100*load))
+		}
+	}
+	if r, ok := d.backend.(hal.Reporter); ok {
+		for _, rep := range r.Report(nil) {
+			if rep.Warn {
+				warns = append(warns, "frcd: "+rep.Name+": "+rep.Message)
+			}
+		}
+	}
+	return errs, warns
+}
+
+// StepTelemetry samples the loop's latest snapshot into the NT4 server
+// and the log, as the telemetry goroutine does after each cycle: for
+// deterministic runs (Step) and benchmarks.
+func (d *Daemon) StepTelemetry() {
+	t := d.tel
+	if t == nil || !t.src.Sample() {
+		return
+	}
+	t.enabled.Store(t.src.Snapshot().Enabled)
+	if d.NT != nil {
+		d.NT.Publish(t.src)
+	}
+	if t.log != nil {
+		t.log.Record(t.src)
+	}
+}
+
+// runTelemetry feeds the NT4 server and the log after each cycle until
+// ctx ends, then closes the log; it runs the NT4 server beside.
+func (d *Daemon) runTelemetry(ctx context.Context) error {
+	t := d.tel
+	errc := make(chan error, 1)
+	if d.NT != nil {
+		go func() { errc <- d.NT.Run(ctx) }()
+	}
+	defer func() {
+		if err := d.CloseLog(); err != nil {
+			d.logf("%v", err)
+		}
+		if d.NT != nil {
+			<-errc
+		}
+	}()
+	flush := time.NewTicker(time.Second) // the log reaches the disk even if the loop stops
+	defer flush.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-flush.C:
+			if t.log != nil {
+				t.log.Writer().Flush()
+			}
+		case err := <-errc:
+			return fmt.Errorf("nt4: %w", err)
+		case <-t.notify:
+			d.StepTelemetry()
+			if t.log != nil && t.log.Writer().Err() != nil {
+				d.logf("%v: the log stops", t.log.Writer().Err())
+				t.log = nil
+			}
+		}
+	}
+}
+
+// CloseLog writes what is left and closes the WPILOG file, for
+// deterministic runs (Step); Run closes it itself.
+func (d *Daemon) CloseLog() error {
+	if d.tel == nil || d.tel.log == nil {
+		return nil
+	}
+	d.StepTelemetry()
+	err := d.tel.log.Writer().Close()
+	d.tel.log = nil
+	return err
+}
+
+// LogPath is the WPILOG file being written, "" without --log.
+func (d *Daemon) LogPath() string {
+	if d.tel == nil || d.tel.log == nil {
+		return ""
+	}
+	return d.tel.log.Writer().Path()
+}
+
+// ntCommand takes a dashboard's commands from NT4 (the nt4: section's
+// commands and tuning): PREFIX/commands/CONTROLLER, a number (a boolean
+// for a solenoid, double[] for a group), and PREFIX/tuning/CONTROLLER, a
+// PID's gains as double[] {p, i, d, f}. Refused and counted when the YAML
+// does not allow it, the robot is disabled, the controller is unknown or
+// the value is not one it takes. Other topics under PREFIX/ are not
+// commands.
+func (d *Daemon) ntCommand(prefix string, commands, tuning bool) func(topic string, v nt4.Value) bool {
+	return func(topic string, v nt4.Value) bool {
+		rest := strings.TrimPrefix(topic, prefix)
+		kind, name, _ := strings.Cut(rest, "/")
+		if kind != "commands" && kind != "tuning" {
+			return true
+		}
+		c := d.Loop.Controller(name)
+		if c == nil {
+			return false
+		}
+		allowed := commands
+		if kind == "tuning" {
+			allowed = tuning
+		}
+		if !allowed || !d.tel.enabled.Load() {
+			c.Refuse()
+			return false
+		}
+		now := d.Now()
+		if kind == "tuning" {
+			g, ok := v.Doubles(make([]float64, 0, 4), 4)
+			if !ok || len(g) != 4 {
+				c.Refuse()
+				return false
+			}
+			return c.SetGains(control.Gains{P: g[0], I: g[1], D: g[2], F: g[3]}, now) == nil
+		}
+		if c.Takes() == control.Float64Array {
+			vs, ok := v.Doubles(make([]float64, 0, len(c.Joints)), len(c.Joints))
+			if !ok {
+				c.Refuse()
+				return false
+			}
+			return c.CommandGroup(vs, now) == nil
+		}
+		f, ok := v.Double()
+		if b, isBool := v.Bool(); isBool {
+			f, ok = 0, true
+			if b {
+				f = 1
+			}
+		}
+		if !ok {
+			c.Refuse()
+			return false
+		}
+		return c.Command(f, now) == nil
+	}
+}

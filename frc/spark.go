@@ -1,0 +1,185 @@
+package frc
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// REV SPARK MAX and SPARK Flex on the CAN bus, firmware 25 (the layout
+// docs/rev-spark.md records, with its sources). REV publishes no frame
+// specification; these are the community's, checked against firmware
+// 25.x. Every frame is FRC device type motor controller, manufacturer
+// REV, the SPARK's CAN id as device number (the heartbeat: device 0).
+// The APIs are class << 4 | index.
+const (
+	SparkAPIVelocitySetpoint = 0<<4 | 0  // float32 RPM, PID slot
+	SparkAPIDutyCycle        = 0<<4 | 2  // float32 duty, -1 to 1
+	SparkAPIPositionSetpoint = 0<<4 | 4  // float32 rotations, PID slot
+	SparkAPIVersion          = 9<<4 | 8  // zero-length request; answer: major, minor, build (big endian), debug
+	SparkAPIHeartbeat        = 11<<4 | 2 // device 0; uint64 LE: bit n enables the SPARK with CAN id n
+	SparkAPIStatus0          = 46<<4 | 0 // applied output, bus voltage, current, motor temperature
+	SparkAPIStatus1          = 46<<4 | 1 // faults and warnings, active and sticky
+	SparkAPIStatus2          = 46<<4 | 2 // primary encoder velocity (RPM) and position (rotations)
+)
+
+// SparkID is the arbitration id of a SPARK frame of that API for CAN id n.
+func SparkID(api, n int) uint32 { return FRCID(DevMotorController, MfrREV, api, n) }
+
+// SparkFirmware is a firmware version as a SPARK reports it.
+type SparkFirmware struct {
+	Major, Minor uint8
+	Build        uint16
+	Debug        bool
+}
+
+func (v SparkFirmware) String() string {
+	s := fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Build)
+	if v.Debug {
+		s += " (debug build)"
+	}
+	return s
+}
+
+// SparkFirmwareMajor is the firmware major version whose frames frcd
+// speaks: 25 (2025 season and later 25.x releases). Firmware before 25
+// uses another layout; a later major may change it again.
+const SparkFirmwareMajor = 25
+
+// Supported reports whether frcd drives a SPARK running this firmware,
+// and if not, why, naming the firmware and what is supported.
+func (v SparkFirmware) Supported() error {
+	if v.Major == SparkFirmwareMajor {
+		return nil
+	}
+	if v.Major < SparkFirmwareMajor {
+		return fmt.Errorf("firmware %s uses the frame layout before firmware 25, which frcd does not drive: update it to %d.x with the REV Hardware Client", v, SparkFirmwareMajor)
+	}
+	return fmt.Errorf("firmware %s is newer than the firmware frcd knows the frames of (%d.x): frcd refuses to drive it rather than guess", v, SparkFirmwareMajor)
+}
+
+// DecodeSparkVersion decodes a version answer: b0 major, b1 minor, b2-b3
+// build (big endian), b4 bit 0 a debug build; ok is false for a frame
+// shorter than 4 bytes (the zero-length request itself).
+func DecodeSparkVersion(d []byte) (v SparkFirmware, ok bool) {
+	if len(d) < 4 {
+		return v, false
+	}
+	v = SparkFirmware{Major: d[0], Minor: d[1], Build: binary.BigEndian.Uint16(d[2:4])}
+	if len(d) >= 5 {
+		v.Debug = d[4]&1 != 0
+	}
+	return v, true
+}
+
+// EncodeSparkVersion is DecodeSparkVersion's inverse (5 bytes).
+func EncodeSparkVersion(v SparkFirmware) (d [8]byte, n uint8) {
+	d[0], d[1] = v.Major, v.Minor
+	binary.BigEndian.PutUint16(d[2:4], v.Build)
+	if v.Debug {
+		d[4] = 1
+	}
+	return d, 5
+}
+
+// Status 0 scales (firmware 25): applied output int16 at bits 0-15,
+// bus voltage uint12 at bits 16-27, output current uint12 at bits 28-39,
+// motor temperature uint8 at bits 40-47 (°C).
+const (
+	SparkAppliedLSB = 0.00003082369457075716 // per unit of applied output
+	SparkVoltsLSB   = 0.0073260073260073     // V per unit (30 V / 4095)
+	SparkAmpsLSB    = 0.0366300366300366     // A per unit (150 A / 4095)
+)
+
+// SparkStatus0 is Status 0.
+type SparkStatus0 struct {
+	Applied float64 // duty the SPARK applies, -1 to 1
+	Volts   float64 // its input voltage
+	Amps    float64 // its output current
+	TempC   float64 // its motor's temperature
+}
+
+// DecodeSparkStatus0 decodes Status 0 from its 8 bytes.
+func DecodeSparkStatus0(d [8]byte) SparkStatus0 {
+	raw := binary.LittleEndian.Uint64(d[:])
+	return SparkStatus0{
+		Applied: float64(int16(raw)) * SparkAppliedLSB,
+		Volts:   float64(raw>>16&0xFFF) * SparkVoltsLSB,
+		Amps:    float64(raw>>28&0xFFF) * SparkAmpsLSB,
+		TempC:   float64(raw >> 40 & 0xFF),
+	}
+}
+
+// EncodeSparkStatus0 is DecodeSparkStatus0's inverse, saturating each
+// field at its range (for emulating a SPARK).
+func EncodeSparkStatus0(s SparkStatus0) [8]byte {
+	applied := int64(math.Round(clamp(s.Applied/SparkAppliedLSB, math.MinInt16, math.MaxInt16)))
+	volts := uint64(math.Round(clamp(s.Volts/SparkVoltsLSB, 0, 0xFFF)))
+	amps := uint64(math.Round(clamp(s.Amps/SparkAmpsLSB, 0, 0xFFF)))
+	temp := uint64(math.Round(clamp(s.TempC, 0, 0xFF)))
+	raw := uint64(uint16(applied)) | volts<<16 | amps<<28 | temp<<40
+	var d [8]byte
+	binary.LittleEndian.PutUint64(d[:], raw)
+	return d
+}
+
+// SparkStatus1 is Status 1: the active faults (bits 0-7), active warnings
+// (16-23), sticky faults (24-31) and sticky warnings (40-47), each a
+// byte with SparkFaultNames' or SparkWarningNames' bit order.
+type SparkStatus1 struct {
+	Faults, Warnings, StickyFaults, StickyWarnings uint8
+}
+
+// SparkFaultNames and SparkWarningNames name the fault and warning bits,
+// bit 0 first.
+var (
+	SparkFaultNames   = [8]string{"other", "motor type", "sensor", "CAN", "temperature", "gate driver", "ESC EEPROM", "firmware"}
+	SparkWarningNames = [8]string{"brownout", "overcurrent", "ESC EEPROM", "external EEPROM", "sensor", "stall", "has reset", "other"}
+)
+
+// DecodeSparkStatus1 decodes Status 1.
+func DecodeSparkStatus1(d [8]byte) SparkStatus1 {
+	return SparkStatus1{Faults: d[0], Warnings: d[2], StickyFaults: d[3], StickyWarnings: d[5]}
+}
+
+// EncodeSparkStatus1 is DecodeSparkStatus1's inverse.
+func EncodeSparkStatus1(s SparkStatus1) (d [8]byte) {
+	d[0], d[2], d[3], d[5] = s.Faults, s.Warnings, s.StickyFaults, s.StickyWarnings
+	return d
+}
+
+// DecodeSparkStatus2 decodes Status 2: the primary encoder's (the
+// motor's built-in sensor's) velocity, float32 RPM at b0-3, and position,
+// float32 rotations at b4-7, both little endian.
+func DecodeSparkStatus2(d [8]byte) (rpm, rotations float64) {
+	return float64(math.Float32frombits(binary.LittleEndian.Uint32(d[0:4]))),
+		float64(math.Float32frombits(binary.LittleEndian.Uint32(d[4:8])))
+}
+
+// EncodeSparkStatus2 is DecodeSparkStatus2's inverse.
+func EncodeSparkStatus2(rpm, rotations float64) (d [8]byte) {
+	binary.LittleEndian.PutUint32(d[0:4], math.Float32bits(float32(rpm)))
+	binary.LittleEndian.PutUint32(d[4:8], math.Float32bits(float32(rotations)))
+	return d
+}
+
+// EncodeSparkSetpoint builds a set-point frame's 8 bytes: the value as a
+// little-endian float32 at b0-3, an arbitrary feed-forward int16 at b4-5
+// (0 here), the PID slot in b6 bits 0-1.
+func EncodeSparkSetpoint(value float64, slot int) (d [8]byte) {
+	binary.LittleEndian.PutUint32(d[0:4], math.Float32bits(float32(value)))
+	d[6] = byte(slot & 3)
+	return d
+}
+
+// DecodeSparkSetpoint decodes a set-point frame's value and PID slot.
+func DecodeSparkSetpoint(d [8]byte) (value float64, slot int) {
+	return float64(math.Float32frombits(binary.LittleEndian.Uint32(d[0:4]))), int(d[6] & 3)
+}
+
+func clamp(x, lo, hi float64) float64 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	return max(lo, min(hi, x))
+}

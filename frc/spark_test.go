@@ -1,0 +1,164 @@
+package frc
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// The bytes here are worked out by hand from docs/rev-spark.md's layouts
+// (and two frames captured from a SPARK MAX on firmware 25, published
+// with the community specification the doc cites), not from the encoders.
+
+func TestSparkIDs(t *testing.T) {
+	for _, tc := range []struct {
+		api, n int
+		want   uint32
+	}{
+		{SparkAPIStatus0, 1, 0x0205B801}, // class 46 (0xB800 >> 10), index 0
+		{SparkAPIStatus2, 8, 0x0205B888},
+		{SparkAPIStatus1, 62, 0x0205B87E},
+		{SparkAPIDutyCycle, 3, 0x02050083},
+		{SparkAPIVelocitySetpoint, 1, 0x02050001},
+		{SparkAPIPositionSetpoint, 2, 0x02050102},
+		{SparkAPIHeartbeat, 0, 0x02052C80},
+		{SparkAPIVersion, 5, 0x02052605},
+	} {
+		if got := SparkID(tc.api, tc.n); got != tc.want {
+			t.Errorf("SparkID(%#x, %d) = %#08x, want %#08x", tc.api, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestSparkSetpoint(t *testing.T) {
+	// 300.0 = 0x43960000; slot 1 in b6.
+	want := [8]byte{0x00, 0x00, 0x96, 0x43, 0x00, 0x00, 0x01, 0x00}
+	if got := EncodeSparkSetpoint(300, 1); got != want {
+		t.Errorf("setpoint 300 slot 1: % x, want % x", got, want)
+	}
+	// -0.5 = 0xBF000000.
+	want = [8]byte{0x00, 0x00, 0x00, 0xBF}
+	if got := EncodeSparkSetpoint(-0.5, 0); got != want {
+		t.Errorf("duty -0.5: % x, want % x", got, want)
+	}
+	if v, slot := DecodeSparkSetpoint([8]byte{0x00, 0x00, 0x96, 0x43, 0, 0, 0x03}); v != 300 || slot != 3 {
+		t.Errorf("decode: %v slot %d, want 300 slot 3", v, slot)
+	}
+}
+
+func TestSparkStatus0(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		d    [8]byte
+		want SparkStatus0
+	}{
+		// Captured idle: voltage 0x6D1 (b2 | (b3 & 0xF) << 8) = 1745 units, 24 °C.
+		{"idle", [8]byte{0x00, 0x00, 0xD1, 0x06, 0x00, 0x18, 0x80, 0x00}, SparkStatus0{0, 1745 * 0.0073260073260073, 0, 24}},
+		// Applied 0x3F5D = 16221, voltage 0x666 = 1638, current
+		// (b3 >> 4) | b4 << 4 = 0x111 = 273, 40 °C.
+		{"driving", [8]byte{0x5D, 0x3F, 0x66, 0x16, 0x11, 0x28, 0x00, 0x00}, SparkStatus0{16221 * 0.00003082369457075716, 1638 * 0.0073260073260073, 273 * 0.0366300366300366, 40}},
+		// Applied 0x8000 = -32768: full reverse, a little past -1.
+		{"reverse", [8]byte{0x00, 0x80}, SparkStatus0{-32768 * 0.00003082369457075716, 0, 0, 0}},
+	} {
+		got := DecodeSparkStatus0(tc.d)
+		if !near(got.Applied, tc.want.Applied) || !near(got.Volts, tc.want.Volts) || !near(got.Amps, tc.want.Amps) || got.TempC != tc.want.TempC {
+			t.Errorf("%s: %+v, want %+v", tc.name, got, tc.want)
+		}
+	}
+	if v := DecodeSparkStatus0([8]byte{0x5D, 0x3F, 0x66, 0x16, 0x11, 0x28}); math.Abs(v.Applied-0.5) > 1e-4 || math.Abs(v.Volts-12) > 0.01 || math.Abs(v.Amps-10) > 0.02 {
+		t.Errorf("driving: %+v, want about 0.5, 12 V, 10 A", v)
+	}
+	// The encoder gives the same bytes back.
+	want := [8]byte{0x5D, 0x3F, 0x66, 0x16, 0x11, 0x28, 0x00, 0x00}
+	if got := EncodeSparkStatus0(SparkStatus0{Applied: 0.5, Volts: 12, Amps: 10, TempC: 40}); got != want {
+		t.Errorf("encode: % x, want % x", got, want)
+	}
+}
+
+func TestSparkStatus1(t *testing.T) {
+	// b0 bit 4 a temperature fault, b2 bit 1 an overcurrent warning, b3
+	// bit 3 a sticky CAN fault, b5 bit 6 a sticky has-reset warning.
+	d := [8]byte{0x10, 0x00, 0x02, 0x08, 0x00, 0x40}
+	want := SparkStatus1{Faults: 0x10, Warnings: 0x02, StickyFaults: 0x08, StickyWarnings: 0x40}
+	if got := DecodeSparkStatus1(d); got != want {
+		t.Errorf("%+v, want %+v", got, want)
+	}
+	if SparkFaultNames[4] != "temperature" || SparkWarningNames[1] != "overcurrent" || SparkFaultNames[3] != "CAN" || SparkWarningNames[6] != "has reset" {
+		t.Error("fault names out of the documented order")
+	}
+	if got := EncodeSparkStatus1(want); got != d {
+		t.Errorf("encode: % x, want % x", got, d)
+	}
+}
+
+func TestSparkStatus2(t *testing.T) {
+	// Captured mid-spin: 0x427B6F01 = 62.858 RPM, 0x408D553F = 4.4167 rotations.
+	rpm, rot := DecodeSparkStatus2([8]byte{0x01, 0x6F, 0x7B, 0x42, 0x3F, 0x55, 0x8D, 0x40})
+	if math.Abs(rpm-62.858) > 0.001 || math.Abs(rot-4.4167) > 0.0001 {
+		t.Errorf("%v RPM %v rotations, want 62.858, 4.4167", rpm, rot)
+	}
+	// 1000 RPM = 0x447A0000, -2.5 rotations = 0xC0200000.
+	want := [8]byte{0x00, 0x00, 0x7A, 0x44, 0x00, 0x00, 0x20, 0xC0}
+	if got := EncodeSparkStatus2(1000, -2.5); got != want {
+		t.Errorf("encode: % x, want % x", got, want)
+	}
+}
+
+func TestSparkVersion(t *testing.T) {
+	v, ok := DecodeSparkVersion([]byte{25, 1, 0x01, 0x02, 0})
+	if !ok || v != (SparkFirmware{Major: 25, Minor: 1, Build: 0x0102}) || v.String() != "25.1.258" {
+		t.Errorf("%v %v, want 25.1.258", v, ok)
+	}
+	if v.Supported() != nil {
+		t.Errorf("25.x refused: %v", v.Supported())
+	}
+	if _, ok := DecodeSparkVersion(nil); ok {
+		t.Error("the zero-length request decoded as an answer")
+	}
+	d, n := EncodeSparkVersion(SparkFirmware{Major: 24, Minor: 0, Build: 3, Debug: true})
+	if n != 5 || d != [8]byte{24, 0, 0, 3, 1} {
+		t.Errorf("encode: % x (%d)", d, n)
+	}
+	for _, tc := range []struct {
+		v    SparkFirmware
+		want string
+	}{
+		{SparkFirmware{Major: 24, Build: 3}, "firmware 24.0.3 uses the frame layout before firmware 25"},
+		{SparkFirmware{Major: 26, Minor: 1}, "firmware 26.1.0 is newer than the firmware frcd knows the frames of (25.x)"},
+	} {
+		if err := tc.v.Supported(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want %q", tc.v, err, tc.want)
+		}
+	}
+}
+
+func FuzzSparkStatus(f *testing.F) {
+	f.Add([]byte{0x00, 0x00, 0xD1, 0x06, 0x00, 0x18, 0x80, 0x00})
+	f.Add([]byte{0x01, 0x6F, 0x7B, 0x42, 0x3F, 0x55, 0x8D, 0x40})
+	f.Add([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var d [8]byte
+		copy(d[:], b)
+		s0 := DecodeSparkStatus0(d)
+		if math.Abs(s0.Applied) > 1.011 || s0.Volts < 0 || s0.Volts > 30.0001 || s0.Amps < 0 || s0.Amps > 150.0001 || s0.TempC < 0 || s0.TempC > 255 {
+			t.Fatalf("status 0 out of range: %+v", s0)
+		}
+		// Re-encoding gives the bytes' fields back (bits 48-63 are
+		// flags the decoder leaves).
+		if e := EncodeSparkStatus0(s0); [6]byte(e[:6]) != [6]byte(d[:6]) {
+			t.Fatalf("status 0 % x re-encoded as % x", d, e)
+		}
+		if e := EncodeSparkStatus1(DecodeSparkStatus1(d)); e[0] != d[0] || e[2] != d[2] || e[3] != d[3] || e[5] != d[5] {
+			t.Fatalf("status 1 % x re-encoded as % x", d, e)
+		}
+		rpm, rot := DecodeSparkStatus2(d)
+		if e := EncodeSparkStatus2(rpm, rot); !math.IsNaN(rpm) && !math.IsNaN(rot) && e != d {
+			t.Fatalf("status 2 % x re-encoded as % x", d, e)
+		}
+		if v, ok := DecodeSparkVersion(b); ok {
+			_ = v.Supported()
+		}
+	})
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }

@@ -1,0 +1,396 @@
+package nt4
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// subscription is one of a client's subscribe requests.
+type subscription struct {
+	patterns   []string
+	prefix     bool
+	topicsOnly bool
+	period     time.Duration
+}
+
+func (sub *subscription) matches(name string) bool {
+	for _, p := range sub.patterns {
+		if name == p || sub.prefix && strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// client is one main connection. Its maps and slices are guarded by the
+// server's mu; its queues are channels its writer drains.
+type client struct {
+	s           *Server
+	name, proto string
+
+	subs      map[int64]*subscription
+	pubs      map[int64]*topic // by pubuid
+	announced []bool           // by topic id
+	want      []bool           // by topic id: a subscription wants its values
+	sent      []uint64         // by topic id: the value seq last sent
+	period    time.Duration
+
+	text     chan []byte // control messages, each one JSON object
+	rtt      chan []byte // time replies, sent at once
+	slow     chan struct{}
+	slowOnce sync.Once
+}
+
+var errSlow = errors.New("nt4: client too slow: its queue is full")
+
+func newClient(s *Server, name, proto string) *client {
+	return &client{s: s, name: name, proto: proto, subs: map[int64]*subscription{}, pubs: map[int64]*topic{},
+		period: defaultPeriod, text: make(chan []byte, textQueue), rtt: make(chan []byte, 8), slow: make(chan struct{})}
+}
+
+// grow sizes the per-topic slices for topic id.
+func (c *client) grow(id int) {
+	for len(c.announced) <= id {
+		c.announced, c.want, c.sent = append(c.announced, false), append(c.want, false), append(c.sent, 0)
+	}
+}
+
+// queue adds a control message for the writer; a client whose queue is
+// full is dropped. Under s.mu.
+func (c *client) queue(method string, params any) {
+	b, err := json.Marshal(struct {
+		Method string `json:"method"`
+		Params any    `json:"params"`
+	}{method, params})
+	if err != nil {
+		return
+	}
+	select {
+	case c.text <- b:
+	default:
+		c.slowOnce.Do(func() { close(c.slow); c.s.stats.Dropped++ })
+	}
+}
+
+type announceParams struct {
+	Name       string                     `json:"name"`
+	ID         int                        `json:"id"`
+	Type       string                     `json:"type"`
+	PubUID     *int64                     `json:"pubuid,omitempty"`
+	Properties map[string]json.RawMessage `json:"properties"`
+}
+
+// maybeAnnounce announces t to the client when a subscription matches it
+// (or always, with pubuid, in answer to its publish). Under s.mu.
+func (c *client) maybeAnnounce(t *topic, pubuid *int64) {
+	c.grow(t.id)
+	var match, values bool
+	for _, sub := range c.subs {
+		if sub.matches(t.name) {
+			match = true
+			values = values || !sub.topicsOnly
+		}
+	}
+	if values && !c.want[t.id] {
+		c.want[t.id], c.sent[t.id] = true, 0 // send its current value
+	}
+	if pubuid == nil && (!match || c.announced[t.id]) {
+		return
+	}
+	c.announced[t.id] = true
+	c.queue("announce", announceParams{Name: t.name, ID: t.id, Type: t.typ, PubUID: pubuid, Properties: t.props})
+}
+
+func (c *client) unannounce(t *topic) {
+	if t.id < len(c.announced) && c.announced[t.id] {
+		c.announced[t.id], c.want[t.id] = false, false
+		c.queue("unannounce", map[string]any{"name": t.name, "id": t.id})
+	}
+}
+
+// serve reads the client's messages until it goes; a writer goroutine
+// sends its announcements and values.
+func (c *client) serve(ctx context.Context, conn *websocket.Conn) error {
+	defer conn.CloseNow()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	werr := make(chan error, 1)
+	go func() {
+		err := c.write(ctx, conn)
+		werr <- err
+		cancel()
+		conn.CloseNow()
+	}()
+	go c.ping(ctx, conn)
+	for {
+		typ, b, err := conn.Read(ctx)
+		if err != nil {
+			select {
+			case e := <-werr:
+				return e
+			default:
+				return err
+			}
+		}
+		if typ == websocket.MessageText {
+			msgs, err := DecodeText(b)
+			if err != nil {
+				continue // ignore what cannot be read, as the spec says
+			}
+			c.s.mu.Lock()
+			for _, m := range msgs {
+				c.handle(m)
+			}
+			c.s.mu.Unlock()
+			continue
+		}
+		if err := DecodeBinary(b, c.value); err != nil {
+			return err
+		}
+	}
+}
+
+// ping checks the client is alive; one that does not answer within
+// writeTimeout is closed.
+func (c *client) ping(ctx context.Context, conn *websocket.Conn) {
+	t := time.NewTicker(pingEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, writeTimeout)
+		err := conn.Ping(pctx)
+		cancel()
+		if err != nil {
+			conn.CloseNow()
+			return
+		}
+	}
+}
+
+// handle acts on one control message. Under s.mu.
+func (c *client) handle(m Control) {
+	s := c.s
+	switch m.Method {
+	case "publish":
+		var p publishParams
+		if json.Unmarshal(m.Params, &p) != nil || p.Name == "" || p.PubUID == nil || p.Type == "" || len(c.pubs) >= maxPublishers {
+			return
+		}
+		if old := c.pubs[*p.PubUID]; old != nil {
+			s.unpublishLocked(old)
+		}
+		var props map[string]json.RawMessage
+		json.Unmarshal(p.Properties, &props)
+		t := s.byName[p.Name]
+		if t == nil {
+			if s.created >= maxClientTopics {
+				return
+			}
+			if t = s.addTopic(p.Name, p.Type, props, false); t == nil {
+				return
+			}
+			s.created++
+			s.stats.ClientTopic++
+		}
+		t.pubs++
+		c.pubs[*p.PubUID] = t
+		c.maybeAnnounce(t, p.PubUID)
+	case "unpublish":
+		var p unpublishParams
+		if json.Unmarshal(m.Params, &p) != nil || p.PubUID == nil {
+			return
+		}
+		if t := c.pubs[*p.PubUID]; t != nil {
+			delete(c.pubs, *p.PubUID)
+			s.unpublishLocked(t)
+		}
+	case "setproperties":
+		var p setPropertiesParams
+		if json.Unmarshal(m.Params, &p) != nil {
+			return
+		}
+		t := s.byName[p.Name]
+		if t == nil || t.own || len(p.Update) > 64 {
+			return // frcd's topics keep frcd's properties
+		}
+		for k, v := range p.Update {
+			if string(v) == "null" {
+				delete(t.props, k)
+			} else {
+				t.props[k] = v
+			}
+		}
+		for _, o := range s.clients {
+			if t.id < len(o.announced) && o.announced[t.id] {
+				o.queue("properties", map[string]any{"name": t.name, "ack": true, "update": p.Update})
+			}
+		}
+	case "subscribe":
+		var p subscribeParams
+		if json.Unmarshal(m.Params, &p) != nil || p.SubUID == nil || len(p.Topics)+len(p.Prefixes) > 256 {
+			return
+		}
+		if _, ok := c.subs[*p.SubUID]; !ok && len(c.subs) >= maxSubscriptions {
+			return
+		}
+		sub := &subscription{patterns: p.Topics, prefix: p.Options.Prefix, topicsOnly: p.Options.TopicsOnly, period: defaultPeriod}
+		if len(p.Prefixes) > 0 { // 4.0's form
+			sub.patterns, sub.prefix = append(p.Prefixes, p.Topics...), true
+		}
+		if p.Options.Periodic != nil && !math.IsNaN(*p.Options.Periodic) {
+			sub.period = time.Duration(min(max(*p.Options.Periodic, 0), 10) * float64(time.Second))
+		}
+		c.subs[*p.SubUID] = sub
+		c.reperiod()
+		for _, t := range s.topics {
+			if t != nil {
+				c.maybeAnnounce(t, nil)
+			}
+		}
+	case "unsubscribe":
+		var p unsubscribeParams
+		if json.Unmarshal(m.Params, &p) != nil || p.SubUID == nil {
+			return
+		}
+		delete(c.subs, *p.SubUID)
+		c.reperiod()
+		for id := range c.want {
+			t := s.topics[id]
+			keep := false
+			for _, sub := range c.subs {
+				keep = keep || t != nil && !sub.topicsOnly && sub.matches(t.name)
+			}
+			c.want[id] = keep
+		}
+	}
+}
+
+// reperiod takes the shortest period of the subscriptions, bounded.
+func (c *client) reperiod() {
+	p := maxPeriod
+	for _, sub := range c.subs {
+		p = min(p, sub.period)
+	}
+	c.period = max(p, minPeriod)
+}
+
+// value takes one MessagePack message from the client.
+func (c *client) value(v Value) {
+	s := c.s
+	if v.ID == -1 {
+		select {
+		case c.rtt <- s.timeReply(nil, v):
+		default: // a flood of time requests: answer what fits
+		}
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := c.pubs[v.ID]
+	if t == nil {
+		return // an unknown publisher: ignored, as the spec says
+	}
+	if t.own || v.Type != t.typeID || len(v.Raw) > maxClientValue {
+		s.stats.Refused++
+		return
+	}
+	stamp := v.Time
+	if stamp <= 0 {
+		stamp = s.now()
+	}
+	t.value = append(appendHeader(t.value[:0], int64(t.id), stamp, v.Type), v.Raw...)
+	t.seq++
+	if o := s.o; o.Commands != nil && o.CommandPrefix != "" && strings.HasPrefix(t.name, o.CommandPrefix) && !o.Commands(t.name, v) {
+		s.stats.Refused++
+	}
+}
+
+// write sends the client its control messages and, each period, the
+// latest value of every topic it wants that changed since.
+func (c *client) write(ctx context.Context, conn *websocket.Conn) error {
+	s := c.s
+	s.mu.Lock()
+	period := c.period
+	s.mu.Unlock()
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	var text, bin []byte
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-c.slow:
+			return errSlow
+		case b := <-c.rtt:
+			if err := c.send(ctx, conn, websocket.MessageBinary, b); err != nil {
+				return err
+			}
+			continue
+		case <-tick.C:
+		}
+		text, bin = text[:0], bin[:0]
+		values := 0
+		s.mu.Lock()
+		for more := true; more; {
+			select {
+			case m := <-c.text:
+				if len(text) == 0 {
+					text = append(text, '[')
+				} else {
+					text = append(text, ',')
+				}
+				text = append(text, m...)
+			default:
+				more = false
+			}
+		}
+		for id, want := range c.want {
+			if !want || id >= len(s.topics) || s.topics[id] == nil {
+				continue
+			}
+			t := s.topics[id]
+			if t.seq == c.sent[id] || len(t.value) == 0 {
+				continue
+			}
+			c.sent[id] = t.seq
+			bin = append(bin, t.value...)
+			values++
+		}
+		if c.period != period {
+			period = c.period
+			tick.Reset(period)
+		}
+		if values > 0 {
+			s.stats.ValuesSent += uint64(values)
+			s.stats.FramesSent++
+		}
+		s.mu.Unlock()
+		if len(text) > 0 {
+			if err := c.send(ctx, conn, websocket.MessageText, append(text, ']')); err != nil {
+				return err
+			}
+		}
+		if len(bin) > 0 {
+			if err := c.send(ctx, conn, websocket.MessageBinary, bin); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func (c *client) send(ctx context.Context, conn *websocket.Conn, typ websocket.MessageType, b []byte) error {
+	wctx, cancel := context.WithTimeout(ctx, writeTimeout)
+	defer cancel()
+	return conn.Write(wctx, typ, b)
+}

@@ -1,0 +1,42 @@
+// Package nt4 is a NetworkTables 4 server (allwpilib
+// ntcore/doc/networktables4.adoc) for FRC dashboards: AdvantageScope,
+// Elastic, and any NT4 client.
+//
+// The wire: a WebSocket at /nt/NAME (port 5810 by convention; frcd binds
+// 127.0.0.1 unless told otherwise), subprotocol
+// v4.1.networktables.first.wpi.edu or networktables.first.wpi.edu (4.0),
+// plus 4.1's rtt.networktables.first.wpi.edu connection, which only
+// answers time messages. A second main connection with a NAME in use is
+// answered 409 Conflict; a handshake offering neither subprotocol 400. A
+// plain GET of / is answered 200 (AdvantageScope probes it before it
+// connects). Text frames are JSON arrays of control messages (publish,
+// unpublish, setproperties, subscribe, unsubscribe from the client;
+// announce, unannounce, properties from the server); binary frames are
+// MessagePack messages [id, timestamp µs, type, value]. A message with id
+// -1 is answered at once with [-1, server time µs, type, the client's
+// value]; the server's time is the loop's clock.
+//
+// frcd's topics come from a telemetry.Source (Publish, called off the
+// loop); clients may publish topics of their own, which the server relays
+// to other clients, but not values on frcd's topics (refused and
+// counted). Client values under Options.CommandPrefix go to
+// Options.Commands (dashboards' commands and PID gains).
+//
+// As ntcore does, a topic is announced to a client only when one of its
+// subscriptions matches it (subscribe's 4.1 topics with options prefix,
+// topicsonly, periodic, and 4.0's prefixes). Each client gets, every
+// period (the shortest of its subscriptions', 10 ms to 1 s, default
+// 100 ms), the latest value of each topic it wants that changed: a queue
+// one deep per topic that drops the older value, so a slow client never
+// holds memory for the values it missed. Its control messages queue up to
+// a bound, past which the client is dropped.
+//
+// Limits: 32 main connections and 32 RTT connections; a message of 1 MiB;
+// 4096 topics, of which 512 created by clients; a client's value of
+// 64 KiB; 256 subscriptions and 256 publishers per client; handshake
+// headers of 16 KiB read within 5 s; every write within 2 s; a ping every
+// 2 s, answered within 2 s, or the connection is closed.
+//
+// Not served: the $clients, $serverpub... meta topics, getvalues (4.0),
+// persistent topics, TLS on 5811, 4.2's subprotocol.
+package nt4

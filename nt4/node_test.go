@@ -1,0 +1,191 @@
+package nt4_test
+
+// The integration tests with a third-party NT4 client, ntcore-ts-client
+// (npm, installed into test/nt4 by scripts/install-deps.sh), driven by
+// test/nt4/client.js, against frcd running in real time with the ROS
+// bridge on an embedded master.
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/internal/tooltest"
+	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/ros"
+)
+
+const (
+	clientJS   = "../test/nt4/client.js"
+	clientNode = "../test/nt4/node_modules/ntcore-ts-client/package.json"
+	// waitLimit bounds every wait (they end on events).
+	waitLimit = 20 * time.Second
+)
+
+func exampleRobot(t testing.TB) *robot.Robot {
+	t.Helper()
+	r, list, err := robot.Load("../examples/competition/robot.urdf", "../examples/competition/robot.yaml")
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("example robot: %v %v", err, list)
+	}
+	return r
+}
+
+// event is one line client.js printed.
+type event struct {
+	Event  string
+	Name   string
+	Type   string
+	Value  json.RawMessage
+	Status int
+	Proto  string
+	Sent   float64
+	Reply  []json.RawMessage
+	Error  string
+}
+
+// nodeClient is client.js running.
+type nodeClient struct {
+	t *testing.T
+	*tooltest.JSONLines[event]
+}
+
+func startClient(t *testing.T, e *tooltest.ROS, args ...string) nodeClient {
+	t.Helper()
+	return nodeClient{t, tooltest.StartJSON[event](t, e, "node", append([]string{clientJS}, args...)...)}
+}
+
+// wait waits for an event ok accepts; an error event fails the test.
+func (c nodeClient) wait(what string, ok func(event) bool) event {
+	return c.Wait(what, func(ev event) bool {
+		if ev.Event == "error" {
+			c.t.Fatalf("waiting for %s: client.js: %+v", what, ev)
+		}
+		return ok(ev)
+	})
+}
+
+func float(ev event) float64 {
+	var f float64
+	if json.Unmarshal(ev.Value, &f) != nil {
+		return math.NaN()
+	}
+	return f
+}
+
+// running starts the example robot in real time, enabled, with the ROS
+// bridge on an embedded master and the NT4 server on a free port.
+func running(t *testing.T) (*daemon.Daemon, *tooltest.ROS, int) {
+	t.Helper()
+	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", tooltest.FreePort(t)))
+	text, err := os.ReadFile("../examples/competition/robot.urdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: true, Logf: t.Logf,
+		Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"},
+		ROS:       &daemon.ROSOptions{Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded, URDF: string(text), Logf: t.Logf}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tooltest.Serve(t, d.Run).Await(t, "frcd's registration with its master", d.Bridge.Registered(1))
+	return d, e, d.NT.Addr().(*net.TCPAddr).Port
+}
+
+// TestNTCoreTSClient: ntcore-ts-client subscribes to a joint and the
+// Alerts, sees the joint follow a ROS command, and sees an error Alert
+// when the PDP goes silent on the CAN bus.
+func TestNTCoreTSClient(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs node and the ROS tools for about 10 s: skipped with -short")
+	}
+	tooltest.Require(t, tooltest.Node, tooltest.Rostopic)
+	tooltest.RequireFile(t, clientNode, "npm ci in test/nt4")
+	d, e, port := running(t)
+	const joint = "/frcd/joints/right_front_wheel_joint/"
+	c := startClient(t, e, "watch", strconv.Itoa(port), joint, "/frcd/Alerts/")
+	c.wait("the connection", func(ev event) bool { return ev.Event == "connected" })
+	ev := c.wait("the joint's velocity", func(ev event) bool { return ev.Name == joint+"velocity" })
+	if ev.Type != "double" || math.Abs(float(ev)) > 0.5 {
+		t.Fatalf("the joint at rest: %+v", ev)
+	}
+	c.wait("no errors among the Alerts", func(ev event) bool {
+		return ev.Name == "/frcd/Alerts/errors" && string(ev.Value) == "[]"
+	})
+
+	// right_front_voltage drives the joint (inverted: +6 V turns it
+	// backwards).
+	e.Start(t, "rostopic", "pub", "-r", "20", "/right_front_voltage/command", "std_msgs/Float64", "data: 6.0")
+	c.wait("the command on NT4", func(ev event) bool { return ev.Name == joint+"command" && float(ev) == 6 })
+	ev = c.wait("the joint following the ROS command", func(ev event) bool {
+		return ev.Name == joint+"velocity" && math.Abs(float(ev)) > 5
+	})
+	t.Logf("velocity %s rad/s at 6 V", ev.Value)
+
+	if err := d.Sim.SetCANSilent("pdp", true); err != nil {
+		t.Fatal(err)
+	}
+	ev = c.wait("an error Alert for the silent PDP", func(ev event) bool {
+		return ev.Name == "/frcd/Alerts/errors" && strings.Contains(string(ev.Value), `"pdp: `)
+	})
+	t.Logf("Alerts/errors: %s", ev.Value)
+	if err := d.Sim.SetCANSilent("pdp", false); err != nil {
+		t.Fatal(err)
+	}
+	c.wait("the Alert gone once the PDP is heard again", func(ev event) bool {
+		return ev.Name == "/frcd/Alerts/errors" && !strings.Contains(string(ev.Value), `"pdp: `)
+	})
+	if s := d.NT.Stats(); s.Connects != 1 || s.Refused != 0 || s.Dropped != 0 || s.ValuesSent == 0 {
+		t.Errorf("server stats %+v", s)
+	}
+}
+
+// TestTimeSyncAndDuplicateName: over the wire, with the same client's
+// WebSocket and MessagePack libraries, a second connection of a name in
+// use is refused with 409, and time messages are answered with the
+// server's time (the loop's clock, µs) and the client's own value, on
+// the 4.1 RTT connection and on a 4.0 connection.
+func TestTimeSyncAndDuplicateName(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs node and the ROS tools: skipped with -short")
+	}
+	tooltest.Require(t, tooltest.Node, tooltest.Rostopic)
+	tooltest.RequireFile(t, clientNode, "npm ci in test/nt4")
+	d, e, port := running(t)
+	before := d.Now()
+	c := startClient(t, e, "sync", strconv.Itoa(port), "dashboard")
+	if ev := c.wait("the first connection", func(ev event) bool { return ev.Event == "open" }); ev.Proto != "v4.1.networktables.first.wpi.edu" {
+		t.Errorf("subprotocol %q, want 4.1", ev.Proto)
+	}
+	if ev := c.wait("the duplicate", func(ev event) bool { return ev.Event == "duplicate" }); ev.Status != 409 {
+		t.Errorf("a second /nt/dashboard: status %d, want 409", ev.Status)
+	}
+	for _, proto := range []string{"rtt.networktables.first.wpi.edu", "networktables.first.wpi.edu"} {
+		ev := c.wait("a time reply on "+proto, func(ev event) bool { return ev.Event == "time" })
+		after := d.Now()
+		if ev.Proto != proto || len(ev.Reply) != 4 {
+			t.Fatalf("time reply %+v, want one on %s", ev, proto)
+		}
+		var id, server, typ, echoed float64
+		for i, p := range []*float64{&id, &server, &typ, &echoed} {
+			json.Unmarshal(ev.Reply[i], p)
+		}
+		if id != -1 || typ != 2 || echoed != ev.Sent {
+			t.Errorf("time reply %v to a client time %v: want [-1, server time, 2, %v]", ev.Reply, ev.Sent, ev.Sent)
+		}
+		if lo, hi := float64(before/time.Microsecond), float64(after/time.Microsecond); server < lo || server > hi {
+			t.Errorf("server time %v µs, want within the loop clock's %v..%v µs around the exchange", server, lo, hi)
+		}
+	}
+	c.wait("the end", func(ev event) bool { return ev.Event == "done" })
+	if s := d.NT.Stats(); s.Duplicates != 1 || s.TimeSyncs != 2 {
+		t.Errorf("server stats %+v, want 1 duplicate and 2 time syncs", s)
+	}
+}

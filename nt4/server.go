@@ -1,0 +1,405 @@
+package nt4
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/tinylib/msgp/msgp"
+
+	"github.com/frcd/frcd/telemetry"
+)
+
+// DefaultAddr is where the server listens unless told otherwise: NT4's
+// port, on loopback only.
+const DefaultAddr = "127.0.0.1:5810"
+
+// The subprotocols, in the order the server prefers them.
+const (
+	ProtoV41 = "v4.1.networktables.first.wpi.edu"
+	ProtoV40 = "networktables.first.wpi.edu"
+	ProtoRTT = "rtt.networktables.first.wpi.edu"
+)
+
+// Limits on clients.
+const (
+	maxClients       = 32
+	maxTopics        = 4096            // the server's and the clients' together
+	maxClientTopics  = 512             // topics clients created, all clients together
+	maxClientValue   = 64 << 10        // the largest value a client may publish, bytes
+	maxSubscriptions = 256             // per client
+	maxPublishers    = 256             // per client
+	textQueue        = maxTopics + 256 // control messages waiting for a client: beyond it the client is too slow and is dropped
+	writeTimeout     = 2 * time.Second
+	pingEvery        = 2 * time.Second
+	minPeriod        = 10 * time.Millisecond
+	defaultPeriod    = 100 * time.Millisecond
+	maxPeriod        = time.Second
+)
+
+// Options configure a Server.
+type Options struct {
+	// Addr is host:port to listen on; default DefaultAddr; port 0 picks one.
+	Addr string
+	// Clock is the server's time base (the loop's clock): timestamps are
+	// its microseconds.
+	Clock func() time.Duration
+	// Logf reports clients; nil discards.
+	Logf func(format string, args ...any)
+	// Commands, when set, takes the values clients publish on topics
+	// under CommandPrefix (PREFIX/commands/): false counts one refused.
+	// Called from a client's goroutine; it must not block.
+	Commands      func(topic string, v Value) bool
+	CommandPrefix string
+}
+
+// Stats count the server's work.
+type Stats struct {
+	Clients     int    // connected now (main connections)
+	Connects    uint64 // main connections accepted
+	Duplicates  uint64 // connections refused for a name in use (409)
+	TimeSyncs   uint64 // time synchronisation messages answered
+	Refused     uint64 // client values refused (on frcd's own topics, wrong type)
+	Dropped     uint64 // clients dropped for being too slow or breaking a limit
+	ValuesSent  uint64 // value messages sent
+	FramesSent  uint64 // binary frames sent
+	Published   uint64 // times Publish found changed values
+	ClientTopic uint64 // topics clients published
+}
+
+// topic is one topic of the server.
+type topic struct {
+	id     int
+	name   string
+	typ    string
+	typeID uint8
+	props  map[string]json.RawMessage
+	value  []byte // the latest value as a whole MessagePack message, or empty
+	seq    uint64
+	own    bool // frcd's: clients may not publish to it
+	pubs   int  // client publishers
+}
+
+// Server is an NT4 server: frcd's topics (Publish) plus any clients'.
+type Server struct {
+	o  Options
+	ln net.Listener
+
+	mu      sync.Mutex
+	topics  []*topic // by id; nil where deleted
+	byName  map[string]*topic
+	clients map[string]*client
+	rtts    int      // RTT connections open
+	created int      // topics clients created, still published
+	seen    []uint64 // per telemetry topic, the Seq last published
+	srcIDs  []int    // per telemetry topic, its server topic id
+	stats   Stats
+}
+
+// New binds the listener; Run serves it.
+func New(o Options) (*Server, error) {
+	if o.Clock == nil {
+		return nil, errors.New("nt4: Options need Clock")
+	}
+	if o.Addr == "" {
+		o.Addr = DefaultAddr
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("nt4: %w", err)
+	}
+	return &Server{o: o, ln: ln, byName: map[string]*topic{}, clients: map[string]*client{}}, nil
+}
+
+// Addr is the address the server listens on.
+func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+
+// Stats returns a copy of the counters.
+func (s *Server) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.stats
+	st.Clients = len(s.clients)
+	return st
+}
+
+// Run serves until ctx ends, then closes every connection.
+func (s *Server) Run(ctx context.Context) error {
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second, MaxHeaderBytes: 16 << 10,
+		BaseContext: func(net.Listener) context.Context { return ctx }}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(s.ln) }()
+	select {
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+		srv.Close()
+		return nil
+	case err := <-served:
+		return fmt.Errorf("nt4: %w", err)
+	}
+}
+
+// now is the server time in µs.
+func (s *Server) now() int64 { return int64(s.o.Clock() / time.Microsecond) }
+
+// Publish takes the topics of a telemetry source that changed since the
+// last call: it announces new ones and keeps each one's latest value for
+// the clients' next sweep. It never waits on a client, and allocates
+// only for topics it has not seen before.
+func (s *Server) Publish(src *telemetry.Source) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.seen) < len(src.Topics) {
+		t := src.Topics[len(s.seen)]
+		var props map[string]json.RawMessage
+		json.Unmarshal([]byte(t.Props), &props)
+		st := s.addTopic(t.Name, t.Type, props, true)
+		id := -1
+		if st != nil {
+			id = st.id
+		}
+		s.seen, s.srcIDs = append(s.seen, 0), append(s.srcIDs, id)
+	}
+	changed := false
+	for i, t := range src.Topics {
+		if t.Seq == s.seen[i] || s.srcIDs[i] < 0 {
+			continue
+		}
+		s.seen[i] = t.Seq
+		st := s.topics[s.srcIDs[i]]
+		st.value = encodeValue(st.value[:0], int64(st.id), t)
+		st.seq++
+		changed = true
+	}
+	if changed {
+		s.stats.Published++
+	}
+}
+
+// encodeValue appends the message [id, stamp, type, value] of a
+// telemetry topic.
+func encodeValue(b []byte, id int64, t *telemetry.Topic) []byte {
+	b = appendHeader(b, id, max(int64(t.Stamp/time.Microsecond), 1), TypeID(t.Type))
+	switch t.Kind {
+	case telemetry.Bool:
+		b = msgp.AppendBool(b, t.Bool)
+	case telemetry.Double:
+		b = msgp.AppendFloat64(b, t.Double)
+	case telemetry.Int:
+		b = msgp.AppendInt64(b, t.Int)
+	case telemetry.String:
+		b = msgp.AppendString(b, t.Str)
+	case telemetry.Doubles:
+		b = msgp.AppendArrayHeader(b, uint32(len(t.Doubles)))
+		for _, v := range t.Doubles {
+			b = msgp.AppendFloat64(b, v)
+		}
+	case telemetry.Strings:
+		b = msgp.AppendArrayHeader(b, uint32(len(t.Strings)))
+		for _, v := range t.Strings {
+			b = msgp.AppendString(b, v)
+		}
+	default:
+		b = msgp.AppendBytes(b, t.Raw)
+	}
+	return b
+}
+
+// addTopic creates a topic and announces it to the clients that
+// subscribe to it; nil past maxTopics. Under s.mu.
+func (s *Server) addTopic(name, typ string, props map[string]json.RawMessage, own bool) *topic {
+	if t := s.byName[name]; t != nil {
+		return t
+	}
+	if len(s.byName) >= maxTopics {
+		return nil
+	}
+	if props == nil {
+		props = map[string]json.RawMessage{}
+	}
+	t := &topic{id: len(s.topics), name: name, typ: typ, typeID: TypeID(typ), props: props, own: own}
+	s.topics = append(s.topics, t)
+	s.byName[name] = t
+	for _, c := range s.clients {
+		c.maybeAnnounce(t, nil)
+	}
+	return t
+}
+
+// ServeHTTP answers the dashboards' probe of / and upgrades /nt/NAME.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	name, ok := strings.CutPrefix(r.URL.Path, "/nt/")
+	if !ok {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintln(w, "frcd: NetworkTables 4 server; connect a WebSocket to /nt/<client name>")
+		return
+	}
+	proto := pickProtocol(r.Header.Values("Sec-WebSocket-Protocol"))
+	if proto == "" {
+		http.Error(w, "nt4: no supported subprotocol ("+ProtoV41+" or "+ProtoV40+")", http.StatusBadRequest)
+		return
+	}
+	if name == "" || len(name) > 256 {
+		http.Error(w, "nt4: the client name must be 1 to 256 bytes", http.StatusBadRequest)
+		return
+	}
+	var c *client
+	if proto == ProtoRTT {
+		s.mu.Lock()
+		full := s.rtts >= maxClients
+		if !full {
+			s.rtts++
+		}
+		s.mu.Unlock()
+		if full {
+			http.Error(w, "nt4: too many clients", http.StatusServiceUnavailable)
+			return
+		}
+		defer func() {
+			s.mu.Lock()
+			s.rtts--
+			s.mu.Unlock()
+		}()
+	} else {
+		s.mu.Lock()
+		_, dup := s.clients[name]
+		full := len(s.clients) >= maxClients
+		switch {
+		case dup:
+			s.stats.Duplicates++
+		case !full:
+			c = newClient(s, name, proto)
+			s.clients[name] = c
+		}
+		s.mu.Unlock()
+		if dup {
+			http.Error(w, "nt4: a client named "+name+" is already connected", http.StatusConflict)
+			return
+		}
+		if full {
+			http.Error(w, "nt4: too many clients", http.StatusServiceUnavailable)
+			return
+		}
+	}
+	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{proto},
+		InsecureSkipVerify: true, CompressionMode: websocket.CompressionDisabled})
+	if err != nil {
+		if c != nil {
+			s.drop(c)
+		}
+		return
+	}
+	conn.SetReadLimit(maxMessageBytes)
+	if c == nil {
+		s.serveRTT(r.Context(), conn)
+		return
+	}
+	s.mu.Lock()
+	s.stats.Connects++
+	s.mu.Unlock()
+	s.o.Logf("nt4: %s connected from %s (%s)", name, r.RemoteAddr, proto)
+	err = c.serve(r.Context(), conn)
+	s.drop(c)
+	s.o.Logf("nt4: %s disconnected: %v", name, err)
+}
+
+// pickProtocol is the subprotocol the server takes of those offered.
+func pickProtocol(offered []string) string {
+	has := map[string]bool{}
+	for _, h := range offered {
+		for _, p := range strings.Split(h, ",") {
+			has[strings.TrimSpace(p)] = true
+		}
+	}
+	for _, p := range []string{ProtoV41, ProtoV40, ProtoRTT} {
+		if has[p] {
+			return p
+		}
+	}
+	return ""
+}
+
+// drop forgets a client: its publishers go, and topics no one publishes
+// any more (not frcd's) are unannounced.
+func (s *Server) drop(c *client) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.clients[c.name] == c {
+		delete(s.clients, c.name)
+	}
+	for _, t := range c.pubs {
+		s.unpublishLocked(t)
+	}
+	c.pubs = nil
+}
+
+func (s *Server) unpublishLocked(t *topic) {
+	t.pubs--
+	if t.pubs > 0 || t.own || s.topics[t.id] != t {
+		return
+	}
+	s.topics[t.id] = nil
+	delete(s.byName, t.name)
+	s.created--
+	for _, c := range s.clients {
+		c.unannounce(t)
+	}
+}
+
+// serveRTT answers time synchronisation on a 4.1 RTT connection, which
+// carries nothing else.
+func (s *Server) serveRTT(ctx context.Context, conn *websocket.Conn) {
+	defer conn.CloseNow()
+	var out []byte
+	for {
+		rctx, cancel := context.WithTimeout(ctx, 10*time.Second) // the client pings every 250 ms
+		typ, b, err := conn.Read(rctx)
+		cancel()
+		if err != nil {
+			return
+		}
+		if typ != websocket.MessageBinary {
+			continue
+		}
+		out = out[:0]
+		DecodeBinary(b, func(v Value) {
+			if v.ID == -1 {
+				out = s.timeReply(out, v)
+			}
+		})
+		if len(out) > 0 {
+			wctx, cancel := context.WithTimeout(ctx, writeTimeout)
+			err := conn.Write(wctx, websocket.MessageBinary, out)
+			cancel()
+			if err != nil {
+				return
+			}
+		}
+	}
+}
+
+// timeReply appends the answer to a client's time message: the server's
+// time and the client's value.
+func (s *Server) timeReply(b []byte, v Value) []byte {
+	s.mu.Lock()
+	s.stats.TimeSyncs++
+	s.mu.Unlock()
+	b = appendHeader(b, -1, s.now(), v.Type)
+	return append(b, v.Raw...)
+}

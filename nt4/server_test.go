@@ -1,0 +1,392 @@
+package nt4_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	"github.com/tinylib/msgp/msgp"
+
+	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/internal/tooltest"
+	"github.com/frcd/frcd/nt4"
+	"github.com/frcd/frcd/robot"
+)
+
+// stepped is the example robot on the deterministic sim, enabled, with
+// the NT4 server serving on a free port; step runs cycles and publishes.
+func stepped(t *testing.T) (d *daemon.Daemon, step func(n int)) {
+	t.Helper()
+	return steppedRobot(t, exampleRobot(t), true)
+}
+
+func steppedRobot(t *testing.T, r *robot.Robot, enabled bool) (d *daemon.Daemon, step func(n int)) {
+	t.Helper()
+	d, err := daemon.NewSim(r, daemon.Options{Enabled: enabled, Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tooltest.Serve(t, d.NT.Run)
+	return d, func(n int) {
+		for range n {
+			d.Step()
+			d.StepTelemetry()
+		}
+	}
+}
+
+// wsClient is a plain WebSocket NT4 client: it records what it hears.
+type wsClient struct {
+	t        *testing.T
+	c        *websocket.Conn
+	announce map[string]int // name -> id
+	names    map[int]string
+	values   map[string][]any
+	gone     map[string]bool
+	closed   error
+	frames   chan frame
+}
+
+type frame struct {
+	typ websocket.MessageType
+	b   []byte
+	err error
+}
+
+func dial(t *testing.T, d *daemon.Daemon, name string, protos ...string) *wsClient {
+	t.Helper()
+	if len(protos) == 0 {
+		protos = []string{nt4.ProtoV41, nt4.ProtoV40}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws://"+d.NT.Addr().String()+"/nt/"+name, &websocket.DialOptions{Subprotocols: protos})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetReadLimit(8 << 20)
+	w := &wsClient{t: t, c: c, announce: map[string]int{}, names: map[int]string{}, values: map[string][]any{}, gone: map[string]bool{},
+		frames: make(chan frame, 1024)}
+	done := make(chan struct{})
+	go func() { // reads until the connection ends
+		defer close(done)
+		for {
+			typ, b, err := c.Read(context.Background())
+			w.frames <- frame{typ, b, err}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { c.CloseNow(); <-done })
+	return w
+}
+
+func (w *wsClient) send(msgs ...string) {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if err := w.c.Write(ctx, websocket.MessageText, []byte("["+strings.Join(msgs, ",")+"]")); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+func (w *wsClient) sendBinary(id int64, typ uint8, v float64) {
+	w.t.Helper()
+	b := msgp.AppendArrayHeader(nil, 4)
+	b = msgp.AppendInt64(b, id)
+	b = msgp.AppendInt64(b, 0)
+	b = msgp.AppendUint8(b, typ)
+	b = msgp.AppendFloat64(b, v)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if err := w.c.Write(ctx, websocket.MessageBinary, b); err != nil {
+		w.t.Fatal(err)
+	}
+}
+
+// until reads frames until cond holds (stepping the robot between reads
+// when step is set); the deadline only guards a hung server.
+func (w *wsClient) until(what string, step func(int), cond func() bool) {
+	w.t.Helper()
+	guard := time.NewTimer(waitLimit)
+	defer guard.Stop()
+	tick := time.NewTicker(5 * time.Millisecond) // steps the robot while waiting
+	defer tick.Stop()
+	for !cond() {
+		select {
+		case f := <-w.frames:
+			if f.err != nil {
+				w.closed = f.err
+				continue
+			}
+			w.take(f.typ, f.b)
+		case <-tick.C:
+			if step != nil {
+				step(1)
+			}
+		case <-guard.C:
+			w.t.Fatalf("waiting for %s: nothing within %s", what, waitLimit)
+		}
+	}
+}
+
+func (w *wsClient) take(typ websocket.MessageType, b []byte) {
+	w.t.Helper()
+	if typ == websocket.MessageText {
+		msgs, err := nt4.DecodeText(b)
+		if err != nil {
+			w.t.Fatalf("server sent a bad text frame %s: %v", b, err)
+		}
+		for _, m := range msgs {
+			var p struct {
+				Name string
+				ID   int
+			}
+			json.Unmarshal(m.Params, &p)
+			switch m.Method {
+			case "announce":
+				w.announce[p.Name], w.names[p.ID] = p.ID, p.Name
+			case "unannounce":
+				w.gone[p.Name] = true
+			}
+		}
+		return
+	}
+	err := nt4.DecodeBinary(b, func(v nt4.Value) {
+		name, ok := w.names[int(v.ID)]
+		if !ok {
+			w.t.Errorf("a value for topic id %d, never announced", v.ID)
+			return
+		}
+		val, _, err := msgp.ReadIntfBytes(v.Raw)
+		if err != nil {
+			w.t.Errorf("%s: value: %v", name, err)
+		}
+		w.values[name] = append(w.values[name], val)
+	})
+	if err != nil {
+		w.t.Fatalf("server sent a bad binary frame: %v", err)
+	}
+}
+
+func TestProbeAndHandshake(t *testing.T) {
+	d, _ := stepped(t)
+	base := "http://" + d.NT.Addr().String()
+	res, err := http.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), "NetworkTables 4") {
+		t.Errorf("GET /: %d %q, want 200 and a page", res.StatusCode, body)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	_, res, err = websocket.Dial(ctx, "ws://"+d.NT.Addr().String()+"/nt/x", &websocket.DialOptions{Subprotocols: []string{"chat"}})
+	if err == nil || res == nil || res.StatusCode != http.StatusBadRequest {
+		t.Errorf("a handshake without NT4's subprotocol: %v %v, want 400", res, err)
+	}
+	w := dial(t, d, "x", nt4.ProtoV40)
+	if w.c.Subprotocol() != nt4.ProtoV40 {
+		t.Errorf("subprotocol %q, want %q", w.c.Subprotocol(), nt4.ProtoV40)
+	}
+}
+
+// Announcements go to the clients whose subscriptions match; values only
+// to those that asked for values, not topicsonly.
+func TestSubscribe(t *testing.T) {
+	d, step := stepped(t)
+	step(1)
+	w := dial(t, d, "a")
+	w.send(`{"method":"subscribe","params":{"topics":["/frcd/ds/"],"subuid":1,"options":{"prefix":true,"periodic":0.02}}}`,
+		`{"method":"subscribe","params":{"topics":["/frcd/loop/cycles"],"subuid":2,"options":{"topicsonly":true}}}`)
+	w.until("the Driver Station's topics and values", step, func() bool {
+		_, cycles := w.announce["/frcd/loop/cycles"]
+		return len(w.values["/frcd/ds/enabled"]) > 0 && len(w.values["/frcd/ds/mode"]) > 0 && cycles
+	})
+	if v := w.values["/frcd/ds/enabled"]; v[len(v)-1] != true {
+		t.Errorf("/frcd/ds/enabled %v, want true", v)
+	}
+	step(5)
+	w.until("a few more cycles", step, func() bool { return len(w.values["/frcd/ds/mode"]) > 0 })
+	for name := range w.announce {
+		if !strings.HasPrefix(name, "/frcd/ds/") && name != "/frcd/loop/cycles" {
+			t.Errorf("announced %s, which no subscription matches", name)
+		}
+	}
+	if len(w.values["/frcd/loop/cycles"]) > 0 {
+		t.Errorf("values of a topicsonly subscription: %v", w.values["/frcd/loop/cycles"])
+	}
+	if len(w.values["/frcd/ds/mode"]) != 1 {
+		t.Errorf("/frcd/ds/mode %v: an unchanged value is sent once", w.values["/frcd/ds/mode"])
+	}
+}
+
+// A client's topic reaches another client; frcd's own topics refuse
+// clients' values; unpublishing the last publisher unannounces.
+func TestClientTopics(t *testing.T) {
+	d, step := stepped(t)
+	step(1)
+	pub, sub := dial(t, d, "pub"), dial(t, d, "sub")
+	sub.send(`{"method":"subscribe","params":{"topics":["/dash/","/frcd/ds/estop"],"subuid":7,"options":{"prefix":true}}}`)
+	pub.send(`{"method":"publish","params":{"name":"/dash/speed","pubuid":3,"type":"double","properties":{"unit":"m/s"}}}`,
+		`{"method":"publish","params":{"name":"/frcd/ds/estop","pubuid":4,"type":"double","properties":{}}}`)
+	pub.until("the announce answering the publish", nil, func() bool { _, ok := pub.announce["/dash/speed"]; return ok })
+	pub.sendBinary(3, nt4.TypeDouble, 2.5)
+	pub.sendBinary(4, nt4.TypeBoolean, 1)
+	sub.until("the other client's value", step, func() bool { return len(sub.values["/dash/speed"]) > 0 })
+	if v := sub.values["/dash/speed"]; v[0] != 2.5 {
+		t.Errorf("/dash/speed %v, want 2.5", v)
+	}
+	tooltest.Eventually(t, waitLimit, "the refused value counted", func() bool { return d.NT.Stats().Refused == 1 })
+	for _, v := range sub.values["/frcd/ds/estop"] {
+		if v != false {
+			t.Errorf("/frcd/ds/estop took a client's value: %v", v)
+		}
+	}
+	pub.send(`{"method":"unpublish","params":{"pubuid":3}}`)
+	sub.until("the unannounce", step, func() bool { return sub.gone["/dash/speed"] })
+}
+
+// A message over the size limit ends the connection; a duplicate name is
+// answered 409 while the first is connected, and free again after.
+func TestLimits(t *testing.T) {
+	d, _ := stepped(t)
+	w := dial(t, d, "big")
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	_, res, err := websocket.Dial(ctx, "ws://"+d.NT.Addr().String()+"/nt/big", &websocket.DialOptions{Subprotocols: []string{nt4.ProtoV41}})
+	if err == nil || res == nil || res.StatusCode != http.StatusConflict {
+		t.Fatalf("a duplicate name: %v %v, want 409", res, err)
+	}
+	go w.c.Write(ctx, websocket.MessageText, []byte(`["`+strings.Repeat("x", 2<<20)+`"]`))
+	w.until("the server closing the connection", nil, func() bool { return w.closed != nil })
+	tooltest.Eventually(t, waitLimit, "the name free again", func() bool { return d.NT.Stats().Clients == 0 })
+	dial(t, d, "big")
+}
+
+// robotWith is the example robot with its YAML extended.
+func robotWith(t *testing.T, extra string) *robot.Robot {
+	t.Helper()
+	y, err := os.ReadFile("../examples/competition/robot.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "robot.yaml")
+	if err := os.WriteFile(path, append(y, extra...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, list, err := robot.Load("../examples/competition/robot.urdf", path)
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("robot: %v %v", err, list)
+	}
+	return r
+}
+
+// Commands from a dashboard reach a controller only when the YAML allows
+// them and the robot is enabled; otherwise they are refused and counted
+// with the controller's refused commands.
+func TestCommands(t *testing.T) {
+	for _, c := range []struct {
+		name, yaml string
+		enabled    bool
+		accepted   bool
+	}{
+		{"allowed and enabled", "\nnt4: {commands: true, prefix: /robot}\n", true, true},
+		{"allowed but disabled", "\nnt4: {commands: true, prefix: /robot}\n", false, false},
+		{"not allowed", "\nnt4: {prefix: /robot}\n", true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, step := steppedRobot(t, robotWith(t, c.yaml), c.enabled)
+			step(1)
+			w := dial(t, d, "dashboard")
+			w.send(`{"method":"subscribe","params":{"topics":["/robot/joints/right_front_wheel_joint/"],"subuid":1,"options":{"prefix":true}}}`,
+				`{"method":"publish","params":{"name":"/robot/commands/right_front_voltage","pubuid":1,"type":"double","properties":{}}}`)
+			w.until("the joint's topics under the YAML's prefix", step, func() bool {
+				return len(w.values["/robot/joints/right_front_wheel_joint/velocity"]) > 0
+			})
+			w.sendBinary(1, nt4.TypeDouble, 6)
+			ctl := d.Loop.Controller("right_front_voltage")
+			if c.accepted {
+				w.until("the command on the joint", step, func() bool {
+					v := w.values["/robot/joints/right_front_wheel_joint/command"]
+					return len(v) > 0 && v[len(v)-1] == 6.0
+				})
+				if ctl.Refused() != 0 || d.NT.Stats().Refused != 0 {
+					t.Errorf("refused %d (server %d), want none", ctl.Refused(), d.NT.Stats().Refused)
+				}
+				return
+			}
+			tooltest.Eventually(t, waitLimit, "the command refused", func() bool { return d.NT.Stats().Refused == 1 })
+			if ctl.Refused() != 1 {
+				t.Errorf("the controller counted %d refused commands, want 1", ctl.Refused())
+			}
+			step(10)
+			if v := w.values["/robot/joints/right_front_wheel_joint/command"]; len(v) > 0 {
+				t.Errorf("a refused command reached the joint: %v", v)
+			}
+		})
+	}
+}
+
+// A dashboard tunes a PID's gains when the YAML allows it and the robot
+// is enabled; negative gains, or tuning not allowed, are refused.
+func TestTuning(t *testing.T) {
+	for _, c := range []struct {
+		name, yaml string
+		gains      []float64
+		accepted   bool
+	}{
+		{"allowed", "\nnt4: {tuning: true}\n", []float64{12, 0.5, 0.25, 0}, true},
+		{"negative", "\nnt4: {tuning: true}\n", []float64{-1, 0, 0, 0}, false},
+		{"not allowed", "\nnt4: {commands: true}\n", []float64{12, 0.5, 0.25, 0}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, step := steppedRobot(t, robotWith(t, c.yaml), true)
+			step(1)
+			ctl := d.Loop.Controller("hood_position")
+			before := ctl.Gains()
+			w := dial(t, d, "tuner")
+			w.send(`{"method":"subscribe","params":{"topics":["/frcd/controllers/hood_position/gains"],"subuid":1,"options":{}}}`,
+				`{"method":"publish","params":{"name":"/frcd/tuning/hood_position","pubuid":1,"type":"double[]","properties":{}}}`)
+			w.until("the gains topic", step, func() bool { return len(w.values["/frcd/controllers/hood_position/gains"]) > 0 })
+			b := msgp.AppendArrayHeader(nil, 4)
+			b = msgp.AppendInt64(b, 1)
+			b = msgp.AppendInt64(b, 0)
+			b = msgp.AppendUint8(b, nt4.TypeDoubleArr)
+			b = msgp.AppendArrayHeader(b, uint32(len(c.gains)))
+			for _, g := range c.gains {
+				b = msgp.AppendFloat64(b, g)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+			defer cancel()
+			if err := w.c.Write(ctx, websocket.MessageBinary, b); err != nil {
+				t.Fatal(err)
+			}
+			if c.accepted {
+				w.until("the new gains published", step, func() bool {
+					v := w.values["/frcd/controllers/hood_position/gains"]
+					last, _ := v[len(v)-1].([]any)
+					return len(last) == 4 && last[0] == 12.0 && last[2] == 0.25
+				})
+				if g := ctl.Gains(); g.P != 12 || g.I != 0.5 || g.D != 0.25 {
+					t.Errorf("gains %+v", g)
+				}
+				return
+			}
+			tooltest.Eventually(t, waitLimit, "the gains refused", func() bool { return d.NT.Stats().Refused == 1 })
+			if ctl.Refused() != 1 || ctl.Gains() != before {
+				t.Errorf("refused %d, gains %+v (were %+v)", ctl.Refused(), ctl.Gains(), before)
+			}
+		})
+	}
+}

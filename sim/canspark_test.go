@@ -1,0 +1,123 @@
+package sim
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/frcd/frcd/hal"
+)
+
+const sparkURDF = `<robot name="s">
+  <link name="base_link"/><link name="arm"><inertial><mass value="2"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.2"/></inertial></link>
+  <joint name="arm_joint" type="revolute"><parent link="base_link"/><child link="arm"/><axis xyz="0 1 0"/>
+    <limit lower="-0.5" upper="2.0" effort="60" velocity="3"/></joint>
+</robot>`
+
+const sparkSimYAML = "joints:\n  - {name: arm_joint, type: spark_max, id: 5, can_bus: rio}\n"
+
+// The emulated SPARK's frames, read back from the sim's bus with ids and
+// bytes worked out by hand from docs/rev-spark.md for CAN id 5.
+func TestSparkFrames(t *testing.T) {
+	s := newSim(t, loadRobot(t, sparkURDF, sparkSimYAML), Options{Joints: map[string]JointParams{"arm_joint": {Gearing: 60}}})
+	bus, _ := s.CANBus("rio")
+	// The version answer to a zero-length request at 0x02052605: 25.2.0.
+	if _, _, ok := bus.Latest(0x02052605); ok {
+		t.Fatal("a version answer before the request")
+	}
+	bus.Send(hal.Frame{ID: 0x02052605})
+	if f := latest(t, bus, 0x02052605); f.Len != 5 || f.Data != [8]byte{25, 2, 0, 0, 0} {
+		t.Errorf("version % x (%d bytes), want 19 02 00 00 00", f.Data, f.Len)
+	}
+	duty := hal.Frame{ID: 0x02050085, Len: 8, Data: [8]byte{0, 0, 0, 0x3F}} // 0.5
+	heartbeat := hal.Frame{ID: 0x02052C80, Len: 8, Data: [8]byte{0x20}}     // bit 5
+	// Enabled, a set point, no heartbeat: neutral.
+	s.SetDS(enabled)
+	bus.Send(duty)
+	s.AdvanceTo(20 * time.Millisecond)
+	if j := truth(t, s, "arm_joint"); j.Voltage != 0 {
+		t.Errorf("without a heartbeat: %v V", j.Voltage)
+	}
+	// With its bit in the heartbeat it drives at 0.5.
+	bus.Send(heartbeat)
+	bus.Send(duty)
+	s.AdvanceTo(200 * time.Millisecond)
+	bus.Send(heartbeat)
+	bus.Send(duty)
+	s.AdvanceTo(290 * time.Millisecond)
+	v, _ := s.Battery()
+	j := truth(t, s, "arm_joint")
+	if math.Abs(j.Voltage-0.5*v) > 0.05 || j.Velocity <= 0 {
+		t.Fatalf("at 0.5: %+v, want %v V", j, 0.5*v)
+	}
+	// Status 0 at 0x0205B805: applied 0.5 is 16221 = 0x3F5D in b0-1.
+	if f := latest(t, bus, 0x0205B805); f.Data[0] != 0x5D || f.Data[1] != 0x3F || f.Data[5] != 25 {
+		t.Errorf("status 0 % x, want 5d 3f .. .. .. 19", f.Data)
+	}
+	// Status 2 at 0x0205B885: the NEO's rotations = joint rad × 60 / 2π.
+	f := latest(t, bus, 0x0205B885)
+	rpm := float64(math.Float32frombits(uint32(f.Data[0]) | uint32(f.Data[1])<<8 | uint32(f.Data[2])<<16 | uint32(f.Data[3])<<24))
+	rot := float64(math.Float32frombits(uint32(f.Data[4]) | uint32(f.Data[5])<<8 | uint32(f.Data[6])<<16 | uint32(f.Data[7])<<24))
+	// The frame is up to 20 ms old: the joint moves j.Velocity × 0.02 rad
+	// in that time.
+	if lag := j.Velocity * 0.02 * 60 / (2 * math.Pi); math.Abs(rot-j.Position*60/(2*math.Pi)) > lag+0.01 || math.Abs(rpm-j.Velocity*60*60/(2*math.Pi)) > 60 {
+		t.Errorf("status 2: %v rot %v rpm; joint at %v rad, %v rad/s", rot, rpm, j.Position, j.Velocity)
+	}
+	// A heartbeat without its bit disables it at once.
+	bus.Send(hal.Frame{ID: 0x02052C80, Len: 8, Data: [8]byte{0x10}})
+	bus.Send(duty)
+	s.AdvanceTo(300 * time.Millisecond)
+	if j := truth(t, s, "arm_joint"); j.Voltage != 0 {
+		t.Errorf("heartbeat without bit 5: %v V", j.Voltage)
+	}
+	// The set point and heartbeat stopping: neutral after 100 ms.
+	bus.Send(heartbeat)
+	bus.Send(duty)
+	s.AdvanceTo(400 * time.Millisecond)
+	if j := truth(t, s, "arm_joint"); j.Voltage == 0 {
+		t.Error("neutral 100 ms after the set point")
+	}
+	s.AdvanceTo(402 * time.Millisecond)
+	if j := truth(t, s, "arm_joint"); j.Voltage != 0 {
+		t.Errorf("102 ms after the set point: %v V", j.Voltage)
+	}
+}
+
+// Silenced by `can_faults:` from 0.1 s to 0.3 s, the SPARK sends nothing,
+// ignores its frames and goes neutral; then it answers again.
+func TestSparkCANFault(t *testing.T) {
+	s := newSim(t, loadRobot(t, sparkURDF, sparkSimYAML), Options{Joints: map[string]JointParams{"arm_joint": {Gearing: 60}},
+		CANFaults: []CANFault{{Device: "arm_joint", From: 0.1, Until: 0.3}}})
+	bus, _ := s.CANBus("rio")
+	s.SetDS(enabled)
+	drive := func(until time.Duration) {
+		for at := s.t; at < until; at += 10 * time.Millisecond {
+			bus.Send(hal.Frame{ID: 0x02052C80, Len: 8, Data: [8]byte{0x20}})
+			bus.Send(hal.Frame{ID: 0x02050085, Len: 8, Data: [8]byte{0, 0, 0, 0x3F}})
+			s.AdvanceTo(at + 10*time.Millisecond)
+		}
+	}
+	drive(100 * time.Millisecond)
+	if j := truth(t, s, "arm_joint"); j.Voltage == 0 {
+		t.Fatal("not driving before the fault")
+	}
+	_, before, _ := bus.Latest(0x0205B805)
+	drive(200 * time.Millisecond)
+	if j := truth(t, s, "arm_joint"); j.Voltage != 0 {
+		t.Errorf("silenced: %v V", j.Voltage)
+	}
+	if _, at, _ := bus.Latest(0x0205B805); at != before || at > 100*time.Millisecond {
+		t.Errorf("status 0 at %v while silenced (last before %v)", at, before)
+	}
+	bus.Send(hal.Frame{ID: 0x02052605})
+	if _, _, ok := bus.Latest(0x02052605); ok {
+		t.Error("answered the version while silenced")
+	}
+	drive(400 * time.Millisecond)
+	if _, at, _ := bus.Latest(0x0205B805); at < 390*time.Millisecond {
+		t.Errorf("status 0 last at %v after the fault", at)
+	}
+	if j := truth(t, s, "arm_joint"); j.Voltage == 0 {
+		t.Error("not driving after the fault")
+	}
+}

@@ -1,0 +1,3 @@
+package sim
+
+func init() { registerPart("spark_max", part{actuator: sparkJoint, motor: "neo"}) }

@@ -1,0 +1,33 @@
+// Package telemetry names what frcd shows its dashboards and logs: one
+// list of topics (name, type, properties) filled from the loop's
+// snapshot, which the NetworkTables 4 server (nt4) publishes and the
+// WPILOG writer (wpilog) records under the same names, types and
+// metadata.
+//
+// A Source belongs to one goroutine off the loop: Sample copies the
+// loop's latest snapshot (control.Loop.ReadSnapshot) and updates the
+// topics whose value changed, bumping their Seq; readers keep their own
+// cursor of Seqs. Sampling does not allocate once the topics exist (a
+// change in device health builds the Alerts' strings).
+//
+// Names, under Prefix (default /frcd):
+//
+//	joints/NAME/position, velocity, effort   double, property unit (rad, m, rad/s, m/s, N*m, N)
+//	joints/NAME/command                      double: its controller's last accepted command
+//	controllers/NAME/gains                   double[] p, i, d, f of a PID controller
+//	imu/NAME/orientation                     double[] quaternion x, y, z, w; yaw double (rad)
+//	imu/NAME/angular_velocity                double[] rad/s; linear_acceleration double[] m/s^2
+//	power/NAME/voltage, current, temperature double (V, A, degC); channels double[] (A)
+//	power/vin                                double (V): the controller's input, where the backend measures it
+//	compressor/NAME/running, full, closed_loop boolean; current double (A)
+//	sensors/NAME                             a sensor in a URDF link: boolean (digital input), double (analog, V)
+//	loop/cycles, overruns, refused, stale, blocked, device_errors, disabled  int
+//	loop/period_mean, period_max, jitter_p99, busy_p99                       double (s)
+//	ds/enabled, estop, attached boolean; ds/mode, ds/state string
+//	Alerts/.type "Alerts"; Alerts/errors, warnings, infos string[] (WPILib Alerts)
+//	sim/pose struct:Pose2d, sim/pose3d struct:Pose3d (the sim's true field pose)
+//	sim/components struct:Pose3d[]: each URDF link's pose relative to the robot
+//
+// and the struct schemas under /.schema/struct:NAME (type structschema),
+// as WPILib's struct specification and ntcore publish them.
+package telemetry

@@ -1,0 +1,531 @@
+package telemetry
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/urdf"
+)
+
+// Truth is the simulator's ground truth a Source publishes: the drive
+// base's field pose, and every movable joint's true position.
+type Truth struct {
+	HasPose   bool
+	X, Y, Yaw float64 // m, m, rad
+	Names     []string
+	Position  []float64 // rad or m
+}
+
+// Options configure a Source.
+type Options struct {
+	Loop  *control.Loop
+	Robot *robot.Robot
+	// Prefix is the topics' root, default /frcd.
+	Prefix string
+	// Truth, when set (the sim), fills t with the ground truth, reusing
+	// its slices; the sim/ topics exist only then.
+	Truth func(t *Truth) bool
+	// Alerts, when set, appends the backend's own errors and warnings
+	// (CAN buses, the device inventory) to the Alerts' lists; called at
+	// most once a second.
+	Alerts func(errs, warns []string) ([]string, []string)
+	// Vin, when set, reads the controller's input voltage (the battery
+	// less the wiring's drop), V: hal.Power's Vin on a backend that
+	// measures it. Safe from Sample's goroutine.
+	Vin func() (float64, error)
+	// SimEvery is how often the sim/ topics (the true pose, the links'
+	// poses: 56 bytes a link) are updated; default 20 ms, as a WPILib
+	// robot's loop.
+	SimEvery time.Duration
+	// OnCommand, when set, sees every command the controllers received
+	// (accepted and refused), from Sample's goroutine; it must not keep r.
+	OnCommand func(c *control.Controller, r *control.CommandRecord)
+}
+
+// Source fills the topics from the loop's snapshots. One goroutine.
+type Source struct {
+	o      Options
+	Topics []*Topic
+	snap   *control.Snapshot
+	last   time.Duration
+	seen   bool
+
+	joints []jointTopics
+	cmd    [][]*Topic // per controller, the command topic of each of its joints (or nil)
+	gains  []gainTopic
+	imus   []imuTopics
+	pdps   []pdpTopics
+	comps  []compTopics
+	linkD  []*Topic // the link sensors: digital inputs (beam breaks)
+	linkA  []*Topic // and analog inputs (range finders)
+	vin    *Topic
+	loop   loopTopics
+	ds     dsTopics
+	alerts alertTopics
+
+	// the sim's
+	truth      Truth
+	pose2d     *Topic
+	pose3d     *Topic
+	components *Topic
+	links      []linkStep // forward kinematics, parents first
+	linkPose   []xform
+	jointIndex []int // truth.Names index -> links' joint value index, built once
+	q          []float64
+	old        []byte
+	lastSim    time.Duration
+}
+
+type jointTopics struct{ position, velocity, effort *Topic }
+type gainTopic struct {
+	c *control.Controller
+	t *Topic
+}
+type imuTopics struct{ orientation, yaw, angVel, linAcc, ok *Topic }
+type pdpTopics struct{ voltage, current, temperature, channels, ok *Topic }
+type compTopics struct{ running, full, closedLoop, current, ok *Topic }
+type loopTopics struct {
+	cycles, overruns, refused, stale, blocked, devErrors, disabled *Topic
+	periodMean, periodMax, jitter, busy                            *Topic
+}
+type dsTopics struct{ enabled, estop, attached, mode, state *Topic }
+type alertTopics struct {
+	errors, warnings, infos *Topic
+	devOK                   []bool
+	errs, warns, infosList  []string
+	lastExtra               time.Duration
+	extraErrs, extraWarns   []string
+}
+
+// linkStep places one link: its parent's pose (index into linkPose, -1
+// for the robot's root), the joint's origin and motion.
+type linkStep struct {
+	parent int
+	origin xform
+	typ    urdf.JointType
+	axis   [3]float64
+	joint  string
+}
+
+// New builds the topics of a loop's robot.
+func New(o Options) *Source {
+	if o.Prefix == "" {
+		o.Prefix = "/frcd"
+	}
+	if o.SimEvery <= 0 {
+		o.SimEvery = 20 * time.Millisecond
+	}
+	o.Prefix = "/" + strings.Trim(o.Prefix, "/")
+	s := &Source{o: o, snap: o.Loop.NewSnapshot()}
+	p := o.Prefix
+	units := map[string][3]string{}
+	for _, j := range o.Robot.Joints {
+		if j.URDF != nil && j.URDF.Type == urdf.Prismatic {
+			units[j.Name] = [3]string{"m", "m/s", "N"}
+		} else {
+			units[j.Name] = [3]string{"rad", "rad/s", "N*m"}
+		}
+	}
+	jointAt := map[string]int{}
+	for i, j := range s.snap.Joints {
+		u, ok := units[j.Name]
+		if !ok {
+			u = [3]string{"rad", "rad/s", "N*m"}
+		}
+		base := p + "/joints/" + j.Name + "/"
+		s.joints = append(s.joints, jointTopics{
+			s.add(base+"position", "double", Double, props("unit", u[0])),
+			s.add(base+"velocity", "double", Double, props("unit", u[1])),
+			s.add(base+"effort", "double", Double, props("unit", u[2])),
+		})
+		jointAt[j.Name] = i
+	}
+	for _, c := range o.Loop.Controllers() {
+		var ts []*Topic
+		for _, jn := range c.Joints {
+			var t *Topic
+			if _, ok := jointAt[jn]; ok {
+				t = s.add(p+"/joints/"+jn+"/command", "double", Double, props("controller", c.Name, "type", c.Type))
+			}
+			ts = append(ts, t)
+		}
+		s.cmd = append(s.cmd, ts)
+		if c.HasPID() {
+			s.gains = append(s.gains, gainTopic{c, s.addArray(p+"/controllers/"+c.Name+"/gains", "double[]", 4, props("unit", "p i d f"))})
+		}
+	}
+	for _, m := range s.snap.IMUs {
+		base := p + "/imu/" + m.Name + "/"
+		s.imus = append(s.imus, imuTopics{
+			s.addArray(base+"orientation", "double[]", 4, props("unit", "quaternion x y z w")),
+			s.add(base+"yaw", "double", Double, props("unit", "rad")),
+			s.addArray(base+"angular_velocity", "double[]", 3, props("unit", "rad/s")),
+			s.addArray(base+"linear_acceleration", "double[]", 3, props("unit", "m/s^2")),
+			s.add(base+"ok", "boolean", Bool, "{}"),
+		})
+	}
+	for _, d := range s.snap.PDPs {
+		base := p + "/power/" + d.Name + "/"
+		s.pdps = append(s.pdps, pdpTopics{
+			s.add(base+"voltage", "double", Double, props("unit", "V")),
+			s.add(base+"current", "double", Double, props("unit", "A")),
+			s.add(base+"temperature", "double", Double, props("unit", "degC")),
+			s.addArray(base+"channels", "double[]", interfaces.PDPChannels, props("unit", "A")),
+			s.add(base+"ok", "boolean", Bool, "{}"),
+		})
+	}
+	for _, c := range s.snap.Compressors {
+		base := p + "/compressor/" + c.Name + "/"
+		s.comps = append(s.comps, compTopics{
+			s.add(base+"running", "boolean", Bool, "{}"),
+			s.add(base+"full", "boolean", Bool, "{}"),
+			s.add(base+"closed_loop", "boolean", Bool, "{}"),
+			s.add(base+"current", "double", Double, props("unit", "A")),
+			s.add(base+"ok", "boolean", Bool, "{}"),
+		})
+	}
+	if o.Vin != nil {
+		s.vin = s.add(p+"/power/vin", "double", Double, props("unit", "V"))
+	}
+	for _, d := range s.snap.LinkDigital {
+		s.linkD = append(s.linkD, s.add(p+"/sensors/"+d.Name, "boolean", Bool, "{}"))
+	}
+	for _, d := range s.snap.LinkAnalog {
+		s.linkA = append(s.linkA, s.add(p+"/sensors/"+d.Name, "double", Double, props("unit", "V")))
+	}
+	lp := p + "/loop/"
+	sec := props("unit", "s")
+	s.loop = loopTopics{
+		s.add(lp+"cycles", "int", Int, "{}"), s.add(lp+"overruns", "int", Int, "{}"),
+		s.add(lp+"refused", "int", Int, "{}"), s.add(lp+"stale", "int", Int, "{}"),
+		s.add(lp+"blocked", "int", Int, "{}"), s.add(lp+"device_errors", "int", Int, "{}"),
+		s.add(lp+"disabled", "int", Int, "{}"),
+		s.add(lp+"period_mean", "double", Double, sec), s.add(lp+"period_max", "double", Double, sec),
+		s.add(lp+"jitter_p99", "double", Double, sec), s.add(lp+"busy_p99", "double", Double, sec),
+	}
+	dp := p + "/ds/"
+	s.ds = dsTopics{
+		s.add(dp+"enabled", "boolean", Bool, "{}"), s.add(dp+"estop", "boolean", Bool, "{}"),
+		s.add(dp+"attached", "boolean", Bool, "{}"), s.add(dp+"mode", "string", String, "{}"),
+		s.add(dp+"state", "string", String, "{}"),
+	}
+	ap := p + "/Alerts/"
+	s.add(ap+".type", "string", String, "{}").setString("Alerts", time.Microsecond)
+	s.alerts.errors = s.add(ap+"errors", "string[]", Strings, "{}")
+	s.alerts.warnings = s.add(ap+"warnings", "string[]", Strings, "{}")
+	s.alerts.infos = s.add(ap+"infos", "string[]", Strings, "{}")
+	s.alerts.devOK = make([]bool, len(s.snap.Devices))
+	s.alerts.lastExtra = -time.Hour
+	if o.Truth != nil && o.Truth(&s.truth) {
+		s.addSim()
+	}
+	return s
+}
+
+func (s *Source) add(name, typ string, k Kind, props string) *Topic {
+	t := &Topic{Name: name, Type: typ, Kind: k, Props: props}
+	s.Topics = append(s.Topics, t)
+	return t
+}
+
+func (s *Source) addArray(name, typ string, n int, props string) *Topic {
+	t := s.add(name, typ, Doubles, props)
+	t.Doubles = make([]float64, 0, n)
+	return t
+}
+
+// addSim adds the schemas, the true pose and the links' poses.
+func (s *Source) addSim() {
+	for _, sc := range []Schema{Translation2d, Rotation2d, Pose2d, Translation3d, Quaternion, Rotation3d, Pose3d} {
+		t := s.add(SchemaTopic(sc), "structschema", Raw, "{}")
+		t.Raw = []byte(sc.Decl)
+		t.bump(time.Microsecond)
+	}
+	p := s.o.Prefix + "/sim/"
+	s.pose2d = s.add(p+"pose", "struct:Pose2d", Raw, props("unit", "m, rad: the true field pose"))
+	s.pose2d.Raw = make([]byte, Pose2dSize)
+	s.pose3d = s.add(p+"pose3d", "struct:Pose3d", Raw, "{}")
+	s.pose3d.Raw = make([]byte, Pose3dSize)
+	u := s.o.Robot.URDF
+	var names []string
+	if u != nil && u.Root != nil {
+		// parents first: walk out from the root
+		at := map[string]int{u.Root.Name: -1}
+		for grew := true; grew; {
+			grew = false
+			for _, j := range u.Joints {
+				pi, ok := at[j.Parent]
+				if _, done := at[j.Child]; !ok || done || j.Child == "" {
+					continue
+				}
+				ax := [3]float64(j.Axis)
+				if n := math.Sqrt(ax[0]*ax[0] + ax[1]*ax[1] + ax[2]*ax[2]); n > 0 {
+					ax = [3]float64{ax[0] / n, ax[1] / n, ax[2] / n}
+				}
+				o := xform{q: fromRPY(j.Origin.RPY[0], j.Origin.RPY[1], j.Origin.RPY[2]), t: [3]float64(j.Origin.XYZ)}
+				s.links = append(s.links, linkStep{parent: pi, origin: o, typ: j.Type, axis: ax, joint: j.Name})
+				at[j.Child] = len(s.links) - 1
+				names = append(names, j.Child)
+				grew = true
+			}
+		}
+	}
+	s.linkPose = make([]xform, len(s.links))
+	s.q = make([]float64, len(s.links))
+	s.components = s.add(p+"components", "struct:Pose3d[]", Raw, props("links", strings.Join(names, ",")))
+	s.components.Raw = make([]byte, Pose3dSize*len(s.links))
+	s.old = make([]byte, len(s.components.Raw))
+}
+
+// Sample reads the loop's latest snapshot and updates the topics; false
+// when no cycle ran since the last call.
+func (s *Source) Sample() bool {
+	s.o.Loop.ReadSnapshot(s.snap)
+	s.drainCommands()
+	sn := s.snap
+	if s.seen && sn.Now == s.last {
+		return false
+	}
+	s.seen, s.last = true, sn.Now
+	now := sn.Now
+	for i, j := range sn.Joints {
+		t := s.joints[i]
+		if j.State.Has&interfaces.HasPosition != 0 {
+			t.position.setDouble(j.State.Position, now)
+		}
+		if j.State.Has&interfaces.HasVelocity != 0 {
+			t.velocity.setDouble(j.State.Velocity, now)
+		}
+		if j.State.Has&interfaces.HasEffort != 0 {
+			t.effort.setDouble(j.State.Effort, now)
+		}
+	}
+	for i, m := range sn.IMUs {
+		t := s.imus[i]
+		t.ok.setBool(m.OK, now)
+		if !m.OK {
+			continue
+		}
+		o := m.State.Orientation
+		t.orientation.setDoubles(o[:], now)
+		t.yaw.setDouble(math.Atan2(2*(o[3]*o[2]+o[0]*o[1]), 1-2*(o[1]*o[1]+o[2]*o[2])), now)
+		t.angVel.setDoubles(m.State.AngularVelocity[:], now)
+		t.linAcc.setDoubles(m.State.LinearAcceleration[:], now)
+	}
+	for i, d := range sn.PDPs {
+		t := s.pdps[i]
+		t.ok.setBool(d.OK, now)
+		if !d.OK {
+			continue
+		}
+		t.voltage.setDouble(d.State.Voltage, now)
+		t.current.setDouble(d.State.TotalCurrent, now)
+		t.temperature.setDouble(d.State.Temperature, now)
+		n := min(max(d.State.Channels, 0), interfaces.PDPChannels)
+		t.channels.setDoubles(d.State.Current[:n], now)
+	}
+	for i, c := range sn.Compressors {
+		t := s.comps[i]
+		t.ok.setBool(c.OK, now)
+		if !c.OK {
+			continue
+		}
+		t.running.setBool(c.State.Running, now)
+		t.full.setBool(c.State.Full, now)
+		t.closedLoop.setBool(c.State.ClosedLoop, now)
+		t.current.setDouble(c.State.Current, now)
+	}
+	if s.vin != nil {
+		if v, err := s.o.Vin(); err == nil {
+			s.vin.setDouble(v, now)
+		}
+	}
+	for i, d := range sn.LinkDigital {
+		if d.OK {
+			s.linkD[i].setBool(d.State.Value, now)
+		}
+	}
+	for i, d := range sn.LinkAnalog {
+		if d.OK {
+			s.linkA[i].setDouble(d.State.Value, now)
+		}
+	}
+	st := &sn.Stats
+	l := &s.loop
+	l.cycles.setInt(int64(st.Cycles), now)
+	l.overruns.setInt(int64(st.Overruns), now)
+	l.refused.setInt(int64(st.Refused+sn.Refused), now)
+	l.stale.setInt(int64(st.Stale), now)
+	l.blocked.setInt(int64(st.Blocked), now)
+	l.devErrors.setInt(int64(st.DeviceErrors), now)
+	l.disabled.setInt(int64(st.Disabled), now)
+	l.periodMean.setDouble(st.Period.Mean().Seconds(), now)
+	l.periodMax.setDouble(st.Period.Max.Seconds(), now)
+	l.jitter.setDouble(st.Jitter.Quantile(0.99).Seconds(), now)
+	l.busy.setDouble(st.Busy.Quantile(0.99).Seconds(), now)
+	for _, g := range s.gains {
+		v := g.c.Gains()
+		vs := [4]float64{v.P, v.I, v.D, v.F}
+		g.t.setDoubles(vs[:], now)
+	}
+	d := &s.ds
+	d.enabled.setBool(sn.Enabled, now)
+	d.estop.setBool(sn.DS.EStop, now)
+	d.attached.setBool(sn.DS.Attached, now)
+	d.mode.setString(sn.DS.Mode.String(), now)
+	s.setState(now)
+	s.sampleAlerts(now)
+	if s.pose2d != nil && (s.pose2d.Seq == 0 || now-s.lastSim >= s.o.SimEvery-time.Millisecond/2) {
+		s.lastSim = now
+		s.sampleSim(now)
+	}
+	return true
+}
+
+// setState names the robot's state as Snapshot.State does, building the
+// string only when it changes.
+func (s *Source) setState(now time.Duration) {
+	sn, t := s.snap, s.ds.state
+	switch {
+	case sn.DS.EStop:
+		t.setString("e-stopped", now)
+	case sn.Inhibit != "":
+		if !strings.HasPrefix(t.Str, "inhibited: ") || t.Str[len("inhibited: "):] != sn.Inhibit {
+			t.setString(sn.State(), now)
+		}
+	case sn.Enabled:
+		t.setString("enabled", now)
+	default:
+		t.setString("disabled", now)
+	}
+}
+
+// sampleAlerts lists the failing devices as errors, the backend's own
+// findings and an inhibited loop as warnings; the strings are built only
+// when a device's health changes, or once a second for the backend's.
+func (s *Source) sampleAlerts(now time.Duration) {
+	a := &s.alerts
+	changed := s.alerts.errors.Seq == 0
+	for i, d := range s.snap.Devices {
+		if a.devOK[i] != d.OK {
+			a.devOK[i] = d.OK
+			changed = true
+		}
+	}
+	if s.o.Alerts != nil && now-a.lastExtra >= time.Second {
+		a.lastExtra = now
+		a.extraErrs, a.extraWarns = s.o.Alerts(a.extraErrs[:0], a.extraWarns[:0])
+		changed = true
+	}
+	if s.snap.Inhibit != "" && (len(a.warns) == 0 || !strings.HasSuffix(a.warns[len(a.warns)-1], s.snap.Inhibit)) ||
+		s.snap.Inhibit == "" && len(a.warns) > 0 && strings.HasPrefix(a.warns[len(a.warns)-1], "loop inhibited: ") {
+		changed = true
+	}
+	if !changed {
+		return
+	}
+	a.errs, a.warns = a.errs[:0], a.warns[:0]
+	for _, d := range s.snap.Devices {
+		if d.OK {
+			continue
+		}
+		msg := d.Name + ": not answering"
+		if d.LastErr != nil {
+			msg = d.Name + ": " + d.LastErr.Error()
+		}
+		a.errs = append(a.errs, msg)
+	}
+	a.errs = append(a.errs, a.extraErrs...)
+	a.warns = append(a.warns, a.extraWarns...)
+	if s.snap.Inhibit != "" {
+		a.warns = append(a.warns, "loop inhibited: "+s.snap.Inhibit)
+	}
+	a.errors.setStrings(a.errs, now)
+	a.warnings.setStrings(a.warns, now)
+	a.infos.setStrings(a.infosList, now)
+}
+
+// drainCommands passes on the controllers' commands and keeps each
+// joint's last accepted one.
+func (s *Source) drainCommands() {
+	ctls := s.o.Loop.Controllers()
+	s.o.Loop.DrainCommands(func(r *control.CommandRecord) {
+		if r.Controller < 0 || r.Controller >= len(ctls) {
+			return
+		}
+		if s.o.OnCommand != nil {
+			s.o.OnCommand(ctls[r.Controller], r)
+		}
+		if r.Refused || r.Gains {
+			return
+		}
+		for i, t := range s.cmd[r.Controller] {
+			if t != nil && i < len(r.Values) {
+				t.setDouble(r.Values[i], max(r.Stamp, 0))
+			}
+		}
+	})
+}
+
+// sampleSim publishes the true pose and the links' poses from the true
+// joint positions.
+func (s *Source) sampleSim(now time.Duration) {
+	if !s.o.Truth(&s.truth) {
+		return
+	}
+	tr := &s.truth
+	copy(s.old, s.pose2d.Raw)
+	putPose2d(s.pose2d.Raw, tr.X, tr.Y, tr.Yaw)
+	s.pose2d.setRaw(s.old[:Pose2dSize], now)
+	copy(s.old, s.pose3d.Raw)
+	putPose3d(s.pose3d.Raw, xform{q: fromRPY(0, 0, tr.Yaw), t: [3]float64{tr.X, tr.Y, 0}})
+	s.pose3d.setRaw(s.old[:Pose3dSize], now)
+	if len(s.links) == 0 {
+		return
+	}
+	if len(s.jointIndex) != len(tr.Names) {
+		s.jointIndex = make([]int, len(tr.Names))
+		for i, n := range tr.Names {
+			s.jointIndex[i] = -1
+			for k, l := range s.links {
+				if l.joint == n {
+					s.jointIndex[i] = k
+				}
+			}
+		}
+	}
+	for i, k := range s.jointIndex {
+		if k >= 0 && i < len(tr.Position) {
+			s.q[k] = tr.Position[i]
+		}
+	}
+	for k, l := range s.links {
+		parent := identity
+		if l.parent >= 0 {
+			parent = s.linkPose[l.parent]
+		}
+		move := identity
+		switch l.typ {
+		case urdf.Revolute, urdf.Continuous:
+			move.q = aboutAxis(l.axis, s.q[k])
+		case urdf.Prismatic:
+			move.t = [3]float64{l.axis[0] * s.q[k], l.axis[1] * s.q[k], l.axis[2] * s.q[k]}
+		}
+		s.linkPose[k] = parent.then(l.origin).then(move)
+	}
+	copy(s.old, s.components.Raw)
+	for k := range s.links {
+		putPose3d(s.components.Raw[k*Pose3dSize:], s.linkPose[k])
+	}
+	s.components.setRaw(s.old, now)
+}
+
+// Snapshot is the snapshot the last Sample read.
+func (s *Source) Snapshot() *control.Snapshot { return s.snap }
+
+// Prefix is the topics' root.
+func (s *Source) Prefix() string { return s.o.Prefix }

@@ -1,0 +1,109 @@
+package telemetry_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/telemetry"
+)
+
+func source(t *testing.T) (*daemon.Daemon, *telemetry.Source, map[string]*telemetry.Topic) {
+	t.Helper()
+	r, list, err := robot.Load("../examples/competition/robot.urdf", "../examples/competition/robot.yaml")
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("example robot: %v %v", err, list)
+	}
+	d, err := daemon.NewSim(r, daemon.Options{Enabled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Loop.EnableJournal(0)
+	s := telemetry.New(telemetry.Options{Loop: d.Loop, Robot: r, Prefix: "robot/", Vin: d.Sim.Vin})
+	byName := map[string]*telemetry.Topic{}
+	for _, tp := range s.Topics {
+		if byName[tp.Name] != nil {
+			t.Fatalf("topic %s twice", tp.Name)
+		}
+		byName[tp.Name] = tp
+	}
+	return d, s, byName
+}
+
+// Topics carry their units; a value that did not change keeps its Seq;
+// no new cycle, no sample.
+func TestTopics(t *testing.T) {
+	d, s, topics := source(t)
+	for name, unit := range map[string]string{
+		"/robot/joints/elevator_joint/position": `{"unit":"m"}`, "/robot/joints/shoulder_joint/velocity": `{"unit":"rad/s"}`,
+		"/robot/joints/shoulder_joint/effort": `{"unit":"N*m"}`, "/robot/power/pdp/voltage": `{"unit":"V"}`,
+	} {
+		if tp := topics[name]; tp == nil || tp.Props != unit || tp.Type != "double" {
+			t.Errorf("%s: %+v, want a double with %s", name, tp, unit)
+		}
+	}
+	if s.Prefix() != "/robot" || topics["/robot/sim/pose"] != nil {
+		t.Errorf("prefix %q; sim topics without a Truth: %v", s.Prefix(), topics["/robot/sim/pose"])
+	}
+	d.Step()
+	if !s.Sample() || s.Sample() {
+		t.Fatal("Sample: want true after a cycle, then false")
+	}
+	if v := topics["/robot/power/vin"]; v == nil || v.Double < 11 || v.Double > 13 {
+		t.Errorf("power/vin %+v, want the sim's battery at about 12.8 V", v)
+	}
+	mode, cycles := topics["/robot/ds/mode"], topics["/robot/loop/cycles"]
+	m, c := mode.Seq, cycles.Seq
+	d.Step()
+	s.Sample()
+	if mode.Seq != m || cycles.Seq != c+1 || cycles.Int != 2 || mode.Str != "teleop" {
+		t.Errorf("ds/mode seq %d->%d, loop/cycles seq %d->%d = %d", m, mode.Seq, c, cycles.Seq, cycles.Int)
+	}
+}
+
+// A silent CAN device is an error Alert until it is heard again; an
+// inhibited loop a warning.
+func TestAlerts(t *testing.T) {
+	d, s, topics := source(t)
+	errs, warns := topics["/robot/Alerts/errors"], topics["/robot/Alerts/warnings"]
+	if topics["/robot/Alerts/.type"].Str != "Alerts" {
+		t.Fatal("no Alerts .type")
+	}
+	run := func(dur time.Duration) {
+		for end := d.Now() + dur; d.Now() < end; {
+			d.Step()
+			s.Sample()
+		}
+	}
+	run(100 * time.Millisecond)
+	if errs.Seq == 0 || len(errs.Strings) != 0 {
+		t.Fatalf("errors %q (seq %d), want none", errs.Strings, errs.Seq)
+	}
+	if err := d.Sim.SetCANSilent("pdp", true); err != nil {
+		t.Fatal(err)
+	}
+	run(200 * time.Millisecond)
+	if len(errs.Strings) != 1 || !strings.HasPrefix(errs.Strings[0], "pdp: ") {
+		t.Errorf("errors %q, want the PDP's", errs.Strings)
+	}
+	d.Sim.SetCANSilent("pdp", false)
+	run(200 * time.Millisecond)
+	if len(errs.Strings) != 0 {
+		t.Errorf("errors %q once the PDP is heard", errs.Strings)
+	}
+	d.Loop.Inhibit("the CAN inventory is incomplete")
+	run(50 * time.Millisecond)
+	if len(warns.Strings) != 1 || warns.Strings[0] != "loop inhibited: the CAN inventory is incomplete" {
+		t.Errorf("warnings %q", warns.Strings)
+	}
+	if st := topics["/robot/ds/state"].Str; st != "inhibited: the CAN inventory is incomplete" {
+		t.Errorf("ds/state %q", st)
+	}
+	d.Loop.Uninhibit()
+	run(50 * time.Millisecond)
+	if len(warns.Strings) != 0 {
+		t.Errorf("warnings %q once uninhibited", warns.Strings)
+	}
+}

@@ -1,0 +1,94 @@
+// client.js: drives frcd's NetworkTables 4 server with a third-party NT4
+// client, ntcore-ts-client (npm), for nt4/node_test.go.
+//
+// Usage: node client.js watch PORT PREFIX...
+//   subscribes to each topic prefix with ntcore-ts-client and prints one
+//   JSON object per line on stdout:
+//     {"event":"connected"}
+//     {"event":"value","name":"/frcd/joints/x/velocity","type":"double","value":1.5}
+//   ntcore-ts-client logs plain-text lines of its own; readers skip lines
+//   that are not JSON objects.
+//
+// Usage: node client.js sync PORT NAME
+//   checks the wire itself with the same client's WebSocket and MessagePack
+//   libraries (ws, @msgpack/msgpack): opens /nt/NAME (v4.1), tries a second
+//   /nt/NAME (expecting a refusal), opens the v4.1 RTT connection and a 4.0
+//   connection and sends each a time message [-1, 0, type, t]; prints
+//     {"event":"duplicate","status":409}
+//     {"event":"time","proto":"rtt.networktables.first.wpi.edu","reply":[-1,T,1,t]}
+//   then {"event":"done"}.
+"use strict";
+
+const mode = process.argv[2];
+const port = Number.parseInt(process.argv[3], 10);
+if (!["watch", "sync"].includes(mode) || !Number.isInteger(port) || port <= 0) {
+  console.error("usage: node client.js watch|sync PORT ARGS...");
+  process.exit(2);
+}
+
+function emit(obj) {
+  process.stdout.write(JSON.stringify(obj) + "\n");
+}
+
+if (mode === "watch") {
+  const { NetworkTables } = require("ntcore-ts-client");
+  const nt = NetworkTables.getInstanceByURI("127.0.0.1", port);
+  nt.addRobotConnectionListener((connected) => {
+    if (connected) emit({ event: "connected" });
+  }, true);
+  for (const prefix of process.argv.slice(4)) {
+    nt.createPrefixTopic(prefix).subscribe((value, params) => {
+      emit({ event: "value", name: params ? params.name : null, type: params ? params.type : null, value: value });
+    });
+  }
+} else {
+  const WebSocket = require("ws");
+  const { encode, decodeMulti } = require("@msgpack/msgpack");
+  const name = process.argv[4];
+  const url = `ws://127.0.0.1:${port}/nt/${name}`;
+  const open = (protocols) =>
+    new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, protocols);
+      ws.binaryType = "nodebuffer";
+      ws.on("open", () => resolve(ws));
+      ws.on("unexpected-response", (req, res) => reject({ status: res.statusCode }));
+      ws.on("error", (err) => reject({ error: String(err) }));
+    });
+  const timeSync = (ws) =>
+    new Promise((resolve) => {
+      const t = Math.floor(performance.now() * 1000);
+      ws.on("message", (data, isBinary) => {
+        if (!isBinary) return;
+        for (const m of decodeMulti(data)) {
+          if (Array.isArray(m) && m[0] === -1) resolve({ proto: ws.protocol, sent: t, reply: m });
+        }
+      });
+      ws.send(encode([-1, 0, 2, t]));
+    });
+  (async () => {
+    const main = await open(["v4.1.networktables.first.wpi.edu", "networktables.first.wpi.edu"]);
+    emit({ event: "open", proto: main.protocol });
+    try {
+      const dup = await open(["v4.1.networktables.first.wpi.edu", "networktables.first.wpi.edu"]);
+      emit({ event: "duplicate", status: 101 });
+      dup.close();
+    } catch (e) {
+      emit(Object.assign({ event: "duplicate" }, e));
+    }
+    const rtt = await open(["rtt.networktables.first.wpi.edu"]);
+    emit(Object.assign({ event: "time" }, await timeSync(rtt)));
+    const v40 = await new Promise((resolve, reject) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/nt/${name}-v40`, ["networktables.first.wpi.edu"]);
+      ws.binaryType = "nodebuffer";
+      ws.on("open", () => resolve(ws));
+      ws.on("error", reject);
+    });
+    emit(Object.assign({ event: "time" }, await timeSync(v40)));
+    for (const ws of [main, rtt, v40]) ws.close();
+    emit({ event: "done" });
+    process.exit(0);
+  })().catch((e) => {
+    emit({ event: "error", error: JSON.stringify(e) });
+    process.exit(1);
+  });
+}
