@@ -39,7 +39,7 @@ var allowed = map[string][]string{
 	"telemetry":          {"interfaces", "control", "robot", "urdf"},
 	"nt4":                {"telemetry", "github.com/coder/websocket", "github.com/tinylib/msgp/msgp"},
 	"wpilog":             {"telemetry", "control"},
-	"ros":                {"hal", "interfaces", "config", "control", "robot", "ros/master", goroslib, goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/geometry_msgs", goroslib + "/pkg/msgs/nav_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
+	"ros":                {"hal", "interfaces", "config", "urdf", "control", "robot", "ros/master", "gopkg.in/yaml.v3", goroslib, goroslib + "/pkg/msg", goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/geometry_msgs", goroslib + "/pkg/msgs/nav_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
 	"ros/master":         {},
 	"internal/tooltest":  {},
 	"internal/bounds":    {},

@@ -49,6 +49,7 @@ type input struct {
 	refused uint64
 	gains   Gains // a PID's gains (SetGains); fresh until the loop takes them
 	fresh   bool
+	stopped bool // SetStopped: no command taken, the output neutral
 }
 
 // Controller takes commands for one device, or a group of joints, and
@@ -112,6 +113,10 @@ func (c *Controller) Command(v float64, now time.Duration) error {
 	c.record(now, !ok || invalid || outside, v)
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
+	if c.in.stopped {
+		c.in.refused++
+		return fmt.Errorf("controller %q: %w", c.Name, ErrStopped)
+	}
 	if invalid {
 		c.in.refused++
 		return fmt.Errorf("controller %q: %v is outside %s: %w", c.Name, v, c.valid.what, ErrRefused)
@@ -149,6 +154,10 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 	c.record(now, !ok || bad >= 0, vs...)
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
+	if c.in.stopped {
+		c.in.refused++
+		return fmt.Errorf("controller %q: %w", c.Name, ErrStopped)
+	}
 	if bad >= 0 {
 		c.in.refused++
 		return fmt.Errorf("controller %q: %v is outside %s: %w", c.Name, vs[bad], c.valid.what, ErrRefused)
@@ -222,7 +231,7 @@ func (c *Controller) neutral() {
 // whether a PID lacked feedback.
 func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bool) {
 	c.in.mu.Lock()
-	v, stamp, set := c.in.value, c.in.stamp, c.in.set
+	v, stamp, set := c.in.value, c.in.stamp, c.in.set && !c.in.stopped
 	copy(c.vals, c.in.values)
 	if c.in.fresh {
 		c.takeGains()

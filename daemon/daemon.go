@@ -71,6 +71,11 @@ type ROSOptions struct {
 	Master ros.MasterMode // may an embedded master start
 	URDF   string         // the URDF text, for /robot_description
 	Name   string         // the node's name; default frcd
+	// Namespace, Remaps and Params: the node's namespace, the command
+	// line's remappings and private parameters (ros.Args).
+	Namespace string
+	Remaps    map[string]string
+	Params    map[string]any
 	// PublishRate overrides the joint state controller's publish_rate.
 	PublishRate float64
 	Logf        func(format string, args ...any)
@@ -215,6 +220,7 @@ func (d *Daemon) bind() error {
 	if o := d.opts.ROS; o != nil {
 		ro := ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
 			Diagnostics: d.diagnostics, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf,
+			Namespace: o.Namespace, Remaps: o.Remaps, Params: o.Params, Rest: ros.RestPositions(d.Robot), DriverStation: d.driverStation,
 			OnPanic: func(v any) { d.Panicked(newPanic("a ROS callback", v)) }}
 		ro.SetEnabled = d.rosEnable()
 		if d.Sim != nil {

@@ -220,9 +220,11 @@ func TestSparkCANLoad(t *testing.T) {
 	if len(loads) != 2 {
 		t.Fatalf("%d buses", len(loads))
 	}
-	for i, want := range []float64{(50 + 3*300 + 50) * 160 / 1e6, (50 + 300 + 50) * 160 / 1e6} {
-		if got := loads[i].Load; math.Abs(got-want) > 1e-9 {
-			t.Errorf("bus %q: %.4f %%, want %.4f %%", loads[i].Bus, 100*got, 100*want)
+	// The default bus is named by its name, can0 (one name per bus).
+	want := map[string]float64{"can0": (50 + 3*300 + 50) * 160 / 1e6, "c2": (50 + 300 + 50) * 160 / 1e6}
+	for _, l := range loads {
+		if w, ok := want[l.Bus]; !ok || math.Abs(l.Load-w) > 1e-9 {
+			t.Errorf("bus %q: %.4f %%, want %.4f %%", l.Bus, 100*l.Load, 100*w)
 		}
 	}
 }
@@ -242,9 +244,9 @@ func TestSparkInventory(t *testing.T) {
 		got = append(got, r.Status+" "+r.Name+" "+r.DeviceName+" "+BusName(r.Bus)+" "+strconv.Itoa(r.Number)+" "+strconv.Itoa(int(r.Frames)))
 	}
 	sameLines(t, "rows", got,
-		"present a REV SPARK MAX default 1 100",
-		"stale b REV SPARK MAX default 2 1",
-		"missing c REV SPARK Flex default 3 0",
+		"present a REV SPARK MAX can0 1 100",
+		"stale b REV SPARK MAX can0 2 1",
+		"missing c REV SPARK Flex can0 3 0",
 		"unmonitored d REV SPARK MAX c2 1 0")
 	if miss := inv.RequiredMissing(); len(miss) != 1 || miss[0].Name != "c" {
 		t.Errorf("required missing %+v, want c", miss)

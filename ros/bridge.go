@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -68,12 +70,25 @@ type Options struct {
 	// buses, the heartbeat, the device inventory) to dst for /diagnostics,
 	// once a second, from the bridge's goroutine.
 	Diagnostics func(dst []Status) []Status
+	// DriverStation, when set, fills what the Driver Station says beyond
+	// the snapshot (joysticks, match time, alliance, brownout) for the
+	// driver_station/ topics, from the bridge's goroutine.
+	DriverStation func(*DSInfo)
+	// Rest are the positions /joint_states reports for joints not yet
+	// measured (RestPositions); nil: 0.
+	Rest map[string]float64
 	// Env is the ROS environment (EnvFrom(os.Getenv)).
 	Env Env
 	// Master says whether an embedded master may be started.
 	Master MasterMode
-	// Name is the node's name; default "frcd".
-	Name string
+	// Name is the node's name; default "frcd". Namespace is its
+	// namespace in any spelling (ROS_NAMESPACE, __ns:=); default "/".
+	// Remaps are the command line's remappings (from:=to) and Params its
+	// private parameters (_param:=value), set under the node's name.
+	Name      string
+	Namespace string
+	Remaps    map[string]string
+	Params    map[string]any
 	// PublishRate overrides the joint state controller's publish_rate, Hz
 	// (0: the YAML's, or the loop's rate at most 100 Hz).
 	PublishRate float64
@@ -131,6 +146,7 @@ type Stats struct {
 	WrongType    uint64 // connections refused on a command topic for a wrong message type
 	Pushes       uint64 // joints placed through /sim/push
 	PushRefused  uint64 // /sim/push messages refused
+	NoDelaySet   uint64 // publication sockets found with Nagle on and set to TCP_NODELAY
 	EmbeddedURI  string // the embedded master's URI, when one runs
 	MasterURI    string // the master in use
 	MasterPID    int    // its pid, as getPid says
@@ -144,6 +160,9 @@ type Bridge struct {
 	masterURI string
 	hostport  string
 	every     time.Duration // state topics' period
+	names     *Names
+	cm        *manager
+	out       rosout
 	ctlTopics map[string]*control.Controller
 	joints    map[string]bool // the movable joints, for /sim/push
 
@@ -152,6 +171,7 @@ type Bridge struct {
 	waiters []registrationWaiter // see Registered
 
 	commands, wrongType, pushes, pushRefused atomic.Uint64
+	noDelaySet                               atomic.Uint64 // sockets NoDelay found off and set (nodelay.go)
 }
 
 // New checks the options and prepares a bridge; Run connects it.
@@ -175,14 +195,21 @@ func New(o Options) (*Bridge, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bridge{o: o, masterURI: uri, hostport: hostport, ctlTopics: map[string]*control.Controller{}, joints: map[string]bool{}}
+	names, err := NewNames(o.Namespace, o.Name, o.Remaps)
+	if err != nil {
+		return nil, err
+	}
+	b := &Bridge{o: o, names: names, masterURI: uri, hostport: hostport, ctlTopics: map[string]*control.Controller{}, joints: map[string]bool{}}
 	for _, j := range o.Loop.NewSnapshot().Joints {
 		b.joints[j.Name] = true
 	}
 	b.every = PublishPeriod(o.Config, o.Loop.Period(), o.PublishRate)
 	for _, c := range o.Loop.Controllers() {
-		b.ctlTopics["/"+c.Name+"/command"] = c
+		b.ctlTopics[b.names.Resolve(c.Name+"/command")] = c
 	}
+	b.out.clock = o.Clock
+	b.o.Logf = b.teeLog(o.Logf)
+	b.cm = newManager(o.Config, o.Loop, b.o.Logf)
 	b.stats.MasterURI, b.stats.PublishEvery = uri, b.every
 	return b, nil
 }
@@ -209,30 +236,56 @@ func (b *Bridge) Stats() Stats {
 	s := b.stats
 	s.Commands, s.WrongType = b.commands.Load(), b.wrongType.Load()
 	s.Pushes, s.PushRefused = b.pushes.Load(), b.pushRefused.Load()
+	s.NoDelaySet = b.noDelaySet.Load()
 	return s
 }
 
 // Run keeps the bridge registered until ctx ends: it starts an embedded
-// master when allowed and none answers, registers, publishes, and
-// re-registers whenever the master is lost or restarts. It returns nil
-// when ctx ends, or an error when the embedded master cannot start.
+// master when allowed and none answers (at start, or when the master it
+// used stops answering), registers, publishes, and re-registers whenever
+// the master is lost or restarts. It returns nil
+// when ctx ends, an error when the embedded master cannot start, or one
+// that is ErrShutdown when the master shut the node down.
 func (b *Bridge) Run(ctx context.Context) error {
+	var embedded *master.Master
+	defer func() {
+		if embedded != nil {
+			embedded.Close()
+		}
+	}()
+	// startEmbedded starts the embedded master at ROS_MASTER_URI, from its
+	// state file when there is one.
+	startEmbedded := func() error {
+		m := master.New(master.Options{Logf: b.masterLog, StateFile: b.o.Env.MasterState(b.hostport)})
+		if err := m.Start(b.hostport); err != nil {
+			m.Close()
+			return err
+		}
+		embedded = m
+		b.mu.Lock()
+		b.stats.EmbeddedURI = m.URI()
+		b.mu.Unlock()
+		b.o.Logf("ros: no master at %s: started an embedded one", b.masterURI)
+		return nil
+	}
 	if b.o.Master == MasterEmbedded {
 		if _, err := b.probe(ctx); err != nil {
-			m := master.New(master.Options{Logf: b.masterLog})
-			if err := m.Start(b.hostport); err != nil {
+			if err := startEmbedded(); err != nil {
 				return fmt.Errorf("ros: no master answers at %s and the embedded one cannot start: %w", b.masterURI, err)
 			}
-			defer m.Close()
-			b.mu.Lock()
-			b.stats.EmbeddedURI = m.URI()
-			b.mu.Unlock()
-			b.o.Logf("ros: no master at %s: started an embedded one", b.masterURI)
 		}
 	}
 	quiet := false // log a failed connection once until one succeeds
 	for ctx.Err() == nil {
 		s, err := b.connect(ctx)
+		if err != nil && embedded == nil && b.o.Master == MasterEmbedded && errors.Is(err, syscall.ECONNREFUSED) &&
+			b.embeddedWasHere() && startEmbedded() == nil {
+			// The master this frcd used went away, and it was another
+			// frcd's embedded one: this one hosts it now, from the state
+			// file. (A rosmaster that restarts leaves no state file: its
+			// port is left to it.)
+			continue
+		}
 		if err != nil {
 			if !quiet {
 				b.o.Logf("ros: cannot register with the master at %s (retrying every %s): %v", b.masterURI, b.o.Retry, err)
@@ -248,11 +301,26 @@ func (b *Bridge) Run(ctx context.Context) error {
 		err = s.run(ctx)
 		s.close()
 		b.setConnected(false, 0)
+		if errors.Is(err, ErrShutdown) {
+			b.o.Logf("%v: stopping", err)
+			return err
+		}
 		if ctx.Err() == nil {
 			b.o.Logf("ros: %v: registering again", err)
 		}
 	}
 	return nil
+}
+
+// embeddedWasHere says whether an frcd's embedded master kept its state
+// for this port: the master that stopped answering was one.
+func (b *Bridge) embeddedWasHere() bool {
+	path := b.o.Env.MasterState(b.hostport)
+	if path == "" {
+		return false
+	}
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 func (b *Bridge) setConnected(on bool, pid int) {
@@ -311,7 +379,7 @@ func (b *Bridge) masterLog(format string, args ...any) {
 func (b *Bridge) probe(ctx context.Context) (int, error) {
 	ctx, cancel := context.WithTimeout(ctx, max(b.o.Retry, 2*time.Second))
 	defer cancel()
-	v, err := master.Call(ctx, b.masterURI, "getPid", "/"+b.o.Name)
+	v, err := master.Call(ctx, b.masterURI, "getPid", b.names.Node())
 	if err != nil {
 		return 0, err
 	}
@@ -331,7 +399,7 @@ func (b *Bridge) probe(ctx context.Context) (int, error) {
 func (b *Bridge) setParam(key string, value any) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	v, err := master.Call(ctx, b.masterURI, "setParam", "/"+b.o.Name, key, value)
+	v, err := master.Call(ctx, b.masterURI, "setParam", b.names.Node(), key, value)
 	if err != nil {
 		return err
 	}
@@ -361,7 +429,7 @@ func commandType(c *control.Controller) string {
 func (b *Bridge) checkTypes(ctx context.Context, wrong map[string]bool) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	v, err := master.Call(ctx, b.masterURI, "getTopicTypes", "/"+b.o.Name)
+	v, err := master.Call(ctx, b.masterURI, "getTopicTypes", b.names.Node())
 	r, ok := v.([]any)
 	if err != nil || !ok || len(r) != 3 {
 		return

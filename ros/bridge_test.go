@@ -3,10 +3,12 @@ package ros
 import (
 	"context"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_msgs"
 
 	"github.com/frcd/frcd/config"
@@ -107,51 +109,50 @@ func TestPublishPeriod(t *testing.T) {
 	}
 }
 
-// TestMessages: the JointState names every measured joint, NaN where a
-// field is not measured; diagnostics report a device's health and a
-// controller's refused commands once.
+// TestMessages: the JointState names every movable joint in one order
+// from the first message, with every field: a position not yet measured
+// is the joint's rest position, then the last measured, never NaN; an
+// unmeasured velocity or effort is 0. Diagnostics report a device's
+// health and a controller's refused commands once.
 func TestMessages(t *testing.T) {
 	l, c, _ := testLoop(t, testYAML)
-	b, err := New(Options{Loop: l, Config: c, Clock: func() time.Duration { return 0 }, Epoch: time.Unix(1000, 0)})
+	b, err := New(Options{Loop: l, Config: c, Clock: func() time.Duration { return 0 }, Epoch: time.Unix(1000, 0),
+		Rest: map[string]float64{"arm": -0.5}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := l.NewSnapshot()
 	s.Now = 1500 * time.Millisecond
-	for i := range s.Joints {
-		if s.Joints[i].Name == "arm" {
-			s.Joints[i].State.SetPosition(0.25)
+	m := newBuilder(s, b)
+	want := func(step string, js *sensor_msgs.JointState, pos, vel, eff [2]float64) {
+		t.Helper()
+		if !reflect.DeepEqual(js.Name, []string{"arm", "wheel"}) || !reflect.DeepEqual(js.Position, pos[:]) ||
+			!reflect.DeepEqual(js.Velocity, vel[:]) || !reflect.DeepEqual(js.Effort, eff[:]) {
+			t.Errorf("%s: %+v, want positions %v velocities %v efforts %v", step, js, pos, vel, eff)
 		}
 	}
-	m := newBuilder(s, b)
-	js := m.jointState()
-	if len(js.Name) != 1 || js.Name[0] != "arm" || js.Position[0] != 0.25 || len(js.Velocity) != 0 || len(js.Effort) != 0 {
-		t.Errorf("one joint with a position: %+v", js)
+	set := func(name string, f func(st *interfaces.JointState)) {
+		for i := range s.Joints {
+			if s.Joints[i].Name == name {
+				f(&s.Joints[i].State)
+			}
+		}
 	}
+	js := m.jointState()
+	want("nothing measured", js, [2]float64{-0.5, 0}, [2]float64{}, [2]float64{})
 	if js.Header.Seq != 1 || !js.Header.Stamp.Equal(time.Unix(1001, 5e8)) {
 		t.Errorf("header %+v", js.Header)
 	}
-	for i := range s.Joints {
-		if s.Joints[i].Name == "wheel" {
-			s.Joints[i].State.SetEffort(3)
-		}
-	}
+	set("arm", func(st *interfaces.JointState) { st.SetPosition(0.25) })
+	set("wheel", func(st *interfaces.JointState) { st.SetEffort(3) })
 	js = m.jointState()
-	if len(js.Name) != 2 || len(js.Position) != 2 || len(js.Effort) != 2 || js.Header.Seq != 2 {
-		t.Fatalf("two joints: %+v", js)
+	want("arm's position, wheel's effort", js, [2]float64{0.25, 0}, [2]float64{}, [2]float64{0, 3})
+	if js.Header.Seq != 2 {
+		t.Errorf("seq %d", js.Header.Seq)
 	}
-	for i, n := range js.Name {
-		switch n {
-		case "arm":
-			if js.Position[i] != 0.25 || !math.IsNaN(js.Effort[i]) {
-				t.Errorf("arm: pos %v effort %v", js.Position[i], js.Effort[i])
-			}
-		case "wheel":
-			if !math.IsNaN(js.Position[i]) || js.Effort[i] != 3 {
-				t.Errorf("wheel: pos %v effort %v", js.Position[i], js.Effort[i])
-			}
-		}
-	}
+	set("arm", func(st *interfaces.JointState) { *st = interfaces.JointState{} })
+	set("wheel", func(st *interfaces.JointState) { st.Position, st.Has = math.NaN(), interfaces.HasPosition })
+	want("arm no longer measured, wheel NaN", m.jointState(), [2]float64{0.25, 0}, [2]float64{}, [2]float64{})
 
 	ctl := l.Controller("arm_v")
 	_ = ctl.Command(math.NaN(), 0)

@@ -10,9 +10,16 @@
 // it; a message of the wrong type on a command topic is refused by the
 // connection handshake and counted too.
 //
+// Names are ROS 1's (Names): topics and robot_description relative to the
+// node's namespace, frcd's services and parameters private (~enable),
+// /diagnostics global; the command line's remappings apply (ParseArgs).
+// When the master shuts the node down (rosnode kill, a second node of its
+// name) Run returns ErrShutdown. Below, the names with the defaults
+// (namespace /, node frcd).
+//
 // Topics (NAME is the device's or controller's name):
 //
-//	/joint_states          sensor_msgs/JointState, every measured joint (NaN where a field is not measured)
+//	/joint_states          sensor_msgs/JointState, every movable joint in one order; never NaN (jointState)
 //	/NAME/imu              sensor_msgs/Imu per IMU
 //	/NAME/battery          sensor_msgs/BatteryState per PDP
 //	/NAME/currents         std_msgs/Float64MultiArray per PDP: the channels' currents (16, or a PDH's 24)
@@ -31,6 +38,8 @@
 // that is not finite or lists of the wrong lengths, is refused whole
 // (Stats.PushRefused, and a log line): nothing moves.
 //
-// Services: /frcd/enable (std_srvs/SetBool) and /frcd/list_controllers
-// (std_srvs/Trigger).
+// Services: ~enable (std_srvs/SetBool) and ~list_controllers
+// (std_srvs/Trigger); parameters ~publish_rate (Hz) and
+// ~start_controllers; ros_control's controller_manager/ services
+// (controller_manager.go).
 package ros

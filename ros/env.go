@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"path/filepath"
 	"strings"
 )
 
@@ -15,11 +16,30 @@ type Env struct {
 	MasterURI string // ROS_MASTER_URI
 	IP        string // ROS_IP
 	Hostname  string // ROS_HOSTNAME
+	// Home is ROS_HOME, or ~/.ros: the embedded master keeps its state
+	// there (MasterState). Empty: it keeps none.
+	Home string
 }
 
 // EnvFrom reads the ROS environment through getenv (os.Getenv).
 func EnvFrom(getenv func(string) string) Env {
-	return Env{MasterURI: getenv("ROS_MASTER_URI"), IP: getenv("ROS_IP"), Hostname: getenv("ROS_HOSTNAME")}
+	home := getenv("ROS_HOME")
+	if home == "" && getenv("HOME") != "" {
+		home = filepath.Join(getenv("HOME"), ".ros")
+	}
+	return Env{MasterURI: getenv("ROS_MASTER_URI"), IP: getenv("ROS_IP"), Hostname: getenv("ROS_HOSTNAME"), Home: home}
+}
+
+// MasterState is the file where an embedded master serving hostport
+// keeps its parameters and registrations, so that frcd restarted finds
+// the other nodes again (package ros/master, persist.go): one per port,
+// in Home. "" when Home is.
+func (e Env) MasterState(hostport string) string {
+	if e.Home == "" {
+		return ""
+	}
+	_, port, _ := net.SplitHostPort(hostport)
+	return filepath.Join(e.Home, "frcd-master-"+port+".state")
 }
 
 // Master returns the master's URI (http://host:port/) and its host:port,

@@ -41,7 +41,8 @@ type builder struct {
 	extra   []Status // Options.Diagnostics' statuses, reused
 	seqJT   uint32
 	seqGT   uint32
-	refused []uint64 // per controller, at the last diagnostics
+	refused []uint64  // per controller, at the last diagnostics
+	lastPos []float64 // per joint: the last position measured, or its rest position
 	// loopRefused is the loop's refused commands at the last diagnostics.
 	loopRefused uint64
 }
@@ -50,6 +51,7 @@ func newBuilder(s *control.Snapshot, b *Bridge) *builder {
 	m := &builder{s: s, b: b, seqIMU: make([]uint32, len(s.IMUs)), seqPDP: make([]uint32, len(s.PDPs))}
 	for _, j := range s.Joints {
 		m.names = append(m.names, j.Name)
+		m.lastPos = append(m.lastPos, b.o.Rest[j.Name])
 	}
 	m.refused = make([]uint64, len(b.o.Loop.Controllers()))
 	return m
@@ -58,46 +60,6 @@ func newBuilder(s *control.Snapshot, b *Bridge) *builder {
 func (m *builder) header(seq *uint32, frame string) std_msgs.Header {
 	*seq++
 	return std_msgs.Header{Seq: *seq, Stamp: m.b.stamp(m.s.Now), FrameId: frame}
-}
-
-// jointState is every measured joint; a field a joint does not measure is
-// NaN, and an array no joint measures is left empty, as ROS allows.
-func (m *builder) jointState() *sensor_msgs.JointState {
-	var has interfaces.Fields
-	n := 0
-	for _, j := range m.s.Joints {
-		if j.State.Has != 0 {
-			n++
-			has |= j.State.Has
-		}
-	}
-	msg := &sensor_msgs.JointState{Header: m.header(&m.seqJS, ""), Name: m.names}
-	if n != len(m.names) { // some joints measure nothing: name only the measured ones
-		msg.Name = make([]string, 0, n)
-	}
-	pos, vel, eff := make([]float64, 0, n), make([]float64, 0, n), make([]float64, 0, n)
-	for _, j := range m.s.Joints {
-		st := j.State
-		if st.Has == 0 {
-			continue
-		}
-		if n != len(m.names) {
-			msg.Name = append(msg.Name, j.Name)
-		}
-		pos = append(pos, nanIfAbsent(st.Position, st.Has&interfaces.HasPosition != 0))
-		vel = append(vel, nanIfAbsent(st.Velocity, st.Has&interfaces.HasVelocity != 0))
-		eff = append(eff, nanIfAbsent(st.Effort, st.Has&interfaces.HasEffort != 0))
-	}
-	if has&interfaces.HasPosition != 0 {
-		msg.Position = pos
-	}
-	if has&interfaces.HasVelocity != 0 {
-		msg.Velocity = vel
-	}
-	if has&interfaces.HasEffort != 0 {
-		msg.Effort = eff
-	}
-	return msg
 }
 
 func (m *builder) imu(i int) *sensor_msgs.Imu {
@@ -292,11 +254,4 @@ func kv(key string, v any) diagnostic_msgs.KeyValue {
 		s = fmt.Sprint(x)
 	}
 	return diagnostic_msgs.KeyValue{Key: key, Value: s}
-}
-
-func nanIfAbsent(v float64, present bool) float64 {
-	if present {
-		return v
-	}
-	return math.NaN()
 }

@@ -14,7 +14,7 @@ import (
 // as the path-planner text's simple movement interface. A topic rather
 // than a service: no srv type that the stock rosservice knows takes joints
 // and positions.
-const PushTopic = "/sim/push"
+const PushTopic = "sim/push"
 
 // errPush says why a push message was refused whole.
 var errPush = errors.New("refused: nothing moved")
@@ -27,7 +27,7 @@ var errPush = errors.New("refused: nothing moved")
 func (b *Bridge) push(m *sensor_msgs.JointState) {
 	if err := b.checkPush(m); err != nil {
 		b.pushRefused.Add(1)
-		b.o.Logf("ros: %s: %v", PushTopic, err)
+		b.o.Logf("ros: %s: %v", b.names.Resolve(PushTopic), err)
 		return
 	}
 	for i, name := range m.Name {
@@ -37,7 +37,7 @@ func (b *Bridge) push(m *sensor_msgs.JointState) {
 		}
 		if err := b.o.Push(name, m.Position[i], vel); err != nil {
 			b.pushRefused.Add(1)
-			b.o.Logf("ros: %s: %v", PushTopic, err)
+			b.o.Logf("ros: %s: %v", b.names.Resolve(PushTopic), err)
 			continue
 		}
 		b.pushes.Add(1)

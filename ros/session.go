@@ -27,6 +27,8 @@ type session struct {
 	b    *Bridge
 	node *goroslib.Node
 	pid  int
+	// shutdown receives the detail of the master's shutdown request.
+	shutdown chan string
 
 	closers []func()
 	snap    *control.Snapshot
@@ -44,6 +46,7 @@ type session struct {
 	groundTruth *goroslib.Publisher // /sim/ground_truth, with a drive base
 	linkDigital []*goroslib.Publisher
 	linkAnalog  []*goroslib.Publisher
+	ds          *dsPubs // the driver_station/ topics, with Options.DriverStation
 }
 
 // connect registers a node and everything on it with the master.
@@ -52,28 +55,33 @@ func (b *Bridge) connect(ctx context.Context) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
+	shutdown := make(chan string, 1)
+	watch := onNodeLog(shutdown)
 	n, err := goroslib.NewNode(goroslib.NodeConf{
-		Name:            b.o.Name,
+		Namespace:       b.names.Namespace(),
+		Name:            b.names.Base(),
 		MasterAddress:   b.hostport,
 		Host:            b.o.Env.Host(),
-		LogLevel:        goroslib.LogLevelWarn,
-		LogDestinations: goroslib.LogDestinationCallback,
+		LogLevel:        goroslib.LogLevelInfo, // the shutdown request is Info
+		LogDestinations: goroslib.LogDestinationCallback | goroslib.LogDestinationRosout,
 		// goroslib reports a refused connection (a wrong message type)
 		// nowhere useful; checkTypes counts those. Its other news is noise
-		// to a robot's log (a subscriber's EOF whenever rostopic exits).
-		OnLog:        func(goroslib.LogLevel, string) {},
+		// to a robot's log (a subscriber's EOF whenever rostopic exits),
+		// but for the master's shutdown request.
+		OnLog:        func(l goroslib.LogLevel, msg string) { watch(int(l), msg) },
 		ReadTimeout:  3 * time.Second,
 		WriteTimeout: 2 * time.Second,
 	})
 	if err != nil {
 		return nil, err
 	}
-	s := &session{b: b, node: n, pid: pid, snap: b.o.Loop.NewSnapshot()}
-	s.closers = append(s.closers, n.Close)
+	s := &session{b: b, node: n, pid: pid, shutdown: shutdown, snap: b.o.Loop.NewSnapshot()}
+	s.closers = append(s.closers, n.Close, func() { b.out.setNode(nil) })
 	if err := s.setup(); err != nil {
 		s.close()
 		return nil, err
 	}
+	b.out.setNode(n)
 	b.setConnected(true, pid)
 	return s, nil
 }
@@ -85,7 +93,10 @@ func (s *session) close() {
 	s.closers = nil
 }
 
+// publisher publishes a topic, its name resolved (relative names are in
+// the node's namespace, then remapped).
 func (s *session) publisher(topic string, msg any) (*goroslib.Publisher, error) {
+	topic = s.b.names.Resolve(topic)
 	p, err := goroslib.NewPublisher(goroslib.PublisherConf{Node: s.node, Topic: topic, Msg: msg})
 	if err != nil {
 		return nil, fmt.Errorf("publish %s: %w", topic, err)
@@ -95,6 +106,7 @@ func (s *session) publisher(topic string, msg any) (*goroslib.Publisher, error) 
 }
 
 func (s *session) subscribe(topic string, callback any) error {
+	topic = s.b.names.Resolve(topic)
 	sub, err := goroslib.NewSubscriber(goroslib.SubscriberConf{Node: s.node, Topic: topic, Callback: guard(callback, s.b.o.OnPanic)})
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", topic, err)
@@ -104,6 +116,7 @@ func (s *session) subscribe(topic string, callback any) error {
 }
 
 func (s *session) serve(name string, srv, callback any) error {
+	name = s.b.names.Resolve(name)
 	sp, err := goroslib.NewServiceProvider(goroslib.ServiceProviderConf{Node: s.node, Name: name, Srv: srv, Callback: guard(callback, s.b.o.OnPanic)})
 	if err != nil {
 		return fmt.Errorf("service %s: %w", name, err)
@@ -117,28 +130,36 @@ func (s *session) setup() error {
 	if b.o.URDF != "" {
 		// Through our own XML-RPC client: goroslib's does not escape the
 		// XML inside a string parameter.
-		if err := b.setParam("/robot_description", b.o.URDF); err != nil {
-			return fmt.Errorf("set /robot_description: %w", err)
+		key := b.names.Resolve(DescriptionParam)
+		if err := b.setParam(key, b.o.URDF); err != nil {
+			return fmt.Errorf("set %s: %w", key, err)
 		}
 	}
+	if err := b.setPrivateParams(); err != nil {
+		return err
+	}
+	if err := b.readRate(context.Background()); err != nil {
+		b.o.Logf("ros: %v: keeping a period of %s", err, b.every)
+	}
+	b.cm.firstRegistration(b.boolParam(StartParam, true))
 	s.msgs = newBuilder(s.snap, b)
 	var err error
-	if s.joints, err = s.publisher("/joint_states", &sensor_msgs.JointState{}); err != nil {
+	if s.joints, err = s.publisher(JointStatesTopic, &sensor_msgs.JointState{}); err != nil {
 		return err
 	}
 	for _, imu := range s.snap.IMUs {
-		p, err := s.publisher("/"+imu.Name+"/imu", &sensor_msgs.Imu{})
+		p, err := s.publisher(imu.Name+"/imu", &sensor_msgs.Imu{})
 		if err != nil {
 			return err
 		}
 		s.imus = append(s.imus, p)
 	}
 	for _, pdp := range s.snap.PDPs {
-		p, err := s.publisher("/"+pdp.Name+"/battery", &sensor_msgs.BatteryState{})
+		p, err := s.publisher(pdp.Name+"/battery", &sensor_msgs.BatteryState{})
 		if err != nil {
 			return err
 		}
-		c, err := s.publisher("/"+pdp.Name+"/currents", &std_msgs.Float64MultiArray{})
+		c, err := s.publisher(pdp.Name+"/currents", &std_msgs.Float64MultiArray{})
 		if err != nil {
 			return err
 		}
@@ -147,44 +168,44 @@ func (s *session) setup() error {
 	for _, c := range s.snap.Compressors {
 		var ps [4]*goroslib.Publisher
 		for i, t := range []string{"running", "closed_loop", "pressure_switch"} {
-			if ps[i], err = s.publisher("/"+c.Name+"/"+t, &std_msgs.Bool{}); err != nil {
+			if ps[i], err = s.publisher(c.Name+"/"+t, &std_msgs.Bool{}); err != nil {
 				return err
 			}
 		}
-		if ps[3], err = s.publisher("/"+c.Name+"/current", &std_msgs.Float64{}); err != nil {
+		if ps[3], err = s.publisher(c.Name+"/current", &std_msgs.Float64{}); err != nil {
 			return err
 		}
 		s.compressors = append(s.compressors, ps)
 	}
 	for _, d := range s.snap.LinkDigital {
-		p, err := s.publisher("/"+d.Name, &std_msgs.Bool{})
+		p, err := s.publisher(d.Name, &std_msgs.Bool{})
 		if err != nil {
 			return err
 		}
 		s.linkDigital = append(s.linkDigital, p)
 	}
 	for _, a := range s.snap.LinkAnalog {
-		p, err := s.publisher("/"+a.Name, &std_msgs.Float64{})
+		p, err := s.publisher(a.Name, &std_msgs.Float64{})
 		if err != nil {
 			return err
 		}
 		s.linkAnalog = append(s.linkAnalog, p)
 	}
-	if s.diagnostics, err = s.publisher("/diagnostics", &diagnostic_msgs.DiagnosticArray{}); err != nil {
+	if s.diagnostics, err = s.publisher(DiagnosticsTopic, &diagnostic_msgs.DiagnosticArray{}); err != nil {
 		return err
 	}
 	if b.o.Truth != nil && b.o.Truth(&s.truth) {
-		if s.jointsTruth, err = s.publisher("/sim/joint_states_truth", &sensor_msgs.JointState{}); err != nil {
+		if s.jointsTruth, err = s.publisher("sim/joint_states_truth", &sensor_msgs.JointState{}); err != nil {
 			return err
 		}
 		if s.truth.HasPose {
-			if s.groundTruth, err = s.publisher("/sim/ground_truth", &nav_msgs.Odometry{}); err != nil {
+			if s.groundTruth, err = s.publisher("sim/ground_truth", &nav_msgs.Odometry{}); err != nil {
 				return err
 			}
 		}
 	}
 	for _, c := range b.o.Loop.Controllers() {
-		if err := s.subscribe("/"+c.Name+"/command", b.commandCallback(c)); err != nil {
+		if err := s.subscribe(c.Name+"/command", b.commandCallback(c)); err != nil {
 			return err
 		}
 	}
@@ -194,11 +215,17 @@ func (s *session) setup() error {
 		}
 	}
 	if b.o.SetEnabled != nil { // the sim, or hardware whose YAML allows it
-		if err := s.serve("/frcd/enable", &std_srvs.SetBool{}, b.enable); err != nil {
+		if err := s.serve(EnableService, &std_srvs.SetBool{}, b.enable); err != nil {
 			return err
 		}
 	}
-	return s.serve("/frcd/list_controllers", &std_srvs.Trigger{}, b.listControllers)
+	if err := s.serve(ListService, &std_srvs.Trigger{}, b.listControllers); err != nil {
+		return err
+	}
+	if err := s.setupDS(); err != nil {
+		return err
+	}
+	return s.serveControllerManager()
 }
 
 // commandCallback is a command topic's callback for c.
@@ -240,7 +267,7 @@ func (b *Bridge) enable(req *std_srvs.SetBoolReq) (*std_srvs.SetBoolRes, bool) {
 func (b *Bridge) listControllers(*std_srvs.TriggerReq) (*std_srvs.TriggerRes, bool) {
 	var sb strings.Builder
 	for _, c := range b.o.Loop.Controllers() {
-		fmt.Fprintf(&sb, "%s %s joints=%s topic=/%s/command refused=%d", c.Name, c.Type, strings.Join(c.Joints, ","), c.Name, c.Refused())
+		fmt.Fprintf(&sb, "%s %s joints=%s topic=%s refused=%d", c.Name, c.Type, strings.Join(c.Joints, ","), b.names.Resolve(c.Name+"/command"), c.Refused())
 		if goal, reached, ok := goalState(c); ok {
 			fmt.Fprintf(&sb, " goal=%s at_goal=%v", goal, reached)
 		}
@@ -260,6 +287,12 @@ func (s *session) run(ctx context.Context) error {
 	go func() { // its HTTP calls may take seconds: never in the publishing goroutine
 		defer close(done)
 		lost <- s.watchMaster(ctx)
+	}()
+	nodelay := make(chan struct{})
+	defer func() { cancel(); <-nodelay }()
+	go func() {
+		defer close(nodelay)
+		b.keepNoDelay(ctx, b.names.Resolve(JointStatesTopic))
 	}()
 	diag := time.NewTicker(time.Second)
 	defer diag.Stop()
@@ -294,6 +327,8 @@ func (s *session) run(ctx context.Context) error {
 			return ctx.Err()
 		case err := <-lost:
 			return err
+		case detail := <-s.shutdown:
+			return &shutdownError{detail}
 		case <-diag.C:
 			b.o.Loop.ReadSnapshot(s.snap)
 			s.diagnostics.Write(s.msgs.diagnostics())
@@ -349,6 +384,10 @@ func (s *session) watchMaster(ctx context.Context) error {
 // Each message is new: goroslib encodes it later, in each subscriber's
 // goroutine.
 func (s *session) publishState() {
+	s.publishDS()
+	if s.b.cm.jsStopped.Load() { // the joint state controller stopped
+		return
+	}
 	s.joints.Write(s.msgs.jointState())
 	for i := range s.snap.IMUs {
 		s.imus[i].Write(s.msgs.imu(i))

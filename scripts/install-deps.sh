@@ -29,6 +29,14 @@ rosnode                python3-rosnode
 rosparam               python3-rosparam
 rosservice             python3-rosservice
 /usr/lib/robot_state_publisher/robot_state_publisher ros-robot-state-publisher
+# roslaunch and rospack, for the launch-file test (package.xml, launch/)
+roslaunch              python3-roslaunch
+rospack                rospack-tools
+# rospy and tf2_ros for Python, for the TF test (ros/testdata/tfcheck.py: what tf_echo sees)
+/usr/lib/python3/dist-packages/rospy/__init__.py python3-rospy
+/usr/lib/python3/dist-packages/tf2_ros/__init__.py python3-tf2-ros
+# genpy, to make the Python types of controller_manager_msgs from ros/cmmsgs (Debian has no ros_control)
+/usr/lib/genpy/gensrv_py.py python3-genpy
 # message definitions, so rostopic can echo the topics of frcd and rosservice call its services
 /usr/lib/python3/dist-packages/sensor_msgs/msg/_JointState.py python3-sensor-msgs
 /usr/lib/python3/dist-packages/diagnostic_msgs/msg/_DiagnosticArray.py python3-diagnostic-msgs
@@ -36,6 +44,14 @@ rosservice             python3-rosservice
 /usr/lib/python3/dist-packages/tf2_msgs/msg/_TFMessage.py python3-tf2-msgs
 /usr/lib/python3/dist-packages/std_srvs/srv/_SetBool.py python3-std-srvs
 /usr/lib/python3/dist-packages/nav_msgs/msg/_Odometry.py python3-nav-msgs
+# the .msg definitions themselves, so that rosmsg show works on the types of frcd
+rosmsg                 python3-rosmsg
+/usr/share/std_msgs/msg/Float64.msg ros-std-msgs
+/usr/share/sensor_msgs/msg/JointState.msg ros-sensor-msgs
+/usr/share/geometry_msgs/msg/Quaternion.msg ros-geometry-msgs
+/usr/share/diagnostic_msgs/msg/DiagnosticArray.msg ros-diagnostic-msgs
+/usr/share/nav_msgs/msg/Odometry.msg ros-nav-msgs
+/usr/share/rosgraph_msgs/msg/Log.msg ros-rosgraph-msgs
 # Node.js, for the WPILib simulation WebSocket test with the WPILib client library
 node                   nodejs
 npm                    npm

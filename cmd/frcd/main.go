@@ -52,7 +52,10 @@ Usage:
   frcd schema             print a JSON Schema of the robot YAML, for editors
 ` + logUsage + `  frcd version            print the version
 
-Exit status: 0 ok, 1 the robot has errors, 2 usage or I/O trouble, 3 the hardware could not be opened.
+ROS 1 arguments (from:=to, __ns:=, __name:=, _param:=value, ...) may follow run's, as roslaunch passes them.
+
+Exit status: 0 ok, 1 the robot has errors, 2 usage or I/O trouble, 3 the hardware could not be opened,
+4 the ROS master shut the node down (its name taken by another node, or rosnode kill), 5 a panic (every output made neutral).
 `
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -185,6 +188,11 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "usage: frcd run --hal sim|linux|roborio (or --sim) [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] [--nt ADDR|off] [--log DIR] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
 	}
+	args, env, rosArgv, err := rosArgs(args, os.Getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "frcd run: %v\n", err)
+		return exitUsage
+	}
 	urdfPath, yamlPath, ok := robotFiles(fs, args)
 	if !ok {
 		return exitUsage
@@ -211,7 +219,9 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		fs.Visit(func(f *flag.Flag) {
 			switch f.Name {
 			case "disabled", "seed", "scenario", "save-scenario", "wpilibws":
-				simOnly = append(simOnly, "--"+f.Name)
+				if f.Name != "wpilibws" || f.Value.String() != "off" { // off is off anywhere (a launch file's)
+					simOnly = append(simOnly, "--"+f.Name)
+				}
 			}
 		})
 		if len(simOnly) > 0 {
@@ -224,7 +234,6 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "frcd run: %v\n", err)
 		return exitUsage
 	}
-	env := ros.EnvFrom(os.Getenv)
 	if _, _, err := env.Master(); err != nil && !*noROS {
 		fmt.Fprintf(stderr, "frcd run: %v\n", err)
 		return exitUsage
@@ -259,6 +268,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 		o.ROS = &daemon.ROSOptions{Env: env, Master: mode, URDF: string(text), Logf: logger.Printf}
+		nodeOptions(o.ROS, rosArgv)
 	}
 	var d *daemon.Daemon
 	where := "the simulated HAL"
@@ -303,18 +313,21 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	}
 	if d.Bridge != nil {
 		uri, _, _ := env.Master()
-		fmt.Fprintf(stdout, "frcd: ROS master %s (%s); publishing /joint_states every %s\n", uri, *masterFlag, d.Bridge.Stats().PublishEvery)
+		fmt.Fprintf(stdout, "frcd: ROS node %s, master %s (%s); publishing %s every %s\n", d.Bridge.Names().Node(), uri, *masterFlag, d.Bridge.Names().Resolve(ros.JointStatesTopic), d.Bridge.Stats().PublishEvery)
 	}
 	if d.WS != nil {
 		fmt.Fprintf(stdout, "frcd: WPILib simulation WebSocket on ws://%s%s\n", d.WS.Addr(), wpilibws.Resource)
 	}
 	printTelemetry(stdout, d)
 	if err := d.Run(ctx); err != nil {
-		fmt.Fprintf(stderr, "frcd run: stopping: %v\n", err)
+		fmt.Fprintf(stderr, "frcd run: stopping, every output neutral: %v\n", err)
 		var pe *daemon.PanicError
 		if errors.As(err, &pe) {
 			fmt.Fprintf(stderr, "frcd: every output made neutral after the panic\n%s", pe.Stack)
 			return exitPanic
+		}
+		if errors.Is(err, ros.ErrShutdown) {
+			return exitShutdown
 		}
 		return exitInvalid
 	}

@@ -55,7 +55,7 @@ func TestRunStopsOnSignal(t *testing.T) {
 				}
 				uri = "http://" + l.Addr().String()
 				l.Close()
-				want = append(want, "frcd: ROS master "+uri+"/ (embedded); publishing /joint_states every 20ms")
+				want = append(want, "frcd: ROS node /frcd, master "+uri+"/ (embedded); publishing /joint_states every 20ms")
 			}
 			cmd := frcdProcess(args...)
 			if c.ros {

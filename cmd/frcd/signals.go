@@ -11,7 +11,7 @@ import (
 // exitPanic: frcd run stopped on a panic (every output made neutral).
 // exitSignal: a second SIGINT or SIGTERM ended frcd run at once.
 const (
-	exitPanic  = 4
+	exitPanic  = 5
 	exitSignal = 130
 )
 

@@ -38,7 +38,7 @@ func StartJSON[T any](t testing.TB, e *ROS, name string, args ...string) *JSONLi
 		cancel()
 		t.Fatal(err)
 	}
-	var stderr lockedBuffer
+	var stderr Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		cancel()

@@ -213,7 +213,7 @@ func (e *ROS) Start(t testing.TB, name string, args ...string) (stop func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := e.Command(ctx, name, args...)
-	var out lockedBuffer
+	var out Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		cancel()
@@ -238,18 +238,21 @@ func (e *ROS) Start(t testing.TB, name string, args ...string) (stop func()) {
 	return stop
 }
 
-type lockedBuffer struct {
+// Buffer collects a process's output, safe to read while the process
+// writes it.
+type Buffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) {
+func (l *Buffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
-func (l *lockedBuffer) String() string {
+// String is what was written so far.
+func (l *Buffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()

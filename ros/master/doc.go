@@ -8,7 +8,9 @@
 // call returns [code, statusMessage, value], with code 1 for success, -1
 // for a caller error and 0 for a failure. The package carries its own small
 // XML-RPC codec (DecodeCall, EncodeResponse, EncodeFault, Call) because the
-// parameter server needs <struct> values.
+// parameter server needs <struct> values. It also serves XML-RPC's
+// system.multicall (multicall.go) and, with Options.StateFile, keeps its
+// state across restarts (persist.go), which rosmaster does not.
 //
 // Unlike rosmaster, it bounds what a client can make it hold and do:
 // request bodies (MaxBodySize), value nesting (MaxDepth), the parameter

@@ -40,6 +40,10 @@ type Options struct {
 	NotifyTimeout time.Duration
 	// RunID is /run_id; empty means a random UUID.
 	RunID string
+	// StateFile, when set, keeps the parameters and registrations across
+	// restarts (persist.go): New starts from it, every change is written
+	// to it.
+	StateFile string
 }
 
 // Master is an embedded ROS 1 master and parameter server. Create it with
@@ -51,6 +55,7 @@ type Master struct {
 	notifier *notifier
 	client   *Client
 	pid      int
+	persist  *persister // nil without Options.StateFile
 
 	mu         sync.Mutex
 	reg        *registry
@@ -99,6 +104,7 @@ func New(opts Options) *Master {
 		},
 	}
 	m.paramBytes = paramBytes(m.params)
+	m.startPersist(opts.StateFile)
 	return m
 }
 
@@ -229,6 +235,7 @@ func (m *Master) Close() error {
 	}
 	m.inflight.Wait()
 	m.serving.Wait()
+	m.closePersist()
 	m.notifier.close()
 	if t, ok := m.client.HTTP.Transport.(*http.Transport); ok {
 		t.CloseIdleConnections()
@@ -361,8 +368,8 @@ func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		_ = EncodeFault(&out, -32700, "parse error: "+err.Error())
-	} else if h, ok := apiMethods[method]; ok {
-		res := m.call(h, params)
+	} else if res, ok := m.dispatch(method, params); ok {
+		m.changed(method)
 		if err := EncodeResponse(&out, res); err != nil {
 			out.Reset()
 			_ = EncodeFault(&out, -32603, "internal error: "+err.Error())
@@ -374,6 +381,19 @@ func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/xml")
 	w.Header().Set("Content-Length", strconv.Itoa(out.Len()))
 	_, _ = w.Write(out.Bytes())
+}
+
+// dispatch runs a method of the API, or system.multicall; false when
+// the method is unknown.
+func (m *Master) dispatch(method string, params []any) (any, bool) {
+	if method == "system.multicall" {
+		return m.multicall(params), true
+	}
+	h, ok := apiMethods[method]
+	if !ok {
+		return nil, false
+	}
+	return m.call(h, params), true
 }
 
 // call checks the common arguments as rosmaster's apivalidate does and runs

@@ -1,0 +1,50 @@
+package daemon
+
+import (
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/ros"
+	"github.com/frcd/frcd/sim"
+)
+
+// driverStation fills what the Driver Station says for the ROS bridge's
+// driver_station/ topics: on the sim its joysticks (set over the WPILib
+// WebSocket or by the sim) and the station and match time a WebSocket
+// client sent; on hardware what the backend hears (the roboRIO's
+// joysticks and match time), as far as it implements hal.Joysticks and
+// hal.MatchTimer. Brownout is not in the HAL's interfaces yet: not known.
+func (d *Daemon) driverStation(dst *ros.DSInfo) {
+	if d.Sim != nil {
+		for n := range dst.Joysticks {
+			simJoystick(d.Sim.Joystick(n), &dst.Joysticks[n])
+		}
+		if d.WS != nil {
+			station, t := d.WS.Match()
+			dst.Alliance, dst.Station = ros.ParseStation(station)
+			dst.MatchTime = t
+		}
+		return
+	}
+	if js, ok := d.backend.(hal.Joysticks); ok {
+		for n := range dst.Joysticks {
+			if js.Joystick(n, &dst.Joysticks[n]) != nil {
+				dst.Joysticks[n] = hal.JoystickState{}
+			}
+		}
+	}
+	if mt, ok := d.backend.(hal.MatchTimer); ok {
+		if t, err := mt.MatchTime(); err == nil {
+			dst.MatchTime = t
+		}
+	}
+}
+
+func simJoystick(j sim.Joystick, dst *hal.JoystickState) {
+	*dst = hal.JoystickState{NumAxes: min(len(j.Axes), hal.MaxJoystickAxes), NumButtons: min(len(j.Buttons), hal.MaxJoystickButtons), NumPOVs: min(len(j.POVs), hal.MaxJoystickPOVs)}
+	copy(dst.Axes[:], j.Axes)
+	copy(dst.POVs[:], j.POVs)
+	for i := 0; i < dst.NumButtons; i++ {
+		if j.Buttons[i] {
+			dst.Buttons |= 1 << i
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package ros
+
+import (
+	"testing"
+
+	"github.com/bluenviron/goroslib/v2/pkg/msgproc"
+	"github.com/bluenviron/goroslib/v2/pkg/serviceproc"
+)
+
+// TestControllerManagerMD5: the md5sums the stock spawner and rosservice
+// compare, as genpy computes them from cmmsgs/ (TestControllerManager
+// generates the Python types from that text and calls frcd with them).
+func TestControllerManagerMD5(t *testing.T) {
+	for _, c := range []struct {
+		srv  any
+		want string
+	}{
+		{ListControllers{}, "1341feb2e63fa791f855565d0da950d8"},
+		{ListControllerTypes{}, "c1d4cd11aefa9f97ba4aeb5b33987f4e"},
+		{LoadController{}, "647e5c54b8d6468952d8d31f1efe96c0"},
+		{UnloadController{}, "647e5c54b8d6468952d8d31f1efe96c0"},
+		{SwitchController{}, "b29a7abc673b2c54c14b54e50f8d06a5"},
+		{ReloadControllerLibraries{}, "40e8c411fd1797d2e2c486018f846040"},
+	} {
+		if got, err := serviceproc.MD5(c.srv); err != nil || got != c.want {
+			t.Errorf("%T: md5 %s (%v), want %s", c.srv, got, err, c.want)
+		}
+	}
+	if got, err := msgproc.MD5(ControllerState{}); err != nil || got != "aeb6b261d97793ab74099a3740245272" {
+		t.Errorf("ControllerState: md5 %s (%v)", got, err)
+	}
+}

@@ -1,0 +1,147 @@
+package ros
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	goroslib "github.com/bluenviron/goroslib/v2"
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_msgs"
+
+	"github.com/frcd/frcd/hal"
+)
+
+// DSInfo is what the Driver Station says beyond enable, e-stop, mode
+// and attached (which the loop's snapshot has): Options.DriverStation
+// fills it.
+type DSInfo struct {
+	// Joysticks as the Driver Station sends them; a slot with nothing
+	// plugged in has no axes, buttons or POVs and is not published.
+	Joysticks [hal.MaxJoysticks]hal.JoystickState
+	// MatchTime is the time left in the match period, s; negative when
+	// unknown (not published then).
+	MatchTime float64
+	// Alliance is "red" or "blue", Station 1 to 3; "" and 0 when unknown.
+	Alliance string
+	Station  int
+	// Brownout: the roboRIO is in brownout (its outputs disabled);
+	// HasBrownout says whether the backend knows.
+	Brownout, HasBrownout bool
+}
+
+// Driver Station topics, relative to the node's namespace.
+const (
+	dsPrefix = "driver_station/"
+	// JoyTopic is joystick N's topic: driver_station/joyN.
+	JoyTopic = dsPrefix + "joy"
+)
+
+// dsPubs are the driver_station/ publishers.
+type dsPubs struct {
+	joy                                [hal.MaxJoysticks]*goroslib.Publisher
+	enabled, estop, attached, brownout *goroslib.Publisher
+	mode, alliance                     *goroslib.Publisher
+	station                            *goroslib.Publisher
+	matchTime                          *goroslib.Publisher
+	info                               DSInfo
+	seq                                [hal.MaxJoysticks]uint32
+}
+
+func (s *session) setupDS() error {
+	if s.b.o.DriverStation == nil {
+		return nil
+	}
+	d := &dsPubs{}
+	var err error
+	for n := range d.joy {
+		if d.joy[n], err = s.publisher(JoyTopic+string(rune('0'+n)), &sensor_msgs.Joy{}); err != nil {
+			return err
+		}
+	}
+	for _, p := range []struct {
+		pp   **goroslib.Publisher
+		name string
+		msg  any
+	}{
+		{&d.enabled, "enabled", &std_msgs.Bool{}}, {&d.estop, "estop", &std_msgs.Bool{}}, {&d.attached, "attached", &std_msgs.Bool{}},
+		{&d.brownout, "brownout", &std_msgs.Bool{}}, {&d.mode, "mode", &std_msgs.String{}}, {&d.alliance, "alliance", &std_msgs.String{}},
+		{&d.station, "station", &std_msgs.Int8{}}, {&d.matchTime, "match_time", &std_msgs.Float64{}},
+	} {
+		if *p.pp, err = s.publisher(dsPrefix+p.name, p.msg); err != nil {
+			return err
+		}
+	}
+	s.ds = d
+	return nil
+}
+
+// publishDS publishes the Driver Station: each joystick plugged in as a
+// sensor_msgs/Joy (axes, then two axes per POV, x then y, as joy_node
+// gives a hat: -1..1, 0 when not pressed; buttons 0 or 1), and the robot
+// state, what is known of it.
+func (s *session) publishDS() {
+	d := s.ds
+	if d == nil {
+		return
+	}
+	d.info.MatchTime, d.info.Alliance, d.info.Station, d.info.HasBrownout = -1, "", 0, false
+	s.b.o.DriverStation(&d.info)
+	ds := s.snap.DS
+	d.enabled.Write(&std_msgs.Bool{Data: ds.Enabled && ds.Attached && !ds.EStop})
+	d.estop.Write(&std_msgs.Bool{Data: ds.EStop})
+	d.attached.Write(&std_msgs.Bool{Data: ds.Attached})
+	d.mode.Write(&std_msgs.String{Data: ds.Mode.String()})
+	if d.info.HasBrownout {
+		d.brownout.Write(&std_msgs.Bool{Data: d.info.Brownout})
+	}
+	if d.info.Alliance != "" {
+		d.alliance.Write(&std_msgs.String{Data: d.info.Alliance})
+		d.station.Write(&std_msgs.Int8{Data: int8(d.info.Station)})
+	}
+	if d.info.MatchTime >= 0 {
+		d.matchTime.Write(&std_msgs.Float64{Data: d.info.MatchTime})
+	}
+	for n := range d.info.Joysticks {
+		j := &d.info.Joysticks[n]
+		if j.NumAxes == 0 && j.NumButtons == 0 && j.NumPOVs == 0 {
+			continue
+		}
+		d.joy[n].Write(joyMessage(j, s.b.stamp(s.snap.Now), &d.seq[n]))
+	}
+}
+
+func joyMessage(j *hal.JoystickState, stamp time.Time, seq *uint32) *sensor_msgs.Joy {
+	*seq++
+	na, nb, np := min(j.NumAxes, hal.MaxJoystickAxes), min(j.NumButtons, hal.MaxJoystickButtons), min(j.NumPOVs, hal.MaxJoystickPOVs)
+	m := &sensor_msgs.Joy{Axes: make([]float32, 0, na+2*np), Buttons: make([]int32, nb)}
+	m.Header.Seq, m.Header.Stamp = *seq, stamp
+	for i := 0; i < na; i++ {
+		m.Axes = append(m.Axes, float32(j.Axes[i]))
+	}
+	for i := 0; i < np; i++ {
+		x, y := 0.0, 0.0
+		if p := j.POVs[i]; p >= 0 {
+			s, c := math.Sincos(float64(p) * math.Pi / 180)
+			x, y = math.Round(s), math.Round(c) // 45°: both 1, as a hat's diagonal
+		}
+		m.Axes = append(m.Axes, float32(x), float32(y))
+	}
+	for i := 0; i < nb; i++ {
+		if j.Button(i + 1) {
+			m.Buttons[i] = 1
+		}
+	}
+	return m
+}
+
+// ParseStation reads a WPILib station name ("red1".."blue3").
+func ParseStation(s string) (alliance string, station int) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	for _, a := range []string{"red", "blue"} {
+		if rest, ok := strings.CutPrefix(s, a); ok && len(rest) == 1 && rest[0] >= '1' && rest[0] <= '3' {
+			return a, int(rest[0] - '0')
+		}
+	}
+	return "", 0
+}
