@@ -59,7 +59,7 @@ func newCANcoder(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := p6.OpenCANcoder(d.Str("can_bus"), d.Int("id"))
+	c, err := p6.OpenCANcoder(d.CANBus(), d.Int("id"))
 	if err != nil {
 		return nil, fmt.Errorf("CANcoder %d: %w", d.Int("id"), err)
 	}

@@ -34,7 +34,7 @@ func newPigeon2(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := p6.OpenPigeon2(d.Str("can_bus"), d.Int("id"))
+	p, err := p6.OpenPigeon2(d.CANBus(), d.Int("id"))
 	if err != nil {
 		return nil, fmt.Errorf("Pigeon 2 at CAN id %d: %w", d.Int("id"), err)
 	}

@@ -94,7 +94,7 @@ func newTalonFX(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	fx, err := p6.OpenTalonFX(d.Str("can_bus"), d.Int("id"))
+	fx, err := p6.OpenTalonFX(d.CANBus(), d.Int("id"))
 	if err != nil {
 		return nil, fmt.Errorf("Talon FX %d: %w", d.Int("id"), err)
 	}

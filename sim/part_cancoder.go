@@ -21,8 +21,8 @@ func cancoderSensor(s *Sim, d *config.Device, j *joint) {
 	if d.Bool("inverted") {
 		per = -per
 	}
-	b := s.busFor(d.Str("can_bus"))
-	c := &cancoder{s: s, bus: d.Str("can_bus"), id: d.Int("id"), j: j, perRot: per,
+	b := s.busFor(d.CANBus())
+	c := &cancoder{s: s, bus: d.CANBus(), id: d.Int("id"), j: j, perRot: per,
 		cb: b, slot: b.addSlot(frc.FRCID(frc.DevEncoder, frc.MfrCTRE, 0x50, d.Int("id")))}
 	s.cancoders = append(s.cancoders, c)
 	s.canNodes[d.Name] = &c.node

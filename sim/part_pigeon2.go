@@ -11,7 +11,7 @@ func init() { registerPart("pigeon2", part{sensor: pigeon2Sensor}) }
 // IMU like a Pigeon's, whose stand-in frames go out under the FRC gyro
 // device type.
 func pigeon2Sensor(s *Sim, d *config.Device, _ *joint) {
-	m := &imuDev{name: d.Name, canID: d.Int("id"), talonID: -1, bus: d.Str("can_bus"), frame: d.Str("frame_id")}
+	m := &imuDev{name: d.Name, canID: d.Int("id"), talonID: -1, bus: d.CANBus(), frame: d.Str("frame_id")}
 	b := s.busFor(m.bus)
 	m.can = &pigeonCAN{bus: b, id: m.canID}
 	m.can.slots[0] = b.addSlot(frc.FRCID(frc.DevGyro, frc.MfrCTRE, 0x50, m.canID))
