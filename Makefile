@@ -31,6 +31,7 @@ build: ## build bin/frcd for this machine
 test: deps fmt-check vet rio rio-test systemcore systemcore-test ## install test deps, check formatting, vet, build and test the roboRIO binary, run all tests with -race
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio ./hal/roborio
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags ctre ./hal/ctre ./hal/linux
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO" ./cmd/frcd
 
 deps-bench: ## install what make bench needs on top of deps (roscpp headers, valgrind), only when missing
@@ -53,6 +54,7 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 	$(GO) vet -tags roborio ./hal/roborio ./cmd/frcd
+	$(GO) vet -tags ctre ./hal/ctre ./hal/linux
 
 # The roboRIO build: cgo through Debian's armel cross compiler, for the
 # roboRIO's Cortex-A9 with the softfp calling convention of its NI Linux RT
@@ -78,7 +80,9 @@ rio: deps bin/.rio/start.o ## cross-compile bin/frcd-rio for the roboRIO (linux/
 rio-test: deps bin/.rio/start.o ## run the roboRIO backend's tests as ARM binaries under qemu-arm (fake HAL built for ARM)
 	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/roborio.test ./hal/roborio
 	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/frcd.test ./cmd/frcd
+	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/ctre.test ./hal/ctre
 	cd hal/roborio && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/roborio.test -test.count=1
+	cd hal/ctre && FRCD_REQUIRE_TOOLS=1 FAKECTRE_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/ctre.test -test.count=1
 	cd cmd/frcd && LD_LIBRARY_PATH= $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.run "OpenRoboRIO|RunRoboRIO" -test.v
 
 # The Systemcore build: a static linux/arm64 binary, no cgo (Systemcore's

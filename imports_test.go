@@ -24,12 +24,13 @@ var allowed = map[string][]string{
 	"robot":              {"diag", "urdf", "config"},
 	"hal":                {"periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
 	"hal/systemcore":     {"hal", "config", "hal/linux", "hal/socketcan", "hal/heartbeat", "nt4"},
-	"hal/linux":          {"hal", "config", "hal/periph", "hal/socketcan", "hal/heartbeat", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
-	"hal/roborio":        {"hal", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
+	"hal/linux":          {"hal", "hal/ctre", "config", "hal/periph", "hal/socketcan", "hal/heartbeat", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
+	"hal/roborio":        {"hal", "hal/ctre", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"hal/periph":         {"hal", "periph.io/x/conn/v3/gpio", "periph.io/x/conn/v3/gpio/gpioreg", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/i2c/i2creg", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3/spi/spireg", "periph.io/x/host/v3"},
 	"hal/haltest":        {"frc", "hal", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"hal/socketcan":      {"hal", "github.com/go-daq/canbus", "golang.org/x/sys/unix"},
 	"hal/heartbeat":      {"hal"},
+	"hal/ctre":           {"hal", "frc"},
 	"internal/qemutest":  {"internal/tooltest"},
 	"internal/canagent":  {goroslib, goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
 	"devices":            {"diag", "frc", "hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
@@ -57,7 +58,7 @@ var allowed = map[string][]string{
 // TestImportGraph checks the default build and the roboRIO's (the
 // roborio tag adds hal/roborio's cgo files and cmd/frcd's import of it).
 func TestImportGraph(t *testing.T) {
-	for _, tags := range []string{"", "roborio"} {
+	for _, tags := range []string{"", "roborio", "ctre"} {
 		out, err := exec.Command("go", "list", "-tags", tags, "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").Output()
 		if err != nil {
 			t.Fatalf("go list -tags %q: %v", tags, err)

@@ -238,14 +238,25 @@ func (d *Daemon) bind() error {
 // bridge's goroutine calls it once a second).
 func (d *Daemon) diagnostics(dst []ros.Status) []ros.Status {
 	dst = d.wsStatus(d.inventoryStatuses(d.canStatuses(dst)))
-	if r, ok := d.backend.(hal.Reporter); ok {
-		for _, rep := range r.Report(nil) {
-			level := ros.LevelOK
-			if rep.Warn {
-				level = ros.LevelWarn
-			}
-			dst = append(dst, ros.Status{Name: "frcd: " + rep.Name, Level: level, Message: rep.Message})
+	dst = reportStatuses(dst, d.backend)
+	for _, dev := range d.Devices { // devices that report their own health (a Talon FX's)
+		dst = reportStatuses(dst, dev)
+	}
+	return dst
+}
+
+// reportStatuses appends the reports of x, when it is a hal.Reporter.
+func reportStatuses(dst []ros.Status, x any) []ros.Status {
+	r, ok := x.(hal.Reporter)
+	if !ok {
+		return dst
+	}
+	for _, rep := range r.Report(nil) {
+		level := ros.LevelOK
+		if rep.Warn {
+			level = ros.LevelWarn
 		}
+		dst = append(dst, ros.Status{Name: "frcd: " + rep.Name, Level: level, Message: rep.Message})
 	}
 	return dst
 }

@@ -97,11 +97,17 @@ func NeedsOf(d *config.Device) hal.Caps {
 }
 
 // CheckBackend warns about each device of f that a backend with the
-// providers have cannot run, naming the backend and what it lacks.
-func CheckBackend(f *config.File, backend string, have hal.Caps, list *diag.List) {
+// providers have cannot run, naming the backend and what it lacks, and
+// about each it runs only through providers of vendored, those it has
+// through a vendor's library loaded at run time (CTRE's: hal.VendorCaps on
+// a real backend, none in the sim), which the robot must have deployed.
+func CheckBackend(f *config.File, backend string, have, vendored hal.Caps, list *diag.List) {
 	for _, d := range f.Devices {
-		if missing := NeedsOf(d) &^ have; missing != 0 {
+		need := NeedsOf(d)
+		if missing := need &^ have; missing != 0 {
 			list.Warnf(d.TypePos, "%s: the %s backend cannot run it: it has no %s", d, backend, missing)
+		} else if v := need & vendored; v != 0 {
+			list.Warnf(d.TypePos, "%s: the %s backend runs it only with CTRE's libraries deployed (%s; see deploy/ctre.md)", d, backend, v)
 		}
 	}
 }

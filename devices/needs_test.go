@@ -62,6 +62,18 @@ func (r *recorder) OpenPigeon(id, talonID int) (hal.Pigeon, error) {
 	r.used |= hal.CapPigeon
 	return r.Backend.OpenPigeon(id, talonID)
 }
+func (r *recorder) OpenTalonFX(bus string, id int) (hal.TalonFX, error) {
+	r.used |= hal.CapPhoenix6
+	return r.Backend.OpenTalonFX(bus, id)
+}
+func (r *recorder) OpenCANcoder(bus string, id int) (hal.CANcoder, error) {
+	r.used |= hal.CapPhoenix6
+	return r.Backend.OpenCANcoder(bus, id)
+}
+func (r *recorder) OpenPigeon2(bus string, id int) (hal.Pigeon, error) {
+	r.used |= hal.CapPhoenix6
+	return r.Backend.OpenPigeon2(bus, id)
+}
 func (r *recorder) OpenAccelerometer(rangeG int) (hal.Accelerometer, error) {
 	r.used |= hal.CapAccel
 	return r.Backend.OpenAccelerometer(rangeG)

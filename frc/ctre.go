@@ -6,3 +6,7 @@ const (
 	TalonSRX  = "TalonSRX"
 	VictorSPX = "VictorSPX"
 )
+
+// TalonFX is the model name of a Talon FX where the sim emulates it as a
+// CAN motor controller (its frames' device type and number are a Talon's).
+const TalonFX = "TalonFX"

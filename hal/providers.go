@@ -81,6 +81,29 @@ type RIOPorts interface {
 	I2C(port int) (i2c.Bus, error)
 }
 
+// VendorLibs is implemented by backends that reach some providers through
+// vendor libraries loaded at run time (hal/ctre's CTRE Phoenix): Vendor
+// returns the object providing them, or nil when none loaded (the
+// backend's Lacks then says why). The Open helpers and CapsOf look there
+// too.
+type VendorLibs interface {
+	Vendor() any
+}
+
+// provider is b, or its vendor libraries, as the provider P.
+func provider[P any](b any) (P, bool) {
+	if p, ok := b.(P); ok {
+		return p, true
+	}
+	if v, ok := b.(VendorLibs); ok {
+		if p, ok := v.Vendor().(P); ok {
+			return p, true
+		}
+	}
+	var zero P
+	return zero, false
+}
+
 // Caps is a set of providers, for saying before a robot is built what a
 // backend can run: a device type needs some (devices.Driver.Needs), a
 // backend has some (CapsOf).
@@ -101,8 +124,13 @@ const (
 	CapRIOPorts                    // RIOPorts
 	CapLinuxBuses                  // LinuxBuses
 	CapAccel                       // BuiltInAccelerometer
+	CapPhoenix6                    // Phoenix6
 	capEnd
 )
+
+// VendorCaps are the providers a real backend has only through a vendor
+// library loaded at run time (hal/ctre: CTRE's Phoenix 5 and 6).
+const VendorCaps = CapCANMotor | CapPigeon | CapPhoenix6
 
 // AllCaps is every provider (the sim's set).
 const AllCaps = capEnd - 1
@@ -110,7 +138,7 @@ const AllCaps = capEnd - 1
 var capNames = [...]string{
 	"PWM outputs", "DIO channels", "DIO duty-cycle outputs", "analog inputs", "analog outputs", "quadrature encoders",
 	"relay channels", "a CAN bus", "vendor-library CAN motor controllers", "vendor-library Pigeon IMUs",
-	"roboRIO SPI or I2C ports", "Linux SPI or I2C buses by number", "a built-in accelerometer",
+	"roboRIO SPI or I2C ports", "Linux SPI or I2C buses by number", "a built-in accelerometer", "CTRE Phoenix 6 devices",
 }
 
 // String names the providers: "PWM outputs, a CAN bus".
@@ -158,6 +186,11 @@ func CapsOf(b any) Caps {
 	has(ok, CapLinuxBuses)
 	_, ok = b.(BuiltInAccelerometer)
 	has(ok, CapAccel)
+	_, ok = b.(Phoenix6)
+	has(ok, CapPhoenix6)
+	if v, ok := b.(VendorLibs); ok && v.Vendor() != nil {
+		c |= CapsOf(v.Vendor())
+	}
 	return c
 }
 

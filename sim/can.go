@@ -192,6 +192,7 @@ type canMotor struct {
 	duty  float64
 	at    time.Duration
 	set   bool
+	fx    *fxLoop // a Talon FX's request and loop (phoenix6.go), nil for others
 }
 
 var _ hal.CANMotor = (*canMotor)(nil)
@@ -218,6 +219,9 @@ func (m *canMotor) canID() int { return m.id }
 func (m *canMotor) effective(enabled bool, now time.Duration) float64 {
 	if !enabled || !m.set || now-m.at > motorTimeout {
 		return 0
+	}
+	if m.fx != nil {
+		return m.fxDuty(now)
 	}
 	return m.duty
 }

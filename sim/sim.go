@@ -74,6 +74,7 @@ type Sim struct {
 	imus       []*imuDev
 	pigeonOpen map[canKey]bool  // by bus and CAN id, 1000 + the Talon's id for one on a Talon
 	canNodes   map[string]*node // the emulated CAN devices, by the YAML name of a device on them
+	cancoders  []*cancoder      // the emulated CANcoders (phoenix6.go)
 	canFaults  []canFault       // scheduled silences
 	fastTick   int              // fastPeriod ticks sent so far
 	senders    []sender         // the parts' own CAN devices (addSender)

@@ -141,7 +141,11 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	}
 	r, list, ioErr := robot.Load(urdfPath, yamlPath)
 	if r != nil && *halName != "" {
-		devices.CheckBackend(r.Config, *halName, caps, &list)
+		vendored := caps & hal.VendorCaps // CTRE's libraries, on hardware; the sim emulates them
+		if *halName == "sim" {
+			vendored = 0
+		}
+		devices.CheckBackend(r.Config, *halName, caps, vendored, &list)
 	}
 	loads := checkCAN(r, &list)
 	if *strict {

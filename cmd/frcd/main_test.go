@@ -237,9 +237,10 @@ func TestSchemaCommand(t *testing.T) {
 	}
 }
 
-// validate --hal warns about each device the backend cannot run: on the
-// roboRIO the CTRE devices (no Phoenix), on a coprocessor everything but
-// DIO, CAN frames and Linux buses; the sim runs everything.
+// validate --hal warns about each device the backend cannot run: on a
+// coprocessor everything but DIO, CAN frames and Linux buses (and CTRE's
+// devices in a build without -tags ctre); the sim runs everything; on the
+// roboRIO the CTRE devices run only with CTRE's libraries deployed.
 func TestValidateHAL(t *testing.T) {
 	u, y := "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"
 	count := func(hal string) (int, string) {
@@ -249,13 +250,16 @@ func TestValidateHAL(t *testing.T) {
 		}
 		return strings.Count(out, "backend cannot run it"), out
 	}
-	if n, out := count("sim"); n != 0 {
+	if n, out := count("sim"); n != 0 || strings.Contains(out, "deploy/ctre.md") {
 		t.Errorf("--hal sim: %d warnings\n%s", n, out)
 	}
 	n, out := count("roborio")
+	if n != 0 {
+		t.Errorf("--hal roborio: %d devices it cannot run\n%s", n, out)
+	}
 	for _, want := range []string{
-		`talon_srx "left_front_wheel_joint": the roborio backend cannot run it: it has no vendor-library CAN motor controllers`,
-		`pigeon_imu "pigeon": the roborio backend cannot run it: it has no vendor-library Pigeon IMUs`,
+		`talon_srx "left_front_wheel_joint": the roborio backend runs it only with CTRE's libraries deployed (vendor-library CAN motor controllers; see deploy/ctre.md)`,
+		`pigeon_imu "pigeon": the roborio backend runs it only with CTRE's libraries deployed (vendor-library Pigeon IMUs; see deploy/ctre.md)`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("--hal roborio lacks %q\n%s", want, out)
@@ -264,7 +268,7 @@ func TestValidateHAL(t *testing.T) {
 	if strings.Contains(out, `spark "right_front_wheel_joint": the roborio`) {
 		t.Errorf("--hal roborio warns about a PWM controller\n%s", out)
 	}
-	if m, out := count("linux"); m <= n || !strings.Contains(out, `spark "right_front_wheel_joint": the linux backend cannot run it: it has no PWM outputs`) ||
+	if m, out := count("linux"); m == 0 || !strings.Contains(out, `spark "right_front_wheel_joint": the linux backend cannot run it: it has no PWM outputs`) ||
 		strings.Contains(out, `pdp "pdp": the linux`) {
 		t.Errorf("--hal linux: %d warnings (roborio %d)\n%s", m, n, out)
 	}

@@ -53,6 +53,12 @@ type Backend struct {
 	TalonPigeons map[int]*Pigeon
 	// Accel is the built-in accelerometer (accel.go).
 	Accel Accelerometer
+	// TalonFXs, CANcoders and Pigeon2s hold the Phoenix 6 devices by CAN
+	// id (phoenix6.go); like Motors, a test may add one before it is
+	// opened.
+	TalonFXs  map[int]*TalonFX
+	CANcoders map[int]*CANcoder
+	Pigeon2s  map[int]*Pigeon
 	// SPIPorts and I2CBuses are what SPI and I2C return (periph's
 	// conntest, spitest and i2ctest fakes fit); a missing port is
 	// ErrNoDevice.
@@ -78,6 +84,9 @@ func New() *Backend {
 		Motors:       map[int]*Motor{},
 		Pigeons:      map[int]*Pigeon{},
 		TalonPigeons: map[int]*Pigeon{},
+		TalonFXs:     map[int]*TalonFX{},
+		CANcoders:    map[int]*CANcoder{},
+		Pigeon2s:     map[int]*Pigeon{},
 		SPIPorts:     map[int]spi.Port{},
 		I2CBuses:     map[int]i2c.Bus{},
 		open:         map[resource]bool{},

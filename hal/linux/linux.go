@@ -3,9 +3,12 @@
 // DIO channels through GPIO pins, the navX's SPI and I2C through spidev
 // and i2c-dev, and frcd's own Driver Station, enabled over ROS
 // (/frcd/enable) since no Driver Station reaches a coprocessor. What a
-// coprocessor has no hardware for (PWM, analog I/O, FPGA encoders, relays,
-// CTRE's closed CAN devices) it does not provide (Caps): opening it is
-// hal.ErrUnsupported, with a message saying what to use instead.
+// coprocessor has no hardware for (PWM, analog I/O, FPGA encoders, relays)
+// it does not provide (Caps): opening it is hal.ErrUnsupported, with a
+// message saying what to use instead. CTRE's devices go through CTRE's
+// libraries on Phoenix's SocketCAN platform (hal/ctre, in a build with
+// cgo and -tags ctre), fed their enable on every cycle while the robot is
+// enabled.
 //
 // The `linux:` section of the robot's YAML configures it (OptionsFrom).
 // On every cycle (AdvanceTo) it sends the FRC universal CAN heartbeat on
@@ -25,6 +28,7 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/ctre"
 	"github.com/frcd/frcd/hal/heartbeat"
 	"github.com/frcd/frcd/hal/periph"
 	"github.com/frcd/frcd/hal/socketcan"
@@ -81,6 +85,16 @@ type Parts struct {
 	IO IO
 	// Close releases the parts (stops the CAN readers).
 	Close func() error
+	// CTRE is CTRE's libraries (hal/ctre's Lib), providing its devices;
+	// nil when they did not load, CTREErr saying why.
+	CTRE    Vendor
+	CTREErr error
+}
+
+// Vendor is a vendor library that keeps its actuators enabled while fed
+// (hal/ctre's Lib: Phoenix's non-FRC enable).
+type Vendor interface {
+	Feed()
 }
 
 // Backend is the Linux coprocessor's hal.Backend. It is also a
@@ -150,6 +164,9 @@ func (b *Backend) AdvanceTo(now time.Duration) {
 		for i := range b.hb {
 			b.hb[i].State = -1 // log the first state
 		}
+	}
+	if ds.Enabled && !ds.EStop && b.p.CTRE != nil {
+		b.p.CTRE.Feed() // CTRE's actuators run while fed: only while enabled
 	}
 	for i, h := range b.p.Heartbeats {
 		h.Tick(now, ds) // the Sender counts its send errors; Report shows them
@@ -328,15 +345,26 @@ func (b *Backend) I2CDev(bus int) (i2c.Bus, error) {
 // (PWM, analog I/O, FPGA encoders, relays, CTRE's closed CAN devices, the
 // roboRIO's port numbers) it does not implement; Lacks says what to use
 // instead. `frcd validate --hal linux` warns about devices needing more.
-const Caps = hal.CapDIO | hal.CapCAN | hal.CapLinuxBuses
+const Caps = hal.CapDIO | hal.CapCAN | hal.CapLinuxBuses | ctreCaps
+
+// Vendor is CTRE's libraries (hal.VendorLibs), nil when they did not load.
+func (b *Backend) Vendor() any {
+	if b.p.CTRE == nil {
+		return nil
+	}
+	return b.p.CTRE
+}
 
 // Lacks says, for providers a coprocessor lacks, what to use instead.
 func (b *Backend) Lacks(c hal.Caps) string {
 	switch {
 	case c&(hal.CapPWM|hal.CapDutyCycle|hal.CapAnalogIn|hal.CapAnalogOut|hal.CapEncoder|hal.CapRelay) != 0:
 		return "a Linux coprocessor has no roboRIO FPGA: drive motors over CAN, or run frcd on the roboRIO (--hal roborio)"
-	case c&(hal.CapCANMotor|hal.CapPigeon) != 0:
-		return "CTRE's Talon SRX, Victor SPX and Pigeon speak a closed protocol that only CTRE's Phoenix library drives; frcd has no Phoenix binding"
+	case c&(hal.CapCANMotor|hal.CapPigeon|hal.CapPhoenix6) != 0:
+		if b.p.CTREErr != nil {
+			return fmt.Sprintf("CTRE's devices speak a closed protocol that only CTRE's Phoenix libraries drive: %v", b.p.CTREErr)
+		}
+		return "CTRE's devices speak a closed protocol that only CTRE's Phoenix libraries drive, and those loaded lack this family (see " + ctre.Checklist + ")"
 	case c&hal.CapRIOPorts != 0:
 		return "on a Linux coprocessor give the navX its spidev or i2c-dev bus (and chip_select), not a roboRIO port"
 	}
@@ -373,6 +401,7 @@ func Open(o Options, logf func(format string, args ...any)) (*Backend, error) {
 		p.IO = host
 		p.Close = func() error { return errors.Join(buses.Close(), host.Close()) }
 	}
+	p.CTRE, p.CTREErr = openCTRE(b.o)
 	b.p = p
 	return b, nil
 }

@@ -39,10 +39,12 @@
 //   - CAN: HAL_CAN_SendMessage (sent once); Latest asks
 //     HAL_CAN_ReceiveMessage for the id and keeps the newest frame per id,
 //     stamped on the backend's Clock from NetComm's receive time stamp.
-//     CTRE Talon SRX, Victor SPX and Pigeon IMU need CTRE's Phoenix
-//     library, which frcd does not load: the backend does not provide
-//     hal.CANMotors or hal.Pigeons (Caps), so opening one fails with
-//     hal.ErrUnsupported and `frcd validate --hal roborio` warns.
+//   - CTRE's devices (talon_srx, can_victor_spx, pigeon_imu through Phoenix
+//     5; talon_fx, cancoder, pigeon2 through Phoenix 6): CTRE's libraries
+//     loaded by hal/ctre at Open when deployed, under the FRC rules (the
+//     Driver Station enables them; frcd feeds nothing). Vendor gives them
+//     to the hal.Open helpers; when they are missing, opening a CTRE
+//     device fails with hal.ErrUnsupported saying why (Lacks).
 //   - SPI and I2C: periph spi.Port and i2c.Bus over HAL_InitializeSPI and
 //     HAL_TransactionSPI, HAL_InitializeI2C and HAL_TransactionI2C.
 //   - Vin: HAL_GetVinVoltage. Clock: HAL_GetFPGATime since Open.

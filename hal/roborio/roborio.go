@@ -24,6 +24,7 @@ import (
 	"periph.io/x/conn/v3/spi"
 
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/ctre"
 )
 
 // Library is the file name of the WPILib HAL.
@@ -51,6 +52,10 @@ type Options struct {
 	// InitTimeout is how long HAL_Initialize waits for a robot program
 	// that still runs to exit; 0 means 500 ms, as WPILib's programs wait.
 	InitTimeout time.Duration
+	// CTRE says where CTRE's libraries are (hal/ctre); they load when
+	// present, under the FRC enable rules. Their absence is no error
+	// until a CTRE device is opened.
+	CTRE ctre.Options
 }
 
 // Backend is the roboRIO's hal.Backend. Its methods are safe for
@@ -59,6 +64,9 @@ type Backend struct {
 	closed  atomic.Bool
 	t0      uint64       // HAL_GetFPGATime at Open, µs
 	lastNow atomic.Int64 // the last Now, a time.Duration
+
+	ctre    *ctre.Lib // nil when CTRE's libraries did not load: ctreErr says why
+	ctreErr error
 
 	mu    sync.Mutex // guards what follows
 	frees []func()   // handles to free at Close, in opening order
@@ -124,6 +132,9 @@ func Open(o Options) (*Backend, error) {
 	}
 	b.t0 = uint64(t.v)
 	b.bus.init(b)
+	co := o.CTRE
+	co.FRC = true
+	b.ctre, b.ctreErr = ctre.Open(co)
 	C.frcd_observe_starting()
 	isOpen = true
 	return b, nil
@@ -356,14 +367,24 @@ func (b *Backend) Vin() (float64, error) {
 	return float64(r.v), nil
 }
 
-// Lacks says what to use instead of CTRE's CAN devices, which need CTRE's
-// Phoenix library that frcd does not load (Caps has no hal.CapCANMotor or
-// hal.CapPigeon).
-func (b *Backend) Lacks(c hal.Caps) string {
-	if c&(hal.CapCANMotor|hal.CapPigeon) != 0 {
-		return "CTRE devices need CTRE's Phoenix library, which frcd does not load; drive a motor by PWM or use another controller, use a navX for a Pigeon"
+// Vendor is CTRE's libraries (hal.VendorLibs), nil when they did not load.
+func (b *Backend) Vendor() any {
+	if b.ctre == nil {
+		return nil
 	}
-	return ""
+	return b.ctre
+}
+
+// Lacks says why CTRE's devices cannot open: their libraries did not load
+// (or lack that family).
+func (b *Backend) Lacks(c hal.Caps) string {
+	if c&ctre.Caps == 0 {
+		return ""
+	}
+	if b.ctreErr != nil {
+		return fmt.Sprintf("CTRE devices need CTRE's Phoenix libraries: %v", b.ctreErr)
+	}
+	return fmt.Sprintf("the CTRE libraries loaded lack this family (see %s)", ctre.Checklist)
 }
 
 // SPI returns SPI port 0-3 (the onboard chip selects) or 4 (the MXP).

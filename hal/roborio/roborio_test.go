@@ -14,6 +14,7 @@ import (
 
 	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/ctre"
 	"github.com/frcd/frcd/internal/tooltest"
 )
 
@@ -418,16 +419,54 @@ func TestCAN(t *testing.T) {
 	}
 }
 
-func TestCTREUnsupported(t *testing.T) {
-	f := open(t)
-	if got := hal.CapsOf(f.b); got != Caps {
-		t.Errorf("the backend provides %s; Caps says %s", got, Caps)
+func TestCTRE(t *testing.T) {
+	t.Setenv("LD_LIBRARY_PATH", "")
+	f := open(t) // no CTRE libraries in the default places on a test machine
+	if got := hal.CapsOf(f.b); got != Caps&^ctre.Caps {
+		t.Errorf("without CTRE's libraries the backend provides %s; want %s", got, Caps&^ctre.Caps)
 	}
-	if _, err := hal.OpenCANMotor(f.b, "", frc.TalonSRX, 3); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "Phoenix") {
+	if _, err := hal.OpenCANMotor(f.b, "", frc.TalonSRX, 3); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), ctre.Checklist) {
 		t.Errorf("OpenCANMotor: %v", err)
 	}
-	if _, err := hal.OpenPigeon(f.b, "", -1, 3); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "navX") {
-		t.Errorf("OpenPigeon: %v", err)
+	if _, err := hal.OpenPhoenix6(f.b); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "Phoenix") {
+		t.Errorf("OpenPhoenix6: %v", err)
+	}
+	f.b.Close()
+
+	// With them (the fake), every provider of Caps, and the calls reach
+	// the library.
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "libfakectre.so")
+	compile(t, lib, "-Wall", "-Werror", filepath.Join("..", "ctre", "testdata", "fakectre.c"))
+	ctreLog := filepath.Join(dir, "ctre.log")
+	t.Setenv("FAKECTRE_LOG", ctreLog)
+	b, err := Open(Options{Library: fakeLib(t), CTRE: ctre.Options{Paths: []string{lib}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if got := hal.CapsOf(b); got != Caps {
+		t.Errorf("with CTRE's libraries the backend provides %s; Caps says %s", got, Caps)
+	}
+	m, err := hal.OpenCANMotor(b, "", frc.TalonSRX, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetDuty(0.5)
+	p6, err := hal.OpenPhoenix6(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx, err := p6.OpenTalonFX("", 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx.Control(hal.FXControl{Mode: hal.FXVoltage, Value: 3})
+	got, _ := os.ReadFile(ctreLog)
+	want := "c_MotController_Create1 0x2040003\nc_MotController_Set_4 0x2040003 0 0.5 0 0\n" +
+		"c_ctre_phoenix6_encode_device 4 \"talon fx\" \"\"\nc_ctre_phoenix6_RequestControlVoltageOut \"\" 0x10004 100 3 0000000\n"
+	if string(got) != want {
+		t.Errorf("CTRE calls:\n%s\nwant:\n%s", got, want)
 	}
 }
 

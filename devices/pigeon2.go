@@ -1,0 +1,46 @@
+package devices
+
+import (
+	"fmt"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/interfaces"
+)
+
+func init() { MustRegister(pigeon2Driver) }
+
+// pigeon2Driver declares the type: its keys and facts, driver, CAN traffic
+// and HAL needs.
+var pigeon2Driver = Driver{Type: pigeon2Type, New: newPigeon2, CAN: &CANTraffic{Kind: canPigeon2, NumberKey: "id"}, Needs: hal.CapPhoenix6}
+
+var pigeon2Type = &config.Type{
+	Name: "pigeon2", Class: "Pigeon2", Group: "sensor",
+	Summary: "A CTRE Pigeon 2.0 IMU on the CAN bus, through CTRE's Phoenix 6.",
+	Doc:     "State: an IMU handle (orientation, angular velocity, linear acceleration), published as sensor_msgs/Imu like a pigeon_imu's.",
+	Place:   config.LinkSensor,
+	Keys: []config.Key{
+		config.FrameIDKey,
+		{Name: "id", Kind: config.Int, Required: true, Resource: config.CANGyro, Scope: "can_bus", Doc: "The CAN id of the Pigeon 2."},
+		config.CANBusKey, config.RequiredKey,
+	},
+	Facts: config.Facts{CAN: true},
+}
+
+// newPigeon2 binds a Pigeon 2 through hal.Phoenix6's hal.Pigeon: the same
+// reading, reordering and checks as a pigeon_imu (pigeonIMU).
+func newPigeon2(d *config.Device, env *Env) (Device, error) {
+	p6, err := hal.OpenPhoenix6(env.HAL)
+	if err != nil {
+		return nil, err
+	}
+	p, err := p6.OpenPigeon2(d.CANBus(), d.Int("id"))
+	if err != nil {
+		return nil, fmt.Errorf("Pigeon 2 at CAN id %d: %w", d.Int("id"), err)
+	}
+	g := &pigeonIMU{name: d.Name, p: p, rErr: newOpError(d, "read")}
+	if err := interfaces.RegisterState(env.Handles, d.Name, interfaces.IMU, &g.state); err != nil {
+		return nil, err
+	}
+	return g, nil
+}

@@ -1,0 +1,201 @@
+package devices
+
+import (
+	"fmt"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/interfaces"
+)
+
+func init() { MustRegister(talonFxDriver) }
+
+// talonFxDriver declares the type: its keys and facts, driver, CAN traffic
+// and HAL needs.
+var talonFxDriver = Driver{Type: talonFXType, New: newTalonFX, CAN: &CANTraffic{Kind: canTalonFX, NumberKey: "id"}, Needs: hal.CapPhoenix6}
+
+var talonFXType = &config.Type{
+	Name: "talon_fx", Class: "TalonFX", Group: "speed controller",
+	Summary: "A CTRE Talon FX (Falcon 500, Kraken X60/X44) on the CAN bus, through CTRE's Phoenix 6.",
+	Doc: "State: name/voltage (V applied), name/effort (stator current × k_eff: the joint's effort), and its integrated rotor sensor as name/rate (RateState: position and velocity " +
+		"through sensor_to_mechanism_ratio and distance_per_rotation) and name/analog (position), which give its joint " +
+		"position and velocity when no sensor on the joint does. Command: name/voltage (V, VoltageOut); position, velocity and " +
+		"effort commands run through the controllers' PID on the roboRIO. With closed_loop: device, name/position (rad or m) " +
+		"and name/velocity (rad/s or m/s) command handles run the Talon's own PositionVoltage and VelocityVoltage with slot 0's " +
+		"gains kp, ki, kd, kv, ks (Phoenix 6 units: V per rotor rotation, per rotation/s...), applied at start.",
+	Place: config.DrivesJoint, Provides: config.Position | config.Velocity,
+	Keys: []config.Key{
+		canID, p6InvertedKey, sensorRatioKey, distancePerRotationKey,
+		{Name: "k_eff", Kind: config.Float, Default: 1.0, Unit: "N·m/A or N/A", Doc: "The stator current to effort scaling (motor torque per amp times the gear reduction): the stator current × k_eff is name/effort, its joint's effort, signed like the applied voltage."},
+		{Name: "closed_loop", Kind: config.String, Default: "roborio", Enum: []string{"roborio", "device"},
+			Doc: "Where position and velocity commands are closed: roborio (the controllers' PID, through name/voltage), or device (the Talon's own loop, through name/position and name/velocity)."},
+		{Name: "kp", Kind: config.Float, Default: 0.0, Doc: "Slot 0 proportional gain, V per rotor rotation of error (closed_loop: device)."},
+		{Name: "ki", Kind: config.Float, Default: 0.0, Doc: "Slot 0 integral gain, V per rotor rotation·s (closed_loop: device)."},
+		{Name: "kd", Kind: config.Float, Default: 0.0, Doc: "Slot 0 derivative gain, V per rotor rotation/s (closed_loop: device)."},
+		{Name: "kv", Kind: config.Float, Default: 0.0, Doc: "Slot 0 velocity feed forward, V per rotor rotation/s (closed_loop: device)."},
+		{Name: "ks", Kind: config.Float, Default: 0.0, Doc: "Slot 0 static feed forward, V (closed_loop: device)."},
+		config.CANBusKey, config.RequiredKey,
+	},
+	Check: func(d *config.Device, c *config.Checker) {
+		if d.Str("closed_loop") != "device" {
+			for _, k := range []string{"kp", "ki", "kd", "kv", "ks"} {
+				if d.Has(k) {
+					c.Warnf(d.KeyPos(k), "%s: %s has no effect unless closed_loop is device", d, k)
+				}
+			}
+		}
+	},
+	Facts: config.Facts{Speed: true, CAN: true, Joint: config.RateSource, EffortState: true},
+}
+
+// talonFX drives a CTRE Talon FX through hal.TalonFX (CTRE's Phoenix 6 C
+// interface on a robot, the sim's emulation behind the same interface).
+// A voltage command is a VoltageOut of that many volts (negated when
+// inverted; unset or not finite: NeutralOut). With closed_loop: device a
+// set position or velocity command wins over voltage and goes out as a
+// PositionVoltage or VelocityVoltage in rotor rotations (joint / the
+// joint distance of a rotor rotation), slot 0. Halt is NeutralOut.
+// Read takes the rotor's position and velocity into name/rate and the
+// supply voltage; a stale status is hal.ErrTimeout from the HAL.
+type talonFX struct {
+	name    string
+	fx      hal.TalonFX
+	perRot  float64 // joint distance per rotor rotation, signed by inverted
+	inv     float64 // -1 when inverted
+	devLoop bool
+
+	cmd, posCmd, velCmd interfaces.JointCommand
+	volts               interfaces.AnalogState
+	effort              interfaces.AnalogState // stator current × kEff
+	kEff                float64
+	rate                interfaces.RateState
+	pos                 interfaces.AnalogState
+	status              hal.FXStatus
+
+	rErr, wErr, hErr opError
+
+	// diag is the last status read, for Report (another goroutine).
+	mu   sync.Mutex
+	diag hal.FXStatus
+	id   int
+	seen bool
+}
+
+var (
+	_ Device       = (*talonFX)(nil)
+	_ hal.Reporter = (*talonFX)(nil)
+)
+
+func newTalonFX(d *config.Device, env *Env) (Device, error) {
+	p6, err := hal.OpenPhoenix6(env.HAL)
+	if err != nil {
+		return nil, err
+	}
+	fx, err := p6.OpenTalonFX(d.CANBus(), d.Int("id"))
+	if err != nil {
+		return nil, fmt.Errorf("Talon FX %d: %w", d.Int("id"), err)
+	}
+	t := &talonFX{name: d.Name, fx: fx, id: d.Int("id"), perRot: jointPerRotation(d), inv: 1, devLoop: d.Str("closed_loop") == "device",
+		rErr: newOpError(d, "read status"), wErr: newOpError(d, "write"), hErr: newOpError(d, "halt")}
+	if d.Bool("inverted") {
+		t.inv = -1
+	}
+	if err := registerVoltage(env, d.Name, &t.volts, &t.cmd); err != nil {
+		return nil, err
+	}
+	if err := registerRate(env, d.Name, &t.rate, &t.pos); err != nil {
+		return nil, err
+	}
+	t.kEff = d.Float("k_eff")
+	if err := interfaces.RegisterState(env.Handles, d.Name, interfaces.Effort, &t.effort); err != nil {
+		return nil, err
+	}
+	if t.devLoop {
+		g := hal.FXGains{P: d.Float("kp"), I: d.Float("ki"), D: d.Float("kd"), V: d.Float("kv"), S: d.Float("ks")}
+		if err := fx.SetGains(0, g); err != nil {
+			return nil, fmt.Errorf("Talon FX %d: applying slot 0 gains: %w", d.Int("id"), err)
+		}
+		if err := interfaces.RegisterCommand(env.Handles, d.Name, d.Name, interfaces.Position, &t.posCmd); err != nil {
+			return nil, err
+		}
+		if err := interfaces.RegisterCommand(env.Handles, d.Name, d.Name, interfaces.Velocity, &t.velCmd); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+func (t *talonFX) Name() string { return t.name }
+
+// Read takes the rotor sensor and supply voltage from the Talon's status.
+func (t *talonFX) Read(now, dt time.Duration) error {
+	st, err := t.fx.Status()
+	if err != nil {
+		return t.rErr.wrap(err)
+	}
+	if !interfaces.Finite(st.Position) || !interfaces.Finite(st.Velocity) {
+		return t.rErr.wrap(errNotFinite)
+	}
+	t.status = st
+	t.mu.Lock()
+	t.diag, t.seen = st, true
+	t.mu.Unlock()
+	t.rate.State, t.rate.Rate = st.Position*t.perRot, st.Velocity*t.perRot
+	t.pos.Value = t.rate.State
+	e := math.Abs(st.StatorCurrent) * t.kEff
+	switch {
+	case t.volts.Value < 0:
+		e = -e
+	case t.volts.Value == 0:
+		e = 0
+	}
+	t.effort.Value = e
+	return nil
+}
+
+func (t *talonFX) Write(now, dt time.Duration) error {
+	c := hal.FXControl{}
+	switch {
+	case t.devLoop && t.posCmd.Set && interfaces.Finite(t.posCmd.Value):
+		c = hal.FXControl{Mode: hal.FXPosition, Value: t.posCmd.Value / t.perRot}
+		t.volts.Value = 0
+	case t.devLoop && t.velCmd.Set && interfaces.Finite(t.velCmd.Value):
+		c = hal.FXControl{Mode: hal.FXVelocity, Value: t.velCmd.Value / t.perRot}
+		t.volts.Value = 0
+	case t.cmd.Set && interfaces.Finite(t.cmd.Value):
+		v := t.cmd.Value
+		if usableSupply(t.status.SupplyVoltage) { // the Talon cannot apply more than its supply
+			v = max(-t.status.SupplyVoltage, min(t.status.SupplyVoltage, v))
+		}
+		c = hal.FXControl{Mode: hal.FXVoltage, Value: v * t.inv}
+		t.volts.Value = v
+	default:
+		t.volts.Value = 0
+	}
+	return t.wErr.wrap(t.fx.Control(c))
+}
+
+// Report gives the Talon's supply, currents, temperature and faults for
+// /diagnostics: a warning while it reports a fault.
+func (t *talonFX) Report(dst []hal.Report) []hal.Report {
+	t.mu.Lock()
+	st, seen := t.diag, t.seen
+	t.mu.Unlock()
+	name := fmt.Sprintf("%s (Talon FX %d)", t.name, t.id)
+	if !seen {
+		return append(dst, hal.Report{Name: name, Message: "no status yet", Warn: true})
+	}
+	msg := fmt.Sprintf("supply %.1f V %.1f A, stator %.1f A, %.0f °C", st.SupplyVoltage, st.SupplyCurrent, st.StatorCurrent, st.Temperature)
+	if st.Faults != 0 {
+		msg += fmt.Sprintf(", faults 0x%x", st.Faults)
+	}
+	return append(dst, hal.Report{Name: name, Message: msg, Warn: st.Faults != 0})
+}
+
+func (t *talonFX) Halt() error {
+	t.volts.Value = 0
+	return t.hErr.wrap(t.fx.Control(hal.FXControl{}))
+}

@@ -1,0 +1,374 @@
+//go:build (ctre || roborio) && cgo
+
+package ctre
+
+import (
+	"errors"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/frcd/frcd/frc"
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/internal/tooltest"
+)
+
+// libs holds the fake libraries, compiled once per run: both families,
+// and Phoenix 6 alone.
+var libs struct {
+	once      sync.Once
+	dir       string
+	both, six string
+	err       error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if libs.dir != "" {
+		os.RemoveAll(libs.dir)
+	}
+	os.Exit(code)
+}
+
+// cc is the host's C compiler, or $FAKECTRE_CC (make rio-test builds the
+// fake for ARM and runs these tests under qemu-arm).
+func cc() string {
+	if c := os.Getenv("FAKECTRE_CC"); c != "" {
+		return c
+	}
+	return "cc"
+}
+
+func fakes(t *testing.T) (both, six string) {
+	t.Helper()
+	tooltest.Require(t, tooltest.CC)
+	libs.once.Do(func() {
+		libs.dir, libs.err = os.MkdirTemp("", "fakectre")
+		if libs.err != nil {
+			return
+		}
+		libs.both, libs.six = filepath.Join(libs.dir, "libfake_both.so"), filepath.Join(libs.dir, "libfake_six.so")
+		for _, c := range [][]string{{"-o", libs.both}, {"-DONLY6", "-o", libs.six}} {
+			args := append([]string{"-shared", "-fPIC", "-Wall", "-Werror"}, c...)
+			b, err := exec.Command(cc(), append(args, filepath.Join("testdata", "fakectre.c"))...).CombinedOutput()
+			if err != nil {
+				libs.err = errors.New(err.Error() + "\n" + string(b))
+				return
+			}
+		}
+	})
+	if libs.err != nil {
+		t.Fatalf("building the fake CTRE libraries: %v", libs.err)
+	}
+	return libs.both, libs.six
+}
+
+type fake struct {
+	t       *testing.T
+	l       *Lib
+	log, in string
+	seen    int
+}
+
+func open(t *testing.T, o Options, inputs ...string) *fake {
+	t.Helper()
+	both, _ := fakes(t)
+	dir := t.TempDir()
+	f := &fake{t: t, log: filepath.Join(dir, "log"), in: filepath.Join(dir, "in")}
+	t.Setenv("FAKECTRE_LOG", f.log)
+	t.Setenv("FAKECTRE_IN", f.in)
+	f.set(inputs...)
+	if o.Paths == nil {
+		o.Paths = []string{both}
+	}
+	l, err := Open(o)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	f.l = l
+	return f
+}
+
+func (f *fake) set(lines ...string) {
+	f.t.Helper()
+	file, err := os.OpenFile(f.in, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer file.Close()
+	for _, l := range lines {
+		if _, err := file.WriteString(l + "\n"); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+}
+
+// expect checks that the calls since the last check are exactly want.
+func (f *fake) expect(want ...string) {
+	f.t.Helper()
+	b, err := os.ReadFile(f.log)
+	if err != nil && !os.IsNotExist(err) {
+		f.t.Fatal(err)
+	}
+	var all []string
+	if len(b) > 0 {
+		all = strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	}
+	got := all[f.seen:]
+	f.seen = len(all)
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		f.t.Errorf("CTRE calls:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestOpenFailsClearly(t *testing.T) {
+	t.Setenv("LD_LIBRARY_PATH", "")
+	_, err := Open(Options{Dirs: []string{t.TempDir()}})
+	if !errors.Is(err, ErrNoLibrary) || !strings.Contains(err.Error(), "libCTRE_PhoenixTools.so") || !strings.Contains(err.Error(), Checklist) {
+		t.Errorf("Open without libraries: %v", err)
+	}
+	_, err = Open(Options{Paths: []string{filepath.Join(t.TempDir(), "libCTRE_PhoenixCCI.so")}})
+	if !errors.Is(err, ErrNoLibrary) || !strings.Contains(err.Error(), "cannot load") {
+		t.Errorf("Open of a missing path: %v", err)
+	}
+}
+
+func TestFindSearchesDirs(t *testing.T) {
+	both, _ := fakes(t)
+	dir := t.TempDir()
+	b, err := os.ReadFile(both)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range Libraries {
+		if err := os.WriteFile(filepath.Join(dir, n), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("LD_LIBRARY_PATH", "")
+	got := find([]string{t.TempDir(), dir})
+	want := []string{filepath.Join(dir, Libraries[0]), filepath.Join(dir, Libraries[1])}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("find = %v, want %v", got, want)
+	}
+}
+
+func TestPhoenix5MotorControllers(t *testing.T) {
+	f := open(t, Options{}, "p5 0x2040003 12.5 -4 31")
+	if p5, p6 := f.l.Families(); !p5 || !p6 || f.l.Caps() != Caps {
+		t.Fatalf("families %v %v, caps %v", p5, p6, f.l.Caps())
+	}
+	talon, err := f.l.OpenCANMotor(frc.TalonSRX, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	victor, err := f.l.OpenCANMotor(frc.VictorSPX, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.expect("c_MotController_Create1 0x2040003", "c_MotController_Create1 0x1040004")
+	if err := talon.SetDuty(0.25); err != nil {
+		t.Fatal(err)
+	}
+	victor.SetDuty(math.NaN())
+	victor.SetDuty(-3)
+	f.expect("c_MotController_Set_4 0x2040003 0 0.25 0 0", "c_MotController_Set_4 0x1040004 0 0 0 0", "c_MotController_Set_4 0x1040004 0 0 0 0")
+	st, err := talon.Status()
+	if err != nil || st != (hal.MotorStatus{BusVoltage: 12.5, OutputCurrent: 4, Temperature: 31}) {
+		t.Errorf("Status = %+v, %v", st, err)
+	}
+	f.expect("c_MotController_GetBusVoltage 0x2040003", "c_MotController_GetOutputCurrent 0x2040003", "c_MotController_GetTemperature 0x2040003")
+
+	f.set("fail c_MotController_Set_4 -3", "fail c_MotController_GetBusVoltage -200")
+	if err := talon.SetDuty(0.1); !errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "c_MotController_Set_4: status -3") {
+		t.Errorf("failed SetDuty: %v", err)
+	}
+	if _, err := talon.Status(); !errors.Is(err, hal.ErrTimeout) {
+		t.Errorf("stale Status: %v", err)
+	}
+	f.expect("c_MotController_Set_4 0x2040003 0 0.1 0 0", "c_MotController_GetBusVoltage 0x2040003")
+
+	for _, bad := range []struct {
+		model string
+		id    int
+		want  error
+	}{{frc.TalonSRX, 63, hal.ErrNoDevice}, {frc.TalonSRX, -1, hal.ErrNoDevice}, {"TalonFX", 1, hal.ErrUnsupported}} {
+		if _, err := f.l.OpenCANMotor(bad.model, bad.id); !errors.Is(err, bad.want) {
+			t.Errorf("OpenCANMotor(%q, %d): %v, want %v", bad.model, bad.id, err, bad.want)
+		}
+	}
+	if _, err := f.l.OpenCANMotorOn("canivore", frc.TalonSRX, 1); !errors.Is(err, hal.ErrUnsupported) {
+		t.Errorf("Phoenix 5 on a named bus: %v", err)
+	}
+	f.expect()
+}
+
+func TestPhoenix5Pigeon(t *testing.T) {
+	f := open(t, Options{}, "pigeon5 5 1 0 0 0 90 0 -180 0 0 16384", "pigeon5 1002 0.5 0.5 0.5 0.5 0 0 0 8192 0 0")
+	onCAN, err := f.l.OpenPigeon(5, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onTalon, err := f.l.OpenPigeon(-1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.expect("c_PigeonIMU_Create1 5", "c_PigeonIMU_Create2 2")
+	q, g, a, err := onCAN.Read()
+	if err != nil || q != [4]float64{1, 0, 0, 0} || !near(g[0], math.Pi/2) || !near(g[2], -math.Pi) || !near(a[2], 9.80665) {
+		t.Errorf("Read = %v %v %v %v", q, g, a, err)
+	}
+	f.expect("c_PigeonIMU_Get6dQuaternion 5", "c_PigeonIMU_GetRawGyro 5", "c_PigeonIMU_GetBiasedAccelerometer 5")
+	if q, _, a, err := onTalon.Read(); err != nil || q[0] != 0.5 || !near(a[0], 9.80665/2) {
+		t.Errorf("Read on Talon = %v %v %v", q, a, err)
+	}
+	f.expect("c_PigeonIMU_Get6dQuaternion 1002", "c_PigeonIMU_GetRawGyro 1002", "c_PigeonIMU_GetBiasedAccelerometer 1002")
+	f.set("fail c_PigeonIMU_Get6dQuaternion -7")
+	if _, _, _, err := onCAN.Read(); err == nil || errors.Is(err, hal.ErrTimeout) {
+		t.Errorf("failed Read: %v", err)
+	}
+	f.expect("c_PigeonIMU_Get6dQuaternion 5")
+}
+
+func TestTalonFX(t *testing.T) {
+	f := open(t, Options{DefaultBus: "can0"},
+		"sig 0x10007 1372 12.5", "sig 0x10007 1371 -3", "sig 0x10007 1367 12.1", "sig 0x10007 1366 4.5",
+		"sig 0x10007 1365 20", "sig 0x10007 1368 45", "sig 0x10007 835 6")
+	fx, err := f.l.OpenTalonFX("", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.expect(`c_ctre_phoenix6_encode_device 7 "talon fx" "can0"`)
+	st, err := fx.Status()
+	want := hal.FXStatus{Position: 12.5, Velocity: -3, SupplyVoltage: 12.1, SupplyCurrent: 4.5, StatorCurrent: 20, Temperature: 45, Faults: 6}
+	if err != nil || st != want {
+		t.Errorf("Status = %+v, %v; want %+v", st, err, want)
+	}
+	f.expect(`c_ctre_phoenix6_get_signal 7 "can0" 0 0 0x10007:1372 0x10007:1371 0x10007:1367 0x10007:1366 0x10007:1365 0x10007:1368 0x10007:835`)
+
+	for _, c := range []hal.FXControl{
+		{Mode: hal.FXDuty, Value: 0.5}, {Mode: hal.FXDuty, Value: 2}, {Mode: hal.FXVoltage, Value: -6},
+		{Mode: hal.FXPosition, Value: 10, FeedForward: 0.5, Slot: 1}, {Mode: hal.FXVelocity, Value: 40, Slot: 9},
+		{Mode: hal.FXVoltage, Value: math.Inf(1)}, {Mode: hal.FXNeutral},
+	} {
+		if err := fx.Control(c); err != nil {
+			t.Errorf("Control(%+v): %v", c, err)
+		}
+	}
+	f.expect(
+		`c_ctre_phoenix6_RequestControlDutyCycleOut "can0" 0x10007 100 0.5 0000000`,
+		`c_ctre_phoenix6_RequestControlDutyCycleOut "can0" 0x10007 100 1 0000000`,
+		`c_ctre_phoenix6_RequestControlVoltageOut "can0" 0x10007 100 -6 0000000`,
+		`c_ctre_phoenix6_RequestControlPositionVoltage "can0" 0x10007 100 10 0 0 0.5 1 000000`,
+		`c_ctre_phoenix6_RequestControlVelocityVoltage "can0" 0x10007 100 40 0 0 0 2 000000`,
+		`c_ctre_phoenix6_RequestControlNeutralOut "can0" 0x10007 100 0`,
+		`c_ctre_phoenix6_RequestControlNeutralOut "can0" 0x10007 100 0`,
+	)
+	if err := fx.SetGains(1, hal.FXGains{P: 2, I: 0.1, D: 0.05, V: 0.12, S: 0.25}); err != nil {
+		t.Fatal(err)
+	}
+	var want6 []string
+	for i, v := range []string{"2", "0.1", "0.05", "0.12", "0.25"} {
+		want6 = append(want6, "c_ctre_phoenix6_serialize_double "+strconv.Itoa(1412+i)+" "+v, "c_ctre_phoenix6_free_memory")
+	}
+	f.expect(append(want6, `c_ctre_phoenix6_set_configs 0 "can0" 0x10007 0.1 "1412=2;1413=0.1;1414=0.05;1415=0.12;1416=0.25;" 46 100`)...)
+	if err := fx.SetGains(3, hal.FXGains{}); !errors.Is(err, hal.ErrNoDevice) {
+		t.Errorf("slot 3: %v", err)
+	}
+	f.set("fail c_ctre_phoenix6_set_configs 5", "sigerr 0x10007 1368 -10")
+	if err := fx.SetGains(0, hal.FXGains{}); err == nil || !strings.Contains(err.Error(), "c_ctre_phoenix6_set_configs: status 5") {
+		t.Errorf("failed config apply: %v", err)
+	}
+	if _, err := fx.Status(); err == nil || !strings.Contains(err.Error(), "status -10") {
+		t.Errorf("a signal's error: %v", err)
+	}
+	f.set("fail c_ctre_phoenix6_RequestControlVoltageOut 1")
+	if err := fx.Control(hal.FXControl{Mode: hal.FXVoltage, Value: 1}); err == nil || errors.Is(err, hal.ErrTimeout) {
+		t.Errorf("Phoenix 6 status 1 is not Phoenix 5's CAN_MSG_STALE: %v", err)
+	}
+}
+
+func TestCANcoderAndPigeon2(t *testing.T) {
+	f := open(t, Options{},
+		"sig 0x20009 1469 2.25", "sig 0x20009 1468 0.5", "sig 0x20009 1470 0.25",
+		"sig 0x3000a 970 0.7071067811865476", "sig 0x3000a 973 0.7071067811865476", "sig 0x3000a 987 180", "sig 0x3000a 990 1")
+	cc, err := f.l.OpenCANcoder("canivore", 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, err := f.l.OpenPigeon2("", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.expect(`c_ctre_phoenix6_encode_device 9 "cancoder" "canivore"`, `c_ctre_phoenix6_encode_device 10 "pigeon 2" ""`)
+	pos, vel, abs, faults, err := cc.Read()
+	if err != nil || pos != 2.25 || vel != 0.5 || abs != 0.25 || faults != 0 {
+		t.Errorf("CANcoder Read = %v %v %v %v %v", pos, vel, abs, faults, err)
+	}
+	f.expect(`c_ctre_phoenix6_get_signal 4 "canivore" 0 0 0x20009:1469 0x20009:1468 0x20009:1470 0x20009:835`)
+	q, g, a, err := p2.Read()
+	if err != nil || !near(q[0], math.Sqrt2/2) || !near(q[3], math.Sqrt2/2) || !near(g[2], math.Pi) || !near(a[2], 9.80665) {
+		t.Errorf("Pigeon 2 Read = %v %v %v %v", q, g, a, err)
+	}
+	f.expect(`c_ctre_phoenix6_get_signal 10 "" 0 0 0x3000a:970 0x3000a:971 0x3000a:972 0x3000a:973 0x3000a:985 0x3000a:986 0x3000a:987 0x3000a:988 0x3000a:989 0x3000a:990`)
+	if _, err := f.l.OpenCANcoder("", 63); !errors.Is(err, hal.ErrNoDevice) {
+		t.Errorf("id 63: %v", err)
+	}
+}
+
+func TestFeed(t *testing.T) {
+	f := open(t, Options{})
+	f.l.Feed()
+	f.expect("c_FeedEnable 100", "c_ctre_phoenix6_unmanaged_feed_enable 100")
+	onRIO := open(t, Options{FRC: true})
+	onRIO.l.Feed()
+	onRIO.expect()
+}
+
+func TestPhoenix6Only(t *testing.T) {
+	_, six := fakes(t)
+	f := open(t, Options{Paths: []string{six}})
+	if p5, p6 := f.l.Families(); p5 || !p6 || f.l.Caps() != hal.CapPhoenix6 {
+		t.Fatalf("families %v %v, caps %v", p5, p6, f.l.Caps())
+	}
+	if _, err := f.l.OpenCANMotor(frc.TalonSRX, 1); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "libCTRE_PhoenixCCI.so") {
+		t.Errorf("Phoenix 5 device without Phoenix 5: %v", err)
+	}
+	if _, err := f.l.OpenPigeon(1, -1); !errors.Is(err, hal.ErrUnsupported) {
+		t.Errorf("Pigeon without Phoenix 5: %v", err)
+	}
+	f.l.Feed()
+	f.expect("c_ctre_phoenix6_unmanaged_feed_enable 100")
+}
+
+// The loop's calls allocate nothing on Go's heap.
+func TestNoAllocations(t *testing.T) {
+	f := open(t, Options{})
+	fx, _ := f.l.OpenTalonFX("", 1)
+	cc, _ := f.l.OpenCANcoder("", 2)
+	p2, _ := f.l.OpenPigeon2("", 3)
+	m, _ := f.l.OpenCANMotor(frc.TalonSRX, 4)
+	p5, _ := f.l.OpenPigeon(5, -1)
+	t.Setenv("FAKECTRE_LOG", "") // no file I/O in the loop measured
+	os.Unsetenv("FAKECTRE_LOG")
+	n := testing.AllocsPerRun(50, func() {
+		fx.Status()
+		fx.Control(hal.FXControl{Mode: hal.FXVoltage, Value: 2})
+		cc.Read()
+		p2.Read()
+		m.SetDuty(0.5)
+		m.Status()
+		p5.Read()
+		f.l.Feed()
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per cycle", n)
+	}
+}

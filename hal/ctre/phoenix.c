@@ -1,0 +1,187 @@
+//go:build (ctre || roborio) && cgo
+
+// phoenix.c: loads CTRE's C interface at run time and calls it through
+// pointers, so that frcd builds and runs without CTRE's files.
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "phoenix.h"
+
+#define FRCD_PTR(name, ret, params, fam) static ret(*p_##name) params;
+FRCD_CTRE_FUNCS(FRCD_PTR)
+
+int frcd_ctre_load(const char** paths, int n, char* err, int errlen) {
+	void* libs[8];
+	int nlibs = 0;
+	err[0] = 0;
+	for (int i = 0; i < n && nlibs < 8; i++) {
+		void* l = dlopen(paths[i], RTLD_NOW | RTLD_GLOBAL);
+		if (l == NULL) {
+			const char* e = dlerror();
+			if (err[0] == 0) {
+				snprintf(err, errlen, "%s", e != NULL ? e : "dlopen failed");
+			}
+			continue;
+		}
+		// Loaded for the life of the process: CTRE's libraries run
+		// threads of their own.
+		libs[nlibs++] = l;
+	}
+	int have5 = 1, have6 = 1;
+#define FRCD_RESOLVE(name, ret, params, fam)                                                   \
+	p_##name = NULL;                                                                        \
+	for (int i = 0; i < nlibs && p_##name == NULL; i++) {                                   \
+		p_##name = (ret(*) params)dlsym(libs[i], #name);                                \
+	}                                                                                       \
+	if (p_##name == NULL) {                                                                 \
+		if (fam == 5) {                                                                 \
+			have5 = 0;                                                              \
+		} else {                                                                        \
+			have6 = 0;                                                              \
+		}                                                                               \
+		if (err[0] == 0 && nlibs > 0) {                                                 \
+			snprintf(err, errlen, "no %s in the libraries loaded", #name);         \
+		}                                                                               \
+	}
+	FRCD_CTRE_FUNCS(FRCD_RESOLVE)
+	if (nlibs == 0) {
+		return 0;
+	}
+	return (have5 ? 1 : 0) | (have6 ? 2 : 0);
+}
+
+void* frcd_p5_motor_create(int arbID) {
+	return p_c_MotController_Create1 ? p_c_MotController_Create1(arbID) : NULL;
+}
+
+// Mode 0 is PercentOutput; demand1 type 0 is none.
+int frcd_p5_set_duty(void* h, double duty) {
+	return p_c_MotController_Set_4 ? p_c_MotController_Set_4(h, 0, duty, 0, 0) : FRCD_CTRE_MISSING;
+}
+
+int frcd_p5_status(void* h, double* busV, double* current, double* temp) {
+	if (!p_c_MotController_GetBusVoltage || !p_c_MotController_GetOutputCurrent || !p_c_MotController_GetTemperature) {
+		return FRCD_CTRE_MISSING;
+	}
+	int e = p_c_MotController_GetBusVoltage(h, busV);
+	if (e == 0) {
+		e = p_c_MotController_GetOutputCurrent(h, current);
+	}
+	if (e == 0) {
+		e = p_c_MotController_GetTemperature(h, temp);
+	}
+	return e;
+}
+
+void frcd_p5_feed(int timeoutMs) {
+	if (p_c_FeedEnable) {
+		p_c_FeedEnable(timeoutMs);
+	}
+}
+
+void* frcd_p5_pigeon_create(int id, int talonID) {
+	if (talonID >= 0) {
+		return p_c_PigeonIMU_Create2 ? p_c_PigeonIMU_Create2(talonID) : NULL;
+	}
+	return p_c_PigeonIMU_Create1 ? p_c_PigeonIMU_Create1(id) : NULL;
+}
+
+int frcd_p5_pigeon_read(void* h, double wxyz[4], double dps[3], int16_t accel[3]) {
+	if (!p_c_PigeonIMU_Get6dQuaternion || !p_c_PigeonIMU_GetRawGyro || !p_c_PigeonIMU_GetBiasedAccelerometer) {
+		return FRCD_CTRE_MISSING;
+	}
+	int e = p_c_PigeonIMU_Get6dQuaternion(h, wxyz);
+	if (e == 0) {
+		e = p_c_PigeonIMU_GetRawGyro(h, dps);
+	}
+	if (e == 0) {
+		e = p_c_PigeonIMU_GetBiasedAccelerometer(h, accel);
+	}
+	return e;
+}
+
+int frcd_p6_encode(int id, const char* model, const char* bus, uint32_t* hash) {
+	return p_c_ctre_phoenix6_encode_device ? p_c_ctre_phoenix6_encode_device(id, model, bus, hash) : FRCD_CTRE_MISSING;
+}
+
+int frcd_p6_get(size_t n, frcd_p6_signal* sig, frcd_p6_return* ret, const char* bus) {
+	// No wait: the latest value the library holds, in the loop.
+	return p_c_ctre_phoenix6_get_signal ? p_c_ctre_phoenix6_get_signal(n, sig, ret, bus, false, 0) : FRCD_CTRE_MISSING;
+}
+
+// The requests go out at 100 Hz, Phoenix 6's default; FOC off (it needs a
+// Pro licence), no limits overridden, brake as configured, no timesync.
+#define FRCD_FREQ 100.0
+
+int frcd_p6_control(const char* bus, uint32_t hash, int mode, double value, double ff, int slot) {
+	switch (mode) {
+	case 1:
+		return p_c_ctre_phoenix6_RequestControlDutyCycleOut
+			   ? p_c_ctre_phoenix6_RequestControlDutyCycleOut(bus, hash, FRCD_FREQ, value, false, false, false, false, false, false, false)
+			   : FRCD_CTRE_MISSING;
+	case 2:
+		return p_c_ctre_phoenix6_RequestControlVoltageOut
+			   ? p_c_ctre_phoenix6_RequestControlVoltageOut(bus, hash, FRCD_FREQ, value, false, false, false, false, false, false, false)
+			   : FRCD_CTRE_MISSING;
+	case 3:
+		return p_c_ctre_phoenix6_RequestControlPositionVoltage
+			   ? p_c_ctre_phoenix6_RequestControlPositionVoltage(bus, hash, FRCD_FREQ, value, 0, false, ff, slot, false, false, false, false, false, false)
+			   : FRCD_CTRE_MISSING;
+	case 4:
+		return p_c_ctre_phoenix6_RequestControlVelocityVoltage
+			   ? p_c_ctre_phoenix6_RequestControlVelocityVoltage(bus, hash, FRCD_FREQ, value, 0, false, ff, slot, false, false, false, false, false, false)
+			   : FRCD_CTRE_MISSING;
+	default:
+		return p_c_ctre_phoenix6_RequestControlNeutralOut ? p_c_ctre_phoenix6_RequestControlNeutralOut(bus, hash, FRCD_FREQ, false)
+								  : FRCD_CTRE_MISSING;
+	}
+}
+
+// frcd_p6_config serializes each (spn, value) and applies them in one
+// config apply.
+int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const double* values, double timeout) {
+	if (!p_c_ctre_phoenix6_serialize_double || !p_c_ctre_phoenix6_set_configs || !p_c_ctre_phoenix6_free_memory) {
+		return FRCD_CTRE_MISSING;
+	}
+	size_t cap = 256, len = 0;
+	char* all = malloc(cap);
+	if (all == NULL) {
+		return -1;
+	}
+	all[0] = 0;
+	int e = 0;
+	for (int i = 0; i < n && e == 0; i++) {
+		char* s = NULL;
+		e = p_c_ctre_phoenix6_serialize_double(spns[i], values[i], &s);
+		if (e == 0 && s != NULL) {
+			size_t l = strlen(s);
+			if (len + l + 1 > cap) {
+				cap = 2 * (len + l + 1);
+				char* grown = realloc(all, cap);
+				if (grown == NULL) {
+					p_c_ctre_phoenix6_free_memory(&s);
+					free(all);
+					return -1;
+				}
+				all = grown;
+			}
+			memcpy(all + len, s, l + 1);
+			len += l;
+		}
+		if (s != NULL) {
+			p_c_ctre_phoenix6_free_memory(&s);
+		}
+	}
+	if (e == 0) {
+		e = p_c_ctre_phoenix6_set_configs(0, bus, (int)hash, timeout, all, (uint32_t)len, true, false, false);
+	}
+	free(all);
+	return e;
+}
+
+int frcd_p6_feed(int timeoutMs) {
+	return p_c_ctre_phoenix6_unmanaged_feed_enable ? p_c_ctre_phoenix6_unmanaged_feed_enable(timeoutMs) : FRCD_CTRE_MISSING;
+}

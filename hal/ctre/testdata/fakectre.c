@@ -1,0 +1,280 @@
+// fakectre.c: a fake of CTRE's C interfaces for package ctre's tests. It
+// implements the functions frcd calls, with the signatures CTRE publishes
+// (declared here, not taken from ../phoenix.h, so that a mistake in
+// frcd's declarations fails a test), and appends one line per call with
+// its arguments to the file named by $FAKECTRE_LOG. What devices report
+// comes from the file named by $FAKECTRE_IN, read at every call: lines of
+// "key value...", the last line of a key winning. "fail NAME CODE" makes
+// function NAME return CODE.
+//
+// Built with -DONLY6 it has Phoenix 6's functions only, as a robot with
+// only libCTRE_PhoenixTools.so deployed.
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void logf_(const char* fmt, ...) {
+	const char* path = getenv("FAKECTRE_LOG");
+	if (path == NULL) {
+		return;
+	}
+	FILE* f = fopen(path, "a");
+	if (f == NULL) {
+		return;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+	fclose(f);
+}
+
+// in_find copies what follows "key " on the last matching line of
+// $FAKECTRE_IN into out; 0 when there is none.
+static int in_find(const char* key, char* out, size_t n) {
+	const char* path = getenv("FAKECTRE_IN");
+	if (path == NULL) {
+		return 0;
+	}
+	FILE* f = fopen(path, "r");
+	if (f == NULL) {
+		return 0;
+	}
+	char line[512];
+	size_t kl = strlen(key);
+	int found = 0;
+	while (fgets(line, sizeof line, f) != NULL) {
+		if (strncmp(line, key, kl) == 0 && line[kl] == ' ') {
+			snprintf(out, n, "%s", line + kl + 1);
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static int failing(const char* name) {
+	char key[128], v[64];
+	snprintf(key, sizeof key, "fail %s", name);
+	if (in_find(key, v, sizeof v)) {
+		return atoi(v);
+	}
+	return 0;
+}
+
+#ifndef ONLY6
+// ---- Phoenix 5
+
+typedef struct {
+	int arb;
+} handle;
+
+void* c_MotController_Create1(int baseArbId) {
+	logf_("c_MotController_Create1 %#x", baseArbId);
+	handle* h = malloc(sizeof *h);
+	h->arb = baseArbId;
+	return h;
+}
+
+int c_MotController_Set_4(void* h, int mode, double demand0, double demand1, int demand1Type) {
+	logf_("c_MotController_Set_4 %#x %d %g %g %d", ((handle*)h)->arb, mode, demand0, demand1, demand1Type);
+	return failing("c_MotController_Set_4");
+}
+
+static int motor_value(void* h, int i, double* v) {
+	char key[64], val[256];
+	snprintf(key, sizeof key, "p5 %#x", ((handle*)h)->arb);
+	double x[3] = {0, 0, 0};
+	if (in_find(key, val, sizeof val)) {
+		sscanf(val, "%lf %lf %lf", &x[0], &x[1], &x[2]);
+	}
+	*v = x[i];
+	return 0;
+}
+
+int c_MotController_GetBusVoltage(void* h, double* v) {
+	logf_("c_MotController_GetBusVoltage %#x", ((handle*)h)->arb);
+	int e = failing("c_MotController_GetBusVoltage");
+	return e ? e : motor_value(h, 0, v);
+}
+
+int c_MotController_GetOutputCurrent(void* h, double* v) {
+	logf_("c_MotController_GetOutputCurrent %#x", ((handle*)h)->arb);
+	return motor_value(h, 1, v);
+}
+
+int c_MotController_GetTemperature(void* h, double* v) {
+	logf_("c_MotController_GetTemperature %#x", ((handle*)h)->arb);
+	return motor_value(h, 2, v);
+}
+
+void c_FeedEnable(int timeoutMs) { logf_("c_FeedEnable %d", timeoutMs); }
+
+void* c_PigeonIMU_Create1(int deviceNumber) {
+	logf_("c_PigeonIMU_Create1 %d", deviceNumber);
+	handle* h = malloc(sizeof *h);
+	h->arb = deviceNumber;
+	return h;
+}
+
+void* c_PigeonIMU_Create2(int talonDeviceID) {
+	logf_("c_PigeonIMU_Create2 %d", talonDeviceID);
+	handle* h = malloc(sizeof *h);
+	h->arb = 1000 + talonDeviceID;
+	return h;
+}
+
+static void pigeon_values(void* h, double v[10]) {
+	char key[64], val[256];
+	snprintf(key, sizeof key, "pigeon5 %d", ((handle*)h)->arb);
+	memset(v, 0, 10 * sizeof v[0]);
+	if (in_find(key, val, sizeof val)) {
+		sscanf(val, "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8],
+		       &v[9]);
+	}
+}
+
+int c_PigeonIMU_Get6dQuaternion(void* h, double wxyz[4]) {
+	logf_("c_PigeonIMU_Get6dQuaternion %d", ((handle*)h)->arb);
+	double v[10];
+	pigeon_values(h, v);
+	memcpy(wxyz, v, 4 * sizeof v[0]);
+	return failing("c_PigeonIMU_Get6dQuaternion");
+}
+
+int c_PigeonIMU_GetRawGyro(void* h, double xyz_dps[3]) {
+	logf_("c_PigeonIMU_GetRawGyro %d", ((handle*)h)->arb);
+	double v[10];
+	pigeon_values(h, v);
+	memcpy(xyz_dps, v + 4, 3 * sizeof v[0]);
+	return 0;
+}
+
+int c_PigeonIMU_GetBiasedAccelerometer(void* h, int16_t ba_xyz[3]) {
+	logf_("c_PigeonIMU_GetBiasedAccelerometer %d", ((handle*)h)->arb);
+	double v[10];
+	pigeon_values(h, v);
+	for (int i = 0; i < 3; i++) {
+		ba_xyz[i] = (int16_t)v[7 + i];
+	}
+	return 0;
+}
+#endif
+
+// ---- Phoenix 6
+
+typedef struct {
+	uint32_t devicehash;
+	uint32_t spn;
+} SignalValues;
+
+typedef struct {
+	double outValue;
+	uint32_t unitsKey;
+	const char* units;
+	double hwtimestampseconds;
+	double swtimestampseconds;
+	double ecutimestampseconds;
+	int error;
+} ReturnValues;
+
+int c_ctre_phoenix6_encode_device(int deviceId, const char* model, const char* canbus, uint32_t* hash) {
+	logf_("c_ctre_phoenix6_encode_device %d \"%s\" \"%s\"", deviceId, model, canbus);
+	int code = strcmp(model, "talon fx") == 0 ? 1 : strcmp(model, "cancoder") == 0 ? 2 : strcmp(model, "pigeon 2") == 0 ? 3 : 0;
+	if (code == 0) {
+		return -1;
+	}
+	*hash = (uint32_t)(code << 16 | deviceId);
+	return failing("c_ctre_phoenix6_encode_device");
+}
+
+int c_ctre_phoenix6_get_signal(size_t count, SignalValues* signals, ReturnValues* rets, const char* network, bool wait,
+			       double timeout) {
+	char line[2048];
+	int n = snprintf(line, sizeof line, "c_ctre_phoenix6_get_signal %zu \"%s\" %d %g", count, network, wait, timeout);
+	for (size_t i = 0; i < count && n < (int)sizeof line - 32; i++) {
+		n += snprintf(line + n, sizeof line - n, " %#x:%u", signals[i].devicehash, signals[i].spn);
+	}
+	logf_("%s", line);
+	for (size_t i = 0; i < count; i++) {
+		char key[64], val[64];
+		memset(&rets[i], 0, sizeof rets[i]);
+		snprintf(key, sizeof key, "sig %#x %u", signals[i].devicehash, signals[i].spn);
+		if (in_find(key, val, sizeof val)) {
+			rets[i].outValue = atof(val);
+		}
+		snprintf(key, sizeof key, "sigerr %#x %u", signals[i].devicehash, signals[i].spn);
+		if (in_find(key, val, sizeof val)) {
+			rets[i].error = atoi(val);
+		}
+	}
+	return failing("c_ctre_phoenix6_get_signal");
+}
+
+int c_ctre_phoenix6_RequestControlDutyCycleOut(const char* canbus, uint32_t ecu, double freq, double output, bool foc, bool brake,
+					       bool limFwd, bool limRev, bool ignHard, bool ignSoft, bool timesync) {
+	logf_("c_ctre_phoenix6_RequestControlDutyCycleOut \"%s\" %#x %g %g %d%d%d%d%d%d%d", canbus, ecu, freq, output, foc, brake, limFwd,
+	      limRev, ignHard, ignSoft, timesync);
+	return failing("c_ctre_phoenix6_RequestControlDutyCycleOut");
+}
+
+int c_ctre_phoenix6_RequestControlVoltageOut(const char* canbus, uint32_t ecu, double freq, double output, bool foc, bool brake,
+					     bool limFwd, bool limRev, bool ignHard, bool ignSoft, bool timesync) {
+	logf_("c_ctre_phoenix6_RequestControlVoltageOut \"%s\" %#x %g %g %d%d%d%d%d%d%d", canbus, ecu, freq, output, foc, brake, limFwd,
+	      limRev, ignHard, ignSoft, timesync);
+	return failing("c_ctre_phoenix6_RequestControlVoltageOut");
+}
+
+int c_ctre_phoenix6_RequestControlPositionVoltage(const char* canbus, uint32_t ecu, double freq, double position, double velocity,
+						  bool foc, double ff, int slot, bool brake, bool limFwd, bool limRev, bool ignHard,
+						  bool ignSoft, bool timesync) {
+	logf_("c_ctre_phoenix6_RequestControlPositionVoltage \"%s\" %#x %g %g %g %d %g %d %d%d%d%d%d%d", canbus, ecu, freq, position,
+	      velocity, foc, ff, slot, brake, limFwd, limRev, ignHard, ignSoft, timesync);
+	return 0;
+}
+
+int c_ctre_phoenix6_RequestControlVelocityVoltage(const char* canbus, uint32_t ecu, double freq, double velocity, double accel,
+						  bool foc, double ff, int slot, bool brake, bool limFwd, bool limRev, bool ignHard,
+						  bool ignSoft, bool timesync) {
+	logf_("c_ctre_phoenix6_RequestControlVelocityVoltage \"%s\" %#x %g %g %g %d %g %d %d%d%d%d%d%d", canbus, ecu, freq, velocity,
+	      accel, foc, ff, slot, brake, limFwd, limRev, ignHard, ignSoft, timesync);
+	return 0;
+}
+
+int c_ctre_phoenix6_RequestControlNeutralOut(const char* canbus, uint32_t ecu, double freq, bool timesync) {
+	logf_("c_ctre_phoenix6_RequestControlNeutralOut \"%s\" %#x %g %d", canbus, ecu, freq, timesync);
+	return 0;
+}
+
+int c_ctre_phoenix6_serialize_double(int spn, double value, char** out) {
+	logf_("c_ctre_phoenix6_serialize_double %d %g", spn, value);
+	char buf[64];
+	snprintf(buf, sizeof buf, "%d=%g;", spn, value);
+	*out = strdup(buf);
+	return 0;
+}
+
+int c_ctre_phoenix6_set_configs(int context, const char* network, int deviceHash, double timeout, const char* values, uint32_t len,
+				bool futureProof, bool overrideIfDuplicate, bool useDefault) {
+	logf_("c_ctre_phoenix6_set_configs %d \"%s\" %#x %g \"%.*s\" %u %d%d%d", context, network, deviceHash, timeout, (int)len, values,
+	      len, futureProof, overrideIfDuplicate, useDefault);
+	return failing("c_ctre_phoenix6_set_configs");
+}
+
+int c_ctre_phoenix6_free_memory(char** p) {
+	logf_("c_ctre_phoenix6_free_memory");
+	free(*p);
+	*p = NULL;
+	return 0;
+}
+
+int c_ctre_phoenix6_unmanaged_feed_enable(int32_t timeoutMs) {
+	logf_("c_ctre_phoenix6_unmanaged_feed_enable %d", timeoutMs);
+	return 0;
+}

@@ -1,0 +1,90 @@
+package haltest
+
+import "github.com/frcd/frcd/hal"
+
+// TalonFX is a fake Talon FX: the last control request and the gains
+// applied, and the status it reports.
+type TalonFX struct {
+	Bus       string
+	Last      hal.FXControl
+	Controls  int
+	Gains     [3]hal.FXGains
+	GainsSet  int
+	Reported  hal.FXStatus
+	StatusErr error
+	Err       error // fails Control
+}
+
+// Control records the request.
+func (t *TalonFX) Control(c hal.FXControl) error {
+	if t.Err != nil {
+		return t.Err
+	}
+	t.Last = c
+	t.Controls++
+	return nil
+}
+
+// SetGains records slot's gains.
+func (t *TalonFX) SetGains(slot int, g hal.FXGains) error {
+	t.Gains[slot] = g
+	t.GainsSet++
+	return nil
+}
+
+// Status returns Reported, StatusErr.
+func (t *TalonFX) Status() (hal.FXStatus, error) { return t.Reported, t.StatusErr }
+
+// CANcoder is a fake CANcoder.
+type CANcoder struct {
+	Bus           string
+	Pos, Vel, Abs float64 // rotations, rotations/s
+	Faults        uint32
+	Err           error
+}
+
+// Read returns the fields.
+func (c *CANcoder) Read() (pos, vel, abs float64, faults uint32, err error) {
+	return c.Pos, c.Vel, c.Abs, c.Faults, c.Err
+}
+
+// OpenTalonFX opens TalonFXs[id], adding it when missing.
+func (b *Backend) OpenTalonFX(bus string, id int) (hal.TalonFX, error) {
+	if err := b.claim("talon fx", id, 63); err != nil {
+		return nil, err
+	}
+	t := b.TalonFXs[id]
+	if t == nil {
+		t = &TalonFX{}
+		b.TalonFXs[id] = t
+	}
+	t.Bus = bus
+	return t, nil
+}
+
+// OpenCANcoder opens CANcoders[id], adding it when missing.
+func (b *Backend) OpenCANcoder(bus string, id int) (hal.CANcoder, error) {
+	if err := b.claim("cancoder", id, 63); err != nil {
+		return nil, err
+	}
+	c := b.CANcoders[id]
+	if c == nil {
+		c = &CANcoder{}
+		b.CANcoders[id] = c
+	}
+	c.Bus = bus
+	return c, nil
+}
+
+// OpenPigeon2 opens Pigeon2s[id], adding it when missing.
+func (b *Backend) OpenPigeon2(bus string, id int) (hal.Pigeon, error) {
+	if err := b.claim("pigeon 2", id, 63); err != nil {
+		return nil, err
+	}
+	p := b.Pigeon2s[id]
+	if p == nil {
+		p = &Pigeon{Q: [4]float64{1, 0, 0, 0}}
+		b.Pigeon2s[id] = p
+	}
+	return p, nil
+}

@@ -1,0 +1,220 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/frcd/frcd/frc"
+	"github.com/frcd/frcd/hal"
+)
+
+// The sim's CTRE Phoenix 6 devices, behind hal.Phoenix6 as hal/ctre puts
+// CTRE's C interface: a Talon FX is an emulated CAN motor controller
+// (canMotor, model frc.TalonFX) whose output its control request decides
+// on every substep, closing position and velocity loops on its rotor as
+// the device does; a CANcoder reads its joint; a Pigeon 2 is an emulated
+// IMU like a Pigeon's.
+
+var (
+	_ hal.Phoenix6 = (*Sim)(nil)
+	_ hal.TalonFX  = (*talonFX)(nil)
+	_ hal.CANcoder = (*cancoder)(nil)
+
+	errCANcoderTimeout = fmt.Errorf("sim: CANcoder: no status: %w", hal.ErrTimeout)
+)
+
+// fxLoop is a Talon FX's control request and gains, applied by
+// canMotor.effective.
+type fxLoop struct {
+	req   hal.FXControl
+	gains [3]hal.FXGains
+	integ float64       // the integral of the error, rotations·s or rotations
+	last  time.Duration // when it was last integrated
+}
+
+// talonFX is the hal.TalonFX of an emulated Talon FX.
+type talonFX struct{ m *canMotor }
+
+// OpenTalonFX opens the emulated Talon FX at CAN id id on bus.
+func (s *Sim) OpenTalonFX(bus string, id int) (hal.TalonFX, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id < 0 || id > maxCANID {
+		return nil, noChannel("CAN id", id, maxCANID+1)
+	}
+	m := s.canMotorFor(bus, frc.TalonFX, id)
+	if m.model != frc.TalonFX {
+		return nil, fmt.Errorf("sim: CAN id %d is a %s, not a Talon FX: %w", id, m.model, hal.ErrNoDevice)
+	}
+	if m.open {
+		return nil, inUse("Talon FX", id)
+	}
+	m.open = true
+	if m.fx == nil {
+		m.fx = &fxLoop{}
+	}
+	return &talonFX{m: m}, nil
+}
+
+// Control takes the request, as the device does on its control frame; a
+// silent device never hears it.
+func (t *talonFX) Control(c hal.FXControl) error {
+	if math.IsNaN(c.Value) || math.IsInf(c.Value, 0) || math.IsNaN(c.FeedForward) || math.IsInf(c.FeedForward, 0) {
+		return errDuty
+	}
+	m := t.m
+	m.s.mu.Lock()
+	defer m.s.mu.Unlock()
+	if m.silent() {
+		return nil
+	}
+	if c.Mode != m.fx.req.Mode || c.Slot != m.fx.req.Slot {
+		m.fx.integ = 0
+	}
+	c.Slot = max(0, min(2, c.Slot))
+	m.fx.req, m.at, m.set = c, m.s.t, true
+	return nil
+}
+
+// SetGains sets slot's gains (a config apply).
+func (t *talonFX) SetGains(slot int, g hal.FXGains) error {
+	if slot < 0 || slot > 2 {
+		return fmt.Errorf("sim: gain slot %d (0-2): %w", slot, hal.ErrNoDevice)
+	}
+	t.m.s.mu.Lock()
+	t.m.fx.gains[slot] = g
+	t.m.s.mu.Unlock()
+	return nil
+}
+
+// Status reports the rotor (rotations of the motor shaft, in the
+// device's direction), the supply, the currents and the temperature.
+func (t *talonFX) Status() (hal.FXStatus, error) {
+	m := t.m
+	s := m.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m.silent() {
+		return hal.FXStatus{}, errMotorTimeout
+	}
+	st := hal.FXStatus{SupplyVoltage: s.vTerm, Temperature: pdpTempC}
+	if j := m.j; j != nil {
+		st.Position, st.Velocity = m.rotor()
+		st.StatorCurrent = math.Abs(j.current) // the motor's phase current
+		st.SupplyCurrent = math.Abs(j.current * j.duty)
+	}
+	return st, nil
+}
+
+// rotor is the rotor's position and velocity in rotations and
+// rotations/s, in the device's direction.
+func (m *canMotor) rotor() (pos, vel float64) {
+	j := m.j
+	if j == nil {
+		return 0, 0
+	}
+	k := j.gear / (2 * math.Pi) * j.sign
+	return j.pos * k, j.vel * k
+}
+
+// fxDuty is the duty a Talon FX's request gives at now (the caller holds
+// s.mu): open-loop requests directly, PositionVoltage and VelocityVoltage
+// through the slot's gains on the rotor, as volts of the supply.
+func (m *canMotor) fxDuty(now time.Duration) float64 {
+	f := m.fx
+	v := m.s.vTerm
+	if !(v > 0) {
+		return 0
+	}
+	pos, vel := m.rotor()
+	g := f.gains[f.req.Slot]
+	dt := 0.0
+	if now > f.last {
+		dt = (now - f.last).Seconds()
+		f.last = now
+	}
+	var volts float64
+	switch f.req.Mode {
+	case hal.FXDuty:
+		return max(-1, min(1, f.req.Value))
+	case hal.FXVoltage:
+		volts = f.req.Value
+	case hal.FXPosition:
+		e := f.req.Value - pos
+		f.integ += e * dt
+		volts = g.P*e + g.I*f.integ - g.D*vel + g.S*sgn(e) + f.req.FeedForward
+	case hal.FXVelocity:
+		e := f.req.Value - vel
+		f.integ += e * dt
+		volts = g.V*f.req.Value + g.P*e + g.I*f.integ + g.S*sgn(f.req.Value) + f.req.FeedForward
+	default:
+		return 0
+	}
+	return max(-1, min(1, volts/v))
+}
+
+func sgn(x float64) float64 {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+// cancoder is an emulated CANcoder on a joint: it turns
+// sensor_to_mechanism_ratio times per distance_per_rotation of the joint.
+type cancoder struct {
+	node
+	s      *Sim
+	bus    string
+	id     int
+	j      *joint
+	perRot float64 // joint distance per CANcoder rotation, signed by inverted
+	open   bool
+	cb     *canBus // its presence on the bus (part_cancoder.go), nil for one no YAML entry made
+	slot   int
+}
+
+// OpenCANcoder opens the emulated CANcoder at CAN id id on bus: one a
+// YAML cancoder puts there, else one on no joint (reading 0).
+func (s *Sim) OpenCANcoder(bus string, id int) (hal.CANcoder, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id < 0 || id > maxCANID {
+		return nil, noChannel("CAN id", id, maxCANID+1)
+	}
+	for _, c := range s.cancoders {
+		if c.bus == bus && c.id == id {
+			if c.open {
+				return nil, inUse("CANcoder", id)
+			}
+			c.open = true
+			return c, nil
+		}
+	}
+	c := &cancoder{s: s, bus: bus, id: id, perRot: 2 * math.Pi, open: true}
+	s.cancoders = append(s.cancoders, c)
+	return c, nil
+}
+
+// Read gives the position and velocity in rotations and the absolute
+// position (0-1); a silent CANcoder sends nothing (hal.ErrTimeout).
+func (c *cancoder) Read() (pos, vel, abs float64, faults uint32, err error) {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	if c.silent() {
+		return 0, 0, 0, 0, errCANcoderTimeout
+	}
+	if c.j != nil {
+		pos, vel = c.j.pos/c.perRot, c.j.vel/c.perRot
+	}
+	abs = pos - math.Floor(pos)
+	return pos, vel, abs, 0, nil
+}
+
+// OpenPigeon2 opens the emulated Pigeon 2 at CAN id id on bus: the IMU a
+// YAML pigeon2 puts there, as a Pigeon's.
+func (s *Sim) OpenPigeon2(bus string, id int) (hal.Pigeon, error) { return s.OpenPigeonOn(bus, id, -1) }
