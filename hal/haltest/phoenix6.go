@@ -64,7 +64,7 @@ func (b *Backend) OpenTalonFX(bus string, id int) (hal.TalonFX, error) {
 
 // OpenCANcoder opens CANcoders[id], adding it when missing.
 func (b *Backend) OpenCANcoder(bus string, id int) (hal.CANcoder, error) {
-	if err := b.claim("cancoder", id, 63); err != nil {
+	if err := b.claim("CANcoder", id, 63); err != nil {
 		return nil, err
 	}
 	c := b.CANcoders[id]
