@@ -46,6 +46,22 @@ const (
 // candump and cansend, driven from inside the VM by internal/canagent
 // over ROS. See checkKernelCAN for what it checks.
 func TestLinuxCANOnKernel(t *testing.T) {
+	r, accel := runCANVM(t, func(a *qemutest.Initramfs) {
+		if err := a.HostFile("/robot/robot.urdf", "../../examples/rev/robot.urdf"); err != nil {
+			t.Fatal(err)
+		}
+		a.File("/robot/robot.yaml", []byte(kernelCANYAML), 0o644)
+	}, "ip link set lo up\nip link add dev vcan0 type vcan\nip link set vcan0 up\n/bin/canagent")
+	checkKernelCAN(t, r, heartbeatTolerance[accel], "vcan0")
+}
+
+// runCANVM boots the kernel CAN tests' VM: busybox, can-utils, frcd and
+// internal/canagent, the robot's files (robot adds them under /robot),
+// the can, can_raw and vcan modules; script brings the interfaces up and
+// runs the agent. It returns the agent's report and the accelerator used;
+// when the test fails, the report and the kernel console are logged.
+func runCANVM(t *testing.T, robot func(a *qemutest.Initramfs), script string) (*kernelRun, string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("boots a VM")
 	}
@@ -70,18 +86,15 @@ func TestLinuxCANOnKernel(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := a.HostFile("/robot/robot.urdf", "../../examples/rev/robot.urdf"); err != nil {
-		t.Fatal(err)
-	}
-	a.File("/robot/robot.yaml", []byte(kernelCANYAML), 0o644)
+	robot(a)
 	mods, err := a.Modules(k, "can", "can_raw", "vcan")
 	if err != nil {
 		t.Fatal(err)
 	}
 	built := time.Since(begin)
-	lines, vm := qemutest.Run(t, k, a, mods, "ip link set lo up\nip link add dev vcan0 type vcan\nip link set vcan0 up\n/bin/canagent", 150*time.Second)
+	lines, vm := qemutest.Run(t, k, a, mods, script, 150*time.Second)
 	t.Logf("kernel %s, %s: build %s, VM %s", k.Release, vm.Accel, built.Round(time.Millisecond), (time.Since(begin) - built).Round(time.Millisecond))
-	r := kernelRun{raw: lines}
+	r := &kernelRun{raw: lines}
 	for _, line := range lines {
 		if strings.HasPrefix(line, "{") {
 			var e agentEvent
@@ -92,13 +105,13 @@ func TestLinuxCANOnKernel(t *testing.T) {
 			r.events = append(r.events, e)
 		}
 	}
-	defer func() {
+	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("the VM's report:\n%s", strings.Join(r.raw, "\n"))
 			t.Logf("console:\n%s", vm.Console())
 		}
-	}()
-	checkKernelCAN(t, &r, heartbeatTolerance[vm.Accel], "vcan0")
+	})
+	return r, vm.Accel
 }
 
 // agentEvent is internal/canagent's Event.

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"math"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/frcd/frcd/internal/qemutest"
-	"github.com/frcd/frcd/internal/tooltest"
 )
 
 // TestSystemcoreCANOnKernel runs `frcd run --hal systemcore` on
@@ -22,39 +18,6 @@ import (
 // plus the buses it opened for CAN FD, and the time from SIGTERM to the
 // first neutral frame of every output.
 func TestSystemcoreCANOnKernel(t *testing.T) {
-	if testing.Short() {
-		t.Skip("boots a VM")
-	}
-	k := qemutest.Require(t, "CONFIG_CAN", "CONFIG_CAN_RAW", "CONFIG_CAN_VCAN")
-	tooltest.Require(t, canUtils...)
-	begin := time.Now()
-	dir := t.TempDir()
-
-	a := qemutest.NewInitramfs()
-	busybox, _ := exec.LookPath(qemutest.Busybox.Name)
-	if err := a.Busybox(busybox, "sh", "mount", "insmod", "ip", "stty", "poweroff", "cat", "sync", "sleep"); err != nil {
-		t.Fatal(err)
-	}
-	for _, tool := range canUtils {
-		p, _ := exec.LookPath(tool.Name)
-		if err := a.Executable("/bin/"+tool.Name, p); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, b := range []struct{ path, pkg string }{{"/bin/frcd", "."}, {"/bin/canagent", "../../internal/canagent"}} {
-		if err := a.GoBinary(b.path, b.pkg, dir, false); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, f := range []string{"robot.urdf", "robot.yaml"} {
-		if err := a.HostFile("/robot/"+f, "../../examples/systemcore/"+f); err != nil {
-			t.Fatal(err)
-		}
-	}
-	mods, err := a.Modules(k, "can", "can_raw", "vcan")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var script strings.Builder
 	script.WriteString("ip link set lo up\n")
 	for i := range 5 {
@@ -68,27 +31,14 @@ func TestSystemcoreCANOnKernel(t *testing.T) {
 		script.WriteString("ip link set " + n + " up\n")
 	}
 	script.WriteString("/bin/canagent -hal systemcore -iface can_s0")
-	built := time.Since(begin)
-	lines, vm := qemutest.Run(t, k, a, mods, script.String(), 150*time.Second)
-	t.Logf("kernel %s, %s: build %s, VM %s", k.Release, vm.Accel, built.Round(time.Millisecond), (time.Since(begin) - built).Round(time.Millisecond))
-	r := kernelRun{raw: lines}
-	for _, line := range lines {
-		if strings.HasPrefix(line, "{") {
-			var e agentEvent
-			if err := json.Unmarshal([]byte(line), &e); err != nil {
-				t.Errorf("agent line %q: %v", line, err)
-				continue
+	r, accel := runCANVM(t, func(a *qemutest.Initramfs) {
+		for _, f := range []string{"robot.urdf", "robot.yaml"} {
+			if err := a.HostFile("/robot/"+f, "../../examples/systemcore/"+f); err != nil {
+				t.Fatal(err)
 			}
-			r.events = append(r.events, e)
 		}
-	}
-	defer func() {
-		if t.Failed() {
-			t.Logf("the VM's report:\n%s", strings.Join(r.raw, "\n"))
-			t.Logf("console:\n%s", vm.Console())
-		}
-	}()
-	checkKernelCAN(t, &r, heartbeatTolerance[vm.Accel], "can_s0")
+	}, script.String())
+	checkKernelCAN(t, r, heartbeatTolerance[accel], "can_s0")
 
 	// The buses: can_s1 and can_s3 opened for CAN FD, as their MTU says.
 	if !slices.ContainsFunc(r.of("log"), func(e agentEvent) bool {
@@ -119,7 +69,7 @@ func TestSystemcoreCANOnKernel(t *testing.T) {
 	pcm := first(idPCMControl, func(f canFrame) bool { return len(f.data) == 8 && f.data[2] == 0 })
 	ph := first(idPHSetAll, func(f canFrame) bool { return len(f.data) >= 4 && slices.Equal(f.data[:4], []byte{0, 0, 0, 0}) })
 	worst := max(hb, pcm, ph)
-	t.Logf("shutdown to neutral on %s: heartbeat disabled %.1f ms, PCM off %.1f ms, PH off %.1f ms after SIGTERM (the agent's clock; Systemcore kills the robot service 1 s after SIGTERM)", vm.Accel, hb, pcm, ph)
+	t.Logf("shutdown to neutral on %s: heartbeat disabled %.1f ms, PCM off %.1f ms, PH off %.1f ms after SIGTERM (the agent's clock; Systemcore kills the robot service 1 s after SIGTERM)", accel, hb, pcm, ph)
 	if math.IsNaN(worst) {
 		t.Errorf("an output had no neutral frame after SIGTERM")
 	}
