@@ -84,6 +84,7 @@ var (
 	_ hal.Backend    = (*Backend)(nil)
 	_ hal.Joysticks  = (*Backend)(nil)
 	_ hal.MatchTimer = (*Backend)(nil)
+	_ hal.Brownouts  = (*Backend)(nil)
 	_ hal.Reporter   = (*Backend)(nil)
 	_ hal.Lacker     = (*Backend)(nil)
 )
@@ -365,6 +366,19 @@ func (b *Backend) Vin() (float64, error) {
 		return 0, err
 	}
 	return float64(r.v), nil
+}
+
+// BrownedOut is HAL_GetBrownedOut: the roboRIO has disabled its outputs
+// because its input voltage fell below the brownout threshold.
+func (b *Backend) BrownedOut() (bool, error) {
+	if b.isClosed() {
+		return false, b.closedErr()
+	}
+	r := C.frcd_browned_out()
+	if err := b.status("HAL_GetBrownedOut", r.status); err != nil {
+		return false, err
+	}
+	return r.v != 0, nil
 }
 
 // Vendor is CTRE's libraries (hal.VendorLibs), nil when they did not load.

@@ -362,6 +362,32 @@ func TestClockAndVin(t *testing.T) {
 	mustStatus(t, err, -1098, nil, "handle")
 }
 
+// Brownout is HAL_GetBrownedOut's answer, read at every call; a failed
+// read is the HAL's status, and a closed backend reads nothing.
+func TestBrownedOut(t *testing.T) {
+	f := open(t)
+	f.calls() // Open's
+	if b, err := f.b.BrownedOut(); err != nil || b {
+		t.Errorf("BrownedOut at rest: %v, %v; want false", b, err)
+	}
+	f.set("brownout 1")
+	if b, err := f.b.BrownedOut(); err != nil || !b {
+		t.Errorf("BrownedOut in brownout: %v, %v; want true", b, err)
+	}
+	f.set("brownout 0")
+	if b, err := f.b.BrownedOut(); err != nil || b {
+		t.Errorf("BrownedOut recovered: %v, %v; want false", b, err)
+	}
+	f.expect("HAL_GetBrownedOut", "HAL_GetBrownedOut", "HAL_GetBrownedOut")
+	f.set("fail HAL_GetBrownedOut -1098")
+	_, err := f.b.BrownedOut()
+	mustStatus(t, err, -1098, nil, "handle")
+	f.b.Close()
+	if _, err := f.b.BrownedOut(); !errors.Is(err, hal.ErrClosed) {
+		t.Errorf("BrownedOut after Close: %v, want hal.ErrClosed", err)
+	}
+}
+
 func TestCAN(t *testing.T) {
 	f := open(t, "fpga 1000000", "canbase 5000")
 	bus := f.b.CAN()
@@ -502,6 +528,7 @@ func TestNoAllocations(t *testing.T) {
 		"Joystick":     func() { f.b.Joystick(0, &j) },
 		"MatchTime":    func() { f.b.MatchTime() },
 		"Vin":          func() { f.b.Vin() },
+		"BrownedOut":   func() { f.b.BrownedOut() },
 		"Now":          func() { f.b.Now() },
 	} {
 		if n := testing.AllocsPerRun(20, fn); n != 0 {

@@ -20,6 +20,7 @@ typedef int32_t HAL_Bool;
 	X(HAL_GetLastError, const char*, (int32_t * status))                                   \
 	X(HAL_GetFPGATime, uint64_t, (int32_t * status))                                       \
 	X(HAL_GetVinVoltage, double, (int32_t * status))                                       \
+	X(HAL_GetBrownedOut, HAL_Bool, (int32_t * status))                                     \
 	X(HAL_GetPort, HAL_Handle, (int32_t channel))                                          \
 	X(HAL_ObserveUserProgramStarting, void, (void))                                        \
 	X(HAL_ObserveUserProgramDisabled, void, (void))                                        \
@@ -160,6 +161,12 @@ frcd_int frcd_ds(void) {
 	} else {
 		p_HAL_ObserveUserProgramTeleop();
 	}
+	return r;
+}
+
+frcd_int frcd_browned_out(void) {
+	frcd_int r = {0, 0};
+	r.v = p_HAL_GetBrownedOut(&r.status);
 	return r;
 }
 

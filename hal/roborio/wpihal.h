@@ -93,6 +93,7 @@ const char* frcd_error_message(int32_t code);
 const char* frcd_last_error(int32_t* code);
 frcd_u64 frcd_fpga_time(void);
 frcd_double frcd_vin(void);
+frcd_int frcd_browned_out(void);
 
 // The built-in accelerometer: range is HAL_AccelerometerRange (0 2 g,
 // 1 4 g, 2 8 g); xyz gets x, y, z in g.

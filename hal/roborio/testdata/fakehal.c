@@ -248,6 +248,12 @@ double HAL_GetVinVoltage(int32_t* status) {
 	return in_double("vin", 0);
 }
 
+HAL_Bool HAL_GetBrownedOut(int32_t* status) {
+	logf_("HAL_GetBrownedOut");
+	failed("HAL_GetBrownedOut", status);
+	return (HAL_Bool)in_int("brownout", 0);
+}
+
 void HAL_SetAccelerometerActive(HAL_Bool active) { logf_("HAL_SetAccelerometerActive active=%d", active); }
 void HAL_SetAccelerometerRange(int32_t range) { logf_("HAL_SetAccelerometerRange range=%d", range); }
 double HAL_GetAccelerometerX(void) { return in_double("accelx", 0); }
