@@ -388,6 +388,31 @@ func TestBrownedOut(t *testing.T) {
 	}
 }
 
+// MatchInfo is HAL_GetMatchInfo's struct: a 64-byte event name without
+// its NUL, the type, number and replay, the game message by its size.
+func TestMatchInfo(t *testing.T) {
+	f := open(t)
+	f.calls() // Open's
+	if m, err := f.b.MatchInfo(); err != nil || m != (hal.MatchInfo{}) || m.Known() {
+		t.Errorf("MatchInfo off the field: %+v, %v", m, err)
+	}
+	long := strings.Repeat("E", 70)
+	f.set("matchinfo " + long + " 2 12 1 LRL")
+	m, err := f.b.MatchInfo()
+	want := hal.MatchInfo{Event: long[:64], Type: hal.MatchQualification, Number: 12, Replay: 1, GameMessage: "LRL"}
+	if err != nil || m != want || m.Label() != "Q12" {
+		t.Errorf("MatchInfo %+v, %v; want %+v", m, err, want)
+	}
+	f.set("matchinfo 2026ctr 7 3 0 x")
+	if m, _ := f.b.MatchInfo(); m.Type != hal.MatchNone || m.Event != "2026ctr" || m.Known() {
+		t.Errorf("MatchInfo of an unknown type: %+v", m)
+	}
+	f.expect("HAL_GetMatchInfo", "HAL_GetMatchInfo", "HAL_GetMatchInfo")
+	f.set("fail HAL_GetMatchInfo -1098")
+	_, err = f.b.MatchInfo()
+	mustStatus(t, err, -1098, nil, "handle")
+}
+
 func TestCAN(t *testing.T) {
 	f := open(t, "fpga 1000000", "canbase 5000")
 	bus := f.b.CAN()

@@ -30,6 +30,7 @@ typedef int32_t HAL_Bool;
 	X(HAL_RefreshDSData, HAL_Bool, (void))                                                 \
 	X(HAL_GetControlWord, int32_t, (frcd_ControlWord * word))                              \
 	X(HAL_GetMatchTime, double, (int32_t * status))                                        \
+	X(HAL_GetMatchInfo, int32_t, (frcd_MatchInfo * info))                                  \
 	X(HAL_GetJoystickAxes, int32_t, (int32_t n, frcd_JoystickAxes * axes))                 \
 	X(HAL_GetJoystickPOVs, int32_t, (int32_t n, frcd_JoystickPOVs * povs))                 \
 	X(HAL_GetJoystickButtons, int32_t, (int32_t n, frcd_JoystickButtons * buttons))        \
@@ -174,6 +175,11 @@ frcd_double frcd_match_time(void) {
 	frcd_double r = {0, 0};
 	r.v = p_HAL_GetMatchTime(&r.status);
 	return r;
+}
+
+int32_t frcd_match_info(frcd_MatchInfo* out) {
+	memset(out, 0, sizeof *out);
+	return p_HAL_GetMatchInfo(out);
 }
 
 int32_t frcd_joystick_read(int32_t n, frcd_joystick* out) {
