@@ -11,8 +11,14 @@ import (
 // WebSocket or by the sim) and the station and match time a WebSocket
 // client sent; on hardware what the backend hears (the roboRIO's
 // joysticks and match time), as far as it implements hal.Joysticks and
-// hal.MatchTimer. Brownout is not in the HAL's interfaces yet: not known.
+// hal.MatchTimer. Brownout comes from the backend, sim or hardware, when
+// it implements hal.Brownouts (the sim's from its battery's sag); a
+// failed read leaves it unknown.
 func (d *Daemon) driverStation(dst *ros.DSInfo) {
+	if bo, ok := d.backend.(hal.Brownouts); ok {
+		b, err := bo.BrownedOut()
+		dst.Brownout, dst.HasBrownout = b, err == nil
+	}
 	if d.Sim != nil {
 		for n := range dst.Joysticks {
 			simJoystick(d.Sim.Joystick(n), &dst.Joysticks[n])

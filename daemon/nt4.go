@@ -40,6 +40,8 @@ type telemetryState struct {
 	log     *wpilog.Log
 	notify  <-chan struct{}
 	enabled atomic.Bool // the last snapshot's, for NT4 commands
+	start   time.Time   // the wall-clock start naming the log file
+	matched bool        // the log file is named by its match, or cannot be
 }
 
 // setupTelemetry builds the topics, binds the NT4 server and opens the
@@ -70,7 +72,8 @@ func (d *Daemon) setupTelemetry() error {
 		if wall == nil {
 			wall = time.Now
 		}
-		w, err := wpilog.Create(wpilog.WriterOptions{Dir: o.LogDir, Base: wpilog.FileBase(wall(), ""), Extra: "frcd",
+		t.start = wall()
+		w, err := wpilog.Create(wpilog.WriterOptions{Dir: o.LogDir, Base: wpilog.FileBase(t.start), Extra: "frcd",
 			MaxBytes: o.LogMaxBytes, MaxFiles: o.LogMaxFiles})
 		if err != nil {
 			return err
@@ -161,6 +164,29 @@ func (d *Daemon) StepTelemetry() {
 	}
 	if t.log != nil {
 		t.log.Record(t.src)
+		if !t.matched {
+			d.nameLogByMatch(t)
+		}
+	}
+}
+
+// nameLogByMatch renames the log file frcd_<date>_<event>_<type><number>
+// once the backend (hal.MatchInfos) reports a match: the Driver Station
+// hears it from the field after the run began. A backend without it, or
+// a failed rename (said once), leaves the name by date.
+func (d *Daemon) nameLogByMatch(t *telemetryState) {
+	mi, ok := d.backend.(hal.MatchInfos)
+	if !ok {
+		t.matched = true
+		return
+	}
+	m, err := mi.MatchInfo()
+	if err != nil || !m.Known() {
+		return
+	}
+	t.matched = true
+	if err := t.log.Writer().Rename(wpilog.FileBase(t.start, m.Event, m.Label())); err != nil {
+		d.logf("frcd: naming the log by its match: %v", err)
 	}
 }
 

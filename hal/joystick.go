@@ -47,3 +47,11 @@ type MatchTimer interface {
 	// (practice without a timer).
 	MatchTime() (float64, error)
 }
+
+// Brownouts is implemented by backends that know whether the robot
+// controller is in brownout: its input voltage fell below the threshold
+// at which it disables its outputs (the roboRIO's HAL_GetBrownedOut). It
+// is optional, like Joysticks.
+type Brownouts interface {
+	BrownedOut() (bool, error)
+}

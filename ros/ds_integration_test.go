@@ -12,12 +12,15 @@ import (
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/ros"
+	"github.com/frcd/frcd/sim"
 )
 
 // TestDriverStationTopics: a joystick and the match set by a WPILib
 // WebSocket client reach ROS as driver_station/joy0 (sensor_msgs/Joy) and
 // driver_station/alliance, station, match_time; the robot state as
-// driver_station/enabled, estop, mode, attached.
+// driver_station/enabled, estop, mode, attached; the sim's battery, at
+// 6.5 V below the roboRIO 2's 6.75 V brownout threshold, as
+// driver_station/brownout true.
 func TestDriverStationTopics(t *testing.T) {
 	integration(t, tooltest.Rostopic)
 	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
@@ -25,7 +28,9 @@ func TestDriverStationTopics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: true, WPILibWS: "127.0.0.1:0", Logf: t.Logf,
+	r := exampleRobot(t)
+	flat := sim.ScenarioOf(r, sim.Options{Battery: sim.Battery{Voltage: 6.5}}, true)
+	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, Scenario: flat, WPILibWS: "127.0.0.1:0", Logf: t.Logf,
 		ROS: &daemon.ROSOptions{Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded, URDF: string(text), Logf: t.Logf, Namespace: "bot"}})
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +80,9 @@ func TestDriverStationTopics(t *testing.T) {
 	}
 	if !echo[flag](t, e, "/bot/driver_station/enabled").Data || echo[flag](t, e, "/bot/driver_station/estop").Data || !echo[flag](t, e, "/bot/driver_station/attached").Data {
 		t.Error("enabled, estop, attached: want true, false, true")
+	}
+	if !echo[flag](t, e, "/bot/driver_station/brownout").Data {
+		t.Error("brownout false on a 6.5 V battery")
 	}
 	d.SetEnabled(false)
 	eventually(t, "driver_station/enabled false after a disable", func() bool { return !echo[flag](t, e, "/bot/driver_station/enabled").Data })

@@ -44,6 +44,21 @@ func (s *Sim) Vin() (float64, error) {
 	return s.vTerm - vinDrop, nil
 }
 
+// BrownoutVolts is the input voltage below which a roboRIO 2 is in
+// brownout, its outputs disabled: WPILib's default brownout voltage for
+// it (RoboRioSim's, 6.75 V; the roboRIO 1's fixed trigger is 6.3 V).
+const BrownoutVolts = 6.75
+
+var _ hal.Brownouts = (*Sim)(nil)
+
+// BrownedOut says whether the roboRIO is in brownout: its input voltage
+// (Vin) below BrownoutVolts. The sim reports the state; it does not
+// disable outputs for it.
+func (s *Sim) BrownedOut() (bool, error) {
+	v, err := s.Vin()
+	return v < BrownoutVolts, err
+}
+
 func noChannel(what string, ch, n int) error {
 	return fmt.Errorf("sim: %s %d (0-%d): %w", what, ch, n-1, hal.ErrNoDevice)
 }

@@ -106,11 +106,7 @@ func (w *Writer) Err() error { return w.err }
 
 func (w *Writer) open() error {
 	w.part++
-	name := w.o.Base + ".wpilog"
-	if w.part > 1 {
-		name = fmt.Sprintf("%s_%04d.wpilog", w.o.Base, w.part)
-	}
-	w.path = filepath.Join(w.o.Dir, name)
+	w.path = w.pathOf(w.o.Base)
 	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return fmt.Errorf("wpilog: %w", err)
@@ -124,6 +120,15 @@ func (w *Writer) open() error {
 	w.Flush() // a file is a valid log from its first moment
 	w.prune()
 	return w.err
+}
+
+// pathOf is the current part's file under the base name base.
+func (w *Writer) pathOf(base string) string {
+	name := base + ".wpilog"
+	if w.part > 1 {
+		name = fmt.Sprintf("%s_%04d.wpilog", base, w.part)
+	}
+	return filepath.Join(w.o.Dir, name)
 }
 
 // prune removes the oldest .wpilog files beyond MaxFiles.
@@ -311,17 +316,39 @@ func AppendStrings(b []byte, vs []string) []byte {
 	return b
 }
 
-// FileBase names a run's file by its start time (UTC), and its match
-// when the Driver Station gave one: frcd_20260314_153000[_Q12].
-func FileBase(start time.Time, match string) string {
+// FileBase names a run's file by its start time (UTC), then the parts
+// given (the event and the match, when the Driver Station reported them),
+// each kept to letters and digits, the empty ones left out:
+// frcd_20260314_153000[_2026ctr_Q12].
+func FileBase(start time.Time, parts ...string) string {
 	b := "frcd_" + start.UTC().Format("20060102_150405")
-	if match = strings.Map(func(r rune) rune {
-		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			return r
+	for _, p := range parts {
+		if p = strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return -1
+		}, p); p != "" {
+			b += "_" + p
 		}
-		return -1
-	}, match); match != "" {
-		b += "_" + match
 	}
 	return b
+}
+
+// Rename gives the files from now on, and the one being written, the
+// base name base (a match became known after the run began). The next
+// parts keep the current numbering. Nothing changes on an error.
+func (w *Writer) Rename(base string) error {
+	if base == w.o.Base {
+		return nil
+	}
+	to := w.pathOf(base)
+	if _, err := os.Lstat(to); err == nil {
+		return fmt.Errorf("wpilog: rename %s: %s exists", filepath.Base(w.path), filepath.Base(to))
+	}
+	if err := os.Rename(w.path, to); err != nil {
+		return fmt.Errorf("wpilog: %w", err)
+	}
+	w.o.Base, w.path = base, to
+	return nil
 }

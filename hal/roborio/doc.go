@@ -19,6 +19,8 @@
 //     Test) the Driver Station expects every loop; the daemon's loop calls
 //     DS once a cycle. Joystick and MatchTime (hal.Joysticks,
 //     hal.MatchTimer) read the data that refresh brought.
+//   - BrownedOut (hal.Brownouts) is HAL_GetBrownedOut, read at every
+//     call.
 //   - PWM: HAL_InitializePWMPort; SetPulse is
 //     HAL_SetPWMPulseTimeMicroseconds (rounded to the microsecond, under
 //     4096 µs), HAL_SetPWMDisabled for 0 and HAL_SetPWMAlwaysHighMode for

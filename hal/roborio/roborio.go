@@ -10,6 +10,7 @@ package roborio
 import "C"
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -84,6 +85,8 @@ var (
 	_ hal.Backend    = (*Backend)(nil)
 	_ hal.Joysticks  = (*Backend)(nil)
 	_ hal.MatchTimer = (*Backend)(nil)
+	_ hal.Brownouts  = (*Backend)(nil)
+	_ hal.MatchInfos = (*Backend)(nil)
 	_ hal.Reporter   = (*Backend)(nil)
 	_ hal.Lacker     = (*Backend)(nil)
 )
@@ -325,6 +328,30 @@ func (b *Backend) MatchTime() (float64, error) {
 	return float64(r.v), nil
 }
 
+// MatchInfo is HAL_GetMatchInfo: the match the Driver Station last
+// reported (the field's event, type and number; empty off the field).
+func (b *Backend) MatchInfo() (hal.MatchInfo, error) {
+	if b.isClosed() {
+		return hal.MatchInfo{}, b.closedErr()
+	}
+	var m C.frcd_MatchInfo
+	if err := b.status("HAL_GetMatchInfo", C.frcd_match_info(&m)); err != nil {
+		return hal.MatchInfo{}, err
+	}
+	ev := unsafe.Slice((*byte)(unsafe.Pointer(&m.eventName[0])), len(m.eventName))
+	if i := bytes.IndexByte(ev, 0); i >= 0 {
+		ev = ev[:i]
+	}
+	msg := unsafe.Slice((*byte)(unsafe.Pointer(&m.gameSpecificMessage[0])), len(m.gameSpecificMessage))
+	msg = msg[:min(int(m.gameSpecificMessageSize), len(msg))]
+	typ := hal.MatchNone
+	if m.matchType > 0 && m.matchType <= C.int32_t(hal.MatchElimination) {
+		typ = hal.MatchType(m.matchType)
+	}
+	return hal.MatchInfo{Event: string(ev), Type: typ, Number: int(m.matchNumber),
+		Replay: int(m.replayNumber), GameMessage: string(msg)}, nil
+}
+
 // Joystick reads joystick n's axes, POVs and buttons as the last
 // DS refresh brought them.
 func (b *Backend) Joystick(n int, dst *hal.JoystickState) error {
@@ -365,6 +392,19 @@ func (b *Backend) Vin() (float64, error) {
 		return 0, err
 	}
 	return float64(r.v), nil
+}
+
+// BrownedOut is HAL_GetBrownedOut: the roboRIO has disabled its outputs
+// because its input voltage fell below the brownout threshold.
+func (b *Backend) BrownedOut() (bool, error) {
+	if b.isClosed() {
+		return false, b.closedErr()
+	}
+	r := C.frcd_browned_out()
+	if err := b.status("HAL_GetBrownedOut", r.status); err != nil {
+		return false, err
+	}
+	return r.v != 0, nil
 }
 
 // Vendor is CTRE's libraries (hal.VendorLibs), nil when they did not load.

@@ -362,6 +362,57 @@ func TestClockAndVin(t *testing.T) {
 	mustStatus(t, err, -1098, nil, "handle")
 }
 
+// Brownout is HAL_GetBrownedOut's answer, read at every call; a failed
+// read is the HAL's status, and a closed backend reads nothing.
+func TestBrownedOut(t *testing.T) {
+	f := open(t)
+	f.calls() // Open's
+	if b, err := f.b.BrownedOut(); err != nil || b {
+		t.Errorf("BrownedOut at rest: %v, %v; want false", b, err)
+	}
+	f.set("brownout 1")
+	if b, err := f.b.BrownedOut(); err != nil || !b {
+		t.Errorf("BrownedOut in brownout: %v, %v; want true", b, err)
+	}
+	f.set("brownout 0")
+	if b, err := f.b.BrownedOut(); err != nil || b {
+		t.Errorf("BrownedOut recovered: %v, %v; want false", b, err)
+	}
+	f.expect("HAL_GetBrownedOut", "HAL_GetBrownedOut", "HAL_GetBrownedOut")
+	f.set("fail HAL_GetBrownedOut -1098")
+	_, err := f.b.BrownedOut()
+	mustStatus(t, err, -1098, nil, "handle")
+	f.b.Close()
+	if _, err := f.b.BrownedOut(); !errors.Is(err, hal.ErrClosed) {
+		t.Errorf("BrownedOut after Close: %v, want hal.ErrClosed", err)
+	}
+}
+
+// MatchInfo is HAL_GetMatchInfo's struct: a 64-byte event name without
+// its NUL, the type, number and replay, the game message by its size.
+func TestMatchInfo(t *testing.T) {
+	f := open(t)
+	f.calls() // Open's
+	if m, err := f.b.MatchInfo(); err != nil || m != (hal.MatchInfo{}) || m.Known() {
+		t.Errorf("MatchInfo off the field: %+v, %v", m, err)
+	}
+	long := strings.Repeat("E", 70)
+	f.set("matchinfo " + long + " 2 12 1 LRL")
+	m, err := f.b.MatchInfo()
+	want := hal.MatchInfo{Event: long[:64], Type: hal.MatchQualification, Number: 12, Replay: 1, GameMessage: "LRL"}
+	if err != nil || m != want || m.Label() != "Q12" {
+		t.Errorf("MatchInfo %+v, %v; want %+v", m, err, want)
+	}
+	f.set("matchinfo 2026ctr 7 3 0 x")
+	if m, _ := f.b.MatchInfo(); m.Type != hal.MatchNone || m.Event != "2026ctr" || m.Known() {
+		t.Errorf("MatchInfo of an unknown type: %+v", m)
+	}
+	f.expect("HAL_GetMatchInfo", "HAL_GetMatchInfo", "HAL_GetMatchInfo")
+	f.set("fail HAL_GetMatchInfo -1098")
+	_, err = f.b.MatchInfo()
+	mustStatus(t, err, -1098, nil, "handle")
+}
+
 func TestCAN(t *testing.T) {
 	f := open(t, "fpga 1000000", "canbase 5000")
 	bus := f.b.CAN()
@@ -502,6 +553,7 @@ func TestNoAllocations(t *testing.T) {
 		"Joystick":     func() { f.b.Joystick(0, &j) },
 		"MatchTime":    func() { f.b.MatchTime() },
 		"Vin":          func() { f.b.Vin() },
+		"BrownedOut":   func() { f.b.BrownedOut() },
 		"Now":          func() { f.b.Now() },
 	} {
 		if n := testing.AllocsPerRun(20, fn); n != 0 {

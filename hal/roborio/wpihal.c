@@ -20,6 +20,7 @@ typedef int32_t HAL_Bool;
 	X(HAL_GetLastError, const char*, (int32_t * status))                                   \
 	X(HAL_GetFPGATime, uint64_t, (int32_t * status))                                       \
 	X(HAL_GetVinVoltage, double, (int32_t * status))                                       \
+	X(HAL_GetBrownedOut, HAL_Bool, (int32_t * status))                                     \
 	X(HAL_GetPort, HAL_Handle, (int32_t channel))                                          \
 	X(HAL_ObserveUserProgramStarting, void, (void))                                        \
 	X(HAL_ObserveUserProgramDisabled, void, (void))                                        \
@@ -29,6 +30,7 @@ typedef int32_t HAL_Bool;
 	X(HAL_RefreshDSData, HAL_Bool, (void))                                                 \
 	X(HAL_GetControlWord, int32_t, (frcd_ControlWord * word))                              \
 	X(HAL_GetMatchTime, double, (int32_t * status))                                        \
+	X(HAL_GetMatchInfo, int32_t, (frcd_MatchInfo * info))                                  \
 	X(HAL_GetJoystickAxes, int32_t, (int32_t n, frcd_JoystickAxes * axes))                 \
 	X(HAL_GetJoystickPOVs, int32_t, (int32_t n, frcd_JoystickPOVs * povs))                 \
 	X(HAL_GetJoystickButtons, int32_t, (int32_t n, frcd_JoystickButtons * buttons))        \
@@ -163,10 +165,21 @@ frcd_int frcd_ds(void) {
 	return r;
 }
 
+frcd_int frcd_browned_out(void) {
+	frcd_int r = {0, 0};
+	r.v = p_HAL_GetBrownedOut(&r.status);
+	return r;
+}
+
 frcd_double frcd_match_time(void) {
 	frcd_double r = {0, 0};
 	r.v = p_HAL_GetMatchTime(&r.status);
 	return r;
+}
+
+int32_t frcd_match_info(frcd_MatchInfo* out) {
+	memset(out, 0, sizeof *out);
+	return p_HAL_GetMatchInfo(out);
 }
 
 int32_t frcd_joystick_read(int32_t n, frcd_joystick* out) {

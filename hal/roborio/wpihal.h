@@ -51,6 +51,17 @@ typedef struct {
 	uint8_t count;
 } frcd_JoystickButtons;
 
+// HAL_MatchInfo (DriverStationTypes.h); matchType is the HAL_MatchType
+// enum, an int32_t.
+typedef struct {
+	char eventName[64];
+	int32_t matchType;
+	uint16_t matchNumber;
+	uint8_t replayNumber;
+	uint8_t gameSpecificMessage[64];
+	uint16_t gameSpecificMessageSize;
+} frcd_MatchInfo;
+
 // A joystick as one trampoline reads it.
 typedef struct {
 	frcd_JoystickAxes axes;
@@ -93,6 +104,7 @@ const char* frcd_error_message(int32_t code);
 const char* frcd_last_error(int32_t* code);
 frcd_u64 frcd_fpga_time(void);
 frcd_double frcd_vin(void);
+frcd_int frcd_browned_out(void);
 
 // The built-in accelerometer: range is HAL_AccelerometerRange (0 2 g,
 // 1 4 g, 2 8 g); xyz gets x, y, z in g.
@@ -106,6 +118,7 @@ void frcd_observe_starting(void);
 // 0 up) and tells the Driver Station the program runs in that mode.
 frcd_int frcd_ds(void);
 frcd_double frcd_match_time(void);
+int32_t frcd_match_info(frcd_MatchInfo* out);
 int32_t frcd_joystick_read(int32_t n, frcd_joystick* out);
 
 // PWM.

@@ -248,6 +248,12 @@ double HAL_GetVinVoltage(int32_t* status) {
 	return in_double("vin", 0);
 }
 
+HAL_Bool HAL_GetBrownedOut(int32_t* status) {
+	logf_("HAL_GetBrownedOut");
+	failed("HAL_GetBrownedOut", status);
+	return (HAL_Bool)in_int("brownout", 0);
+}
+
 void HAL_SetAccelerometerActive(HAL_Bool active) { logf_("HAL_SetAccelerometerActive active=%d", active); }
 void HAL_SetAccelerometerRange(int32_t range) { logf_("HAL_SetAccelerometerRange range=%d", range); }
 double HAL_GetAccelerometerX(void) { return in_double("accelx", 0); }
@@ -307,6 +313,38 @@ int32_t HAL_GetControlWord(HAL_ControlWord* w) {
 double HAL_GetMatchTime(int32_t* status) {
 	failed("HAL_GetMatchTime", status);
 	return in_double("matchtime", -1);
+}
+
+typedef struct {
+	char eventName[64];
+	int32_t matchType; // HAL_MatchType
+	uint16_t matchNumber;
+	uint8_t replayNumber;
+	uint8_t gameSpecificMessage[64];
+	uint16_t gameSpecificMessageSize;
+} HAL_MatchInfo;
+
+// "matchinfo EVENT TYPE NUMBER REPLAY MESSAGE"; no line: no match.
+int32_t HAL_GetMatchInfo(HAL_MatchInfo* info) {
+	logf_("HAL_GetMatchInfo");
+	int32_t status = 0;
+	if (failed("HAL_GetMatchInfo", &status)) {
+		return status;
+	}
+	char v[1024], event[128] = "", msg[128] = "";
+	int type = 0, number = 0, replay = 0;
+	memset(info, 0, sizeof *info);
+	if (in_find("matchinfo", v, sizeof v)) {
+		sscanf(v, "%127s %d %d %d %127s", event, &type, &number, &replay, msg);
+	}
+	memcpy(info->eventName, event, strlen(event) < 64 ? strlen(event) : 64); // 64 bytes: no NUL
+	info->matchType = type;
+	info->matchNumber = (uint16_t)number;
+	info->replayNumber = (uint8_t)replay;
+	size_t n = strlen(msg) < 64 ? strlen(msg) : 64;
+	memcpy(info->gameSpecificMessage, msg, n);
+	info->gameSpecificMessageSize = (uint16_t)n;
+	return 0;
 }
 
 typedef struct {

@@ -1,0 +1,55 @@
+package daemon
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/haltest"
+)
+
+// matched is a hardware backend that hears the match from the Driver
+// Station.
+type matched struct {
+	*haltest.Backend
+	match hal.MatchInfo
+}
+
+func (m *matched) MatchInfo() (hal.MatchInfo, error) { return m.match, nil }
+
+// The log file is named by date until the Driver Station reports a match,
+// then frcd_<date>_<event>_<type><number>, and keeps that name.
+func TestLogNamedByMatch(t *testing.T) {
+	b := &matched{Backend: haltest.New()}
+	b.DSState = hal.DSState{Attached: true}
+	dir := t.TempDir()
+	wall := func() time.Time { return time.Date(2026, 3, 14, 15, 30, 0, 0, time.UTC) }
+	d, err := New(minimal(t), b, Options{Telemetry: &TelemetryOptions{LogDir: dir, Wall: wall}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := func() {
+		d.Step()
+		d.StepTelemetry()
+	}
+	b.match = hal.MatchInfo{Event: "2026ctr"} // practice at the event: no match yet
+	step()
+	if got := filepath.Base(d.LogPath()); got != "frcd_20260314_153000.wpilog" {
+		t.Errorf("before a match: %s", got)
+	}
+	b.match = hal.MatchInfo{Event: "2026ctr", Type: hal.MatchQualification, Number: 12}
+	step()
+	if got := filepath.Base(d.LogPath()); got != "frcd_20260314_153000_2026ctr_Q12.wpilog" {
+		t.Errorf("in qualification 12: %s", got)
+	}
+	b.match = hal.MatchInfo{Event: "2026ctr", Type: hal.MatchQualification, Number: 13}
+	step()
+	if err := d.CloseLog(); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.wpilog"))
+	if len(files) != 1 || filepath.Base(files[0]) != "frcd_20260314_153000_2026ctr_Q12.wpilog" {
+		t.Errorf("files %v, want the one named by the first match", files)
+	}
+}
