@@ -68,7 +68,11 @@ func (p *parser) canonicalize(root *yaml.Node) *yaml.Node {
 				typ.Value = canon
 			}
 		}
-		speed := typ != nil && Lookup(typ.Value) != nil && Lookup(typ.Value).Speed
+		var speed bool
+		if typ != nil {
+			t := Lookup(typ.Value)
+			speed = t != nil && t.Speed
+		}
 		for _, g := range gainsControllers {
 			k := keyIndex(e, g.key)
 			if k < 0 || !speed || name == "" {

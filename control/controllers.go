@@ -110,9 +110,9 @@ func (c *Controller) Command(v float64, now time.Duration) error {
 	}
 	invalid := ok && !c.valid.holds(v)
 	outside := ok && !invalid && c.prof != nil && c.prof.refuses(v)
-	c.record(now, !ok || invalid || outside, v)
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
+	c.record(now, !ok || invalid || outside || c.in.stopped, v)
 	if c.in.stopped {
 		c.in.refused++
 		return fmt.Errorf("controller %q: %w", c.Name, ErrStopped)
@@ -151,9 +151,9 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 			bad = i
 		}
 	}
-	c.record(now, !ok || bad >= 0, vs...)
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
+	c.record(now, !ok || bad >= 0 || c.in.stopped, vs...)
 	if c.in.stopped {
 		c.in.refused++
 		return fmt.Errorf("controller %q: %w", c.Name, ErrStopped)

@@ -58,9 +58,7 @@ func (d *Daemon) cycle(now time.Duration) (p *PanicError) {
 // logs the panic with its stack, and returns it with any halt error.
 func (d *Daemon) afterPanic(p *PanicError) error {
 	err := d.Halt()
-	if d.opts.Logf != nil {
-		d.opts.Logf("frcd: %v; every output made neutral\n%s", p, p.Stack)
-	}
+	d.logf("frcd: %v; every output made neutral\n%s", p, p.Stack)
 	return errors.Join(p, err)
 }
 

@@ -29,9 +29,13 @@ func TestLogNamedByMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A second of loop time per step: frcd asks the backend for the
+	// match once a second.
 	step := func() {
-		d.Step()
-		d.StepTelemetry()
+		for range 100 {
+			d.Step()
+			d.StepTelemetry()
+		}
 	}
 	b.match = hal.MatchInfo{Event: "2026ctr"} // practice at the event: no match yet
 	step()

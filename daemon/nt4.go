@@ -42,6 +42,7 @@ type telemetryState struct {
 	enabled atomic.Bool // the last snapshot's, for NT4 commands
 	start   time.Time   // the wall-clock start naming the log file
 	matched bool        // the log file is named by its match, or cannot be
+	matchIn int         // telemetry steps until the backend is asked for the match again
 }
 
 // setupTelemetry builds the topics, binds the NT4 server and opens the
@@ -67,6 +68,7 @@ func (d *Daemon) setupTelemetry() error {
 		to.Vin = d.backend.Vin
 	}
 	t := &telemetryState{}
+	var logw *wpilog.Writer
 	if o.LogDir != "" {
 		wall := o.Wall
 		if wall == nil {
@@ -78,12 +80,12 @@ func (d *Daemon) setupTelemetry() error {
 		if err != nil {
 			return err
 		}
-		t.log = wpilog.NewLog(w, "")
+		logw = w
 		to.OnCommand = func(c *control.Controller, r *control.CommandRecord) { t.log.Command(c, r, d.Now()) }
 	}
 	t.src = telemetry.New(to)
-	if t.log != nil {
-		t.log = wpilog.NewLog(t.log.Writer(), t.src.Prefix())
+	if logw != nil {
+		t.log = wpilog.NewLog(logw, t.src.Prefix())
 	}
 	if o.NT4 != "" {
 		cp := t.src.Prefix() + "/"
@@ -164,7 +166,10 @@ func (d *Daemon) StepTelemetry() {
 	}
 	if t.log != nil {
 		t.log.Record(t.src)
-		if !t.matched {
+		// About once a second of cycles, not every cycle: a HAL call
+		// that copies strings, and a practice run never hears a match.
+		if t.matchIn--; !t.matched && t.matchIn <= 0 {
+			t.matchIn = int(time.Second / d.Loop.Period())
 			d.nameLogByMatch(t)
 		}
 	}

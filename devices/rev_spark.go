@@ -118,11 +118,11 @@ func newREVSpark(d *config.Device, env *Env) (Device, error) {
 	if n < 1 || n > 62 {
 		return nil, fmt.Errorf("CAN id %d: want 1-62", n)
 	}
-	can, err := openBus(env, d.Str("can_bus"))
+	can, err := openBus(env, d.CANBus())
 	if err != nil {
 		return nil, err
 	}
-	hb, err := sparkHeartbeatOn(env, d.Str("can_bus"), can)
+	hb, err := sparkHeartbeatOn(env, d.CANBus(), can)
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,9 @@ func checkSpeedController(d *config.Device, c *config.Checker) {
 	}
 	if !d.Has("pdp_ch") {
 		for _, k := range []string{"pdp", "k_eff"} {
-			if d.Has(k) {
+			// A controller that measures its own current (EffortState)
+			// takes its effort from k_eff without a PDP channel.
+			if d.Has(k) && !(k == "k_eff" && d.Type.EffortState) {
 				c.Warnf(d.KeyPos(k), "%s: %s has no effect without pdp_ch", d, k)
 			}
 		}

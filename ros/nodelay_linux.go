@@ -3,7 +3,6 @@ package ros
 import (
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
 )
 
@@ -27,12 +26,9 @@ func setNoDelay(port int) int {
 		if err != nil {
 			continue
 		}
-		if link, err := os.Readlink("/proc/self/fd/" + name); err != nil || !strings.HasPrefix(link, "socket:") {
-			continue
-		}
 		sa, err := syscall.Getsockname(fd)
 		if err != nil {
-			continue
+			continue // not a socket (ENOTSOCK), or closed meanwhile
 		}
 		var p int
 		switch a := sa.(type) {

@@ -46,7 +46,7 @@ const sparkTemp = 25
 // sparkJoint puts an emulated SPARK on the entry's bus and makes it drive
 // the entry's joint.
 func sparkJoint(s *Sim, d *config.Device, j *joint) {
-	b := s.busFor(d.Str("can_bus"))
+	b := s.busFor(d.CANBus())
 	p := &spark{bus: b, id: d.Int("id"), j: j, fw: sparkFirmware}
 	p.idDuty = frc.SparkID(frc.SparkAPIDutyCycle, p.id)
 	p.idVer = frc.SparkID(frc.SparkAPIVersion, p.id)

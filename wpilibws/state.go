@@ -87,11 +87,6 @@ func newWiring(c *config.File) *wiring {
 	return w
 }
 
-// genericPWM reads a PWM no YAML speed controller or servo claims, as
-// WPILib's default bounds do: 1.0 ms full reverse, 1.5 ms neutral, 2.0 ms
-// full forward.
-var genericPWM = frc.PWMGeneric
-
 // device is one device's data in a state.
 type device struct {
 	typ, dev string
@@ -145,8 +140,8 @@ func (w *wiring) build(io *sim.IO, joys *[numJoysticks]sim.Joystick, ds dsExtra)
 			fs = append(fs, field{"<speed", floatV(speed)})
 		case u.cal != nil:
 			fs = append(fs, field{"<speed", floatV(u.cal.Duty(p.Width))})
-		default:
-			fs = append(fs, field{"<speed", floatV(genericPWM.Duty(p.Width))})
+		default: // a PWM no YAML device claims: WPILib's default bounds
+			fs = append(fs, field{"<speed", floatV(frc.PWMGeneric.Duty(p.Width))})
 		}
 		add("PWM", strconv.Itoa(ch), fs...)
 	}

@@ -328,10 +328,7 @@ func (l *Lib) OpenPigeonOn(bus string, id, talonID int) (hal.Pigeon, error) {
 	return l.OpenPigeon(id, talonID)
 }
 
-const (
-	degToRad = math.Pi / 180
-	gravity  = 9.80665
-)
+const degToRad = math.Pi / 180
 
 // Read: the quaternion as the Pigeon fuses it, the raw gyro (deg/s) in
 // rad/s, the biased accelerometer (Q2.14 g) in m/s².
@@ -345,7 +342,7 @@ func (p *p5Pigeon) Read() (q [4]float64, gyro, accel [3]float64, err error) {
 	}
 	for i := range gyro {
 		gyro[i] = float64(dps[i]) * degToRad
-		accel[i] = float64(a[i]) / 16384 * gravity
+		accel[i] = float64(a[i]) / 16384 * hal.Gravity
 	}
 	return
 }
@@ -493,7 +490,7 @@ func (p *pigeon2) Read() (q [4]float64, gyro, accel [3]float64, err error) {
 	q = [4]float64{v[0], v[1], v[2], v[3]}
 	for i := range gyro {
 		gyro[i] = v[4+i] * degToRad
-		accel[i] = v[7+i] * gravity
+		accel[i] = v[7+i] * hal.Gravity
 	}
 	return
 }

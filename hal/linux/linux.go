@@ -360,7 +360,7 @@ func (b *Backend) Lacks(c hal.Caps) string {
 	switch {
 	case c&(hal.CapPWM|hal.CapDutyCycle|hal.CapAnalogIn|hal.CapAnalogOut|hal.CapEncoder|hal.CapRelay) != 0:
 		return "a Linux coprocessor has no roboRIO FPGA: drive motors over CAN, or run frcd on the roboRIO (--hal roborio)"
-	case c&(hal.CapCANMotor|hal.CapPigeon|hal.CapPhoenix6) != 0:
+	case c&hal.VendorCaps != 0:
 		if b.p.CTREErr != nil {
 			return fmt.Sprintf("CTRE's devices speak a closed protocol that only CTRE's Phoenix libraries drive: %v", b.p.CTREErr)
 		}

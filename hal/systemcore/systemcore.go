@@ -155,8 +155,8 @@ func Lacks(c hal.Caps) string {
 		return "Systemcore has no relay ports or analog outputs (WPILib's Systemcore HAL: kNumRelayChannels and kNumAnalogOutputs are 0): use a CAN or SmartIO device"
 	case c&(hal.CapPWM|hal.CapDIO|hal.CapDutyCycle|hal.CapAnalogIn|hal.CapEncoder) != 0:
 		return "these are Systemcore's SmartIO channels, and " + errMrclib + "; drive motors over CAN"
-	case c&(hal.CapCANMotor|hal.CapPigeon) != 0:
-		return "CTRE's Talon SRX, Victor SPX and Pigeon speak a closed protocol that only CTRE's Phoenix library drives; frcd has no Phoenix binding"
+	case c&hal.VendorCaps != 0:
+		return "CTRE's devices speak a closed protocol that only CTRE's Phoenix libraries drive, and frcd loads them only in a cgo build (-tags ctre), which the static Systemcore binary is not (see deploy/ctre.md)"
 	case c&(hal.CapRIOPorts|hal.CapLinuxBuses) != 0:
 		return "Systemcore has no roboRIO SPI or MXP ports, and its I2C is WPILib's through mrclib"
 	}
