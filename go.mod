@@ -24,3 +24,5 @@ require (
 	github.com/xo/terminfo v0.0.0-20210125001918-ca9a967f8778 // indirect
 	golang.org/x/text v0.28.0 // indirect
 )
+
+replace github.com/bluenviron/goroslib/v2 => ./third_party/goroslib

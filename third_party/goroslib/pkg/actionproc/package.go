@@ -1,0 +1,2 @@
+// Package actionproc contains functions to process actions.
+package actionproc

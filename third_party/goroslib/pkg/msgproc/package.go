@@ -1,0 +1,2 @@
+// Package msgproc contains functions to process messages.
+package msgproc

@@ -1,0 +1,2 @@
+// Package serviceproc contains functions to process services.
+package serviceproc
