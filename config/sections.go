@@ -68,7 +68,11 @@ var Linux = &Type{
 			"position such as P1_11); - leaves a channel unwired."},
 		{Name: "ros_enable", Kind: Bool, Default: false, Doc: "Whether the ROS service /frcd/enable exists on this robot: " +
 			"anyone who reaches its ROS master can call it, without authentication, and enable real outputs. Off, the service " +
-			"is not offered and nothing enables the robot; turn it on only on a robot whose network you trust."},
+			"is not offered and nothing enables the robot; turn it on only on a robot whose network you trust. On Systemcore " +
+			"(--hal systemcore) it also takes the place of the Driver Station the system server reports."},
+		{Name: "system_server", Kind: String, Default: "127.0.0.1:6810", Doc: "Systemcore only (--hal systemcore): the NT4 system " +
+			"server's host:port, through which frcd reaches the SmartIO channels, the built-in IMU, the battery voltage and the " +
+			"Driver Station; off connects to none (docs/systemcore.md)."},
 	},
 	Check: checkLinux,
 }

@@ -74,6 +74,10 @@ func (r *recorder) OpenPigeon2(bus string, id int) (hal.Pigeon, error) {
 	r.used |= hal.CapPhoenix6
 	return r.Backend.OpenPigeon2(bus, id)
 }
+func (r *recorder) OpenBuiltInIMU() (hal.Pigeon, error) {
+	r.used |= hal.CapIMU
+	return r.Backend.OpenBuiltInIMU()
+}
 func (r *recorder) OpenAccelerometer(rangeG int) (hal.Accelerometer, error) {
 	r.used |= hal.CapAccel
 	return r.Backend.OpenAccelerometer(rangeG)

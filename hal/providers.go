@@ -125,6 +125,7 @@ const (
 	CapLinuxBuses                  // LinuxBuses
 	CapAccel                       // BuiltInAccelerometer
 	CapPhoenix6                    // Phoenix6
+	CapIMU                         // BuiltInIMUs
 	capEnd
 )
 
@@ -139,6 +140,7 @@ var capNames = [...]string{
 	"PWM outputs", "DIO channels", "DIO duty-cycle outputs", "analog inputs", "analog outputs", "quadrature encoders",
 	"relay channels", "a CAN bus", "vendor-library CAN motor controllers", "vendor-library Pigeon IMUs",
 	"roboRIO SPI or I2C ports", "Linux SPI or I2C buses by number", "a built-in accelerometer", "CTRE Phoenix 6 devices",
+	"a built-in IMU",
 }
 
 // String names the providers: "PWM outputs, a CAN bus".
@@ -188,6 +190,8 @@ func CapsOf(b any) Caps {
 	has(ok, CapAccel)
 	_, ok = b.(Phoenix6)
 	has(ok, CapPhoenix6)
+	_, ok = b.(BuiltInIMUs)
+	has(ok, CapIMU)
 	if v, ok := b.(VendorLibs); ok && v.Vendor() != nil {
 		c |= CapsOf(v.Vendor())
 	}
@@ -289,6 +293,23 @@ func OpenAccelerometer(b Backend, rangeG int) (Accelerometer, error) {
 		return p.OpenAccelerometer(rangeG)
 	}
 	return nil, lacks(b, CapAccel)
+}
+
+// BuiltInIMUs is implemented by backends whose controller has an IMU of
+// its own (Systemcore's).
+type BuiltInIMUs interface {
+	// OpenBuiltInIMU opens it; it can be opened once. Its Read gives what
+	// a Pigeon's does: the orientation as a quaternion (w, x, y, z),
+	// rad/s and m/s².
+	OpenBuiltInIMU() (Pigeon, error)
+}
+
+// OpenBuiltInIMU opens b's built-in IMU, or says b has none.
+func OpenBuiltInIMU(b Backend) (Pigeon, error) {
+	if p, ok := b.(BuiltInIMUs); ok {
+		return p.OpenBuiltInIMU()
+	}
+	return nil, lacks(b, CapIMU)
 }
 
 // OpenRIOPorts returns b's roboRIO SPI and I2C ports, or says b has none.

@@ -31,6 +31,7 @@ type Conn struct {
 	nextUID int64
 	dropped uint64 // announces past the limit, values too large
 	err     error  // why the reader stopped
+	heard   time.Time
 }
 
 // ClientTopic is a topic a server announced, with its latest value.
@@ -41,6 +42,9 @@ type ClientTopic struct {
 	// Value is the latest value (Raw a copy); Value.Raw is nil until one
 	// came.
 	Value Value
+	// Updates counts the values received (a reader polling it sees
+	// whether a new one came, even an equal one).
+	Updates uint64
 }
 
 // announceIn and unannounceIn are the server's announce and unannounce
@@ -84,6 +88,9 @@ func (c *Conn) read(ctx context.Context) {
 	defer close(c.done)
 	for {
 		typ, b, err := c.ws.Read(ctx)
+		c.mu.Lock()
+		c.heard = time.Now()
+		c.mu.Unlock()
 		if err != nil {
 			c.mu.Lock()
 			c.err = err
@@ -152,8 +159,9 @@ func (c *Conn) handle(text bool, b []byte) error {
 			c.dropped++
 			return
 		}
-		v.Raw = append(t.Value.Raw[:0:0], v.Raw...)
+		v.Raw = append(t.Value.Raw[:0], v.Raw...)
 		t.Value = v
+		t.Updates++
 	})
 }
 
@@ -189,6 +197,17 @@ func (c *Conn) Subscribe(topics []string, prefix, topicsOnly bool, period time.D
 	return c.send("subscribe", map[string]any{"topics": topics, "subuid": c.uid(), "options": opts})
 }
 
+// SubscribeAll is Subscribe with NT4's "all" option: the server sends
+// every value published, not only the latest of each period (a Driver
+// Station stream whose every message counts).
+func (c *Conn) SubscribeAll(topics []string, prefix bool, period time.Duration) error {
+	opts := map[string]any{"prefix": prefix, "all": true}
+	if period > 0 {
+		opts["periodic"] = period.Seconds()
+	}
+	return c.send("subscribe", map[string]any{"topics": topics, "subuid": c.uid(), "options": opts})
+}
+
 // Publish announces a topic of this client's and returns its pubuid for
 // Set.
 func (c *Conn) Publish(name, typ string) (int64, error) {
@@ -216,6 +235,40 @@ func (c *Conn) SetBool(pubuid int64, t int64, v bool) error {
 // SetDouble sends a double value of a published topic.
 func (c *Conn) SetDouble(pubuid int64, t int64, v float64) error {
 	return c.Set(pubuid, t, TypeDouble, msgp.AppendFloat64(nil, v))
+}
+
+// SetInt sends an integer value of a published topic.
+func (c *Conn) SetInt(pubuid int64, t int64, v int64) error {
+	return c.Set(pubuid, t, TypeInt, msgp.AppendInt64(nil, v))
+}
+
+// Ping sends a time request (id -1, NT4's RTT message) stamped t µs: the
+// server answers it, so LastHeard moves even when no value changes.
+func (c *Conn) Ping(t int64) error {
+	return c.Set(-1, 0, TypeInt, msgp.AppendInt64(nil, t))
+}
+
+// LastHeard is when the connection last received a frame (the zero time
+// before the first).
+func (c *Conn) LastHeard() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.heard
+}
+
+// Read calls f with an announced topic and its latest value, under the
+// connection's lock and without copying (f must not keep t or its Raw,
+// nor call the Conn); false when the topic is not announced. A reader
+// polling every cycle allocates nothing.
+func (c *Conn) Read(name string, f func(t *ClientTopic)) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := c.byName[name]
+	if t == nil {
+		return false
+	}
+	f(t)
+	return true
 }
 
 // Topic returns a copy of an announced topic and its latest value.

@@ -177,6 +177,13 @@ func (v Value) Double() (float64, bool) {
 	return math.NaN(), false
 }
 
+// Bytes reads a raw value's bytes (MessagePack bin: protobuf, struct and
+// other raw types), within v.Raw.
+func (v Value) Bytes() ([]byte, bool) {
+	b, _, err := msgp.ReadBytesZC(v.Raw)
+	return b, err == nil
+}
+
 // Bool reads a boolean value.
 func (v Value) Bool() (bool, bool) {
 	if v.Type != TypeBoolean {

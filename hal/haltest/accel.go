@@ -31,3 +31,19 @@ func (b *Backend) OpenAccelerometer(rangeG int) (hal.Accelerometer, error) {
 
 // Read returns X, Y, Z and Err.
 func (a *Accelerometer) Read() (x, y, z float64, err error) { return a.X, a.Y, a.Z, a.Err }
+
+var _ hal.BuiltInIMUs = (*Backend)(nil)
+
+// OpenBuiltInIMU opens the fake built-in IMU: the Pigeon at key -1 of
+// Pigeons, identity and still unless a test set it.
+func (b *Backend) OpenBuiltInIMU() (hal.Pigeon, error) {
+	if err := b.claim("built-in IMU", 0, 1); err != nil {
+		return nil, err
+	}
+	p := b.Pigeons[-1]
+	if p == nil {
+		p = &Pigeon{Q: [4]float64{1, 0, 0, 0}}
+		b.Pigeons[-1] = p
+	}
+	return p, nil
+}

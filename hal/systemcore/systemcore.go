@@ -33,8 +33,12 @@ type Options struct {
 	// /sys/class/net); tests point it elsewhere.
 	SysNet string
 	// SystemServer is the system server's host:port ("" is
-	// SystemServerAddr; "off" watches none).
+	// SystemServerAddr; "off" connects to none: no SmartIO, IMU, battery
+	// or Driver Station from it).
 	SystemServer string
+	// ROSEnable takes the Driver Station from ROS (/frcd/enable), as on a
+	// coprocessor, instead of from the system server.
+	ROSEnable bool
 }
 
 // OptionsFrom reads the `linux:` section of a checked robot file.
@@ -42,6 +46,7 @@ func OptionsFrom(c *config.File) Options {
 	o := Options{Heartbeat: "auto"}
 	if l := c.Linux; l != nil {
 		o.CAN, o.Heartbeat = l.List("can"), l.Str("heartbeat")
+		o.SystemServer, o.ROSEnable = l.Str("system_server"), l.Bool("ros_enable")
 	}
 	if len(o.CAN) == 0 {
 		o.CAN = append([]string(nil), Buses...)
@@ -49,11 +54,13 @@ func OptionsFrom(c *config.File) Options {
 	return o
 }
 
-// Caps are the providers Systemcore's backend has: its CAN buses. What
-// Systemcore reaches only through mrclib (SmartIO's PWM, DIO, analog in,
-// encoders) and what it has no hardware for (relays, analog out, the
-// roboRIO's ports) it does not implement; Lacks says why.
-const Caps = hal.CapCAN
+// Caps are the providers Systemcore's backend has: its CAN buses, and
+// through the system server's NT4 topics the SmartIO channels as PWM
+// outputs, DIO, duty-cycle outputs and analog inputs, and the built-in
+// IMU. What it has no hardware for (relays, analog out, the roboRIO's
+// ports) or no topic for (quadrature encoders) it does not implement;
+// Lacks says why.
+const Caps = hal.CapCAN | hal.CapPWM | hal.CapDIO | hal.CapDutyCycle | hal.CapAnalogIn | hal.CapIMU
 
 // Backend is Systemcore's hal.Backend: a hal.CANBuses, hal.NamedCAN,
 // hal.Stepper, hal.Enabler, hal.Epocher, hal.Reporter and hal.Lacker. It
@@ -63,7 +70,8 @@ type Backend struct {
 	l     *linux.Backend
 	start time.Time
 	fd    map[string]bool
-	ss    *systemServer // nil until WatchSystemServer
+	link  *link // the system server; nil with system_server: off
+	rosDS bool  // the Driver Station is frcd's own, enabled over ROS
 }
 
 // Now is the time since the backend started, on the monotonic clock.
@@ -72,11 +80,48 @@ func (b *Backend) Now() time.Duration { return time.Since(b.start) }
 // Epoch is the wall-clock time of Now's zero.
 func (b *Backend) Epoch() time.Time { return b.start }
 
-// DS is frcd's own Driver Station: enabled only by SetEnabled.
-func (b *Backend) DS() hal.DSState { return b.l.DS() }
+// DS is the Driver Station as the system server reports it (disabled
+// while the server is not connected or its control data is stale), or,
+// with `linux: {ros_enable: true}`, frcd's own, enabled by SetEnabled.
+func (b *Backend) DS() hal.DSState {
+	if b.rosDS || b.link == nil {
+		return b.l.DS()
+	}
+	return b.link.dsState(b.Now())
+}
 
-// SetEnabled enables or disables the robot (ROS's /frcd/enable).
+// SetEnabled enables or disables the robot (ROS's /frcd/enable); it has
+// no effect when the Driver Station comes from the system server.
 func (b *Backend) SetEnabled(on bool) { b.l.SetEnabled(on) }
+
+// Joystick is joystick n as the Driver Station last sent it through the
+// system server.
+func (b *Backend) Joystick(n int, dst *hal.JoystickState) error {
+	if b.rosDS || b.link == nil {
+		*dst = hal.JoystickState{}
+		if n < 0 || n >= hal.MaxJoysticks {
+			return hal.ErrNoDevice
+		}
+		return nil
+	}
+	return b.link.joystick(b.Now(), n, dst)
+}
+
+// MatchTime is the match time the Driver Station sent, s; -1 when none.
+func (b *Backend) MatchTime() (float64, error) {
+	if b.rosDS || b.link == nil {
+		return -1, nil
+	}
+	return b.link.matchTime(b.Now()), nil
+}
+
+// MatchInfo is the match the system server reports.
+func (b *Backend) MatchInfo() (hal.MatchInfo, error) {
+	if b.rosDS || b.link == nil {
+		return hal.MatchInfo{}, nil
+	}
+	return b.link.match()
+}
 
 // AdvanceTo ticks the heartbeats (the daemon calls it before every cycle
 // and once more after the final halt).
@@ -97,8 +142,8 @@ func (b *Backend) Report(dst []hal.Report) []hal.Report {
 		msg = strings.Join(fd, ", ")
 	}
 	dst = append(dst, hal.Report{Name: "CAN FD buses", Message: msg})
-	if b.ss != nil {
-		dst = append(dst, b.ss.report())
+	if b.link != nil {
+		dst = b.link.report(dst, b.rosDS)
 	}
 	return dst
 }
@@ -123,19 +168,10 @@ func (b *Backend) FD(name string) bool { return b.fd[name] }
 
 // Close stops the system server's watcher and the CAN readers.
 func (b *Backend) Close() error {
-	if b.ss != nil {
-		b.ss.stop()
+	if b.link != nil {
+		b.link.stop()
 	}
 	return b.l.Close()
-}
-
-// errMrclib is why SmartIO, the IMU and the battery are out of reach.
-const errMrclib = "Systemcore reaches it only through WPILib's mrclib, a closed C library frcd (a static Go binary) has no binding to; see docs/systemcore.md"
-
-// Vin: Systemcore measures its input voltage, but gives it to a program
-// only through mrclib.
-func (b *Backend) Vin() (float64, error) {
-	return 0, fmt.Errorf("the battery voltage: %s: %w", errMrclib, hal.ErrUnsupported)
 }
 
 // CAN returns the default bus, the first of Options.CAN.
@@ -153,8 +189,8 @@ func Lacks(c hal.Caps) string {
 	switch {
 	case c&(hal.CapRelay|hal.CapAnalogOut) != 0:
 		return "Systemcore has no relay ports or analog outputs (WPILib's Systemcore HAL: kNumRelayChannels and kNumAnalogOutputs are 0): use a CAN or SmartIO device"
-	case c&(hal.CapPWM|hal.CapDIO|hal.CapDutyCycle|hal.CapAnalogIn|hal.CapEncoder) != 0:
-		return "these are Systemcore's SmartIO channels, and " + errMrclib + "; drive motors over CAN"
+	case c&hal.CapEncoder != 0:
+		return "Systemcore's system server had no quadrature encoder mode (WPILib's Encoder.cpp returned HAL_HANDLE_ERROR until mrclib's quadrature support, d4f9fd32d3, 2026-07-14, which a static Go binary cannot call): use a CAN encoder or a motor controller's own"
 	case c&hal.VendorCaps != 0:
 		return "CTRE's devices speak a closed protocol that only CTRE's Phoenix libraries drive, and frcd loads them only in a cgo build (-tags ctre), which the static Systemcore binary is not (see deploy/ctre.md)"
 	case c&(hal.CapRIOPorts|hal.CapLinuxBuses) != 0:
@@ -245,21 +281,30 @@ func Open(o Options, logf func(format string, args ...any)) (*Backend, error) {
 	if logf != nil {
 		logf("frcd: Systemcore CAN: CAN FD frames on [%s], classic only on [%s]", strings.Join(fd, " "), strings.Join(classic, " "))
 	}
+	b.rosDS = o.ROSEnable
 	switch o.SystemServer {
 	case "off":
 	case "":
-		b.WatchSystemServer(SystemServerAddr)
+		b.link = startLink(SystemServerAddr)
 	default:
-		b.WatchSystemServer(o.SystemServer)
+		b.link = startLink(o.SystemServer)
 	}
 	return b, nil
 }
 
 // New assembles a backend from parts (tests give fakes); fd says which
-// buses carry CAN FD.
+// buses carry CAN FD. It connects to o.SystemServer only when one is
+// given ("" and "off" connect to none).
 func New(o Options, p linux.Parts, fd map[string]bool) *Backend {
 	if len(o.CAN) == 0 {
 		o.CAN = append([]string(nil), Buses...)
 	}
-	return &Backend{l: linux.New(linux.Options{CAN: o.CAN, Heartbeat: o.Heartbeat}, p), start: time.Now(), fd: fd}
+	b := &Backend{l: linux.New(linux.Options{CAN: o.CAN, Heartbeat: o.Heartbeat}, p), start: time.Now(), fd: fd, rosDS: o.ROSEnable}
+	if o.SystemServer != "" && o.SystemServer != "off" {
+		b.link = startLink(o.SystemServer)
+	}
+	return b
 }
+
+// errNoServer is a SmartIO or IMU open with `system_server: off`.
+var errNoServer = fmt.Errorf("Systemcore's SmartIO channels and IMU are reached through its system server, and `linux: system_server` is off: %w", hal.ErrUnsupported)

@@ -25,10 +25,14 @@ func TestCapsAreWhatItImplements(t *testing.T) {
 	var _ hal.Enabler = b
 	var _ hal.Reporter = b
 	var _ hal.Epocher = b
+	var _ hal.Joysticks = b
+	var _ hal.MatchTimer = b
+	var _ hal.MatchInfos = b
 }
 
 // Every provider Systemcore lacks is refused with ErrUnsupported and a
-// reason naming what stands in the way.
+// reason naming what stands in the way; SmartIO and the IMU without a
+// system server say so.
 func TestLacksSaysWhy(t *testing.T) {
 	b := New(Options{}, linux.Parts{}, nil)
 	cases := []struct {
@@ -36,10 +40,11 @@ func TestLacksSaysWhy(t *testing.T) {
 		open func() error
 		want string
 	}{
-		{"pwm", func() error { _, err := hal.OpenPWM(b, 0); return err }, "mrclib"},
-		{"dio", func() error { _, err := hal.OpenDigitalIn(b, 0); return err }, "SmartIO"},
-		{"analog in", func() error { _, err := hal.OpenAnalogIn(b, 0, 0, 0); return err }, "mrclib"},
-		{"encoder", func() error { _, err := hal.OpenEncoder(b, 0, 1, hal.Encoding(4)); return err }, "drive motors over CAN"},
+		{"pwm", func() error { _, err := hal.OpenPWM(b, 0); return err }, "system_server` is off"},
+		{"dio", func() error { _, err := hal.OpenDigitalIn(b, 0); return err }, "system_server` is off"},
+		{"analog in", func() error { _, err := hal.OpenAnalogIn(b, 0, 0, 0); return err }, "system_server` is off"},
+		{"imu", func() error { _, err := hal.OpenBuiltInIMU(b); return err }, "system_server` is off"},
+		{"encoder", func() error { _, err := hal.OpenEncoder(b, 0, 1, hal.Encoding(4)); return err }, "no quadrature encoder mode"},
 		{"relay", func() error { _, err := hal.OpenRelay(b, 0); return err }, "no relay ports"},
 		{"analog out", func() error { _, err := hal.OpenAnalogOut(b, 0); return err }, "analog outputs"},
 		{"rio ports", func() error { _, err := hal.OpenRIOPorts(b); return err }, "no roboRIO SPI"},
@@ -51,10 +56,14 @@ func TestLacksSaysWhy(t *testing.T) {
 			t.Errorf("%s: %v, want ErrUnsupported saying %q", c.name, err, c.want)
 		}
 	}
-	for _, c := range []hal.Caps{hal.CapPWM, hal.CapDIO, hal.CapDutyCycle, hal.CapAnalogIn, hal.CapAnalogOut,
-		hal.CapEncoder, hal.CapRelay, hal.CapCANMotor, hal.CapPigeon, hal.CapRIOPorts, hal.CapLinuxBuses} {
+	for _, c := range []hal.Caps{hal.CapAnalogOut, hal.CapEncoder, hal.CapRelay, hal.CapCANMotor, hal.CapPigeon, hal.CapRIOPorts, hal.CapLinuxBuses} {
 		if Lacks(c) == "" {
 			t.Errorf("Lacks(%s) gives no reason", c)
+		}
+	}
+	for _, c := range []hal.Caps{hal.CapPWM, hal.CapDIO, hal.CapAnalogIn, hal.CapDutyCycle, hal.CapIMU, hal.CapCAN} {
+		if Lacks(c) != "" || Caps&c == 0 {
+			t.Errorf("%s: Lacks %q, in Caps %v", c, Lacks(c), Caps&c != 0)
 		}
 	}
 }

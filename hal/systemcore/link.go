@@ -1,0 +1,205 @@
+package systemcore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/nt4"
+)
+
+// SystemServerAddr is where Systemcore's NT4 system server listens
+// (allwpilib SystemServer.cpp: localhost, ROBOT_SYSTEM_SERVER_NT_PORT 6810).
+const SystemServerAddr = "127.0.0.1:6810"
+
+// Timing of the link to the system server.
+const (
+	// flushEvery is how often the sender publishes changed SmartIO
+	// values: WPILib's SmartIo.cpp published with periodic 0.005.
+	flushEvery = 5 * time.Millisecond
+	// pingEvery is how often the link asks the server for its time, so
+	// that a silent server is noticed even when no value changes.
+	pingEvery = 100 * time.Millisecond
+	// silentAfter is how long the server may say nothing before the link
+	// counts it lost: every read fails, the Driver Station reads
+	// disabled, and the link reconnects.
+	silentAfter = 500 * time.Millisecond
+	// retryEvery is how long the link waits between attempts to connect.
+	retryEvery = 500 * time.Millisecond
+)
+
+// errNotConnected is every read's error while the link is down.
+var errNotConnected = fmt.Errorf("Systemcore's system server (%s) is not connected: %w", SystemServerAddr, hal.ErrTimeout)
+
+// link is frcd's connection to the system server: it reconnects whenever
+// the server goes or falls silent, publishes the SmartIO channels' modes
+// and outputs from its own goroutine (the control loop only stores them),
+// and gives the loop the latest values the server sent, without blocking.
+type link struct {
+	addr   string
+	cancel context.CancelFunc
+	done   chan struct{}
+
+	mu    sync.Mutex
+	conn  *nt4.Conn // nil while not connected
+	err   error     // why the last connection ended or failed
+	gen   uint64    // connections made
+	drops uint64    // connections lost after being made
+	io    [NumSmartIO]*smartIO
+	imu   bool
+
+	ds dsCache // the Driver Station's messages, decoded (ds.go)
+}
+
+// startLink connects to the system server at addr and keeps connecting.
+func startLink(addr string) *link {
+	ctx, cancel := context.WithCancel(context.Background())
+	l := &link{addr: addr, cancel: cancel, done: make(chan struct{})}
+	go l.run(ctx)
+	return l
+}
+
+func (l *link) run(ctx context.Context) {
+	defer close(l.done)
+	for {
+		c, err := nt4.Dial(ctx, l.addr, "frcd")
+		if err == nil {
+			// Everything: the SmartIO, Driver Station, IMU and /sys topics,
+			// and the count of topics for /diagnostics.
+			err = c.SubscribeAll([]string{""}, true, flushEvery)
+		}
+		if err == nil {
+			l.mu.Lock()
+			l.conn, l.err = c, nil
+			l.gen++
+			l.mu.Unlock()
+			err = l.serve(ctx, c)
+			l.mu.Lock()
+			l.conn, l.err = nil, err
+			l.drops++
+			l.mu.Unlock()
+		} else {
+			l.mu.Lock()
+			l.err = err
+			l.mu.Unlock()
+		}
+		if c != nil {
+			c.Close()
+		}
+		t := time.NewTimer(retryEvery)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// serve publishes what the loop set, pings, and watches for silence, until
+// the connection ends or the link stops.
+func (l *link) serve(ctx context.Context, c *nt4.Conn) error {
+	start := time.Now()
+	tick := time.NewTicker(flushEvery)
+	defer tick.Stop()
+	var lastPing time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return errors.New("frcd is stopping")
+		case <-c.Done():
+			return fmt.Errorf("the connection ended: %v", c.Err())
+		case now := <-tick.C:
+			heard := c.LastHeard()
+			if heard.Before(start) {
+				heard = start
+			}
+			if now.Sub(heard) > silentAfter {
+				return fmt.Errorf("the server said nothing for %v", now.Sub(heard).Round(time.Millisecond))
+			}
+			if now.Sub(lastPing) >= pingEvery {
+				if err := c.Ping(now.Sub(start).Microseconds()); err != nil {
+					return err
+				}
+				lastPing = now
+			}
+			if err := l.flush(c, now.Sub(start).Microseconds()); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// flush publishes each open SmartIO channel's mode and output: everything
+// again on a new connection, then what changed.
+func (l *link) flush(c *nt4.Conn, t int64) error {
+	l.mu.Lock()
+	gen, chans := l.gen, l.io
+	l.mu.Unlock()
+	for _, s := range chans {
+		if s != nil {
+			if err := s.flush(c, gen, t); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// get calls f with the latest value of the topic, or says why there is
+// none: not connected (or silent), or not announced by the server.
+func (l *link) get(name string, f func(t *nt4.ClientTopic)) error {
+	l.mu.Lock()
+	c := l.conn
+	l.mu.Unlock()
+	if c == nil || time.Since(c.LastHeard()) > silentAfter {
+		return errNotConnected
+	}
+	if !c.Read(name, f) {
+		return &notServedError{name}
+	}
+	return nil
+}
+
+// notServedError is a read of a topic the server does not announce.
+type notServedError struct{ topic string }
+
+func (e *notServedError) Error() string {
+	return "Systemcore's system server does not announce " + e.topic + " (images whose WPILib reaches this through mrclib do not: docs/systemcore.md)"
+}
+
+func (e *notServedError) Unwrap() error { return hal.ErrNoDevice }
+
+// connected says whether the link is up now.
+func (l *link) connected() bool {
+	l.mu.Lock()
+	c := l.conn
+	l.mu.Unlock()
+	return c != nil && time.Since(c.LastHeard()) <= silentAfter
+}
+
+// missing lists the topics of names the server does not announce (all of
+// them while not connected).
+func (l *link) missing(names []string) []string {
+	l.mu.Lock()
+	c := l.conn
+	l.mu.Unlock()
+	if c == nil {
+		return names
+	}
+	var out []string
+	for _, n := range names {
+		if !c.Read(n, func(*nt4.ClientTopic) {}) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func (l *link) stop() {
+	l.cancel()
+	<-l.done
+}
