@@ -5,7 +5,9 @@ import (
 	"github.com/frcd/frcd/hal"
 )
 
-func init() { registerPart("systemcore_imu", part{sensor: systemcoreIMUSensor, provider: "Sim.OpenBuiltInIMU"}) }
+func init() {
+	registerPart("systemcore_imu", part{sensor: systemcoreIMUSensor, provider: "Sim.OpenBuiltInIMU"})
+}
 
 // systemcoreIMUSensor is Systemcore's built-in IMU: an IMU like a
 // Pigeon's, on no bus (the backend opens it, no entry needs wiring).
