@@ -277,6 +277,12 @@ func (s *Server) Restart() error {
 	return s.serve()
 }
 
+// Pause drops every connection and stops serving, until Resume.
+func (s *Server) Pause() { s.stop() }
+
+// Resume serves again on the same address, with the same values.
+func (s *Server) Resume() error { return s.serve() }
+
 func (s *Server) stop() {
 	s.mu.Lock()
 	sys, cancel, served := s.sys, s.stopSrv, s.served
