@@ -19,6 +19,7 @@ import (
 	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/diag"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/systemcore"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/sim"
@@ -146,6 +147,9 @@ func validate(args []string, stdout, stderr io.Writer) int {
 			vendored = 0
 		}
 		devices.CheckBackend(r.Config, *halName, caps, vendored, &list)
+		if *halName == "systemcore" {
+			systemcore.CheckChannels(r.Config, &list)
+		}
 	}
 	loads := checkCAN(r, &list)
 	if *strict {

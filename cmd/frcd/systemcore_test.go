@@ -5,25 +5,28 @@ import (
 	"testing"
 )
 
-// validate --hal systemcore: examples/systemcore runs as it is; on the
-// competition example every device Systemcore's backend cannot run gets
-// its finding (PWM controllers, DIO, analog I/O, encoders, relays, the
-// navX on roboRIO ports, CTRE's closed devices), and no CAN device that it
-// can run (the PDP) does.
+// validate --hal systemcore: examples/systemcore and systemcore_io run
+// as they are; on the competition example every device Systemcore's
+// backend cannot run gets its finding (encoders, relays, analog outputs,
+// the navX on roboRIO ports, CTRE's closed devices), every channel past
+// SmartIO's six and every SmartIO channel used twice gets one, and the
+// devices it can run (the PDP, PWM controllers on channels 0-5) get none.
 func TestValidateSystemcore(t *testing.T) {
-	code, out, errOut := runFrcd("validate", "--hal", "systemcore", "../../examples/systemcore/robot.urdf", "../../examples/systemcore/robot.yaml")
-	if code != 0 || strings.Contains(out, "cannot run") || !strings.Contains(out, "0 errors, 0 warnings") {
-		t.Errorf("examples/systemcore: exit %d\n%s%s", code, out, errOut)
+	for _, ex := range []string{"systemcore", "systemcore_io"} {
+		code, out, errOut := runFrcd("validate", "--hal", "systemcore", "../../examples/"+ex+"/robot.urdf", "../../examples/"+ex+"/robot.yaml")
+		if code != 0 || strings.Contains(out, "cannot run") || !strings.Contains(out, "0 errors, 0 warnings") {
+			t.Errorf("examples/%s: exit %d\n%s%s", ex, code, out, errOut)
+		}
 	}
-	code, out, errOut = runFrcd("validate", "--hal", "systemcore", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml")
+	code, out, errOut := runFrcd("validate", "--hal", "systemcore", "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml")
 	if code != 0 {
 		t.Fatalf("examples/competition: exit %d\n%s%s", code, out, errOut)
 	}
 	for _, want := range []string{
-		`spark "right_front_wheel_joint": the systemcore backend cannot run it: it has no PWM outputs`,
 		`encoder "left_drive_encoder": the systemcore backend cannot run it: it has no quadrature encoders`,
-		`digital_input "elevator_lower_limit": the systemcore backend cannot run it: it has no DIO channels`,
-		`analog_input "shoulder_pot": the systemcore backend cannot run it: it has no analog inputs`,
+		`digital_input "elevator_lower_limit": dio_channel: DIO channel 6: Systemcore has SmartIO channels 0-5 only (WPILib's kNumSmartIo = 6)`,
+		`analog_input "shoulder_pot": ain_channel: analog input channel 0 is SmartIO channel 0, which right_front_wheel_joint's id already uses`,
+		`pwm_victor_spx "conveyor_joint": id: PWM channel 9: Systemcore has SmartIO channels 0-5 only`,
 		`relay "hatch_joint": the systemcore backend cannot run it: it has no relay channels`,
 		`analog_output "underglow_led": the systemcore backend cannot run it: it has no analog outputs`,
 		`navx "navx": the systemcore backend cannot run it: it has no roboRIO SPI or I2C ports`,
@@ -34,7 +37,9 @@ func TestValidateSystemcore(t *testing.T) {
 			t.Errorf("--hal systemcore lacks %q\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, `pdp "pdp": the systemcore`) {
-		t.Errorf("--hal systemcore warns about the PDP, a CAN device\n%s", out)
+	for _, not := range []string{`pdp "pdp":`, `spark "right_front_wheel_joint":`, `victor_sp "right_rear_wheel_joint":`} {
+		if strings.Contains(out, not) {
+			t.Errorf("--hal systemcore warns about %s, which it runs\n%s", not, out)
+		}
 	}
 }

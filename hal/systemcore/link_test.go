@@ -137,6 +137,22 @@ func TestSmartIOThroughSystemServer(t *testing.T) {
 	if s := strings.Join(rep, "\n"); !strings.Contains(s, "battery: 11.75 V; brownout and faults: not served") || !strings.Contains(s, "connected: ") {
 		t.Errorf("report:\n%s", s)
 	}
+
+	// What the control loop calls every cycle allocates nothing.
+	var js hal.JoystickState
+	if n := testing.AllocsPerRun(100, func() {
+		b.DS()
+		b.Joystick(0, &js)
+		din.Get()
+		ain.Voltage()
+		pwm.SetPulse(1500 * time.Microsecond)
+		dout.Set(true)
+		duty.SetDutyCycle(0.5)
+		imu.Read()
+		b.Vin()
+	}); n != 0 {
+		t.Errorf("%v allocations a cycle", n)
+	}
 }
 
 // The Driver Station from the emulated system server: enabled only while
