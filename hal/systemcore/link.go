@@ -72,6 +72,9 @@ func (l *link) run(ctx context.Context) {
 			err = c.SubscribeAll([]string{""}, true, flushEvery)
 		}
 		if err == nil {
+			err = announceCode(c)
+		}
+		if err == nil {
 			l.mu.Lock()
 			l.conn, l.err = c, nil
 			l.gen++
@@ -97,6 +100,30 @@ func (l *link) run(ctx context.Context) {
 		case <-t.C:
 		}
 	}
+}
+
+// The robot program's status topics (mrc/NtNetComm.h at 6e5171cd8f^):
+// WPILib's HAL set both true, HasUserCode at start and HasUserCodeReady
+// when the program's loop began, so that the Driver Station shows robot
+// code.
+const (
+	HasUserCodeTopic      = "/Netcomm/Status/HasUserCode"
+	HasUserCodeReadyTopic = "/Netcomm/Status/HasUserCodeReady"
+)
+
+// announceCode tells the system server a robot program is running and
+// ready, as WPILib's HAL did.
+func announceCode(c *nt4.Conn) error {
+	for _, n := range []string{HasUserCodeTopic, HasUserCodeReadyTopic} {
+		id, err := c.Publish(n, "boolean")
+		if err != nil {
+			return err
+		}
+		if err := c.SetBool(id, 0, true); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // serve publishes what the loop set, pings, and watches for silence, until

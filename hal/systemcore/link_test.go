@@ -165,6 +165,9 @@ func TestDriverStationThroughSystemServer(t *testing.T) {
 	if ds := b.DS(); ds.Enabled || ds.Attached {
 		t.Errorf("no control data: %+v", ds)
 	}
+	tooltest.Eventually(t, wait, "robot code announced", func() bool {
+		return srv.Bool(HasUserCodeTopic) && srv.Bool(HasUserCodeReadyTopic)
+	})
 	on := systemservertest.Control{Enabled: true, DSConnected: true, Watchdog: true, Mode: mrcAutonomous, MatchTime: 15, GameData: "LRLxxxxxxx",
 		Sticks: []systemservertest.Stick{{Axes: []int16{-32768, 0, 32767}, Buttons: 0b101, NumButtons: 3, POVs: []uint8{0, 3, 12}}}}
 	srv.SetControl(&on)

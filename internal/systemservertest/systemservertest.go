@@ -13,6 +13,8 @@
 //   - The IMU: /imu/quat, /imu/rawgyro (°/s), /imu/rawaccel (g),
 //     double[].
 //   - The battery: /sys/battery (double, V).
+//   - The robot program's status: /Netcomm/Status/HasUserCode and
+//     HasUserCodeReady, which frcd publishes (read them with Bool).
 //
 // Restart drops every connection and serves again on the same port, as a
 // restarted system server would.
@@ -119,7 +121,7 @@ func (s *Server) serve() error {
 		<-served
 		return err
 	}
-	if err := sys.Subscribe([]string{"/io/"}, true, false, 10*time.Millisecond); err != nil {
+	if err := sys.Subscribe([]string{"/io/", "/Netcomm/Status/"}, true, false, 10*time.Millisecond); err != nil {
 		sys.Close()
 		cancel()
 		<-served
@@ -268,6 +270,20 @@ func (s *Server) Int(name string) (int64, bool) {
 	}
 	v, ok := t.Value.Double()
 	return int64(v), ok && !math.IsNaN(v)
+}
+
+// Bool is the latest boolean value frcd published on a topic
+// (/Netcomm/Status/HasUserCode); false when it published none.
+func (s *Server) Bool(name string) bool {
+	s.mu.Lock()
+	sys := s.sys
+	s.mu.Unlock()
+	if sys == nil {
+		return false
+	}
+	t, ok := sys.Topic(name)
+	v, isBool := t.Value.Bool()
+	return ok && isBool && v
 }
 
 // Restart drops every connection and serves again on the same address,
