@@ -8,6 +8,7 @@ import (
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/haltest"
+	"github.com/frcd/frcd/hal/heartbeat"
 	"github.com/frcd/frcd/hal/linux"
 	"github.com/frcd/frcd/hal/systemcore"
 	"github.com/frcd/frcd/interfaces"
@@ -40,8 +41,17 @@ func TestExampleOnEmulatedSystemServer(t *testing.T) {
 	p := linux.Parts{Buses: map[string]hal.CANBus{}}
 	fd := map[string]bool{}
 	for _, n := range o.CAN {
-		p.Buses[n] = haltest.New().CAN()
+		p.Buses[n] = haltest.NewCAN()
 		fd[n] = false
+	}
+	// The universal heartbeat on can_s0, always sent: its enable bit must
+	// follow the system server's Driver Station.
+	can0 := p.Buses["can_s0"].(*haltest.CAN)
+	on, _ := heartbeat.ParseMode("on")
+	p.Heartbeats, p.HeartbeatBuses = []linux.Heartbeat{heartbeat.New(can0, on)}, []string{"can_s0"}
+	hbEnabled := func() bool {
+		h, err := hal.ParseHeartbeat(can0.Last[hal.HeartbeatID])
+		return err == nil && h.Enabled
 	}
 	b := systemcore.New(o, p, fd)
 	d, err := daemon.New(r, b, daemon.Options{Rate: 100, Logf: t.Logf})
@@ -87,6 +97,9 @@ func TestExampleOnEmulatedSystemServer(t *testing.T) {
 	})
 	cmd = 6
 	run("neutral while disabled", neutral)
+	if hbEnabled() {
+		t.Error("the CAN heartbeat says enabled before the Driver Station does")
+	}
 
 	// Inputs: the pot at 1.65 V, the limit switch closed (low, inverted),
 	// the IMU turned 90° about z and turning.
@@ -115,9 +128,10 @@ func TestExampleOnEmulatedSystemServer(t *testing.T) {
 	run("the limit switch released", func() bool { return !limit.Value })
 
 	// Enabled by the Driver Station through the server: the PWMs follow.
-	on := systemservertest.Control{Enabled: true, DSConnected: true, Watchdog: true, Mode: 2}
-	srv.SetControl(&on)
+	enabled := systemservertest.Control{Enabled: true, DSConnected: true, Watchdog: true, Mode: 2}
+	srv.SetControl(&enabled)
 	run("PWM valsets follow the commands once enabled", driving)
+	run("the CAN heartbeat enabled by the system server's Driver Station", hbEnabled)
 	cmd = -6
 	run("and follow them reversed", func() bool { return valset("0") > 0 && valset("0") < 1500 && valset("1") > 1500 })
 	cmd = 6
@@ -130,16 +144,17 @@ func TestExampleOnEmulatedSystemServer(t *testing.T) {
 		{"disabled", func(c *systemservertest.Control) { c.Enabled = false }},
 		{"no Driver Station", func(c *systemservertest.Control) { c.DSConnected = false }},
 	} {
-		c2 := on
+		c2 := enabled
 		c.mod(&c2)
 		srv.SetControl(&c2)
 		run(c.name+": neutral", neutral)
-		srv.SetControl(&on)
+		run(c.name+": the CAN heartbeat disabled", func() bool { return !hbEnabled() })
+		srv.SetControl(&enabled)
 		run(c.name+": driving again", driving)
 	}
 	srv.SetControl(nil)
 	run("the Driver Station silent: neutral", neutral)
-	srv.SetControl(&on)
+	srv.SetControl(&enabled)
 	run("driving again", driving)
 
 	// The connection lost: the Driver Station reads disabled and the loop
@@ -170,11 +185,11 @@ func TestExampleOnEmulatedSystemServer(t *testing.T) {
 	run("driving again on the new connection", driving)
 
 	// E-stop, last: the daemon latches it, as the roboRIO does.
-	estop := on
+	estop := enabled
 	estop.EStop = true
 	srv.SetControl(&estop)
 	run("e-stopped: neutral", neutral)
-	srv.SetControl(&on)
+	srv.SetControl(&enabled)
 	run("the Driver Station enabled again", func() bool { return b.DS().Enabled })
 	// A negative check needs a window: 50 more commanded cycles, each
 	// polled after a millisecond, so several flushes (every 5 ms) and

@@ -118,6 +118,10 @@ type Backend struct {
 	down []bool
 	// Logf reports the heartbeats' changes of state; nil discards.
 	Logf func(format string, args ...any)
+	// DSFrom, when set before the first cycle, is the Driver Station in
+	// place of SetEnabled's, for DS and the heartbeats (Systemcore's, from
+	// its system server).
+	DSFrom func() hal.DSState
 }
 
 // New assembles a backend from its parts. The robot starts disabled.
@@ -137,6 +141,9 @@ func (b *Backend) Epoch() time.Time { return b.start }
 // DS is frcd's own Driver Station: enabled only by SetEnabled, always
 // attached, teleop.
 func (b *Backend) DS() hal.DSState {
+	if b.DSFrom != nil {
+		return b.DSFrom()
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.ds

@@ -83,11 +83,14 @@ func (b *Backend) Epoch() time.Time { return b.start }
 // DS is the Driver Station as the system server reports it (disabled
 // while the server is not connected or its control data is stale), or,
 // with `linux: {ros_enable: true}`, frcd's own, enabled by SetEnabled.
-func (b *Backend) DS() hal.DSState {
-	if b.rosDS || b.link == nil {
-		return b.l.DS()
+func (b *Backend) DS() hal.DSState { return b.l.DS() }
+
+// useServerDS makes the system server's Driver Station the backend's and
+// its heartbeats' (unless ros_enable takes it from ROS).
+func (b *Backend) useServerDS() {
+	if !b.rosDS && b.link != nil {
+		b.l.DSFrom = func() hal.DSState { return b.link.dsState(b.Now()) }
 	}
-	return b.link.dsState(b.Now())
 }
 
 // SetEnabled enables or disables the robot (ROS's /frcd/enable); it has
@@ -289,6 +292,7 @@ func Open(o Options, logf func(format string, args ...any)) (*Backend, error) {
 	default:
 		b.link = startLink(o.SystemServer)
 	}
+	b.useServerDS()
 	return b, nil
 }
 
@@ -303,6 +307,7 @@ func New(o Options, p linux.Parts, fd map[string]bool) *Backend {
 	if o.SystemServer != "" && o.SystemServer != "off" {
 		b.link = startLink(o.SystemServer)
 	}
+	b.useServerDS()
 	return b
 }
 
