@@ -94,8 +94,9 @@ systemcore: ## cross-compile bin/frcd-systemcore for Systemcore (static linux/ar
 	@readelf -h bin/frcd-systemcore | grep -q 'Machine:.*AArch64' || { echo "bin/frcd-systemcore is not an AArch64 binary"; exit 1; }
 	@! readelf -l bin/frcd-systemcore | grep -q INTERP || { echo "bin/frcd-systemcore is not static (it has an ELF interpreter)"; exit 1; }
 	qemu-aarch64 bin/frcd-systemcore validate --hal systemcore examples/systemcore/robot.urdf examples/systemcore/robot.yaml
+	qemu-aarch64 bin/frcd-systemcore validate --strict --hal systemcore examples/systemcore_io/robot.urdf examples/systemcore_io/robot.yaml
 
-systemcore-test: deps ## run the Systemcore backend's and SocketCAN's tests as arm64 binaries under qemu-aarch64
+systemcore-test: deps ## run the Systemcore backend's, SocketCAN's and the Systemcore example's tests (against the emulated system server) as arm64 binaries under qemu-aarch64
 	@mkdir -p bin/.systemcore
 	$(SC_GO) test -c -o bin/.systemcore/systemcore.test ./hal/systemcore
 	$(SC_GO) test -c -o bin/.systemcore/socketcan.test ./hal/socketcan
@@ -103,7 +104,7 @@ systemcore-test: deps ## run the Systemcore backend's and SocketCAN's tests as a
 	cd hal/systemcore && qemu-aarch64 $(CURDIR)/bin/.systemcore/systemcore.test -test.count=1 -test.v
 	# qemu-user does not pass SO_RXQ_OVFL on to the kernel: the two tests of it run natively in make test.
 	cd hal/socketcan && qemu-aarch64 $(CURDIR)/bin/.systemcore/socketcan.test -test.count=1 -test.short -test.skip 'TestSockConnReadsFramesAndTimesOut|TestSockConnCountsKernelDrops'
-	cd cmd/frcd && qemu-aarch64 $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.short -test.run 'ValidateHAL|ValidateSystemcore' -test.v
+	cd cmd/frcd && qemu-aarch64 $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.short -test.run 'ValidateHAL|ValidateSystemcore|ExampleOnEmulatedSystemServer' -test.v
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 	@set -e; for t in $(FUZZ_TARGETS); do \
