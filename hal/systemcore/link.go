@@ -136,6 +136,11 @@ func (l *link) serve(ctx context.Context, c *nt4.Conn) error {
 	for {
 		select {
 		case <-ctx.Done():
+			// The loop's last outputs (every one neutral after the halt
+			// that precedes Close) go out before the connection closes.
+			if err := l.flush(c, time.Since(start).Microseconds()); err != nil {
+				return err
+			}
 			return errors.New("frcd is stopping")
 		case <-c.Done():
 			return fmt.Errorf("the connection ended: %v", c.Err())

@@ -247,6 +247,13 @@ func TestDriverStationThroughSystemServer(t *testing.T) {
 	if !lost {
 		t.Errorf("the report does not count the lost connection: %+v", b.Report(nil))
 	}
+	// Close publishes the loop's last outputs before it disconnects (the
+	// daemon halts, every output neutral, then closes the backend).
+	pwm.SetPulse(0)
+	tooltest.Within(t, 5*time.Second, func() { b.Close() })
+	if h := srv.History("/io/0/valset"); len(h) == 0 || h[len(h)-1].Int != 0 {
+		t.Errorf("the last valset before Close: %+v", h)
+	}
 }
 
 // A system server that announces none of the topics (what an image whose

@@ -5,8 +5,8 @@
 // from docs/systemcore.md, with the WPILib commit it was read from):
 //
 //   - SmartIO: /io/<ch>/valget (int) for channels 0-5, which the test
-//     sets; the /io/<ch>/type, valset and periodset frcd publishes are
-//     recorded (read them with Int).
+//     sets; every /io/<ch>/type, valset and periodset value frcd publishes
+//     is recorded as the server takes it (History, Int).
 //   - The Driver Station: /Netcomm/Control/ControlData, a protobuf
 //     mrc.proto.ProtobufControlData sent every 20 ms as the Driver
 //     Station sends its packets, and /Netcomm/Control/MatchInfo.
@@ -84,13 +84,28 @@ type Server struct {
 	imu     [3][]float64 // quat, gyro, accel
 	match   *Match
 
+	rec map[string][]Value // the current connection's record
+
 	stopDS context.CancelFunc
 	dsDone chan struct{}
 }
 
+// Value is one integer (or boolean: 0, 1) value a client published, and
+// when the server took it.
+type Value struct {
+	Int int64
+	At  time.Time
+}
+
+// maxHistory bounds each topic's record.
+const maxHistory = 1 << 16
+
 // Start serves on a free port of 127.0.0.1.
-func Start() (*Server, error) {
-	s := &Server{addr: "127.0.0.1:0", battery: 12.5,
+func Start() (*Server, error) { return StartAt("127.0.0.1:0") }
+
+// StartAt serves on addr (host:port; port 0 picks one).
+func StartAt(addr string) (*Server, error) {
+	s := &Server{addr: addr, battery: 12.5,
 		imu: [3][]float64{{1, 0, 0, 0}, {0, 0, 0}, {0, 0, 1}}}
 	if err := s.serve(); err != nil {
 		return nil, err
@@ -108,7 +123,30 @@ func (s *Server) Addr() string { return s.addr }
 // every topic's current value.
 func (s *Server) serve() error {
 	start := time.Now()
-	srv, err := nt4.New(nt4.Options{Addr: s.addr, Clock: func() time.Duration { return time.Since(start) }})
+	rec := map[string][]Value{}
+	record := func(topic string, v nt4.Value) bool {
+		val := Value{At: time.Now()}
+		if b, ok := v.Bool(); ok {
+			val.Int = 0
+			if b {
+				val.Int = 1
+			}
+		} else if f, ok := v.Double(); ok && !math.IsNaN(f) {
+			val.Int = int64(f)
+		} else {
+			return true
+		}
+		s.mu.Lock()
+		if len(rec[topic]) < maxHistory {
+			rec[topic] = append(rec[topic], val)
+		}
+		s.mu.Unlock()
+		return true
+	}
+	// Every value a client publishes passes through the server's command
+	// hook as it arrives, in order: the record of what frcd set, even just
+	// before it disconnects.
+	srv, err := nt4.New(nt4.Options{Addr: s.addr, Clock: func() time.Duration { return time.Since(start) }, Commands: record, CommandPrefix: "/"})
 	if err != nil {
 		return err
 	}
@@ -121,15 +159,9 @@ func (s *Server) serve() error {
 		<-served
 		return err
 	}
-	if err := sys.Subscribe([]string{"/io/", "/Netcomm/Status/"}, true, false, 10*time.Millisecond); err != nil {
-		sys.Close()
-		cancel()
-		<-served
-		return err
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.srv, s.sys, s.stopSrv, s.served, s.addr = srv, sys, cancel, served, srv.Addr().String()
+	s.srv, s.sys, s.stopSrv, s.served, s.addr, s.rec = srv, sys, cancel, served, srv.Addr().String(), rec
 	s.pub = map[string]int64{}
 	for ch := range s.valget {
 		if err := s.setLocked("/io/"+strconv.Itoa(ch)+"/valget", "int", nt4.TypeInt, msgp.AppendInt64(nil, s.valget[ch])); err != nil {
@@ -254,36 +286,30 @@ func (s *Server) SetIMU(quat [4]float64, gyro, accel [3]float64) error {
 	return nil
 }
 
-// Int is the latest integer value frcd published on a topic
-// (/io/<ch>/valset, type, periodset); false when it published none on the
-// current connection.
-func (s *Server) Int(name string) (int64, bool) {
+// History is every integer (or boolean) value published on a topic
+// (/io/<ch>/valset, type, periodset) since the server last started, in
+// the order it took them.
+func (s *Server) History(name string) []Value {
 	s.mu.Lock()
-	sys := s.sys
-	s.mu.Unlock()
-	if sys == nil {
+	defer s.mu.Unlock()
+	return append([]Value(nil), s.rec[name]...)
+}
+
+// Int is the latest integer value published on a topic since the server
+// last started; false when none was.
+func (s *Server) Int(name string) (int64, bool) {
+	h := s.History(name)
+	if len(h) == 0 {
 		return 0, false
 	}
-	t, ok := sys.Topic(name)
-	if !ok || t.Value.Raw == nil {
-		return 0, false
-	}
-	v, ok := t.Value.Double()
-	return int64(v), ok && !math.IsNaN(v)
+	return h[len(h)-1].Int, true
 }
 
 // Bool is the latest boolean value frcd published on a topic
 // (/Netcomm/Status/HasUserCode); false when it published none.
 func (s *Server) Bool(name string) bool {
-	s.mu.Lock()
-	sys := s.sys
-	s.mu.Unlock()
-	if sys == nil {
-		return false
-	}
-	t, ok := sys.Topic(name)
-	v, isBool := t.Value.Bool()
-	return ok && isBool && v
+	v, ok := s.Int(name)
+	return ok && v == 1
 }
 
 // Restart drops every connection and serves again on the same address,
