@@ -33,6 +33,7 @@ var allowed = map[string][]string{
 	"hal/ctre":                  {"hal", "frc"},
 	"internal/qemutest":         {"internal/tooltest"},
 	"internal/systemservertest": {"nt4", "github.com/tinylib/msgp/msgp"},
+	"internal/scagent":          {"internal/systemservertest", "nt4"},
 	"internal/canagent":         {goroslib, goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
 	"devices":                   {"diag", "frc", "hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"sim":                       {"frc", "hal", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
