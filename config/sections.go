@@ -53,8 +53,8 @@ var Loop = &Type{
 // backend's wiring.
 var Linux = &Type{
 	Name: "linux", Group: "section", Class: "-",
-	Summary: "A Linux coprocessor's CAN interfaces, CAN heartbeat and GPIO pins, used by `frcd run --hal linux`.",
-	Doc: "Only the Linux backend reads this section. CAN goes through SocketCAN (USB-CAN adapters, a CAN HAT), DIO " +
+	Summary: "A Linux coprocessor's CAN interfaces, CAN heartbeat and GPIO pins, used by `frcd run --hal linux` (and Systemcore's by --hal systemcore).",
+	Doc: "Only the Linux and Systemcore backends read this section (Systemcore: can, heartbeat, ros_enable, system_server). CAN goes through SocketCAN (USB-CAN adapters, a CAN HAT), DIO " +
 		"channels through GPIO pins and the navX through spidev or i2c-dev (its bus and chip_select keys). The robot " +
 		"starts disabled; it is enabled over ROS (/frcd/enable) only when ros_enable allows it.",
 	Place: YAMLOnly,

@@ -27,17 +27,16 @@ const dsStale = 500 * time.Millisecond
 // dsCache is the Driver Station as the system server last said it,
 // decoded once per message.
 type dsCache struct {
-	mu       sync.Mutex
-	cd       controlData
-	cdSeen   uint64        // Updates of the control data topic decoded
-	cdAt     time.Duration // backend time the newest message came
-	cdValid  bool
-	bad      uint64 // messages that did not decode
-	mi       matchInfo
-	miSeen   uint64
-	miValid  bool
-	lastErr  error // why the last DS read failed (for /diagnostics)
-	haveData bool  // a control message ever came
+	mu      sync.Mutex
+	cd      controlData
+	cdSeen  uint64        // Updates of the control data topic decoded
+	cdAt    time.Duration // backend time the newest message came
+	cdValid bool
+	bad     uint64 // messages that did not decode
+	mi      matchInfo
+	miSeen  uint64
+	miValid bool
+	lastErr error // why the last DS read failed
 }
 
 // refresh decodes a new control data message, if one came; the caller
@@ -55,7 +54,7 @@ func (l *link) refreshDS(now time.Duration) {
 			d.cdValid = false
 			return
 		}
-		d.cdValid, d.cdAt, d.haveData = true, now, true
+		d.cdValid, d.cdAt = true, now
 	})
 }
 
