@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,6 +33,18 @@ func emulated(t *testing.T) (*systemservertest.Server, *Backend) {
 	})
 	tooltest.Eventually(t, wait, "connected to the emulated system server", b.link.connected)
 	return srv, b
+}
+
+// setIs sets an output as the control loop does, every cycle, until frcd
+// has published v on the topic (a reconnection in between starts the
+// output at 0 until the loop sets it again).
+func setIs(t *testing.T, srv *systemservertest.Server, topic string, v int64, set func()) {
+	t.Helper()
+	tooltest.Eventually(t, wait, topic+" = "+strconv.FormatInt(v, 10), func() bool {
+		set()
+		got, ok := srv.Int(topic)
+		return ok && got == v
+	})
 }
 
 // intIs waits for frcd to have published v on the topic.
@@ -84,19 +97,12 @@ func TestSmartIOThroughSystemServer(t *testing.T) {
 		width time.Duration
 		want  int64
 	}{{1500 * time.Microsecond, 1500}, {hal.AlwaysHigh, pwmAlwaysHigh}, {5 * time.Millisecond, pwmMaxMicros}, {0, 0}, {2 * time.Millisecond, 2000}} {
-		if err := pwm.SetPulse(c.width); err != nil {
-			t.Fatal(err)
-		}
-		intIs(t, srv, "/io/0/valset", c.want)
+		setIs(t, srv, "/io/0/valset", c.want, func() { pwm.SetPulse(c.width) })
 	}
-	dout.Set(true)
-	intIs(t, srv, "/io/2/valset", digitalHigh)
-	dout.Set(false)
-	intIs(t, srv, "/io/2/valset", 0)
-	duty.SetDutyCycle(0.25)
-	intIs(t, srv, "/io/4/valset", 500)
-	duty.SetDutyCycle(math.NaN())
-	intIs(t, srv, "/io/4/valset", 0)
+	setIs(t, srv, "/io/2/valset", digitalHigh, func() { dout.Set(true) })
+	setIs(t, srv, "/io/2/valset", 0, func() { dout.Set(false) })
+	setIs(t, srv, "/io/4/valset", 500, func() { duty.SetDutyCycle(0.25) })
+	setIs(t, srv, "/io/4/valset", 0, func() { duty.SetDutyCycle(math.NaN()) })
 
 	if err := srv.SetValget(1, 1); err != nil {
 		t.Fatal(err)
@@ -225,8 +231,7 @@ func TestDriverStationThroughSystemServer(t *testing.T) {
 	}
 	srv.SetControl(&on)
 	tooltest.Eventually(t, wait, "enabled again", func() bool { return b.DS().Enabled })
-	pwm.SetPulse(1700 * time.Microsecond)
-	intIs(t, srv, "/io/0/valset", 1700)
+	setIs(t, srv, "/io/0/valset", 1700, func() { pwm.SetPulse(1700 * time.Microsecond) })
 	sent := srv.Sent()
 	if err := srv.Restart(); err != nil {
 		t.Fatal(err)
@@ -236,10 +241,12 @@ func TestDriverStationThroughSystemServer(t *testing.T) {
 	// at neutral itself.
 	tooltest.Eventually(t, wait, "control data after the restart", func() bool { return srv.Sent() > sent+5 })
 	intIs(t, srv, "/io/0/type", modePWMOut)
-	intIs(t, srv, "/io/0/valset", 0)
+	tooltest.Eventually(t, wait, "the DS enabled after the restart", func() bool { return b.DS().Enabled })
+	if h := srv.History("/io/0/valset"); len(h) == 0 || slices.ContainsFunc(h, func(v systemservertest.Value) bool { return v.Int != 0 }) {
+		t.Errorf("the valsets on the new connection, before the loop set one: %+v, want only 0", h)
+	}
 	tooltest.Eventually(t, wait, "enabled after the restart", func() bool { return b.DS().Enabled })
-	pwm.SetPulse(1600 * time.Microsecond)
-	intIs(t, srv, "/io/0/valset", 1600)
+	setIs(t, srv, "/io/0/valset", 1600, func() { pwm.SetPulse(1600 * time.Microsecond) })
 	lost := false
 	for _, r := range b.Report(nil) {
 		lost = lost || r.Name == "system server "+srv.Addr() && strings.Contains(r.Message, "; 1 connections lost")

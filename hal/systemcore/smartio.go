@@ -83,6 +83,7 @@ func (l *link) open(ch int, mode, period int64, what string) (*smartIO, error) {
 func (s *smartIO) flush(c *nt4.Conn, gen uint64, t int64) error {
 	v := s.set.Load()
 	if s.gen != gen {
+		again := s.gen != 0 // published on an earlier connection
 		var err error
 		if s.pubType, err = c.Publish(s.typeTopic, "int"); err != nil {
 			return err
@@ -109,10 +110,13 @@ func (s *smartIO) flush(c *nt4.Conn, gen uint64, t int64) error {
 			}
 		}
 		s.gen, s.sent = gen, 0
-		// A new connection starts neutral: the loop's next command (which
-		// needs the Driver Station's enable, on this connection) sets it.
-		s.set.CompareAndSwap(v, 0)
-		v = 0
+		if again {
+			// A new connection starts neutral: the loop's next command
+			// (which needs the Driver Station's enable, on this
+			// connection) sets it again.
+			s.set.CompareAndSwap(v, 0)
+			v = 0
+		}
 	}
 	if (s.mode == modePWMOut || s.mode == modeDigitalOut) && v != s.sent {
 		if err := c.SetInt(s.pubSet, t, v); err != nil {
