@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -56,7 +57,7 @@ func (p *parser) checkSimSensors(c *Checker) {
 		case d == nil:
 			c.Errorf(e.NamePos, "sim sensor %q: names no device%s", e.Name, diag.DidYouMean(e.Name, cands))
 		case d.Type == nil:
-		case !contains(sensors, d.Type.Name):
+		case !slices.Contains(sensors, d.Type.Name):
 			c.Errorf(e.NamePos, "sim sensor %q: is %s, not a sensor", e.Name, article(d.TypeName))
 		case d.Type.Joint == SwitchSource:
 			for _, k := range SimSensor.Keys {
@@ -98,7 +99,7 @@ func (p *parser) checkSimCANFaults(c *Checker) {
 func (p *parser) namesOfTypes(types []string) []string {
 	var names []string
 	for _, d := range p.file.Devices {
-		if d.Type != nil && contains(types, d.Type.Name) {
+		if d.Type != nil && slices.Contains(types, d.Type.Name) {
 			names = append(names, d.Name)
 		}
 	}

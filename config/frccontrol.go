@@ -153,7 +153,7 @@ func (p *parser) topLevelControllers(root *yaml.Node) *yaml.Node {
 		HeadComment: root.HeadComment, FootComment: root.FootComment}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], resolve(root.Content[i+1])
-		if k.Kind == yaml.ScalarNode && !contains(sections, k.Value) && !strings.HasPrefix(k.Value, "x-") && v.Kind == yaml.MappingNode {
+		if k.Kind == yaml.ScalarNode && !slices.Contains(sections, k.Value) && !strings.HasPrefix(k.Value, "x-") && v.Kind == yaml.MappingNode {
 			if t := valueOf(v, "type"); t != nil && t.Kind == yaml.ScalarNode && strings.Contains(t.Value, "/") {
 				if len(moved) == 0 {
 					p.list.Notef(p.pos(k), "controller %q is at the top level, as ros_control's rosparam file has it: read as if under controllers: (frcd migrate writes it so)", k.Value)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -263,7 +264,7 @@ func (p *parser) section(name string, t *Type, n *yaml.Node, skip ...string) *De
 	}
 	var rest []keyNode
 	p.mapping(n, func(key string, k, v *yaml.Node) {
-		if contains(skip, key) {
+		if slices.Contains(skip, key) {
 			return
 		}
 		rest = append(rest, keyNode{key, k, v})

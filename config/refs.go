@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/frcd/frcd/diag"
@@ -12,7 +13,7 @@ func (p *parser) resolveRefs(d *Device, c *Checker) {
 			continue
 		}
 		if !d.Has(k.Name) {
-			if containsRole(k.Ref, PowerRole) {
+			if slices.Contains(k.Ref, PowerRole) {
 				p.defaultPower(d, k.Name, c)
 			}
 			continue
@@ -120,22 +121,4 @@ func refList(types []string) string {
 		parts[i] = article(t)
 	}
 	return strings.Join(parts, " or ")
-}
-
-func containsRole(list []Role, r Role) bool {
-	for _, x := range list {
-		if x == r {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/frcd/frcd/diag"
@@ -99,7 +100,7 @@ func (p *parser) checkCANBuses() {
 		buses = []string{"can0"}
 	}
 	for _, d := range p.file.Devices {
-		if !d.Has("can_bus") || contains(buses, d.Str("can_bus")) {
+		if !d.Has("can_bus") || slices.Contains(buses, d.Str("can_bus")) {
 			continue
 		}
 		p.list.Errorf(d.ValuePos("can_bus"), "%s: can_bus %s is not one of linux: can [%s]%s", d, d.Str("can_bus"),
@@ -304,7 +305,7 @@ func checkDrivetrain(d *Device, c *Checker) {
 		DrivetrainSwerve:  {"drive", "steer"},
 	}[typ]
 	for _, k := range d.Type.Keys {
-		if k.Ref != nil && d.Has(k.Name) && !contains(allowed, k.Name) {
+		if k.Ref != nil && d.Has(k.Name) && !slices.Contains(allowed, k.Name) {
 			c.Errorf(d.KeyPos(k.Name), "%s: %s is not a key of a %s drivetrain; it takes %s", d, k.Name, typ, strings.Join(allowed, ", "))
 		}
 	}

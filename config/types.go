@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -216,7 +217,7 @@ func (t *Type) KeyNames() []string {
 	names := []string{"name", "type"}
 	for _, k := range t.Keys {
 		n, _, nested := strings.Cut(k.Name, ".")
-		if nested && contains(names, n) {
+		if nested && slices.Contains(names, n) {
 			continue
 		}
 		names = append(names, n)

@@ -36,3 +36,19 @@ func TestLinear(t *testing.T) {
 		t.Error("quadratic work passed")
 	}
 }
+
+// TestCPUTime: the clock Slow reads advances with work the process does.
+func TestCPUTime(t *testing.T) {
+	start := cpuTime()
+	if start <= 0 {
+		t.Fatalf("cpuTime at start: %v", start)
+	}
+	x := 1.0
+	for i := 0; i < 1<<34; i++ {
+		x = x*1.0000001 + 1e-9
+		if i&0xfffff == 0 && cpuTime() > start {
+			return
+		}
+	}
+	t.Fatalf("cpuTime stayed at %v through 2^34 iterations (%v)", start, x)
+}

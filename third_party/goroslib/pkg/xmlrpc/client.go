@@ -9,6 +9,12 @@ import (
 	"net/url"
 )
 
+// MaxResponseBytes bounds a response the client reads: room for a large
+// parameter (a robot_description of megabytes), not for an endless body.
+// (frcd's fork: upstream read responses whole, bounded only by the
+// http.Client's timeout.)
+const MaxResponseBytes = 64 << 20
+
 // Client is a XML-RPC client.
 type Client struct {
 	httpClient *http.Client
@@ -46,7 +52,7 @@ func (c *Client) Do(method string, paramsReq interface{}, paramsRes interface{})
 		return fmt.Errorf("bad status code: %d", res.StatusCode)
 	}
 
-	err = responseDecode(res.Body, paramsRes)
+	err = responseDecode(io.LimitReader(res.Body, MaxResponseBytes), paramsRes)
 	if err != nil {
 		return err
 	}

@@ -11,11 +11,13 @@ import (
 type RequestRaw struct {
 	Method string
 	dec    *xml.Decoder
+	err    error // the last Decode's error, for the server's status code
 }
 
 // Decode transforms a RequestRaw into a Request.
 func (rr *RequestRaw) Decode(req interface{}) error {
-	return requestDecode(rr, req)
+	rr.err = requestDecode(rr, req)
+	return rr.err
 }
 
 func requestDecodeRaw(r io.Reader) (*RequestRaw, error) {

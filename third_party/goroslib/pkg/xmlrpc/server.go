@@ -2,6 +2,7 @@ package xmlrpc
 
 import (
 	"context"
+	"errors"
 	"net"
 	"net/http"
 	"net/url"
@@ -25,18 +26,59 @@ type Server struct {
 	ln        net.Listener
 	hs        *http.Server
 	handler   ServerHandler
+	maxBody   int64
 
 	setHandler chan ServerHandler
 	done       chan struct{}
 }
 
-// NewServer allocates a server.
+// Limits bound what one client can make a Server hold: the size of a
+// request, how long it may take to arrive, and how many connections are
+// served at once. (frcd's fork: upstream had no limit but the write timeout.)
+type Limits struct {
+	// MaxBodyBytes is the largest request body; a larger one is refused
+	// with 413 once that many bytes have been read.
+	MaxBodyBytes int64
+	// MaxHeaderBytes bounds the request line and headers.
+	MaxHeaderBytes int
+	// ReadHeaderTimeout bounds the time to read the request's headers,
+	// ReadTimeout the whole request, IdleTimeout a kept-alive connection
+	// waiting for its next request.
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	IdleTimeout       time.Duration
+	// MaxConns is how many connections are served at once; more wait in
+	// the listen backlog until one closes.
+	MaxConns int
+}
+
+// DefaultLimits are the limits NewServer applies. A node's slave API
+// requests are a few hundred bytes (a publisherUpdate lists one URI per
+// publisher), so 1 MiB leaves room for thousands of publishers.
+var DefaultLimits = Limits{
+	MaxBodyBytes:      1 << 20,
+	MaxHeaderBytes:    16 << 10,
+	ReadHeaderTimeout: 5 * time.Second,
+	ReadTimeout:       10 * time.Second,
+	IdleTimeout:       60 * time.Second,
+	MaxConns:          128,
+}
+
+// NewServer allocates a server with DefaultLimits.
 func NewServer(address string, writeTimeout time.Duration) (*Server, error) {
+	return NewServerLimits(address, writeTimeout, DefaultLimits)
+}
+
+// NewServerLimits allocates a server with the given limits.
+func NewServerLimits(address string, writeTimeout time.Duration, limits Limits) (*Server, error) {
 	// net.Listen and http.Server are splitted since the latter
 	// does not allow to use 0 as port
 	ln, err := net.Listen("tcp", address)
 	if err != nil {
 		return nil, err
+	}
+	if limits.MaxConns > 0 {
+		ln = newLimitListener(ln, limits.MaxConns)
 	}
 
 	ctx, ctxCancel := context.WithCancel(context.Background())
@@ -45,13 +87,18 @@ func NewServer(address string, writeTimeout time.Duration) (*Server, error) {
 		ctx:        ctx,
 		ctxCancel:  ctxCancel,
 		ln:         ln,
+		maxBody:    limits.MaxBodyBytes,
 		setHandler: make(chan ServerHandler),
 		done:       make(chan struct{}),
 	}
 
 	s.hs = &http.Server{
-		Handler:      http.HandlerFunc(s.handleRequest),
-		WriteTimeout: writeTimeout,
+		Handler:           http.HandlerFunc(s.handleRequest),
+		WriteTimeout:      writeTimeout,
+		ReadHeaderTimeout: limits.ReadHeaderTimeout,
+		ReadTimeout:       limits.ReadTimeout,
+		IdleTimeout:       limits.IdleTimeout,
+		MaxHeaderBytes:    limits.MaxHeaderBytes,
 	}
 
 	go s.run()
@@ -108,16 +155,21 @@ func (s *Server) handleRequest(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 
-	raw, err := requestDecodeRaw(req.Body)
+	body := req.Body
+	if s.maxBody > 0 {
+		body = http.MaxBytesReader(w, body, s.maxBody)
+	}
+
+	raw, err := requestDecodeRaw(body)
 	if err != nil {
-		w.WriteHeader(http.StatusBadRequest)
+		w.WriteHeader(errorStatus(err))
 		return
 	}
 
 	res := s.handler(raw)
 
 	if _, ok := res.(ErrorRes); ok {
-		w.WriteHeader(http.StatusBadRequest)
+		w.WriteHeader(errorStatus(raw.err))
 		return
 	}
 
@@ -131,4 +183,13 @@ func (s *Server) Serve(handler ServerHandler) {
 	case <-s.ctx.Done():
 	}
 	s.wg.Wait()
+}
+
+// errorStatus is 413 when a request failed for its size, 400 otherwise.
+func errorStatus(err error) int {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return http.StatusRequestEntityTooLarge
+	}
+	return http.StatusBadRequest
 }
