@@ -135,7 +135,8 @@ func decodeControlData(p []byte, d *controlData) error {
 				}
 				d.nSticks++
 			}
-		case num == 6 && wire == 2:
+		case num == 6 && wire == 2: // the last one wins, as in protobuf
+			d.game = [mrcGameData]byte{}
 			d.nGame = copy(d.game[:], b)
 		}
 	}
@@ -196,6 +197,7 @@ func decodeMatchInfo(p []byte, m *matchInfo) error {
 		p = rest
 		switch {
 		case num == 1 && wire == 2:
+			m.event = [mrcEventName]byte{}
 			m.nEvent = copy(m.event[:], b)
 		case num == 2 && wire == 0:
 			m.number = int32(v)

@@ -3,10 +3,9 @@ package systemcore
 import (
 	"math/rand"
 	"testing"
-	"time"
 
+	"github.com/frcd/frcd/internal/bounds"
 	"github.com/frcd/frcd/internal/systemservertest"
-	"github.com/frcd/frcd/internal/tooltest"
 )
 
 // What the emulated server encodes, the decoder reads back: the control
@@ -65,7 +64,7 @@ func TestDecodeAllocatesNothing(t *testing.T) {
 }
 
 // FuzzDecodeDS feeds the Driver Station's decoders any bytes: within a
-// second each, they never panic, keep every count within its array, and
+// second of CPU time each (bounds.Slow), they never panic, keep every count within its array, and
 // read back what the emulated server encodes from what they decoded.
 func FuzzDecodeDS(f *testing.F) {
 	r := rand.New(rand.NewSource(1))
@@ -75,7 +74,8 @@ func FuzzDecodeDS(f *testing.F) {
 	}
 	f.Add(systemservertest.EncodeMatchInfo(systemservertest.Match{Event: "event", Number: 3, Type: 2}))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		tooltest.Within(t, time.Second, func() {
+		defer bounds.Slow(t)()
+		func() {
 			var d controlData
 			if decodeControlData(b, &d) == nil {
 				if d.nSticks > mrcJoysticks || d.nGame > mrcGameData {
@@ -104,6 +104,6 @@ func FuzzDecodeDS(f *testing.F) {
 			if decodeMatchInfo(b, &m) == nil && m.nEvent > mrcEventName {
 				t.Fatalf("event name of %d bytes", m.nEvent)
 			}
-		})
+		}()
 	})
 }
