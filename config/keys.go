@@ -1,6 +1,9 @@
 package config
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+)
 
 // Keys that several device types share; each type's own keys are in its
 // file in devices/.
@@ -87,3 +90,27 @@ var JointKey = Key{Name: "joint", Kind: String,
 
 // FrameIDKey is an IMU's tf2 frame.
 var FrameIDKey = Key{Name: "frame_id", Kind: String, Required: true, Doc: "The tf2 frame of the sensor: a URDF link."}
+
+// The sensor keys of a device measuring a joint through a geared sensor
+// (a Talon FX's rotor, a CANcoder): the sensor turns
+// sensor_to_mechanism_ratio times per turn of the mechanism, and a turn of
+// the mechanism is distance_per_rotation of the joint (2π rad for a
+// revolute joint; m for a prismatic one). Device.JointPerRotation is the
+// one place their formula lives (the drivers and the sim's parts use it).
+var (
+	SensorRatioKey = Key{Name: "sensor_to_mechanism_ratio", Kind: Float, Default: 1.0, NonZero: true,
+		Doc: "Sensor rotations per rotation of the mechanism (Phoenix 6's SensorToMechanismRatio): the gear reduction between the sensor and the joint."}
+	DistancePerRotationKey = Key{Name: "distance_per_rotation", Kind: Float, Default: 2 * math.Pi, NonZero: true, Unit: "rad or m",
+		Doc: "The joint's travel per rotation of the mechanism: 2π rad for a revolute joint, the travel in m for a prismatic one."}
+)
+
+// JointPerRotation is the joint distance of one sensor rotation of an
+// entry with SensorRatioKey and DistancePerRotationKey: distance /
+// ratio, negated when its `inverted` key is true.
+func (d *Device) JointPerRotation() float64 {
+	k := d.Float(DistancePerRotationKey.Name) / d.Float(SensorRatioKey.Name)
+	if d.Bool("inverted") {
+		k = -k
+	}
+	return k
+}

@@ -25,7 +25,7 @@ var cancoderType = &config.Type{
 	Place: config.JointSensor, Provides: config.Position | config.Velocity,
 	Keys: []config.Key{
 		{Name: "id", Kind: config.Int, Required: true, Resource: config.CANDevice, Scope: "can_bus", Doc: "The CAN id of the CANcoder."},
-		p6InvertedKey, sensorRatioKey, distancePerRotationKey,
+		p6InvertedKey, config.SensorRatioKey, config.DistancePerRotationKey,
 		config.CANBusKey, config.RequiredKey, config.JointKey,
 	},
 	Facts: config.Facts{Joint: config.RateSource, JointOnly: true, CAN: true},
@@ -63,7 +63,7 @@ func newCANcoder(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("CANcoder %d: %w", d.Int("id"), err)
 	}
-	e := &cancoder{name: d.Name, c: c, id: d.Int("id"), perRot: jointPerRotation(d), rErr: newOpError(d, "read")}
+	e := &cancoder{name: d.Name, c: c, id: d.Int("id"), perRot: d.JointPerRotation(), rErr: newOpError(d, "read")}
 	if err := registerRate(env, d.Name, &e.rate, &e.pos); err != nil {
 		return nil, err
 	}

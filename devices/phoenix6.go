@@ -1,7 +1,6 @@
 package devices
 
 import (
-	"math"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -11,28 +10,9 @@ import (
 // The keys and CAN traffic the Phoenix 6 devices (talon_fx, cancoder,
 // pigeon2) share. Each one's type is in its own file.
 
-// The sensor keys of a Phoenix 6 device measuring a joint: the sensor
-// turns sensor_to_mechanism_ratio times per turn of the mechanism, and a
-// turn of the mechanism is distance_per_rotation of the joint (2π rad for
-// a revolute joint; m for a prismatic one). joint = sensor rotations /
-// ratio × distance, negated when inverted.
-var (
-	sensorRatioKey = config.Key{Name: "sensor_to_mechanism_ratio", Kind: config.Float, Default: 1.0, NonZero: true,
-		Doc: "Sensor rotations per rotation of the mechanism (Phoenix 6's SensorToMechanismRatio): the gear reduction between the sensor and the joint."}
-	distancePerRotationKey = config.Key{Name: "distance_per_rotation", Kind: config.Float, Default: 2 * math.Pi, NonZero: true, Unit: "rad or m",
-		Doc: "The joint's travel per rotation of the mechanism: 2π rad for a revolute joint, the travel in m for a prismatic one."}
-	p6InvertedKey = config.Key{Name: "inverted", Kind: config.Bool, Default: false, Doc: "Whether the device's positive direction is the joint's negative."}
-)
-
-// jointPerRotation is the joint distance of one sensor rotation of an
-// entry with the sensor keys, negated when inverted.
-func jointPerRotation(d *config.Device) float64 {
-	k := d.Float("distance_per_rotation") / d.Float("sensor_to_mechanism_ratio")
-	if d.Bool("inverted") {
-		k = -k
-	}
-	return k
-}
+// p6InvertedKey is the Phoenix 6 sensors' inversion (the sensor keys
+// are config.SensorRatioKey and config.DistancePerRotationKey).
+var p6InvertedKey = config.Key{Name: "inverted", Kind: config.Bool, Default: false, Doc: "Whether the device's positive direction is the joint's negative."}
 
 // The Phoenix 6 devices' CAN traffic. Their frame ids and layouts are
 // closed (Phoenix 6 groups its status signals in frames only its

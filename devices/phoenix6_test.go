@@ -115,7 +115,7 @@ func TestCANcoderMeasuresItsJoint(t *testing.T) {
 func TestPigeon2IsAnIMU(t *testing.T) {
 	b := haltest.New()
 	s := math.Sqrt2 / 2
-	b.Pigeon2s[12] = &haltest.Pigeon{Q: [4]float64{s, 0, 0, s}, Gyro: [3]float64{0, 0, 1}}
+	b.Pigeon2s[12] = &haltest.Pigeon2{Pigeon: haltest.Pigeon{Q: [4]float64{s, 0, 0, s}, Gyro: [3]float64{0, 0, 1}}}
 	r := buildOn(t, b, "joints:\n  - {name: gyro, type: pigeon2, id: 12, frame_id: base_link}\n")
 	r.cycle()
 	st := state[interfaces.IMUState](r, "gyro", interfaces.IMU)

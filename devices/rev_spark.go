@@ -186,16 +186,7 @@ func (s *spark) Read(now, dt time.Duration) error {
 		case 0:
 			s.st0, s.st0OK = frc.DecodeSparkStatus0(f.Data), true
 			s.volts.Value = sign * s.st0.Applied * s.st0.Volts
-			// Effort: the output current × k_eff, the way the output
-			// drives (the current is a magnitude).
-			switch {
-			case s.volts.Value > 0:
-				s.eff.Value = s.st0.Amps * s.kEff
-			case s.volts.Value < 0:
-				s.eff.Value = -s.st0.Amps * s.kEff
-			default:
-				s.eff.Value = 0
-			}
+			s.eff.Value = signedEffort(s.st0.Amps, s.kEff, s.volts.Value)
 		case 1:
 			if st := frc.DecodeSparkStatus1(f.Data); st.Faults != s.faults {
 				s.faults = st.Faults

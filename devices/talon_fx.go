@@ -2,7 +2,6 @@ package devices
 
 import (
 	"fmt"
-	"math"
 	"sync"
 	"time"
 
@@ -28,7 +27,7 @@ var talonFXType = &config.Type{
 		"gains kp, ki, kd, kv, ks (Phoenix 6 units: V per rotor rotation, per rotation/s...), applied at start.",
 	Place: config.DrivesJoint, Provides: config.Position | config.Velocity,
 	Keys: []config.Key{
-		canID, p6InvertedKey, sensorRatioKey, distancePerRotationKey,
+		canID, p6InvertedKey, config.SensorRatioKey, config.DistancePerRotationKey,
 		{Name: "k_eff", Kind: config.Float, Default: 1.0, Unit: "N·m/A or N/A", Doc: "The stator current to effort scaling (motor torque per amp times the gear reduction): the stator current × k_eff is name/effort, its joint's effort, signed like the applied voltage."},
 		{Name: "closed_loop", Kind: config.String, Default: "roborio", Enum: []string{"roborio", "device"},
 			Doc: "Where position and velocity commands are closed: roborio (the controllers' PID, through name/voltage), or device (the Talon's own loop, through name/position and name/velocity)."},
@@ -98,7 +97,7 @@ func newTalonFX(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Talon FX %d: %w", d.Int("id"), err)
 	}
-	t := &talonFX{name: d.Name, fx: fx, id: d.Int("id"), perRot: jointPerRotation(d), inv: 1, devLoop: d.Str("closed_loop") == "device",
+	t := &talonFX{name: d.Name, fx: fx, id: d.Int("id"), perRot: d.JointPerRotation(), inv: 1, devLoop: d.Str("closed_loop") == "device",
 		rErr: newOpError(d, "read status"), wErr: newOpError(d, "write"), hErr: newOpError(d, "halt")}
 	if d.Bool("inverted") {
 		t.inv = -1
@@ -145,14 +144,7 @@ func (t *talonFX) Read(now, dt time.Duration) error {
 	t.mu.Unlock()
 	t.rate.State, t.rate.Rate = st.Position*t.perRot, st.Velocity*t.perRot
 	t.pos.Value = t.rate.State
-	e := math.Abs(st.StatorCurrent) * t.kEff
-	switch {
-	case t.volts.Value < 0:
-		e = -e
-	case t.volts.Value == 0:
-		e = 0
-	}
-	t.effort.Value = e
+	t.effort.Value = signedEffort(st.StatorCurrent, t.kEff, t.volts.Value)
 	return nil
 }
 
