@@ -114,3 +114,29 @@ func (d *Device) JointPerRotation() float64 {
 	}
 	return k
 }
+
+// ClosedLoopKey goes on a speed controller with a closed loop of its own
+// (a Talon FX, a SPARK): it chooses where position and velocity commands
+// are closed. Its gain keys are the type's own (their units differ), and
+// CheckDeviceGains refuses them unless the key is device.
+var ClosedLoopKey = Key{Name: "closed_loop", Kind: String, Default: "roborio", Enum: []string{"roborio", "device"},
+	Doc: "Where position and velocity controllers on this joint close their loop: roborio (the controller's PID, on the robot controller, through name/voltage) or device (the controller's own loop, through name/position and name/velocity, with this entry's gains, applied at start)."}
+
+// ClosesLoop reports whether d closes position and velocity loops itself:
+// its type has ClosedLoopKey and d sets it to device.
+func (d *Device) ClosesLoop() bool {
+	return d != nil && d.Type != nil && d.Type.Key(ClosedLoopKey.Name) != nil && d.Str(ClosedLoopKey.Name) == "device"
+}
+
+// CheckDeviceGains refuses gain keys on an entry that does not close its
+// loop itself: they would do nothing.
+func CheckDeviceGains(d *Device, c *Checker, gains ...string) {
+	if d.ClosesLoop() {
+		return
+	}
+	for _, k := range gains {
+		if d.Has(k) {
+			c.Errorf(d.KeyPos(k), "%s: %s is a gain of the device's own closed loop, used only with closed_loop: device (the roboRIO's PID takes its gains from the controller's pid)", d, k)
+		}
+	}
+}

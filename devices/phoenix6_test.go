@@ -85,10 +85,22 @@ func TestTalonFXDeviceClosedLoop(t *testing.T) {
 	}
 }
 
-func TestTalonFXGainsWarnWithoutDeviceLoop(t *testing.T) {
-	_, list := config.Parse("robot.yaml", []byte("joints:\n  - {name: arm, type: talon_fx, id: 4, kp: 2}\n"))
-	if list.Errors() != 0 || list.Warnings() != 1 || !strings.Contains(fmt.Sprint(list), "kp has no effect unless closed_loop is device") {
-		t.Errorf("findings: %v", list)
+// Gains on a Talon FX that does not close its loop itself, and a key the
+// type does not have, are errors at their file:line:col.
+func TestTalonFXGainsRefusedWithoutDeviceLoop(t *testing.T) {
+	_, list := config.Parse("robot.yaml", []byte("joints:\n  - {name: arm, type: talon_fx, id: 4, kp: 2, kf: 1}\n  - {name: lift, type: talon_fx, id: 5, closed_loop: roborio,\n     kv: 0.1}\n"))
+	got := fmt.Sprint(list)
+	for _, want := range []string{
+		`robot.yaml:2:40: error: talon_fx "arm": kp is a gain of the device's own closed loop, used only with closed_loop: device`,
+		`robot.yaml:2:47: error: talon_fx "arm": unknown key "kf"`,
+		`robot.yaml:4:6: error: talon_fx "lift": kv is a gain of the device's own closed loop`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("findings lack %q:\n%s", want, got)
+		}
+	}
+	if list.Errors() != 3 {
+		t.Errorf("%d errors, want 3:\n%s", list.Errors(), got)
 	}
 }
 

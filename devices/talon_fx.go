@@ -29,8 +29,7 @@ var talonFXType = &config.Type{
 	Keys: []config.Key{
 		canID, p6InvertedKey, config.SensorRatioKey, config.DistancePerRotationKey,
 		{Name: "k_eff", Kind: config.Float, Default: 1.0, Unit: "N·m/A or N/A", Doc: "The stator current to effort scaling (motor torque per amp times the gear reduction): the stator current × k_eff is name/effort, its joint's effort, signed like the applied voltage."},
-		{Name: "closed_loop", Kind: config.String, Default: "roborio", Enum: []string{"roborio", "device"},
-			Doc: "Where position and velocity commands are closed: roborio (the controllers' PID, through name/voltage), or device (the Talon's own loop, through name/position and name/velocity)."},
+		config.ClosedLoopKey,
 		{Name: "kp", Kind: config.Float, Default: 0.0, Doc: "Slot 0 proportional gain, V per rotor rotation of error (closed_loop: device)."},
 		{Name: "ki", Kind: config.Float, Default: 0.0, Doc: "Slot 0 integral gain, V per rotor rotation·s (closed_loop: device)."},
 		{Name: "kd", Kind: config.Float, Default: 0.0, Doc: "Slot 0 derivative gain, V per rotor rotation/s (closed_loop: device)."},
@@ -38,15 +37,7 @@ var talonFXType = &config.Type{
 		{Name: "ks", Kind: config.Float, Default: 0.0, Doc: "Slot 0 static feed forward, V (closed_loop: device)."},
 		config.CANBusKey, config.RequiredKey,
 	},
-	Check: func(d *config.Device, c *config.Checker) {
-		if d.Str("closed_loop") != "device" {
-			for _, k := range []string{"kp", "ki", "kd", "kv", "ks"} {
-				if d.Has(k) {
-					c.Warnf(d.KeyPos(k), "%s: %s has no effect unless closed_loop is device", d, k)
-				}
-			}
-		}
-	},
+	Check: func(d *config.Device, c *config.Checker) { config.CheckDeviceGains(d, c, "kp", "ki", "kd", "kv", "ks") },
 	Facts: config.Facts{Speed: true, CAN: true, Joint: config.RateSource, EffortState: true},
 }
 
@@ -97,7 +88,7 @@ func newTalonFX(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Talon FX %d: %w", d.Int("id"), err)
 	}
-	t := &talonFX{name: d.Name, fx: fx, id: d.Int("id"), perRot: d.JointPerRotation(), inv: 1, devLoop: d.Str("closed_loop") == "device",
+	t := &talonFX{name: d.Name, fx: fx, id: d.Int("id"), perRot: d.JointPerRotation(), inv: 1, devLoop: d.ClosesLoop(),
 		rErr: newOpError(d, "read status"), wErr: newOpError(d, "write"), hErr: newOpError(d, "halt")}
 	if d.Bool("inverted") {
 		t.inv = -1
