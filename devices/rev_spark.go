@@ -22,7 +22,12 @@ func sparkType(name, class, summary, motor string) *config.Type {
 		Doc: "The CAN id of the SPARK (1-62; a SPARK MAX and a SPARK Flex on one bus may not share one)."}
 	keys := speedControllerKeys(id, config.CANBusKey, config.RequiredKey,
 		config.Key{Name: "position_factor", Kind: config.Float, Default: 2 * math.Pi, NonZero: true, Unit: "rad or m per rotation",
-			Doc: "The joint's travel per rotation of the motor's built-in encoder: 2π / the gear reduction for a revolute joint, the distance per motor turn for a prismatic one. The joint's position is rotations × position_factor, its velocity RPM / 60 × position_factor."})
+			Doc: "The joint's travel per rotation of the motor's built-in encoder: 2π / the gear reduction for a revolute joint, the distance per motor turn for a prismatic one. The joint's position is rotations × position_factor, its velocity RPM / 60 × position_factor."},
+		config.ClosedLoopKey,
+		config.Key{Name: "kp", Kind: config.Float, Default: 0.0, Doc: "Slot 0 proportional gain (parameter kP_0), duty cycle per motor rotation of position error or per RPM of velocity error (closed_loop: device)."},
+		config.Key{Name: "ki", Kind: config.Float, Default: 0.0, Doc: "Slot 0 integral gain (kI_0), duty cycle per unit of error accumulated each 1 ms of the SPARK's loop (closed_loop: device)."},
+		config.Key{Name: "kd", Kind: config.Float, Default: 0.0, Doc: "Slot 0 derivative gain (kD_0), duty cycle per unit of error change each 1 ms (closed_loop: device)."},
+		config.Key{Name: "kv", Kind: config.Float, Default: 0.0, Doc: "Slot 0 velocity feed forward (kF_0, REVLib 2026's kV_0), duty cycle per RPM of set point (closed_loop: device)."})
 	return &config.Type{Name: name, Class: class, Group: "speed controller", Summary: summary,
 		Example: "{name: arm_joint, type: " + name + ", id: 3}",
 		Doc: "Driven at the frame level (no vendor library): duty-cycle set points, REV's heartbeat, and its status frames " +
@@ -31,23 +36,38 @@ func sparkType(name, class, summary, motor string) *config.Type {
 			"encoder, which is its joint's position and velocity when no sensor on the joint gives them. Active faults " +
 			"(with the motor's temperature) make its Read fail, which /diagnostics shows. Command: a JointHandle on the " +
 			"Voltage, Position, Velocity and Effort interfaces; position, velocity and effort commands run through a PID on " +
-			"the robot controller (the SPARK's own closed loop is not used). Effort (name/effort, and its joint's when it has no pdp_ch): the SPARK's output current × k_eff, signed as its output.",
+			"the robot controller, or with closed_loop: device position and velocity commands go to the SPARK's own loop " +
+			"(name/position, name/velocity: its position and velocity set points, in motor rotations and RPM through " +
+			"position_factor) with slot 0's gains kp, ki, kd, kv written as parameters at start and acknowledged before " +
+			"it is driven. Effort (name/effort, and its joint's when it has no pdp_ch): the SPARK's output current × k_eff, signed as its output.",
 		Place: config.DrivesJoint, Provides: config.Position | config.Velocity | config.Effort, Keys: keys,
-		Check: func(d *config.Device, c *config.Checker) { checkSpeedController(d, c); checkREVID(d, c) },
+		Check: func(d *config.Device, c *config.Checker) {
+			checkSpeedController(d, c)
+			checkREVID(d, c)
+			config.CheckDeviceGains(d, c, "kp", "ki", "kd", "kv")
+		},
 		Facts: config.Facts{Speed: true, CAN: true, Joint: config.RateSource, EffortState: true, Effort: &powerChannel, CANSpace: "REV SPARK"}}
 }
 
 // The frames and periods of a SPARK (cantraffic.go's conventions; periods
 // in docs/rev-spark.md): its status 0 every 10 ms, 1 and 2 every 20 ms;
-// the duty cycle set point every cycle (taken as 10 ms) from the
-// controller, and the bus's heartbeat (device 0, one for all SPARKs on
-// the bus) every 20 ms.
+// the duty cycle set point (or, with closed_loop: device, a position or
+// velocity one instead) every cycle (taken as 10 ms) from the controller,
+// and the bus's heartbeat (device 0, one for all SPARKs on the bus) every
+// 20 ms.
 func sparkKind(name string) *CANKind {
 	return &CANKind{Name: name, DevType: frc.DevMotorController, Mfr: frc.MfrREV, Frames: []CANFrame{
 		{"Status0", frc.SparkAPIStatus0, 8, 10 * time.Millisecond, true},
 		{"Status1", frc.SparkAPIStatus1, 8, 20 * time.Millisecond, true},
 		{"Status2", frc.SparkAPIStatus2, 8, 20 * time.Millisecond, true},
 		{"DutyCycle", frc.SparkAPIDutyCycle, 8, 10 * time.Millisecond, false},
+		// closed_loop: device: a position or velocity set point instead of
+		// the duty cycle (the same load), the gains written at start and
+		// their acknowledgements.
+		{"PositionSetpoint", frc.SparkAPIPositionSetpoint, 8, 0, false},
+		{"VelocitySetpoint", frc.SparkAPIVelocitySetpoint, 8, 0, false},
+		{"ParameterWrite", frc.SparkAPIParameterWrite, 5, 0, false},
+		{"ParameterWriteResponse", frc.SparkAPIParameterAck, 7, 0, true},
 	}, BusFrames: []CANFrame{{"Heartbeat", frc.SparkAPIHeartbeat, 8, sparkHeartbeatPeriod, false}}}
 }
 
@@ -100,6 +120,19 @@ type spark struct {
 	faults   uint8 // last active faults seen, and their error
 	faultErr error
 
+	// The SPARK's own closed loop (closed_loop: device): the gains to
+	// write, each acknowledged before the next and before it is driven.
+	devLoop        bool
+	posCmd, velCmd interfaces.JointCommand
+	idPos, idVel   uint32
+	idParam, idAck uint32
+	gains          []sparkGain
+	gainAt         int // the next gain to write; len(gains) when all are in
+	gainSent       bool
+	gainSentAt     time.Duration
+	gainErr        error // the SPARK refused a gain: for good
+	errGains       error // gains not yet acknowledged (wraps hal.ErrTimeout)
+
 	cmd   interfaces.JointCommand
 	volts interfaces.AnalogState
 	rate  interfaces.RateState
@@ -112,6 +145,13 @@ type spark struct {
 }
 
 var _ Device = (*spark)(nil)
+
+// sparkGain is a closed-loop gain written as a parameter.
+type sparkGain struct {
+	key   string
+	param uint8
+	value float32
+}
 
 func newREVSpark(d *config.Device, env *Env) (Device, error) {
 	n := d.Int("id")
@@ -133,6 +173,23 @@ func newREVSpark(d *config.Device, env *Env) (Device, error) {
 		wErr:         newOpError(d, "write"), hErr: newOpError(d, "halt")}
 	for k := range s.idStatus {
 		s.idStatus[k] = frc.SparkID(frc.SparkAPIStatus0+k, n)
+	}
+	if s.devLoop = d.ClosesLoop(); s.devLoop {
+		s.idPos, s.idVel = frc.SparkID(frc.SparkAPIPositionSetpoint, n), frc.SparkID(frc.SparkAPIVelocitySetpoint, n)
+		s.idParam, s.idAck = frc.SparkID(frc.SparkAPIParameterWrite, n), frc.SparkID(frc.SparkAPIParameterAck, n)
+		for _, g := range []struct {
+			key   string
+			param uint8
+		}{{"kp", frc.SparkParamP0}, {"ki", frc.SparkParamI0}, {"kd", frc.SparkParamD0}, {"kv", frc.SparkParamV0}} {
+			s.gains = append(s.gains, sparkGain{g.key, g.param, float32(d.Float(g.key))})
+		}
+		s.errGains = fmt.Errorf("%s: closed-loop gains not yet acknowledged: %w", d, hal.ErrTimeout)
+		if err := interfaces.RegisterCommand(env.Handles, d.Name, d.Name, interfaces.Position, &s.posCmd); err != nil {
+			return nil, err
+		}
+		if err := interfaces.RegisterCommand(env.Handles, d.Name, d.Name, interfaces.Velocity, &s.velCmd); err != nil {
+			return nil, err
+		}
 	}
 	if err := registerVoltage(env, d.Name, &s.volts, &s.cmd); err != nil {
 		return nil, err
@@ -170,6 +227,12 @@ func (s *spark) Read(now, dt time.Duration) error {
 	if s.fwErr != nil {
 		return s.fwErr
 	}
+	if s.gainErr != nil {
+		return s.gainErr
+	}
+	if s.takeAck(); s.gainErr != nil {
+		return s.gainErr
+	}
 	sign := 1.0
 	if s.inverted {
 		sign = -1
@@ -203,10 +266,38 @@ func (s *spark) Read(now, dt time.Duration) error {
 			s.pos.Value = s.rate.State
 		}
 	}
-	if stale {
+	switch {
+	case s.gainAt < len(s.gains): // the gains are what it waits for first
+		return s.errGains
+	case stale:
 		return s.errStale
 	}
 	return s.faultErr
+}
+
+// takeAck takes the acknowledgement of the gain last written: its value
+// held, the next; refused (a result code other than 0, or another value
+// held), an error for good.
+func (s *spark) takeAck() {
+	if s.gainAt >= len(s.gains) || !s.gainSent {
+		return
+	}
+	f, at, ok := s.can.Latest(s.idAck)
+	if !ok || at < s.gainSentAt {
+		return
+	}
+	a, ok := frc.DecodeSparkParameterAck(f.Data[:min(int(f.Len), 8)])
+	g := s.gains[s.gainAt]
+	if !ok || a.Param != g.param {
+		return
+	}
+	if a.Result != 0 || a.Type != frc.SparkParamFloat32 || a.Value != math.Float32bits(g.value) {
+		s.gainErr = fmt.Errorf("%s: the SPARK refused %s = %g (parameter %d): result %d, type %d, holds %g",
+			s.name, g.key, g.value, g.param, a.Result, a.Type, math.Float32frombits(a.Value))
+		return
+	}
+	s.gainAt++
+	s.gainSent = false
 }
 
 // faultError names the active faults, with the motor's temperature; nil
@@ -232,8 +323,23 @@ func (s *spark) Write(now, dt time.Duration) error {
 		}
 		return nil
 	}
-	if s.fwErr != nil {
+	if s.fwErr != nil || s.gainErr != nil {
 		return nil
+	}
+	if s.gainAt < len(s.gains) { // the gains first, one at a time; not driven meanwhile
+		if s.gainSent && now-s.gainSentAt < sparkVersionRetry {
+			return nil
+		}
+		g := s.gains[s.gainAt]
+		d, n := frc.EncodeSparkParameterWrite(g.param, g.value)
+		s.gainSent, s.gainSentAt = true, now
+		return s.wErr.wrap(s.can.Send(hal.Frame{ID: s.idParam, Len: n, Data: d}))
+	}
+	if s.devLoop {
+		if id, v, ok := s.loopSetpoint(); ok {
+			s.hb.enable(s.n)
+			return s.wErr.wrap(s.can.Send(hal.Frame{ID: id, Len: 8, Data: frc.EncodeSparkSetpoint(v, 0)}))
+		}
 	}
 	supply := s.st0.Volts
 	if !s.st0OK || !usableSupply(supply) {
@@ -247,10 +353,27 @@ func (s *spark) Write(now, dt time.Duration) error {
 	return s.wErr.wrap(s.can.Send(hal.Frame{ID: s.idDuty, Len: 8, Data: frc.EncodeSparkSetpoint(duty, 0)}))
 }
 
+// loopSetpoint is the set point frame's id and value of a position or
+// velocity command for the SPARK's own loop (position first): motor
+// rotations or RPM, through position_factor, negated when inverted.
+func (s *spark) loopSetpoint() (uint32, float64, bool) {
+	sign := 1.0
+	if s.inverted {
+		sign = -1
+	}
+	switch {
+	case s.posCmd.Set && interfaces.Finite(s.posCmd.Value):
+		return s.idPos, sign * s.posCmd.Value / s.factor, true
+	case s.velCmd.Set && interfaces.Finite(s.velCmd.Value):
+		return s.idVel, sign * s.velCmd.Value / s.factor * 60, true
+	}
+	return 0, 0, false
+}
+
 // Halt sends duty 0 (when the firmware is one frcd drives).
 func (s *spark) Halt() error {
 	s.volts.Value, s.eff.Value = 0, 0
-	if !s.fwKnown || s.fwErr != nil {
+	if !s.fwKnown || s.fwErr != nil || s.gainErr != nil || s.gainAt < len(s.gains) {
 		return nil
 	}
 	return s.hErr.wrap(s.can.Send(hal.Frame{ID: s.idDuty, Len: 8, Data: frc.EncodeSparkSetpoint(0, 0)}))

@@ -2,6 +2,7 @@ package devices
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -322,4 +323,123 @@ func BenchmarkSparkCycle(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(8*4*b.N)/b.Elapsed().Seconds(), "frames/s")
+}
+
+// Ids worked out by hand for CAN id 3: the parameter write API 0x0E0
+// (class 14, index 0), its acknowledgement 0x0E1, the position and
+// velocity set points 0x004 and 0x000.
+const (
+	sparkParam3 = 0x02053803
+	sparkAck3   = 0x02053843
+	sparkPos3   = 0x02050103
+	sparkVel3   = 0x02050003
+)
+
+const sparkLoopYAML = "joints:\n  - {name: arm_joint, type: spark_max, id: 3, position_factor: 0.5, inverted: true, closed_loop: device, kp: 0.5, kv: 0.00017}\n"
+
+// closed_loop: device writes slot 0's gains one at a time, each
+// acknowledged before the next, sends neither a set point nor an enabling
+// heartbeat before they are all in, then sends position and velocity set
+// points in motor rotations and RPM.
+func TestSparkOwnClosedLoop(t *testing.T) {
+	r := bind(t, sparkLoopYAML)
+	pos := command[float64](r, "arm_joint", interfaces.Position)
+	vel := command[float64](r, "arm_joint", interfaces.Velocity)
+	r.step(10 * time.Millisecond)
+	answerVersion(r, 25)
+	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+	pos.Put(1, r.hal.Now())
+	// kP_0 (13) = 0.5: 0D, then float32 0x3F000000 little endian.
+	err := r.step(10 * time.Millisecond)
+	if w := sentTo(r, sparkParam3); len(w) != 1 || w[0].Len != 5 || w[0].Data != [8]byte{0x0D, 0, 0, 0, 0x3F} {
+		t.Fatalf("first parameter write %+v", w)
+	}
+	if !errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "gains not yet acknowledged") {
+		t.Errorf("Read before the gains are in: %v", err)
+	}
+	// No answer: not sent again before 250 ms; nothing drives meanwhile.
+	r.step(100 * time.Millisecond)
+	if n := len(sentTo(r, sparkParam3)); n != 1 {
+		t.Errorf("%d writes after 110 ms", n)
+	}
+	// The acknowledgement: 0D, type 3 (float32), the value, result 0.
+	ack := func(param byte, bits uint32, result byte) {
+		d := [8]byte{param, 3, byte(bits), byte(bits >> 8), byte(bits >> 16), byte(bits >> 24), result}
+		r.hal.Bus.Inject(hal.Frame{ID: sparkAck3, Len: 7, Data: d}, r.hal.Now()+time.Millisecond)
+	}
+	ack(0x0D, 0x3F000000, 0)
+	r.step(10 * time.Millisecond)
+	// kI_0 (14) = 0 next, then kD_0 (15) = 0, then kF_0 (16) = 0.00017.
+	for _, g := range []struct {
+		param byte
+		value float32
+	}{{0x0E, 0}, {0x0F, 0}, {0x10, 0.00017}} {
+		w := sentTo(r, sparkParam3)
+		last := w[len(w)-1]
+		bits := math.Float32bits(g.value)
+		if want := [8]byte{g.param, byte(bits), byte(bits >> 8), byte(bits >> 16), byte(bits >> 24)}; last.Data != want {
+			t.Fatalf("write % x, want % x", last.Data, want)
+		}
+		ack(g.param, bits, 0)
+		if g.param != 0x10 {
+			r.step(10 * time.Millisecond)
+		}
+	}
+	for _, f := range sentTo(r, sparkHB) {
+		if f.Data != [8]byte{} {
+			t.Fatalf("heartbeat enabled it before the gains were in: % x", f.Data)
+		}
+	}
+	if d := append(sentTo(r, sparkPos3), sentTo(r, sparkDuty3)...); len(d) != 0 {
+		t.Fatalf("set points before the gains were in: %+v", d)
+	}
+	// All in: 1 rad / 0.5 rad per rotation = 2 rotations, negated
+	// (inverted): float32 -2 = 0xC0000000, slot 0.
+	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+	pos.Put(1, r.hal.Now())
+	r.step(10 * time.Millisecond)
+	if p := sentTo(r, sparkPos3); len(p) != 1 || p[0].Data != [8]byte{0, 0, 0, 0xC0} {
+		t.Errorf("position set point %+v, want 00 00 00 c0", p)
+	}
+	if hb := sentTo(r, sparkHB); len(hb) != 1 || hb[0].Data != [8]byte{0x08} {
+		t.Errorf("heartbeat %+v", hb)
+	}
+	// 3 rad/s = 6 motor rotations/s = 360 RPM, negated: float32 -360 =
+	// 0xC3B40000.
+	pos.Reset()
+	vel.Put(3, r.hal.Now())
+	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+	r.step(10 * time.Millisecond)
+	if v := sentTo(r, sparkVel3); len(v) != 1 || v[0].Data != [8]byte{0, 0, 0xB4, 0xC3} {
+		t.Errorf("velocity set point %+v, want 00 00 b4 c3", v)
+	}
+}
+
+// A gain the SPARK refuses (a result other than 0) stops it for good,
+// named.
+func TestSparkRefusedGain(t *testing.T) {
+	r := bind(t, sparkLoopYAML)
+	r.step(10 * time.Millisecond)
+	answerVersion(r, 25)
+	r.step(10 * time.Millisecond)
+	r.hal.Bus.Inject(hal.Frame{ID: sparkAck3, Len: 7, Data: [8]byte{0x0D, 3, 0, 0, 0, 0, 4}}, r.hal.Now()+time.Millisecond)
+	for i := 0; i < 3; i++ {
+		err := r.step(10 * time.Millisecond)
+		if err == nil || errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "refused kp = 0.5 (parameter 13): result 4") {
+			t.Fatalf("after a refusal: %v", err)
+		}
+	}
+	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+	r.step(300 * time.Millisecond)
+	if n := len(r.hal.Bus.Sent); n != 1 { // the heartbeat (empty) only
+		t.Errorf("sent after a refusal: %+v", r.hal.Bus.Sent)
+	}
+}
+
+// Gains without closed_loop: device are errors at their place.
+func TestSparkGainsNeedDeviceLoop(t *testing.T) {
+	_, list := config.Parse("robot.yaml", []byte("joints:\n  - {name: fly, type: spark_flex, id: 4, kv: 0.0002}\n"))
+	if list.Errors() != 1 || !strings.Contains(fmt.Sprint(list), `robot.yaml:2:42: error: spark_flex "fly": kv is a gain of the device's own closed loop`) {
+		t.Errorf("findings: %v", list)
+	}
 }

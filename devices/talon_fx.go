@@ -56,6 +56,7 @@ type talonFX struct {
 	perRot  float64 // joint distance per rotor rotation, signed by inverted
 	inv     float64 // -1 when inverted
 	devLoop bool
+	devRan  bool // the last Write sent a position or velocity request
 
 	cmd, posCmd, velCmd interfaces.JointCommand
 	volts               interfaces.AnalogState
@@ -133,6 +134,9 @@ func (t *talonFX) Read(now, dt time.Duration) error {
 	t.mu.Lock()
 	t.diag, t.seen = st, true
 	t.mu.Unlock()
+	if t.devRan { // the Talon decides the voltage: take what it applies
+		t.volts.Value = st.MotorVoltage * t.inv
+	}
 	t.rate.State, t.rate.Rate = st.Position*t.perRot, st.Velocity*t.perRot
 	t.pos.Value = t.rate.State
 	t.effort.Value = signedEffort(st.StatorCurrent, t.kEff, t.volts.Value)
@@ -141,13 +145,14 @@ func (t *talonFX) Read(now, dt time.Duration) error {
 
 func (t *talonFX) Write(now, dt time.Duration) error {
 	c := hal.FXControl{}
+	t.devRan = false
 	switch {
 	case t.devLoop && t.posCmd.Set && interfaces.Finite(t.posCmd.Value):
 		c = hal.FXControl{Mode: hal.FXPosition, Value: t.posCmd.Value / t.perRot}
-		t.volts.Value = 0
+		t.devRan = true
 	case t.devLoop && t.velCmd.Set && interfaces.Finite(t.velCmd.Value):
 		c = hal.FXControl{Mode: hal.FXVelocity, Value: t.velCmd.Value / t.perRot}
-		t.volts.Value = 0
+		t.devRan = true
 	case t.cmd.Set && interfaces.Finite(t.cmd.Value):
 		v := t.cmd.Value
 		if usableSupply(t.status.SupplyVoltage) { // the Talon cannot apply more than its supply
@@ -179,6 +184,6 @@ func (t *talonFX) Report(dst []hal.Report) []hal.Report {
 }
 
 func (t *talonFX) Halt() error {
-	t.volts.Value = 0
+	t.volts.Value, t.devRan = 0, false
 	return t.hErr.wrap(t.fx.Control(hal.FXControl{}))
 }

@@ -97,10 +97,12 @@ type FXControl struct {
 type FXGains struct{ P, I, D, V, S float64 }
 
 // FXStatus is what a Talon FX reports: its rotor sensor (rotations and
-// rotations/s, before any gear ratio), supply and stator current, supply
-// voltage, temperature and its fault bits (AllFaults).
+// rotations/s, before any gear ratio), the voltage it applies to its
+// motor, supply and stator current, supply voltage, temperature and its
+// fault bits (AllFaults).
 type FXStatus struct {
 	Position, Velocity                          float64
+	MotorVoltage                                float64
 	SupplyVoltage, SupplyCurrent, StatorCurrent float64
 	Temperature                                 float64
 	Faults                                      uint32

@@ -101,6 +101,9 @@ func (t *talonFX) Status() (hal.FXStatus, error) {
 	}
 	st := hal.FXStatus{SupplyVoltage: s.vTerm, Temperature: pdpTempC}
 	if j := m.j; j != nil {
+		st.MotorVoltage = j.duty * s.vTerm * j.sign // in the device's direction
+	}
+	if j := m.j; j != nil {
 		st.Position, st.Velocity = m.rotor()
 		st.StatorCurrent = math.Abs(j.current) // the motor's phase current
 		st.SupplyCurrent = math.Abs(j.current * j.duty)

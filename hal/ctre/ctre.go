@@ -428,12 +428,12 @@ func (d *p6Dev) read(dst []float64) error {
 type talonFX struct {
 	d    *p6Dev
 	ctl  errCache // Control's
-	vals [7]float64
+	vals [8]float64
 	health
 }
 
 var talonFXSignals = []int{spnFXRotorPosition, spnFXRotorVelocity, spnFXSupplyVoltage, spnFXSupplyCurrent,
-	spnFXStatorCurrent, spnFXDeviceTemp, spnAllFaults}
+	spnFXStatorCurrent, spnFXDeviceTemp, spnAllFaults, spnFXMotorVoltage}
 
 // OpenTalonFX opens a Talon FX on bus at CAN id id.
 func (l *Lib) OpenTalonFX(bus string, id int) (hal.TalonFX, error) {
@@ -473,7 +473,7 @@ func (t *talonFX) Status() (hal.FXStatus, error) {
 		return hal.FXStatus{}, err
 	}
 	return hal.FXStatus{Position: v[0], Velocity: v[1], SupplyVoltage: v[2], SupplyCurrent: v[3], StatorCurrent: v[4],
-		Temperature: v[5], Faults: uint32(v[6])}, nil
+		Temperature: v[5], Faults: uint32(v[6]), MotorVoltage: v[7]}, nil
 }
 
 type cancoder struct {

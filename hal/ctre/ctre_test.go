@@ -240,18 +240,18 @@ func TestPhoenix5Pigeon(t *testing.T) {
 func TestTalonFX(t *testing.T) {
 	f := open(t, Options{DefaultBus: "can0"},
 		"sig 0x10007 1786 12.5", "sig 0x10007 1785 -3", "sig 0x10007 1781 12.1", "sig 0x10007 1780 4.5",
-		"sig 0x10007 1779 20", "sig 0x10007 1782 45", "sig 0x10007 844 6")
+		"sig 0x10007 1779 20", "sig 0x10007 1782 45", "sig 0x10007 844 6", "sig 0x10007 1772 -3.5")
 	fx, err := f.l.OpenTalonFX("", 7)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.expect(`c_ctre_phoenix6_encode_device 7 "talon fx" "can0"`)
 	st, err := fx.Status()
-	want := hal.FXStatus{Position: 12.5, Velocity: -3, SupplyVoltage: 12.1, SupplyCurrent: 4.5, StatorCurrent: 20, Temperature: 45, Faults: 6}
+	want := hal.FXStatus{Position: 12.5, Velocity: -3, MotorVoltage: -3.5, SupplyVoltage: 12.1, SupplyCurrent: 4.5, StatorCurrent: 20, Temperature: 45, Faults: 6}
 	if err != nil || st != want {
 		t.Errorf("Status = %+v, %v; want %+v", st, err, want)
 	}
-	f.expect(`c_ctre_phoenix6_get_signal 7 "can0" 0 0 0x10007:1786 0x10007:1785 0x10007:1781 0x10007:1780 0x10007:1779 0x10007:1782 0x10007:844`)
+	f.expect(`c_ctre_phoenix6_get_signal 8 "can0" 0 0 0x10007:1786 0x10007:1785 0x10007:1781 0x10007:1780 0x10007:1779 0x10007:1782 0x10007:844 0x10007:1772`)
 
 	for _, c := range []hal.FXControl{
 		{Mode: hal.FXDuty, Value: 0.5}, {Mode: hal.FXDuty, Value: 2}, {Mode: hal.FXVoltage, Value: -6},

@@ -19,6 +19,7 @@ const (
 	spnP2SupplyV     = 973 // PIGEON2_SUPPLY_VOLTAGE
 	spnP2AngVelX     = 976 // PIGEON2_ANGULAR_VELOCITY_X (device frame), deg/s; Y, Z follow
 
+	spnFXMotorVoltage  = 1772 // PRO_MOTOR_OUTPUT_MOTOR_VOLTAGE, V applied
 	spnFXStatorCurrent = 1779 // PRO_SUPPLY_AND_TEMP_STATOR_CURRENT
 	spnFXSupplyCurrent = 1780 // PRO_SUPPLY_AND_TEMP_SUPPLY_CURRENT
 	spnFXSupplyVoltage = 1781 // PRO_SUPPLY_AND_TEMP_SUPPLY_VOLTAGE
