@@ -2,7 +2,6 @@ package devices
 
 import (
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -42,10 +41,6 @@ type cancoder struct {
 	rate   interfaces.RateState
 	pos    interfaces.AnalogState
 	rErr   opError
-
-	// faults are the last fault bits read, for Report (another goroutine).
-	mu     sync.Mutex
-	faults uint32
 	id     int
 }
 
@@ -73,7 +68,7 @@ func newCANcoder(d *config.Device, env *Env) (Device, error) {
 func (e *cancoder) Name() string { return e.name }
 
 func (e *cancoder) Read(now, dt time.Duration) error {
-	pos, vel, _, faults, err := e.c.Read()
+	pos, vel, _, _, err := e.c.Read()
 	if err != nil {
 		return e.rErr.wrap(err)
 	}
@@ -82,22 +77,13 @@ func (e *cancoder) Read(now, dt time.Duration) error {
 	}
 	e.rate.State, e.rate.Rate = pos*e.perRot, vel*e.perRot
 	e.pos.Value = e.rate.State
-	e.mu.Lock()
-	e.faults = faults
-	e.mu.Unlock()
 	return nil
 }
 
-// Report gives the CANcoder's faults for /diagnostics.
+// Report gives the CANcoder's health for /diagnostics (p6Report).
 func (e *cancoder) Report(dst []hal.Report) []hal.Report {
-	e.mu.Lock()
-	f := e.faults
-	e.mu.Unlock()
-	r := hal.Report{Name: fmt.Sprintf("%s (CANcoder %d)", e.name, e.id), Message: "no faults"}
-	if f != 0 {
-		r.Message, r.Warn = fmt.Sprintf("faults 0x%x", f), true
-	}
-	return append(dst, r)
+	h, err := e.c.Health()
+	return append(dst, p6Report(fmt.Sprintf("%s (CANcoder %d)", e.name, e.id), h, err))
 }
 
 // Write does nothing: a CANcoder takes no commands.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -33,8 +34,10 @@ func sparkType(name, class, summary, motor string) *config.Type {
 		Doc: "Driven at the frame level (no vendor library): duty-cycle set points, REV's heartbeat, and its status frames " +
 			"(firmware 25.x only: the driver reads the firmware version the SPARK reports and refuses any other, naming it). " +
 			"State: name/voltage (the output it reports × its input voltage) and name/rate: the " + motor + "'s built-in " +
-			"encoder, which is its joint's position and velocity when no sensor on the joint gives them. Active faults " +
-			"(with the motor's temperature) make its Read fail, which /diagnostics shows. Command: a JointHandle on the " +
+			"encoder, which is its joint's position and velocity when no sensor on the joint gives them. On /diagnostics: its " +
+			"motor's temperature, input voltage, output current and Status 1's faults and warnings (an error for an active " +
+			"fault or no status, a warning for an active warning such as brown-out or overcurrent, or a sticky fault); an active " +
+			"sensor fault also makes its Read fail, so its encoder is not used. Command: a JointHandle on the " +
 			"Voltage, Position, Velocity and Effort interfaces; position, velocity and effort commands run through a PID on " +
 			"the robot controller, or with closed_loop: device position and velocity commands go to the SPARK's own loop " +
 			"(name/position, name/velocity: its position and velocity set points, in motor rotations and RPM through " +
@@ -117,8 +120,14 @@ type spark struct {
 	st0   frc.SparkStatus0
 	st0OK bool
 
-	faults   uint8 // last active faults seen, and their error
+	faults   uint8 // last active sensor fault seen, and its error
 	faultErr error
+
+	// What Report (another goroutine) shows: the last Status 0 and 1,
+	// whether the status is stale, and the name /diagnostics gives it.
+	mu       sync.Mutex
+	diag     sparkDiag
+	diagName string
 
 	// The SPARK's own closed loop (closed_loop: device): the gains to
 	// write, each acknowledged before the next and before it is driven.
@@ -144,7 +153,21 @@ type spark struct {
 	wErr, hErr             opError
 }
 
-var _ Device = (*spark)(nil)
+var (
+	_ Device       = (*spark)(nil)
+	_ hal.Reporter = (*spark)(nil)
+)
+
+// sparkDiag is what Report shows of a SPARK.
+type sparkDiag struct {
+	st0           frc.SparkStatus0
+	st1           frc.SparkStatus1
+	seen0, seen1  bool
+	stale         bool
+	fw            frc.SparkFirmware
+	fwKnown       bool
+	fwErr, gainEr error
+}
 
 // sparkGain is a closed-loop gain written as a parameter.
 type sparkGain struct {
@@ -170,7 +193,8 @@ func newREVSpark(d *config.Device, env *Env) (Device, error) {
 		idDuty: frc.SparkID(frc.SparkAPIDutyCycle, n), idVer: frc.SparkID(frc.SparkAPIVersion, n),
 		errStale:     fmt.Errorf("%s: status frames: %w", d, hal.ErrTimeout),
 		errNoVersion: fmt.Errorf("%s: no answer to the firmware version request yet: %w", d, hal.ErrTimeout),
-		wErr:         newOpError(d, "write"), hErr: newOpError(d, "halt")}
+		wErr:         newOpError(d, "write"), hErr: newOpError(d, "halt"),
+		diagName: fmt.Sprintf("%s (%s %d)", d.Name, d.Type.Class, n)}
 	for k := range s.idStatus {
 		s.idStatus[k] = frc.SparkID(frc.SparkAPIStatus0+k, n)
 	}
@@ -223,6 +247,9 @@ func (s *spark) Read(now, dt time.Duration) error {
 		if err := v.Supported(); err != nil {
 			s.fwErr = fmt.Errorf("%s: %w", s.name, err)
 		}
+		s.mu.Lock()
+		s.diag.fw, s.diag.fwKnown, s.diag.fwErr = s.fw, true, s.fwErr
+		s.mu.Unlock()
 	}
 	if s.fwErr != nil {
 		return s.fwErr
@@ -251,10 +278,14 @@ func (s *spark) Read(now, dt time.Duration) error {
 			s.volts.Value = sign * s.st0.Applied * s.st0.Volts
 			s.eff.Value = signedEffort(s.st0.Amps, s.kEff, s.volts.Value)
 		case 1:
-			if st := frc.DecodeSparkStatus1(f.Data); st.Faults != s.faults {
-				s.faults = st.Faults
+			st := frc.DecodeSparkStatus1(f.Data)
+			if sensor := st.Faults & sparkSensorFault; sensor != s.faults {
+				s.faults = sensor
 				s.faultErr = s.faultError()
 			}
+			s.mu.Lock()
+			s.diag.st1, s.diag.seen1 = st, true
+			s.mu.Unlock()
 		case 2:
 			rpm, rot := frc.DecodeSparkStatus2(f.Data)
 			if math.IsNaN(rpm) || math.IsNaN(rot) || math.IsInf(rpm, 0) || math.IsInf(rot, 0) {
@@ -266,6 +297,12 @@ func (s *spark) Read(now, dt time.Duration) error {
 			s.pos.Value = s.rate.State
 		}
 	}
+	s.mu.Lock()
+	s.diag.stale = stale
+	if s.st0OK {
+		s.diag.st0, s.diag.seen0 = s.st0, true
+	}
+	s.mu.Unlock()
 	switch {
 	case s.gainAt < len(s.gains): // the gains are what it waits for first
 		return s.errGains
@@ -273,6 +310,73 @@ func (s *spark) Read(now, dt time.Duration) error {
 		return s.errStale
 	}
 	return s.faultErr
+}
+
+// sparkSensorFault is Status 1's sensor fault: while it is active the
+// encoder's readings are not trusted (Read fails). The other faults stop
+// the motor, not the measurement: they are on /diagnostics.
+const sparkSensorFault = 1 << 2
+
+// Report gives the SPARK's health for /diagnostics: its motor's
+// temperature, input voltage, output current, firmware and Status 1's
+// fields as values; an error while it has not answered, refused its
+// firmware or a gain, sends no status, or has an active fault; a warning
+// for an active warning (brown-out, overcurrent, stall, a reset...) or a
+// sticky fault.
+func (s *spark) Report(dst []hal.Report) []hal.Report {
+	s.mu.Lock()
+	d := s.diag
+	s.mu.Unlock()
+	r := hal.Report{Name: s.diagName}
+	switch {
+	case d.fwErr != nil:
+		r.Error, r.Message = true, d.fwErr.Error()
+		return append(dst, r)
+	case d.gainEr != nil:
+		r.Error, r.Message = true, d.gainEr.Error()
+		return append(dst, r)
+	case !d.fwKnown:
+		r.Error, r.Message = true, "no answer to the firmware version request"
+		return append(dst, r)
+	}
+	r.Values = append(r.Values, [2]string{"firmware", d.fw.String()})
+	if d.seen0 {
+		r.Values = append(r.Values, [2]string{"motor temperature (°C)", fmt.Sprintf("%.0f", d.st0.TempC)},
+			[2]string{"input voltage (V)", fmt.Sprintf("%.2f", d.st0.Volts)}, [2]string{"output current (A)", fmt.Sprintf("%.1f", d.st0.Amps)},
+			[2]string{"applied output", fmt.Sprintf("%.3f", d.st0.Applied)})
+	}
+	st := d.st1
+	if d.seen1 {
+		r.Values = append(r.Values, [2]string{"faults", bitNames(st.Faults, &frc.SparkFaultNames)}, [2]string{"warnings", bitNames(st.Warnings, &frc.SparkWarningNames)},
+			[2]string{"sticky faults", bitNames(st.StickyFaults, &frc.SparkFaultNames)}, [2]string{"sticky warnings", bitNames(st.StickyWarnings, &frc.SparkWarningNames)})
+	}
+	switch {
+	case d.stale || !d.seen0 || !d.seen1:
+		r.Error, r.Message = true, "no status frames"
+	case st.Faults != 0:
+		r.Error, r.Message = true, "fault: "+bitNames(st.Faults, &frc.SparkFaultNames)
+	case st.Warnings != 0:
+		r.Warn, r.Message = true, "warning: "+bitNames(st.Warnings, &frc.SparkWarningNames)
+	case st.StickyFaults != 0:
+		r.Warn, r.Message = true, "sticky fault: "+bitNames(st.StickyFaults, &frc.SparkFaultNames)+" (cleared by the REV Hardware Client or a power cycle)"
+	default:
+		r.Message = "ok"
+	}
+	return append(dst, r)
+}
+
+// bitNames names the bits set in b, bit 0 first; "none" for none.
+func bitNames(b uint8, names *[8]string) string {
+	var out []string
+	for i, n := range names {
+		if b&(1<<i) != 0 {
+			out = append(out, n)
+		}
+	}
+	if out == nil {
+		return "none"
+	}
+	return strings.Join(out, ", ")
 }
 
 // takeAck takes the acknowledgement of the gain last written: its value
@@ -294,25 +398,22 @@ func (s *spark) takeAck() {
 	if a.Result != 0 || a.Type != frc.SparkParamFloat32 || a.Value != math.Float32bits(g.value) {
 		s.gainErr = fmt.Errorf("%s: the SPARK refused %s = %g (parameter %d): result %d, type %d, holds %g",
 			s.name, g.key, g.value, g.param, a.Result, a.Type, math.Float32frombits(a.Value))
+		s.mu.Lock()
+		s.diag.gainEr = s.gainErr
+		s.mu.Unlock()
 		return
 	}
 	s.gainAt++
 	s.gainSent = false
 }
 
-// faultError names the active faults, with the motor's temperature; nil
-// when there are none. It allocates, only when the faults change.
+// faultError is the error of an active sensor fault; nil when there is
+// none. It allocates, only when the fault comes or goes.
 func (s *spark) faultError() error {
 	if s.faults == 0 {
 		return nil
 	}
-	var names []string
-	for b, n := range frc.SparkFaultNames {
-		if s.faults&(1<<b) != 0 {
-			names = append(names, n)
-		}
-	}
-	return fmt.Errorf("%s: active faults: %s (motor at %.0f °C)", s.name, strings.Join(names, ", "), s.st0.TempC)
+	return fmt.Errorf("%s: active fault: %s: its encoder is not used", s.name, bitNames(s.faults, &frc.SparkFaultNames))
 }
 
 func (s *spark) Write(now, dt time.Duration) error {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -168,9 +169,14 @@ func TestSparkInvertedAndFaults(t *testing.T) {
 	r.hal.Bus.Inject(hal.Frame{ID: sparkS2_3, Len: 8, Data: [8]byte{0, 0, 0, 0, 0x00, 0x00, 0x80, 0x3F}}, now) // 1 rotation
 	cmd.Put(-3, now)
 	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
-	err := r.step(10 * time.Millisecond)
-	if err == nil || !strings.Contains(err.Error(), "active faults: temperature (motor at 90 °C)") {
-		t.Errorf("faults: %v", err)
+	// A temperature fault stops the motor, not the measurement: Read
+	// goes on; /diagnostics has it, as an error.
+	if err := r.step(10 * time.Millisecond); err != nil {
+		t.Errorf("a temperature fault: %v", err)
+	}
+	rep := r.device("arm_joint").(hal.Reporter).Report(nil)
+	if len(rep) != 1 || !rep[0].Error || rep[0].Message != "fault: temperature" || rep[0].Name != "arm_joint (SparkFlex 3)" {
+		t.Errorf("report %+v", rep)
 	}
 	// -3 V of 12 inverted: +0.25 = 0x3E800000.
 	if d := sentTo(r, sparkDuty3); len(d) != 1 || d[0].Data != [8]byte{0, 0, 0x80, 0x3E} {
@@ -441,5 +447,62 @@ func TestSparkGainsNeedDeviceLoop(t *testing.T) {
 	_, list := config.Parse("robot.yaml", []byte("joints:\n  - {name: fly, type: spark_flex, id: 4, kv: 0.0002}\n"))
 	if list.Errors() != 1 || !strings.Contains(fmt.Sprint(list), `robot.yaml:2:42: error: spark_flex "fly": kv is a gain of the device's own closed loop`) {
 		t.Errorf("findings: %v", list)
+	}
+}
+
+// /diagnostics: the SPARK's temperature, voltage, current and Status 1
+// (bytes worked out by hand) as values; an error for an active fault or
+// no status, a warning for an active warning or a sticky fault; an active
+// sensor fault also fails Read.
+func TestSparkReport(t *testing.T) {
+	r := bind(t, sparkYAML)
+	rep := r.device("arm_joint").(hal.Reporter)
+	if got := rep.Report(nil); len(got) != 1 || !got[0].Error || got[0].Message != "no answer to the firmware version request" {
+		t.Errorf("before the version: %+v", got)
+	}
+	r.step(10 * time.Millisecond)
+	answerVersion(r, 25)
+	status := func(s1 [8]byte) error {
+		now := r.hal.Now() + 10*time.Millisecond
+		// 0x666 × 30/4095 = 12.0 V, 0x111 × 150/4095 = 10.0 A, 0x2D = 45 °C.
+		r.hal.Bus.Inject(hal.Frame{ID: sparkS0_3, Len: 8, Data: [8]byte{0x5D, 0x3F, 0x66, 0x16, 0x11, 0x2D}}, now)
+		r.hal.Bus.Inject(hal.Frame{ID: sparkS1_3, Len: 8, Data: s1}, now)
+		r.hal.Bus.Inject(hal.Frame{ID: sparkS2_3, Len: 8}, now)
+		return r.step(10 * time.Millisecond)
+	}
+	for _, c := range []struct {
+		s1          [8]byte
+		warn, error bool
+		msg         string
+	}{
+		{[8]byte{}, false, false, "ok"},
+		{[8]byte{0x20}, false, true, "fault: gate driver"},                                                               // bit 5
+		{[8]byte{0, 0, 0x01}, true, false, "warning: brownout"},                                                          // bit 16
+		{[8]byte{0, 0, 0x22}, true, false, "warning: overcurrent, stall"},                                                // bits 17, 21
+		{[8]byte{0, 0, 0, 0x08}, true, false, "sticky fault: CAN (cleared by the REV Hardware Client or a power cycle)"}, // bit 27
+		{[8]byte{0, 0, 0, 0, 0, 0x40}, false, false, "ok"},                                                               // a sticky "has reset" warning: a value only
+	} {
+		if err := status(c.s1); err != nil {
+			t.Fatalf("% x: %v", c.s1, err)
+		}
+		got := rep.Report(nil)[0]
+		if got.Warn != c.warn || got.Error != c.error || got.Message != c.msg {
+			t.Errorf("status 1 % x: %+v; want warn %v error %v %q", c.s1, got, c.warn, c.error, c.msg)
+		}
+	}
+	got := rep.Report(nil)[0]
+	want := [][2]string{{"firmware", "25.0.1"}, {"motor temperature (°C)", "45"}, {"input voltage (V)", "12.00"}, {"output current (A)", "10.0"},
+		{"applied output", "0.500"}, {"faults", "none"}, {"warnings", "none"}, {"sticky faults", "none"}, {"sticky warnings", "has reset"}}
+	if !reflect.DeepEqual(got.Values, want) {
+		t.Errorf("values %v, want %v", got.Values, want)
+	}
+	// A sensor fault (bit 2): Read fails, the encoder is not used.
+	if err := status([8]byte{0x04}); err == nil || !strings.Contains(err.Error(), "active fault: sensor: its encoder is not used") {
+		t.Errorf("sensor fault: %v", err)
+	}
+	// Stale: an error.
+	r.step(200 * time.Millisecond)
+	if got := rep.Report(nil)[0]; !got.Error || got.Message != "no status frames" {
+		t.Errorf("stale: %+v", got)
 	}
 }

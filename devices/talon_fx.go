@@ -166,21 +166,20 @@ func (t *talonFX) Write(now, dt time.Duration) error {
 	return t.wErr.wrap(t.fx.Control(c))
 }
 
-// Report gives the Talon's supply, currents, temperature and faults for
-// /diagnostics: a warning while it reports a fault.
+// Report gives the Talon's health for /diagnostics (p6Report: its
+// temperature, supply and faults, read now), with the currents the loop
+// last read.
 func (t *talonFX) Report(dst []hal.Report) []hal.Report {
+	h, err := t.fx.Health()
 	t.mu.Lock()
 	st, seen := t.diag, t.seen
 	t.mu.Unlock()
-	name := fmt.Sprintf("%s (Talon FX %d)", t.name, t.id)
-	if !seen {
-		return append(dst, hal.Report{Name: name, Message: "no status yet", Warn: true})
+	var extra [][2]string
+	if seen {
+		extra = [][2]string{{"supply current (A)", fmt.Sprintf("%.1f", st.SupplyCurrent)}, {"stator current (A)", fmt.Sprintf("%.1f", st.StatorCurrent)},
+			{"motor voltage (V)", fmt.Sprintf("%.2f", st.MotorVoltage)}}
 	}
-	msg := fmt.Sprintf("supply %.1f V %.1f A, stator %.1f A, %.0f °C", st.SupplyVoltage, st.SupplyCurrent, st.StatorCurrent, st.Temperature)
-	if st.Faults != 0 {
-		msg += fmt.Sprintf(", faults 0x%x", st.Faults)
-	}
-	return append(dst, hal.Report{Name: name, Message: msg, Warn: st.Faults != 0})
+	return append(dst, p6Report(fmt.Sprintf("%s (Talon FX %d)", t.name, t.id), h, err, extra...))
 }
 
 func (t *talonFX) Halt() error {

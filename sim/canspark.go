@@ -18,7 +18,8 @@ import (
 // its bit set and a set point have come within motorTimeout, the robot
 // is enabled, and it is not silenced (`can_faults:`). It sends Status 0
 // every 10 ms, Status 1 and 2 every 20 ms: its output, the terminal
-// voltage, its motor's current, a steady 25 °C, no faults, and its
+// voltage, its motor's current, a steady 25 °C, no faults but a brown-out
+// warning while the terminal voltage is below BrownoutVolts, and its
 // motor's rotations and RPM (the joint's position and velocity × the
 // gearing, in the motor's direction).
 type spark struct {
@@ -48,6 +49,7 @@ type spark struct {
 	// integral sums the error each 1 ms, the derivative is the error's
 	// change per 1 ms).
 	gains              map[uint8]float32
+	st1                frc.SparkStatus1 // its faults and warnings
 	iAccum, lastErr    float64
 	loopAt             time.Duration
 	loopRun, loopReset bool
@@ -199,7 +201,13 @@ func (p *spark) send(s *Sim, at time.Duration, tick int) {
 	if tick%2 != 0 {
 		return
 	}
-	p.bus.put(p.slots[1], hal.Frame{Len: 8, Data: frc.EncodeSparkStatus1(frc.SparkStatus1{})}, at)
+	if s.vTerm < BrownoutVolts { // its brown-out warning, and the sticky one
+		p.st1.Warnings |= 1
+		p.st1.StickyWarnings |= 1
+	} else {
+		p.st1.Warnings &^= 1
+	}
+	p.bus.put(p.slots[1], hal.Frame{Len: 8, Data: frc.EncodeSparkStatus1(p.st1)}, at)
 	rpm, rot := p.rotor()
 	p.bus.put(p.slots[2], hal.Frame{Len: 8, Data: frc.EncodeSparkStatus2(rpm, rot)}, at)
 }
