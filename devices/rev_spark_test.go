@@ -188,12 +188,35 @@ func TestSparkInvertedAndFaults(t *testing.T) {
 }
 
 // The driver's Read and Write allocate nothing in steady state.
+// With closed_loop: device too, once the gains are in.
 func TestSparkNoAllocs(t *testing.T) {
-	r := bind(t, sparkYAML)
+	for _, yaml := range []string{sparkYAML, sparkLoopYAML} {
+		sparkNoAllocs(t, yaml)
+	}
+}
+
+func sparkNoAllocs(t *testing.T, yaml string) {
+	r := bind(t, yaml)
 	command[float64](r, "arm_joint", interfaces.Voltage).Put(3, r.now)
+	if yaml == sparkLoopYAML {
+		command[float64](r, "arm_joint", interfaces.Velocity).Put(3, r.now)
+	}
 	r.step(10 * time.Millisecond)
 	answerVersion(r, 25)
 	r.step(10 * time.Millisecond)
+	for range 4 { // acknowledge each gain as it is written
+		w := sentTo(r, sparkParam3)
+		if len(w) == 0 {
+			break
+		}
+		last := w[len(w)-1]
+		r.hal.Bus.Inject(hal.Frame{ID: sparkAck3, Len: 7, Data: [8]byte{last.Data[0], 3, last.Data[1], last.Data[2], last.Data[3], last.Data[4]}}, r.hal.Now()+time.Millisecond)
+		r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+		r.step(10 * time.Millisecond)
+	}
+	if yaml == sparkLoopYAML && len(sentTo(r, sparkVel3)) != 1 {
+		t.Fatalf("no velocity set point once the gains are in: %+v", r.hal.Bus.Sent)
+	}
 	r.hal.Bus.Sent = make([]hal.Frame, 0, 4096)
 	dev := r.device("arm_joint")
 	hb := r.devs[0]
