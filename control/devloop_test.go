@@ -64,7 +64,7 @@ func newDevLoopRig(t *testing.T, yaml string) *devLoopRig {
 	var log []string
 	var devs []Device
 	for _, n := range []string{"arm", "lift", "up"} {
-		devs = append(devs, &fakeDev{name: n, log: &log})
+		devs = append(devs, &fakeDev{name: n, log: &log, quiet: true})
 	}
 	l, err := New(r, reg, devs, &fakeDS{hal.DSState{Enabled: true, Attached: true}}, Options{})
 	if err != nil {
@@ -184,5 +184,23 @@ controllers:
 `))
 	if list.Errors() != 0 || list.Warnings() != 1 || !strings.Contains(fmt.Sprint(list), `t.yaml:4:89: warning: controller "arm_pos": pid.p has no effect: talon_fx "arm" closes the loop itself`) {
 		t.Errorf("findings: %v", list)
+	}
+}
+
+// A cycle handing setpoints to a device's own loop, with a limit switch
+// pressed, allocates nothing.
+func TestDeviceClosedLoopCycleAllocs(t *testing.T) {
+	g := newDevLoopRig(t, devLoopYAML)
+	pos, lift := g.l.Controller("arm_pos"), g.l.Controller("lift_pos")
+	g.up.Value = true
+	now := time.Duration(0)
+	n := testing.AllocsPerRun(100, func() {
+		now += 10 * time.Millisecond
+		_ = pos.Command(2.1, now)
+		_ = lift.Command(0.5, now)
+		g.l.Cycle(now)
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per cycle", n)
 	}
 }
