@@ -267,6 +267,9 @@ func TestSparkInventory(t *testing.T) {
 		{ID: 0x02052C80, Last: now, Count: 50},         // our heartbeat: not a device
 		{ID: 0x02050081, Last: now, Count: 100},        // our set point to a: not its
 		{ID: 0x02052602, Last: now - 300*ms, Count: 1}, // b's version answer: b's, stale
+		{ID: 0x02053803, Last: now, Count: 4},          // our parameter write to c: not its
+		{ID: 0x02050003, Last: now, Count: 100},        // our velocity set point to c: not its
+		{ID: 0x02050103, Last: now, Count: 100},        // our position set point to c: not its
 	}}
 	inv := TakeInventory(ExpectedCAN(parseYAML(t, sparkBusYAML)), heard, now)
 	var got []string
@@ -280,6 +283,18 @@ func TestSparkInventory(t *testing.T) {
 		"unmonitored d REV SPARK MAX c2 1 0")
 	if miss := inv.RequiredMissing(); len(miss) != 1 || miss[0].Name != "c" {
 		t.Errorf("required missing %+v, want c", miss)
+	}
+}
+
+// A SPARK's parameter write response is its own frame: it is heard.
+func TestSparkInventoryHearsAcks(t *testing.T) {
+	now := time.Second
+	heard := map[string][]hal.Heard{"": {{ID: 0x02053843, Last: now, Count: 4}}} // c's acknowledgements
+	inv := TakeInventory(ExpectedCAN(parseYAML(t, sparkBusYAML)), heard, now)
+	for _, r := range inv.Rows {
+		if r.Name == "c" && (r.Status != "present" || r.Frames != 4) {
+			t.Errorf("c: %+v", r)
+		}
 	}
 }
 
