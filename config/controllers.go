@@ -259,6 +259,15 @@ func checkController(d *Device, c *Checker) {
 	if d.Type.Key("pid.p") == nil {
 		return
 	}
+	if target.ClosesLoop() && (d.Type.Name == JointPositionController || d.Type.Name == JointVelocityController) {
+		// The device closes the loop with its own gains (its entry's).
+		for _, k := range []string{"pid.p", "pid.i", "pid.d", "pid.f", "pid.i_clamp"} {
+			if d.Has(k) {
+				c.Warnf(d.KeyPos(k), "%s: %s has no effect: %s closes the loop itself (closed_loop: device) with its own gains", d, k, target)
+			}
+		}
+		return
+	}
 	if d.Float("pid.p") == 0 && d.Float("pid.i") == 0 && d.Float("pid.f") == 0 {
 		want := "{p: ..., i: ..., d: ...}"
 		if d.Type.Key("pid.f") != nil {

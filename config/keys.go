@@ -1,6 +1,9 @@
 package config
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+)
 
 // Keys that several device types share; each type's own keys are in its
 // file in devices/.
@@ -87,3 +90,53 @@ var JointKey = Key{Name: "joint", Kind: String,
 
 // FrameIDKey is an IMU's tf2 frame.
 var FrameIDKey = Key{Name: "frame_id", Kind: String, Required: true, Doc: "The tf2 frame of the sensor: a URDF link."}
+
+// The sensor keys of a device measuring a joint through a geared sensor
+// (a Talon FX's rotor, a CANcoder): the sensor turns
+// sensor_to_mechanism_ratio times per turn of the mechanism, and a turn of
+// the mechanism is distance_per_rotation of the joint (2π rad for a
+// revolute joint; m for a prismatic one). Device.JointPerRotation is the
+// one place their formula lives (the drivers and the sim's parts use it).
+var (
+	SensorRatioKey = Key{Name: "sensor_to_mechanism_ratio", Kind: Float, Default: 1.0, NonZero: true,
+		Doc: "Sensor rotations per rotation of the mechanism (Phoenix 6's SensorToMechanismRatio): the gear reduction between the sensor and the joint."}
+	DistancePerRotationKey = Key{Name: "distance_per_rotation", Kind: Float, Default: 2 * math.Pi, NonZero: true, Unit: "rad or m",
+		Doc: "The joint's travel per rotation of the mechanism: 2π rad for a revolute joint, the travel in m for a prismatic one."}
+)
+
+// JointPerRotation is the joint distance of one sensor rotation of an
+// entry with SensorRatioKey and DistancePerRotationKey: distance /
+// ratio, negated when its `inverted` key is true.
+func (d *Device) JointPerRotation() float64 {
+	k := d.Float(DistancePerRotationKey.Name) / d.Float(SensorRatioKey.Name)
+	if d.Bool("inverted") {
+		k = -k
+	}
+	return k
+}
+
+// ClosedLoopKey goes on a speed controller with a closed loop of its own
+// (a Talon FX, a SPARK): it chooses where position and velocity commands
+// are closed. Its gain keys are the type's own (their units differ), and
+// CheckDeviceGains refuses them unless the key is device.
+var ClosedLoopKey = Key{Name: "closed_loop", Kind: String, Default: "roborio", Enum: []string{"roborio", "device"},
+	Doc: "Where position and velocity controllers on this joint close their loop: roborio (the controller's PID, on the robot controller, through name/voltage) or device (the controller's own loop, through name/position and name/velocity, with this entry's gains, applied at start)."}
+
+// ClosesLoop reports whether d closes position and velocity loops itself:
+// its type has ClosedLoopKey and d sets it to device.
+func (d *Device) ClosesLoop() bool {
+	return d != nil && d.Type != nil && d.Type.Key(ClosedLoopKey.Name) != nil && d.Str(ClosedLoopKey.Name) == "device"
+}
+
+// CheckDeviceGains refuses gain keys on an entry that does not close its
+// loop itself: they would do nothing.
+func CheckDeviceGains(d *Device, c *Checker, gains ...string) {
+	if d.ClosesLoop() {
+		return
+	}
+	for _, k := range gains {
+		if d.Has(k) {
+			c.Errorf(d.KeyPos(k), "%s: %s is a gain of the device's own closed loop, used only with closed_loop: device (the roboRIO's PID takes its gains from the controller's pid)", d, k)
+		}
+	}
+}

@@ -72,6 +72,7 @@ type Controller struct {
 	vals  []float64                  // the loop's copy of a group's command
 
 	pid        PID
+	device     bool         // a position or velocity setpoint goes to the device's own closed loop (config.Device.ClosesLoop), not a PID
 	joint      *mergedJoint // PID feedback, or nil
 	prof       *profiled    // a profiled position controller's, or nil
 	continuous bool
@@ -256,6 +257,10 @@ func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bo
 			h.Put(c.vals[i], now)
 		}
 	default:
+		if c.device { // the device closes the loop on its own sensor
+			c.f64.Put(v, now)
+			break
+		}
 		out, ok := c.pidStep(v, stamp, dt)
 		if !ok {
 			c.neutral()
@@ -336,6 +341,24 @@ var bindings = map[string]binding{
 	config.ProfiledPositionController: {kindProfiled, interfaces.Voltage},
 }
 
+// deviceLoop says whether a PID controller of kind on the joint driven
+// by target hands its setpoint to the device's own closed loop instead
+// (target closes its loop itself: closed_loop: device), and on which
+// command interface. Position and velocity only: an effort PID and a
+// profiled position controller stay on the robot controller.
+func deviceLoop(kind ctlKind, target *config.Device) (string, bool) {
+	if !target.ClosesLoop() {
+		return "", false
+	}
+	switch kind {
+	case kindPosition:
+		return interfaces.Position, true
+	case kindVelocity:
+		return interfaces.Velocity, true
+	}
+	return "", false
+}
+
 // newController binds a YAML controller: it claims its devices' command
 // handles in the registry. It returns nil, nil for a controller that takes
 // no commands (the joint state controller).
@@ -404,7 +427,11 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 		}
 		c.pid = PID{P: cd.Float("pid.p"), I: cd.Float("pid.i"), D: cd.Float("pid.d"), F: cd.Float("pid.f"), IClamp: iclamp, Max: max}
 		c.in.gains = Gains{P: c.pid.P, I: c.pid.I, D: c.pid.D, F: c.pid.F}
-		c.f64, err = interfaces.Claim[float64](reg, c.Name, c.Joints[0], bind.iface)
+		iface := bind.iface
+		if i, ok := deviceLoop(c.kind, targets[0]); ok {
+			iface, c.device = i, true
+		}
+		c.f64, err = interfaces.Claim[float64](reg, c.Name, c.Joints[0], iface)
 	}
 	if err != nil {
 		return nil, err

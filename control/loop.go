@@ -61,10 +61,13 @@ type Loop struct {
 	linkAnalog  stateSet[interfaces.AnalogState]
 }
 
-// limitBlock is a speed-controller joint with limit switches.
+// limitBlock is a speed-controller joint with limit switches: its
+// voltage command, and the position and velocity commands of a device
+// that closes its loop itself (nil when it has none).
 type limitBlock struct {
-	j     *mergedJoint
-	volts *interfaces.JointCommand
+	j        *mergedJoint
+	volts    *interfaces.JointCommand
+	pos, vel *interfaces.JointCommand
 }
 
 // New builds the loop: it registers every joint's JointState, finds the
@@ -113,7 +116,10 @@ func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverS
 			continue
 		}
 		if h, err := interfaces.LookupCommand[float64](reg, mj.name, interfaces.Voltage); err == nil {
-			l.blocks = append(l.blocks, limitBlock{j: mj, volts: h})
+			b := limitBlock{j: mj, volts: h}
+			b.pos, _ = interfaces.LookupCommand[float64](reg, mj.name, interfaces.Position)
+			b.vel, _ = interfaces.LookupCommand[float64](reg, mj.name, interfaces.Velocity)
+			l.blocks = append(l.blocks, b)
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
@@ -245,14 +251,7 @@ func (l *Loop) Cycle(now time.Duration) {
 
 	// safety: limit switches, then nothing but finite numbers
 	for i := range l.blocks {
-		b := &l.blocks[i]
-		if !b.volts.Set {
-			continue
-		}
-		if (b.volts.Value > 0 && l.m.pressed(b.j, b.j.upperSwitch)) || (b.volts.Value < 0 && l.m.pressed(b.j, b.j.lowerSwitch)) {
-			b.volts.Value = 0
-			l.stats.Blocked++
-		}
+		l.block(&l.blocks[i])
 	}
 	for _, h := range l.floats {
 		if h.Set && !interfaces.Finite(h.Value) {
@@ -270,6 +269,34 @@ func (l *Loop) Cycle(now time.Duration) {
 	}
 	l.lap(PhaseWrite, &t)
 	l.finish(now, ds, t0)
+}
+
+// block zeroes a voltage that would drive b's joint further into a
+// pressed limit switch, and drops a device loop's position or velocity
+// command that would (a position beyond the measured one, or unknown
+// while a switch is pressed; a velocity toward it): the device goes
+// neutral for the cycle.
+func (l *Loop) block(b *limitBlock) {
+	upper, lower := l.m.pressed(b.j, b.j.upperSwitch), l.m.pressed(b.j, b.j.lowerSwitch)
+	if !upper && !lower {
+		return
+	}
+	if b.volts.Set && ((b.volts.Value > 0 && upper) || (b.volts.Value < 0 && lower)) {
+		b.volts.Value = 0
+		l.stats.Blocked++
+	}
+	if b.vel != nil && b.vel.Set && ((b.vel.Value > 0 && upper) || (b.vel.Value < 0 && lower)) {
+		b.vel.Reset()
+		l.stats.Blocked++
+	}
+	if b.pos != nil && b.pos.Set {
+		js := &b.j.state
+		known := js.Has&interfaces.HasPosition != 0
+		if !known || (upper && b.pos.Value > js.Position) || (lower && b.pos.Value < js.Position) {
+			b.pos.Reset()
+			l.stats.Blocked++
+		}
+	}
 }
 
 // Inhibit keeps the loop from enabling, for reason (say, a required CAN

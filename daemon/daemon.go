@@ -253,10 +253,13 @@ func reportStatuses(dst []ros.Status, x any) []ros.Status {
 	}
 	for _, rep := range r.Report(nil) {
 		level := ros.LevelOK
-		if rep.Warn {
+		switch {
+		case rep.Error:
+			level = ros.LevelError
+		case rep.Warn:
 			level = ros.LevelWarn
 		}
-		dst = append(dst, ros.Status{Name: "frcd: " + rep.Name, Level: level, Message: rep.Message})
+		dst = append(dst, ros.Status{Name: "frcd: " + rep.Name, Level: level, Message: rep.Message, Values: rep.Values})
 	}
 	return dst
 }

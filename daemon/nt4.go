@@ -144,7 +144,10 @@ func (d *Daemon) alerts(errs, warns []string) ([]string, []string) {
 	}
 	if r, ok := d.backend.(hal.Reporter); ok {
 		for _, rep := range r.Report(nil) {
-			if rep.Warn {
+			switch {
+			case rep.Error:
+				errs = append(errs, "frcd: "+rep.Name+": "+rep.Message)
+			case rep.Warn:
 				warns = append(warns, "frcd: "+rep.Name+": "+rep.Message)
 			}
 		}

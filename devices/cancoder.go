@@ -2,7 +2,6 @@ package devices
 
 import (
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -25,7 +24,7 @@ var cancoderType = &config.Type{
 	Place: config.JointSensor, Provides: config.Position | config.Velocity,
 	Keys: []config.Key{
 		{Name: "id", Kind: config.Int, Required: true, Resource: config.CANDevice, Scope: "can_bus", Doc: "The CAN id of the CANcoder."},
-		p6InvertedKey, sensorRatioKey, distancePerRotationKey,
+		p6InvertedKey, config.SensorRatioKey, config.DistancePerRotationKey,
 		config.CANBusKey, config.RequiredKey, config.JointKey,
 	},
 	Facts: config.Facts{Joint: config.RateSource, JointOnly: true, CAN: true},
@@ -42,10 +41,6 @@ type cancoder struct {
 	rate   interfaces.RateState
 	pos    interfaces.AnalogState
 	rErr   opError
-
-	// faults are the last fault bits read, for Report (another goroutine).
-	mu     sync.Mutex
-	faults uint32
 	id     int
 }
 
@@ -63,7 +58,7 @@ func newCANcoder(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("CANcoder %d: %w", d.Int("id"), err)
 	}
-	e := &cancoder{name: d.Name, c: c, id: d.Int("id"), perRot: jointPerRotation(d), rErr: newOpError(d, "read")}
+	e := &cancoder{name: d.Name, c: c, id: d.Int("id"), perRot: d.JointPerRotation(), rErr: newOpError(d, "read")}
 	if err := registerRate(env, d.Name, &e.rate, &e.pos); err != nil {
 		return nil, err
 	}
@@ -73,7 +68,7 @@ func newCANcoder(d *config.Device, env *Env) (Device, error) {
 func (e *cancoder) Name() string { return e.name }
 
 func (e *cancoder) Read(now, dt time.Duration) error {
-	pos, vel, _, faults, err := e.c.Read()
+	pos, vel, _, _, err := e.c.Read()
 	if err != nil {
 		return e.rErr.wrap(err)
 	}
@@ -82,22 +77,13 @@ func (e *cancoder) Read(now, dt time.Duration) error {
 	}
 	e.rate.State, e.rate.Rate = pos*e.perRot, vel*e.perRot
 	e.pos.Value = e.rate.State
-	e.mu.Lock()
-	e.faults = faults
-	e.mu.Unlock()
 	return nil
 }
 
-// Report gives the CANcoder's faults for /diagnostics.
+// Report gives the CANcoder's health for /diagnostics (p6Report).
 func (e *cancoder) Report(dst []hal.Report) []hal.Report {
-	e.mu.Lock()
-	f := e.faults
-	e.mu.Unlock()
-	r := hal.Report{Name: fmt.Sprintf("%s (CANcoder %d)", e.name, e.id), Message: "no faults"}
-	if f != 0 {
-		r.Message, r.Warn = fmt.Sprintf("faults 0x%x", f), true
-	}
-	return append(dst, r)
+	h, err := e.c.Health()
+	return append(dst, p6Report(fmt.Sprintf("%s (CANcoder %d)", e.name, e.id), h, err))
 }
 
 // Write does nothing: a CANcoder takes no commands.

@@ -18,7 +18,7 @@ type CANFrame struct {
 	// API is the 10-bit API (class and index) of its FRC id (frc.FRCID).
 	API    int
 	Len    int           // data bytes
-	Period time.Duration // default period
+	Period time.Duration // default period; 0 for a frame sent now and then (a parameter write) or instead of another (a set point of another mode): not in the load
 	// FromDevice is true for the device's status frames, false for the
 	// controller's control frames to it.
 	FromDevice bool
@@ -349,6 +349,9 @@ func EstimateCANLoad(c *config.File) []BusLoad {
 }
 
 func addFrame(b *BusLoad, f CANFrame) {
+	if f.Period <= 0 {
+		return
+	}
 	rate := float64(time.Second) / float64(f.Period)
 	b.FramesPerSecond += rate
 	b.BitsPerSecond += rate * float64(hal.WorstFrameBits(f.Len))

@@ -61,6 +61,9 @@
 //	                      AnalogState (its built-in encoder ×
 //	                      position_factor), name/effort
 //	                      AnalogState (current × k_eff)
+//	talon_fx, spark_max,  with closed_loop: device, also          name/position, name/velocity
+//	spark_flex            (the controllers' setpoints go to the   JointCommand (rad or m, rad/s
+//	                      device's own loop, gains from the YAML) or m/s)
 //	rev_ph                name/compressor CompressorState (as     -
 //	                      the hub reports it)
 //
@@ -115,7 +118,18 @@
 //     ms until it comes); Status0-2 0x0205B800/40/80+id decoded, stale
 //     after 100 ms; the duty-cycle set point 0x02050080+id every Write;
 //     the bus's heartbeat 0x02052C80 (bit n enables SPARK n) on change
-//     and every 20 ms, all bits clear on Halt.
+//     and every 20 ms, all bits clear on Halt. With closed_loop: device,
+//     slot 0's gains first, written one at a time (parameter write
+//     0x02053800+id, 5 bytes) and each acknowledged (0x02053840+id,
+//     result 0) before the next and before it is driven; then the
+//     position 0x02050100+id or velocity 0x02050000+id set point instead
+//     of the duty cycle.
+//
+// Devices with health of their own implement hal.Reporter: Talon FX,
+// CANcoder and Pigeon 2 (p6Report: their temperature, supply and faults
+// read when /diagnostics asks), SPARKs (Status 0 and 1): ERROR for an
+// active fault or no status, WARN for a warning (brown-out...) or a
+// sticky fault.
 //   - PDH (rev_pdh): Status0-4 0x08051800/40/80/C0/900+id decoded (layouts
 //     checked against allwpilib's PDHFrames), stale after 100 ms; SetSwitch
 //     0x08050840+id (bit 0) on change and every 20 ms while the PDH

@@ -56,3 +56,17 @@ func commandDuty(c *interfaces.JointCommand, supply float64) float64 {
 	}
 	return max(-1, min(1, c.Value/supply))
 }
+
+// signedEffort is a motor's effort from its current, a magnitude (a Talon
+// FX's stator current, a SPARK's output current): |amps| × kEff, signed
+// like the voltage applied, 0 while none is.
+func signedEffort(amps, kEff, volts float64) float64 {
+	e := math.Abs(amps) * kEff
+	switch {
+	case volts < 0:
+		return -e
+	case volts == 0:
+		return 0
+	}
+	return e
+}

@@ -70,7 +70,7 @@ func (r *recorder) OpenCANcoder(bus string, id int) (hal.CANcoder, error) {
 	r.used |= hal.CapPhoenix6
 	return r.Backend.OpenCANcoder(bus, id)
 }
-func (r *recorder) OpenPigeon2(bus string, id int) (hal.Pigeon, error) {
+func (r *recorder) OpenPigeon2(bus string, id int) (hal.Pigeon2, error) {
 	r.used |= hal.CapPhoenix6
 	return r.Backend.OpenPigeon2(bus, id)
 }

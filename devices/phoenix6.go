@@ -1,38 +1,21 @@
 package devices
 
 import (
+	"fmt"
 	"math"
 	"time"
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/frc"
+	"github.com/frcd/frcd/hal"
 )
 
 // The keys and CAN traffic the Phoenix 6 devices (talon_fx, cancoder,
 // pigeon2) share. Each one's type is in its own file.
 
-// The sensor keys of a Phoenix 6 device measuring a joint: the sensor
-// turns sensor_to_mechanism_ratio times per turn of the mechanism, and a
-// turn of the mechanism is distance_per_rotation of the joint (2π rad for
-// a revolute joint; m for a prismatic one). joint = sensor rotations /
-// ratio × distance, negated when inverted.
-var (
-	sensorRatioKey = config.Key{Name: "sensor_to_mechanism_ratio", Kind: config.Float, Default: 1.0, NonZero: true,
-		Doc: "Sensor rotations per rotation of the mechanism (Phoenix 6's SensorToMechanismRatio): the gear reduction between the sensor and the joint."}
-	distancePerRotationKey = config.Key{Name: "distance_per_rotation", Kind: config.Float, Default: 2 * math.Pi, NonZero: true, Unit: "rad or m",
-		Doc: "The joint's travel per rotation of the mechanism: 2π rad for a revolute joint, the travel in m for a prismatic one."}
-	p6InvertedKey = config.Key{Name: "inverted", Kind: config.Bool, Default: false, Doc: "Whether the device's positive direction is the joint's negative."}
-)
-
-// jointPerRotation is the joint distance of one sensor rotation of an
-// entry with the sensor keys, negated when inverted.
-func jointPerRotation(d *config.Device) float64 {
-	k := d.Float("distance_per_rotation") / d.Float("sensor_to_mechanism_ratio")
-	if d.Bool("inverted") {
-		k = -k
-	}
-	return k
-}
+// p6InvertedKey is the Phoenix 6 sensors' inversion (the sensor keys
+// are config.SensorRatioKey and config.DistancePerRotationKey).
+var p6InvertedKey = config.Key{Name: "inverted", Kind: config.Bool, Default: false, Doc: "Whether the device's positive direction is the joint's negative."}
 
 // The Phoenix 6 devices' CAN traffic. Their frame ids and layouts are
 // closed (Phoenix 6 groups its status signals in frames only its
@@ -63,4 +46,39 @@ var (
 func p6Period(share float64) time.Duration {
 	const bits = 160.0
 	return time.Duration(bits / (share * 1e6) * float64(time.Second))
+}
+
+// p6Report is a Phoenix 6 device's /diagnostics entry from its health
+// (hal.P6Healthy, read by the diagnostics goroutine) and what the loop
+// last measured (extra values): an error while its health cannot be read
+// (unplugged, say) or a severe fault is active (hardware, over
+// temperature, a CANcoder's magnet, a Pigeon 2's sensors at boot); a
+// warning for the other faults (undervoltage or brown-out, a reboot while
+// enabled, a saturated gyro), for sticky faults and for fault bits frcd
+// does not name.
+func p6Report(name string, h hal.P6Health, err error, extra ...[2]string) hal.Report {
+	r := hal.Report{Name: name}
+	if err != nil {
+		r.Message, r.Error = "no health signals: "+err.Error(), true
+		return r
+	}
+	if !math.IsNaN(h.TempC) {
+		r.Values = append(r.Values, [2]string{"temperature (°C)", fmt.Sprintf("%.0f", h.TempC)})
+	}
+	r.Values = append(r.Values, [2]string{"supply (V)", fmt.Sprintf("%.2f", h.SupplyV)})
+	r.Values = append(r.Values, extra...)
+	r.Values = append(r.Values, [2]string{"faults", fmt.Sprintf("0x%x", h.Faults)}, [2]string{"sticky faults", fmt.Sprintf("0x%x", h.StickyFaults)})
+	switch {
+	case h.Active&hal.P6Severe != 0:
+		r.Error, r.Message = true, "fault: "+h.Active.Names()
+	case h.Active != 0:
+		r.Warn, r.Message = true, "fault: "+h.Active.Names()
+	case h.Faults != 0:
+		r.Warn, r.Message = true, fmt.Sprintf("faults 0x%x", h.Faults)
+	case h.StickyFaults != 0:
+		r.Warn, r.Message = true, fmt.Sprintf("sticky faults 0x%x (cleared in Tuner X)", h.StickyFaults)
+	default:
+		r.Message = "ok"
+	}
+	return r
 }

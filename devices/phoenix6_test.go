@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -85,10 +86,22 @@ func TestTalonFXDeviceClosedLoop(t *testing.T) {
 	}
 }
 
-func TestTalonFXGainsWarnWithoutDeviceLoop(t *testing.T) {
-	_, list := config.Parse("robot.yaml", []byte("joints:\n  - {name: arm, type: talon_fx, id: 4, kp: 2}\n"))
-	if list.Errors() != 0 || list.Warnings() != 1 || !strings.Contains(fmt.Sprint(list), "kp has no effect unless closed_loop is device") {
-		t.Errorf("findings: %v", list)
+// Gains on a Talon FX that does not close its loop itself, and a key the
+// type does not have, are errors at their file:line:col.
+func TestTalonFXGainsRefusedWithoutDeviceLoop(t *testing.T) {
+	_, list := config.Parse("robot.yaml", []byte("joints:\n  - {name: arm, type: talon_fx, id: 4, kp: 2, kf: 1}\n  - {name: lift, type: talon_fx, id: 5, closed_loop: roborio,\n     kv: 0.1}\n"))
+	got := fmt.Sprint(list)
+	for _, want := range []string{
+		`robot.yaml:2:40: error: talon_fx "arm": kp is a gain of the device's own closed loop, used only with closed_loop: device`,
+		`robot.yaml:2:47: error: talon_fx "arm": unknown key "kf"`,
+		`robot.yaml:4:6: error: talon_fx "lift": kv is a gain of the device's own closed loop`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("findings lack %q:\n%s", want, got)
+		}
+	}
+	if list.Errors() != 3 {
+		t.Errorf("%d errors, want 3:\n%s", list.Errors(), got)
 	}
 }
 
@@ -115,7 +128,7 @@ func TestCANcoderMeasuresItsJoint(t *testing.T) {
 func TestPigeon2IsAnIMU(t *testing.T) {
 	b := haltest.New()
 	s := math.Sqrt2 / 2
-	b.Pigeon2s[12] = &haltest.Pigeon{Q: [4]float64{s, 0, 0, s}, Gyro: [3]float64{0, 0, 1}}
+	b.Pigeon2s[12] = &haltest.Pigeon2{Pigeon: haltest.Pigeon{Q: [4]float64{s, 0, 0, s}, Gyro: [3]float64{0, 0, 1}}}
 	r := buildOn(t, b, "joints:\n  - {name: gyro, type: pigeon2, id: 12, frame_id: base_link}\n")
 	r.cycle()
 	st := state[interfaces.IMUState](r, "gyro", interfaces.IMU)
@@ -177,31 +190,54 @@ func TestTalonFXEffort(t *testing.T) {
 	}
 }
 
-// A Talon FX and a CANcoder report their health for /diagnostics: a
-// warning while a fault is set.
+// The Phoenix 6 devices report their health for /diagnostics: the
+// temperature, supply and fault fields as values; an error for a severe
+// fault or health that cannot be read, a warning for the other faults and
+// sticky ones.
 func TestPhoenix6Reports(t *testing.T) {
 	b := haltest.New()
 	fx := &haltest.TalonFX{Reported: hal.FXStatus{SupplyVoltage: 12.3, SupplyCurrent: 2, StatorCurrent: 10, Temperature: 41}}
+	fx.HealthOf = hal.P6Health{TempC: 41, SupplyV: 12.3}
 	b.TalonFXs[5] = fx
-	cc := &haltest.CANcoder{Faults: 0x40}
+	cc := &haltest.CANcoder{}
+	cc.HealthOf = hal.P6Health{TempC: math.NaN(), SupplyV: 5, Active: hal.P6BadMagnet}
 	b.CANcoders[6] = cc
-	r := buildOn(t, b, "joints:\n  - {name: arm, type: talon_fx, id: 5}\n  - {name: arm_cc, type: cancoder, id: 6}\n")
+	r := buildOn(t, b, "joints:\n  - {name: arm, type: talon_fx, id: 5}\n  - {name: arm_cc, type: cancoder, id: 6}\n"+
+		"  - {name: imu, type: pigeon2, id: 7, frame_id: base_link}\n")
+	b.Pigeon2s[7].HealthOf = hal.P6Health{TempC: 33, SupplyV: 12, Active: hal.P6BootIntoMotion}
 	rep := r.device("arm").(hal.Reporter)
-	if got := rep.Report(nil); len(got) != 1 || !got[0].Warn || got[0].Message != "no status yet" {
-		t.Errorf("before a read: %+v", got)
-	}
 	r.cycle()
-	want := hal.Report{Name: "arm (Talon FX 5)", Message: "supply 12.3 V 2.0 A, stator 10.0 A, 41 °C"}
-	if got := rep.Report(nil); len(got) != 1 || got[0] != want {
+	got := rep.Report(nil)
+	want := hal.Report{Name: "arm (Talon FX 5)", Message: "ok", Values: [][2]string{{"temperature (°C)", "41"}, {"supply (V)", "12.30"},
+		{"supply current (A)", "2.0"}, {"stator current (A)", "10.0"}, {"motor voltage (V)", "0.00"}, {"faults", "0x0"}, {"sticky faults", "0x0"}}}
+	if len(got) != 1 || !reflect.DeepEqual(got[0], want) {
 		t.Errorf("Report %+v, want %+v", got, want)
 	}
-	fx.Reported.Faults = 0x2
-	r.cycle()
-	if got := rep.Report(nil); !got[0].Warn || !strings.HasSuffix(got[0].Message, "faults 0x2") {
-		t.Errorf("with a fault: %+v", got)
+	for _, c := range []struct {
+		h           hal.P6Health
+		err         error
+		warn, error bool
+		msg         string
+	}{
+		{h: hal.P6Health{TempC: 95, Active: hal.P6DeviceTemp | hal.P6Undervoltage}, error: true, msg: "fault: device over temperature, undervoltage"},
+		{h: hal.P6Health{Active: hal.P6BridgeBrownout}, warn: true, msg: "fault: bridge brown-out"},
+		{h: hal.P6Health{Active: hal.P6Undervoltage}, warn: true, msg: "fault: undervoltage"},
+		{h: hal.P6Health{Faults: 0x400}, warn: true, msg: "faults 0x400"},
+		{h: hal.P6Health{StickyFaults: 0x10}, warn: true, msg: "sticky faults 0x10 (cleared in Tuner X)"},
+		{err: hal.ErrTimeout, error: true, msg: "no health signals: timed out"},
+	} {
+		fx.HealthOf, fx.HealthErr = c.h, c.err
+		got := rep.Report(nil)[0]
+		if got.Warn != c.warn || got.Error != c.error || got.Message != c.msg {
+			t.Errorf("health %+v %v: %+v; want warn %v error %v %q", c.h, c.err, got, c.warn, c.error, c.msg)
+		}
 	}
-	if got := r.device("arm_cc").(hal.Reporter).Report(nil); len(got) != 1 || !got[0].Warn || got[0].Message != "faults 0x40" {
+	if got := r.device("arm_cc").(hal.Reporter).Report(nil); len(got) != 1 || !got[0].Error || got[0].Message != "fault: bad magnet" || got[0].Values[0][0] != "supply (V)" {
 		t.Errorf("CANcoder: %+v", got)
+	}
+	if got := r.device("imu").(hal.Reporter).Report(nil); len(got) != 1 || got[0].Error || !got[0].Warn || got[0].Message != "fault: booted while moving" ||
+		got[0].Name != "imu (Pigeon 2 7)" || got[0].Values[0] != [2]string{"temperature (°C)", "33"} {
+		t.Errorf("Pigeon 2: %+v", got)
 	}
 }
 

@@ -17,8 +17,9 @@ var pigeon2Driver = Driver{Type: pigeon2Type, New: newPigeon2, CAN: &CANTraffic{
 var pigeon2Type = &config.Type{
 	Name: "pigeon2", Class: "Pigeon2", Group: "sensor",
 	Summary: "A CTRE Pigeon 2.0 IMU on the CAN bus, through CTRE's Phoenix 6.",
-	Doc:     "State: an IMU handle (orientation, angular velocity, linear acceleration), published as sensor_msgs/Imu like a pigeon_imu's.",
-	Place:   config.LinkSensor,
+	Doc: "State: an IMU handle (orientation, angular velocity, linear acceleration), published as sensor_msgs/Imu like a pigeon_imu's. " +
+		"On /diagnostics: its temperature, supply and faults (an error for a sensor that failed at boot or a hardware fault, a warning for a boot while moving, a saturated gyro, undervoltage or sticky faults).",
+	Place: config.LinkSensor,
 	Keys: []config.Key{
 		config.FrameIDKey,
 		{Name: "id", Kind: config.Int, Required: true, Resource: config.CANGyro, Scope: "can_bus", Doc: "The CAN id of the Pigeon 2."},
@@ -27,7 +28,23 @@ var pigeon2Type = &config.Type{
 	Facts: config.Facts{CAN: true},
 }
 
-// newPigeon2 binds a Pigeon 2 through hal.Phoenix6's hal.Pigeon: the same
+// pigeon2 is a Pigeon 2: read as a pigeon_imu is (pigeonIMU), with its
+// health on /diagnostics.
+type pigeon2 struct {
+	*pigeonIMU
+	h  hal.P6Healthy
+	id int
+}
+
+var _ hal.Reporter = pigeon2{}
+
+// Report gives the Pigeon 2's health for /diagnostics (p6Report).
+func (g pigeon2) Report(dst []hal.Report) []hal.Report {
+	h, err := g.h.Health()
+	return append(dst, p6Report(fmt.Sprintf("%s (Pigeon 2 %d)", g.name, g.id), h, err))
+}
+
+// newPigeon2 binds a Pigeon 2 through hal.Phoenix6's hal.Pigeon2: the same
 // reading, reordering and checks as a pigeon_imu (pigeonIMU).
 func newPigeon2(d *config.Device, env *Env) (Device, error) {
 	p6, err := hal.OpenPhoenix6(env.HAL)
@@ -42,5 +59,5 @@ func newPigeon2(d *config.Device, env *Env) (Device, error) {
 	if err := interfaces.RegisterState(env.Handles, d.Name, interfaces.IMU, &g.state); err != nil {
 		return nil, err
 	}
-	return g, nil
+	return pigeon2{pigeonIMU: g, h: p, id: d.Int("id")}, nil
 }

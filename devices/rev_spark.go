@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -22,32 +23,54 @@ func sparkType(name, class, summary, motor string) *config.Type {
 		Doc: "The CAN id of the SPARK (1-62; a SPARK MAX and a SPARK Flex on one bus may not share one)."}
 	keys := speedControllerKeys(id, config.CANBusKey, config.RequiredKey,
 		config.Key{Name: "position_factor", Kind: config.Float, Default: 2 * math.Pi, NonZero: true, Unit: "rad or m per rotation",
-			Doc: "The joint's travel per rotation of the motor's built-in encoder: 2π / the gear reduction for a revolute joint, the distance per motor turn for a prismatic one. The joint's position is rotations × position_factor, its velocity RPM / 60 × position_factor."})
+			Doc: "The joint's travel per rotation of the motor's built-in encoder: 2π / the gear reduction for a revolute joint, the distance per motor turn for a prismatic one. The joint's position is rotations × position_factor, its velocity RPM / 60 × position_factor."},
+		config.ClosedLoopKey,
+		config.Key{Name: "kp", Kind: config.Float, Default: 0.0, Doc: "Slot 0 proportional gain (parameter kP_0), duty cycle per motor rotation of position error or per RPM of velocity error (closed_loop: device)."},
+		config.Key{Name: "ki", Kind: config.Float, Default: 0.0, Doc: "Slot 0 integral gain (kI_0), duty cycle per unit of error accumulated each 1 ms of the SPARK's loop (closed_loop: device)."},
+		config.Key{Name: "kd", Kind: config.Float, Default: 0.0, Doc: "Slot 0 derivative gain (kD_0), duty cycle per unit of error change each 1 ms (closed_loop: device)."},
+		config.Key{Name: "kv", Kind: config.Float, Default: 0.0, Doc: "Slot 0 velocity feed forward (kF_0, REVLib 2026's kV_0), duty cycle per RPM of set point (closed_loop: device)."})
 	return &config.Type{Name: name, Class: class, Group: "speed controller", Summary: summary,
 		Example: "{name: arm_joint, type: " + name + ", id: 3}",
 		Doc: "Driven at the frame level (no vendor library): duty-cycle set points, REV's heartbeat, and its status frames " +
 			"(firmware 25.x only: the driver reads the firmware version the SPARK reports and refuses any other, naming it). " +
 			"State: name/voltage (the output it reports × its input voltage) and name/rate: the " + motor + "'s built-in " +
-			"encoder, which is its joint's position and velocity when no sensor on the joint gives them. Active faults " +
-			"(with the motor's temperature) make its Read fail, which /diagnostics shows. Command: a JointHandle on the " +
+			"encoder, which is its joint's position and velocity when no sensor on the joint gives them. On /diagnostics: its " +
+			"motor's temperature, input voltage, output current and Status 1's faults and warnings (an error for an active " +
+			"fault or no status, a warning for an active warning such as brown-out or overcurrent, or a sticky fault); an active " +
+			"sensor fault also makes its Read fail, so its encoder is not used. Command: a JointHandle on the " +
 			"Voltage, Position, Velocity and Effort interfaces; position, velocity and effort commands run through a PID on " +
-			"the robot controller (the SPARK's own closed loop is not used). Effort (name/effort, and its joint's when it has no pdp_ch): the SPARK's output current × k_eff, signed as its output.",
+			"the robot controller, or with closed_loop: device position and velocity commands go to the SPARK's own loop " +
+			"(name/position, name/velocity: its position and velocity set points, in motor rotations and RPM through " +
+			"position_factor) with slot 0's gains kp, ki, kd, kv written as parameters at start and acknowledged before " +
+			"it is driven. Effort (name/effort, and its joint's when it has no pdp_ch): the SPARK's output current × k_eff, signed as its output.",
 		Place: config.DrivesJoint, Provides: config.Position | config.Velocity | config.Effort, Keys: keys,
-		Check: func(d *config.Device, c *config.Checker) { checkSpeedController(d, c); checkREVID(d, c) },
+		Check: func(d *config.Device, c *config.Checker) {
+			checkSpeedController(d, c)
+			checkREVID(d, c)
+			config.CheckDeviceGains(d, c, "kp", "ki", "kd", "kv")
+		},
 		Facts: config.Facts{Speed: true, CAN: true, Joint: config.RateSource, EffortState: true, Effort: &powerChannel, CANSpace: "REV SPARK"}}
 }
 
 // The frames and periods of a SPARK (cantraffic.go's conventions; periods
 // in docs/rev-spark.md): its status 0 every 10 ms, 1 and 2 every 20 ms;
-// the duty cycle set point every cycle (taken as 10 ms) from the
-// controller, and the bus's heartbeat (device 0, one for all SPARKs on
-// the bus) every 20 ms.
+// the duty cycle set point (or, with closed_loop: device, a position or
+// velocity one instead) every cycle (taken as 10 ms) from the controller,
+// and the bus's heartbeat (device 0, one for all SPARKs on the bus) every
+// 20 ms.
 func sparkKind(name string) *CANKind {
 	return &CANKind{Name: name, DevType: frc.DevMotorController, Mfr: frc.MfrREV, Frames: []CANFrame{
 		{"Status0", frc.SparkAPIStatus0, 8, 10 * time.Millisecond, true},
 		{"Status1", frc.SparkAPIStatus1, 8, 20 * time.Millisecond, true},
 		{"Status2", frc.SparkAPIStatus2, 8, 20 * time.Millisecond, true},
 		{"DutyCycle", frc.SparkAPIDutyCycle, 8, 10 * time.Millisecond, false},
+		// closed_loop: device: a position or velocity set point instead of
+		// the duty cycle (the same load), the gains written at start and
+		// their acknowledgements.
+		{"PositionSetpoint", frc.SparkAPIPositionSetpoint, 8, 0, false},
+		{"VelocitySetpoint", frc.SparkAPIVelocitySetpoint, 8, 0, false},
+		{"ParameterWrite", frc.SparkAPIParameterWrite, 5, 0, false},
+		{"ParameterWriteResponse", frc.SparkAPIParameterAck, 7, 0, true},
 	}, BusFrames: []CANFrame{{"Heartbeat", frc.SparkAPIHeartbeat, 8, sparkHeartbeatPeriod, false}}}
 }
 
@@ -97,8 +120,27 @@ type spark struct {
 	st0   frc.SparkStatus0
 	st0OK bool
 
-	faults   uint8 // last active faults seen, and their error
+	faults   uint8 // last active sensor fault seen, and its error
 	faultErr error
+
+	// What Report (another goroutine) shows: the last Status 0 and 1,
+	// whether the status is stale, and the name /diagnostics gives it.
+	mu       sync.Mutex
+	diag     sparkDiag
+	diagName string
+
+	// The SPARK's own closed loop (closed_loop: device): the gains to
+	// write, each acknowledged before the next and before it is driven.
+	devLoop        bool
+	posCmd, velCmd interfaces.JointCommand
+	idPos, idVel   uint32
+	idParam, idAck uint32
+	gains          []sparkGain
+	gainAt         int // the next gain to write; len(gains) when all are in
+	gainSent       bool
+	gainSentAt     time.Duration
+	gainErr        error // the SPARK refused a gain: for good
+	errGains       error // gains not yet acknowledged (wraps hal.ErrTimeout)
 
 	cmd   interfaces.JointCommand
 	volts interfaces.AnalogState
@@ -111,7 +153,28 @@ type spark struct {
 	wErr, hErr             opError
 }
 
-var _ Device = (*spark)(nil)
+var (
+	_ Device       = (*spark)(nil)
+	_ hal.Reporter = (*spark)(nil)
+)
+
+// sparkDiag is what Report shows of a SPARK.
+type sparkDiag struct {
+	st0           frc.SparkStatus0
+	st1           frc.SparkStatus1
+	seen0, seen1  bool
+	stale         bool
+	fw            frc.SparkFirmware
+	fwKnown       bool
+	fwErr, gainEr error
+}
+
+// sparkGain is a closed-loop gain written as a parameter.
+type sparkGain struct {
+	key   string
+	param uint8
+	value float32
+}
 
 func newREVSpark(d *config.Device, env *Env) (Device, error) {
 	n := d.Int("id")
@@ -130,9 +193,27 @@ func newREVSpark(d *config.Device, env *Env) (Device, error) {
 		idDuty: frc.SparkID(frc.SparkAPIDutyCycle, n), idVer: frc.SparkID(frc.SparkAPIVersion, n),
 		errStale:     fmt.Errorf("%s: status frames: %w", d, hal.ErrTimeout),
 		errNoVersion: fmt.Errorf("%s: no answer to the firmware version request yet: %w", d, hal.ErrTimeout),
-		wErr:         newOpError(d, "write"), hErr: newOpError(d, "halt")}
+		wErr:         newOpError(d, "write"), hErr: newOpError(d, "halt"),
+		diagName: fmt.Sprintf("%s (%s %d)", d.Name, d.Type.Class, n)}
 	for k := range s.idStatus {
 		s.idStatus[k] = frc.SparkID(frc.SparkAPIStatus0+k, n)
+	}
+	if s.devLoop = d.ClosesLoop(); s.devLoop {
+		s.idPos, s.idVel = frc.SparkID(frc.SparkAPIPositionSetpoint, n), frc.SparkID(frc.SparkAPIVelocitySetpoint, n)
+		s.idParam, s.idAck = frc.SparkID(frc.SparkAPIParameterWrite, n), frc.SparkID(frc.SparkAPIParameterAck, n)
+		for _, g := range []struct {
+			key   string
+			param uint8
+		}{{"kp", frc.SparkParamP0}, {"ki", frc.SparkParamI0}, {"kd", frc.SparkParamD0}, {"kv", frc.SparkParamV0}} {
+			s.gains = append(s.gains, sparkGain{g.key, g.param, float32(d.Float(g.key))})
+		}
+		s.errGains = fmt.Errorf("%s: closed-loop gains not yet acknowledged: %w", d, hal.ErrTimeout)
+		if err := interfaces.RegisterCommand(env.Handles, d.Name, d.Name, interfaces.Position, &s.posCmd); err != nil {
+			return nil, err
+		}
+		if err := interfaces.RegisterCommand(env.Handles, d.Name, d.Name, interfaces.Velocity, &s.velCmd); err != nil {
+			return nil, err
+		}
 	}
 	if err := registerVoltage(env, d.Name, &s.volts, &s.cmd); err != nil {
 		return nil, err
@@ -166,9 +247,18 @@ func (s *spark) Read(now, dt time.Duration) error {
 		if err := v.Supported(); err != nil {
 			s.fwErr = fmt.Errorf("%s: %w", s.name, err)
 		}
+		s.mu.Lock()
+		s.diag.fw, s.diag.fwKnown, s.diag.fwErr = s.fw, true, s.fwErr
+		s.mu.Unlock()
 	}
 	if s.fwErr != nil {
 		return s.fwErr
+	}
+	if s.gainErr != nil {
+		return s.gainErr
+	}
+	if s.takeAck(); s.gainErr != nil {
+		return s.gainErr
 	}
 	sign := 1.0
 	if s.inverted {
@@ -186,21 +276,16 @@ func (s *spark) Read(now, dt time.Duration) error {
 		case 0:
 			s.st0, s.st0OK = frc.DecodeSparkStatus0(f.Data), true
 			s.volts.Value = sign * s.st0.Applied * s.st0.Volts
-			// Effort: the output current × k_eff, the way the output
-			// drives (the current is a magnitude).
-			switch {
-			case s.volts.Value > 0:
-				s.eff.Value = s.st0.Amps * s.kEff
-			case s.volts.Value < 0:
-				s.eff.Value = -s.st0.Amps * s.kEff
-			default:
-				s.eff.Value = 0
-			}
+			s.eff.Value = signedEffort(s.st0.Amps, s.kEff, s.volts.Value)
 		case 1:
-			if st := frc.DecodeSparkStatus1(f.Data); st.Faults != s.faults {
-				s.faults = st.Faults
+			st := frc.DecodeSparkStatus1(f.Data)
+			if sensor := st.Faults & sparkSensorFault; sensor != s.faults {
+				s.faults = sensor
 				s.faultErr = s.faultError()
 			}
+			s.mu.Lock()
+			s.diag.st1, s.diag.seen1 = st, true
+			s.mu.Unlock()
 		case 2:
 			rpm, rot := frc.DecodeSparkStatus2(f.Data)
 			if math.IsNaN(rpm) || math.IsNaN(rot) || math.IsInf(rpm, 0) || math.IsInf(rot, 0) {
@@ -212,25 +297,123 @@ func (s *spark) Read(now, dt time.Duration) error {
 			s.pos.Value = s.rate.State
 		}
 	}
-	if stale {
+	s.mu.Lock()
+	s.diag.stale = stale
+	if s.st0OK {
+		s.diag.st0, s.diag.seen0 = s.st0, true
+	}
+	s.mu.Unlock()
+	switch {
+	case s.gainAt < len(s.gains): // the gains are what it waits for first
+		return s.errGains
+	case stale:
 		return s.errStale
 	}
 	return s.faultErr
 }
 
-// faultError names the active faults, with the motor's temperature; nil
-// when there are none. It allocates, only when the faults change.
+// sparkSensorFault is Status 1's sensor fault: while it is active the
+// encoder's readings are not trusted (Read fails). The other faults stop
+// the motor, not the measurement: they are on /diagnostics.
+const sparkSensorFault = 1 << 2
+
+// Report gives the SPARK's health for /diagnostics: its motor's
+// temperature, input voltage, output current, firmware and Status 1's
+// fields as values; an error while it has not answered, refused its
+// firmware or a gain, sends no status, or has an active fault; a warning
+// for an active warning (brown-out, overcurrent, stall, a reset...) or a
+// sticky fault.
+func (s *spark) Report(dst []hal.Report) []hal.Report {
+	s.mu.Lock()
+	d := s.diag
+	s.mu.Unlock()
+	r := hal.Report{Name: s.diagName}
+	switch {
+	case d.fwErr != nil:
+		r.Error, r.Message = true, d.fwErr.Error()
+		return append(dst, r)
+	case d.gainEr != nil:
+		r.Error, r.Message = true, d.gainEr.Error()
+		return append(dst, r)
+	case !d.fwKnown:
+		r.Error, r.Message = true, "no answer to the firmware version request"
+		return append(dst, r)
+	}
+	r.Values = append(r.Values, [2]string{"firmware", d.fw.String()})
+	if d.seen0 {
+		r.Values = append(r.Values, [2]string{"motor temperature (°C)", fmt.Sprintf("%.0f", d.st0.TempC)},
+			[2]string{"input voltage (V)", fmt.Sprintf("%.2f", d.st0.Volts)}, [2]string{"output current (A)", fmt.Sprintf("%.1f", d.st0.Amps)},
+			[2]string{"applied output", fmt.Sprintf("%.3f", d.st0.Applied)})
+	}
+	st := d.st1
+	if d.seen1 {
+		r.Values = append(r.Values, [2]string{"faults", bitNames(st.Faults, &frc.SparkFaultNames)}, [2]string{"warnings", bitNames(st.Warnings, &frc.SparkWarningNames)},
+			[2]string{"sticky faults", bitNames(st.StickyFaults, &frc.SparkFaultNames)}, [2]string{"sticky warnings", bitNames(st.StickyWarnings, &frc.SparkWarningNames)})
+	}
+	switch {
+	case d.stale || !d.seen0 || !d.seen1:
+		r.Error, r.Message = true, "no status frames"
+	case st.Faults != 0:
+		r.Error, r.Message = true, "fault: "+bitNames(st.Faults, &frc.SparkFaultNames)
+	case st.Warnings != 0:
+		r.Warn, r.Message = true, "warning: "+bitNames(st.Warnings, &frc.SparkWarningNames)
+	case st.StickyFaults != 0:
+		r.Warn, r.Message = true, "sticky fault: "+bitNames(st.StickyFaults, &frc.SparkFaultNames)+" (cleared by the REV Hardware Client or a power cycle)"
+	default:
+		r.Message = "ok"
+	}
+	return append(dst, r)
+}
+
+// bitNames names the bits set in b, bit 0 first; "none" for none.
+func bitNames(b uint8, names *[8]string) string {
+	var out []string
+	for i, n := range names {
+		if b&(1<<i) != 0 {
+			out = append(out, n)
+		}
+	}
+	if out == nil {
+		return "none"
+	}
+	return strings.Join(out, ", ")
+}
+
+// takeAck takes the acknowledgement of the gain last written: its value
+// held, the next; refused (a result code other than 0, or another value
+// held), an error for good.
+func (s *spark) takeAck() {
+	if s.gainAt >= len(s.gains) || !s.gainSent {
+		return
+	}
+	f, at, ok := s.can.Latest(s.idAck)
+	if !ok || at < s.gainSentAt {
+		return
+	}
+	a, ok := frc.DecodeSparkParameterAck(f.Data[:min(int(f.Len), 8)])
+	g := s.gains[s.gainAt]
+	if !ok || a.Param != g.param {
+		return
+	}
+	if a.Result != 0 || a.Type != frc.SparkParamFloat32 || a.Value != math.Float32bits(g.value) {
+		s.gainErr = fmt.Errorf("%s: the SPARK refused %s = %g (parameter %d): result %d, type %d, holds %g",
+			s.name, g.key, g.value, g.param, a.Result, a.Type, math.Float32frombits(a.Value))
+		s.mu.Lock()
+		s.diag.gainEr = s.gainErr
+		s.mu.Unlock()
+		return
+	}
+	s.gainAt++
+	s.gainSent = false
+}
+
+// faultError is the error of an active sensor fault; nil when there is
+// none. It allocates, only when the fault comes or goes.
 func (s *spark) faultError() error {
 	if s.faults == 0 {
 		return nil
 	}
-	var names []string
-	for b, n := range frc.SparkFaultNames {
-		if s.faults&(1<<b) != 0 {
-			names = append(names, n)
-		}
-	}
-	return fmt.Errorf("%s: active faults: %s (motor at %.0f °C)", s.name, strings.Join(names, ", "), s.st0.TempC)
+	return fmt.Errorf("%s: active fault: %s: its encoder is not used", s.name, bitNames(s.faults, &frc.SparkFaultNames))
 }
 
 func (s *spark) Write(now, dt time.Duration) error {
@@ -241,8 +424,23 @@ func (s *spark) Write(now, dt time.Duration) error {
 		}
 		return nil
 	}
-	if s.fwErr != nil {
+	if s.fwErr != nil || s.gainErr != nil {
 		return nil
+	}
+	if s.gainAt < len(s.gains) { // the gains first, one at a time; not driven meanwhile
+		if s.gainSent && now-s.gainSentAt < sparkVersionRetry {
+			return nil
+		}
+		g := s.gains[s.gainAt]
+		d, n := frc.EncodeSparkParameterWrite(g.param, g.value)
+		s.gainSent, s.gainSentAt = true, now
+		return s.wErr.wrap(s.can.Send(hal.Frame{ID: s.idParam, Len: n, Data: d}))
+	}
+	if s.devLoop {
+		if id, v, ok := s.loopSetpoint(); ok {
+			s.hb.enable(s.n)
+			return s.wErr.wrap(s.can.Send(hal.Frame{ID: id, Len: 8, Data: frc.EncodeSparkSetpoint(v, 0)}))
+		}
 	}
 	supply := s.st0.Volts
 	if !s.st0OK || !usableSupply(supply) {
@@ -256,10 +454,27 @@ func (s *spark) Write(now, dt time.Duration) error {
 	return s.wErr.wrap(s.can.Send(hal.Frame{ID: s.idDuty, Len: 8, Data: frc.EncodeSparkSetpoint(duty, 0)}))
 }
 
+// loopSetpoint is the set point frame's id and value of a position or
+// velocity command for the SPARK's own loop (position first): motor
+// rotations or RPM, through position_factor, negated when inverted.
+func (s *spark) loopSetpoint() (uint32, float64, bool) {
+	sign := 1.0
+	if s.inverted {
+		sign = -1
+	}
+	switch {
+	case s.posCmd.Set && interfaces.Finite(s.posCmd.Value):
+		return s.idPos, sign * s.posCmd.Value / s.factor, true
+	case s.velCmd.Set && interfaces.Finite(s.velCmd.Value):
+		return s.idVel, sign * s.velCmd.Value / s.factor * 60, true
+	}
+	return 0, 0, false
+}
+
 // Halt sends duty 0 (when the firmware is one frcd drives).
 func (s *spark) Halt() error {
 	s.volts.Value, s.eff.Value = 0, 0
-	if !s.fwKnown || s.fwErr != nil {
+	if !s.fwKnown || s.fwErr != nil || s.gainErr != nil || s.gainAt < len(s.gains) {
 		return nil
 	}
 	return s.hErr.wrap(s.can.Send(hal.Frame{ID: s.idDuty, Len: 8, Data: frc.EncodeSparkSetpoint(0, 0)}))

@@ -2,7 +2,9 @@ package devices
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -167,9 +169,14 @@ func TestSparkInvertedAndFaults(t *testing.T) {
 	r.hal.Bus.Inject(hal.Frame{ID: sparkS2_3, Len: 8, Data: [8]byte{0, 0, 0, 0, 0x00, 0x00, 0x80, 0x3F}}, now) // 1 rotation
 	cmd.Put(-3, now)
 	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
-	err := r.step(10 * time.Millisecond)
-	if err == nil || !strings.Contains(err.Error(), "active faults: temperature (motor at 90 °C)") {
-		t.Errorf("faults: %v", err)
+	// A temperature fault stops the motor, not the measurement: Read
+	// goes on; /diagnostics has it, as an error.
+	if err := r.step(10 * time.Millisecond); err != nil {
+		t.Errorf("a temperature fault: %v", err)
+	}
+	rep := r.device("arm_joint").(hal.Reporter).Report(nil)
+	if len(rep) != 1 || !rep[0].Error || rep[0].Message != "fault: temperature" || rep[0].Name != "arm_joint (SparkFlex 3)" {
+		t.Errorf("report %+v", rep)
 	}
 	// -3 V of 12 inverted: +0.25 = 0x3E800000.
 	if d := sentTo(r, sparkDuty3); len(d) != 1 || d[0].Data != [8]byte{0, 0, 0x80, 0x3E} {
@@ -181,12 +188,35 @@ func TestSparkInvertedAndFaults(t *testing.T) {
 }
 
 // The driver's Read and Write allocate nothing in steady state.
+// With closed_loop: device too, once the gains are in.
 func TestSparkNoAllocs(t *testing.T) {
-	r := bind(t, sparkYAML)
+	for _, yaml := range []string{sparkYAML, sparkLoopYAML} {
+		sparkNoAllocs(t, yaml)
+	}
+}
+
+func sparkNoAllocs(t *testing.T, yaml string) {
+	r := bind(t, yaml)
 	command[float64](r, "arm_joint", interfaces.Voltage).Put(3, r.now)
+	if yaml == sparkLoopYAML {
+		command[float64](r, "arm_joint", interfaces.Velocity).Put(3, r.now)
+	}
 	r.step(10 * time.Millisecond)
 	answerVersion(r, 25)
 	r.step(10 * time.Millisecond)
+	for range 4 { // acknowledge each gain as it is written
+		w := sentTo(r, sparkParam3)
+		if len(w) == 0 {
+			break
+		}
+		last := w[len(w)-1]
+		r.hal.Bus.Inject(hal.Frame{ID: sparkAck3, Len: 7, Data: [8]byte{last.Data[0], 3, last.Data[1], last.Data[2], last.Data[3], last.Data[4]}}, r.hal.Now()+time.Millisecond)
+		r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+		r.step(10 * time.Millisecond)
+	}
+	if yaml == sparkLoopYAML && len(sentTo(r, sparkVel3)) != 1 {
+		t.Fatalf("no velocity set point once the gains are in: %+v", r.hal.Bus.Sent)
+	}
 	r.hal.Bus.Sent = make([]hal.Frame, 0, 4096)
 	dev := r.device("arm_joint")
 	hb := r.devs[0]
@@ -237,6 +267,9 @@ func TestSparkInventory(t *testing.T) {
 		{ID: 0x02052C80, Last: now, Count: 50},         // our heartbeat: not a device
 		{ID: 0x02050081, Last: now, Count: 100},        // our set point to a: not its
 		{ID: 0x02052602, Last: now - 300*ms, Count: 1}, // b's version answer: b's, stale
+		{ID: 0x02053803, Last: now, Count: 4},          // our parameter write to c: not its
+		{ID: 0x02050003, Last: now, Count: 100},        // our velocity set point to c: not its
+		{ID: 0x02050103, Last: now, Count: 100},        // our position set point to c: not its
 	}}
 	inv := TakeInventory(ExpectedCAN(parseYAML(t, sparkBusYAML)), heard, now)
 	var got []string
@@ -250,6 +283,18 @@ func TestSparkInventory(t *testing.T) {
 		"unmonitored d REV SPARK MAX c2 1 0")
 	if miss := inv.RequiredMissing(); len(miss) != 1 || miss[0].Name != "c" {
 		t.Errorf("required missing %+v, want c", miss)
+	}
+}
+
+// A SPARK's parameter write response is its own frame: it is heard.
+func TestSparkInventoryHearsAcks(t *testing.T) {
+	now := time.Second
+	heard := map[string][]hal.Heard{"": {{ID: 0x02053843, Last: now, Count: 4}}} // c's acknowledgements
+	inv := TakeInventory(ExpectedCAN(parseYAML(t, sparkBusYAML)), heard, now)
+	for _, r := range inv.Rows {
+		if r.Name == "c" && (r.Status != "present" || r.Frames != 4) {
+			t.Errorf("c: %+v", r)
+		}
 	}
 }
 
@@ -322,4 +367,180 @@ func BenchmarkSparkCycle(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(8*4*b.N)/b.Elapsed().Seconds(), "frames/s")
+}
+
+// Ids worked out by hand for CAN id 3: the parameter write API 0x0E0
+// (class 14, index 0), its acknowledgement 0x0E1, the position and
+// velocity set points 0x004 and 0x000.
+const (
+	sparkParam3 = 0x02053803
+	sparkAck3   = 0x02053843
+	sparkPos3   = 0x02050103
+	sparkVel3   = 0x02050003
+)
+
+const sparkLoopYAML = "joints:\n  - {name: arm_joint, type: spark_max, id: 3, position_factor: 0.5, inverted: true, closed_loop: device, kp: 0.5, kv: 0.00017}\n"
+
+// closed_loop: device writes slot 0's gains one at a time, each
+// acknowledged before the next, sends neither a set point nor an enabling
+// heartbeat before they are all in, then sends position and velocity set
+// points in motor rotations and RPM.
+func TestSparkOwnClosedLoop(t *testing.T) {
+	r := bind(t, sparkLoopYAML)
+	pos := command[float64](r, "arm_joint", interfaces.Position)
+	vel := command[float64](r, "arm_joint", interfaces.Velocity)
+	r.step(10 * time.Millisecond)
+	answerVersion(r, 25)
+	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+	pos.Put(1, r.hal.Now())
+	// kP_0 (13) = 0.5: 0D, then float32 0x3F000000 little endian.
+	err := r.step(10 * time.Millisecond)
+	if w := sentTo(r, sparkParam3); len(w) != 1 || w[0].Len != 5 || w[0].Data != [8]byte{0x0D, 0, 0, 0, 0x3F} {
+		t.Fatalf("first parameter write %+v", w)
+	}
+	if !errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "gains not yet acknowledged") {
+		t.Errorf("Read before the gains are in: %v", err)
+	}
+	// No answer: not sent again before 250 ms; nothing drives meanwhile.
+	r.step(100 * time.Millisecond)
+	if n := len(sentTo(r, sparkParam3)); n != 1 {
+		t.Errorf("%d writes after 110 ms", n)
+	}
+	// The acknowledgement: 0D, type 3 (float32), the value, result 0.
+	ack := func(param byte, bits uint32, result byte) {
+		d := [8]byte{param, 3, byte(bits), byte(bits >> 8), byte(bits >> 16), byte(bits >> 24), result}
+		r.hal.Bus.Inject(hal.Frame{ID: sparkAck3, Len: 7, Data: d}, r.hal.Now()+time.Millisecond)
+	}
+	ack(0x0D, 0x3F000000, 0)
+	r.step(10 * time.Millisecond)
+	// kI_0 (14) = 0 next, then kD_0 (15) = 0, then kF_0 (16) = 0.00017.
+	for _, g := range []struct {
+		param byte
+		value float32
+	}{{0x0E, 0}, {0x0F, 0}, {0x10, 0.00017}} {
+		w := sentTo(r, sparkParam3)
+		last := w[len(w)-1]
+		bits := math.Float32bits(g.value)
+		if want := [8]byte{g.param, byte(bits), byte(bits >> 8), byte(bits >> 16), byte(bits >> 24)}; last.Data != want {
+			t.Fatalf("write % x, want % x", last.Data, want)
+		}
+		ack(g.param, bits, 0)
+		if g.param != 0x10 {
+			r.step(10 * time.Millisecond)
+		}
+	}
+	for _, f := range sentTo(r, sparkHB) {
+		if f.Data != [8]byte{} {
+			t.Fatalf("heartbeat enabled it before the gains were in: % x", f.Data)
+		}
+	}
+	if d := append(sentTo(r, sparkPos3), sentTo(r, sparkDuty3)...); len(d) != 0 {
+		t.Fatalf("set points before the gains were in: %+v", d)
+	}
+	// All in: 1 rad / 0.5 rad per rotation = 2 rotations, negated
+	// (inverted): float32 -2 = 0xC0000000, slot 0.
+	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+	pos.Put(1, r.hal.Now())
+	r.step(10 * time.Millisecond)
+	if p := sentTo(r, sparkPos3); len(p) != 1 || p[0].Data != [8]byte{0, 0, 0, 0xC0} {
+		t.Errorf("position set point %+v, want 00 00 00 c0", p)
+	}
+	if hb := sentTo(r, sparkHB); len(hb) != 1 || hb[0].Data != [8]byte{0x08} {
+		t.Errorf("heartbeat %+v", hb)
+	}
+	// 3 rad/s = 6 motor rotations/s = 360 RPM, negated: float32 -360 =
+	// 0xC3B40000.
+	pos.Reset()
+	vel.Put(3, r.hal.Now())
+	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+	r.step(10 * time.Millisecond)
+	if v := sentTo(r, sparkVel3); len(v) != 1 || v[0].Data != [8]byte{0, 0, 0xB4, 0xC3} {
+		t.Errorf("velocity set point %+v, want 00 00 b4 c3", v)
+	}
+}
+
+// A gain the SPARK refuses (a result other than 0) stops it for good,
+// named.
+func TestSparkRefusedGain(t *testing.T) {
+	r := bind(t, sparkLoopYAML)
+	r.step(10 * time.Millisecond)
+	answerVersion(r, 25)
+	r.step(10 * time.Millisecond)
+	r.hal.Bus.Inject(hal.Frame{ID: sparkAck3, Len: 7, Data: [8]byte{0x0D, 3, 0, 0, 0, 0, 4}}, r.hal.Now()+time.Millisecond)
+	for i := 0; i < 3; i++ {
+		err := r.step(10 * time.Millisecond)
+		if err == nil || errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "refused kp = 0.5 (parameter 13): result 4") {
+			t.Fatalf("after a refusal: %v", err)
+		}
+	}
+	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+	r.step(300 * time.Millisecond)
+	if n := len(r.hal.Bus.Sent); n != 1 { // the heartbeat (empty) only
+		t.Errorf("sent after a refusal: %+v", r.hal.Bus.Sent)
+	}
+}
+
+// Gains without closed_loop: device are errors at their place.
+func TestSparkGainsNeedDeviceLoop(t *testing.T) {
+	_, list := config.Parse("robot.yaml", []byte("joints:\n  - {name: fly, type: spark_flex, id: 4, kv: 0.0002}\n"))
+	if list.Errors() != 1 || !strings.Contains(fmt.Sprint(list), `robot.yaml:2:42: error: spark_flex "fly": kv is a gain of the device's own closed loop`) {
+		t.Errorf("findings: %v", list)
+	}
+}
+
+// /diagnostics: the SPARK's temperature, voltage, current and Status 1
+// (bytes worked out by hand) as values; an error for an active fault or
+// no status, a warning for an active warning or a sticky fault; an active
+// sensor fault also fails Read.
+func TestSparkReport(t *testing.T) {
+	r := bind(t, sparkYAML)
+	rep := r.device("arm_joint").(hal.Reporter)
+	if got := rep.Report(nil); len(got) != 1 || !got[0].Error || got[0].Message != "no answer to the firmware version request" {
+		t.Errorf("before the version: %+v", got)
+	}
+	r.step(10 * time.Millisecond)
+	answerVersion(r, 25)
+	status := func(s1 [8]byte) error {
+		now := r.hal.Now() + 10*time.Millisecond
+		// 0x666 × 30/4095 = 12.0 V, 0x111 × 150/4095 = 10.0 A, 0x2D = 45 °C.
+		r.hal.Bus.Inject(hal.Frame{ID: sparkS0_3, Len: 8, Data: [8]byte{0x5D, 0x3F, 0x66, 0x16, 0x11, 0x2D}}, now)
+		r.hal.Bus.Inject(hal.Frame{ID: sparkS1_3, Len: 8, Data: s1}, now)
+		r.hal.Bus.Inject(hal.Frame{ID: sparkS2_3, Len: 8}, now)
+		return r.step(10 * time.Millisecond)
+	}
+	for _, c := range []struct {
+		s1          [8]byte
+		warn, error bool
+		msg         string
+	}{
+		{[8]byte{}, false, false, "ok"},
+		{[8]byte{0x20}, false, true, "fault: gate driver"},                                                               // bit 5
+		{[8]byte{0, 0, 0x01}, true, false, "warning: brownout"},                                                          // bit 16
+		{[8]byte{0, 0, 0x22}, true, false, "warning: overcurrent, stall"},                                                // bits 17, 21
+		{[8]byte{0, 0, 0, 0x08}, true, false, "sticky fault: CAN (cleared by the REV Hardware Client or a power cycle)"}, // bit 27
+		{[8]byte{0, 0, 0, 0, 0, 0x40}, false, false, "ok"},                                                               // a sticky "has reset" warning: a value only
+	} {
+		if err := status(c.s1); err != nil {
+			t.Fatalf("% x: %v", c.s1, err)
+		}
+		got := rep.Report(nil)[0]
+		if got.Warn != c.warn || got.Error != c.error || got.Message != c.msg {
+			t.Errorf("status 1 % x: %+v; want warn %v error %v %q", c.s1, got, c.warn, c.error, c.msg)
+		}
+	}
+	got := rep.Report(nil)[0]
+	want := [][2]string{{"firmware", "25.0.1"}, {"motor temperature (°C)", "45"}, {"input voltage (V)", "12.00"}, {"output current (A)", "10.0"},
+		{"applied output", "0.500"}, {"faults", "none"}, {"warnings", "none"}, {"sticky faults", "none"}, {"sticky warnings", "has reset"}}
+	if !reflect.DeepEqual(got.Values, want) {
+		t.Errorf("values %v, want %v", got.Values, want)
+	}
+	// A sensor fault (bit 2): Read fails, the encoder is not used.
+	if err := status([8]byte{0x04}); err == nil || !strings.Contains(err.Error(), "active fault: sensor: its encoder is not used") {
+		t.Errorf("sensor fault: %v", err)
+	}
+	// Stale: an error.
+	r.step(200 * time.Millisecond)
+	if got := rep.Report(nil)[0]; !got.Error || got.Message != "no status frames" {
+		t.Errorf("stale: %+v", got)
+	}
 }

@@ -2,7 +2,6 @@ package devices
 
 import (
 	"fmt"
-	"math"
 	"sync"
 	"time"
 
@@ -28,10 +27,9 @@ var talonFXType = &config.Type{
 		"gains kp, ki, kd, kv, ks (Phoenix 6 units: V per rotor rotation, per rotation/s...), applied at start.",
 	Place: config.DrivesJoint, Provides: config.Position | config.Velocity,
 	Keys: []config.Key{
-		canID, p6InvertedKey, sensorRatioKey, distancePerRotationKey,
+		canID, p6InvertedKey, config.SensorRatioKey, config.DistancePerRotationKey,
 		{Name: "k_eff", Kind: config.Float, Default: 1.0, Unit: "N·m/A or N/A", Doc: "The stator current to effort scaling (motor torque per amp times the gear reduction): the stator current × k_eff is name/effort, its joint's effort, signed like the applied voltage."},
-		{Name: "closed_loop", Kind: config.String, Default: "roborio", Enum: []string{"roborio", "device"},
-			Doc: "Where position and velocity commands are closed: roborio (the controllers' PID, through name/voltage), or device (the Talon's own loop, through name/position and name/velocity)."},
+		config.ClosedLoopKey,
 		{Name: "kp", Kind: config.Float, Default: 0.0, Doc: "Slot 0 proportional gain, V per rotor rotation of error (closed_loop: device)."},
 		{Name: "ki", Kind: config.Float, Default: 0.0, Doc: "Slot 0 integral gain, V per rotor rotation·s (closed_loop: device)."},
 		{Name: "kd", Kind: config.Float, Default: 0.0, Doc: "Slot 0 derivative gain, V per rotor rotation/s (closed_loop: device)."},
@@ -39,15 +37,7 @@ var talonFXType = &config.Type{
 		{Name: "ks", Kind: config.Float, Default: 0.0, Doc: "Slot 0 static feed forward, V (closed_loop: device)."},
 		config.CANBusKey, config.RequiredKey,
 	},
-	Check: func(d *config.Device, c *config.Checker) {
-		if d.Str("closed_loop") != "device" {
-			for _, k := range []string{"kp", "ki", "kd", "kv", "ks"} {
-				if d.Has(k) {
-					c.Warnf(d.KeyPos(k), "%s: %s has no effect unless closed_loop is device", d, k)
-				}
-			}
-		}
-	},
+	Check: func(d *config.Device, c *config.Checker) { config.CheckDeviceGains(d, c, "kp", "ki", "kd", "kv", "ks") },
 	Facts: config.Facts{Speed: true, CAN: true, Joint: config.RateSource, EffortState: true},
 }
 
@@ -66,6 +56,7 @@ type talonFX struct {
 	perRot  float64 // joint distance per rotor rotation, signed by inverted
 	inv     float64 // -1 when inverted
 	devLoop bool
+	devRan  bool // the last Write sent a position or velocity request
 
 	cmd, posCmd, velCmd interfaces.JointCommand
 	volts               interfaces.AnalogState
@@ -98,7 +89,7 @@ func newTalonFX(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Talon FX %d: %w", d.Int("id"), err)
 	}
-	t := &talonFX{name: d.Name, fx: fx, id: d.Int("id"), perRot: jointPerRotation(d), inv: 1, devLoop: d.Str("closed_loop") == "device",
+	t := &talonFX{name: d.Name, fx: fx, id: d.Int("id"), perRot: d.JointPerRotation(), inv: 1, devLoop: d.ClosesLoop(),
 		rErr: newOpError(d, "read status"), wErr: newOpError(d, "write"), hErr: newOpError(d, "halt")}
 	if d.Bool("inverted") {
 		t.inv = -1
@@ -143,28 +134,25 @@ func (t *talonFX) Read(now, dt time.Duration) error {
 	t.mu.Lock()
 	t.diag, t.seen = st, true
 	t.mu.Unlock()
+	if t.devRan { // the Talon decides the voltage: take what it applies
+		t.volts.Value = st.MotorVoltage * t.inv
+	}
 	t.rate.State, t.rate.Rate = st.Position*t.perRot, st.Velocity*t.perRot
 	t.pos.Value = t.rate.State
-	e := math.Abs(st.StatorCurrent) * t.kEff
-	switch {
-	case t.volts.Value < 0:
-		e = -e
-	case t.volts.Value == 0:
-		e = 0
-	}
-	t.effort.Value = e
+	t.effort.Value = signedEffort(st.StatorCurrent, t.kEff, t.volts.Value)
 	return nil
 }
 
 func (t *talonFX) Write(now, dt time.Duration) error {
 	c := hal.FXControl{}
+	t.devRan = false
 	switch {
 	case t.devLoop && t.posCmd.Set && interfaces.Finite(t.posCmd.Value):
 		c = hal.FXControl{Mode: hal.FXPosition, Value: t.posCmd.Value / t.perRot}
-		t.volts.Value = 0
+		t.devRan = true
 	case t.devLoop && t.velCmd.Set && interfaces.Finite(t.velCmd.Value):
 		c = hal.FXControl{Mode: hal.FXVelocity, Value: t.velCmd.Value / t.perRot}
-		t.volts.Value = 0
+		t.devRan = true
 	case t.cmd.Set && interfaces.Finite(t.cmd.Value):
 		v := t.cmd.Value
 		if usableSupply(t.status.SupplyVoltage) { // the Talon cannot apply more than its supply
@@ -178,24 +166,23 @@ func (t *talonFX) Write(now, dt time.Duration) error {
 	return t.wErr.wrap(t.fx.Control(c))
 }
 
-// Report gives the Talon's supply, currents, temperature and faults for
-// /diagnostics: a warning while it reports a fault.
+// Report gives the Talon's health for /diagnostics (p6Report: its
+// temperature, supply and faults, read now), with the currents the loop
+// last read.
 func (t *talonFX) Report(dst []hal.Report) []hal.Report {
+	h, err := t.fx.Health()
 	t.mu.Lock()
 	st, seen := t.diag, t.seen
 	t.mu.Unlock()
-	name := fmt.Sprintf("%s (Talon FX %d)", t.name, t.id)
-	if !seen {
-		return append(dst, hal.Report{Name: name, Message: "no status yet", Warn: true})
+	var extra [][2]string
+	if seen {
+		extra = [][2]string{{"supply current (A)", fmt.Sprintf("%.1f", st.SupplyCurrent)}, {"stator current (A)", fmt.Sprintf("%.1f", st.StatorCurrent)},
+			{"motor voltage (V)", fmt.Sprintf("%.2f", st.MotorVoltage)}}
 	}
-	msg := fmt.Sprintf("supply %.1f V %.1f A, stator %.1f A, %.0f °C", st.SupplyVoltage, st.SupplyCurrent, st.StatorCurrent, st.Temperature)
-	if st.Faults != 0 {
-		msg += fmt.Sprintf(", faults 0x%x", st.Faults)
-	}
-	return append(dst, hal.Report{Name: name, Message: msg, Warn: st.Faults != 0})
+	return append(dst, p6Report(fmt.Sprintf("%s (Talon FX %d)", t.name, t.id), h, err, extra...))
 }
 
 func (t *talonFX) Halt() error {
-	t.volts.Value = 0
+	t.volts.Value, t.devRan = 0, false
 	return t.hErr.wrap(t.fx.Control(hal.FXControl{}))
 }

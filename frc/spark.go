@@ -18,6 +18,8 @@ const (
 	SparkAPIPositionSetpoint = 0<<4 | 4  // float32 rotations, PID slot
 	SparkAPIVersion          = 9<<4 | 8  // zero-length request; answer: major, minor, build (big endian), debug
 	SparkAPIHeartbeat        = 11<<4 | 2 // device 0; uint64 LE: bit n enables the SPARK with CAN id n
+	SparkAPIParameterWrite   = 14<<4 | 0 // 5 bytes: parameter id, value (uint32 LE, a float32's bits for a float)
+	SparkAPIParameterAck     = 14<<4 | 1 // 7 bytes: parameter id, type, value (uint32 LE), result code
 	SparkAPIStatus0          = 46<<4 | 0 // applied output, bus voltage, current, motor temperature
 	SparkAPIStatus1          = 46<<4 | 1 // faults and warnings, active and sticky
 	SparkAPIStatus2          = 46<<4 | 2 // primary encoder velocity (RPM) and position (rotations)
@@ -175,6 +177,65 @@ func EncodeSparkSetpoint(value float64, slot int) (d [8]byte) {
 // DecodeSparkSetpoint decodes a set-point frame's value and PID slot.
 func DecodeSparkSetpoint(d [8]byte) (value float64, slot int) {
 	return float64(math.Float32frombits(binary.LittleEndian.Uint32(d[0:4]))), int(d[6] & 3)
+}
+
+// The parameters frcd writes: slot 0's closed-loop gains, all float32.
+// Their ids are the same in every REVLib from 2020 (ConfigParameter kP_0
+// 13, kI_0 14, kD_0 15, kF_0 16) to REVLib 2026's generated SparkParameters
+// (c_Spark_kP_0 13 ... c_Spark_kV_0 16: the feed forward renamed).
+const (
+	SparkParamP0 = 13 // proportional gain, slot 0
+	SparkParamI0 = 14 // integral gain, slot 0
+	SparkParamD0 = 15 // derivative gain, slot 0
+	SparkParamV0 = 16 // velocity feed forward, slot 0 (kF_0, later kV_0)
+
+	// SparkParamFloat32 is REVLib's c_REVLib_kFloat32: the parameter type
+	// a write's acknowledgement gives for a float parameter.
+	SparkParamFloat32 = 3
+)
+
+// EncodeSparkParameterWrite builds a parameter write: byte 0 the
+// parameter id, bytes 1-4 the float32 value's bits, little endian (5
+// bytes, REV's can-specs spark frames 2.0.5 "Parameter Write").
+func EncodeSparkParameterWrite(param uint8, value float32) (d [8]byte, n uint8) {
+	d[0] = param
+	binary.LittleEndian.PutUint32(d[1:5], math.Float32bits(value))
+	return d, 5
+}
+
+// DecodeSparkParameterWrite is EncodeSparkParameterWrite's inverse; ok is
+// false for a frame shorter than 5 bytes.
+func DecodeSparkParameterWrite(d []byte) (param uint8, bits uint32, ok bool) {
+	if len(d) < 5 {
+		return 0, 0, false
+	}
+	return d[0], binary.LittleEndian.Uint32(d[1:5]), true
+}
+
+// SparkParameterAck is a parameter write's acknowledgement ("Parameter
+// Write Response"): the parameter, its type, the value it now holds and
+// the result (0: written).
+type SparkParameterAck struct {
+	Param, Type uint8
+	Value       uint32
+	Result      uint8
+}
+
+// DecodeSparkParameterAck decodes an acknowledgement: byte 0 the
+// parameter id, byte 1 its type, bytes 2-5 the value (uint32 LE), byte 6
+// the result code; ok is false for a frame shorter than 7 bytes.
+func DecodeSparkParameterAck(d []byte) (a SparkParameterAck, ok bool) {
+	if len(d) < 7 {
+		return a, false
+	}
+	return SparkParameterAck{Param: d[0], Type: d[1], Value: binary.LittleEndian.Uint32(d[2:6]), Result: d[6]}, true
+}
+
+// EncodeSparkParameterAck is DecodeSparkParameterAck's inverse (7 bytes).
+func EncodeSparkParameterAck(a SparkParameterAck) (d [8]byte, n uint8) {
+	d[0], d[1], d[6] = a.Param, a.Type, a.Result
+	binary.LittleEndian.PutUint32(d[2:6], a.Value)
+	return d, 7
 }
 
 func clamp(x, lo, hi float64) float64 {

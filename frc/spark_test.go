@@ -1,6 +1,7 @@
 package frc
 
 import (
+	"encoding/binary"
 	"math"
 	"strings"
 	"testing"
@@ -158,7 +159,50 @@ func FuzzSparkStatus(f *testing.F) {
 		if v, ok := DecodeSparkVersion(b); ok {
 			_ = v.Supported()
 		}
+		if a, ok := DecodeSparkParameterAck(b); ok {
+			if e, n := EncodeSparkParameterAck(a); n != 7 || [7]byte(e[:7]) != [7]byte(b[:7]) {
+				t.Fatalf("parameter ack % x re-encoded as % x", b[:7], e[:n])
+			}
+		}
+		if p, bits, ok := DecodeSparkParameterWrite(b); ok {
+			if e, n := EncodeSparkParameterWrite(p, math.Float32frombits(bits)); n != 5 || (e[0] != b[0]) || (!math.IsNaN(float64(math.Float32frombits(bits))) && [5]byte(e[:5]) != [5]byte(b[:5])) {
+				t.Fatalf("parameter write % x re-encoded as % x", b[:5], e[:n])
+			}
+		}
 	})
+}
+
+// The parameter write and its acknowledgement, against bytes worked out by
+// hand from REV's can-specs spark frames 2.0.5: Parameter Write is
+// 0x02053800 + n (class 14, index 0), 5 bytes: the id, then the float32;
+// Parameter Write Response 0x02053840 + n, 7 bytes: id, type, value,
+// result.
+func TestSparkParameterFrames(t *testing.T) {
+	if id := SparkID(SparkAPIParameterWrite, 3); id != 0x02053803 {
+		t.Errorf("parameter write id %#x", id)
+	}
+	if id := SparkID(SparkAPIParameterAck, 3); id != 0x02053843 {
+		t.Errorf("parameter ack id %#x", id)
+	}
+	// kP_0 (13 = 0x0D) = 0.5: float32 0x3F000000, little endian.
+	d, n := EncodeSparkParameterWrite(SparkParamP0, 0.5)
+	if n != 5 || d != [8]byte{0x0D, 0x00, 0x00, 0x00, 0x3F} {
+		t.Errorf("write kP_0 0.5 = % x (%d)", d, n)
+	}
+	// kF_0 (16): the id 0x10, then float32(0.00017)'s bits.
+	if d, _ := EncodeSparkParameterWrite(SparkParamV0, 0.00017); d[0] != 0x10 || binary.LittleEndian.Uint32(d[1:5]) != math.Float32bits(0.00017) {
+		t.Errorf("write kF_0 = % x", d)
+	}
+	a, ok := DecodeSparkParameterAck([]byte{0x0D, 0x03, 0x00, 0x00, 0x00, 0x3F, 0x00})
+	if !ok || a != (SparkParameterAck{Param: 13, Type: SparkParamFloat32, Value: 0x3F000000, Result: 0}) {
+		t.Errorf("ack = %+v %v", a, ok)
+	}
+	if _, ok := DecodeSparkParameterAck([]byte{0x0D, 0x03, 0, 0, 0, 0x3F}); ok {
+		t.Error("a 6-byte ack decoded")
+	}
+	if _, _, ok := DecodeSparkParameterWrite([]byte{0x0D, 0, 0, 0}); ok {
+		t.Error("a 4-byte write decoded")
+	}
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }

@@ -36,9 +36,11 @@ type Reporter interface {
 	Report(dst []Report) []Report
 }
 
-// Report is one part's health: a name ("heartbeat can0"), a message, and
-// whether it is a warning.
+// Report is one part's health: a name ("heartbeat can0"), a message,
+// whether it is a warning or an error (Error wins), and key-value pairs
+// (a device's temperature, its fault fields).
 type Report struct {
 	Name, Message string
-	Warn          bool
+	Warn, Error   bool
+	Values        [][2]string
 }

@@ -6,7 +6,68 @@ package hal
 type Phoenix6 interface {
 	OpenTalonFX(bus string, id int) (TalonFX, error)
 	OpenCANcoder(bus string, id int) (CANcoder, error)
-	OpenPigeon2(bus string, id int) (Pigeon, error)
+	OpenPigeon2(bus string, id int) (Pigeon2, error)
+}
+
+// P6Fault is a set of the Phoenix 6 faults frcd reads by name (each is a
+// signal of its own).
+type P6Fault uint16
+
+// The named faults. P6Severe are those a team stops for (an error on
+// /diagnostics); the rest warn.
+const (
+	P6Hardware         P6Fault = 1 << iota // a hardware failure
+	P6ProcTemp                             // the processor over temperature
+	P6DeviceTemp                           // the device over temperature
+	P6Undervoltage                         // the supply under its minimum (a brown-out)
+	P6BootDuringEnable                     // the device rebooted while enabled
+	P6BridgeBrownout                       // Talon FX: its bridge browned out
+	P6BadMagnet                            // CANcoder: the magnet too weak or too strong to measure
+	P6BootupSensors                        // Pigeon 2: an accelerometer or gyro failed its boot check
+	P6BootIntoMotion                       // Pigeon 2: it booted while moving
+	P6Saturated                            // Pigeon 2: a gyro saturated
+
+	P6Severe = P6Hardware | P6ProcTemp | P6DeviceTemp | P6BadMagnet | P6BootupSensors
+)
+
+var p6FaultNames = [...]string{"hardware", "processor over temperature", "device over temperature", "undervoltage",
+	"rebooted while enabled", "bridge brown-out", "bad magnet", "sensor failed at boot", "booted while moving", "gyro saturated"}
+
+// Names lists the faults in f, separated by ", ".
+func (f P6Fault) Names() string {
+	s := ""
+	for i, n := range p6FaultNames {
+		if f&(1<<i) != 0 {
+			if s != "" {
+				s += ", "
+			}
+			s += n
+		}
+	}
+	return s
+}
+
+// P6Health is a Phoenix 6 device's health: its temperature and supply
+// (NaN where the device has no such signal), its fault fields
+// (AllFaults and AllStickyFaults: the bits' meanings are not published)
+// and the named faults active.
+type P6Health struct {
+	TempC, SupplyV       float64
+	Faults, StickyFaults uint32
+	Active               P6Fault
+}
+
+// P6Healthy is a Phoenix 6 device whose health can be read. Health reads
+// signals of its own, apart from the loop's, and is safe from another
+// goroutine than the loop's (/diagnostics calls it once a second).
+type P6Healthy interface {
+	Health() (P6Health, error)
+}
+
+// Pigeon2 is a CTRE Pigeon 2: an IMU with its health.
+type Pigeon2 interface {
+	Pigeon
+	P6Healthy
 }
 
 // FXMode is a Talon FX control request.
@@ -36,10 +97,12 @@ type FXControl struct {
 type FXGains struct{ P, I, D, V, S float64 }
 
 // FXStatus is what a Talon FX reports: its rotor sensor (rotations and
-// rotations/s, before any gear ratio), supply and stator current, supply
-// voltage, temperature and its fault bits (AllFaults).
+// rotations/s, before any gear ratio), the voltage it applies to its
+// motor, supply and stator current, supply voltage, temperature and its
+// fault bits (AllFaults).
 type FXStatus struct {
 	Position, Velocity                          float64
+	MotorVoltage                                float64
 	SupplyVoltage, SupplyCurrent, StatorCurrent float64
 	Temperature                                 float64
 	Faults                                      uint32
@@ -53,12 +116,14 @@ type TalonFX interface {
 	// the loop).
 	SetGains(slot int, g FXGains) error
 	Status() (FXStatus, error)
+	P6Healthy
 }
 
 // CANcoder is a CTRE CANcoder: position and velocity in rotations and
 // rotations/s, the absolute position in rotations (0-1), fault bits.
 type CANcoder interface {
 	Read() (pos, vel, abs float64, faults uint32, err error)
+	P6Healthy
 }
 
 // OpenPhoenix6 returns b's Phoenix 6 devices, or says b has none.

@@ -21,7 +21,7 @@ func (f *fakeP6) OpenTalonFX(bus string, id int) (TalonFX, error) {
 	return nil, nil
 }
 func (f *fakeP6) OpenCANcoder(bus string, id int) (CANcoder, error) { return nil, nil }
-func (f *fakeP6) OpenPigeon2(bus string, id int) (Pigeon, error)    { return nil, nil }
+func (f *fakeP6) OpenPigeon2(bus string, id int) (Pigeon2, error)   { return nil, nil }
 
 // A backend's vendor libraries provide what the backend itself does not.
 func TestVendorProviders(t *testing.T) {

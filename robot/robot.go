@@ -257,6 +257,9 @@ func (ck *checker) controller(ctl *config.Device) {
 		if j.PositionSensor() == nil && !measuresItsJoint(target) {
 			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q has no encoder or analog input, so a %s PID has nothing to measure", ctl, j.Name, what)
 		}
+		if ctl.Type.Name == config.JointPositionController && target.ClosesLoop() {
+			ck.deviceLoop(ctl, target, j)
+		}
 		if ctl.Type.Name == config.ProfiledPositionController && !ctl.Has("max_velocity") && (j.URDF.Limit == nil || j.URDF.Limit.Velocity <= 0) {
 			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q has no velocity limit in the URDF (line %d), so the profile has none: set max_velocity", ctl, j.Name, j.URDF.Pos.Line)
 		}
@@ -264,6 +267,21 @@ func (ck *checker) controller(ctl *config.Device) {
 		if j.PDP == nil && !target.Type.EffortState {
 			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q's %s has no pdp_ch, so an effort PID has nothing to measure (effort = PDP current × k_eff)", ctl, j.Name, target)
 		}
+	}
+}
+
+// deviceLoop refuses a position controller handed to a device's own loop
+// (closed_loop: device) where the device cannot hold the joint's
+// position: the device closes on its own sensor, so a joint whose
+// position comes from another sensor (a CANcoder, an encoder) would be
+// driven to the device's idea of the position, off by the two sensors'
+// zeros; and the device's loop does not wrap a continuous joint.
+func (ck *checker) deviceLoop(ctl, target *config.Device, j *Joint) {
+	if ps := j.PositionSensor(); ps != nil {
+		ck.list.Errorf(ctl.ValuePos("joint"), "%s: %s closes its position loop on its own sensor (closed_loop: device), but joint %q's position comes from %s: their zeros differ; use closed_loop: roborio", ctl, target, j.Name, ps)
+	}
+	if j.URDF.Type == urdf.Continuous {
+		ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q is continuous and %s's own position loop (closed_loop: device) does not wrap; use closed_loop: roborio", ctl, j.Name, target)
 	}
 }
 

@@ -402,3 +402,35 @@ func TestForeignSensorNamed(t *testing.T) {
 		t.Errorf("findings:\n%s\nwant among them:\n%s", strings.Join(got, "\n"), want)
 	}
 }
+
+// A position controller handed to a device's own loop is refused where
+// the device cannot hold the joint's position: another sensor gives the
+// joint's position (the zeros differ), or the joint is continuous (the
+// device's loop does not wrap). A velocity controller is fine there, and
+// a position one on a revolute joint the device alone measures.
+func TestDeviceLoopPositionChecks(t *testing.T) {
+	const u = `<robot name="r"><link name="base"/><link name="a"/><link name="b"/><link name="c"/>
+  <joint name="steer" type="continuous"><parent link="base"/><child link="a"/><sensor name="steer_cc"/></joint>
+  <joint name="arm" type="revolute"><parent link="base"/><child link="b"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="lift" type="revolute"><parent link="base"/><child link="c"/><limit lower="-1" upper="1" effort="1" velocity="1"/><sensor name="lift_enc"/></joint>
+</robot>`
+	const y = `joints:
+  - {name: steer, type: talon_fx, id: 1, closed_loop: device, kp: 1}
+  - {name: steer_cc, type: cancoder, id: 2}
+  - {name: arm, type: talon_fx, id: 3, closed_loop: device, kp: 1}
+  - {name: lift, type: talon_fx, id: 4, closed_loop: device, kv: 0.1}
+  - {name: lift_enc, type: encoder, ch_a: 0, ch_b: 1, dist_per_pulse: 0.01}
+controllers:
+  - {name: steer_pos, type: effort_controllers/JointPositionController, joint: steer}
+  - {name: arm_pos, type: effort_controllers/JointPositionController, joint: arm}
+  - {name: lift_vel, type: effort_controllers/JointVelocityController, joint: lift}
+`
+	_, got := check(t, u, y)
+	want := []string{
+		`r.yaml:8:80: error: controller "steer_pos": joint "steer" is continuous and talon_fx "steer"'s own position loop (closed_loop: device) does not wrap; use closed_loop: roborio`,
+		`r.yaml:8:80: error: controller "steer_pos": talon_fx "steer" closes its position loop on its own sensor (closed_loop: device), but joint "steer"'s position comes from cancoder "steer_cc": their zeros differ; use closed_loop: roborio`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

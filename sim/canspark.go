@@ -12,11 +12,14 @@ import (
 
 // spark is an emulated REV SPARK MAX or SPARK Flex on its frames
 // (frc/spark.go): it answers the version request with sparkFirmware,
-// takes duty-cycle set points, and drives only while a heartbeat with
+// takes duty-cycle, position and velocity set points (the last two closed
+// on its motor's rotor with slot 0's gains, which parameter writes set and
+// it acknowledges), and drives only while a heartbeat with
 // its bit set and a set point have come within motorTimeout, the robot
 // is enabled, and it is not silenced (`can_faults:`). It sends Status 0
 // every 10 ms, Status 1 and 2 every 20 ms: its output, the terminal
-// voltage, its motor's current, a steady 25 °C, no faults, and its
+// voltage, its motor's current, a steady 25 °C, no faults but a brown-out
+// warning while the terminal voltage is below BrownoutVolts, and its
 // motor's rotations and RPM (the joint's position and velocity × the
 // gearing, in the motor's direction).
 type spark struct {
@@ -27,14 +30,29 @@ type spark struct {
 	fw  frc.SparkFirmware
 
 	idDuty, idVer, idHB uint32
+	idPos, idVel        uint32
+	idParam             uint32
 	slots               [3]int // Status 0-2
-	verSlot             int
+	verSlot, ackSlot    int
 
-	duty    float64
+	// The set point: its mode (the API of its frame) and value.
+	mode    int
+	duty    float64 // a duty-cycle set point, or the loop's last output
+	sp      float64 // a position (rotations) or velocity (RPM) set point
 	dutyAt  time.Duration
 	dutySet bool
 	hbOn    bool
 	hbAt    time.Duration
+
+	// Slot 0's gains (parameters kP_0, kI_0, kD_0, kF_0) and the loop's
+	// state, closed every millisecond of its own as REV documents (the
+	// integral sums the error each 1 ms, the derivative is the error's
+	// change per 1 ms).
+	gains              map[uint8]float32
+	st1                frc.SparkStatus1 // its faults and warnings
+	iAccum, lastErr    float64
+	loopAt             time.Duration
+	loopRun, loopReset bool
 }
 
 // sparkFirmware is the firmware the emulated SPARKs report.
@@ -51,11 +69,15 @@ func sparkJoint(s *Sim, d *config.Device, j *joint) {
 	p.idDuty = frc.SparkID(frc.SparkAPIDutyCycle, p.id)
 	p.idVer = frc.SparkID(frc.SparkAPIVersion, p.id)
 	p.idHB = frc.SparkID(frc.SparkAPIHeartbeat, 0)
+	p.idPos, p.idVel = frc.SparkID(frc.SparkAPIPositionSetpoint, p.id), frc.SparkID(frc.SparkAPIVelocitySetpoint, p.id)
+	p.idParam = frc.SparkID(frc.SparkAPIParameterWrite, p.id)
+	p.gains = map[uint8]float32{}
 	for k := range p.slots {
 		p.slots[k] = b.addSlot(frc.SparkID(frc.SparkAPIStatus0+k, p.id))
 	}
 	p.verSlot = b.addSlot(p.idVer)
-	for _, id := range []uint32{p.idDuty, p.idVer, p.idHB} {
+	p.ackSlot = b.addSlot(frc.SparkID(frc.SparkAPIParameterAck, p.id))
+	for _, id := range []uint32{p.idDuty, p.idVer, p.idHB, p.idPos, p.idVel, p.idParam} {
 		b.addReceiver(id, p)
 	}
 	j.kind, j.can = kindCANMotor, p
@@ -71,7 +93,7 @@ func (p *spark) receive(f hal.Frame, at time.Duration) {
 		return
 	}
 	switch f.ID {
-	case p.idDuty:
+	case p.idDuty, p.idPos, p.idVel:
 		if f.Len < 4 {
 			return
 		}
@@ -79,7 +101,36 @@ func (p *spark) receive(f hal.Frame, at time.Duration) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return
 		}
-		p.duty, p.dutyAt, p.dutySet = max(-1, min(1, v)), at, true
+		mode := frc.SparkAPIDutyCycle
+		switch f.ID {
+		case p.idPos:
+			mode = frc.SparkAPIPositionSetpoint
+		case p.idVel:
+			mode = frc.SparkAPIVelocitySetpoint
+		}
+		if mode != p.mode {
+			p.loopReset = true
+		}
+		p.mode, p.dutyAt, p.dutySet = mode, at, true
+		if mode == frc.SparkAPIDutyCycle {
+			p.duty = max(-1, min(1, v))
+		} else {
+			p.sp = v
+		}
+	case p.idParam:
+		param, bits, ok := frc.DecodeSparkParameterWrite(f.Data[:min(int(f.Len), 8)])
+		if !ok {
+			return
+		}
+		a := frc.SparkParameterAck{Param: param, Type: frc.SparkParamFloat32, Value: bits}
+		switch param {
+		case frc.SparkParamP0, frc.SparkParamI0, frc.SparkParamD0, frc.SparkParamV0:
+			p.gains[param] = math.Float32frombits(bits)
+		default: // a parameter the emulation does not have
+			a.Result, a.Value = 1, 0
+		}
+		d, n := frc.EncodeSparkParameterAck(a)
+		p.bus.put(p.ackSlot, hal.Frame{Len: n, Data: d}, at)
 	case p.idHB:
 		if f.Len < 8 {
 			return
@@ -98,9 +149,45 @@ func (p *spark) receive(f hal.Frame, at time.Duration) {
 // motorTimeout, or while silenced.
 func (p *spark) effective(enabled bool, now time.Duration) float64 {
 	if !enabled || p.silent() || !p.dutySet || now-p.dutyAt > motorTimeout || !p.hbOn || now-p.hbAt > motorTimeout {
+		p.loopReset = true
 		return 0
 	}
+	if p.mode != frc.SparkAPIDutyCycle {
+		p.closeLoop(now)
+	}
 	return p.duty
+}
+
+// closeLoop runs the SPARK's own loop up to now, once per emulated
+// millisecond: duty = kP·e + kI·Σe + kD·Δe + kF·set point, clamped to ±1,
+// e in motor rotations (position) or RPM (velocity).
+func (p *spark) closeLoop(now time.Duration) {
+	if p.loopReset || !p.loopRun {
+		p.iAccum, p.lastErr, p.loopAt, p.loopReset, p.loopRun = 0, math.NaN(), now-time.Millisecond, false, true
+	}
+	kp, ki, kd, kf := float64(p.gains[frc.SparkParamP0]), float64(p.gains[frc.SparkParamI0]), float64(p.gains[frc.SparkParamD0]), float64(p.gains[frc.SparkParamV0])
+	for ; p.loopAt+time.Millisecond <= now; p.loopAt += time.Millisecond {
+		rpm, rot := p.rotor()
+		e, ff := p.sp-rot, 0.0
+		if p.mode == frc.SparkAPIVelocitySetpoint {
+			e, ff = p.sp-rpm, kf*p.sp
+		}
+		p.iAccum += e
+		d := 0.0
+		if !math.IsNaN(p.lastErr) {
+			d = e - p.lastErr
+		}
+		p.lastErr = e
+		p.duty = max(-1, min(1, kp*e+ki*p.iAccum+kd*d+ff))
+	}
+}
+
+// rotor is the motor's velocity (RPM) and position (rotations), as Status
+// 2 reports them.
+func (p *spark) rotor() (rpm, rot float64) {
+	j := p.j
+	perRad := j.sign * j.gear / (2 * math.Pi) // motor rotations per joint unit
+	return j.vel * perRad * 60, j.pos * perRad
 }
 
 // send puts the status frames due at tick on the bus.
@@ -114,7 +201,13 @@ func (p *spark) send(s *Sim, at time.Duration, tick int) {
 	if tick%2 != 0 {
 		return
 	}
-	p.bus.put(p.slots[1], hal.Frame{Len: 8, Data: frc.EncodeSparkStatus1(frc.SparkStatus1{})}, at)
-	perRad := j.sign * j.gear / (2 * math.Pi) // motor rotations per joint unit
-	p.bus.put(p.slots[2], hal.Frame{Len: 8, Data: frc.EncodeSparkStatus2(j.vel*perRad*60, j.pos*perRad)}, at)
+	if s.vTerm < BrownoutVolts { // its brown-out warning, and the sticky one
+		p.st1.Warnings |= 1
+		p.st1.StickyWarnings |= 1
+	} else {
+		p.st1.Warnings &^= 1
+	}
+	p.bus.put(p.slots[1], hal.Frame{Len: 8, Data: frc.EncodeSparkStatus1(p.st1)}, at)
+	rpm, rot := p.rotor()
+	p.bus.put(p.slots[2], hal.Frame{Len: 8, Data: frc.EncodeSparkStatus2(rpm, rot)}, at)
 }

@@ -121,3 +121,32 @@ func TestSparkCANFault(t *testing.T) {
 		t.Error("not driving after the fault")
 	}
 }
+
+// The emulated SPARK acknowledges parameter writes (ids and bytes from
+// REV's can-specs for CAN id 5: write 0x02053805, response 0x02053845),
+// refuses a parameter it does not have (result 1, Invalid ID), and closes
+// a position loop on its rotor with the gains written.
+func TestSparkParametersAndOwnLoop(t *testing.T) {
+	s := newSim(t, loadRobot(t, sparkURDF, sparkSimYAML), Options{Joints: map[string]JointParams{"arm_joint": {Gearing: 60}}})
+	bus, _ := s.CANBus("rio")
+	// kP_0 (13) = 0.05: float32 0x3D4CCCCD.
+	bus.Send(hal.Frame{ID: 0x02053805, Len: 5, Data: [8]byte{0x0D, 0xCD, 0xCC, 0x4C, 0x3D}})
+	if f := latest(t, bus, 0x02053845); f.Len != 7 || f.Data != [8]byte{0x0D, 3, 0xCD, 0xCC, 0x4C, 0x3D, 0} {
+		t.Errorf("ack % x (%d bytes), want 0d 03 cd cc 4c 3d 00", f.Data, f.Len)
+	}
+	bus.Send(hal.Frame{ID: 0x02053805, Len: 5, Data: [8]byte{0xC8, 0, 0, 0x80, 0x3F}}) // parameter 200
+	if f := latest(t, bus, 0x02053845); f.Data != [8]byte{0xC8, 3, 0, 0, 0, 0, 1} {
+		t.Errorf("unknown parameter's ack % x, want c8 03 00 00 00 00 01", f.Data)
+	}
+	// Position set point at 0x02050105: 15 rotations of the NEO (float32
+	// 0x41700000) = 15 / 60 × 2π = π/2 rad of the arm.
+	s.SetDS(enabled)
+	for at := 10 * time.Millisecond; at <= 3*time.Second; at += 10 * time.Millisecond {
+		bus.Send(hal.Frame{ID: 0x02052C80, Len: 8, Data: [8]byte{0x20}})
+		bus.Send(hal.Frame{ID: 0x02050105, Len: 8, Data: [8]byte{0, 0, 0x70, 0x41}})
+		s.AdvanceTo(at)
+	}
+	if j := truth(t, s, "arm_joint"); math.Abs(j.Position-math.Pi/2) > 0.05 {
+		t.Errorf("arm at %v rad under the SPARK's own loop, want π/2", j.Position)
+	}
+}

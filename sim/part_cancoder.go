@@ -17,10 +17,7 @@ func init() { registerPart("cancoder", part{sensor: cancoderSensor}) }
 // CTRE's manufacturer: Phoenix 6's frames are closed) every 20 ms so that
 // `frcd can scan` and the inventory find it.
 func cancoderSensor(s *Sim, d *config.Device, j *joint) {
-	per := d.Float("distance_per_rotation") / d.Float("sensor_to_mechanism_ratio")
-	if d.Bool("inverted") {
-		per = -per
-	}
+	per := d.JointPerRotation()
 	b := s.busFor(d.CANBus())
 	c := &cancoder{s: s, bus: d.CANBus(), id: d.Int("id"), j: j, perRot: per,
 		cb: b, slot: b.addSlot(frc.FRCID(frc.DevEncoder, frc.MfrCTRE, 0x50, d.Int("id")))}

@@ -15,8 +15,8 @@ func init() { registerPart("talon_fx", part{actuator: talonFXJoint}) }
 // (the gearing the driver reads its rotor through).
 func talonFXJoint(s *Sim, d *config.Device, j *joint) {
 	canMotorJoint(frc.TalonFX)(s, d, j)
-	if d.Has("sensor_to_mechanism_ratio") || d.Has("distance_per_rotation") {
-		if g := 2 * math.Pi * d.Float("sensor_to_mechanism_ratio") / d.Float("distance_per_rotation"); g > 0 && !math.IsInf(g, 0) {
+	if d.Has(config.SensorRatioKey.Name) || d.Has(config.DistancePerRotationKey.Name) {
+		if g := 2 * math.Pi / math.Abs(d.JointPerRotation()); g > 0 && !math.IsInf(g, 0) {
 			j.gear = g
 		}
 	}

@@ -22,6 +22,7 @@ var (
 	_ hal.CANcoder = (*cancoder)(nil)
 
 	errCANcoderTimeout = fmt.Errorf("sim: CANcoder: no status: %w", hal.ErrTimeout)
+	errP6Timeout       = fmt.Errorf("sim: Phoenix 6 device: no health signals: %w", hal.ErrTimeout)
 )
 
 // fxLoop is a Talon FX's control request and gains, applied by
@@ -99,6 +100,9 @@ func (t *talonFX) Status() (hal.FXStatus, error) {
 		return hal.FXStatus{}, errMotorTimeout
 	}
 	st := hal.FXStatus{SupplyVoltage: s.vTerm, Temperature: pdpTempC}
+	if j := m.j; j != nil {
+		st.MotorVoltage = j.duty * s.vTerm * j.sign // in the device's direction
+	}
 	if j := m.j; j != nil {
 		st.Position, st.Velocity = m.rotor()
 		st.StatorCurrent = math.Abs(j.current) // the motor's phase current
@@ -217,4 +221,49 @@ func (c *cancoder) Read() (pos, vel, abs float64, faults uint32, err error) {
 
 // OpenPigeon2 opens the emulated Pigeon 2 at CAN id id on bus: the IMU a
 // YAML pigeon2 puts there, as a Pigeon's.
-func (s *Sim) OpenPigeon2(bus string, id int) (hal.Pigeon, error) { return s.OpenPigeonOn(bus, id, -1) }
+func (s *Sim) OpenPigeon2(bus string, id int) (hal.Pigeon2, error) {
+	p, err := s.OpenPigeonOn(bus, id, -1)
+	if err != nil {
+		return nil, err
+	}
+	return pigeon2{p.(*pigeon)}, nil
+}
+
+// pigeon2 is an emulated Pigeon 2: a Pigeon with Phoenix 6's health.
+type pigeon2 struct{ *pigeon }
+
+// Health: the Pigeon's temperature and the supply; no status while it is
+// silent.
+func (p pigeon2) Health() (hal.P6Health, error) {
+	p.s.mu.Lock()
+	defer p.s.mu.Unlock()
+	return p.s.p6Health(p.imu != nil && p.imu.can != nil && p.imu.can.silent(), pdpTempC)
+}
+
+// Health: the Talon's temperature and supply.
+func (t *talonFX) Health() (hal.P6Health, error) {
+	t.m.s.mu.Lock()
+	defer t.m.s.mu.Unlock()
+	return t.m.s.p6Health(t.m.silent(), pdpTempC)
+}
+
+// Health: the CANcoder's supply (it has no temperature signal).
+func (c *cancoder) Health() (hal.P6Health, error) {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	return c.s.p6Health(c.silent(), math.NaN())
+}
+
+// p6Health is an emulated Phoenix 6 device's health (the caller holds
+// s.mu): the supply as the battery's terminal voltage, undervoltage below
+// BrownoutVolts; hal.ErrTimeout while the device is silent.
+func (s *Sim) p6Health(silent bool, tempC float64) (hal.P6Health, error) {
+	if silent {
+		return hal.P6Health{}, errP6Timeout
+	}
+	h := hal.P6Health{TempC: tempC, SupplyV: s.vTerm}
+	if s.vTerm < BrownoutVolts {
+		h.Active |= hal.P6Undervoltage
+	}
+	return h, nil
+}

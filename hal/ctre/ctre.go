@@ -209,6 +209,25 @@ func statusErr(call string, code C.int) error {
 	return &StatusError{Call: call, Code: int(code)}
 }
 
+// errCache keeps the last StatusError of one call site, so that a
+// call failing the same way every cycle (a device unplugged) returns the
+// same error, allocating once: the loop stays allocation-free, and the
+// devices' own error caches (which keep one error per distinct cause)
+// work. A StatusError is never changed once made (other goroutines may
+// be formatting it).
+type errCache struct{ last *StatusError }
+
+func (c *errCache) of(call string, code C.int) error {
+	if code == 0 {
+		return nil
+	}
+	if e := c.last; e != nil && e.Code == int(code) && e.Call == call {
+		return e
+	}
+	c.last = &StatusError{Call: call, Code: int(code)}
+	return c.last
+}
+
 // bus is the C string of a Phoenix 6 bus name, made once.
 func (l *Lib) bus(name string) *C.char {
 	if name == "" {
@@ -241,8 +260,9 @@ func (l *Lib) need6() error {
 // ---- Phoenix 5
 
 type p5Motor struct {
-	h   unsafe.Pointer
-	buf *C.double // 3 doubles of C memory for Status: Go pointers passed to C escape to the heap
+	h    unsafe.Pointer
+	buf  *C.double   // 3 doubles of C memory for Status: Go pointers passed to C escape to the heap
+	errs [2]errCache // SetDuty's, Status's
 }
 
 // OpenCANMotor creates a Talon SRX or Victor SPX (frc.TalonSRX,
@@ -283,12 +303,12 @@ func (m *p5Motor) SetDuty(duty float64) error {
 	if !(duty >= -1 && duty <= 1) { // NaN too
 		duty = 0
 	}
-	return statusErr("c_MotController_Set_4", C.frcd_p5_set_duty(m.h, C.double(duty)))
+	return m.errs[0].of("c_MotController_Set_4", C.frcd_p5_set_duty(m.h, C.double(duty)))
 }
 
 func (m *p5Motor) Status() (hal.MotorStatus, error) {
 	b := unsafe.Slice(m.buf, 3)
-	if err := statusErr("c_MotController_Get*", C.frcd_p5_status(m.h, &b[0], &b[1], &b[2])); err != nil {
+	if err := m.errs[1].of("c_MotController_Get*", C.frcd_p5_status(m.h, &b[0], &b[1], &b[2])); err != nil {
 		return hal.MotorStatus{}, err
 	}
 	return hal.MotorStatus{BusVoltage: float64(b[0]), OutputCurrent: math.Abs(float64(b[1])), Temperature: float64(b[2])}, nil
@@ -300,6 +320,7 @@ type p5Pigeon struct {
 	h     unsafe.Pointer
 	q, dp *C.double
 	a     *C.int16_t
+	errs  errCache
 }
 
 // OpenPigeon creates a Pigeon IMU at CAN id id, or on the Talon SRX at
@@ -333,7 +354,7 @@ const degToRad = math.Pi / 180
 // Read: the quaternion as the Pigeon fuses it, the raw gyro (deg/s) in
 // rad/s, the biased accelerometer (Q2.14 g) in m/s².
 func (p *p5Pigeon) Read() (q [4]float64, gyro, accel [3]float64, err error) {
-	if err = statusErr("c_PigeonIMU_Get*", C.frcd_p5_pigeon_read(p.h, p.q, p.dp, p.a)); err != nil {
+	if err = p.errs.of("c_PigeonIMU_Get*", C.frcd_p5_pigeon_read(p.h, p.q, p.dp, p.a)); err != nil {
 		return
 	}
 	wxyz, dps, a := unsafe.Slice(p.q, 4), unsafe.Slice(p.dp, 3), unsafe.Slice(p.a, 3)
@@ -357,6 +378,7 @@ type p6Dev struct {
 	n    int
 	sig  *C.frcd_p6_signal
 	ret  *C.frcd_p6_return
+	errs errCache
 }
 
 func (l *Lib) openP6(model, bus string, id int, spns []int) (*p6Dev, error) {
@@ -366,30 +388,37 @@ func (l *Lib) openP6(model, bus string, id int, spns []int) (*p6Dev, error) {
 	if id < 0 || id > 62 {
 		return nil, fmt.Errorf("ctre: CAN id %d (0-62): %w", id, hal.ErrNoDevice)
 	}
-	d := &p6Dev{bus: l.bus(bus), n: len(spns)}
+	d := &p6Dev{bus: l.bus(bus)}
 	cm := C.CString(model)
 	defer C.free(unsafe.Pointer(cm))
 	if err := statusErr("c_ctre_phoenix6_encode_device", C.frcd_p6_encode(C.int(id), cm, d.bus, &d.hash)); err != nil {
 		return nil, err
 	}
+	return d.signals(spns), nil
+}
+
+// signals is another set of the device's signals (the same device, C
+// arrays of its own).
+func (d *p6Dev) signals(spns []int) *p6Dev {
+	d = &p6Dev{bus: d.bus, hash: d.hash, n: len(spns)}
 	d.sig = (*C.frcd_p6_signal)(C.calloc(C.size_t(len(spns)), C.size_t(unsafe.Sizeof(C.frcd_p6_signal{}))))
 	d.ret = (*C.frcd_p6_return)(C.calloc(C.size_t(len(spns)), C.size_t(unsafe.Sizeof(C.frcd_p6_return{}))))
 	sigs := unsafe.Slice(d.sig, d.n)
 	for i := range sigs {
 		sigs[i].devicehash, sigs[i].spn = d.hash, C.uint32_t(spns[i])
 	}
-	return d, nil
+	return d
 }
 
 // read refreshes the device's signals into dst (len n); a signal's own
 // error fails the read.
 func (d *p6Dev) read(dst []float64) error {
-	if err := statusErr("c_ctre_phoenix6_get_signal", C.frcd_p6_get(C.size_t(d.n), d.sig, d.ret, d.bus)); err != nil {
+	if err := d.errs.of("c_ctre_phoenix6_get_signal", C.frcd_p6_get(C.size_t(d.n), d.sig, d.ret, d.bus)); err != nil {
 		return err
 	}
 	for i, r := range unsafe.Slice(d.ret, d.n) {
 		if r.error != 0 {
-			return statusErr("c_ctre_phoenix6_get_signal", r.error)
+			return d.errs.of("c_ctre_phoenix6_get_signal", r.error)
 		}
 		dst[i] = float64(r.outValue)
 	}
@@ -398,11 +427,13 @@ func (d *p6Dev) read(dst []float64) error {
 
 type talonFX struct {
 	d    *p6Dev
-	vals [7]float64
+	ctl  errCache // Control's
+	vals [8]float64
+	health
 }
 
 var talonFXSignals = []int{spnFXRotorPosition, spnFXRotorVelocity, spnFXSupplyVoltage, spnFXSupplyCurrent,
-	spnFXStatorCurrent, spnFXDeviceTemp, spnAllFaults}
+	spnFXStatorCurrent, spnFXDeviceTemp, spnAllFaults, spnFXMotorVoltage}
 
 // OpenTalonFX opens a Talon FX on bus at CAN id id.
 func (l *Lib) OpenTalonFX(bus string, id int) (hal.TalonFX, error) {
@@ -410,7 +441,8 @@ func (l *Lib) OpenTalonFX(bus string, id int) (hal.TalonFX, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &talonFX{d: d}, nil
+	return &talonFX{d: d, health: openHealth(d, spnFXDeviceTemp, spnFXSupplyVoltage,
+		namedFault{hal.P6ProcTemp, spnFaultProcTemp}, namedFault{hal.P6BridgeBrownout, spnFaultFXBridgeBrownout})}, nil
 }
 
 func (t *talonFX) Control(c hal.FXControl) error {
@@ -422,16 +454,16 @@ func (t *talonFX) Control(c hal.FXControl) error {
 		v = max(-1, min(1, v))
 	}
 	slot := max(0, min(numSlots-1, c.Slot))
-	return statusErr("c_ctre_phoenix6_RequestControl", C.frcd_p6_control(t.d.bus, t.d.hash, C.int(c.Mode), C.double(v), C.double(ff), C.int(slot)))
+	return t.ctl.of("c_ctre_phoenix6_RequestControl", C.frcd_p6_control(t.d.bus, t.d.hash, C.int(c.Mode), C.double(v), C.double(ff), C.int(slot)))
 }
 
 func (t *talonFX) SetGains(slot int, g hal.FXGains) error {
 	if slot < 0 || slot >= numSlots {
 		return fmt.Errorf("ctre: gain slot %d (0-%d): %w", slot, numSlots-1, hal.ErrNoDevice)
 	}
-	base := spnSlot0KP + gainsPerSlot*slot
-	spns := [gainsPerSlot]C.int{C.int(base), C.int(base + 1), C.int(base + 2), C.int(base + 3), C.int(base + 4)}
-	vals := [gainsPerSlot]C.double{C.double(g.P), C.double(g.I), C.double(g.D), C.double(g.V), C.double(g.S)}
+	base := spnSlot0KP + slotStride*slot
+	spns := [gainsPerSlot]C.int{C.int(base), C.int(base + spnSlotKI), C.int(base + spnSlotKD), C.int(base + spnSlotKS), C.int(base + spnSlotKV)}
+	vals := [gainsPerSlot]C.double{C.double(g.P), C.double(g.I), C.double(g.D), C.double(g.S), C.double(g.V)}
 	return statusErr("c_ctre_phoenix6_set_configs", C.frcd_p6_config(t.d.bus, t.d.hash, gainsPerSlot, &spns[0], &vals[0], 0.1))
 }
 
@@ -441,12 +473,13 @@ func (t *talonFX) Status() (hal.FXStatus, error) {
 		return hal.FXStatus{}, err
 	}
 	return hal.FXStatus{Position: v[0], Velocity: v[1], SupplyVoltage: v[2], SupplyCurrent: v[3], StatorCurrent: v[4],
-		Temperature: v[5], Faults: uint32(v[6])}, nil
+		Temperature: v[5], Faults: uint32(v[6]), MotorVoltage: v[7]}, nil
 }
 
 type cancoder struct {
 	d    *p6Dev
 	vals [4]float64
+	health
 }
 
 // OpenCANcoder opens a CANcoder on bus at CAN id id.
@@ -455,7 +488,7 @@ func (l *Lib) OpenCANcoder(bus string, id int) (hal.CANcoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &cancoder{d: d}, nil
+	return &cancoder{d: d, health: openHealth(d, -1, spnCCSupplyV, namedFault{hal.P6BadMagnet, spnFaultCCBadMagnet})}, nil
 }
 
 func (c *cancoder) Read() (pos, vel, abs float64, faults uint32, err error) {
@@ -468,16 +501,80 @@ func (c *cancoder) Read() (pos, vel, abs float64, faults uint32, err error) {
 type pigeon2 struct {
 	d    *p6Dev
 	vals [10]float64
+	health
 }
 
-// OpenPigeon2 opens a Pigeon 2 on bus at CAN id id, as a hal.Pigeon.
-func (l *Lib) OpenPigeon2(bus string, id int) (hal.Pigeon, error) {
+// OpenPigeon2 opens a Pigeon 2 on bus at CAN id id.
+func (l *Lib) OpenPigeon2(bus string, id int) (hal.Pigeon2, error) {
 	d, err := l.openP6(modelPigeon2, bus, id, []int{spnP2QuatW, spnP2QuatW + 1, spnP2QuatW + 2, spnP2QuatW + 3,
 		spnP2AngVelX, spnP2AngVelX + 1, spnP2AngVelX + 2, spnP2AccelX, spnP2AccelX + 1, spnP2AccelX + 2})
 	if err != nil {
 		return nil, err
 	}
-	return &pigeon2{d: d}, nil
+	return &pigeon2{d: d, health: openHealth(d, spnP2Temperature, spnP2SupplyV,
+		namedFault{hal.P6BootupSensors, spnFaultP2BootupAccel}, namedFault{hal.P6BootupSensors, spnFaultP2BootupGyros},
+		namedFault{hal.P6BootIntoMotion, spnFaultP2BootIntoMotion}, namedFault{hal.P6Saturated, spnFaultP2SaturatedGyros})}, nil
+}
+
+// health reads a Phoenix 6 device's health signals (hal.P6Healthy): its
+// temperature and supply, its fault fields and the named faults, through
+// C arrays of its own, apart from the loop's reads, under a lock (the
+// diagnostics goroutine calls it).
+type health struct {
+	mu    *sync.Mutex
+	d     *p6Dev
+	temp  bool // the first signal is a temperature
+	named []hal.P6Fault
+	vals  []float64
+}
+
+// namedFault is a named fault and the SPN of its signal.
+type namedFault struct {
+	f   hal.P6Fault
+	spn int
+}
+
+// The named faults every Phoenix 6 device has.
+var commonFaults = []namedFault{{hal.P6Hardware, spnFaultHardware}, {hal.P6DeviceTemp, spnFaultDeviceTemp},
+	{hal.P6Undervoltage, spnFaultUndervoltage}, {hal.P6BootDuringEnable, spnFaultBootDuringEnable}}
+
+// openHealth opens the health signals of a device: temp's SPN (-1: none),
+// supply's, AllFaults, AllStickyFaults, then its own named faults and the
+// common ones.
+func openHealth(dev *p6Dev, temp, supply int, own ...namedFault) health {
+	h := health{mu: new(sync.Mutex), temp: temp >= 0}
+	var spns []int
+	if h.temp {
+		spns = append(spns, temp)
+	}
+	spns = append(spns, supply, spnAllFaults, spnAllStickyFaults)
+	for _, nf := range append(own, commonFaults...) {
+		h.named = append(h.named, nf.f)
+		spns = append(spns, nf.spn)
+	}
+	h.d, h.vals = dev.signals(spns), make([]float64, len(spns))
+	return h
+}
+
+// Health reads the device's health signals.
+func (h *health) Health() (hal.P6Health, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err := h.d.read(h.vals); err != nil {
+		return hal.P6Health{}, err
+	}
+	v := h.vals
+	r := hal.P6Health{TempC: math.NaN()}
+	if h.temp {
+		r.TempC, v = v[0], v[1:]
+	}
+	r.SupplyV, r.Faults, r.StickyFaults = v[0], uint32(v[1]), uint32(v[2])
+	for i, f := range h.named {
+		if v[3+i] != 0 {
+			r.Active |= f
+		}
+	}
+	return r, nil
 }
 
 // Read: the quaternion, the angular velocity (deg/s) in rad/s, the

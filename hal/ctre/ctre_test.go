@@ -239,19 +239,19 @@ func TestPhoenix5Pigeon(t *testing.T) {
 
 func TestTalonFX(t *testing.T) {
 	f := open(t, Options{DefaultBus: "can0"},
-		"sig 0x10007 1372 12.5", "sig 0x10007 1371 -3", "sig 0x10007 1367 12.1", "sig 0x10007 1366 4.5",
-		"sig 0x10007 1365 20", "sig 0x10007 1368 45", "sig 0x10007 835 6")
+		"sig 0x10007 1786 12.5", "sig 0x10007 1785 -3", "sig 0x10007 1781 12.1", "sig 0x10007 1780 4.5",
+		"sig 0x10007 1779 20", "sig 0x10007 1782 45", "sig 0x10007 844 6", "sig 0x10007 1772 -3.5")
 	fx, err := f.l.OpenTalonFX("", 7)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.expect(`c_ctre_phoenix6_encode_device 7 "talon fx" "can0"`)
 	st, err := fx.Status()
-	want := hal.FXStatus{Position: 12.5, Velocity: -3, SupplyVoltage: 12.1, SupplyCurrent: 4.5, StatorCurrent: 20, Temperature: 45, Faults: 6}
+	want := hal.FXStatus{Position: 12.5, Velocity: -3, MotorVoltage: -3.5, SupplyVoltage: 12.1, SupplyCurrent: 4.5, StatorCurrent: 20, Temperature: 45, Faults: 6}
 	if err != nil || st != want {
 		t.Errorf("Status = %+v, %v; want %+v", st, err, want)
 	}
-	f.expect(`c_ctre_phoenix6_get_signal 7 "can0" 0 0 0x10007:1372 0x10007:1371 0x10007:1367 0x10007:1366 0x10007:1365 0x10007:1368 0x10007:835`)
+	f.expect(`c_ctre_phoenix6_get_signal 8 "can0" 0 0 0x10007:1786 0x10007:1785 0x10007:1781 0x10007:1780 0x10007:1779 0x10007:1782 0x10007:844 0x10007:1772`)
 
 	for _, c := range []hal.FXControl{
 		{Mode: hal.FXDuty, Value: 0.5}, {Mode: hal.FXDuty, Value: 2}, {Mode: hal.FXVoltage, Value: -6},
@@ -274,15 +274,17 @@ func TestTalonFX(t *testing.T) {
 	if err := fx.SetGains(1, hal.FXGains{P: 2, I: 0.1, D: 0.05, V: 0.12, S: 0.25}); err != nil {
 		t.Fatal(err)
 	}
+	// Slot 1's kP, kI, kD, kS, kV are SPNs 1885-1889 (phoenix6 26.1.0's
+	// SLOT1_K_P...SLOT1_K_V): kS before kV.
 	var want6 []string
-	for i, v := range []string{"2", "0.1", "0.05", "0.12", "0.25"} {
-		want6 = append(want6, "c_ctre_phoenix6_serialize_double "+strconv.Itoa(1412+i)+" "+v, "c_ctre_phoenix6_free_memory")
+	for i, v := range []string{"2", "0.1", "0.05", "0.25", "0.12"} {
+		want6 = append(want6, "c_ctre_phoenix6_serialize_double "+strconv.Itoa(1885+i)+" "+v, "c_ctre_phoenix6_free_memory")
 	}
-	f.expect(append(want6, `c_ctre_phoenix6_set_configs 0 "can0" 0x10007 0.1 "1412=2;1413=0.1;1414=0.05;1415=0.12;1416=0.25;" 46 100`)...)
+	f.expect(append(want6, `c_ctre_phoenix6_set_configs 0 "can0" 0x10007 0.1 "1885=2;1886=0.1;1887=0.05;1888=0.25;1889=0.12;" 46 100`)...)
 	if err := fx.SetGains(3, hal.FXGains{}); !errors.Is(err, hal.ErrNoDevice) {
 		t.Errorf("slot 3: %v", err)
 	}
-	f.set("fail c_ctre_phoenix6_set_configs 5", "sigerr 0x10007 1368 -10")
+	f.set("fail c_ctre_phoenix6_set_configs 5", "sigerr 0x10007 1782 -10")
 	if err := fx.SetGains(0, hal.FXGains{}); err == nil || !strings.Contains(err.Error(), "c_ctre_phoenix6_set_configs: status 5") {
 		t.Errorf("failed config apply: %v", err)
 	}
@@ -297,8 +299,8 @@ func TestTalonFX(t *testing.T) {
 
 func TestCANcoderAndPigeon2(t *testing.T) {
 	f := open(t, Options{},
-		"sig 0x20009 1469 2.25", "sig 0x20009 1468 0.5", "sig 0x20009 1470 0.25",
-		"sig 0x3000a 970 0.7071067811865476", "sig 0x3000a 973 0.7071067811865476", "sig 0x3000a 987 180", "sig 0x3000a 990 1")
+		"sig 0x20009 1953 2.25", "sig 0x20009 1952 0.5", "sig 0x20009 1954 0.25",
+		"sig 0x3000a 952 0.7071067811865476", "sig 0x3000a 955 0.7071067811865476", "sig 0x3000a 978 180", "sig 0x3000a 972 1")
 	cc, err := f.l.OpenCANcoder("canivore", 9)
 	if err != nil {
 		t.Fatal(err)
@@ -312,14 +314,53 @@ func TestCANcoderAndPigeon2(t *testing.T) {
 	if err != nil || pos != 2.25 || vel != 0.5 || abs != 0.25 || faults != 0 {
 		t.Errorf("CANcoder Read = %v %v %v %v %v", pos, vel, abs, faults, err)
 	}
-	f.expect(`c_ctre_phoenix6_get_signal 4 "canivore" 0 0 0x20009:1469 0x20009:1468 0x20009:1470 0x20009:835`)
+	f.expect(`c_ctre_phoenix6_get_signal 4 "canivore" 0 0 0x20009:1953 0x20009:1952 0x20009:1954 0x20009:844`)
 	q, g, a, err := p2.Read()
 	if err != nil || !near(q[0], math.Sqrt2/2) || !near(q[3], math.Sqrt2/2) || !near(g[2], math.Pi) || !near(a[2], 9.80665) {
 		t.Errorf("Pigeon 2 Read = %v %v %v %v", q, g, a, err)
 	}
-	f.expect(`c_ctre_phoenix6_get_signal 10 "" 0 0 0x3000a:970 0x3000a:971 0x3000a:972 0x3000a:973 0x3000a:985 0x3000a:986 0x3000a:987 0x3000a:988 0x3000a:989 0x3000a:990`)
+	f.expect(`c_ctre_phoenix6_get_signal 10 "" 0 0 0x3000a:952 0x3000a:953 0x3000a:954 0x3000a:955 0x3000a:976 0x3000a:977 0x3000a:978 0x3000a:970 0x3000a:971 0x3000a:972`)
 	if _, err := f.l.OpenCANcoder("", 63); !errors.Is(err, hal.ErrNoDevice) {
 		t.Errorf("id 63: %v", err)
+	}
+}
+
+// Each device's health: its own signals (temperature, supply, AllFaults,
+// AllStickyFaults, then the named faults, the device's own first), read
+// apart from the loop's.
+func TestHealth(t *testing.T) {
+	f := open(t, Options{DefaultBus: "can0"},
+		"sig 0x10007 1782 81", "sig 0x10007 1781 6.2", "sig 0x10007 844 3", "sig 0x10007 845 16",
+		"sig 0x10007 10049 1", "sig 0x10007 10007 1",
+		"sig 0x20009 1958 5", "sig 0x20009 10046 1",
+		"sig 0x3000a 959 31", "sig 0x3000a 973 12", "sig 0x3000a 10028 1")
+	fx, _ := f.l.OpenTalonFX("", 7)
+	cc, _ := f.l.OpenCANcoder("", 9)
+	p2, _ := f.l.OpenPigeon2("", 10)
+	f.expect(`c_ctre_phoenix6_encode_device 7 "talon fx" "can0"`, `c_ctre_phoenix6_encode_device 9 "cancoder" "can0"`, `c_ctre_phoenix6_encode_device 10 "pigeon 2" "can0"`)
+	h, err := fx.Health()
+	want := hal.P6Health{TempC: 81, SupplyV: 6.2, Faults: 3, StickyFaults: 16, Active: hal.P6BridgeBrownout | hal.P6DeviceTemp}
+	if err != nil || h != want {
+		t.Errorf("Talon FX Health = %+v, %v; want %+v", h, err, want)
+	}
+	f.expect(`c_ctre_phoenix6_get_signal 10 "can0" 0 0 0x10007:1782 0x10007:1781 0x10007:844 0x10007:845 0x10007:10004 0x10007:10049 0x10007:10001 0x10007:10007 0x10007:10010 0x10007:10013`)
+	h, err = cc.Health()
+	if err != nil || !math.IsNaN(h.TempC) || h.SupplyV != 5 || h.Active != hal.P6BadMagnet {
+		t.Errorf("CANcoder Health = %+v, %v", h, err)
+	}
+	f.expect(`c_ctre_phoenix6_get_signal 8 "can0" 0 0 0x20009:1958 0x20009:844 0x20009:845 0x20009:10046 0x20009:10001 0x20009:10007 0x20009:10010 0x20009:10013`)
+	h, err = p2.Health()
+	want = hal.P6Health{TempC: 31, SupplyV: 12, Active: hal.P6BootIntoMotion}
+	if err != nil || h != want {
+		t.Errorf("Pigeon 2 Health = %+v, %v; want %+v", h, err, want)
+	}
+	f.expect(`c_ctre_phoenix6_get_signal 12 "can0" 0 0 0x3000a:959 0x3000a:973 0x3000a:844 0x3000a:845 0x3000a:10019 0x3000a:10022 0x3000a:10028 0x3000a:10043 0x3000a:10001 0x3000a:10007 0x3000a:10010 0x3000a:10013`)
+	if got := (hal.P6BridgeBrownout | hal.P6DeviceTemp).Names(); got != "device over temperature, bridge brown-out" {
+		t.Errorf("Names = %q", got)
+	}
+	f.set("sigerr 0x3000a 10043 -10")
+	if _, err := p2.Health(); err == nil || !strings.Contains(err.Error(), "status -10") {
+		t.Errorf("a health signal's error: %v", err)
 	}
 }
 
@@ -370,5 +411,45 @@ func TestNoAllocations(t *testing.T) {
 	})
 	if n != 0 {
 		t.Errorf("%v allocations per cycle", n)
+	}
+}
+
+// A call failing the same way every cycle returns the same error, made
+// once: no allocation per cycle, and the devices' error caches see one
+// cause.
+func TestFailingCallsDoNotAllocate(t *testing.T) {
+	f := open(t, Options{}, "fail c_ctre_phoenix6_RequestControlVoltageOut 3", "fail c_ctre_phoenix6_get_signal 4",
+		"fail c_MotController_Set_4 -3", "fail c_MotController_GetBusVoltage -3", "fail c_PigeonIMU_Get6dQuaternion -3")
+	fx, _ := f.l.OpenTalonFX("", 1)
+	m, _ := f.l.OpenCANMotor(frc.TalonSRX, 4)
+	p5, _ := f.l.OpenPigeon(5, -1)
+	os.Unsetenv("FAKECTRE_LOG")
+	ctl := fx.Control(hal.FXControl{Mode: hal.FXVoltage, Value: 2})
+	_, st := fx.Status()
+	duty := m.SetDuty(0.5)
+	_, ms := m.Status()
+	_, _, _, pr := p5.Read()
+	for _, err := range []error{ctl, st, duty, ms, pr} {
+		if err == nil {
+			t.Fatal("a call the fake fails did not fail")
+		}
+	}
+	n := testing.AllocsPerRun(50, func() {
+		_, e1 := fx.Status()
+		e2 := fx.Control(hal.FXControl{Mode: hal.FXVoltage, Value: 2})
+		e3 := m.SetDuty(0.5)
+		_, e4 := m.Status()
+		_, _, _, e5 := p5.Read()
+		if e1 != st || e2 != ctl || e3 != duty || e4 != ms || e5 != pr {
+			t.Fatalf("a repeated failure made a new error: %v %v %v %v %v", e1 != st, e2 != ctl, e3 != duty, e4 != ms, e5 != pr)
+		}
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per cycle of failing calls", n)
+	}
+	// Another code is another error.
+	f.set("fail c_ctre_phoenix6_RequestControlVoltageOut 5")
+	if err := fx.Control(hal.FXControl{Mode: hal.FXVoltage, Value: 2}); err == ctl || !strings.Contains(err.Error(), "status 5") {
+		t.Errorf("a new failure: %v", err)
 	}
 }

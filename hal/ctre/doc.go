@@ -14,8 +14,14 @@
 //     hash; the control requests DutyCycleOut, VoltageOut,
 //     PositionVoltage, VelocityVoltage and NeutralOut; signals read with
 //     c_ctre_phoenix6_get_signal (the latest value, no wait) by SPN
-//     (spns.go); gains applied with c_ctre_phoenix6_serialize_double and
-//     c_ctre_phoenix6_set_configs.
+//     (spns.go: the v26 numbers, checked against CTRE's phoenix6 26.1.0
+//     package); gains applied with c_ctre_phoenix6_serialize_double and
+//     c_ctre_phoenix6_set_configs. Each device's health (hal.P6Healthy:
+//     temperature, supply, fault fields, named faults) is read through
+//     signals of its own, apart from the loop's, for /diagnostics.
+//
+// A failing call's StatusError is kept per call site while its code
+// repeats (errCache): a device failing every cycle allocates nothing.
 //
 // Enabling: on a roboRIO (Options.FRC) the devices follow the Driver
 // Station through NetComm and frcd feeds nothing. Elsewhere (a Linux

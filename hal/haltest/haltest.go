@@ -58,7 +58,7 @@ type Backend struct {
 	// opened.
 	TalonFXs  map[int]*TalonFX
 	CANcoders map[int]*CANcoder
-	Pigeon2s  map[int]*Pigeon
+	Pigeon2s  map[int]*Pigeon2
 	// SPIPorts and I2CBuses are what SPI and I2C return (periph's
 	// conntest, spitest and i2ctest fakes fit); a missing port is
 	// ErrNoDevice.
@@ -86,7 +86,7 @@ func New() *Backend {
 		TalonPigeons: map[int]*Pigeon{},
 		TalonFXs:     map[int]*TalonFX{},
 		CANcoders:    map[int]*CANcoder{},
-		Pigeon2s:     map[int]*Pigeon{},
+		Pigeon2s:     map[int]*Pigeon2{},
 		SPIPorts:     map[int]spi.Port{},
 		I2CBuses:     map[int]i2c.Bus{},
 		open:         map[resource]bool{},

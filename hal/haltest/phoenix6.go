@@ -13,6 +13,23 @@ type TalonFX struct {
 	Reported  hal.FXStatus
 	StatusErr error
 	Err       error // fails Control
+	Healthy         // what Health returns
+}
+
+// Healthy is a fake Phoenix 6 device's health: Health returns HealthOf,
+// HealthErr.
+type Healthy struct {
+	HealthOf  hal.P6Health
+	HealthErr error
+}
+
+// Health returns HealthOf, HealthErr.
+func (h *Healthy) Health() (hal.P6Health, error) { return h.HealthOf, h.HealthErr }
+
+// Pigeon2 is a fake Pigeon 2.
+type Pigeon2 struct {
+	Pigeon
+	Healthy
 }
 
 // Control records the request.
@@ -41,6 +58,7 @@ type CANcoder struct {
 	Pos, Vel, Abs float64 // rotations, rotations/s
 	Faults        uint32
 	Err           error
+	Healthy
 }
 
 // Read returns the fields.
@@ -77,13 +95,13 @@ func (b *Backend) OpenCANcoder(bus string, id int) (hal.CANcoder, error) {
 }
 
 // OpenPigeon2 opens Pigeon2s[id], adding it when missing.
-func (b *Backend) OpenPigeon2(bus string, id int) (hal.Pigeon, error) {
+func (b *Backend) OpenPigeon2(bus string, id int) (hal.Pigeon2, error) {
 	if err := b.claim("pigeon 2", id, 63); err != nil {
 		return nil, err
 	}
 	p := b.Pigeon2s[id]
 	if p == nil {
-		p = &Pigeon{Q: [4]float64{1, 0, 0, 0}}
+		p = &Pigeon2{Pigeon: Pigeon{Q: [4]float64{1, 0, 0, 0}}}
 		b.Pigeon2s[id] = p
 	}
 	return p, nil
