@@ -143,6 +143,20 @@ func TestSmartIOThroughSystemServer(t *testing.T) {
 	if s := strings.Join(rep, "\n"); !strings.Contains(s, "battery: 11.75 V; brownout and faults: not served") || !strings.Contains(s, "connected: ") {
 		t.Errorf("report:\n%s", s)
 	}
+	// A battery under the brownout voltage warns.
+	if err := srv.SetBattery(6.2); err != nil {
+		t.Fatal(err)
+	}
+	tooltest.Eventually(t, wait, "the battery at 6.2 V", func() bool { v, err := b.Vin(); return err == nil && v == 6.2 })
+	lowWarned := false
+	for _, r := range b.Report(nil) {
+		if r.Name == "battery" {
+			lowWarned = r.Warn && strings.Contains(r.Message, "6.20 V, under 6.75 V")
+		}
+	}
+	if !lowWarned {
+		t.Errorf("a 6.2 V battery: no WARN: %+v", b.Report(nil))
+	}
 
 	// What the control loop calls every cycle allocates nothing.
 	var js hal.JoystickState

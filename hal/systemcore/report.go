@@ -9,6 +9,12 @@ import (
 	"github.com/frcd/frcd/nt4"
 )
 
+// LowBattery is the battery voltage under which /diagnostics warns. The
+// system server never served Systemcore's own brownout state, so frcd
+// warns at WPILib's default brownout voltage for the roboRIO 2
+// (RobotController.setBrownoutVoltage's default, 6.75 V).
+const LowBattery = 6.75
+
 // report appends the system server's lines for /diagnostics: whether it
 // is connected and what it announces; WARN for every topic an open
 // channel, the IMU or the Driver Station needs that it does not announce
@@ -61,13 +67,16 @@ func (l *link) report(dst []hal.Report, rosDS bool) []hal.Report {
 			dst = append(dst, hal.Report{Name: "Driver Station messages", Warn: true, Message: fmt.Sprintf("%d did not decode (counted disabled)", bad)})
 		}
 	}
-	bat := "not announced (" + BatteryTopic + ")"
+	bat, low := "not announced ("+BatteryTopic+")", false
 	c.Read(BatteryTopic, func(t *nt4.ClientTopic) {
 		if v, ok := t.Value.Double(); ok && t.Value.Raw != nil {
 			bat = fmt.Sprintf("%.2f V", v)
+			if v < LowBattery {
+				bat, low = fmt.Sprintf("%.2f V, under %.2f V (where a roboRIO 2 browns out by default)", v, LowBattery), true
+			}
 		}
 	})
-	dst = append(dst, hal.Report{Name: "battery", Message: bat + "; brownout and faults: not served (WPILib's Systemcore HAL read neither from the system server; docs/systemcore.md)"})
+	dst = append(dst, hal.Report{Name: "battery", Warn: low, Message: bat + "; brownout and faults: not served (WPILib's Systemcore HAL read neither from the system server; docs/systemcore.md)"})
 	var hubs []string
 	for _, n := range names {
 		usb, ok := strings.CutSuffix(strings.TrimPrefix(n, "/rhsp/"), "/connected")
