@@ -162,7 +162,6 @@ func referenceEncodeValue(w *bytes.Buffer, src reflect.Value, dest []byte) {
 	}
 }
 
-
 type encodeNested struct {
 	A int8
 	B []string

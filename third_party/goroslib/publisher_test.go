@@ -1,0 +1,242 @@
+package goroslib
+
+import (
+	"fmt"
+	"net"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
+	"github.com/bluenviron/goroslib/v2/pkg/prototcp"
+)
+
+// rawSub is a TCPROS subscriber on a bare socket: it reads only when
+// the test asks, so it can play a subscriber that stops reading.
+type rawSub struct {
+	conn  net.Conn
+	tconn *prototcp.Conn
+}
+
+// dialSub connects to p's node as callerID and completes the handshake.
+func dialSub(t *testing.T, p *Publisher, callerID string, nodelay int) *rawSub {
+	t.Helper()
+	c, err := net.Dial("tcp", p.conf.Node.tcprosListener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	c.SetDeadline(time.Now().Add(waitLimit))
+	tc := prototcp.NewConn(c)
+	err = tc.WriteHeader(&prototcp.HeaderSubscriber{
+		Callerid:   callerID,
+		Md5sum:     p.msgMd5,
+		Topic:      p.conf.Node.absoluteTopicName(p.conf.Topic),
+		Type:       p.msgType,
+		TcpNodelay: nodelay,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := tc.ReadHeaderRaw()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, ok := raw["error"]; ok {
+		t.Fatalf("publisher refused %s: %s", callerID, e)
+	}
+	// the publisher has registered the subscriber once it can be found
+	waitSubscriber(t, p, callerID)
+	return &rawSub{conn: c, tconn: tc}
+}
+
+func waitSubscriber(t *testing.T, p *Publisher, callerID string) *publisherSubscriber {
+	t.Helper()
+	for deadline := time.Now().Add(waitLimit); ; {
+		p.mu.Lock()
+		ps := p.subscribers[callerID]
+		p.mu.Unlock()
+		if ps != nil {
+			return ps
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("subscriber %s not registered", callerID)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func (s *rawSub) read(t *testing.T) *sensor_msgs.JointState {
+	t.Helper()
+	s.conn.SetReadDeadline(time.Now().Add(waitLimit))
+	var m sensor_msgs.JointState
+	if err := s.tconn.ReadMessage(&m); err != nil {
+		t.Fatal(err)
+	}
+	return &m
+}
+
+// A subscriber that stops reading neither blocks Write nor holds back
+// another subscriber: its queue stays bounded, losing its oldest
+// messages, and once it reads again it gets whole messages, in order.
+func TestPublisherSlowSubscriber(t *testing.T) {
+	n := newTestNode(t, startMaster(t), "pub_slow")
+	p := newTestPublisher(t, PublisherConf{Node: n, Topic: "/js"})
+	slow := dialSub(t, p, "/slow", 1)
+	fast := dialSub(t, p, "/fast", 1)
+	slowPS := waitSubscriber(t, p, "/slow")
+
+	// ~40 kB a message: a few hundred of them fill any socket's buffers.
+	// Each is written once the fast subscriber has the one before, so
+	// that it alone never loses one.
+	const count = 400
+	msg := jointState(0, 1000)
+	got := make(chan struct{})
+	wrote := make(chan struct{})
+	go func() {
+		defer close(wrote)
+		for i := uint32(1); i <= count; i++ {
+			msg.Header.Seq = i // msg reused: Write has encoded it
+			p.Write(msg)
+			select {
+			case <-got:
+			case <-time.After(waitLimit):
+				return
+			}
+		}
+	}()
+	for i := uint32(1); i <= count; i++ {
+		if m := fast.read(t); m.Header.Seq != i || len(m.Position) != 1000 {
+			t.Fatalf("fast subscriber got seq %d (%d positions), want %d", m.Header.Seq, len(m.Position), i)
+		}
+		got <- struct{}{}
+	}
+	<-wrote
+
+	slowPS.tcpW.mu.Lock()
+	queued, dropped := len(slowPS.tcpW.queue), slowPS.tcpW.dropped
+	slowPS.tcpW.mu.Unlock()
+	if queued > tcpSubQueue || dropped == 0 {
+		t.Fatalf("slow subscriber: %d queued (limit %d), %d dropped", queued, tcpSubQueue, dropped)
+	}
+
+	// Reading again, it gets every message still queued, whole and in
+	// order, the last one last.
+	last := uint32(0)
+	for last != count {
+		m := slow.read(t)
+		if m.Header.Seq <= last || len(m.Position) != 1000 || m.Position[1] != float64(0)+0.1 {
+			t.Fatalf("slow subscriber got seq %d after %d (%d positions)", m.Header.Seq, last, len(m.Position))
+		}
+		last = m.Header.Seq
+	}
+}
+
+// A subscriber whose socket closes is dropped by the publisher, whose
+// Write goes on serving the others.
+func TestPublisherSubscriberGone(t *testing.T) {
+	n := newTestNode(t, startMaster(t), "pub_gone")
+	p := newTestPublisher(t, PublisherConf{Node: n, Topic: "/js"})
+	gone := dialSub(t, p, "/gone", 1)
+	stays := dialSub(t, p, "/stays", 1)
+	gone.conn.Close()
+
+	for deadline, seq := time.Now().Add(waitLimit), uint32(1); ; seq++ {
+		p.Write(jointState(seq, 3))
+		if m := stays.read(t); m.Header.Seq != seq {
+			t.Fatalf("got seq %d, want %d", m.Header.Seq, seq)
+		}
+		p.mu.Lock()
+		_, there := p.subscribers["/gone"]
+		p.mu.Unlock()
+		if !there {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the closed subscriber is still the publisher's")
+		}
+	}
+}
+
+// Write allocates nothing in the steady state, whatever the number of
+// subscribers: the message is encoded once into the publisher's buffer
+// and written from it (v2.1.5 encoded it in each subscriber's goroutine,
+// boxing every field).
+func TestPublisherWriteDoesNotAllocate(t *testing.T) {
+	n := newTestNode(t, startMaster(t), "pub_alloc")
+	for _, subs := range []int{1, 3} {
+		p := newTestPublisher(t, PublisherConf{Node: n, Topic: fmt.Sprintf("/js%d", subs)})
+		readers := make([]*rawSub, subs)
+		for i := range readers {
+			readers[i] = dialSub(t, p, fmt.Sprintf("/sub%d_%d", subs, i), 1)
+		}
+		// The readers drain their sockets into a buffer of their own,
+		// allocating nothing, so that AllocsPerRun counts Write's.
+		for _, r := range readers {
+			r.conn.SetReadDeadline(time.Time{})
+			go func(c net.Conn) {
+				buf := make([]byte, 64*1024)
+				for {
+					if _, err := c.Read(buf); err != nil {
+						return
+					}
+				}
+			}(r.conn)
+		}
+		msg := jointState(1, 20)
+		if allocs := testing.AllocsPerRun(1000, func() { p.Write(msg) }); allocs != 0 {
+			t.Errorf("%d subscribers: %v allocations per Write, want 0", subs, allocs)
+		}
+	}
+}
+
+// A latching publisher sends a late subscriber the last message as it
+// was when written, even if the caller has reused it since.
+func TestPublisherLatch(t *testing.T) {
+	n := newTestNode(t, startMaster(t), "pub_latch")
+	p := newTestPublisher(t, PublisherConf{Node: n, Topic: "/js", Latch: true})
+	msg := jointState(7, 2)
+	p.Write(msg)
+	msg.Header.Seq, msg.Position[0] = 99, -1
+
+	for _, id := range []string{"/late1", "/late2"} {
+		m := dialSub(t, p, id, 0).read(t)
+		if m.Header.Seq != 7 || m.Position[0] != 7 {
+			t.Errorf("%s got seq %d position %v, want the message as written (seq 7, position 7)", id, m.Header.Seq, m.Position[0])
+		}
+	}
+}
+
+// TCP_NODELAY as the subscriber asks (roscpp), or always with
+// PublisherConf.TCPNoDelay (rospy's tcp_nodelay): read back from the
+// publisher's own accepted socket.
+func TestPublisherTCPNoDelay(t *testing.T) {
+	n := newTestNode(t, startMaster(t), "pub_nodelay")
+	for _, c := range []struct {
+		conf, header int
+		want         int
+	}{
+		{0, 0, 0},
+		{0, 1, 1},
+		{1, 0, 1},
+		{1, 1, 1},
+	} {
+		topic := fmt.Sprintf("/nodelay_%d_%d", c.conf, c.header)
+		p := newTestPublisher(t, PublisherConf{Node: n, Topic: topic, TCPNoDelay: c.conf == 1})
+		dialSub(t, p, "/sub", c.header)
+		ps := waitSubscriber(t, p, "/sub")
+		raw, err := ps.tcpNConn.(*net.TCPConn).SyscallConn()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got int
+		var gerr error
+		raw.Control(func(fd uintptr) { got, gerr = syscall.GetsockoptInt(int(fd), syscall.IPPROTO_TCP, syscall.TCP_NODELAY) })
+		if gerr != nil {
+			t.Fatal(gerr)
+		}
+		if (got != 0) != (c.want != 0) {
+			t.Errorf("TCPNoDelay %v, header tcp_nodelay %d: TCP_NODELAY %d, want %d", c.conf == 1, c.header, got, c.want)
+		}
+	}
+}
