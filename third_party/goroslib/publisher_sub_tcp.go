@@ -61,6 +61,10 @@ func newTCPSubWriter(conn net.Conn, timeout time.Duration, limit int) *tcpSubWri
 			w.raw = raw
 		}
 	}
+	// The handshake's write deadline would fail every write after it
+	// (RawConn.Write checks it too): deadlines are set only around the
+	// queue's blocking writes.
+	conn.SetWriteDeadline(time.Time{})
 	w.writeFn = func(fd uintptr) bool {
 		w.written, w.werr = nonBlockingWrite(fd, w.frame)
 		return true // never wait for the socket: the queue does
@@ -175,6 +179,9 @@ func (w *tcpSubWriter) run() error {
 
 			w.conn.SetWriteDeadline(time.Now().Add(w.timeout))
 			_, err := w.conn.Write(b)
+			if err == nil {
+				err = w.conn.SetWriteDeadline(time.Time{}) // before write may write again
+			}
 
 			w.mu.Lock()
 			if err != nil {

@@ -1,7 +1,9 @@
 package goroslib
 
 import (
+	"encoding/binary"
 	"fmt"
+	"io"
 	"net"
 	"syscall"
 	"testing"
@@ -129,6 +131,63 @@ func TestPublisherSlowSubscriber(t *testing.T) {
 			t.Fatalf("slow subscriber got seq %d after %d (%d positions)", m.Header.Seq, last, len(m.Position))
 		}
 		last = m.Header.Seq
+	}
+}
+
+// A subscriber stays connected past the node's write timeout, whether
+// its messages went straight to the socket or through its queue (the
+// deadline of the handshake and of the queue's writes once failed every
+// write after it).
+func TestPublisherPastWriteTimeout(t *testing.T) {
+	const timeout = 300 * time.Millisecond
+	n, err := NewNode(NodeConf{Name: "pub_timeout", MasterAddress: startMaster(t), Host: "127.0.0.1",
+		LogDestinations: LogDestinationCallback, WriteTimeout: timeout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	p := newTestPublisher(t, PublisherConf{Node: n, Topic: "/js"})
+	s := dialSub(t, p, "/sub", 1)
+	ps := waitSubscriber(t, p, "/sub")
+
+	// Big messages written faster than read, then small ones, one a
+	// millisecond for several write timeouts. The subscriber reads all
+	// the while, each frame's sequence number only (cheap, so that it
+	// keeps up within the timeout under -race).
+	const big = 300
+	const total = big + uint32(3*timeout/time.Millisecond)
+	go func() {
+		for seq := uint32(1); seq <= total; seq++ {
+			if seq <= big {
+				p.Write(jointState(seq, 1000))
+				continue
+			}
+			p.Write(jointState(seq, 2))
+			time.Sleep(time.Millisecond) // pacing the writer, not waiting for a result
+		}
+	}()
+	buf := make([]byte, 1<<20)
+	for got := uint32(0); got != total; {
+		s.conn.SetReadDeadline(time.Now().Add(waitLimit))
+		_, err := io.ReadFull(s.conn, buf[:4])
+		l := binary.LittleEndian.Uint32(buf)
+		if err == nil && l > uint32(len(buf)) {
+			err = fmt.Errorf("frame of %d bytes", l)
+		}
+		if err == nil {
+			_, err = io.ReadFull(s.conn, buf[:l])
+		}
+		if err != nil {
+			ps.tcpW.mu.Lock()
+			werr := ps.tcpW.err
+			ps.tcpW.mu.Unlock()
+			t.Fatalf("after seq %d: %v (the publisher's side: %v)", got, err, werr)
+		}
+		seq := binary.LittleEndian.Uint32(buf) // Header.Seq comes first
+		if seq <= got {
+			t.Fatalf("seq %d after %d", seq, got)
+		}
+		got = seq
 	}
 }
 
