@@ -409,8 +409,8 @@ outer:
 // The message is encoded once, in the caller's goroutine, and written to
 // each TCP subscriber's socket without blocking; what a socket cannot
 // take at once is queued for that subscriber (see tcpSubWriter), so a
-// slow subscriber never blocks Write. msg may be reused once Write
-// returns, except by a publisher with UDP subscribers.
+// slow subscriber never blocks Write. UDP subscribers get a copy of the
+// encoding. msg is not kept: the caller may reuse it once Write returns.
 func (p *Publisher) Write(msg interface{}) {
 	if reflect.TypeOf(msg) != reflect.TypeOf(p.conf.Msg) {
 		panic("wrong message type")
@@ -437,7 +437,7 @@ func (p *Publisher) Write(msg interface{}) {
 		if ps.tcpW != nil {
 			ps.tcpW.write(p.buf)
 		} else {
-			ps.writeMessage(msg)
+			ps.writeMessage(p.buf)
 		}
 	}
 }

@@ -25,8 +25,8 @@ type publisherSubscriber struct {
 	ctx       context.Context
 	ctxCancel func()
 
-	// in (UDP)
-	chWriteMessage chan interface{}
+	// in (UDP): encoded messages, each a copy
+	chWriteMessage chan []byte
 }
 
 func newPublisherSubscriber(
@@ -50,7 +50,7 @@ func newPublisherSubscriber(
 	if tcpNConn != nil {
 		ps.tcpW = newTCPSubWriter(tcpNConn, pub.conf.Node.conf.WriteTimeout, tcpSubQueue)
 	} else {
-		ps.chWriteMessage = make(chan interface{}, writeBufferSize)
+		ps.chWriteMessage = make(chan []byte, writeBufferSize)
 	}
 
 	pub.subscribersWg.Add(1)
@@ -151,7 +151,7 @@ func (ps *publisherSubscriber) runUDP() error {
 		case msg := <-ps.chWriteMessage:
 			curMessageID++
 
-			err := ps.pub.conf.Node.udprosConn.WriteMessage(
+			err := ps.pub.conf.Node.udprosConn.WriteEncoded(
 				ps.pub.id,
 				curMessageID,
 				msg,
@@ -184,10 +184,11 @@ func (ps *publisherSubscriber) busInfo() []interface{} {
 	}
 }
 
-// writeMessage queues msg for a UDP subscriber.
-func (ps *publisherSubscriber) writeMessage(msg interface{}) {
+// writeMessage queues a copy of the encoded message raw for a UDP
+// subscriber.
+func (ps *publisherSubscriber) writeMessage(raw []byte) {
 	select {
-	case ps.chWriteMessage <- msg:
+	case ps.chWriteMessage <- append([]byte(nil), raw...):
 	case <-ps.ctx.Done():
 	default: // buffer is full
 	}

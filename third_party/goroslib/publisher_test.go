@@ -299,3 +299,48 @@ func TestPublisherTCPNoDelay(t *testing.T) {
 		}
 	}
 }
+
+// A UDPROS subscriber (goroslib's own) gets the messages as written,
+// though the caller reuses its message at once: Write keeps none.
+func TestPublisherUDP(t *testing.T) {
+	master := startMaster(t)
+	p := newTestPublisher(t, PublisherConf{Node: newTestNode(t, master, "pub_udp"), Topic: "/js"})
+	got := make(chan *sensor_msgs.JointState, 100)
+	sub, err := NewSubscriber(SubscriberConf{Node: newTestNode(t, master, "sub_udp"), Topic: "/js", Protocol: UDP,
+		Callback: func(m *sensor_msgs.JointState) { got <- m }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+
+	msg := jointState(0, 3)
+	write := func(seq uint32) {
+		msg.Header.Seq, msg.Position[0] = seq, float64(seq)
+		p.Write(msg)
+		msg.Header.Seq, msg.Position[0] = 0, -1 // reused at once
+	}
+	// Until the subscriber is connected, messages are nobody's.
+	seq := uint32(1)
+	for connected := false; !connected; seq++ {
+		write(seq)
+		select {
+		case <-got:
+			connected = true
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	for i := 0; i < 5; i++ {
+		write(seq)
+		for m := (*sensor_msgs.JointState)(nil); m == nil || m.Header.Seq < seq; { // skip the connection's
+			select {
+			case m = <-got:
+				if m.Header.Seq > seq || m.Position[0] != float64(m.Header.Seq) {
+					t.Fatalf("got seq %d position %v, want %d", m.Header.Seq, m.Position[0], seq)
+				}
+			case <-time.After(waitLimit):
+				t.Fatal("no message over UDP")
+			}
+		}
+		seq++
+	}
+}
