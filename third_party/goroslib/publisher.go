@@ -426,7 +426,7 @@ func (p *Publisher) Write(msg interface{}) {
 	var err error
 	p.buf, err = protocommon.MessageAppend(p.buf[:0], msg)
 	if err != nil {
-		return // the type check above leaves nothing MessageAppend refuses
+		return // a nil message: nothing to send
 	}
 
 	if p.conf.Latch {
