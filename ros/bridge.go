@@ -146,7 +146,6 @@ type Stats struct {
 	WrongType    uint64 // connections refused on a command topic for a wrong message type
 	Pushes       uint64 // joints placed through /sim/push
 	PushRefused  uint64 // /sim/push messages refused
-	NoDelaySet   uint64 // publication sockets found with Nagle on and set to TCP_NODELAY
 	EmbeddedURI  string // the embedded master's URI, when one runs
 	MasterURI    string // the master in use
 	MasterPID    int    // its pid, as getPid says
@@ -171,7 +170,6 @@ type Bridge struct {
 	waiters []registrationWaiter // see Registered
 
 	commands, wrongType, pushes, pushRefused atomic.Uint64
-	noDelaySet                               atomic.Uint64 // sockets NoDelay found off and set (nodelay.go)
 }
 
 // New checks the options and prepares a bridge; Run connects it.
@@ -236,7 +234,6 @@ func (b *Bridge) Stats() Stats {
 	s := b.stats
 	s.Commands, s.WrongType = b.commands.Load(), b.wrongType.Load()
 	s.Pushes, s.PushRefused = b.pushes.Load(), b.pushRefused.Load()
-	s.NoDelaySet = b.noDelaySet.Load()
 	return s
 }
 

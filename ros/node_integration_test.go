@@ -140,21 +140,6 @@ func TestRosmsgShow(t *testing.T) {
 	}
 }
 
-// TestNoDelay: a subscriber with default transport hints (rostopic echo:
-// tcp_nodelay 0, so goroslib turns Nagle on) gets TCP_NODELAY back
-// within a sweep.
-func TestNoDelay(t *testing.T) {
-	integration(t, tooltest.Rostopic)
-	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
-	d := namedDaemon(t, e, "", ros.MasterEmbedded)
-	runDaemon(t, d)
-	if n := d.Bridge.Stats().NoDelaySet; n != 0 {
-		t.Fatalf("%d sockets set before any subscriber", n)
-	}
-	startProcess(t, e, "rostopic", "echo", "/joint_states/header/seq")
-	eventually(t, "the subscriber's socket set to TCP_NODELAY", func() bool { return d.Bridge.Stats().NoDelaySet > 0 })
-}
-
 // TestEmbeddedMasterTakeover: two robots on the embedded master of the
 // first; the first stops, its master with it. The second starts the
 // embedded master again from the state file and registers again, and a

@@ -97,7 +97,10 @@ func (s *session) close() {
 // the node's namespace, then remapped).
 func (s *session) publisher(topic string, msg any) (*goroslib.Publisher, error) {
 	topic = s.b.names.Resolve(topic)
-	p, err := goroslib.NewPublisher(goroslib.PublisherConf{Node: s.node, Topic: topic, Msg: msg})
+	// TCP_NODELAY for every subscriber, whatever its header asks (roscpp's
+	// and rospy's default ask for Nagle, which at 1 kHz holds
+	// /joint_states back ~40 ms at p99: the subscriber's delayed ACK).
+	p, err := goroslib.NewPublisher(goroslib.PublisherConf{Node: s.node, Topic: topic, Msg: msg, TCPNoDelay: true})
 	if err != nil {
 		return nil, fmt.Errorf("publish %s: %w", topic, err)
 	}
@@ -287,12 +290,6 @@ func (s *session) run(ctx context.Context) error {
 	go func() { // its HTTP calls may take seconds: never in the publishing goroutine
 		defer close(done)
 		lost <- s.watchMaster(ctx)
-	}()
-	nodelay := make(chan struct{})
-	defer func() { cancel(); <-nodelay }()
-	go func() {
-		defer close(nodelay)
-		b.keepNoDelay(ctx, b.names.Resolve(JointStatesTopic))
 	}()
 	diag := time.NewTicker(time.Second)
 	defer diag.Stop()

@@ -34,6 +34,13 @@ type PublisherConf struct {
 	// this publisher
 	Latch bool
 
+	// (optional) whether to turn Nagle's algorithm off (TCP_NODELAY) on
+	// every TCPROS subscriber's socket, as rospy's Publisher(tcp_nodelay=True)
+	// does. Without it, a subscriber gets TCP_NODELAY when its connection
+	// header asks for it (tcp_nodelay: 1), as roscpp does, and Nagle's
+	// algorithm otherwise.
+	TCPNoDelay bool
+
 	onSubscriber func()
 }
 
@@ -48,15 +55,20 @@ type Publisher struct {
 	msgDef        string
 	subscribers   map[string]*publisherSubscriber
 	subscribersWg sync.WaitGroup
-	lastMessage   interface{}
 	id            int
+
+	// mu guards subscribers against Write (run alone changes it) and
+	// Write's buffers. Write encodes each message once, into buf, for
+	// every TCP subscriber; a latching publisher keeps a copy in latched.
+	mu      sync.Mutex
+	buf     []byte
+	latched []byte
 
 	// in
 	getBusInfo       chan getBusInfoSubReq
 	requestTopic     chan subscriberRequestTopicReq
 	subscriberTCPNew chan tcpConnSubscriberReq
 	subscriberClose  chan *publisherSubscriber
-	write            chan interface{}
 
 	// out
 	done chan struct{}
@@ -113,7 +125,6 @@ func NewPublisher(conf PublisherConf) (*Publisher, error) {
 		requestTopic:     make(chan subscriberRequestTopicReq),
 		subscriberTCPNew: make(chan tcpConnSubscriberReq),
 		subscriberClose:  make(chan *publisherSubscriber),
-		write:            make(chan interface{}),
 		done:             make(chan struct{}),
 	}
 
@@ -259,7 +270,9 @@ outer:
 
 					ps := newPublisherSubscriber(p,
 						header.Callerid, nil, nil, udpAddr)
+					p.mu.Lock()
 					p.subscribers[header.Callerid] = ps
+					p.mu.Unlock()
 
 					req.res <- apislave.ResponseRequestTopic{
 						Code: 1,
@@ -337,17 +350,22 @@ outer:
 					return err
 				}
 
-				if req.header.TcpNodelay == 0 {
-					req.nconn.(*net.TCPConn).SetNoDelay(false)
+				if tc, ok := req.nconn.(*net.TCPConn); ok {
+					err = tc.SetNoDelay(p.conf.TCPNoDelay || req.header.TcpNodelay == 1)
+					if err != nil {
+						return err
+					}
 				}
 
 				ps := newPublisherSubscriber(p,
 					req.header.Callerid, req.nconn, req.tconn, nil)
-				p.subscribers[req.header.Callerid] = ps
 
-				if p.conf.Latch && p.lastMessage != nil {
-					ps.writeMessage(p.lastMessage)
+				p.mu.Lock()
+				p.subscribers[req.header.Callerid] = ps
+				if p.conf.Latch && len(p.latched) != 0 {
+					ps.tcpW.write(p.latched)
 				}
+				p.mu.Unlock()
 
 				return nil
 			}()
@@ -363,16 +381,9 @@ outer:
 			}
 
 		case ps := <-p.subscriberClose:
+			p.mu.Lock()
 			delete(p.subscribers, ps.callerID)
-
-		case msg := <-p.write:
-			if p.conf.Latch {
-				p.lastMessage = msg
-			}
-
-			for _, ps := range p.subscribers {
-				ps.writeMessage(msg)
-			}
+			p.mu.Unlock()
 
 		case <-p.ctx.Done():
 			break outer
@@ -394,13 +405,39 @@ outer:
 }
 
 // Write writes a message into the publisher.
+//
+// The message is encoded once, in the caller's goroutine, and written to
+// each TCP subscriber's socket without blocking; what a socket cannot
+// take at once is queued for that subscriber (see tcpSubWriter), so a
+// slow subscriber never blocks Write. UDP subscribers get a copy of the
+// encoding. msg is not kept: the caller may reuse it once Write returns.
 func (p *Publisher) Write(msg interface{}) {
 	if reflect.TypeOf(msg) != reflect.TypeOf(p.conf.Msg) {
 		panic("wrong message type")
 	}
 
-	select {
-	case p.write <- msg:
-	case <-p.ctx.Done():
+	if p.ctx.Err() != nil {
+		return
+	}
+
+	p.mu.Lock()
+	defer p.mu.Unlock()
+
+	var err error
+	p.buf, err = protocommon.MessageAppend(p.buf[:0], msg)
+	if err != nil {
+		return // a nil message: nothing to send
+	}
+
+	if p.conf.Latch {
+		p.latched = append(p.latched[:0], p.buf...)
+	}
+
+	for _, ps := range p.subscribers {
+		if ps.tcpW != nil {
+			ps.tcpW.write(p.buf)
+		} else {
+			ps.writeMessage(p.buf)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 )
 
 const (
+	// writeBufferSize is the queue of a UDP subscriber's goroutine.
 	writeBufferSize = 64
 )
 
@@ -19,12 +20,13 @@ type publisherSubscriber struct {
 	tcpNConn net.Conn
 	tcpTConn *prototcp.Conn
 	udpAddr  *net.UDPAddr
+	tcpW     *tcpSubWriter // the TCP subscriber's writer
 
 	ctx       context.Context
 	ctxCancel func()
 
-	// in
-	chWriteMessage chan interface{}
+	// in (UDP): encoded messages, each a copy
+	chWriteMessage chan []byte
 }
 
 func newPublisherSubscriber(
@@ -37,14 +39,18 @@ func newPublisherSubscriber(
 	ctx, ctxCancel := context.WithCancel(pub.ctx)
 
 	ps := &publisherSubscriber{
-		pub:            pub,
-		callerID:       callerID,
-		tcpNConn:       tcpNConn,
-		tcpTConn:       tcpTConn,
-		udpAddr:        udpAddr,
-		ctx:            ctx,
-		ctxCancel:      ctxCancel,
-		chWriteMessage: make(chan interface{}, writeBufferSize),
+		pub:       pub,
+		callerID:  callerID,
+		tcpNConn:  tcpNConn,
+		tcpTConn:  tcpTConn,
+		udpAddr:   udpAddr,
+		ctx:       ctx,
+		ctxCancel: ctxCancel,
+	}
+	if tcpNConn != nil {
+		ps.tcpW = newTCPSubWriter(tcpNConn, pub.conf.Node.conf.WriteTimeout, tcpSubQueue)
+	} else {
+		ps.chWriteMessage = make(chan []byte, writeBufferSize)
 	}
 
 	pub.subscribersWg.Add(1)
@@ -103,28 +109,25 @@ func (ps *publisherSubscriber) runTCP() error {
 	}()
 
 	writerErr := make(chan error)
-	writerClose := make(chan struct{})
 
 	go func() {
-		writerErr <- ps.runTCPWriter(writerClose)
+		writerErr <- ps.tcpW.run()
 	}()
 
 	select {
 	case err := <-readerErr:
-		ps.tcpNConn.Close()
-		close(writerClose)
+		ps.tcpW.close()
 		<-writerErr
 		return err
 
 	case err := <-writerErr:
-		ps.tcpNConn.Close()
+		ps.tcpW.close()
 		<-readerErr
 		return err
 
 	case <-ps.ctx.Done():
-		ps.tcpNConn.Close()
+		ps.tcpW.close()
 		<-readerErr
-		close(writerClose)
 		<-writerErr
 		return fmt.Errorf("terminated")
 	}
@@ -140,22 +143,6 @@ func (ps *publisherSubscriber) runTCPReader() error {
 	}
 }
 
-func (ps *publisherSubscriber) runTCPWriter(writerClose chan struct{}) error {
-	for {
-		select {
-		case msg := <-ps.chWriteMessage:
-			ps.tcpNConn.SetWriteDeadline(time.Now().Add(ps.pub.conf.Node.conf.WriteTimeout))
-			err := ps.tcpTConn.WriteMessage(msg)
-			if err != nil {
-				return err
-			}
-
-		case <-writerClose:
-			return fmt.Errorf("terminated")
-		}
-	}
-}
-
 func (ps *publisherSubscriber) runUDP() error {
 	curMessageID := uint8(0)
 
@@ -164,7 +151,7 @@ func (ps *publisherSubscriber) runUDP() error {
 		case msg := <-ps.chWriteMessage:
 			curMessageID++
 
-			err := ps.pub.conf.Node.udprosConn.WriteMessage(
+			err := ps.pub.conf.Node.udprosConn.WriteEncoded(
 				ps.pub.id,
 				curMessageID,
 				msg,
@@ -197,9 +184,11 @@ func (ps *publisherSubscriber) busInfo() []interface{} {
 	}
 }
 
-func (ps *publisherSubscriber) writeMessage(msg interface{}) {
+// writeMessage queues a copy of the encoded message raw for a UDP
+// subscriber.
+func (ps *publisherSubscriber) writeMessage(raw []byte) {
 	select {
-	case ps.chWriteMessage <- msg:
+	case ps.chWriteMessage <- append([]byte(nil), raw...):
 	case <-ps.ctx.Done():
 	default: // buffer is full
 	}

@@ -66,6 +66,12 @@ type Subscriber struct {
 	publishers   map[string]*subscriberPublisher
 	publishersWg sync.WaitGroup
 
+	// With QueueSize 0, the goroutine reading a publisher calls the
+	// callback itself (deliver), one call at a time under cbMu, instead of
+	// handing the message to the dispatcher's goroutine.
+	cbMu sync.Mutex
+	cbv  reflect.Value
+
 	// in
 	getBusInfo          chan getBusInfoSubReq
 	subscriberPubUpdate chan []string
@@ -127,6 +133,7 @@ func NewSubscriber(conf SubscriberConf) (*Subscriber, error) {
 		conf:                conf,
 		ctx:                 ctx,
 		ctxCancel:           ctxCancel,
+		cbv:                 reflect.ValueOf(conf.Callback),
 		msgMsg:              cbt.In(0).Elem(),
 		msgType:             msgType,
 		msgMd5:              msgMd5,
@@ -231,6 +238,18 @@ outer:
 	case s.conf.Node.subscriberClose <- s:
 	case <-s.conf.Node.ctx.Done():
 	}
+}
+
+// deliver calls the callback with msg in the caller's goroutine (a
+// publisher's reader), one call at a time, none once the subscriber is
+// closing.
+func (s *Subscriber) deliver(msg interface{}) {
+	s.cbMu.Lock()
+	defer s.cbMu.Unlock()
+	if s.ctx.Err() != nil {
+		return
+	}
+	s.cbv.Call([]reflect.Value{reflect.ValueOf(msg)})
 }
 
 func (s *Subscriber) runDispatcher(dispatcherDone chan struct{}) {

@@ -319,10 +319,7 @@ func (sp *subscriberPublisher) runInnerTCP(proto []interface{}) error {
 			}
 
 			if sp.sub.conf.QueueSize == 0 {
-				select {
-				case sp.sub.message <- msg:
-				case <-sp.sub.ctx.Done():
-				}
+				sp.sub.deliver(msg)
 			} else {
 				select {
 				case sp.sub.message <- msg:
@@ -446,7 +443,7 @@ func (sp *subscriberPublisher) runInnerUDP(proto []interface{}) error {
 				}
 
 				if sp.sub.conf.QueueSize == 0 {
-					sp.sub.message <- msg
+					sp.sub.deliver(msg)
 				} else {
 					select {
 					case sp.sub.message <- msg:

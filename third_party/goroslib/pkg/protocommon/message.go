@@ -2,12 +2,12 @@
 package protocommon
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
 	"reflect"
+	"sync"
 	"time"
 
 	"github.com/bluenviron/goroslib/v2/pkg/msg"
@@ -329,167 +329,27 @@ func MessageDecode(r io.Reader, dest interface{}) error {
 	return nil
 }
 
-func binaryEncodeValue(w *bytes.Buffer, src reflect.Value, dest []byte) {
-	switch cv := src.Elem().Interface().(type) {
-	case bool:
-		b := uint8(0x00)
-		if cv {
-			b = 0x01
-		}
-		w.Write([]byte{b})
+// maxPooledEncodeBuf is the largest buffer MessageEncode keeps for reuse.
+const maxPooledEncodeBuf = 64 * 1024
 
-	case int8:
-		w.Write([]byte{uint8(cv)})
+var encodeBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
-	case uint8:
-		w.Write([]byte{cv})
-
-	case int16:
-		binary.LittleEndian.PutUint16(dest, uint16(cv))
-		w.Write(dest[:2])
-
-	case uint16:
-		binary.LittleEndian.PutUint16(dest, cv)
-		w.Write(dest[:2])
-
-	case int32:
-		binary.LittleEndian.PutUint32(dest, uint32(cv))
-		w.Write(dest[:4])
-
-	case uint32:
-		binary.LittleEndian.PutUint32(dest, cv)
-		w.Write(dest[:4])
-
-	case int64:
-		binary.LittleEndian.PutUint64(dest, uint64(cv))
-		w.Write(dest[:8])
-
-	case uint64:
-		binary.LittleEndian.PutUint64(dest, cv)
-		w.Write(dest[:8])
-
-	case float32:
-		binary.LittleEndian.PutUint32(dest, math.Float32bits(cv))
-		w.Write(dest[:4])
-
-	case float64:
-		binary.LittleEndian.PutUint64(dest, math.Float64bits(cv))
-		w.Write(dest[:8])
-
-	case string:
-		bstr := []byte(cv)
-
-		// string length
-		binary.LittleEndian.PutUint32(dest, uint32(len(bstr)))
-		w.Write(dest[:4])
-
-		// string
-		w.Write(bstr)
-
-	case time.Time:
-		// special case: zero means year zero, not 1970
-		// so time.Time{} can be encoded / decoded
-		var nano int64
-		var zero time.Time
-		if cv == zero {
-			nano = 0
-		} else {
-			nano = cv.UnixNano()
-		}
-
-		binary.LittleEndian.PutUint32(dest, uint32(nano/1000000000))
-		w.Write(dest[:4])
-
-		binary.LittleEndian.PutUint32(dest, uint32(nano%1000000000))
-		w.Write(dest[:4])
-
-	case time.Duration:
-		nano := cv.Nanoseconds()
-
-		binary.LittleEndian.PutUint32(dest, uint32(nano/1000000000))
-		w.Write(dest[:4])
-
-		binary.LittleEndian.PutUint32(dest, uint32(nano%1000000000))
-		w.Write(dest[:4])
-
-	case []uint8: // special case for performance
-		binary.LittleEndian.PutUint32(dest, uint32(len(cv)))
-		w.Write(dest[:4])
-		w.Write(cv)
-
-	default:
-		switch src.Elem().Kind() {
-		case reflect.Slice:
-			le := src.Elem().Len()
-
-			// slice length
-			binary.LittleEndian.PutUint32(dest, uint32(le))
-			w.Write(dest[:4])
-
-			// slice elements
-			for i := 0; i < le; i++ {
-				el := src.Elem().Index(i).Addr()
-
-				binaryEncodeValue(w, el, dest)
-			}
-
-		case reflect.Array:
-			le := src.Elem().Len()
-
-			// array elements
-			for i := 0; i < le; i++ {
-				el := src.Elem().Index(i).Addr()
-
-				binaryEncodeValue(w, el, dest)
-			}
-
-		case reflect.Struct:
-			// struct fields
-			nf := src.Elem().NumField()
-			for i := 0; i < nf; i++ {
-				ft := src.Elem().Type().Field(i)
-
-				if ft.Anonymous && ft.Type == reflect.TypeOf(msg.Package(0)) {
-					continue
-				}
-
-				if ft.Anonymous && ft.Type == reflect.TypeOf(msg.Name(0)) {
-					continue
-				}
-
-				if ft.Anonymous && ft.Type == reflect.TypeOf(msg.Definitions(0)) {
-					continue
-				}
-
-				f := src.Elem().Field(i).Addr()
-				binaryEncodeValue(w, f, dest)
-			}
-		}
-	}
-}
-
-// MessageEncode encodes a message in binary format.
+// MessageEncode encodes a message in binary format, its length first.
+// It encodes with MessageAppend into a pooled buffer.
 func MessageEncode(w io.Writer, src interface{}) error {
-	rv := reflect.ValueOf(src)
-	if rv.Kind() != reflect.Ptr || rv.Elem().Kind() != reflect.Struct {
-		return fmt.Errorf("src must be a pointer to a struct")
-	}
+	bp := encodeBufs.Get().(*[]byte)
+	defer func() {
+		if cap(*bp) <= maxPooledEncodeBuf {
+			encodeBufs.Put(bp)
+		}
+	}()
 
-	// use a shared buffer to improve performance
-	buf := make([]byte, 8)
-
-	// encode message
-	var vw bytes.Buffer
-	binaryEncodeValue(&vw, rv, buf)
-
-	// write message length
-	binary.LittleEndian.PutUint32(buf, uint32(vw.Len()))
-	_, err := w.Write(buf[:4])
+	b, err := MessageAppend((*bp)[:0], src)
 	if err != nil {
 		return err
 	}
+	*bp = b
 
-	// write message
-	_, err = w.Write(vw.Bytes())
+	_, err = w.Write(b)
 	return err
 }

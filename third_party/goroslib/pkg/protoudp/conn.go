@@ -61,10 +61,16 @@ func (s *Conn) WriteMessage(pubID int, messageID uint8, msg interface{}, dest *n
 		return err
 	}
 
+	return s.WriteEncoded(pubID, messageID, rawMessage.Bytes(), dest)
+}
+
+// WriteEncoded writes a message already encoded (protocommon.MessageAppend:
+// its length, then its fields).
+func (s *Conn) WriteEncoded(pubID int, messageID uint8, raw []byte, dest *net.UDPAddr) error {
 	frames := framesForPayload(
 		uint32(pubID),
 		messageID,
-		rawMessage.Bytes())
+		raw)
 
 	for _, f := range frames {
 		err := s.WriteFrame(f, dest)
