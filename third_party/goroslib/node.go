@@ -201,6 +201,7 @@ type Node struct {
 	udprosListener      net.PacketConn
 	udprosConn          *protoudp.Conn
 	tcprosConns         map[net.Conn]struct{}
+	tcprosHandshakes    chan struct{} // a slot per TCPROS connection still sending its header
 	udprosSubPublishers map[*subscriberPublisher]struct{}
 	subscribers         map[string]*Subscriber
 	publishers          map[string]*Publisher
@@ -321,6 +322,7 @@ func NewNode(conf NodeConf) (*Node, error) {
 		masterAddr:             masterAddr,
 		nodeAddr:               nodeAddr,
 		tcprosConns:            make(map[net.Conn]struct{}),
+		tcprosHandshakes:       make(chan struct{}, MaxTCPROSHandshakes),
 		udprosSubPublishers:    make(map[*subscriberPublisher]struct{}),
 		subscribers:            make(map[string]*Subscriber),
 		publishers:             make(map[string]*Publisher),

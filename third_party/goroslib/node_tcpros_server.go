@@ -26,14 +26,27 @@ func (n *Node) runTcprosServer(wg *sync.WaitGroup) {
 	}
 }
 
+// MaxTCPROSHandshakes bounds the TCPROS connections that have not yet sent
+// their whole header: past it a new connection is closed at once (ROS
+// clients retry), so a flood of half-open connections costs at most this
+// many headers of at most protocommon's header limit. (frcd's fork:
+// upstream had no bound but the read timeout.)
+const MaxTCPROSHandshakes = 64
+
 func (n *Node) runTcprosServerConn(wg *sync.WaitGroup, nconn net.Conn) {
 	defer wg.Done()
 
 	ok := func() bool {
+		select {
+		case n.tcprosHandshakes <- struct{}{}:
+		default:
+			return false
+		}
 		tconn := prototcp.NewConn(nconn)
 
 		nconn.SetReadDeadline(time.Now().Add(n.conf.ReadTimeout))
 		rawHeader, err := tconn.ReadHeaderRaw()
+		<-n.tcprosHandshakes
 		if err != nil {
 			return false
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 const (
-	maxHeaderLength = 16 * 1024 * 1024
+	maxHeaderLength = 1024 * 1024 // frcd's fork: 16 MiB upstream; a header with the longest message_definition is tens of KiB
 )
 
 func camelToSnake(in string) string {
@@ -50,7 +50,7 @@ func HeaderRawDecode(r io.Reader) (HeaderRaw, error) {
 	buf := make([]byte, 8)
 
 	// read header length
-	_, err := r.Read(buf[:4])
+	_, err := io.ReadFull(r, buf[:4])
 	if err != nil {
 		return nil, err
 	}
