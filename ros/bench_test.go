@@ -43,7 +43,7 @@ func buildBenchCommand(l *control.Loop, now time.Duration) {
 // sim the way daemon.bind does, enabled, runs it for 300 cycles with a
 // command on every controller, and returns a bridge over its loop (made,
 // not run) and the last cycle's snapshot.
-func buildBenchSnapshot(b *testing.B) (*Bridge, *control.Snapshot) {
+func buildBenchSnapshot(b testing.TB) (*Bridge, *control.Snapshot) {
 	b.Helper()
 	r, list, err := robot.Load(buildBenchURDF, buildBenchYAML)
 	if err != nil || list.Errors() > 0 {
@@ -131,4 +131,35 @@ func BenchmarkBuildDiagnostics(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(len(msg.Status)), "statuses")
+}
+
+// TestBuildersDoNotAllocate: the messages published at the bridge's rate
+// (joint states, IMUs, PDPs, the sim's truth) are rebuilt in place, with
+// no allocation per publication, once the first has sized them.
+func TestBuildersDoNotAllocate(t *testing.T) {
+	br, snap := buildBenchSnapshot(t)
+	if len(snap.IMUs) == 0 || len(snap.PDPs) == 0 {
+		t.Fatalf("the example has %d IMUs and %d PDPs: the test needs both", len(snap.IMUs), len(snap.PDPs))
+	}
+	m := newBuilder(snap, br)
+	tr := &Truth{Names: []string{"a", "b"}, Position: []float64{1, 2}, Velocity: []float64{3, 4}, Effort: []float64{5, 6}, HasPose: true}
+	build := func() {
+		m.jointState()
+		for i := range snap.IMUs {
+			m.imu(i)
+		}
+		for i := range snap.PDPs {
+			m.pdp(i)
+		}
+		m.truth(tr)
+	}
+	build()
+	if n := testing.AllocsPerRun(100, build); n != 0 {
+		t.Errorf("%v allocations per publication", n)
+	}
+	// Rebuilt, not stale: a changed truth shows in the next message.
+	tr.Position[0] = 7
+	if js, _ := m.truth(tr); js.Position[0] != 7 {
+		t.Errorf("the truth's first position %v after a change to 7", js.Position[0])
+	}
 }

@@ -329,7 +329,7 @@ func TestTruthMessages(t *testing.T) {
 	tr := &Truth{Names: []string{"arm", "wheel"}, Position: []float64{0.5, 10}, Velocity: []float64{0, 3}, Effort: []float64{1, 2},
 		HasPose: true, BaseFrame: "chassis", X: 1, Y: -2, Yaw: math.Pi / 2, VX: 0.5, VY: 0.1, WZ: -0.3}
 	js, odom := m.truth(tr)
-	tr.Position[0] = 99 // the message is a copy: goroslib encodes it later
+	tr.Position[0] = 99 // the message is a copy: the Truth is the caller's
 	if js.Name[1] != "wheel" || js.Position[0] != 0.5 || js.Velocity[1] != 3 || js.Effort[1] != 2 || !js.Header.Stamp.Equal(time.Unix(1002, 0)) {
 		t.Errorf("joint truth %+v", js)
 	}

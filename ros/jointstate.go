@@ -34,14 +34,16 @@ func RestPositions(r *robot.Robot) map[string]float64 {
 // it. /diagnostics and ~list_controllers say which joints measure what.
 func (m *builder) jointState() *sensor_msgs.JointState {
 	n := len(m.s.Joints)
-	msg := &sensor_msgs.JointState{Header: m.header(&m.seqJS, ""), Name: m.names,
-		Position: make([]float64, n), Velocity: make([]float64, n), Effort: make([]float64, n)}
+	msg := &m.js
+	msg.Header, msg.Name = m.header(&m.seqJS, ""), m.names
+	msg.Position, msg.Velocity, msg.Effort = resize(msg.Position, n), resize(msg.Velocity, n), resize(msg.Effort, n)
 	for i, j := range m.s.Joints {
 		st := j.State
 		if st.Has&interfaces.HasPosition != 0 && interfaces.Finite(st.Position) {
 			m.lastPos[i] = st.Position
 		}
 		msg.Position[i] = m.lastPos[i]
+		msg.Velocity[i], msg.Effort[i] = 0, 0
 		if st.Has&interfaces.HasVelocity != 0 && interfaces.Finite(st.Velocity) {
 			msg.Velocity[i] = st.Velocity
 		}
@@ -50,4 +52,12 @@ func (m *builder) jointState() *sensor_msgs.JointState {
 		}
 	}
 	return msg
+}
+
+// resize is s with length n, reusing its array when it is large enough.
+func resize(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
 }

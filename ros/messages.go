@@ -27,9 +27,12 @@ const (
 	levelStale int8 = 3
 )
 
-// builder makes ROS messages from a snapshot. Every message is new (its
-// slices too): goroslib encodes it later, in another goroutine. The joint
-// names are shared: they never change.
+// builder makes ROS messages from a snapshot. The messages published at
+// the bridge's rate are the builder's own, rebuilt in place each time (no
+// allocation per publication): the goroslib fork's Publisher.Write
+// encodes a message before it returns and keeps no reference to it. A
+// message is therefore valid until the builder's next call for it. The
+// joint names are shared: they never change.
 type builder struct {
 	s       *control.Snapshot
 	b       *Bridge
@@ -45,10 +48,19 @@ type builder struct {
 	lastPos []float64 // per joint: the last position measured, or its rest position
 	// loopRefused is the loop's refused commands at the last diagnostics.
 	loopRefused uint64
+
+	// the messages, reused
+	js, jsTruth sensor_msgs.JointState
+	odom        nav_msgs.Odometry
+	imus        []sensor_msgs.Imu
+	bats        []sensor_msgs.BatteryState
+	curs        []std_msgs.Float64MultiArray
 }
 
 func newBuilder(s *control.Snapshot, b *Bridge) *builder {
-	m := &builder{s: s, b: b, seqIMU: make([]uint32, len(s.IMUs)), seqPDP: make([]uint32, len(s.PDPs))}
+	m := &builder{s: s, b: b, seqIMU: make([]uint32, len(s.IMUs)), seqPDP: make([]uint32, len(s.PDPs)),
+		imus: make([]sensor_msgs.Imu, len(s.IMUs)), bats: make([]sensor_msgs.BatteryState, len(s.PDPs)),
+		curs: make([]std_msgs.Float64MultiArray, len(s.PDPs))}
 	for _, j := range s.Joints {
 		m.names = append(m.names, j.Name)
 		m.lastPos = append(m.lastPos, b.o.Rest[j.Name])
@@ -64,7 +76,8 @@ func (m *builder) header(seq *uint32, frame string) std_msgs.Header {
 
 func (m *builder) imu(i int) *sensor_msgs.Imu {
 	st := m.s.IMUs[i].State
-	msg := &sensor_msgs.Imu{
+	msg := &m.imus[i]
+	*msg = sensor_msgs.Imu{
 		Header:                       m.header(&m.seqIMU[i], m.s.IMUs[i].Name),
 		Orientation:                  geometry_msgs.Quaternion{X: st.Orientation[0], Y: st.Orientation[1], Z: st.Orientation[2], W: st.Orientation[3]},
 		OrientationCovariance:        st.OrientationCovariance,
@@ -84,18 +97,18 @@ func (m *builder) imu(i int) *sensor_msgs.Imu {
 // frame, as nav_msgs/Odometry defines (nil without a drive base). Stamped
 // with the snapshot's time.
 func (m *builder) truth(t *Truth) (*sensor_msgs.JointState, *nav_msgs.Odometry) {
-	js := &sensor_msgs.JointState{
-		Header:   m.header(&m.seqJT, ""),
-		Name:     append([]string(nil), t.Names...),
-		Position: append([]float64(nil), t.Position...),
-		Velocity: append([]float64(nil), t.Velocity...),
-		Effort:   append([]float64(nil), t.Effort...),
-	}
+	js := &m.jsTruth
+	js.Header = m.header(&m.seqJT, "")
+	js.Name = append(js.Name[:0], t.Names...)
+	js.Position = append(js.Position[:0], t.Position...)
+	js.Velocity = append(js.Velocity[:0], t.Velocity...)
+	js.Effort = append(js.Effort[:0], t.Effort...)
 	if !t.HasPose {
 		return js, nil
 	}
 	sy, cy := math.Sincos(t.Yaw / 2)
-	odom := &nav_msgs.Odometry{
+	odom := &m.odom
+	*odom = nav_msgs.Odometry{
 		Header:       m.header(&m.seqGT, "odom"),
 		ChildFrameId: t.BaseFrame,
 		Pose: geometry_msgs.PoseWithCovariance{Pose: geometry_msgs.Pose{
@@ -117,7 +130,8 @@ func (m *builder) pdp(i int) (*sensor_msgs.BatteryState, *std_msgs.Float64MultiA
 	p := m.s.PDPs[i]
 	st := p.State
 	nan := float32(math.NaN())
-	bat := &sensor_msgs.BatteryState{
+	bat := &m.bats[i]
+	*bat = sensor_msgs.BatteryState{
 		Header:            m.header(&m.seqPDP[i], p.Name),
 		Voltage:           float32(st.Voltage),
 		Temperature:       float32(st.Temperature),
@@ -134,10 +148,9 @@ func (m *builder) pdp(i int) (*sensor_msgs.BatteryState, *std_msgs.Float64MultiA
 	if n <= 0 || n > interfaces.PDPChannels {
 		n = interfaces.PDPChannels
 	}
-	cur := &std_msgs.Float64MultiArray{
-		Layout: std_msgs.MultiArrayLayout{Dim: []std_msgs.MultiArrayDimension{{Label: "channel", Size: uint32(n), Stride: uint32(n)}}},
-		Data:   append([]float64(nil), st.Current[:n]...),
-	}
+	cur := &m.curs[i]
+	cur.Layout.Dim = append(cur.Layout.Dim[:0], std_msgs.MultiArrayDimension{Label: "channel", Size: uint32(n), Stride: uint32(n)})
+	cur.Data = append(cur.Data[:0], st.Current[:n]...)
 	return bat, cur
 }
 
