@@ -46,7 +46,8 @@ func TestSystemcoreIOOnKernel(t *testing.T) {
 	for _, e := range r.of("fail") {
 		t.Errorf("agent: %s", e.Line)
 	}
-	enable, driving, disable, neutral, sigterm := r.mark(t, "enable"), r.mark(t, "driving"), r.mark(t, "disable"), r.mark(t, "neutral"), r.mark(t, "sigterm")
+	enable, disable, neutral, sigterm := r.mark(t, "enable"), r.mark(t, "disable"), r.mark(t, "neutral"), r.mark(t, "sigterm")
+	r.mark(t, "driving")
 	r.mark(t, "exited")
 
 	// The valsets, as the server took them.
@@ -106,8 +107,11 @@ func TestSystemcoreIOOnKernel(t *testing.T) {
 	if on, off := enabledAt(start, enable); on > 0 || off == 0 {
 		t.Errorf("before the enable: %d heartbeats enabled, %d disabled", on, off)
 	}
-	if on, _ := enabledAt(driving, disable); on == 0 {
-		t.Errorf("while driving: no heartbeat enabled")
+	// From the enable to the disable, not only while driving: a loaded
+	// host can stall the VM for half a second, leaving no frame at all
+	// in the shorter window.
+	if on, _ := enabledAt(enable, disable); on == 0 {
+		t.Errorf("while enabled: no heartbeat enabled")
 	}
 	if on, off := enabledAt(neutral+0.05, r.mark(t, "reenable")); on > 0 || off == 0 {
 		t.Errorf("after the disable: %d heartbeats enabled, %d disabled", on, off)
