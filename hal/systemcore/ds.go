@@ -32,6 +32,8 @@ type dsCache struct {
 	cdSeen  uint64        // Updates of the control data topic decoded
 	cdAt    time.Duration // backend time the newest message came
 	cdValid bool
+	gen     uint64 // the link's connection the cache is of
+	primed  bool   // a message has come on this connection
 	bad     uint64 // messages that did not decode
 	mi      matchInfo
 	miSeen  uint64
@@ -41,8 +43,20 @@ type dsCache struct {
 
 // refresh decodes a new control data message, if one came; the caller
 // holds d.mu.
+//
+// The first message on a connection is not counted fresh: an NT4 server
+// sends each topic's stored value to a new subscriber, so it may be the
+// last one a Driver Station sent long ago (enabled). Only the next one,
+// which the Driver Station sends 20 ms later when it is there, counts.
+// A new connection starts the cache over.
 func (l *link) refreshDS(now time.Duration) {
 	d := &l.ds
+	l.mu.Lock()
+	gen := l.gen
+	l.mu.Unlock()
+	if gen != d.gen {
+		d.gen, d.primed, d.cdValid, d.cdSeen = gen, false, false, 0
+	}
 	d.lastErr = l.get(ControlDataTopic, func(t *nt4.ClientTopic) {
 		if t.Updates == d.cdSeen || t.Value.Raw == nil {
 			return
@@ -52,6 +66,10 @@ func (l *link) refreshDS(now time.Duration) {
 		if !ok || decodeControlData(raw, &d.cd) != nil {
 			d.bad++
 			d.cdValid = false
+			return
+		}
+		if !d.primed {
+			d.primed, d.cdValid = true, false
 			return
 		}
 		d.cdValid, d.cdAt = true, now

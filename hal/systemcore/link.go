@@ -52,6 +52,40 @@ type link struct {
 	imu   bool
 
 	ds dsCache // the Driver Station's messages, decoded (ds.go)
+
+	// errs are the errors reads of a topic return, made once each (under
+	// mu), so that a read failing every cycle, as every read does on an
+	// image that does not serve the topic, allocates nothing. Its keys are
+	// the configured devices' topics: bounded.
+	errs map[errKey]error
+}
+
+// errKey names one of a topic's errors.
+type errKey struct {
+	kind  uint8 // errNotServed, errNoValue, errShape
+	topic string
+}
+
+const (
+	errNotServed uint8 = iota
+	errNoValue
+	errShape
+)
+
+// topicErr is the error of kind for topic, made by mk the first time.
+func (l *link) topicErr(kind uint8, topic string, mk func() error) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	k := errKey{kind, topic}
+	if e, ok := l.errs[k]; ok {
+		return e
+	}
+	if l.errs == nil {
+		l.errs = make(map[errKey]error)
+	}
+	e := mk()
+	l.errs[k] = e
+	return e
 }
 
 // startLink connects to the system server at addr and keeps connecting.
@@ -191,7 +225,7 @@ func (l *link) get(name string, f func(t *nt4.ClientTopic)) error {
 		return errNotConnected
 	}
 	if !c.Read(name, f) {
-		return &notServedError{name}
+		return l.topicErr(errNotServed, name, func() error { return &notServedError{name} })
 	}
 	return nil
 }

@@ -275,6 +275,29 @@ func TestDriverStationThroughSystemServer(t *testing.T) {
 	if h := srv.History("/io/0/valset"); len(h) == 0 || h[len(h)-1].Int != 0 {
 		t.Errorf("the last valset before Close: %+v", h)
 	}
+
+	// The Driver Station stops; a backend connecting now gets the server's
+	// stored control data, the last the Driver Station sent (enabled): it
+	// must not count as fresh.
+	srv.SetControl(nil)
+	late := New(Options{SystemServer: srv.Addr()}, linux.Parts{}, map[string]bool{})
+	defer tooltest.Within(t, 5*time.Second, func() { late.Close() })
+	primed := func() bool {
+		late.link.ds.mu.Lock()
+		defer late.link.ds.mu.Unlock()
+		return late.link.ds.primed
+	}
+	tooltest.Eventually(t, wait, "the stored control data read by a new backend", func() bool {
+		if ds := late.DS(); ds.Enabled {
+			t.Fatalf("a new backend enabled on the stored control data of a Driver Station that stopped: %+v", ds)
+		}
+		return primed()
+	})
+	if ds := late.DS(); ds.Enabled || ds.Attached {
+		t.Errorf("a new backend on stale stored control data: %+v", ds)
+	}
+	srv.SetControl(&on)
+	tooltest.Eventually(t, wait, "the new backend enabled by fresh control data", func() bool { return late.DS().Enabled })
 }
 
 // A system server that announces none of the topics (what an image whose
@@ -325,6 +348,16 @@ func TestSystemServerWithoutTopics(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no report of the missing topics: %+v", b.Report(nil))
+	}
+	// The loop reads every cycle on such an image: failing reads
+	// allocate nothing either.
+	if n := testing.AllocsPerRun(100, func() {
+		_, _ = din.Get()
+		_, _, _, _ = imu.Read()
+		_, _ = b.Vin()
+		b.DS()
+	}); n != 0 {
+		t.Errorf("%v allocations per cycle of failing reads", n)
 	}
 }
 

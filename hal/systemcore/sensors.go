@@ -60,7 +60,7 @@ func (m *imu) vec(topic string, n int, dst []float64) error {
 		return err
 	}
 	if !ok {
-		return fmt.Errorf("%s: %w", topic, errIMUShape)
+		return m.l.topicErr(errShape, topic, func() error { return fmt.Errorf("%s: %w", topic, errIMUShape) })
 	}
 	return nil
 }
@@ -100,7 +100,7 @@ func (b *Backend) Vin() (float64, error) {
 		return 0, err
 	}
 	if !ok || math.IsNaN(v) {
-		return 0, fmt.Errorf("%s: no number yet: %w", BatteryTopic, hal.ErrTimeout)
+		return 0, b.link.topicErr(errNoValue, BatteryTopic, func() error { return fmt.Errorf("%s: no number yet: %w", BatteryTopic, hal.ErrTimeout) })
 	}
 	return v, nil
 }

@@ -140,7 +140,9 @@ func (s *smartIO) value() (int64, error) {
 		return 0, err
 	}
 	if !ok {
-		return 0, fmt.Errorf("%s: no integer value yet: %w", s.getTopic, hal.ErrTimeout)
+		return 0, s.l.topicErr(errNoValue, s.getTopic, func() error {
+			return fmt.Errorf("%s: no integer value yet: %w", s.getTopic, hal.ErrTimeout)
+		})
 	}
 	return int64(v), nil
 }
