@@ -200,6 +200,12 @@ func TestExampleOnEmulatedSystemServer(t *testing.T) {
 		t.Errorf("e-stop did not latch: valsets %d %d %d", valset("0"), valset("1"), valset("2"))
 	}
 	d.Halt() // its error is the fake CAN's: no PDP or PH answers there
+	// The server's Driver Station still says enabled: the heartbeat's
+	// last frame must say disabled all the same (a device whose neutral
+	// frame was lost then stops at the heartbeat).
+	if hbEnabled() || b.DS().Enabled {
+		t.Errorf("after the halt, with the server's DS enabled: heartbeat enabled %v, DS %+v", hbEnabled(), b.DS())
+	}
 	end = time.Now().Add(deadline)
 	for !neutral() {
 		if time.Now().After(end) {

@@ -106,8 +106,9 @@ type Backend struct {
 	p     Parts
 	start time.Time
 
-	mu     sync.Mutex // guards ds, open and failed
+	mu     sync.Mutex // guards ds, held, open and failed
 	ds     hal.DSState
+	held   bool         // disabled for good (SetEnabled(false) with DSFrom)
 	open   map[int]bool // DIO channels opened
 	failed []uint64     // each heartbeat's failed sends at the last Report
 	// hb holds each heartbeat's status as last logged (AdvanceTo's, on the
@@ -142,17 +143,30 @@ func (b *Backend) Epoch() time.Time { return b.start }
 // attached, teleop.
 func (b *Backend) DS() hal.DSState {
 	if b.DSFrom != nil {
-		return b.DSFrom()
+		s := b.DSFrom()
+		b.mu.Lock()
+		if b.held {
+			s.Enabled = false
+		}
+		b.mu.Unlock()
+		return s
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.ds
 }
 
-// SetEnabled enables or disables the robot (ROS's /frcd/enable).
+// SetEnabled enables or disables the robot (ROS's /frcd/enable). With
+// DSFrom, where the Driver Station is not frcd's to enable, a disable (the
+// daemon's final halt) holds the robot disabled from then on, whatever
+// DSFrom says, so that the heartbeats' last frames say disabled; an enable
+// does nothing.
 func (b *Backend) SetEnabled(on bool) {
 	b.mu.Lock()
 	b.ds.Enabled = on
+	if b.DSFrom != nil && !on {
+		b.held = true
+	}
 	b.mu.Unlock()
 }
 

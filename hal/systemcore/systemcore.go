@@ -93,8 +93,10 @@ func (b *Backend) useServerDS() {
 	}
 }
 
-// SetEnabled enables or disables the robot (ROS's /frcd/enable); it has
-// no effect when the Driver Station comes from the system server.
+// SetEnabled enables or disables the robot (ROS's /frcd/enable). When the
+// Driver Station comes from the system server, an enable does nothing and
+// a disable (the daemon's final halt) holds the robot disabled, the CAN
+// heartbeats too, whatever the server says.
 func (b *Backend) SetEnabled(on bool) { b.l.SetEnabled(on) }
 
 // Joystick is joystick n as the Driver Station last sent it through the
