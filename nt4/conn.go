@@ -320,3 +320,13 @@ func (c *Conn) Close() {
 	c.cancel()
 	<-c.done
 }
+
+// CloseNow ends the connection without the WebSocket close handshake (a
+// silent server would hold that up to seconds) and waits for the reader.
+// Writes blocked on the connection return. Safe after Close, and to call
+// twice.
+func (c *Conn) CloseNow() {
+	c.ws.CloseNow()
+	c.cancel()
+	<-c.done
+}

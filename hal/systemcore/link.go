@@ -29,6 +29,11 @@ const (
 	silentAfter = 500 * time.Millisecond
 	// retryEvery is how long the link waits between attempts to connect.
 	retryEvery = 500 * time.Millisecond
+	// stopWithin bounds each of stop's two waits: for the final flush and
+	// the close, then, on a wedged server, for the dropped connection.
+	// Systemcore kills the robot program 1 s after SIGTERM, and a wedged
+	// server could hold a write 2 s and the WebSocket close handshake 5 s.
+	stopWithin = 300 * time.Millisecond
 )
 
 // errNotConnected is every read's error while the link is down.
@@ -267,5 +272,26 @@ func (l *link) missing(names []string) []string {
 
 func (l *link) stop() {
 	l.cancel()
-	<-l.done
+	t := time.NewTimer(stopWithin)
+	defer t.Stop()
+	select {
+	case <-l.done:
+		return
+	case <-t.C:
+	}
+	// A silent or wedged server holds the final flush: drop the
+	// connection, which ends the writes waiting on it. (Once the close
+	// handshake has begun nothing shortens it; past a second wait the
+	// link is left to end on its own: frcd is exiting.)
+	l.mu.Lock()
+	c := l.conn
+	l.mu.Unlock()
+	if c != nil {
+		c.CloseNow()
+	}
+	t.Reset(stopWithin)
+	select {
+	case <-l.done:
+	case <-t.C:
+	}
 }

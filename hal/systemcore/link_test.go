@@ -5,12 +5,15 @@ import (
 	"errors"
 	"math"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/linux"
 	"github.com/frcd/frcd/internal/systemservertest"
@@ -390,4 +393,28 @@ func TestSystemServerNotReachable(t *testing.T) {
 	if b.DS().Enabled {
 		t.Error("enabled without a server")
 	}
+}
+
+// A server that takes the connection and then never answers (wedged):
+// stopping the link does not wait for the WebSocket close handshake it
+// will never finish (Systemcore kills the program 1 s after SIGTERM).
+func TestStopOnWedgedServer(t *testing.T) {
+	hold := make(chan struct{})
+	defer close(hold)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{"v4.1.networktables.first.wpi.edu", "networktables.first.wpi.edu"}})
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		<-hold // reads nothing, answers nothing
+	}))
+	defer srv.Close()
+	l := startLink(strings.TrimPrefix(srv.URL, "http://"))
+	tooltest.Eventually(t, wait, "a connection made", func() bool {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		return l.gen > 0
+	})
+	tooltest.Within(t, 4*stopWithin, l.stop)
 }
