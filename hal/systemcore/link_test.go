@@ -93,6 +93,7 @@ func TestSmartIOThroughSystemServer(t *testing.T) {
 		intIs(t, srv, "/io/"+strconv.Itoa(ch)+"/type", mode)
 	}
 	intIs(t, srv, "/io/4/periodset", period2ms)
+	intIs(t, srv, "/io/0/periodset", period20ms) // published, not left at what the channel last ran
 	intIs(t, srv, "/io/0/valset", 0)
 	intIs(t, srv, "/io/2/valset", 0)
 

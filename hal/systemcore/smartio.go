@@ -32,7 +32,8 @@ const (
 	pwmAlwaysHigh = 0xFFFF // kPwmAlwaysHigh
 	pwmMaxMicros  = 4095   // SetPwmMicroseconds clamps to it
 	digitalHigh   = 255    // SetDigitalOutput: 255 high, 0 low
-	period2ms     = 3      // PwmOutputPeriod: 0 20 ms, 1 10 ms, 2 5 ms, 3 2 ms
+	period20ms    = 0      // PwmOutputPeriod: 0 20 ms, 1 10 ms, 2 5 ms, 3 2 ms
+	period2ms     = 3
 	noPeriod      = -1
 )
 
@@ -215,7 +216,11 @@ func (d smartDutyOut) SetDutyCycle(duty float64) error {
 
 // OpenPWM opens a SmartIO channel as a PWM output, disabled.
 func (b *Backend) OpenPWM(ch int) (hal.PWM, error) {
-	s, err := b.link.open(ch, modePWMOut, noPeriod, "PWM")
+	// The period is published, not left at what the channel last ran:
+	// after a 2 ms duty-cycle output, 1-2 ms pulses would be a motor near
+	// full output. 20 ms suits every PWM motor controller and servo
+	// (WPILib left it at the firmware's default).
+	s, err := b.link.open(ch, modePWMOut, period20ms, "PWM")
 	if err != nil {
 		return nil, err
 	}
