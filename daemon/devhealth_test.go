@@ -14,16 +14,7 @@ import (
 // /diagnostics through the daemon, at OK with their temperature; a Talon
 // fallen silent (a cut CAN cable) is an ERROR, and so is a silent SPARK.
 func TestDeviceHealthOnDiagnostics(t *testing.T) {
-	dir := filepath.Join("testdata", "devloop")
-	r, list, err := robot.Load(filepath.Join(dir, "robot.urdf"), filepath.Join(dir, "robot.yaml"))
-	if err != nil || list.Errors() > 0 {
-		t.Fatalf("load: %v %v", err, list)
-	}
-	d, err := NewSim(r, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.Sim.SetDS(hal.DSState{Enabled: true, Attached: true})
+	d := devloopDaemon(t)
 	for i := 0; i < 20; i++ {
 		d.Step()
 	}
@@ -64,4 +55,21 @@ func TestDeviceHealthOnDiagnostics(t *testing.T) {
 	if sp := status("shooter_device (SparkFlex 6)"); sp.Level != ros.LevelError || sp.Message != "no status frames" {
 		t.Errorf("silent SPARK Flex: %+v", sp)
 	}
+}
+
+// devloopDaemon is the device-loop robot (testdata/devloop) on the
+// simulated HAL, enabled.
+func devloopDaemon(t *testing.T) *Daemon {
+	t.Helper()
+	dir := filepath.Join("testdata", "devloop")
+	r, list, err := robot.Load(filepath.Join(dir, "robot.urdf"), filepath.Join(dir, "robot.yaml"))
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("load: %v %v", err, list)
+	}
+	d, err := NewSim(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Sim.SetDS(hal.DSState{Enabled: true, Attached: true})
+	return d
 }

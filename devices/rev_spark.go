@@ -41,7 +41,8 @@ func sparkType(name, class, summary, motor string) *config.Type {
 			"Voltage, Position, Velocity and Effort interfaces; position, velocity and effort commands run through a PID on " +
 			"the robot controller, or with closed_loop: device position and velocity commands go to the SPARK's own loop " +
 			"(name/position, name/velocity: its position and velocity set points, in motor rotations and RPM through " +
-			"position_factor) with slot 0's gains kp, ki, kd, kv written as parameters at start and acknowledged before " +
+			"position_factor) with slot 0's gains kp, ki, kd, kv written as parameters at start (and again after the SPARK resets: " +
+			"they live in its RAM only) and acknowledged before " +
 			"it is driven. Effort (name/effort, and its joint's when it has no pdp_ch): the SPARK's output current × k_eff, signed as its output.",
 		Place: config.DrivesJoint, Provides: config.Position | config.Velocity | config.Effort, Keys: keys,
 		Check: func(d *config.Device, c *config.Checker) {
@@ -98,6 +99,11 @@ const (
 // 4.5 V), clamped to [-1, 1], negated when inverted; and it marks the
 // SPARK enabled in the bus's heartbeat (sparkHeartbeat). Halt sends duty
 // 0, and the heartbeat's Halt disables every SPARK on the bus.
+//
+// With closed_loop: device, the gains are written first (prepare: from
+// Write, and from Halt while disabled) and again after every sign of a
+// reset (sparkResetSigns); until all are acknowledged the SPARK gets no
+// set point and no enabling heartbeat.
 type spark struct {
 	name     string
 	can      hal.CANBus
@@ -141,6 +147,13 @@ type spark struct {
 	gainSentAt     time.Duration
 	gainErr        error // the SPARK refused a gain: for good
 	errGains       error // gains not yet acknowledged (wraps hal.ErrTimeout)
+
+	// Reset detection (sparkResetSigns): the "has reset" warning last
+	// seen in Status 1 (st1Seen: one was seen), whether status frames
+	// have been seen, and whether they have all gone stale since.
+	hasReset, st1Seen bool
+	statusSeen, lost  bool
+	now               time.Duration // Read's, for Halt (which has none)
 
 	cmd   interfaces.JointCommand
 	volts interfaces.AnalogState
@@ -234,6 +247,7 @@ func (s *spark) Name() string { return s.name }
 // was and makes Read return errStale; active faults make it return their
 // names.
 func (s *spark) Read(now, dt time.Duration) error {
+	s.now = now
 	if !s.fwKnown {
 		f, _, ok := s.can.Latest(s.idVer)
 		if !ok {
@@ -264,7 +278,7 @@ func (s *spark) Read(now, dt time.Duration) error {
 	if s.inverted {
 		sign = -1
 	}
-	stale := false
+	stale, fresh := false, false
 	s.st0OK = false
 	for k, id := range s.idStatus {
 		f, at, ok := s.can.Latest(id)
@@ -272,6 +286,7 @@ func (s *spark) Read(now, dt time.Duration) error {
 			stale = true
 			continue
 		}
+		fresh = true
 		switch k {
 		case 0:
 			s.st0, s.st0OK = frc.DecodeSparkStatus0(f.Data), true
@@ -279,6 +294,11 @@ func (s *spark) Read(now, dt time.Duration) error {
 			s.eff.Value = signedEffort(s.st0.Amps, s.kEff, s.volts.Value)
 		case 1:
 			st := frc.DecodeSparkStatus1(f.Data)
+			rst := st.Warnings&sparkHasReset != 0
+			if rst && !s.hasReset && s.st1Seen {
+				s.rewriteGains()
+			}
+			s.hasReset, s.st1Seen = rst, true
 			if sensor := st.Faults & sparkSensorFault; sensor != s.faults {
 				s.faults = sensor
 				s.faultErr = s.faultError()
@@ -297,6 +317,15 @@ func (s *spark) Read(now, dt time.Duration) error {
 			s.pos.Value = s.rate.State
 		}
 	}
+	switch {
+	case !fresh && s.statusSeen:
+		s.lost = true
+	case fresh && s.lost:
+		s.lost = false
+		s.rewriteGains()
+	case fresh:
+		s.statusSeen = true
+	}
 	s.mu.Lock()
 	s.diag.stale = stale
 	if s.st0OK {
@@ -310,6 +339,37 @@ func (s *spark) Read(now, dt time.Duration) error {
 		return s.errStale
 	}
 	return s.faultErr
+}
+
+// sparkResetSigns: REV keeps parameter writes in RAM only, so a SPARK
+// that resets (a brown-out, a power cycle, a cut and restored supply) runs
+// its loop with the gains in its flash (factory defaults, or an old
+// team's) while frcd would keep sending set points. Read takes either of
+// two signs of a reset as one and writes every gain again from the first
+// (rewriteGains), set points withheld and the SPARK not enabled in the
+// heartbeat meanwhile, as before the first acknowledgement:
+//
+//   - Status 1's active "has reset" warning turning on (seen off, then
+//     on). REV sets it at every power-up; whether and when the firmware
+//     clears the active bit again is not documented, so this sign alone
+//     would miss a reset while it is still on from the last one.
+//   - Every status frame stale (none within statusTimeout) and then fresh
+//     again: a reboot's bootloader and start-up send nothing for longer
+//     than that. This one does not depend on the warning's semantics; it
+//     also catches a cut and restored CAN cable, where writing the gains
+//     again costs a few cycles of neutral output and nothing else.
+//
+// Writing the gains again is always safe (they are the entry's own), so
+// a false sign costs only those cycles.
+const sparkHasReset = 1 << 6 // frc.SparkWarningNames[6], "has reset"
+
+// rewriteGains starts the gain sequence again from the first gain (a
+// SPARK with its own loop only; a duty-cycle set point needs no
+// parameter).
+func (s *spark) rewriteGains() {
+	if s.devLoop {
+		s.gainAt, s.gainSent = 0, false
+	}
 }
 
 // sparkSensorFault is Status 1's sensor fault: while it is active the
@@ -416,25 +476,38 @@ func (s *spark) faultError() error {
 	return fmt.Errorf("%s: active fault: %s: its encoder is not used", s.name, bitNames(s.faults, &frc.SparkFaultNames))
 }
 
-func (s *spark) Write(now, dt time.Duration) error {
+// prepare sends what comes before driving: the version request until the
+// SPARK answers, then the gains one at a time, each retried every
+// sparkVersionRetry until acknowledged. ready is false until the SPARK
+// can be driven (and for good after a refusal). Neither frame enables the
+// motor, so Halt sends them too: a refused firmware or gain shows before
+// the first enable.
+func (s *spark) prepare(now time.Duration, e *opError) (ready bool, err error) {
 	if !s.fwKnown {
 		if !s.asked || now-s.askedAt >= sparkVersionRetry {
 			s.asked, s.askedAt = true, now
-			return s.wErr.wrap(s.can.Send(hal.Frame{ID: s.idVer}))
+			return false, e.wrap(s.can.Send(hal.Frame{ID: s.idVer}))
 		}
-		return nil
+		return false, nil
 	}
 	if s.fwErr != nil || s.gainErr != nil {
-		return nil
+		return false, nil
 	}
 	if s.gainAt < len(s.gains) { // the gains first, one at a time; not driven meanwhile
 		if s.gainSent && now-s.gainSentAt < sparkVersionRetry {
-			return nil
+			return false, nil
 		}
 		g := s.gains[s.gainAt]
 		d, n := frc.EncodeSparkParameterWrite(g.param, g.value)
 		s.gainSent, s.gainSentAt = true, now
-		return s.wErr.wrap(s.can.Send(hal.Frame{ID: s.idParam, Len: n, Data: d}))
+		return false, e.wrap(s.can.Send(hal.Frame{ID: s.idParam, Len: n, Data: d}))
+	}
+	return true, nil
+}
+
+func (s *spark) Write(now, dt time.Duration) error {
+	if ready, err := s.prepare(now, &s.wErr); !ready {
+		return err
 	}
 	if s.devLoop {
 		if id, v, ok := s.loopSetpoint(); ok {
@@ -471,11 +544,13 @@ func (s *spark) loopSetpoint() (uint32, float64, bool) {
 	return 0, 0, false
 }
 
-// Halt sends duty 0 (when the firmware is one frcd drives).
+// Halt sends duty 0 (when the firmware is one frcd drives); until the
+// SPARK can be driven, the version request or the next gain instead (at
+// the time of the last Read), neither of which enables it.
 func (s *spark) Halt() error {
 	s.volts.Value, s.eff.Value = 0, 0
-	if !s.fwKnown || s.fwErr != nil || s.gainErr != nil || s.gainAt < len(s.gains) {
-		return nil
+	if ready, err := s.prepare(s.now, &s.hErr); !ready {
+		return err
 	}
 	return s.hErr.wrap(s.can.Send(hal.Frame{ID: s.idDuty, Len: 8, Data: frc.EncodeSparkSetpoint(0, 0)}))
 }

@@ -73,9 +73,11 @@ var (
 
 // node is what every emulated CAN device has: whether it is silent (cut
 // off the bus: it sends nothing and hears nothing), by SetCANSilent
-// (manual) or a scheduled CANFault (sched).
+// (manual) or a scheduled CANFault (sched); and, for a device whose
+// emulation has one, what RebootCAN does to it.
 type node struct {
 	manual, sched bool
+	reboot        func()
 }
 
 func (n *node) silent() bool { return n.manual || n.sched }

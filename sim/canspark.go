@@ -22,6 +22,12 @@ import (
 // warning while the terminal voltage is below BrownoutVolts, and its
 // motor's rotations and RPM (the joint's position and velocity × the
 // gearing, in the motor's direction).
+//
+// Sim.RebootCAN reboots it as a brown-out would: the gains, which
+// parameter writes set in RAM only, go back to its flash's (sparkFlash,
+// REV's factory defaults), the set point and heartbeat are forgotten, and
+// Status 1's "has reset" warning, active and sticky, is set (REV sets it
+// at every power-up; the emulation starts as if it had been cleared).
 type spark struct {
 	node
 	bus *canBus
@@ -55,6 +61,14 @@ type spark struct {
 	loopRun, loopReset bool
 }
 
+// sparkFlash is what the emulated SPARK's flash holds of slot 0's gains:
+// REV's factory defaults, all 0.
+var sparkFlash = map[uint8]float32{frc.SparkParamP0: 0, frc.SparkParamI0: 0, frc.SparkParamD0: 0, frc.SparkParamV0: 0}
+
+// sparkHasReset is Status 1's "has reset" warning bit
+// (frc.SparkWarningNames).
+const sparkHasReset = 1 << 6
+
 // sparkFirmware is the firmware the emulated SPARKs report.
 var sparkFirmware = frc.SparkFirmware{Major: frc.SparkFirmwareMajor, Minor: 2, Build: 0}
 
@@ -72,6 +86,7 @@ func sparkJoint(s *Sim, d *config.Device, j *joint) {
 	p.idPos, p.idVel = frc.SparkID(frc.SparkAPIPositionSetpoint, p.id), frc.SparkID(frc.SparkAPIVelocitySetpoint, p.id)
 	p.idParam = frc.SparkID(frc.SparkAPIParameterWrite, p.id)
 	p.gains = map[uint8]float32{}
+	p.reboot = p.rebootNow
 	for k := range p.slots {
 		p.slots[k] = b.addSlot(frc.SparkID(frc.SparkAPIStatus0+k, p.id))
 	}
@@ -86,6 +101,19 @@ func sparkJoint(s *Sim, d *config.Device, j *joint) {
 }
 
 func (p *spark) canID() int { return p.id }
+
+// rebootNow is the emulated reboot (Sim.RebootCAN, under the Sim's lock).
+func (p *spark) rebootNow() {
+	for k := range p.gains {
+		delete(p.gains, k)
+	}
+	for k, v := range sparkFlash {
+		p.gains[k] = v
+	}
+	p.mode, p.duty, p.sp, p.dutySet, p.hbOn, p.loopReset = 0, 0, 0, false, false, true
+	p.st1.Warnings |= sparkHasReset
+	p.st1.StickyWarnings |= sparkHasReset
+}
 
 // receive takes a set point, the bus's heartbeat or a version request.
 func (p *spark) receive(f hal.Frame, at time.Duration) {

@@ -150,3 +150,56 @@ func TestSparkParametersAndOwnLoop(t *testing.T) {
 		t.Errorf("arm at %v rad under the SPARK's own loop, want π/2", j.Position)
 	}
 }
+
+// RebootCAN reboots the emulated SPARK as a brown-out would: Status 1
+// (0x0205B845 for CAN id 5) gains its "has reset" warning, active (byte
+// 2) and sticky (byte 5), bit 6: 0x40; the gains written go back to the
+// flash's 0, so a position set point no longer moves the arm
+// (its loop's output is 0); written again, they do.
+func TestSparkReboot(t *testing.T) {
+	s := newSim(t, loadRobot(t, sparkURDF, sparkSimYAML), Options{Joints: map[string]JointParams{"arm_joint": {Gearing: 60}}})
+	bus, _ := s.CANBus("rio")
+	s.SetDS(enabled)
+	at := time.Duration(0)
+	// run sends the heartbeat and a position set point every 10 ms for d:
+	// 15 NEO rotations (float32 0x41700000, π/2 rad of the arm), or 0.
+	run := func(d time.Duration, rotations15 bool) {
+		sp := [8]byte{0, 0, 0x70, 0x41}
+		if !rotations15 {
+			sp = [8]byte{}
+		}
+		for end := at + d; at < end; {
+			at += 10 * time.Millisecond
+			bus.Send(hal.Frame{ID: 0x02052C80, Len: 8, Data: [8]byte{0x20}})
+			bus.Send(hal.Frame{ID: 0x02050105, Len: 8, Data: sp})
+			s.AdvanceTo(at)
+		}
+	}
+	kP := hal.Frame{ID: 0x02053805, Len: 5, Data: [8]byte{0x0D, 0xCD, 0xCC, 0x4C, 0x3D}} // kP_0 = 0.05
+	bus.Send(kP)
+	run(3*time.Second, true)
+	if j := truth(t, s, "arm_joint"); math.Abs(j.Position-math.Pi/2) > 0.05 {
+		t.Fatalf("arm at %v rad before the reboot, want π/2", j.Position)
+	}
+	if f := latest(t, bus, 0x0205B845); f.Data != [8]byte{} {
+		t.Errorf("Status 1 before the reboot % x", f.Data)
+	}
+	if err := s.RebootCAN("arm_joint"); err != nil {
+		t.Fatal(err)
+	}
+	run(20*time.Millisecond, false) // 15 rotations off: kP_0 0.05 would give duty 0.75
+	if f := latest(t, bus, 0x0205B845); f.Data != [8]byte{0, 0, 0x40, 0, 0, 0x40} {
+		t.Errorf("Status 1 after the reboot % x, want 00 00 40 00 00 40 00 00", f.Data)
+	}
+	if j := truth(t, s, "arm_joint"); j.Voltage != 0 {
+		t.Errorf("%v V on the flash's gains (0)", j.Voltage)
+	}
+	bus.Send(kP)
+	run(3*time.Second, true)
+	if j := truth(t, s, "arm_joint"); math.Abs(j.Position-math.Pi/2) > 0.05 {
+		t.Errorf("arm at %v rad with kP_0 written again, want π/2", j.Position)
+	}
+	if err := s.RebootCAN("nothing"); err == nil {
+		t.Error("rebooting no device: no error")
+	}
+}

@@ -174,6 +174,24 @@ func (s *Sim) SetCANSilent(name string, silent bool) error {
 	return nil
 }
 
+// RebootCAN reboots the emulated CAN device the YAML device of that
+// name stands on, as a brown-out or power cycle would: what it keeps in
+// RAM only is lost (each emulation's doc says what). Only some
+// emulations have it; the others are an error.
+func (s *Sim) RebootCAN(name string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, err := s.canNode(name)
+	if err != nil {
+		return err
+	}
+	if n.reboot == nil {
+		return fmt.Errorf("sim: %q: its emulation has no reboot", name)
+	}
+	n.reboot()
+	return nil
+}
+
 // CANSilent reports whether the device the YAML device of that name
 // stands on is silent now.
 func (s *Sim) CANSilent(name string) bool {
