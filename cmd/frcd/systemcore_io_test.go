@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"runtime"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/frcd/frcd/hal/systemcore"
 	"github.com/frcd/frcd/interfaces"
 	"github.com/frcd/frcd/internal/systemservertest"
+	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/robot"
 )
 
@@ -80,7 +82,7 @@ func TestExampleOnEmulatedSystemServer(t *testing.T) {
 				d.Loop.Controller(c).Command(cmd, vt+d.Loop.Period())
 			}
 			step()
-			time.Sleep(time.Millisecond) // the server's values come on their own goroutine; poll, do not spin
+			runtime.Gosched() // the server's values come on their own goroutines
 		}
 	}
 	neutral := func() bool { return valset("0") == 0 && valset("1") == 0 && valset("2") == 0 }
@@ -168,20 +170,13 @@ func TestExampleOnEmulatedSystemServer(t *testing.T) {
 	if err := srv.Resume(); err != nil {
 		t.Fatal(err)
 	}
-	end := time.Now().Add(deadline)
-	for {
+	tooltest.Eventually(t, deadline, "a valset on the new connection", func() bool {
 		v, ok := srv.Int("/io/0/valset")
-		if ok {
-			if v != 0 {
-				t.Fatalf("the first valset on the new connection is %d, not neutral", v)
-			}
-			break
+		if ok && v != 0 {
+			t.Fatalf("the first valset on the new connection is %d, not neutral", v)
 		}
-		if time.Now().After(end) {
-			t.Fatal("no valset on the new connection")
-		}
-		time.Sleep(time.Millisecond)
-	}
+		return ok
+	})
 	run("driving again on the new connection", driving)
 
 	// E-stop, last: the daemon latches it, as the roboRIO does.
@@ -191,11 +186,11 @@ func TestExampleOnEmulatedSystemServer(t *testing.T) {
 	run("e-stopped: neutral", neutral)
 	srv.SetControl(&enabled)
 	run("the Driver Station enabled again", func() bool { return b.DS().Enabled })
-	// A negative check needs a window: 50 more commanded cycles, each
-	// polled after a millisecond, so several flushes (every 5 ms) and
-	// server periods (10 ms) pass.
-	n := 0
-	run("50 cycles commanded after the e-stop", func() bool { n++; return n > 50 || !neutral() })
+	// A negative check needs a window: cycles commanded until the server
+	// has sent five more control messages (every 20 ms), so that many of
+	// frcd's flushes (every 5 ms) have gone out in between.
+	sent := srv.Sent()
+	run("five control messages commanded through after the e-stop", func() bool { return srv.Sent() >= sent+5 || !neutral() })
 	if !neutral() {
 		t.Errorf("e-stop did not latch: valsets %d %d %d", valset("0"), valset("1"), valset("2"))
 	}
@@ -206,11 +201,5 @@ func TestExampleOnEmulatedSystemServer(t *testing.T) {
 	if hbEnabled() || b.DS().Enabled {
 		t.Errorf("after the halt, with the server's DS enabled: heartbeat enabled %v, DS %+v", hbEnabled(), b.DS())
 	}
-	end = time.Now().Add(deadline)
-	for !neutral() {
-		if time.Now().After(end) {
-			t.Fatal("not neutral after the halt")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	tooltest.Eventually(t, deadline, "neutral after the halt", neutral)
 }

@@ -57,7 +57,7 @@ func startMaster(t testing.TB) string {
 		if time.Now().After(deadline) {
 			t.Fatalf("rosmaster not listening on %s: %v", addr, err)
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // a separate process: its open port is the only sign it is up
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -64,7 +65,7 @@ func waitSubscriber(t *testing.T, p *Publisher, callerID string) *publisherSubsc
 		if time.Now().After(deadline) {
 			t.Fatalf("subscriber %s not registered", callerID)
 		}
-		time.Sleep(time.Millisecond)
+		runtime.Gosched() // registered by the node's goroutine
 	}
 }
 
