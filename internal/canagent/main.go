@@ -16,10 +16,8 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -37,35 +35,8 @@ import (
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_msgs"
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_srvs"
+	"github.com/frcd/frcd/internal/vmagent"
 )
-
-// Event is one line of the report.
-type Event struct {
-	Ev   string    `json:"ev"`
-	T    float64   `json:"t"` // seconds since the Unix epoch, on the guest's clock
-	Name string    `json:"name,omitempty"`
-	Line string    `json:"line,omitempty"`
-	Vals []float64 `json:"vals,omitempty"`
-	Code int       `json:"code,omitempty"`
-}
-
-var (
-	outMu sync.Mutex
-	enc   = json.NewEncoder(os.Stdout)
-)
-
-func emit(e Event) {
-	if e.T == 0 {
-		e.T = float64(time.Now().UnixNano()) / 1e9
-	}
-	outMu.Lock()
-	defer outMu.Unlock()
-	_ = enc.Encode(e)
-}
-
-func mark(name string) { emit(Event{Ev: "mark", Name: name}) }
-
-func fail(format string, args ...any) { emit(Event{Ev: "fail", Line: fmt.Sprintf(format, args...)}) }
 
 func main() {
 	frcd := flag.String("frcd", "/bin/frcd", "the frcd binary")
@@ -75,7 +46,7 @@ func main() {
 	halName := flag.String("hal", "linux", "frcd's --hal: linux or systemcore")
 	flag.Parse()
 	if err := run(*frcd, *halName, *urdf, *yaml, *iface); err != nil {
-		fail("%v", err)
+		vmagent.Fail("%v", err)
 	}
 	canFD()
 }
@@ -119,34 +90,19 @@ func run(frcd, halName, urdf, yaml, iface string) error {
 			_ = c.Wait()
 			for _, l := range strings.Split(strings.TrimSpace(dumps[i].String()), "\n") {
 				if l != "" {
-					emit(Event{Ev: "candump", Line: l})
+					vmagent.Emit(vmagent.Event{Ev: "candump", Line: l})
 				}
 			}
 		}
 	}()
 
-	mark("start")
+	vmagent.Mark("start")
 	d := exec.Command(frcd, "run", "--hal", halName, urdf, yaml)
 	d.Env = append(os.Environ(), "ROS_MASTER_URI=http://127.0.0.1:11311", "ROS_IP=127.0.0.1")
-	pr, pw, err := os.Pipe()
+	exited, err := vmagent.Start(d)
 	if err != nil {
 		return err
 	}
-	d.Stdout, d.Stderr = pw, pw
-	if err := d.Start(); err != nil {
-		return fmt.Errorf("frcd: %w", err)
-	}
-	pw.Close()
-	logDone := make(chan struct{})
-	go func() {
-		defer close(logDone)
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			emit(Event{Ev: "log", Line: sc.Text()})
-		}
-	}()
-	exited := make(chan error, 1)
-	go func() { err := d.Wait(); <-logDone; exited <- err }()
 	stopped := false
 	defer func() {
 		if !stopped {
@@ -169,7 +125,7 @@ func run(frcd, halName, urdf, yaml, iface string) error {
 	sub := func(topic string, cb any) {
 		s, err := goroslib.NewSubscriber(goroslib.SubscriberConf{Node: node, Topic: topic, Callback: cb})
 		if err != nil {
-			fail("subscribe %s: %v", topic, err)
+			vmagent.Fail("subscribe %s: %v", topic, err)
 			return
 		}
 		subs = append(subs, s)
@@ -177,7 +133,7 @@ func run(frcd, halName, urdf, yaml, iface string) error {
 	sub("/diagnostics", func(m *diagnostic_msgs.DiagnosticArray) {
 		for _, st := range m.Status {
 			if st.Level != 0 || strings.Contains(st.Name, iface) {
-				emit(Event{Ev: "diag", Name: st.Name, Line: st.Message, Code: int(st.Level)})
+				vmagent.Emit(vmagent.Event{Ev: "diag", Name: st.Name, Line: st.Message, Code: int(st.Level)})
 			}
 		}
 	})
@@ -207,18 +163,18 @@ func run(frcd, halName, urdf, yaml, iface string) error {
 	defer intake.Close()
 
 	// Disabled: the heartbeat goes out with the enable bits clear.
-	mark("disabled")
+	vmagent.Mark("disabled")
 	time.Sleep(time.Second)
 
-	mark("enabling")
+	vmagent.Mark("enabling")
 	if err := enable(ctx, node, true); err != nil {
 		return err
 	}
-	mark("enabled")
+	vmagent.Mark("enabled")
 	time.Sleep(500 * time.Millisecond)
 
 	// Commands at 20 Hz from here on (a command holds for 0.5 s).
-	mark("commanded")
+	vmagent.Mark("commanded")
 	cmdCtx, stopCmds := context.WithCancel(ctx)
 	defer stopCmds()
 	cmdsDone := make(chan struct{})
@@ -241,28 +197,28 @@ func run(frcd, halName, urdf, yaml, iface string) error {
 	// The PDP's status frames, from cansend every 20 ms, until frcd has
 	// published what they say (or 10 s): each cansend is a process, which
 	// under plain emulation takes a good part of the PDP's 100 ms timeout.
-	mark("pdp")
+	vmagent.Mark("pdp")
 	for end := time.Now().Add(10 * time.Second); time.Now().Before(end) && !pdpSeen.Load(); {
 		for _, f := range pdpFrames {
 			if out, err := exec.CommandContext(ctx, "cansend", iface, f).CombinedOutput(); err != nil {
-				fail("cansend %s %s: %v: %s", iface, f, err, out)
+				vmagent.Fail("cansend %s %s: %v: %s", iface, f, err, out)
 			}
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	mark("pdp-end")
+	vmagent.Mark("pdp-end")
 	time.Sleep(300 * time.Millisecond)
 
 	// The interface goes down for a second, then comes back.
-	mark("down")
+	vmagent.Mark("down")
 	if out, err := exec.CommandContext(ctx, "ip", "link", "set", iface, "down").CombinedOutput(); err != nil {
-		fail("ip link set %s down: %v: %s", iface, err, out)
+		vmagent.Fail("ip link set %s down: %v: %s", iface, err, out)
 	}
-	mark("is-down") // ip has returned: the interface is down from here
+	vmagent.Mark("is-down") // ip has returned: the interface is down from here
 	time.Sleep(1500 * time.Millisecond)
-	mark("up")
+	vmagent.Mark("up")
 	if out, err := exec.CommandContext(ctx, "ip", "link", "set", iface, "up").CombinedOutput(); err != nil {
-		fail("ip link set %s up: %v: %s", iface, err, out)
+		vmagent.Fail("ip link set %s up: %v: %s", iface, err, out)
 	}
 	if err := startDump(); err != nil {
 		return err
@@ -273,7 +229,7 @@ func run(frcd, halName, urdf, yaml, iface string) error {
 
 	// SIGTERM, still enabled and commanded: every output goes neutral and
 	// frcd exits 0 within the deadline.
-	mark("sigterm")
+	vmagent.Mark("sigterm")
 	_ = d.Process.Signal(syscall.SIGTERM)
 	stopped = true
 	select {
@@ -285,11 +241,11 @@ func run(frcd, halName, urdf, yaml, iface string) error {
 		} else if err != nil {
 			code = -1
 		}
-		emit(Event{Ev: "exit", Code: code})
+		vmagent.Emit(vmagent.Event{Ev: "exit", Code: code})
 	case <-time.After(10 * time.Second):
 		_ = d.Process.Kill()
 		<-exited
-		fail("frcd did not exit within 10 s of SIGTERM")
+		vmagent.Fail("frcd did not exit within 10 s of SIGTERM")
 	}
 	time.Sleep(time.Second) // let candump take the last frames
 	return nil
@@ -312,7 +268,7 @@ func changes[M any](ev string, vals func(*M) []float64) func(*M) {
 		defer mu.Unlock()
 		if last == nil || !slices.Equal(v, last) {
 			last = v
-			emit(Event{Ev: ev, Vals: v})
+			vmagent.Emit(vmagent.Event{Ev: ev, Vals: v})
 		}
 	}
 }
@@ -368,23 +324,23 @@ func enable(ctx context.Context, node *goroslib.Node, on bool) error {
 // canFD shows that this kernel's vcan takes the CAN FD MTU (72) and
 // carries a 64-byte CAN FD frame from cansend to candump.
 func canFD() {
-	mark("canfd")
+	vmagent.Mark("canfd")
 	sh := func(args ...string) string {
 		out, err := exec.Command(args[0], args[1:]...).CombinedOutput()
 		if err != nil {
-			fail("%s: %v: %s", strings.Join(args, " "), err, out)
+			vmagent.Fail("%s: %v: %s", strings.Join(args, " "), err, out)
 		}
 		return string(out)
 	}
 	sh("ip", "link", "add", "dev", "vcan1", "type", "vcan")
 	sh("ip", "link", "set", "vcan1", "mtu", "72")
 	sh("ip", "link", "set", "vcan1", "up")
-	emit(Event{Ev: "cmd", Name: "ip link show vcan1", Line: sh("ip", "link", "show", "vcan1")})
+	vmagent.Emit(vmagent.Event{Ev: "cmd", Name: "ip link show vcan1", Line: sh("ip", "link", "show", "vcan1")})
 	dump := exec.Command("candump", "-n", "1", "vcan1")
 	var out bytes.Buffer
 	dump.Stdout = &out
 	if err := dump.Start(); err != nil {
-		fail("candump vcan1: %v", err)
+		vmagent.Fail("candump vcan1: %v", err)
 		return
 	}
 	// candump binds before it reads; send until it has taken a frame.
@@ -394,13 +350,13 @@ func canFD() {
 		sh("cansend", "vcan1", "1FFFFFF0##3"+strings.Repeat("A5", 64))
 		select {
 		case <-done:
-			emit(Event{Ev: "cmd", Name: "candump vcan1", Line: out.String()})
+			vmagent.Emit(vmagent.Event{Ev: "cmd", Name: "candump vcan1", Line: out.String()})
 			return
 		case <-time.After(50 * time.Millisecond):
 		}
 		if i == 100 {
 			_ = dump.Process.Kill()
-			fail("candump vcan1 saw no CAN FD frame in 5 s")
+			vmagent.Fail("candump vcan1 saw no CAN FD frame in 5 s")
 			return
 		}
 	}

@@ -10,10 +10,8 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -26,31 +24,9 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/internal/systemservertest"
+	"github.com/frcd/frcd/internal/vmagent"
 	"github.com/frcd/frcd/nt4"
 )
-
-// Event is one line of the report.
-type Event struct {
-	Ev   string    `json:"ev"`
-	T    float64   `json:"t"`
-	Name string    `json:"name,omitempty"`
-	Line string    `json:"line,omitempty"`
-	Vals []float64 `json:"vals,omitempty"`
-}
-
-var outMu sync.Mutex
-
-func emit(e Event) {
-	if e.T == 0 {
-		e.T = float64(time.Now().UnixNano()) / 1e9
-	}
-	b, _ := json.Marshal(e)
-	outMu.Lock()
-	os.Stdout.Write(append(b, '\n'))
-	outMu.Unlock()
-}
-
-func mark(name string) { emit(Event{Ev: "mark", Name: name}) }
 
 func main() {
 	frcd := flag.String("frcd", "/bin/frcd", "the frcd binary")
@@ -58,9 +34,9 @@ func main() {
 	yaml := flag.String("yaml", "/robot/robot.yaml", "the robot's YAML")
 	flag.Parse()
 	if err := run(*frcd, *urdf, *yaml); err != nil {
-		emit(Event{Ev: "fail", Line: err.Error()})
+		vmagent.Fail("%s", err)
 	}
-	mark("done")
+	vmagent.Mark("done")
 }
 
 // until polls ok every millisecond until it holds or d passes.
@@ -95,32 +71,17 @@ func run(frcd, urdf, yaml string) error {
 		_ = dump.Wait()
 		for _, l := range strings.Split(strings.TrimSpace(dumped.String()), "\n") {
 			if l != "" {
-				emit(Event{Ev: "candump", Line: l})
+				vmagent.Emit(vmagent.Event{Ev: "candump", Line: l})
 			}
 		}
 	}()
 
-	mark("start")
+	vmagent.Mark("start")
 	d := exec.Command(frcd, "run", "--hal", "systemcore", "--no-ros", "--nt", "127.0.0.1:5810", urdf, yaml)
-	pr, pw, err := os.Pipe()
+	exited, err := vmagent.Start(d)
 	if err != nil {
 		return err
 	}
-	d.Stdout, d.Stderr = pw, pw
-	if err := d.Start(); err != nil {
-		return fmt.Errorf("frcd: %w", err)
-	}
-	pw.Close()
-	logDone := make(chan struct{})
-	go func() {
-		defer close(logDone)
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			emit(Event{Ev: "log", Line: sc.Text()})
-		}
-	}()
-	exited := make(chan error, 1)
-	go func() { exited <- d.Wait() }()
 	defer func() {
 		if d.ProcessState == nil {
 			d.Process.Kill()
@@ -137,7 +98,7 @@ func run(frcd, urdf, yaml string) error {
 	}); err != nil {
 		return err
 	}
-	mark("modes")
+	vmagent.Mark("modes")
 
 	// The drive commanded 6 V over frcd's NT4 server, every 20 ms: refused
 	// while disabled, obeyed once the Driver Station enables.
@@ -191,36 +152,36 @@ func run(frcd, urdf, yaml string) error {
 	neutral := func() bool { return valset("0") == 0 && valset("1") == 0 && valset("2") == 0 }
 
 	rounds.Wait() // ten rounds of commands while disabled: the test checks nothing moved
-	mark("disabled-window")
+	vmagent.Mark("disabled-window")
 	enabled := systemservertest.Control{Enabled: true, DSConnected: true, Watchdog: true, Mode: 2}
-	mark("enable")
+	vmagent.Mark("enable")
 	srv.SetControl(&enabled)
 	if err := until("driving once enabled", 10*time.Second, driving); err != nil {
 		return err
 	}
-	mark("driving")
+	vmagent.Mark("driving")
 	// Driving for a while (about ten heartbeats), for the test to see the
 	// heartbeat enabled.
 	held := time.Now().Add(200 * time.Millisecond)
 	until("driving for 200 ms", time.Second, func() bool { return time.Now().After(held) })
 	disabled := enabled
 	disabled.Enabled = false
-	mark("disable")
+	vmagent.Mark("disable")
 	srv.SetControl(&disabled)
 	if err := until("neutral once disabled", 10*time.Second, neutral); err != nil {
 		return err
 	}
-	mark("neutral")
+	vmagent.Mark("neutral")
 	// Disabled for a while (about ten heartbeats), for the test to see
 	// the heartbeat disabled.
 	held = time.Now().Add(200 * time.Millisecond)
 	until("disabled for 200 ms", time.Second, func() bool { return time.Now().After(held) })
-	mark("reenable")
+	vmagent.Mark("reenable")
 	srv.SetControl(&enabled)
 	if err := until("driving again", 10*time.Second, driving); err != nil {
 		return err
 	}
-	mark("sigterm")
+	vmagent.Mark("sigterm")
 	if err := d.Process.Signal(syscall.SIGTERM); err != nil {
 		return err
 	}
@@ -230,11 +191,10 @@ func run(frcd, urdf, yaml string) error {
 	case <-time.After(20 * time.Second):
 		return errors.New("frcd did not exit within 20 s of SIGTERM")
 	}
-	mark("exited")
-	<-logDone
+	vmagent.Mark("exited")
 	for _, ch := range []string{"0", "1", "2"} {
 		for _, v := range srv.History("/io/" + ch + "/valset") {
-			emit(Event{Ev: "valset", T: float64(v.At.UnixNano()) / 1e9, Vals: []float64{float64(ch[0] - '0'), float64(v.Int)}})
+			vmagent.Emit(vmagent.Event{Ev: "valset", T: float64(v.At.UnixNano()) / 1e9, Vals: []float64{float64(ch[0] - '0'), float64(v.Int)}})
 		}
 	}
 	if exitErr != nil {
