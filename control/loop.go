@@ -50,7 +50,6 @@ type Loop struct {
 
 	pubMu   sync.Mutex
 	pub     Snapshot
-	updated chan struct{}
 	notify  []chan struct{} // Notify's
 	journal *journal        // EnableJournal's, or nil
 	imus    stateSet[interfaces.IMUState]
@@ -134,7 +133,6 @@ func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverS
 	}
 	l.linkDigital = newStateSet[interfaces.BinaryState](reg, interfaces.Binary, devIndex).only(links)
 	l.linkAnalog = newStateSet[interfaces.AnalogState](reg, interfaces.Analog, devIndex).only(links)
-	l.updated = make(chan struct{}, 1)
 	l.pub = l.newSnapshot()
 	return l, nil
 }
@@ -345,14 +343,10 @@ func (l *Loop) finish(now time.Duration, ds hal.DSState, t0 time.Duration) {
 	}
 	l.fill(&l.pub, now, ds)
 	l.pubMu.Unlock()
-	select {
-	case l.updated <- struct{}{}:
-	default: // the reader has not taken the last one yet: it reads the newest
-	}
 	for _, ch := range l.notify {
 		select {
 		case ch <- struct{}{}:
-		default:
+		default: // the reader has not taken the last one yet: it reads the newest
 		}
 	}
 }

@@ -382,19 +382,20 @@ func TestGroupController(t *testing.T) {
 }
 
 // TestSnapshotStates: the snapshot carries the PDPs' states with their
-// device's health, and Updated signals each cycle without ever blocking.
+// device's health, and Notify signals each cycle without ever blocking.
 func TestSnapshotStates(t *testing.T) {
 	g := newRig(t)
+	updated := g.l.Notify()
 	g.pdp.Voltage, g.pdp.Current[3] = 12.3, 7
 	g.l.Cycle(10 * time.Millisecond)
 	g.l.Cycle(20 * time.Millisecond) // a second signal is dropped, not waited on
 	select {
-	case <-g.l.Updated():
+	case <-updated:
 	default:
 		t.Fatal("no update signalled")
 	}
 	select {
-	case <-g.l.Updated():
+	case <-updated:
 		t.Fatal("two signals queued; want the newest only")
 	default:
 	}

@@ -150,13 +150,9 @@ func (l *Loop) fill(s *Snapshot, now time.Duration, ds hal.DSState) {
 	l.linkAnalog.fill(s.LinkAnalog, l.devOK)
 }
 
-// Updated returns a channel that receives after each cycle's snapshot is
-// published: the newest wins (the loop never waits on it). One reader.
-func (l *Loop) Updated() <-chan struct{} { return l.updated }
-
-// Notify returns a new channel that, as Updated's, receives after each
-// cycle's snapshot is published, the newest winning: one per reader
-// beyond the ROS bridge (NT4, the log). Call it before the loop runs.
+// Notify returns a new channel that receives after each cycle's snapshot
+// is published, the newest winning (the loop never waits on it): one per
+// reader (the ROS bridge, NT4, the log). Call it before the loop runs.
 func (l *Loop) Notify() <-chan struct{} {
 	ch := make(chan struct{}, 1)
 	l.notify = append(l.notify, ch)

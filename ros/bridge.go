@@ -164,6 +164,7 @@ type Bridge struct {
 	out       rosout
 	ctlTopics map[string]*control.Controller
 	joints    map[string]bool // the movable joints, for /sim/push
+	updated   <-chan struct{} // the loop's signal of each new snapshot (Loop.Notify)
 
 	mu      sync.Mutex
 	stats   Stats
@@ -197,7 +198,8 @@ func New(o Options) (*Bridge, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bridge{o: o, names: names, masterURI: uri, hostport: hostport, ctlTopics: map[string]*control.Controller{}, joints: map[string]bool{}}
+	b := &Bridge{o: o, names: names, masterURI: uri, hostport: hostport, ctlTopics: map[string]*control.Controller{}, joints: map[string]bool{},
+		updated: o.Loop.Notify()}
 	for _, j := range o.Loop.NewSnapshot().Joints {
 		b.joints[j.Name] = true
 	}

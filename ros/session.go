@@ -300,7 +300,7 @@ func (s *session) run(ctx context.Context) error {
 	// nothing due: a timer wakes it when the next is due and it publishes
 	// the newest snapshot (at most a cycle old), or waits for the next
 	// cycle (updated, nil while the timer runs) if that one is too old.
-	updated := b.o.Loop.Updated()
+	updated := b.updated
 	coalesce := b.every >= 2*b.o.Loop.Period()
 	due := time.NewTimer(time.Hour)
 	due.Stop()
@@ -308,7 +308,7 @@ func (s *session) run(ctx context.Context) error {
 	publish := func() {
 		b.o.Loop.ReadSnapshot(s.snap)
 		if s.snap.Now-last < b.every-tolerance {
-			updated = b.o.Loop.Updated() // the cycle due has not run yet
+			updated = b.updated // the cycle due has not run yet
 			return
 		}
 		last = s.snap.Now
