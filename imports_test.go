@@ -51,7 +51,7 @@ var allowed = map[string][]string{
 	"internal/sshdtest":         {"internal/tooltest", "golang.org/x/crypto/ssh"},
 	"deploy":                    {"diag", "robot", "github.com/pkg/sftp", "golang.org/x/crypto/ssh", "golang.org/x/crypto/ssh/knownhosts"},
 	"cmd/frcd":                  {"diag", "config", "devices", "hal", "hal/roborio", "hal/linux", "hal/systemcore", "robot", "daemon", "ros", "sim", "wpilibws", "deploy", "nt4", "wpilog"},
-	"wpilibws":                  {"frc", "hal", "config", "sim", "github.com/coder/websocket"},
+	"wpilibws":                  {"frc", "hal", "config", "sim", "urdf", "github.com/coder/websocket"},
 
 	// make bench's CPU measure and its bare-loop reference
 	"internal/cpubench":          {"control", "daemon", "robot", "ros", "sim"},

@@ -266,7 +266,7 @@ func (s *Source) addSim() {
 				if n := math.Sqrt(ax[0]*ax[0] + ax[1]*ax[1] + ax[2]*ax[2]); n > 0 {
 					ax = [3]float64{ax[0] / n, ax[1] / n, ax[2] / n}
 				}
-				o := xform{q: fromRPY(j.Origin.RPY[0], j.Origin.RPY[1], j.Origin.RPY[2]), t: [3]float64(j.Origin.XYZ)}
+				o := xform{q: j.Origin.RPY.Quaternion(), t: [3]float64(j.Origin.XYZ)}
 				s.links = append(s.links, linkStep{parent: pi, origin: o, typ: j.Type, axis: ax, joint: j.Name})
 				at[j.Child] = len(s.links) - 1
 				names = append(names, j.Child)
@@ -482,7 +482,7 @@ func (s *Source) sampleSim(now time.Duration) {
 	putPose2d(s.pose2d.Raw, tr.X, tr.Y, tr.Yaw)
 	s.pose2d.setRaw(s.old[:Pose2dSize], now)
 	copy(s.old, s.pose3d.Raw)
-	putPose3d(s.pose3d.Raw, xform{q: fromRPY(0, 0, tr.Yaw), t: [3]float64{tr.X, tr.Y, 0}})
+	putPose3d(s.pose3d.Raw, xform{q: urdf.Vec3{0, 0, tr.Yaw}.Quaternion(), t: [3]float64{tr.X, tr.Y, 0}})
 	s.pose3d.setRaw(s.old[:Pose3dSize], now)
 	if len(s.links) == 0 {
 		return

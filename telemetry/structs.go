@@ -75,19 +75,6 @@ func (a xform) then(b xform) xform {
 	return xform{q: qmul(a.q, b.q), t: [3]float64{a.t[0] + r[0], a.t[1] + r[1], a.t[2] + r[2]}}
 }
 
-// fromRPY is URDF's fixed-axis roll, pitch, yaw (Rz·Ry·Rx) as a quaternion.
-func fromRPY(r, p, y float64) [4]float64 {
-	sr, cr := math.Sincos(r / 2)
-	sp, cp := math.Sincos(p / 2)
-	sy, cy := math.Sincos(y / 2)
-	return [4]float64{
-		cr*cp*cy + sr*sp*sy,
-		sr*cp*cy - cr*sp*sy,
-		cr*sp*cy + sr*cp*sy,
-		cr*cp*sy - sr*sp*cy,
-	}
-}
-
 // aboutAxis is a rotation by angle (rad) about a unit axis.
 func aboutAxis(axis [3]float64, angle float64) [4]float64 {
 	s, c := math.Sincos(angle / 2)

@@ -121,6 +121,20 @@ func (b *builder) quat(subj string, o *node, rpy *attr) (Vec3, bool) {
 	return quatToRPY(q[0]/norm, q[1]/norm, q[2]/norm, q[3]/norm), true
 }
 
+// Quaternion is URDF's fixed-axis roll, pitch, yaw (R = Rz(yaw) Ry(pitch)
+// Rx(roll)) as a unit quaternion (w, x, y, z): quatToRPY's inverse.
+func (v Vec3) Quaternion() [4]float64 {
+	sr, cr := math.Sincos(v[0] / 2)
+	sp, cp := math.Sincos(v[1] / 2)
+	sy, cy := math.Sincos(v[2] / 2)
+	return [4]float64{
+		cr*cp*cy + sr*sp*sy,
+		sr*cp*cy - cr*sp*sy,
+		cr*sp*cy + sr*cp*sy,
+		cr*cp*sy - sr*sp*cy,
+	}
+}
+
 // quatToRPY turns a unit quaternion into URDF's fixed-axis roll, pitch,
 // yaw (R = Rz(yaw) Ry(pitch) Rx(roll)).
 func quatToRPY(x, y, z, w float64) Vec3 {

@@ -3,6 +3,7 @@ package wpilibws
 import (
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/sim"
+	"github.com/frcd/frcd/urdf"
 )
 
 // handle applies one client message's robot inputs. Call with s.mu held.
@@ -157,7 +158,7 @@ func (s *Server) imu(c *client, in input) {
 			get(">rate_"+axis, &m.AngularVelocity[i], 1/rad2deg)
 		}
 		if a != before {
-			m.Orientation = quaternion(a)
+			m.Orientation = urdf.Vec3(a).Quaternion()
 		}
 	} else {
 		for i, axis := range [3]string{"x", "y", "z"} {

@@ -13,6 +13,7 @@ import (
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/internal/bounds"
 	"github.com/frcd/frcd/sim"
+	"github.com/frcd/frcd/urdf"
 )
 
 func TestDecode(t *testing.T) {
@@ -163,10 +164,10 @@ func TestDiff(t *testing.T) {
 
 func TestEulerQuaternion(t *testing.T) {
 	for _, a := range [][3]float64{{0, 0, 0}, {0, 0, math.Pi / 2}, {0.3, -0.2, 2.5}, {-1, 0.7, -3}} {
-		got := euler(quaternion(a))
+		got := euler(urdf.Vec3(a).Quaternion())
 		for i := range a {
 			if math.Abs(got[i]-a[i]) > 1e-12 {
-				t.Errorf("euler(quaternion(%v)) = %v", a, got)
+				t.Errorf("euler(Quaternion(%v)) = %v", a, got)
 			}
 		}
 	}
@@ -208,7 +209,7 @@ func TestBuild(t *testing.T) {
 	io.Encoders = []sim.EncoderIO{{A: 7, B: 8, Count: 12, Period: math.Inf(1)}}
 	io.PCMs = []sim.PCMIO{{ID: 0, Solenoids: 0b10}, {ID: 1, Solenoids: 0b1000}}
 	io.CANMotors = []sim.CANMotorIO{{Model: frc.VictorSPX, ID: 2, Duty: -0.5}}
-	io.IMUs = []sim.IMUIO{{Name: "navx", Motion: sim.IMU{Orientation: quaternion([3]float64{0, 0, math.Pi / 2}),
+	io.IMUs = []sim.IMUIO{{Name: "navx", Motion: sim.IMU{Orientation: urdf.Vec3{0, 0, math.Pi / 2}.Quaternion(),
 		AngularVelocity: [3]float64{0, 0, math.Pi}, LinearAcceleration: [3]float64{gravity, 0, 0}}}}
 	var joys [numJoysticks]sim.Joystick
 	joys[1] = sim.Joystick{Axes: []float64{0.25}}

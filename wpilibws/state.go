@@ -229,19 +229,6 @@ func euler(q [4]float64) [3]float64 {
 	return [3]float64{roll, pitch, yaw}
 }
 
-// quaternion is euler's inverse: roll, pitch, yaw (rad) as w, x, y, z.
-func quaternion(a [3]float64) [4]float64 {
-	cr, sr := math.Cos(a[0]/2), math.Sin(a[0]/2)
-	cp, sp := math.Cos(a[1]/2), math.Sin(a[1]/2)
-	cy, sy := math.Cos(a[2]/2), math.Sin(a[2]/2)
-	return [4]float64{
-		cr*cp*cy + sr*sp*sy,
-		sr*cp*cy - cr*sp*sy,
-		cr*sp*cy + sr*cp*sy,
-		cr*cp*sy - sr*sp*cy,
-	}
-}
-
 // diff appends to msgs the messages that take a client from prev to cur:
 // for each device, the fields that changed (all of them for a device
 // prev lacks).
