@@ -73,7 +73,7 @@ func TestSubtreeSums(t *testing.T) {
 // started).
 func TestStartupLinear(t *testing.T) {
 	if testing.Short() {
-		t.Skip("times start-ups")
+		t.Skip("measures sim start-ups of up to 8,000 joints: skipped with -short (make test runs it)")
 	}
 	chain := func(i int) int { return i - 1 }
 	robots := map[int]*robot.Robot{}
