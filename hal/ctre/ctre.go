@@ -319,7 +319,7 @@ func (m *p5Motor) Status() (hal.MotorStatus, error) {
 type p5Pigeon struct {
 	h     unsafe.Pointer
 	q, dp *C.double
-	a     *C.int16_t
+	a     *C.short
 	errs  errCache
 }
 
@@ -338,7 +338,7 @@ func (l *Lib) OpenPigeon(id, talonID int) (hal.Pigeon, error) {
 	}
 	return &p5Pigeon{h: h, q: (*C.double)(C.calloc(4, C.size_t(unsafe.Sizeof(C.double(0))))),
 		dp: (*C.double)(C.calloc(3, C.size_t(unsafe.Sizeof(C.double(0))))),
-		a:  (*C.int16_t)(C.calloc(3, C.size_t(unsafe.Sizeof(C.int16_t(0)))))}, nil
+		a:  (*C.short)(C.calloc(3, C.size_t(unsafe.Sizeof(C.short(0)))))}, nil
 }
 
 // OpenPigeonOn: Phoenix 5 has its default bus only.

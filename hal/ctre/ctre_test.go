@@ -220,7 +220,9 @@ func TestPhoenix5Pigeon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.expect("c_PigeonIMU_Create1 5", "c_PigeonIMU_Create2 2")
+	// As CTRE's own PigeonIMU(int) and PigeonIMU(TalonSRX&) call them
+	// (libCTRE_Phoenix.so: BasePigeon passes version "v1", bus "").
+	f.expect(`c_PigeonIMU_Create1 5 "v1" ""`, `c_PigeonIMU_Create2 2 "v1"`)
 	q, g, a, err := onCAN.Read()
 	if err != nil || q != [4]float64{1, 0, 0, 0} || !near(g[0], math.Pi/2) || !near(g[2], -math.Pi) || !near(a[2], 9.80665) {
 		t.Errorf("Read = %v %v %v %v", q, g, a, err)
@@ -280,7 +282,10 @@ func TestTalonFX(t *testing.T) {
 	for i, v := range []string{"2", "0.1", "0.05", "0.25", "0.12"} {
 		want6 = append(want6, "c_ctre_phoenix6_serialize_double "+strconv.Itoa(1885+i)+" "+v, "c_ctre_phoenix6_free_memory")
 	}
-	f.expect(append(want6, `c_ctre_phoenix6_set_configs 0 "can0" 0x10007 0.1 "1885=2;1886=0.1;1887=0.05;1888=0.25;1889=0.12;" 46 100`)...)
+	// futureProofConfigs false: a config group applied alone, as phoenix6's
+	// own Slot*Configs are, leaves the device's other configs as they are
+	// (true would return them to their defaults).
+	f.expect(append(want6, `c_ctre_phoenix6_set_configs 0 "can0" 0x10007 0.1 "1885=2;1886=0.1;1887=0.05;1888=0.25;1889=0.12;" 46 000`)...)
 	if err := fx.SetGains(3, hal.FXGains{}); !errors.Is(err, hal.ErrNoDevice) {
 		t.Errorf("slot 3: %v", err)
 	}

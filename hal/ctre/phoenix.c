@@ -82,14 +82,17 @@ void frcd_p5_feed(int timeoutMs) {
 	}
 }
 
+// The version and bus CTRE's own C++ API passes: PigeonIMU(int) and
+// PigeonIMU(TalonSRX&) give "v1", and "" (the default bus) on CAN
+// (libCTRE_Phoenix.so, BasePigeon's constructors; deploy/ctre.md).
 void* frcd_p5_pigeon_create(int id, int talonID) {
 	if (talonID >= 0) {
-		return p_c_PigeonIMU_Create2 ? p_c_PigeonIMU_Create2(talonID) : NULL;
+		return p_c_PigeonIMU_Create2 ? p_c_PigeonIMU_Create2(talonID, "v1") : NULL;
 	}
-	return p_c_PigeonIMU_Create1 ? p_c_PigeonIMU_Create1(id) : NULL;
+	return p_c_PigeonIMU_Create1 ? p_c_PigeonIMU_Create1(id, "v1", "") : NULL;
 }
 
-int frcd_p5_pigeon_read(void* h, double wxyz[4], double dps[3], int16_t accel[3]) {
+int frcd_p5_pigeon_read(void* h, double wxyz[4], double dps[3], short accel[3]) {
 	if (!p_c_PigeonIMU_Get6dQuaternion || !p_c_PigeonIMU_GetRawGyro || !p_c_PigeonIMU_GetBiasedAccelerometer) {
 		return FRCD_CTRE_MISSING;
 	}
@@ -141,7 +144,10 @@ int frcd_p6_control(const char* bus, uint32_t hash, int mode, double value, doub
 }
 
 // frcd_p6_config serializes each (spn, value) and applies them in one
-// config apply.
+// config apply, as a config group applied alone: futureProofConfigs false,
+// as phoenix6's own Slot0Configs.apply passes it, so that the device keeps
+// every config not sent (true is for a whole device configuration, and
+// returns what it does not carry to the defaults).
 int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const double* values, double timeout) {
 	if (!p_c_ctre_phoenix6_serialize_double || !p_c_ctre_phoenix6_set_configs || !p_c_ctre_phoenix6_free_memory) {
 		return FRCD_CTRE_MISSING;
@@ -176,7 +182,7 @@ int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const
 		}
 	}
 	if (e == 0) {
-		e = p_c_ctre_phoenix6_set_configs(0, bus, (int)hash, timeout, all, (uint32_t)len, true, false, false);
+		e = p_c_ctre_phoenix6_set_configs(0, bus, (int)hash, timeout, all, (uint32_t)len, false, false, false);
 	}
 	free(all);
 	return e;

@@ -116,15 +116,15 @@ int c_MotController_GetTemperature(void* h, double* v) {
 
 void c_FeedEnable(int timeoutMs) { logf_("c_FeedEnable %d", timeoutMs); }
 
-void* c_PigeonIMU_Create1(int deviceNumber) {
-	logf_("c_PigeonIMU_Create1 %d", deviceNumber);
+void* c_PigeonIMU_Create1(int deviceNumber, const char* version, const char* canbus) {
+	logf_("c_PigeonIMU_Create1 %d \"%s\" \"%s\"", deviceNumber, version, canbus);
 	handle* h = malloc(sizeof *h);
 	h->arb = deviceNumber;
 	return h;
 }
 
-void* c_PigeonIMU_Create2(int talonDeviceID) {
-	logf_("c_PigeonIMU_Create2 %d", talonDeviceID);
+void* c_PigeonIMU_Create2(int talonDeviceID, const char* version) {
+	logf_("c_PigeonIMU_Create2 %d \"%s\"", talonDeviceID, version);
 	handle* h = malloc(sizeof *h);
 	h->arb = 1000 + talonDeviceID;
 	return h;
@@ -156,12 +156,12 @@ int c_PigeonIMU_GetRawGyro(void* h, double xyz_dps[3]) {
 	return 0;
 }
 
-int c_PigeonIMU_GetBiasedAccelerometer(void* h, int16_t ba_xyz[3]) {
+int c_PigeonIMU_GetBiasedAccelerometer(void* h, short ba_xyz[3]) {
 	logf_("c_PigeonIMU_GetBiasedAccelerometer %d", ((handle*)h)->arb);
 	double v[10];
 	pigeon_values(h, v);
 	for (int i = 0; i < 3; i++) {
-		ba_xyz[i] = (int16_t)v[7 + i];
+		ba_xyz[i] = (short)v[7 + i];
 	}
 	return 0;
 }
@@ -261,9 +261,9 @@ int c_ctre_phoenix6_serialize_double(int spn, double value, char** out) {
 }
 
 int c_ctre_phoenix6_set_configs(int context, const char* network, int deviceHash, double timeout, const char* values, uint32_t len,
-				bool futureProof, bool overrideIfDuplicate, bool useDefault) {
+				bool futureProofConfigs, bool overrideIfDuplicate, bool useDid) {
 	logf_("c_ctre_phoenix6_set_configs %d \"%s\" %#x %g \"%.*s\" %u %d%d%d", context, network, deviceHash, timeout, (int)len, values,
-	      len, futureProof, overrideIfDuplicate, useDefault);
+	      len, futureProofConfigs, overrideIfDuplicate, useDid);
 	return failing("c_ctre_phoenix6_set_configs");
 }
 
