@@ -21,13 +21,23 @@ const sparkSimYAML = "joints:\n  - {name: arm_joint, type: spark_max, id: 5, can
 func TestSparkFrames(t *testing.T) {
 	s := newSim(t, loadRobot(t, sparkURDF, sparkSimYAML), Options{Joints: map[string]JointParams{"arm_joint": {Gearing: 60}}})
 	bus, _ := s.CANBus("rio")
-	// The version answer to a zero-length request at 0x02052605: 25.2.0.
-	if _, _, ok := bus.Latest(0x02052605); ok {
-		t.Fatal("a version answer before the request")
-	}
+	// The version answer to a remote frame at 0x02052605: 25.2.0 on
+	// hardware revision 1 (major, minor, prerelease high, fix, prerelease
+	// low, hardware revision). A data frame there is no request.
 	bus.Send(hal.Frame{ID: 0x02052605})
-	if f := latest(t, bus, 0x02052605); f.Len != 5 || f.Data != [8]byte{25, 2, 0, 0, 0} {
-		t.Errorf("version % x (%d bytes), want 19 02 00 00 00", f.Data, f.Len)
+	if _, _, ok := bus.Latest(0x02052605); ok {
+		t.Fatal("a version answer to a data frame")
+	}
+	bus.Send(hal.Frame{ID: 0x02052605, Len: 8, RTR: true})
+	if f := latest(t, bus, 0x02052605); f.Len != 8 || f.Data != [8]byte{25, 2, 0, 0, 0, 1} {
+		t.Errorf("version % x (%d bytes), want 19 02 00 00 00 01 00 00", f.Data, f.Len)
+	}
+	// Status 2 (the encoder) only once enabled: mask and enable bit 2 at
+	// 0x02050405, answered at 0x02050445 with result 0, the mask, and
+	// Status 0-2 enabled.
+	bus.Send(hal.Frame{ID: 0x02050405, Len: 4, Data: [8]byte{0x04, 0x00, 0x04, 0x00}})
+	if f := latest(t, bus, 0x02050445); f.Len != 5 || f.Data != [8]byte{0, 0x04, 0x00, 0x07, 0x00} {
+		t.Errorf("Set Statuses Enabled response % x (%d bytes), want 00 04 00 07 00", f.Data, f.Len)
 	}
 	duty := hal.Frame{ID: 0x02050085, Len: 8, Data: [8]byte{0, 0, 0, 0x3F}} // 0.5
 	heartbeat := hal.Frame{ID: 0x02052C80, Len: 8, Data: [8]byte{0x20}}     // bit 5
@@ -80,6 +90,51 @@ func TestSparkFrames(t *testing.T) {
 	s.AdvanceTo(402 * time.Millisecond)
 	if j := truth(t, s, "arm_joint"); j.Voltage != 0 {
 		t.Errorf("102 ms after the set point: %v V", j.Voltage)
+	}
+}
+
+// A SPARK nothing configured follows REV's defaults: Status 0 every
+// 10 ms, Status 1 every 250 ms, no Status 2 (0x0205B885 for CAN id 5)
+// until it is enabled; a period parameter (159, Status 1's, type 2)
+// changes its rate; a reboot brings the defaults back.
+func TestSparkStatusDefaults(t *testing.T) {
+	s := newSim(t, loadRobot(t, sparkURDF, sparkSimYAML), Options{Joints: map[string]JointParams{"arm_joint": {Gearing: 60}}})
+	bus, _ := s.CANBus("rio")
+	count := func(until time.Duration) (n [3]int) {
+		last := [3]time.Duration{-1, -1, -1}
+		for _, k := range []int{0, 1, 2} {
+			if _, at, ok := bus.Latest(0x0205B805 + uint32(k)<<6); ok {
+				last[k] = at
+			}
+		}
+		for at := s.Now(); at < until; {
+			at += time.Millisecond
+			s.AdvanceTo(at)
+			for k := range n {
+				if _, t, ok := bus.Latest(0x0205B805 + uint32(k)<<6); ok && t != last[k] {
+					n[k]++
+					last[k] = t
+				}
+			}
+		}
+		return n
+	}
+	if n := count(time.Second); n[0] < 99 || n[0] > 101 || n[1] < 4 || n[1] > 5 || n[2] != 0 {
+		t.Errorf("in 1 s by default: %v frames of Status 0-2, want 100, 4, 0", n)
+	}
+	bus.Send(hal.Frame{ID: 0x02050405, Len: 4, Data: [8]byte{0x04, 0x00, 0x04, 0x00}})
+	bus.Send(hal.Frame{ID: 0x02053805, Len: 5, Data: [8]byte{159, 100}}) // Status 1 every 100 ms
+	if f := latest(t, bus, 0x02053845); f.Data != [8]byte{159, 2, 100, 0, 0, 0, 0} {
+		t.Errorf("period ack % x, want 9f 02 64 00 00 00 00", f.Data)
+	}
+	if n := count(2 * time.Second); n[1] < 9 || n[1] > 11 || n[2] < 49 || n[2] > 51 {
+		t.Errorf("in 1 s configured: %v frames of Status 0-2, want 100, 10, 50", n)
+	}
+	if err := s.RebootCAN("arm_joint"); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(3 * time.Second); n[1] < 4 || n[1] > 5 || n[2] != 0 {
+		t.Errorf("in 1 s after a reboot: %v frames of Status 0-2, want 100, 4, 0", n)
 	}
 }
 
@@ -187,7 +242,9 @@ func TestSparkReboot(t *testing.T) {
 	if err := s.RebootCAN("arm_joint"); err != nil {
 		t.Fatal(err)
 	}
-	run(20*time.Millisecond, false) // 15 rotations off: kP_0 0.05 would give duty 0.75
+	// 15 rotations off: kP_0 0.05 would give duty 0.75. 260 ms: Status 1
+	// comes every 250 ms after a reboot, REV's default.
+	run(260*time.Millisecond, false)
 	if f := latest(t, bus, 0x0205B845); f.Data != [8]byte{0, 0, 0x40, 0, 0, 0x40} {
 		t.Errorf("Status 1 after the reboot % x, want 00 00 40 00 00 40 00 00", f.Data)
 	}
