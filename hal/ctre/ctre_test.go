@@ -302,6 +302,29 @@ func TestTalonFX(t *testing.T) {
 	}
 }
 
+// Applying gains keeps the Talon FX's other configs: the fake, as a
+// device does, returns every config not sent to its default when an
+// apply's futureProofConfigs is true (and logs it); frcd applies its
+// gains as a config group alone, so nothing is lost.
+func TestGainsKeepOtherConfigs(t *testing.T) {
+	// Two configs set elsewhere (Tuner X, another program): their SPNs
+	// and values are the fake's, only to see them kept.
+	f := open(t, Options{}, "cfg 0x10007 2000 1", "cfg 0x10007 2001 40")
+	fx, err := f.l.OpenTalonFX("", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.expect(`c_ctre_phoenix6_encode_device 7 "talon fx" ""`)
+	if err := fx.SetGains(0, hal.FXGains{P: 1}); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for i, v := range []string{"1", "0", "0", "0", "0"} {
+		want = append(want, "c_ctre_phoenix6_serialize_double "+strconv.Itoa(1877+i)+" "+v, "c_ctre_phoenix6_free_memory")
+	}
+	f.expect(append(want, `c_ctre_phoenix6_set_configs 0 "" 0x10007 0.1 "1877=1;1878=0;1879=0;1880=0;1881=0;" 35 000`)...)
+}
+
 func TestCANcoderAndPigeon2(t *testing.T) {
 	f := open(t, Options{},
 		"sig 0x20009 1953 2.25", "sig 0x20009 1952 0.5", "sig 0x20009 1954 0.25",

@@ -260,11 +260,46 @@ int c_ctre_phoenix6_serialize_double(int spn, double value, char** out) {
 	return 0;
 }
 
+// lose_configs is what a device does with an apply whose
+// futureProofConfigs is true (a whole configuration, as phoenix6's
+// TalonFXConfiguration sends it): every config not in values returns to
+// its default. The device's other configs are the "cfg HASH SPN VALUE"
+// lines of $FAKECTRE_IN; each lost one is logged, so a test sees it.
+static void lose_configs(uint32_t hash, const char* values, uint32_t len) {
+	const char* path = getenv("FAKECTRE_IN");
+	FILE* f = path != NULL ? fopen(path, "r") : NULL;
+	if (f == NULL) {
+		return;
+	}
+	char line[512];
+	while (fgets(line, sizeof line, f) != NULL) {
+		unsigned h, spn;
+		double v;
+		if (sscanf(line, "cfg %x %u %lf", &h, &spn, &v) != 3 || h != hash) {
+			continue;
+		}
+		char key[32];
+		int kl = snprintf(key, sizeof key, "%u=", spn);
+		int sent = 0;
+		for (uint32_t i = 0; i + (uint32_t)kl <= len && !sent; i++) {
+			sent = (i == 0 || values[i - 1] == ';') && strncmp(values + i, key, (size_t)kl) == 0;
+		}
+		if (!sent) {
+			logf_("config %u of %#x (%g) returned to its default: not in an apply with futureProofConfigs", spn, hash, v);
+		}
+	}
+	fclose(f);
+}
+
 int c_ctre_phoenix6_set_configs(int context, const char* network, int deviceHash, double timeout, const char* values, uint32_t len,
 				bool futureProofConfigs, bool overrideIfDuplicate, bool useDid) {
 	logf_("c_ctre_phoenix6_set_configs %d \"%s\" %#x %g \"%.*s\" %u %d%d%d", context, network, deviceHash, timeout, (int)len, values,
 	      len, futureProofConfigs, overrideIfDuplicate, useDid);
-	return failing("c_ctre_phoenix6_set_configs");
+	int e = failing("c_ctre_phoenix6_set_configs");
+	if (e == 0 && futureProofConfigs) {
+		lose_configs((uint32_t)deviceHash, values, len);
+	}
+	return e;
 }
 
 int c_ctre_phoenix6_free_memory(char** p) {
