@@ -67,6 +67,9 @@ type Lib struct {
 }
 
 var (
+	_ hal.P6Rates         = (*talonFX)(nil)
+	_ hal.P6Rates         = (*cancoder)(nil)
+	_ hal.P6Rates         = (*pigeon2)(nil)
 	_ hal.CANMotors       = (*Lib)(nil)
 	_ hal.Pigeons         = (*Lib)(nil)
 	_ hal.NamedCANDevices = (*Lib)(nil)
@@ -397,6 +400,18 @@ func (l *Lib) openP6(model, bus string, id int, spns []int) (*p6Dev, error) {
 	return d.signals(spns), nil
 }
 
+// setRates asks the device to send the signals the loop reads at
+// SignalHz (hal.P6Rates), rather than relying on its defaults; 0.1 s for
+// each to be acknowledged.
+func (d *p6Dev) setRates() error {
+	return statusErr("c_ctre_phoenix6_SetUpdateFrequency", C.frcd_p6_set_freq(d.bus, d.hash, C.int(d.n), d.sig, SignalHz, 0.1))
+}
+
+// SignalHz is the update frequency frcd sets for the signals its loop
+// reads from each Phoenix 6 device: 100 Hz, one per 10 ms loop. The
+// health signals (hal.P6Healthy) keep the device's defaults.
+const SignalHz = 100
+
 // signals is another set of the device's signals (the same device, C
 // arrays of its own).
 func (d *p6Dev) signals(spns []int) *p6Dev {
@@ -445,6 +460,9 @@ func (l *Lib) OpenTalonFX(bus string, id int) (hal.TalonFX, error) {
 		namedFault{hal.P6ProcTemp, spnFaultProcTemp}, namedFault{hal.P6BridgeBrownout, spnFaultFXBridgeBrownout})}, nil
 }
 
+// SetSignalRates sets the loop's signals to SignalHz (hal.P6Rates).
+func (t *talonFX) SetSignalRates() error { return t.d.setRates() }
+
 func (t *talonFX) Control(c hal.FXControl) error {
 	v, ff := c.Value, c.FeedForward
 	if math.IsNaN(v) || math.IsInf(v, 0) || math.IsNaN(ff) || math.IsInf(ff, 0) || c.Mode < hal.FXNeutral || c.Mode > hal.FXVelocity {
@@ -490,6 +508,9 @@ func (l *Lib) OpenCANcoder(bus string, id int) (hal.CANcoder, error) {
 	}
 	return &cancoder{d: d, health: openHealth(d, -1, spnCCSupplyV, namedFault{hal.P6BadMagnet, spnFaultCCBadMagnet})}, nil
 }
+
+// SetSignalRates sets the loop's signals to SignalHz (hal.P6Rates).
+func (c *cancoder) SetSignalRates() error { return c.d.setRates() }
 
 func (c *cancoder) Read() (pos, vel, abs float64, faults uint32, err error) {
 	if err = c.d.read(c.vals[:]); err != nil {
@@ -576,6 +597,9 @@ func (h *health) Health() (hal.P6Health, error) {
 	}
 	return r, nil
 }
+
+// SetSignalRates sets the loop's signals to SignalHz (hal.P6Rates).
+func (p *pigeon2) SetSignalRates() error { return p.d.setRates() }
 
 // Read: the quaternion, the angular velocity (deg/s) in rad/s, the
 // acceleration (g) in m/s².

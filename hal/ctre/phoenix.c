@@ -115,6 +115,20 @@ int frcd_p6_get(size_t n, frcd_p6_signal* sig, frcd_p6_return* ret, const char* 
 	return p_c_ctre_phoenix6_get_signal ? p_c_ctre_phoenix6_get_signal(n, sig, ret, bus, false, 0) : FRCD_CTRE_MISSING;
 }
 
+// frcd_p6_set_freq asks the device to send each of the n signals at hz
+// (c_ctre_phoenix6_SetUpdateFrequency, context 0 as phoenix6's own
+// StatusSignal passes it); the first failure ends it.
+int frcd_p6_set_freq(const char* bus, uint32_t hash, int n, const frcd_p6_signal* sig, double hz, double timeout) {
+	if (!p_c_ctre_phoenix6_SetUpdateFrequency) {
+		return FRCD_CTRE_MISSING;
+	}
+	int e = 0;
+	for (int i = 0; i < n && e == 0; i++) {
+		e = p_c_ctre_phoenix6_SetUpdateFrequency(0, bus, hash, (uint16_t)sig[i].spn, hz, timeout);
+	}
+	return e;
+}
+
 // The requests go out at 100 Hz, Phoenix 6's default; FOC off (it needs a
 // Pro licence), no limits overridden, brake as configured, no timesync.
 #define FRCD_FREQ 100.0

@@ -46,6 +46,8 @@ typedef struct {
 	X(c_ctre_phoenix6_encode_device, int, (int deviceId, const char* model, const char* canbus, uint32_t* hash), 6) \
 	X(c_ctre_phoenix6_get_signal, int,                                                                        \
 	  (size_t count, frcd_p6_signal* signals, frcd_p6_return* rets, const char* network, bool wait, double timeout), 6) \
+	X(c_ctre_phoenix6_SetUpdateFrequency, int,                                                                \
+	  (int context, const char* network, uint32_t deviceHash, uint16_t spn, double frequencyHz, double timeoutSeconds), 6) \
 	X(c_ctre_phoenix6_RequestControlDutyCycleOut, int,                                                        \
 	  (const char* canbus, uint32_t ecu, double freq, double output, bool foc, bool brake, bool limFwd, bool limRev, \
 	   bool ignHard, bool ignSoft, bool timesync), 6)                                                         \
@@ -85,6 +87,7 @@ void* frcd_p5_pigeon_create(int id, int talonID);
 int frcd_p5_pigeon_read(void* h, double wxyz[4], double dps[3], short accel[3]);
 int frcd_p6_encode(int id, const char* model, const char* bus, uint32_t* hash);
 int frcd_p6_get(size_t n, frcd_p6_signal* sig, frcd_p6_return* ret, const char* bus);
+int frcd_p6_set_freq(const char* bus, uint32_t hash, int n, const frcd_p6_signal* sig, double hz, double timeout);
 int frcd_p6_control(const char* bus, uint32_t hash, int mode, double value, double ff, int slot);
 int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const double* values, double timeout);
 int frcd_p6_feed(int timeoutMs);

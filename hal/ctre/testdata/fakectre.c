@@ -217,6 +217,12 @@ int c_ctre_phoenix6_get_signal(size_t count, SignalValues* signals, ReturnValues
 	return failing("c_ctre_phoenix6_get_signal");
 }
 
+int c_ctre_phoenix6_SetUpdateFrequency(int context, const char* network, uint32_t deviceHash, uint16_t spn, double frequencyHz,
+				       double timeoutSeconds) {
+	logf_("c_ctre_phoenix6_SetUpdateFrequency %d \"%s\" %#x %u %g %g", context, network, deviceHash, spn, frequencyHz, timeoutSeconds);
+	return failing("c_ctre_phoenix6_SetUpdateFrequency");
+}
+
 int c_ctre_phoenix6_RequestControlDutyCycleOut(const char* canbus, uint32_t ecu, double freq, double output, bool foc, bool brake,
 					       bool limFwd, bool limRev, bool ignHard, bool ignSoft, bool timesync) {
 	logf_("c_ctre_phoenix6_RequestControlDutyCycleOut \"%s\" %#x %g %g %d%d%d%d%d%d%d", canbus, ecu, freq, output, foc, brake, limFwd,
