@@ -6,7 +6,8 @@
 // (ErrorCode is an int-sized enum). Phoenix 6 (libCTRE_PhoenixTools.so):
 // the 2026 signatures (v26) of ctre/phoenix6/networking/interfaces/
 // Control_Interface.h and the native API's c_ctre_phoenix6_* functions.
-// Sources in ../../deploy/ctre.md.
+// Sources in ../../deploy/ctre.md; decls_test.go checks every entry
+// against CTRE's own declarations (testdata/vendor-decls.txt).
 #ifndef FRCD_PHOENIX_H
 #define FRCD_PHOENIX_H
 
