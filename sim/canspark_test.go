@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/internal/sparkspec"
 )
 
 const sparkURDF = `<robot name="s">
@@ -93,48 +94,71 @@ func TestSparkFrames(t *testing.T) {
 	}
 }
 
-// A SPARK nothing configured follows REV's defaults: Status 0 every
-// 10 ms, Status 1 every 250 ms, no Status 2 (0x0205B885 for CAN id 5)
-// until it is enabled; a period parameter (159, Status 1's, type 2)
-// changes its rate; a reboot brings the defaults back.
+// A SPARK nothing configured follows REV's defaults as REV's
+// specification's table has them (../frc/testdata/spark-frames-2.0.5.txt:
+// Status 0 every 10 ms, Status 1 every 250 ms, Status 2 not enabled; ids
+// 0x0205B805 + k<<6 for CAN id 5); Set Statuses Enabled turns Status 2
+// on at its default period; a period parameter (159, Status 1's, type 2)
+// changes a rate; a reboot brings the defaults back. Its version answer
+// has the table's length.
 func TestSparkStatusDefaults(t *testing.T) {
+	spec, err := sparkspec.Load("../frc/testdata/spark-frames-2.0.5.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := newSim(t, loadRobot(t, sparkURDF, sparkSimYAML), Options{Joints: map[string]JointParams{"arm_joint": {Gearing: 60}}})
 	bus, _ := s.CANBus("rio")
-	count := func(until time.Duration) (n [3]int) {
-		last := [3]time.Duration{-1, -1, -1}
-		for _, k := range []int{0, 1, 2} {
-			if _, at, ok := bus.Latest(0x0205B805 + uint32(k)<<6); ok {
-				last[k] = at
-			}
+	// count counts each status frame's new arrivals for one second.
+	count := func() (n [3]int) {
+		var last [3]time.Duration
+		for k := range n {
+			_, last[k], _ = bus.Latest(spec.Frames["STATUS_0"].ArbID + uint32(k)<<6 + 5)
 		}
-		for at := s.Now(); at < until; {
-			at += time.Millisecond
-			s.AdvanceTo(at)
+		for end := s.Now() + time.Second; s.Now() < end; {
+			s.AdvanceTo(s.Now() + time.Millisecond)
 			for k := range n {
-				if _, t, ok := bus.Latest(0x0205B805 + uint32(k)<<6); ok && t != last[k] {
+				if _, at, ok := bus.Latest(spec.Frames["STATUS_0"].ArbID + uint32(k)<<6 + 5); ok && at != last[k] {
 					n[k]++
-					last[k] = t
+					last[k] = at
 				}
 			}
 		}
 		return n
 	}
-	if n := count(time.Second); n[0] < 99 || n[0] > 101 || n[1] < 4 || n[1] > 5 || n[2] != 0 {
-		t.Errorf("in 1 s by default: %v frames of Status 0-2, want 100, 4, 0", n)
+	// per is what a second of frame k holds at REV's default, or with
+	// Status 2 enabled and Status 1 every 100 ms.
+	per := func(k int, status2On bool, status1Ms int) int {
+		f := spec.Frames[[]string{"STATUS_0", "STATUS_1", "STATUS_2"}[k]]
+		switch {
+		case k == 1 && status1Ms > 0:
+			return 1000 / status1Ms
+		case !f.Enabled && !(k == 2 && status2On):
+			return 0
+		}
+		return 1000 / f.PeriodMs
 	}
-	bus.Send(hal.Frame{ID: 0x02050405, Len: 4, Data: [8]byte{0x04, 0x00, 0x04, 0x00}})
-	bus.Send(hal.Frame{ID: 0x02053805, Len: 5, Data: [8]byte{159, 100}}) // Status 1 every 100 ms
-	if f := latest(t, bus, 0x02053845); f.Data != [8]byte{159, 2, 100, 0, 0, 0, 0} {
+	near := func(what string, got [3]int, on bool, s1 int) {
+		for k, n := range got {
+			if w := per(k, on, s1); n < w-1 || n > w+1 {
+				t.Errorf("%s: %d Status %d frames in 1 s, want %d", what, n, k, w)
+			}
+		}
+	}
+	near("by default", count(), false, 0)
+	bus.Send(hal.Frame{ID: spec.Frames["SET_STATUSES_ENABLED"].ArbID + 5, Len: 4, Data: [8]byte{0x04, 0x00, 0x04, 0x00}})
+	near("Status 2 enabled", count(), true, 0)
+	bus.Send(hal.Frame{ID: spec.Frames["WRITE_PARAMETER"].ArbID + 5, Len: 5, Data: [8]byte{159, 100}})
+	if f := latest(t, bus, spec.Frames["PARAMETER_WRITE_RESPONSE"].ArbID+5); f.Data != [8]byte{159, 2, 100, 0, 0, 0, 0} {
 		t.Errorf("period ack % x, want 9f 02 64 00 00 00 00", f.Data)
 	}
-	if n := count(2 * time.Second); n[1] < 9 || n[1] > 11 || n[2] < 49 || n[2] > 51 {
-		t.Errorf("in 1 s configured: %v frames of Status 0-2, want 100, 10, 50", n)
-	}
+	near("Status 1 every 100 ms", count(), true, 100)
 	if err := s.RebootCAN("arm_joint"); err != nil {
 		t.Fatal(err)
 	}
-	if n := count(3 * time.Second); n[1] < 4 || n[1] > 5 || n[2] != 0 {
-		t.Errorf("in 1 s after a reboot: %v frames of Status 0-2, want 100, 4, 0", n)
+	near("after a reboot", count(), false, 0)
+	bus.Send(hal.Frame{ID: spec.Frames["GET_FIRMWARE_VERSION"].ArbID + 5, Len: 8, RTR: true})
+	if f := latest(t, bus, spec.Frames["GET_FIRMWARE_VERSION"].ArbID+5); int(f.Len) != spec.Frames["GET_FIRMWARE_VERSION"].Len {
+		t.Errorf("version answer of %d bytes, want %d", f.Len, spec.Frames["GET_FIRMWARE_VERSION"].Len)
 	}
 }
 
