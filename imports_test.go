@@ -48,6 +48,7 @@ var allowed = map[string][]string{
 	"internal/tooltest":         {},
 	"internal/bounds":           {},
 	"internal/testrobot":        {},
+	"internal/sparkspec":        {},
 	"internal/sshdtest":         {"internal/tooltest", "golang.org/x/crypto/ssh"},
 	"deploy":                    {"diag", "robot", "github.com/pkg/sftp", "golang.org/x/crypto/ssh", "golang.org/x/crypto/ssh/knownhosts"},
 	"cmd/frcd":                  {"diag", "config", "devices", "hal", "hal/roborio", "hal/linux", "hal/systemcore", "robot", "daemon", "ros", "sim", "wpilibws", "deploy", "nt4", "wpilog"},
