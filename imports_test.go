@@ -45,6 +45,8 @@ var allowed = map[string][]string{
 	"wpilog":                    {"telemetry", "control"},
 	"ros":                       {"hal", "interfaces", "config", "urdf", "control", "robot", "ros/master", "gopkg.in/yaml.v3", goroslib, goroslib + "/pkg/msg", goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/geometry_msgs", goroslib + "/pkg/msgs/nav_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
 	"ros/master":                {},
+	"cdr":                       {},
+	"ros2msg":                   {"cdr"},
 	"internal/tooltest":         {},
 	"internal/bounds":           {},
 	"internal/testrobot":        {},
