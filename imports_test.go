@@ -47,6 +47,7 @@ var allowed = map[string][]string{
 	"ros/master":                {},
 	"cdr":                       {},
 	"ros2msg":                   {"cdr"},
+	"rtps":                      {},
 	"internal/tooltest":         {},
 	"internal/bounds":           {},
 	"internal/testrobot":        {},
