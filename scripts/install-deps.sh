@@ -54,6 +54,11 @@ rosmsg                 python3-rosmsg
 /usr/share/diagnostic_msgs/msg/DiagnosticArray.msg ros-diagnostic-msgs
 /usr/share/nav_msgs/msg/Odometry.msg ros-nav-msgs
 /usr/share/rosgraph_msgs/msg/Log.msg ros-rosgraph-msgs
+# Cyclone DDS 0.10.2 (what rmw_cyclonedds_cpp is built on), the peer of the rtps interop tests
+# (rtps/cyclone_test.go): its headers and library, idlc for the message type, pkg-config to link
+idlc                   cyclonedds-tools
+/usr/include/dds/dds.h cyclonedds-dev
+pkg-config             pkgconf
 # Node.js, for the WPILib simulation WebSocket test with the WPILib client library
 node                   nodejs
 npm                    npm
