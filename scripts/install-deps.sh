@@ -55,10 +55,15 @@ rosmsg                 python3-rosmsg
 /usr/share/nav_msgs/msg/Odometry.msg ros-nav-msgs
 /usr/share/rosgraph_msgs/msg/Log.msg ros-rosgraph-msgs
 # Cyclone DDS 0.10.2 (what rmw_cyclonedds_cpp is built on), the peer of the rtps interop tests
-# (rtps/cyclone_test.go): its headers and library, idlc for the message type, pkg-config to link
+# (rtps/interop_test.go): its headers and library, idlc for the message type, pkg-config to link
 idlc                   cyclonedds-tools
 /usr/include/dds/dds.h cyclonedds-dev
 pkg-config             pkgconf
+# Fast DDS 2.9.1 (what rmw_fastrtps_cpp is built on), the other peer of those tests: its headers
+# and library, fastddsgen for the message type, g++
+fastddsgen             fastddsgen
+/usr/include/fastdds/dds/domain/DomainParticipant.hpp libfastrtps-dev
+g++                    g++
 # Node.js, for the WPILib simulation WebSocket test with the WPILib client library
 node                   nodejs
 npm                    npm

@@ -3,7 +3,7 @@
  *   chatter pub TOPIC COUNT RELIABLE TRANSIENT SIZE
  *   chatter sub TOPIC COUNT RELIABLE TRANSIENT
  *
- * The type is std_msgs::msg::dds_::String_ (String.idl, compiled by idlc).
+ * The type is std_msgs::msg::dds_::String_ (../String.idl, compiled by idlc).
  * pub waits for a matched reader (unless TRANSIENT: then it writes at once),
  * writes COUNT messages "hello I" padded with 'x' to SIZE bytes, prints
  * {"event":"written"} and stays until its standard input closes. sub prints
