@@ -339,9 +339,11 @@ func (p *Participant) newReader(id EntityID, topic, typ string, q QoS, handler f
 	return r
 }
 
-// announce publishes a local endpoint on an SEDP writer.
+// announce publishes a local endpoint on an SEDP writer. The payload's
+// PID_ENDPOINT_GUID is its key: no inline key hash, which @foxglove/rtps
+// 1.6.0 cannot skip (it reads a DATA's payload at a fixed offset).
 func (p *Participant) announce(w *Writer, e *EndpointData) {
-	w.add(e.Marshal(nil), KeyHashList(e.GUID, 0))
+	w.add(e.Marshal(nil), ParamList{})
 }
 
 // run drives the timers: SPDP announcements, heartbeats, lease expiry.
@@ -435,7 +437,7 @@ func (p *Participant) spdpData() *ParticipantData {
 func (p *Participant) sendSPDP(to []netip.AddrPort) {
 	p.spdpSN++
 	m := p.startMessage(GuidPrefix{})
-	m.Data(&Data{Reader: EntitySPDPReader, Writer: EntitySPDPWriter, SN: p.spdpSN, InlineQoS: KeyHashList(p.guid, 0), Payload: p.spdpData().Marshal(nil)})
+	m.Data(&Data{Reader: EntitySPDPReader, Writer: EntitySPDPWriter, SN: p.spdpSN, Payload: p.spdpData().Marshal(nil)})
 	p.send(m, to)
 }
 

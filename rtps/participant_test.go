@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"math/rand/v2"
 	"os"
 	"sync"
 	"testing"
@@ -26,6 +27,14 @@ func open(t *testing.T, cfg Config) *Participant {
 	}
 	t.Cleanup(func() { p.Close() })
 	return p
+}
+
+// setDrop sets p's send filter (the participant's goroutines read it
+// under p.mu).
+func setDrop(p *Participant, drop func([]byte) bool) {
+	p.mu.Lock()
+	p.dropSend = drop
+	p.mu.Unlock()
 }
 
 func ctx(t *testing.T) context.Context {
@@ -133,7 +142,7 @@ func TestReliableInOrder(t *testing.T) {
 func TestReliableUnderLoss(t *testing.T) {
 	a, b := open(t, Config{HeartbeatPeriod: 20 * time.Millisecond}), open(t, Config{})
 	var n int
-	a.dropSend = func(m []byte) bool {
+	setDrop(a, func(m []byte) bool {
 		// drop every fourth user DATA (entity kind 0x03), never discovery
 		isData := false
 		_ = Parse(m, func(_ Header, s Submessage) error {
@@ -149,7 +158,7 @@ func TestReliableUnderLoss(t *testing.T) {
 		}
 		n++
 		return n%4 == 0
-	}
+	})
 	q := QoS{Reliability: Reliable, History: KeepLast, Depth: 1000}
 	w, _ := a.NewWriter("rt/lossy", "T", q)
 	c := newCollector()
@@ -248,4 +257,37 @@ func TestFragments(t *testing.T) {
 	if b.Stats().Dropped == 0 {
 		t.Error("oversized sample not counted")
 	}
+}
+
+// TestReliableUnderRandomLoss: with 5 % of every datagram of both
+// participants lost at random (discovery, data, heartbeats and acknacks
+// alike), a reliable topic written at 100 Hz for 3 s delivers every
+// sample, in order, once. (The issue asks for tc netem in a network
+// namespace; this machine's kernel has no sch_netem, so the loss is made
+// where the datagrams are sent.)
+func TestReliableUnderRandomLoss(t *testing.T) {
+	a, b := open(t, Config{}), open(t, Config{})
+	rng := rand.New(rand.NewPCG(1, 2))
+	var mu sync.Mutex
+	lose := func([]byte) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return rng.Float64() < 0.05
+	}
+	setDrop(a, lose)
+	setDrop(b, lose)
+	q := QoS{Reliability: Reliable, History: KeepLast, Depth: 100}
+	w, _ := a.NewWriter("rt/lossy", "T", q)
+	c := newCollector()
+	b.NewReader("rt/lossy", "T", q, c.add)
+	if err := w.WaitMatched(ctx(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	tick := time.NewTicker(10 * time.Millisecond) // the rate under test, not a wait
+	defer tick.Stop()
+	for i := 0; i < 300; i++ {
+		<-tick.C
+		w.Write(payload(i, 8))
+	}
+	checkInOrder(t, c.wait(t, 300), 0, 300, 8)
 }

@@ -430,6 +430,10 @@ type EndpointData struct {
 // Marshal appends the PL_CDR_LE payload announcing e to buf.
 func (e *EndpointData) Marshal(buf []byte) []byte {
 	w := ParamWriter{b: append(buf, plEncapsulation...)}
+	// Version and vendor are optional here, but @foxglove/rtps 1.6.0
+	// ignores an endpoint without them (dist/discovery/simple.js parseEndpoint).
+	w.param(pidProtocolVersion, ProtocolVersion[:]...)
+	w.param(pidVendorID, VendorUnknown[:]...)
 	w.guid(pidEndpointGUID, e.GUID)
 	w.guid(pidParticipantGUID, e.Participant)
 	w.str(pidTopicName, e.Topic)
@@ -486,6 +490,7 @@ func DecodeEndpointData(payload []byte, writer bool, key GUID) (EndpointData, er
 			e.Multicast = addLocator(e.Multicast, v.locator())
 		case pidUserData:
 			e.UserData = v.octets()
+		case pidProtocolVersion, pidVendorID:
 		default:
 			return unknownParam(id)
 		}

@@ -71,6 +71,9 @@ npm                    npm
 /usr/sbin/sshd         openssh-server
 # systemd-analyze, to verify the coprocessor unit deploy/frcd.service
 systemd-analyze        systemd
+# the rtps tests in a network namespace (multicast on lo): unshare, ip
+unshare                util-linux
+ip                     iproute2
 # the real-kernel CAN test (cmd/frcd TestLinuxCANOnKernel, internal/qemutest): qemu, a
 # kernel with the can, can_raw and vcan modules (the one file of the metapackage marks it
 # installed), a static busybox for the init of the VM, candump and cansend of can-utils as the
@@ -102,6 +105,7 @@ valgrind               valgrind
 NPM_DEPS='
 test/wpilibws/node_modules/@wpilib/node-wpilib-ws/package.json test/wpilibws
 test/nt4/node_modules/ntcore-ts-client/package.json test/nt4
+test/rtps/node_modules/@foxglove/rtps/package.json test/rtps
 '
 
 prog=install-deps
