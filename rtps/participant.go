@@ -169,26 +169,13 @@ type Participant struct {
 // first free participant id of the domain on cfg.Addr), then announces
 // itself and runs until Close.
 func Open(cfg Config) (*Participant, error) {
-	if err := cfg.defaults(); err != nil {
+	p, err := newParticipant(cfg)
+	if err != nil {
 		return nil, err
 	}
-	p := &Participant{
-		cfg: cfg, writers: map[EntityID]*Writer{}, readers: map[EntityID]*Reader{},
-		remotes: map[GuidPrefix]*remoteParticipant{}, remoteWriters: map[GUID]*EndpointData{}, remoteReaders: map[GUID]*EndpointData{},
-		changed: make(chan struct{}),
-	}
-	if _, err := rand.Read(p.guid.Prefix[:]); err != nil {
-		return nil, err
-	}
-	p.guid.Entity = EntityParticipant
 	if err := p.bind(); err != nil {
 		return nil, err
 	}
-	p.sedpPub = p.newWriter(EntitySEDPPubWriter, "DCPSPublication", "", QoS{Reliable, TransientLocal, KeepAll, 0}, cfg.MaxEndpoints, true)
-	p.sedpSub = p.newWriter(EntitySEDPSubWriter, "DCPSSubscription", "", QoS{Reliable, TransientLocal, KeepAll, 0}, cfg.MaxEndpoints, true)
-	p.newReader(EntitySEDPPubReader, "DCPSPublication", "", QoS{Reliable, TransientLocal, KeepAll, 0}, func(s Sample) { p.onSEDP(s, true) }, true)
-	p.newReader(EntitySEDPSubReader, "DCPSSubscription", "", QoS{Reliable, TransientLocal, KeepAll, 0}, func(s Sample) { p.onSEDP(s, false) }, true)
-
 	ctx, cancel := context.WithCancel(context.Background())
 	p.cancel = cancel
 	for _, c := range p.conns {
@@ -197,6 +184,29 @@ func Open(cfg Config) (*Participant, error) {
 	}
 	p.wg.Add(1)
 	go p.run(ctx)
+	return p, nil
+}
+
+// newParticipant makes a participant with its builtin endpoints, no
+// socket and no goroutine yet.
+func newParticipant(cfg Config) (*Participant, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	p := &Participant{
+		cfg: cfg, writers: map[EntityID]*Writer{}, readers: map[EntityID]*Reader{},
+		remotes: map[GuidPrefix]*remoteParticipant{}, remoteWriters: map[GUID]*EndpointData{}, remoteReaders: map[GUID]*EndpointData{},
+		changed: make(chan struct{}), cancel: func() {},
+	}
+	if _, err := rand.Read(p.guid.Prefix[:]); err != nil {
+		return nil, err
+	}
+	p.guid.Entity = EntityParticipant
+	sedp := QoS{Reliable, TransientLocal, KeepAll, 0}
+	p.sedpPub = p.newWriter(EntitySEDPPubWriter, "DCPSPublication", "", sedp, cfg.MaxEndpoints, true)
+	p.sedpSub = p.newWriter(EntitySEDPSubWriter, "DCPSSubscription", "", sedp, cfg.MaxEndpoints, true)
+	p.newReader(EntitySEDPPubReader, "DCPSPublication", "", sedp, func(s Sample) { p.onSEDP(s, true) }, true)
+	p.newReader(EntitySEDPSubReader, "DCPSSubscription", "", sedp, func(s Sample) { p.onSEDP(s, false) }, true)
 	return p, nil
 }
 
