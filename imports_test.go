@@ -49,6 +49,7 @@ var allowed = map[string][]string{
 	"ros2msg":                   {"cdr"},
 	"rtps":                      {},
 	"internal/tooltest":         {},
+	"internal/ddstest":          {"internal/tooltest"},
 	"internal/bounds":           {},
 	"internal/testrobot":        {},
 	"internal/sshdtest":         {"internal/tooltest", "golang.org/x/crypto/ssh"},

@@ -4,115 +4,36 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/internal/ddstest"
 	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/ros2msg"
 	"github.com/frcd/frcd/rtps"
 )
 
-// The DDS peers, each a program with the same arguments and output
-// (testdata/cyclone/chatter.c, testdata/fastdds/chatter.cpp), built once
-// per test binary from Debian's packages, with their type generated from
-// testdata/String.idl by the implementation's own IDL compiler. They find
-// the Go participant by unicast on 127.0.0.1 (loopback has no multicast
-// here) at the discovery ports of participant ids 0 to 20.
+// The peers' programs (testdata/cyclone/chatter.c,
+// testdata/fastdds/chatter.cpp) take the same arguments and print the
+// same lines; their type comes from testdata/String.idl through each
+// implementation's IDL compiler.
 type peer struct {
-	name  string
-	tools []tooltest.Tool
-	files map[string]string // a header that must exist -> its Debian package
-	build func(dir, src string) [][]string
-	once  sync.Once
-	bin   string
-	err   error
+	*ddstest.Peer
+	src string
 }
 
 var (
-	gcc       = tooltest.Tool{Name: "gcc", Package: "gcc"}
-	gxx       = tooltest.Tool{Name: "g++", Package: "g++"}
-	pkgConfig = tooltest.Tool{Name: "pkg-config", Package: "pkgconf"}
-	peerDirs  []string
+	cyclone = peer{ddstest.Cyclone, "testdata/cyclone/chatter.c"}
+	fastdds = peer{ddstest.FastDDS, "testdata/fastdds/chatter.cpp"}
 )
 
-// cyclone is Cyclone DDS 0.10.2 (cyclonedds-dev), what rmw_cyclonedds_cpp uses.
-var cyclone = &peer{
-	name:  "Cyclone",
-	tools: []tooltest.Tool{{Name: "idlc", Package: "cyclonedds-tools"}, gcc, pkgConfig},
-	files: map[string]string{"/usr/include/dds/dds.h": "cyclonedds-dev"},
-	build: func(dir, src string) [][]string {
-		return [][]string{
-			{"idlc", filepath.Join(src, "String.idl")},
-			{"sh", "-c", "gcc -O1 -Wall -o chatter " + filepath.Join(src, "cyclone", "chatter.c") + " String.c -I. $(pkg-config --cflags --libs CycloneDDS)"},
-		}
-	},
-}
-
-// fastdds is Fast DDS 2.9.1 (libfastrtps-dev) with fastddsgen, what
-// rmw_fastrtps_cpp uses.
-var fastdds = &peer{
-	name:  "FastDDS",
-	tools: []tooltest.Tool{{Name: "fastddsgen", Package: "fastddsgen"}, gxx},
-	files: map[string]string{"/usr/include/fastdds/dds/domain/DomainParticipant.hpp": "libfastrtps-dev"},
-	build: func(dir, src string) [][]string {
-		return [][]string{
-			{"fastddsgen", "-d", ".", filepath.Join(src, "String.idl")},
-			{"g++", "-std=c++14", "-O1", "-o", "chatter", filepath.Join(src, "fastdds", "chatter.cpp"), "String.cxx", "StringPubSubTypes.cxx", "-I.", "-lfastrtps", "-lfastcdr"},
-		}
-	},
-}
-
-// cycloneURI configures Cyclone for loopback and unicast discovery: peers
-// on 127.0.0.1, participant indices 0 to 20 (which the Go side probes).
-const cycloneURI = `<CycloneDDS><Domain id="any"><General><Interfaces><NetworkInterface address="127.0.0.1"/></Interfaces>` +
-	`<AllowMulticast>false</AllowMulticast></General><Discovery><ParticipantIndex>auto</ParticipantIndex>` +
-	`<MaxAutoParticipantIndex>20</MaxAutoParticipantIndex><Peers><Peer address="127.0.0.1"/></Peers></Discovery></Domain></CycloneDDS>`
+func (p peer) program(t *testing.T) string { return p.Program(t, p.src, "testdata/String.idl") }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, d := range peerDirs {
-		os.RemoveAll(d)
-	}
+	ddstest.Cleanup()
 	os.Exit(code)
-}
-
-var buildMu sync.Mutex
-
-// program builds the peer once per test binary and returns its path.
-func (p *peer) program(t *testing.T) string {
-	t.Helper()
-	tooltest.Require(t, p.tools...)
-	for f, pkg := range p.files {
-		tooltest.RequireFile(t, f, "the Debian package "+pkg)
-	}
-	p.once.Do(func() {
-		dir, err := os.MkdirTemp("", "dds-chatter")
-		if err != nil {
-			p.err = err
-			return
-		}
-		buildMu.Lock()
-		peerDirs = append(peerDirs, dir)
-		buildMu.Unlock()
-		src, _ := filepath.Abs("testdata")
-		for _, c := range p.build(dir, src) {
-			cmd := exec.Command(c[0], c[1:]...)
-			cmd.Dir = dir
-			if out, err := cmd.CombinedOutput(); err != nil {
-				p.err = fmt.Errorf("%s: %v\n%s", strings.Join(c, " "), err, out)
-				return
-			}
-		}
-		p.bin = filepath.Join(dir, "chatter")
-	})
-	if p.err != nil {
-		t.Fatal(p.err)
-	}
-	return p.bin
 }
 
 // event is a line of the chatter peer.
@@ -122,24 +43,13 @@ type event struct {
 	Head  string `json:"head"`
 }
 
-// interopDomain is this test process's domain, apart from other runs.
-func interopDomain() int { return 10 + os.Getpid()%90 }
+func interopDomain() int { return ddstest.Domain() }
 
-// peerEnv is the environment of a DDS peer on the test's domain.
-func peerEnv() *tooltest.ROS {
-	var vars []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "ROS_") && !strings.HasPrefix(kv, "CYCLONEDDS_") {
-			vars = append(vars, kv)
-		}
-	}
-	vars = append(vars, fmt.Sprintf("ROS_DOMAIN_ID=%d", interopDomain()), "CYCLONEDDS_URI="+cycloneURI)
-	return &tooltest.ROS{Vars: vars}
-}
+func peerEnv() *tooltest.ROS { return ddstest.Env(interopDomain()) }
 
 func goParticipant(t *testing.T) *rtps.Participant {
 	t.Helper()
-	p, err := rtps.Open(rtps.Config{Domain: interopDomain(), MaxPeerID: 20, Logf: t.Logf})
+	p, err := rtps.Open(rtps.Config{Domain: interopDomain(), MaxPeerID: ddstest.MaxPeerID, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +98,7 @@ func flag(b bool) string {
 // goToPeer: a Go writer publishes count messages of size bytes on
 // rt/chatter; the peer's subscriber gets each, in order, exactly. With
 // transient, the Go writer writes them all before the subscriber starts.
-func goToPeer(t *testing.T, pr *peer, reliable, transient bool, count, size int) {
+func goToPeer(t *testing.T, pr peer, reliable, transient bool, count, size int) {
 	bin := pr.program(t)
 	p := goParticipant(t)
 	w, err := p.NewWriter(chatter, stringType, qosOf(reliable, transient))
@@ -217,7 +127,7 @@ func goToPeer(t *testing.T, pr *peer, reliable, transient bool, count, size int)
 		e := sub.Wait(fmt.Sprintf("message %d", i), func(e event) bool { return e.Event == "" })
 		want := message(i, size)
 		if e.Len != len(want) || e.Head != fmt.Sprintf("hello %d", i) {
-			t.Fatalf("%s got %+v, want hello %d of %d bytes", pr.name, e, i, len(want))
+			t.Fatalf("%s got %+v, want hello %d of %d bytes", pr.Name, e, i, len(want))
 		}
 	}
 }
@@ -225,7 +135,7 @@ func goToPeer(t *testing.T, pr *peer, reliable, transient bool, count, size int)
 // peerToGo: the peer's publisher writes count messages; a Go reader gets
 // each, in order, exactly. With transient, the peer's writer writes before
 // the Go reader exists.
-func peerToGo(t *testing.T, pr *peer, reliable, transient bool, count, size int) {
+func peerToGo(t *testing.T, pr peer, reliable, transient bool, count, size int) {
 	bin := pr.program(t)
 	p := goParticipant(t)
 	got := make(chan string, count+10)
@@ -271,7 +181,7 @@ func peerToGo(t *testing.T, pr *peer, reliable, transient bool, count, size int)
 // fragments at 1344 bytes by default, Fast DDS at its UDP datagram size,
 // the Go writer at 1024).
 func TestInterop(t *testing.T) {
-	for _, pr := range []*peer{cyclone, fastdds} {
+	for _, pr := range []peer{cyclone, fastdds} {
 		for _, c := range []struct {
 			name                string
 			reliable, transient bool
@@ -282,8 +192,8 @@ func TestInterop(t *testing.T) {
 			{"TransientLocal", true, true, 5, 0},
 			{"Fragments", true, false, 3, 100_000},
 		} {
-			t.Run(pr.name+"/"+c.name+"GoToPeer", func(t *testing.T) { goToPeer(t, pr, c.reliable, c.transient, c.count, c.size) })
-			t.Run(pr.name+"/"+c.name+"PeerToGo", func(t *testing.T) { peerToGo(t, pr, c.reliable, c.transient, c.count, c.size) })
+			t.Run(pr.Name+"/"+c.name+"GoToPeer", func(t *testing.T) { goToPeer(t, pr, c.reliable, c.transient, c.count, c.size) })
+			t.Run(pr.Name+"/"+c.name+"PeerToGo", func(t *testing.T) { peerToGo(t, pr, c.reliable, c.transient, c.count, c.size) })
 		}
 	}
 }
