@@ -167,11 +167,14 @@ func FuzzUnmarshal(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 2, 'a', 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		defer bounds.Slow(t)()
-		for _, m := range []Message{&Float64{}, &String{}, &Header{}, &JointState{}, &Float64MultiArray{}} {
+		for _, m := range []Message{&Float64{}, &String{}, &Header{}, &JointState{}, &Float64MultiArray{}, &ParticipantEntitiesInfo{}, &ParticipantEntitiesInfo{GidLen: GidSizeHumble}} {
 			if Unmarshal(b, m) != nil {
 				continue
 			}
 			again := reflect.New(reflect.TypeOf(m).Elem()).Interface().(Message)
+			if pe, ok := m.(*ParticipantEntitiesInfo); ok {
+				again.(*ParticipantEntitiesInfo).GidLen = pe.GidLen
+			}
 			if err := Unmarshal(Marshal(nil, m), again); err != nil {
 				t.Fatalf("%s: re-encoded message does not decode: %v", m.TypeName(), err)
 			}
@@ -225,4 +228,47 @@ func hasNaN(m Message) bool {
 		}
 	}
 	return false
+}
+
+// TestParticipantEntitiesInfoWire checks a graph message worked out by
+// hand: gid of 16 bytes (Iron on), one node "/" "frcd" with one reader
+// and no writer.
+func TestParticipantEntitiesInfoWire(t *testing.T) {
+	var g, r Gid
+	for i := 0; i < 16; i++ {
+		g[i], r[i] = byte(i), byte(0x80+i)
+	}
+	m := &ParticipantEntitiesInfo{Gid: g, Nodes: []NodeEntitiesInfo{{Namespace: "/", Name: "frcd", Readers: []Gid{r}}}}
+	want := []byte{0, 1, 0, 0}
+	want = append(want, g[:16]...)                         // 0: gid, char[16], no count
+	want = append(want, 1, 0, 0, 0)                        // 16: one node
+	want = append(want, 2, 0, 0, 0, '/', 0)                // 20: namespace
+	want = append(want, 0, 0)                              // 26: pad to 28
+	want = append(want, 5, 0, 0, 0, 'f', 'r', 'c', 'd', 0) // 28: name
+	want = append(want, 0, 0, 0)                           // 37: pad to 40
+	want = append(want, 1, 0, 0, 0)                        // 40: one reader gid
+	want = append(want, r[:16]...)                         // 44
+	want = append(want, 0, 0, 0, 0)                        // 60: no writer
+	got := Marshal(nil, m)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("encoded\n% x\nwant\n% x", got, want)
+	}
+	var back ParticipantEntitiesInfo
+	if err := Unmarshal(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	back.Nodes[0].Writers = nil
+	if !reflect.DeepEqual(&back, m) {
+		t.Fatalf("decoded %+v", back)
+	}
+	// Humble's 24-byte gids.
+	m.GidLen = GidSizeHumble
+	humble := Marshal(nil, m)
+	if len(humble) != len(got)+16 {
+		t.Fatalf("Humble form of %d bytes, want %d", len(humble), len(got)+16)
+	}
+	back = ParticipantEntitiesInfo{GidLen: GidSizeHumble}
+	if err := Unmarshal(humble, &back); err != nil || back.Nodes[0].Name != "frcd" || back.Nodes[0].Readers[0] != r {
+		t.Fatalf("Humble form decoded %+v, %v", back, err)
+	}
 }
