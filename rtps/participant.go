@@ -266,6 +266,7 @@ func (p *Participant) Close() error {
 		p.mu.Unlock()
 		return nil
 	}
+	p.leave()
 	p.closed = true
 	p.mu.Unlock()
 	p.cancel()
@@ -274,6 +275,29 @@ func (p *Participant) Close() error {
 	}
 	p.wg.Wait()
 	return nil
+}
+
+// leave tells the peers at once that the participant and its endpoints
+// are gone, rather than letting them wait out its lease (§8.5.3.3, §9.6.3.9:
+// a DATA with the key hash and status info disposed|unregistered, no
+// payload): each endpoint on SEDP, then the participant on SPDP. Best
+// effort: nothing waits for acknowledgements.
+func (p *Participant) leave() {
+	gone := uint32(StatusDisposed | StatusUnregistered)
+	for _, w := range p.writers {
+		if !w.builtin {
+			p.sedpPub.add(nil, KeyHashList(w.guid, gone))
+		}
+	}
+	for _, r := range p.readers {
+		if !r.internal {
+			p.sedpSub.add(nil, KeyHashList(r.guid, gone))
+		}
+	}
+	p.spdpSN++
+	m := p.startMessage(GuidPrefix{})
+	m.Data(&Data{Reader: EntitySPDPReader, Writer: EntitySPDPWriter, SN: p.spdpSN, InlineQoS: KeyHashList(p.guid, gone)})
+	p.send(m, p.spdpTargets())
 }
 
 // NewWriter creates a writer of topic with type typ (DDS names: ROS 2's
@@ -595,7 +619,7 @@ func (p *Participant) eachReader(writer GUID, reader EntityID, f func(*Reader, *
 
 func (p *Participant) onData(now time.Time, src GuidPrefix, d *Data, ts Time) {
 	if d.Writer == EntitySPDPWriter {
-		p.onSPDP(now, d)
+		p.onSPDP(now, src, d)
 		return
 	}
 	p.eachReader(GUID{src, d.Writer}, d.Reader, func(r *Reader, w *writerProxy) {
@@ -605,10 +629,11 @@ func (p *Participant) onData(now time.Time, src GuidPrefix, d *Data, ts Time) {
 
 // onSPDP takes a participant's announcement: a new participant is
 // answered at once and matched with the SEDP endpoints.
-func (p *Participant) onSPDP(now time.Time, d *Data) {
+func (p *Participant) onSPDP(now time.Time, src GuidPrefix, d *Data) {
 	if d.Payload == nil {
-		if k, ok := d.InlineQoS.KeyHash(); ok && d.InlineQoS.StatusInfo() != 0 {
-			p.dropParticipant(k.Prefix) // it is leaving
+		// it is leaving; only a participant itself may say so
+		if k, ok := d.InlineQoS.KeyHash(); ok && k.Prefix == src && d.InlineQoS.StatusInfo() != 0 {
+			p.dropParticipant(k.Prefix)
 		}
 		return
 	}
@@ -695,7 +720,9 @@ func (p *Participant) dropParticipant(prefix GuidPrefix) {
 func (p *Participant) onSEDP(s Sample, writer bool) {
 	key, _ := s.Inline.KeyHash()
 	if s.Payload == nil || s.Inline.StatusInfo()&(StatusDisposed|StatusUnregistered) != 0 {
-		p.dropEndpoint(key, writer)
+		if key.Prefix == s.Writer.Prefix { // only a participant's own endpoints
+			p.dropEndpoint(key, writer)
+		}
 		return
 	}
 	e, err := DecodeEndpointData(s.Payload, writer, key)

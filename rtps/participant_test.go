@@ -291,3 +291,20 @@ func TestReliableUnderRandomLoss(t *testing.T) {
 	}
 	checkInOrder(t, c.wait(t, 300), 0, 300, 8)
 }
+
+// TestLeave: a participant that closes tells its peers, which drop it and
+// its endpoints at once instead of waiting out its 20 s lease.
+func TestLeave(t *testing.T) {
+	a, b := open(t, Config{}), open(t, Config{})
+	q := QoS{Reliability: Reliable, History: KeepLast, Depth: 1}
+	a.NewWriter("rt/x", "T", q)
+	r, _ := b.NewReader("rt/x", "T", q, func(Sample) {})
+	if err := r.WaitMatched(ctx(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	err := b.waitFor(ctx(t), func() bool { return len(r.writers) == 0 && len(b.remotes) == 0 && len(b.remoteWriters) == 0 })
+	if err != nil {
+		t.Fatalf("after the peer left: %v; stats %+v", err, b.Stats())
+	}
+}
