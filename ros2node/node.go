@@ -7,6 +7,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/frcd/frcd/cdr"
 	"github.com/frcd/frcd/ros2msg"
 	"github.com/frcd/frcd/rtps"
 )
@@ -181,7 +182,7 @@ func (n *Node) Nodes() []string {
 type Publisher struct {
 	w   *rtps.Writer
 	mu  sync.Mutex
-	buf []byte
+	enc cdr.Encoder // kept, so that publishing allocates nothing
 }
 
 // Publisher creates a publisher of msg's type on topic (resolved in the
@@ -208,8 +209,9 @@ func (pub *Publisher) Writer() *rtps.Writer { return pub.w }
 func (pub *Publisher) Publish(msg ros2msg.Message) error {
 	pub.mu.Lock()
 	defer pub.mu.Unlock()
-	pub.buf = ros2msg.Marshal(pub.buf[:0], msg)
-	return pub.w.Write(pub.buf)
+	pub.enc.Reset(pub.enc.Bytes()[:0], cdr.CDRLE)
+	msg.MarshalCDR(&pub.enc)
+	return pub.w.Write(pub.enc.Bytes())
 }
 
 // Subscription is a subscription's DDS reader.

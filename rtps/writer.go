@@ -72,7 +72,11 @@ func (w *Writer) Write(payload []byte) error {
 	if w.p.closed {
 		return ErrClosed
 	}
-	w.add(padPayload(payload), ParamList{})
+	var reuse []byte
+	if len(w.history) >= w.limit {
+		reuse = w.history[0].payload[:0] // the oldest change leaves the history in add
+	}
+	w.add(padPayload(reuse, payload), ParamList{})
 	return nil
 }
 
@@ -80,12 +84,12 @@ func (w *Writer) Write(payload []byte) error {
 // the padding's length in the options' two low bits (DDSI-RTPS 2.5
 // §10.2; Cyclone DDS does the same): a DATA's length counts whole words,
 // and this is how a reader tells the padding from the data.
-func padPayload(payload []byte) []byte {
+// The copy goes into dst's storage when it is large enough.
+func padPayload(dst, payload []byte) []byte {
 	pad := (4 - len(payload)%4) % 4
-	b := make([]byte, len(payload), len(payload)+pad)
-	copy(b, payload)
+	b := append(dst[:0], payload...)
 	if pad > 0 && len(b) >= 4 {
-		b = append(b, make([]byte, pad)...)
+		b = append(b, 0, 0, 0)[:len(payload)+pad]
 		b[3] = b[3]&^3 | byte(pad)
 	}
 	return b
