@@ -143,32 +143,43 @@ type graphEvent struct {
 	Writer0  string `json:"writer0"`
 }
 
-// TestCycloneGraph: a Cyclone DDS participant taking part in the graph as
-// rmw_cyclonedds does (testdata/cyclone/graph.c, the type by idlc from
-// testdata/ParticipantEntitiesInfo.idl) reads the Go node's USER_DATA
+// TestGraph: a Cyclone DDS and a Fast DDS participant taking part in the
+// graph as rmw_cyclonedds and rmw_fastrtps do (testdata/cyclone/graph.c,
+// testdata/fastdds/graph.cpp; the type by idlc and fastddsgen from
+// testdata/ParticipantEntitiesInfo.idl) each read the Go node's USER_DATA
 // (enclave=/;) and its ros_discovery_info entry (name, namespace, the gids
-// of its reader and writer), and the Go node lists the Cyclone one's node.
-func TestCycloneGraph(t *testing.T) {
-	bin := ddstest.Cyclone.Program(t, "testdata/cyclone/graph.c", "testdata/ParticipantEntitiesInfo.idl")
-	n := newNode(t, "/robot", "frcd")
-	pub, err := n.Publisher("/joint_states", &ros2msg.JointState{}, SensorData)
-	if err != nil {
-		t.Fatal(err)
+// of its writer and reader), and the Go node lists each peer's node.
+func TestGraph(t *testing.T) {
+	for _, c := range []struct {
+		peer      *ddstest.Peer
+		src, node string
+	}{
+		{ddstest.Cyclone, "testdata/cyclone/graph.c", "/peer/cnode"},
+		{ddstest.FastDDS, "testdata/fastdds/graph.cpp", "/peer/fnode"},
+	} {
+		t.Run(c.peer.Name, func(t *testing.T) {
+			bin := c.peer.Program(t, c.src, "testdata/ParticipantEntitiesInfo.idl")
+			n := newNode(t, "/robot", "frcd")
+			pub, err := n.Publisher("/joint_states", &ros2msg.JointState{}, SensorData)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sub, err := n.Subscribe("~/commands", &ros2msg.Float64MultiArray{}, Default, func(rtps.Sample) {})
+			if err != nil {
+				t.Fatal(err)
+			}
+			peer := tooltest.StartJSON[graphEvent](t, ddstest.Env(ddstest.Domain()), bin)
+			peer.Wait("the Go participant's USER_DATA", func(e graphEvent) bool { return e.UserData == "enclave=/;" })
+			w, r := pub.Writer().GUID(), sub.GUID()
+			gid := func(g rtps.GUID) string { id := gidOf(g); return hex.EncodeToString(id[:16]) }
+			e := peer.Wait("the Go node in ros_discovery_info", func(e graphEvent) bool { return e.Node == "/robot/frcd" && e.Writers == 1 && e.Readers == 1 })
+			if e.Writer0 != gid(w) || e.Reader0 != gid(r) {
+				t.Errorf("gids %s %s, want writer %s reader %s", e.Writer0, e.Reader0, gid(w), gid(r))
+			}
+			if err := n.WaitNode(ctx(t), c.node); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("the Go node sees %v", n.Nodes())
+		})
 	}
-	sub, err := n.Subscribe("~/commands", &ros2msg.Float64MultiArray{}, Default, func(rtps.Sample) {})
-	if err != nil {
-		t.Fatal(err)
-	}
-	peer := tooltest.StartJSON[graphEvent](t, ddstest.Env(ddstest.Domain()), bin)
-	peer.Wait("the Go participant's USER_DATA", func(e graphEvent) bool { return e.UserData == "enclave=/;" })
-	w, r := pub.Writer().GUID(), sub.GUID()
-	gid := func(g rtps.GUID) string { id := gidOf(g); return hex.EncodeToString(id[:16]) }
-	e := peer.Wait("the Go node in ros_discovery_info", func(e graphEvent) bool { return e.Node == "/robot/frcd" && e.Writers == 1 && e.Readers == 1 })
-	if e.Writer0 != gid(w) || e.Reader0 != gid(r) {
-		t.Errorf("gids %s %s, want writer %s reader %s", e.Writer0, e.Reader0, gid(w), gid(r))
-	}
-	if err := n.WaitNode(ctx(t), "/peer/cnode"); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("the Go node sees %v", n.Nodes())
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -64,7 +65,7 @@ var FastDDS = &Peer{
 	files: map[string]string{"/usr/include/fastdds/dds/domain/DomainParticipant.hpp": "libfastrtps-dev"},
 	build: func(out, src string, idl []string) [][]string {
 		cmds := [][]string{append([]string{"fastddsgen", "-d", "."}, idl...)}
-		c := []string{"g++", "-std=c++14", "-O1", "-o", out, src, "-I."}
+		c := []string{"g++", "-std=c++14", "-O1", "-o", out, src, "-I.", "-I" + here()}
 		for _, f := range idl {
 			c = append(c, idlBase(f)+".cxx", idlBase(f)+"PubSubTypes.cxx")
 		}
@@ -163,3 +164,9 @@ func Env(domain int) *tooltest.ROS {
 // Domain is a DDS domain id for this test process, apart from other runs
 // at once on the machine (ports 7400 + 250·domain...).
 func Domain() int { return 10 + os.Getpid()%90 }
+
+// here is this package's directory (unicast.hpp, for the Fast DDS peers).
+func here() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Dir(file)
+}

@@ -25,14 +25,11 @@
 #include <fastdds/dds/subscriber/SampleInfo.hpp>
 #include <fastdds/dds/subscriber/Subscriber.hpp>
 #include <fastdds/dds/topic/TypeSupport.hpp>
-#include <fastdds/rtps/transport/UDPv4TransportDescriptor.h>
-#include <fastrtps/utils/IPLocator.h>
 
+#include "unicast.hpp"
 #include "StringPubSubTypes.h"
 
 using namespace eprosima::fastdds::dds;
-using eprosima::fastrtps::rtps::IPLocator;
-using eprosima::fastrtps::rtps::Locator_t;
 
 static void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
@@ -58,22 +55,7 @@ int main(int argc, char **argv) {
 
   DomainParticipantQos pqos;
   pqos.name("fastdds_chatter");
-  pqos.transport().use_builtin_transports = false;
-  auto udp = std::make_shared<eprosima::fastdds::rtps::UDPv4TransportDescriptor>();
-  udp->interfaceWhiteList.push_back("127.0.0.1");
-  pqos.transport().user_transports.push_back(udp);
-  for (int i = 0; i <= 20; i++) {
-    Locator_t peer;
-    IPLocator::setIPv4(peer, 127, 0, 0, 1);
-    peer.port = static_cast<uint32_t>(7400 + 250 * domain + 10 + 2 * i);
-    pqos.wire_protocol().builtin.initialPeersList.push_back(peer);
-  }
-  Locator_t meta;
-  IPLocator::setIPv4(meta, 127, 0, 0, 1);
-  pqos.wire_protocol().builtin.metatrafficUnicastLocatorList.push_back(meta);
-  Locator_t user;
-  IPLocator::setIPv4(user, 127, 0, 0, 1);
-  pqos.wire_protocol().default_unicast_locator_list.push_back(user);
+  ddstest_unicast(pqos, domain);
 
   DomainParticipant *pp = DomainParticipantFactory::get_instance()->create_participant(domain, pqos);
   if (pp == nullptr) {
