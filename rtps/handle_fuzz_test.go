@@ -141,3 +141,32 @@ func TestScenario(t *testing.T) {
 		t.Fatal("no answer sent (SPDP reply, ACKNACKs, resends)")
 	}
 }
+
+// TestNackFragHighNumbers: a NACK_FRAG for fragment numbers near 2^32
+// (negative as 32-bit ints, as on the roboRIO) resends nothing and does
+// not panic.
+func TestNackFragHighNumbers(t *testing.T) {
+	p, err := newParticipant(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent int
+	p.dropSend = func([]byte) bool { sent++; return true }
+	q := QoS{Reliable, Volatile, KeepLast, 4}
+	w, _ := p.NewWriter("rt/t", "T", q)
+	reader := GUID{GuidPrefix{9}, 0x104}
+	p.mu.Lock()
+	w.matchReader(reader, []netip.AddrPort{netip.MustParseAddrPort("127.0.0.1:9")}, q)
+	p.mu.Unlock()
+	w.Write(make([]byte, 3000))
+	before := sent
+	n := NackFrag{SN: 1, State: SeqSet{Base: 0xffffff00}}
+	n.State.Add(0xffffff00)
+	n.State.Add(0xffffff00 + 200)
+	p.mu.Lock()
+	w.onNackFrag(reader, &n)
+	p.mu.Unlock()
+	if sent != before {
+		t.Errorf("%d datagrams sent for fragments past the sample", sent-before)
+	}
+}

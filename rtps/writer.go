@@ -266,9 +266,9 @@ func (w *Writer) onNackFrag(reader GUID, n *NackFrag) {
 		return
 	}
 	for i := uint32(0); i < n.State.NumBits; i++ {
-		k := int(n.State.Base) - 1 + int(i)
-		if n.State.Has(n.State.Base+SequenceNumber(i)) && k*FragmentSize < len(c.payload) {
-			w.sendFragment(r, c, k)
+		k := int64(n.State.Base) - 1 + int64(i) // in int64: fragment numbers are 32-bit unsigned, int may be 32-bit
+		if n.State.Has(n.State.Base+SequenceNumber(i)) && k >= 0 && k*FragmentSize < int64(len(c.payload)) {
+			w.sendFragment(r, c, int(k))
 		}
 	}
 }
