@@ -170,3 +170,55 @@ func TestFoxglove(t *testing.T) {
 		})
 	}
 }
+
+// cycloneMulticastURI lets Cyclone discover by multicast on lo, with no
+// unicast peers: the default discovery of a ROS 2 robot network.
+const cycloneMulticastURI = `<CycloneDDS><Domain id="any"><General><Interfaces><NetworkInterface name="lo" multicast="true"/></Interfaces>` +
+	`<AllowMulticast>true</AllowMulticast></General></Domain></CycloneDDS>`
+
+// TestCycloneMulticast: with SPDP by multicast only (239.255.0.1) on both
+// sides, a Go writer reaches a Cyclone DDS reader and a Cyclone writer a
+// Go reader, reliable, every message in order.
+func TestCycloneMulticast(t *testing.T) {
+	bin := cyclone.program(t) // built outside the namespace too, so that a missing tool skips there
+	if !inNetns(t, "") {
+		return
+	}
+	env := peerEnv()
+	for i, kv := range env.Vars {
+		if strings.HasPrefix(kv, "CYCLONEDDS_URI=") {
+			env.Vars[i] = "CYCLONEDDS_URI=" + cycloneMulticastURI
+		}
+	}
+	p, err := rtps.Open(rtps.Config{Domain: interopDomain(), Multicast: true, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	q := qosOf(true, false)
+
+	w, _ := p.NewWriter(chatter, stringType, q)
+	sub := tooltest.StartJSON[event](t, env, bin, "sub", chatter, "10", "1", "0")
+	sub.Wait("the Cyclone reader matched", func(e event) bool { return e.Event == "matched" })
+	if err := w.WaitMatched(waitCtx(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 10; i++ {
+		w.Write(ros2msg.Marshal(nil, &ros2msg.String{Data: message(i, 0)}))
+	}
+	for i := 0; i < 10; i++ {
+		if e := sub.Wait(fmt.Sprintf("message %d", i), func(e event) bool { return e.Event == "" }); e.Head != fmt.Sprintf("hello %d", i) {
+			t.Fatalf("Cyclone got %+v, want hello %d", e, i)
+		}
+	}
+
+	got := make(chan string, 16)
+	p.NewReader("rt/back", stringType, q, func(s rtps.Sample) {
+		var m ros2msg.String
+		if ros2msg.Unmarshal(s.Payload, &m) == nil {
+			got <- m.Data
+		}
+	})
+	tooltest.StartJSON[event](t, env, bin, "pub", "rt/back", "10", "1", "0", "0")
+	expect(t, got, 10, 0)
+}
