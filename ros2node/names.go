@@ -62,3 +62,20 @@ func TypeName(rosType string) (string, error) {
 	}
 	return p[0] + "::" + p[1] + "::dds_::" + p[2] + "_", nil
 }
+
+// ResolveRemapped resolves name, then applies the rule of remaps
+// whose left side resolves to the same name (design.ros2.org "Remapping
+// Names": both sides are resolved in the node's namespace). Two rules
+// for one name: either applies (a map keeps no order).
+func ResolveRemapped(ns, node, name string, remaps map[string]string) (string, error) {
+	full, err := Resolve(ns, node, name)
+	if err != nil {
+		return "", err
+	}
+	for from, to := range remaps {
+		if f, err := Resolve(ns, node, from); err == nil && f == full {
+			return Resolve(ns, node, to)
+		}
+	}
+	return full, nil
+}

@@ -25,6 +25,9 @@ type Config struct {
 	// ros2msg.GidSize (Iron and later) or ros2msg.GidSizeHumble.
 	// (optional) defaults to ros2msg.GidSize.
 	GidLen int
+	// Remaps are remapping rules from:=to (Args.Remaps), applied to the
+	// names of publishers and subscriptions. (optional)
+	Remaps map[string]string
 	// RTPS is the participant's configuration (Discovery reads it from
 	// the environment); its UserData is the node's.
 	RTPS rtps.Config
@@ -188,7 +191,7 @@ type Publisher struct {
 // Publisher creates a publisher of msg's type on topic (resolved in the
 // node's namespace) and announces it in the graph.
 func (n *Node) Publisher(topic string, msg ros2msg.Message, q rtps.QoS) (*Publisher, error) {
-	name, err := Resolve(n.cfg.Namespace, n.cfg.Name, topic)
+	name, err := ResolveRemapped(n.cfg.Namespace, n.cfg.Name, topic, n.cfg.Remaps)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +224,7 @@ type Subscription = rtps.Reader
 // sample's payload (decode it with ros2msg.Unmarshal) on the node's
 // receiving goroutine.
 func (n *Node) Subscribe(topic string, msg ros2msg.Message, q rtps.QoS, handler func(rtps.Sample)) (*Subscription, error) {
-	name, err := Resolve(n.cfg.Namespace, n.cfg.Name, topic)
+	name, err := ResolveRemapped(n.cfg.Namespace, n.cfg.Name, topic, n.cfg.Remaps)
 	if err != nil {
 		return nil, err
 	}
