@@ -303,3 +303,20 @@ func FuzzParse(f *testing.F) {
 		})
 	})
 }
+
+func TestRelatedSampleIdentity(t *testing.T) {
+	g := GUID{testPrefix, 0x00000404}
+	l := RelatedSampleIdentity(g, 0x100000007)
+	// id 0x800f, length 24, GUID, high 1, low 7, then the sentinel
+	want := append([]byte{0x0f, 0x80, 24, 0}, testPrefix[:]...)
+	want = append(want, 0, 0, 4, 4, 1, 0, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0)
+	if !bytes.Equal(l.b, want) {
+		t.Fatalf("% x\nwant\n% x", l.b, want)
+	}
+	if got, sn, ok := l.RelatedSampleIdentity(); !ok || got != g || sn != 0x100000007 {
+		t.Fatalf("%v %d %v", got, sn, ok)
+	}
+	if _, _, ok := KeyHashList(g, 0).RelatedSampleIdentity(); ok {
+		t.Fatal("found in a list without it")
+	}
+}

@@ -248,6 +248,9 @@ func (p *Participant) bind() error {
 // GUID is the participant's GUID.
 func (p *Participant) GUID() GUID { return p.guid }
 
+// Logf logs through the participant's Config.Logf.
+func (p *Participant) Logf(format string, args ...any) { p.cfg.Logf(format, args...) }
+
 // Ports is the participant's port mapping (its domain and participant id).
 func (p *Participant) Ports() Ports { return p.ports }
 
@@ -555,7 +558,7 @@ func (p *Participant) handle(now time.Time, b []byte) {
 		case SubData:
 			var d Data
 			if d, err = DecodeData(s); err == nil {
-				p.onData(now, h.Prefix, &d, ts)
+				p.onData(now, h, &d, ts)
 			}
 		case SubDataFrag:
 			var f DataFrag
@@ -617,13 +620,14 @@ func (p *Participant) eachReader(writer GUID, reader EntityID, f func(*Reader, *
 	}
 }
 
-func (p *Participant) onData(now time.Time, src GuidPrefix, d *Data, ts Time) {
+func (p *Participant) onData(now time.Time, h Header, d *Data, ts Time) {
+	src := h.Prefix
 	if d.Writer == EntitySPDPWriter {
 		p.onSPDP(now, src, d)
 		return
 	}
 	p.eachReader(GUID{src, d.Writer}, d.Reader, func(r *Reader, w *writerProxy) {
-		r.onData(w, &Sample{Writer: w.guid, SN: d.SN, Time: ts, Payload: d.Payload, Inline: d.InlineQoS})
+		r.onData(w, &Sample{Writer: w.guid, SN: d.SN, Time: ts, Payload: d.Payload, Inline: d.InlineQoS, Vendor: h.Vendor})
 	})
 }
 

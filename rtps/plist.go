@@ -34,6 +34,10 @@ const (
 	pidEntityName              = 0x0062
 	pidKeyHash                 = 0x0070
 	pidStatusInfo              = 0x0071
+	// pidRelatedSampleIdentity is Fast DDS's (2.9.1 ParameterTypes.hpp
+	// PID_RELATED_SAMPLE_IDENTITY, vendor-specific): {GUID, sequence number}
+	// of the sample a reply answers; rmw_fastrtps carries service identities in it.
+	pidRelatedSampleIdentity = 0x800f
 	// A parameter id with this bit is vendor specific (§9.6.2.2.1): read
 	// only for its vendor; with pidIncompatible and not vendor specific, an
 	// unknown parameter makes the whole list unusable.
@@ -522,4 +526,33 @@ func DecodeEndpointData(payload []byte, writer bool, key GUID) (EndpointData, er
 // durability at least the reader's.
 func Compatible(w, r QoS) bool {
 	return w.Reliability >= r.Reliability && w.Durability >= r.Durability
+}
+
+// RelatedSampleIdentity is an inline QoS of a related sample identity
+// (Fast DDS's PID 0x800f): the GUID and sequence number of the sample
+// this one relates to, as rmw_fastrtps marks service requests and replies.
+func RelatedSampleIdentity(g GUID, sn SequenceNumber) ParamList {
+	var w ParamWriter
+	b := g.bytes()
+	v := append(b[:], 0, 0, 0, 0, 0, 0, 0, 0)
+	le.PutUint32(v[16:], uint32(int64(sn)>>32))
+	le.PutUint32(v[20:], uint32(sn))
+	w.param(pidRelatedSampleIdentity, v...)
+	return w.List()
+}
+
+// RelatedSampleIdentity reads the list's related sample identity.
+func (l ParamList) RelatedSampleIdentity() (GUID, SequenceNumber, bool) {
+	var g GUID
+	var sn SequenceNumber
+	var ok bool
+	_ = l.Each(func(id uint16, v []byte) error {
+		if id == pidRelatedSampleIdentity && len(v) >= 24 {
+			g = guidFrom(v)
+			sn = SequenceNumber(int64(int32(l.order.Uint32(v[16:])))<<32 | int64(l.order.Uint32(v[20:])))
+			ok = true
+		}
+		return nil
+	})
+	return g, sn, ok
 }

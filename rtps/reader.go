@@ -12,6 +12,7 @@ type Sample struct {
 	Time    Time   // the writer's source timestamp (INFO_TS), zero if none
 	Payload []byte // the serialized payload with its encapsulation header; the reader's to keep
 	Inline  ParamList
+	Vendor  VendorID // the implementation that sent it (its message header), for conventions that differ
 }
 
 // Limits of a reader's state per matched writer.
@@ -63,6 +64,9 @@ type Reader struct {
 
 // GUID is the reader's GUID.
 func (r *Reader) GUID() GUID { return r.guid }
+
+// Topic is the reader's topic.
+func (r *Reader) Topic() string { return r.topic }
 
 // Matched is the number of remote writers matched to the reader.
 func (r *Reader) Matched() int {

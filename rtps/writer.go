@@ -66,7 +66,11 @@ func (w *Writer) WaitMatched(ctx context.Context, n int) error {
 
 // Write publishes one sample: payload is a serialized payload with its
 // encapsulation header (package cdr). It is copied.
-func (w *Writer) Write(payload []byte) error {
+func (w *Writer) Write(payload []byte) error { return w.WriteInline(payload, ParamList{}) }
+
+// WriteInline is Write with inline QoS sent beside the sample (made by
+// ParamWriter; copied).
+func (w *Writer) WriteInline(payload []byte, inline ParamList) error {
 	w.p.mu.Lock()
 	defer w.p.mu.Unlock()
 	if w.p.closed {
@@ -76,7 +80,10 @@ func (w *Writer) Write(payload []byte) error {
 	if len(w.history) >= w.limit {
 		reuse = w.history[0].payload[:0] // the oldest change leaves the history in add
 	}
-	w.add(padPayload(reuse, payload), ParamList{})
+	if inline.b != nil {
+		inline.b = append([]byte(nil), inline.b...)
+	}
+	w.add(padPayload(reuse, payload), inline)
 	return nil
 }
 
