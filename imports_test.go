@@ -48,7 +48,7 @@ var allowed = map[string][]string{
 	"cdr":                       {},
 	"ros2msg":                   {"cdr"},
 	"rtps":                      {},
-	"ros2node":                  {"ros2msg", "rtps"},
+	"ros2node":                  {"cdr", "ros2msg", "rtps"},
 	"internal/tooltest":         {},
 	"internal/ddstest":          {"internal/tooltest"},
 	"internal/bounds":           {},
