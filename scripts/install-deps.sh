@@ -54,6 +54,16 @@ rosmsg                 python3-rosmsg
 /usr/share/diagnostic_msgs/msg/DiagnosticArray.msg ros-diagnostic-msgs
 /usr/share/nav_msgs/msg/Odometry.msg ros-nav-msgs
 /usr/share/rosgraph_msgs/msg/Log.msg ros-rosgraph-msgs
+# Cyclone DDS 0.10.2 (what rmw_cyclonedds_cpp is built on), the peer of the rtps interop tests
+# (rtps/interop_test.go): its headers and library, idlc for the message type, pkg-config to link
+idlc                   cyclonedds-tools
+/usr/include/dds/dds.h cyclonedds-dev
+pkg-config             pkgconf
+# Fast DDS 2.9.1 (what rmw_fastrtps_cpp is built on), the other peer of those tests: its headers
+# and library, fastddsgen for the message type, g++
+fastddsgen             fastddsgen
+/usr/include/fastdds/dds/domain/DomainParticipant.hpp libfastrtps-dev
+g++                    g++
 # Node.js, for the WPILib simulation WebSocket test with the WPILib client library
 node                   nodejs
 npm                    npm
@@ -61,6 +71,9 @@ npm                    npm
 /usr/sbin/sshd         openssh-server
 # systemd-analyze, to verify the coprocessor unit deploy/frcd.service
 systemd-analyze        systemd
+# the rtps tests in a network namespace (multicast on lo): unshare, ip
+unshare                util-linux
+ip                     iproute2
 # the real-kernel CAN test (cmd/frcd TestLinuxCANOnKernel, internal/qemutest): qemu, a
 # kernel with the can, can_raw and vcan modules (the one file of the metapackage marks it
 # installed), a static busybox for the init of the VM, candump and cansend of can-utils as the
@@ -92,6 +105,7 @@ valgrind               valgrind
 NPM_DEPS='
 test/wpilibws/node_modules/@wpilib/node-wpilib-ws/package.json test/wpilibws
 test/nt4/node_modules/ntcore-ts-client/package.json test/nt4
+test/rtps/node_modules/@foxglove/rtps/package.json test/rtps
 '
 
 prog=install-deps
