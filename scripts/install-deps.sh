@@ -54,6 +54,12 @@ rosmsg                 python3-rosmsg
 /usr/share/diagnostic_msgs/msg/DiagnosticArray.msg ros-diagnostic-msgs
 /usr/share/nav_msgs/msg/Odometry.msg ros-nav-msgs
 /usr/share/rosgraph_msgs/msg/Log.msg ros-rosgraph-msgs
+# rosmsg and rospack find a message package by its package.xml, which Debian ships in the
+# -dev package of the messages, not beside the .msg files: without it rosmsg show sensor_msgs/X fails
+/usr/share/sensor_msgs/package.xml libsensor-msgs-dev
+/usr/share/diagnostic_msgs/package.xml libdiagnostic-msgs-dev
+/usr/share/nav_msgs/package.xml libnav-msgs-dev
+/usr/share/std_srvs/package.xml libstd-srvs-dev
 # Cyclone DDS 0.10.2 (what rmw_cyclonedds_cpp is built on), the peer of the rtps interop tests
 # (rtps/interop_test.go): its headers and library, idlc for the message type, pkg-config to link
 idlc                   cyclonedds-tools
