@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -60,7 +61,7 @@ func (d *Daemon) setupTelemetry() error {
 		}
 		commands, tuning = s.Bool("commands"), s.Bool("tuning")
 	}
-	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Alerts: d.alerts}
+	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Alerts: d.alerts, EveryCycle: true}
 	if d.Sim != nil {
 		to.Truth = d.simTruth
 	}
@@ -89,7 +90,7 @@ func (d *Daemon) setupTelemetry() error {
 	}
 	if o.NT4 != "" {
 		cp := t.src.Prefix() + "/"
-		s, err := nt4.New(nt4.Options{Addr: o.NT4, Clock: d.Now, Logf: d.opts.Logf, Commands: d.ntCommand(cp, commands, tuning), CommandPrefix: cp})
+		s, err := nt4.New(nt4.Options{Addr: o.NT4, Clock: d.Now, Logf: d.opts.Logf, Commands: d.ntCommand(cp, commands, tuning), CommandType: d.ntCommandType(cp), CommandPrefix: cp})
 		if err != nil {
 			if t.log != nil {
 				t.log.Writer().Close()
@@ -157,24 +158,41 @@ func (d *Daemon) alerts(errs, warns []string) ([]string, []string) {
 
 // StepTelemetry samples the loop's latest snapshot into the NT4 server
 // and the log, as the telemetry goroutine does after each cycle: for
-// deterministic runs (Step) and benchmarks.
+// deterministic runs (Step) and benchmarks. The joints come cycle by
+// cycle from the loop's history, each cycle passed on by itself, so that
+// the log and NT4's "all" subscribers get every sample, not only the
+// latest.
 func (d *Daemon) StepTelemetry() {
 	t := d.tel
-	if t == nil || !t.src.Sample() {
+	if t == nil {
+		return
+	}
+	for t.src.Replay() {
+		d.passTelemetry(t)
+	}
+	if !t.src.Sample() {
 		return
 	}
 	t.enabled.Store(t.src.Snapshot().Enabled)
-	if d.NT != nil {
-		d.NT.Publish(t.src)
-	}
+	d.passTelemetry(t)
 	if t.log != nil {
-		t.log.Record(t.src)
 		// About once a second of cycles, not every cycle: a HAL call
 		// that copies strings, and a practice run never hears a match.
 		if t.matchIn--; !t.matched && t.matchIn <= 0 {
 			t.matchIn = int(time.Second / d.Loop.Period())
 			d.nameLogByMatch(t)
 		}
+	}
+}
+
+// passTelemetry gives the topics that changed to the NT4 server and the
+// log.
+func (d *Daemon) passTelemetry(t *telemetryState) {
+	if d.NT != nil {
+		d.NT.Publish(t.src)
+	}
+	if t.log != nil {
+		t.log.Record(t.src)
 	}
 }
 
@@ -257,47 +275,52 @@ func (d *Daemon) LogPath() string {
 }
 
 // ntCommand takes a dashboard's commands from NT4 (the nt4: section's
-// commands and tuning): PREFIX/commands/CONTROLLER, a number (a boolean
-// for a solenoid, double[] for a group), and PREFIX/tuning/CONTROLLER, a
-// PID's gains as double[] {p, i, d, f}. Refused and counted when the YAML
-// does not allow it, the robot is disabled, the controller is unknown or
-// the value is not one it takes. Other topics under PREFIX/ are not
-// commands.
-func (d *Daemon) ntCommand(prefix string, commands, tuning bool) func(topic string, v nt4.Value) bool {
-	return func(topic string, v nt4.Value) bool {
+// commands and tuning): PREFIX/commands/CONTROLLER, of the controller's
+// type (telemetry.CommandType: double, boolean for a solenoid, int for a
+// double solenoid or relay, double[] for a group), and
+// PREFIX/tuning/CONTROLLER, a PID's gains as double[] {p, i, d, f}.
+// Refused (an error saying why) and counted when the YAML does not allow
+// it, the robot is disabled, the controller is unknown or the value is
+// not one it takes. Other topics under PREFIX/ are not commands.
+func (d *Daemon) ntCommand(prefix string, commands, tuning bool) func(topic string, v nt4.Value) error {
+	return func(topic string, v nt4.Value) error {
 		rest := strings.TrimPrefix(topic, prefix)
 		kind, name, _ := strings.Cut(rest, "/")
 		if kind != "commands" && kind != "tuning" {
-			return true
+			return nil
 		}
 		c := d.Loop.Controller(name)
 		if c == nil {
-			return false
+			return fmt.Errorf("no controller %q", name)
 		}
 		allowed := commands
 		if kind == "tuning" {
 			allowed = tuning
 		}
-		if !allowed || !d.tel.enabled.Load() {
+		switch {
+		case !allowed:
 			c.Refuse()
-			return false
+			return fmt.Errorf("the YAML's nt4: section does not allow %s", kind)
+		case !d.tel.enabled.Load():
+			c.Refuse()
+			return errors.New("the robot is disabled")
 		}
 		now := d.Now()
 		if kind == "tuning" {
 			g, ok := v.Doubles(make([]float64, 0, 4), 4)
 			if !ok || len(g) != 4 {
 				c.Refuse()
-				return false
+				return errors.New("gains are double[] {p, i, d, f}")
 			}
-			return c.SetGains(control.Gains{P: g[0], I: g[1], D: g[2], F: g[3]}, now) == nil
+			return c.SetGains(control.Gains{P: g[0], I: g[1], D: g[2], F: g[3]}, now)
 		}
 		if c.Takes() == control.Float64Array {
 			vs, ok := v.Doubles(make([]float64, 0, len(c.Joints)), len(c.Joints))
 			if !ok {
 				c.Refuse()
-				return false
+				return fmt.Errorf("the command is double[] of %d", len(c.Joints))
 			}
-			return c.CommandGroup(vs, now) == nil
+			return c.CommandGroup(vs, now)
 		}
 		f, ok := v.Double()
 		if b, isBool := v.Bool(); isBool {
@@ -308,8 +331,26 @@ func (d *Daemon) ntCommand(prefix string, commands, tuning bool) func(topic stri
 		}
 		if !ok {
 			c.Refuse()
-			return false
+			return fmt.Errorf("the command is %s", telemetry.CommandType(c))
 		}
-		return c.Command(f, now) == nil
+		return c.Command(f, now)
+	}
+}
+
+// ntCommandType is the type a PREFIX/commands/ or PREFIX/tuning/ topic
+// takes, for the NT4 server to refuse a publish of another.
+func (d *Daemon) ntCommandType(prefix string) func(topic string) (string, bool) {
+	return func(topic string) (string, bool) {
+		kind, name, _ := strings.Cut(strings.TrimPrefix(topic, prefix), "/")
+		c := d.Loop.Controller(name)
+		switch {
+		case c == nil:
+			return "", false
+		case kind == "commands":
+			return telemetry.CommandType(c), true
+		case kind == "tuning":
+			return "double[]", true
+		}
+		return "", false
 	}
 }

@@ -44,6 +44,11 @@ type Options struct {
 	// OnCommand, when set, sees every command the controllers received
 	// (accepted and refused), from Sample's goroutine; it must not keep r.
 	OnCommand func(c *control.Controller, r *control.CommandRecord)
+	// EveryCycle keeps every cycle's joint states (Loop.EnableHistory)
+	// instead of the latest snapshot's: Replay gives them one cycle at a
+	// time, so that a reader of every value (NT4's "all", the WPILOG)
+	// misses none.
+	EveryCycle bool
 }
 
 // Source fills the topics from the loop's snapshots. One goroutine.
@@ -53,6 +58,8 @@ type Source struct {
 	snap   *control.Snapshot
 	last   time.Duration
 	seen   bool
+	hist   *control.History // EveryCycle's, or nil
+	replay func(now time.Duration, joints []interfaces.JointState)
 
 	joints []jointTopics
 	cmd    [][]*Topic // per controller, the command topic of each of its joints (or nil)
@@ -121,6 +128,10 @@ func New(o Options) *Source {
 	}
 	o.Prefix = "/" + strings.Trim(o.Prefix, "/")
 	s := &Source{o: o, snap: o.Loop.NewSnapshot()}
+	if o.EveryCycle {
+		s.hist = o.Loop.EnableHistory(0)
+		s.replay = s.setJoints
+	}
 	p := o.Prefix
 	units := map[string][3]string{}
 	for _, j := range o.Robot.Joints {
@@ -292,16 +303,9 @@ func (s *Source) Sample() bool {
 	}
 	s.seen, s.last = true, sn.Now
 	now := sn.Now
-	for i, j := range sn.Joints {
-		t := s.joints[i]
-		if j.State.Has&interfaces.HasPosition != 0 {
-			t.position.setDouble(j.State.Position, now)
-		}
-		if j.State.Has&interfaces.HasVelocity != 0 {
-			t.velocity.setDouble(j.State.Velocity, now)
-		}
-		if j.State.Has&interfaces.HasEffort != 0 {
-			t.effort.setDouble(j.State.Effort, now)
+	if s.hist == nil {
+		for i, j := range sn.Joints {
+			s.setJoint(i, &j.State, now)
 		}
 	}
 	for i, m := range sn.IMUs {
@@ -384,6 +388,48 @@ func (s *Source) Sample() bool {
 		s.sampleSim(now)
 	}
 	return true
+}
+
+func (s *Source) setJoint(i int, j *interfaces.JointState, now time.Duration) {
+	t := s.joints[i]
+	if j.Has&interfaces.HasPosition != 0 {
+		t.position.setDouble(j.Position, now)
+	}
+	if j.Has&interfaces.HasVelocity != 0 {
+		t.velocity.setDouble(j.Velocity, now)
+	}
+	if j.Has&interfaces.HasEffort != 0 {
+		t.effort.setDouble(j.Effort, now)
+	}
+}
+
+func (s *Source) setJoints(now time.Duration, joints []interfaces.JointState) {
+	for i := range joints {
+		s.setJoint(i, &joints[i], now)
+	}
+}
+
+// Replay sets the joint topics from the oldest cycle of the history not
+// yet read (EveryCycle): false when there is none, or no history. Call
+// it until false, passing the topics on after each.
+func (s *Source) Replay() bool {
+	return s.hist != nil && s.hist.Next(s.replay)
+}
+
+// SkipHistory forgets the cycles not yet replayed (nobody reads them).
+func (s *Source) SkipHistory() {
+	if s.hist != nil {
+		s.hist.Skip()
+	}
+}
+
+// HistoryDropped counts the cycles the history had no room for (the
+// reader stalled a second or more).
+func (s *Source) HistoryDropped() uint64 {
+	if s.hist == nil {
+		return 0
+	}
+	return s.hist.Dropped()
 }
 
 // setState names the robot's state as Snapshot.State does, building the
