@@ -61,7 +61,7 @@ func (d *Daemon) setupTelemetry() error {
 		}
 		commands, tuning = s.Bool("commands"), s.Bool("tuning")
 	}
-	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Alerts: d.alerts, EveryCycle: true}
+	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Alerts: d.alerts, Match: d.wpilibMatch, EveryCycle: true}
 	if d.Sim != nil {
 		to.Truth = d.simTruth
 	}

@@ -44,6 +44,10 @@ type Options struct {
 	// OnCommand, when set, sees every command the controllers received
 	// (accepted and refused), from Sample's goroutine; it must not keep r.
 	OnCommand func(c *control.Controller, r *control.CommandRecord)
+	// Match, when set, fills what the Driver Station says of the match
+	// (event, match, alliance station) for the /FMSInfo and
+	// /DriverStation tables; called at most once a second.
+	Match func(m *Match)
 	// EveryCycle keeps every cycle's joint states (Loop.EnableHistory)
 	// instead of the latest snapshot's: Replay gives them one cycle at a
 	// time, so that a reader of every value (NT4's "all", the WPILOG)
@@ -72,7 +76,9 @@ type Source struct {
 	vin    *Topic
 	loop   loopTopics
 	ds     dsTopics
+	wds    wpilibDS
 	alerts alertTopics
+	schema map[string]bool // the schemas published
 
 	// the sim's
 	truth      Truth
@@ -231,6 +237,7 @@ func New(o Options) *Source {
 	s.alerts.infos = s.add(ap+"infos", "string[]", Strings, "{}")
 	s.alerts.devOK = make([]bool, len(s.snap.Devices))
 	s.alerts.lastExtra = -time.Hour
+	s.addWPILibDS()
 	if o.Truth != nil && o.Truth(&s.truth) {
 		s.addSim()
 	}
@@ -249,12 +256,24 @@ func (s *Source) addArray(name, typ string, n int, props string) *Topic {
 	return t
 }
 
+// addSchema publishes a struct's schema, once.
+func (s *Source) addSchema(sc Schema) {
+	if s.schema[sc.Name] {
+		return
+	}
+	if s.schema == nil {
+		s.schema = map[string]bool{}
+	}
+	s.schema[sc.Name] = true
+	t := s.add(SchemaTopic(sc), "structschema", Raw, "{}")
+	t.Raw = []byte(sc.Decl)
+	t.bump(time.Microsecond)
+}
+
 // addSim adds the schemas, the true pose and the links' poses.
 func (s *Source) addSim() {
 	for _, sc := range []Schema{Translation2d, Rotation2d, Pose2d, Translation3d, Quaternion, Rotation3d, Pose3d} {
-		t := s.add(SchemaTopic(sc), "structschema", Raw, "{}")
-		t.Raw = []byte(sc.Decl)
-		t.bump(time.Microsecond)
+		s.addSchema(sc)
 	}
 	p := s.o.Prefix + "/sim/"
 	s.pose2d = s.add(p+"pose", "struct:Pose2d", Raw, props("unit", "m, rad: the true field pose"))
@@ -382,6 +401,7 @@ func (s *Source) Sample() bool {
 	d.attached.setBool(sn.DS.Attached, now)
 	d.mode.setString(sn.DS.Mode.String(), now)
 	s.setState(now)
+	s.sampleWPILibDS(now)
 	s.sampleAlerts(now)
 	if s.pose2d != nil && (s.pose2d.Seq == 0 || now-s.lastSim >= s.o.SimEvery-time.Millisecond/2) {
 		s.lastSim = now

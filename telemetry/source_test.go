@@ -1,11 +1,13 @@
 package telemetry_test
 
 import (
+	"encoding/binary"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/telemetry"
 )
@@ -105,5 +107,48 @@ func TestAlerts(t *testing.T) {
 	run(50 * time.Millisecond)
 	if len(warns.Strings) != 0 {
 		t.Errorf("warnings %q once uninhibited", warns.Strings)
+	}
+}
+
+// The Driver Station in WPILib's own tables follows enable, mode and
+// e-stop on the sim: /FMSInfo/FMSControlData (2026) and
+// /DriverStation/ControlWord (2027, a struct with its schema).
+func TestWPILibDriverStation(t *testing.T) {
+	d, s, topics := source(t)
+	fms, word := topics["/FMSInfo/FMSControlData"], topics["/DriverStation/ControlWord"]
+	if fms == nil || fms.Type != "int" || word == nil || word.Type != "struct:ControlWord" {
+		t.Fatalf("FMSControlData %+v, ControlWord %+v", fms, word)
+	}
+	if sc := topics["/.schema/struct:ControlWord"]; sc == nil || sc.Type != "structschema" || !strings.Contains(string(sc.Raw), "robotMode:2") {
+		t.Errorf("the ControlWord schema: %+v", sc)
+	}
+	for _, n := range []string{"/FMSInfo/.type", "/DriverStation/.type"} {
+		if topics[n] == nil || topics[n].Str != strings.Trim(n[:len(n)-len("/.type")], "/") {
+			t.Errorf("%s: %+v", n, topics[n])
+		}
+	}
+	step := func(ds hal.DSState) {
+		t.Helper()
+		d.Sim.SetDS(ds)
+		d.Step()
+		d.Step()
+		s.Sample()
+	}
+	cw := func() uint64 { return binary.LittleEndian.Uint64(word.Raw) }
+	for _, c := range []struct {
+		name string
+		ds   hal.DSState
+		fms  int64  // enabled 1, autonomous 2, test 4, eStop 8, fms 16, ds 32
+		word uint64 // robotMode<<56 | enabled<<58 | eStop<<59 | ds<<61
+	}{
+		{"teleop enabled", hal.DSState{Enabled: true, Attached: true}, 1 | 32, 2<<56 | 1<<58 | 1<<61},
+		{"autonomous enabled", hal.DSState{Enabled: true, Mode: hal.Autonomous, Attached: true}, 1 | 2 | 32, 1<<56 | 1<<58 | 1<<61},
+		{"test disabled", hal.DSState{Mode: hal.Test, Attached: true}, 4 | 32, 3<<56 | 1<<61},
+		{"e-stopped", hal.DSState{EStop: true, Attached: true}, 8 | 32, 2<<56 | 1<<59 | 1<<61},
+	} {
+		step(c.ds)
+		if fms.Int != c.fms || cw() != c.word {
+			t.Errorf("%s: FMSControlData %#x (want %#x), ControlWord %#x (want %#x)", c.name, fms.Int, c.fms, cw(), c.word)
+		}
 	}
 }
