@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/control"
-	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/nt4"
 	"github.com/frcd/frcd/ros"
@@ -117,40 +116,18 @@ func (d *Daemon) simTruth(t *telemetry.Truth) bool {
 	return true
 }
 
-// alerts lists the backend's own errors and warnings: the device
-// inventory, the CAN buses' load, the backend's reports (the Linux
-// heartbeat). Unlike /diagnostics it reads without taking the buses'
-// error counts since the last report, which belong to the ROS bridge.
+// alerts lists the health model's errors and warnings (health: the
+// statuses /diagnostics carries beyond the loop's own, the devices'
+// reports among them) for the NT4 Alerts and the WPILOG, which take the
+// devices' OK from the loop's snapshot every cycle themselves.
 func (d *Daemon) alerts(errs, warns []string) ([]string, []string) {
-	add := func(level int8, msg string) {
-		switch level {
+	for _, st := range d.health(nil) {
+		msg := st.Name + ": " + st.Message
+		switch st.Level {
 		case ros.LevelError:
 			errs = append(errs, msg)
 		case ros.LevelWarn, ros.LevelStale:
 			warns = append(warns, msg)
-		}
-	}
-	for _, st := range d.inventoryStatuses(nil) {
-		add(st.Level, st.Name+": "+st.Message)
-	}
-	for _, b := range d.monitors {
-		load := b.mon.Stats().Load
-		name := "frcd: CAN bus " + devices.BusName(b.name)
-		switch {
-		case load >= devices.CANLoadError:
-			add(ros.LevelError, fmt.Sprintf("%s: load %.1f %%: overloaded", name, 100*load))
-		case load >= devices.CANLoadWarn:
-			add(ros.LevelWarn, fmt.Sprintf("%s: load %.1f %%: heavily loaded", name, 100*load))
-		}
-	}
-	if r, ok := d.backend.(hal.Reporter); ok {
-		for _, rep := range r.Report(nil) {
-			switch {
-			case rep.Error:
-				errs = append(errs, "frcd: "+rep.Name+": "+rep.Message)
-			case rep.Warn:
-				warns = append(warns, "frcd: "+rep.Name+": "+rep.Message)
-			}
 		}
 	}
 	return errs, warns

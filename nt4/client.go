@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/frcd/frcd/internal/ratelimit"
 )
 
 // subscription is one of a client's subscribe requests.
@@ -52,7 +54,7 @@ type client struct {
 	allN               int // values in allBuf
 	allLost, allLogged uint64
 	lostLoggedAt       time.Duration
-	refusals           refusalLog
+	refusals           ratelimit.Limiter
 
 	text     chan []byte // control messages, each one JSON object
 	rtt      chan []byte // time replies, sent at once
@@ -370,16 +372,9 @@ func (c *client) handle(m Control) {
 	}
 }
 
-// refusalLog limits the lines a client's refusals log: refusalBurst at
-// once, then refusalRate a second; the others are counted and the count
-// said with the next line.
-type refusalLog struct {
-	started bool
-	last    time.Duration
-	tokens  float64
-	quiet   uint64
-}
-
+// A client's refusals log refusalBurst lines at once, then refusalRate
+// a second; the others are counted and the count said with the next
+// line.
 const (
 	refusalBurst = 10.0
 	refusalRate  = 1.0 // lines a second
@@ -389,22 +384,17 @@ const (
 // refusalLog allows. Under s.mu.
 func (c *client) refuse(counter *uint64, format string, args ...any) {
 	*counter++
-	r, now := &c.refusals, c.s.o.Clock()
-	if !r.started {
-		r.started, r.tokens = true, refusalBurst
-	} else {
-		r.tokens = min(refusalBurst, r.tokens+max(0, (now-r.last).Seconds())*refusalRate)
+	r := &c.refusals
+	if r.Rate == 0 {
+		*r = ratelimit.Limiter{Rate: refusalRate, Burst: refusalBurst}
 	}
-	r.last = now
-	if r.tokens < 1 {
-		r.quiet++
+	ok, quiet := r.Allow(c.s.o.Clock())
+	if !ok {
 		return
 	}
-	r.tokens--
 	msg := fmt.Sprintf(format, args...)
-	if r.quiet > 0 {
-		msg += fmt.Sprintf(" (and %d more refusals not logged)", r.quiet)
-		r.quiet = 0
+	if quiet > 0 {
+		msg += fmt.Sprintf(" (and %d more refusals not logged)", quiet)
 	}
 	c.s.o.Logf("nt4: %s: %s", c.name, msg)
 }

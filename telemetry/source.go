@@ -29,9 +29,10 @@ type Options struct {
 	// Truth, when set (the sim), fills t with the ground truth, reusing
 	// its slices; the sim/ topics exist only then.
 	Truth func(t *Truth) bool
-	// Alerts, when set, appends the backend's own errors and warnings
-	// (CAN buses, the device inventory) to the Alerts' lists; called at
-	// most once a second.
+	// Alerts, when set, appends the health model's errors and warnings
+	// (CAN buses, the device inventory, the devices' own reports) to the
+	// Alerts' lists; called once a second, and at once when a device's
+	// health in the snapshot changes.
 	Alerts func(errs, warns []string) ([]string, []string)
 	// Vin, when set, reads the controller's input voltage (the battery
 	// less the wiring's drop), V: hal.Power's Vin on a backend that
@@ -482,7 +483,7 @@ func (s *Source) sampleAlerts(now time.Duration) {
 			changed = true
 		}
 	}
-	if s.o.Alerts != nil && now-a.lastExtra >= time.Second {
+	if s.o.Alerts != nil && (changed || now-a.lastExtra >= time.Second) { // at once when a device's health changed
 		a.lastExtra = now
 		a.extraErrs, a.extraWarns = s.o.Alerts(a.extraErrs[:0], a.extraWarns[:0])
 		changed = true

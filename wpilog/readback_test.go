@@ -255,7 +255,7 @@ func TestLogReadBack(t *testing.T) {
 	}
 
 	// every command, accepted and refused
-	lf := l.entry(t, "/frcd/commands/left_front_voltage", "double[]")
+	lf := l.entry(t, "/frcd/commands/left_front_voltage", "double") // as on NT4
 	if len(lf.values) != cycles || f64(lf.values[0], 0) != 6 {
 		t.Errorf("left_front_voltage commands: %d records, first %v; want %d of 6", len(lf.values), lf.values[0], cycles)
 	}
