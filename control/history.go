@@ -18,6 +18,7 @@ type History struct {
 	slots      []historySlot
 	head, tail atomic.Uint64 // the next entry written, the next read
 	dropped    atomic.Uint64
+	paused     atomic.Bool // SetPaused: the loop keeps nothing
 }
 
 type historySlot struct {
@@ -47,6 +48,9 @@ func (l *Loop) EnableHistory(size int) *History {
 
 // put records a cycle: the loop's side.
 func (h *History) put(now time.Duration, joints []mergedJoint) {
+	if h.paused.Load() {
+		return
+	}
 	hd := h.head.Load()
 	if hd-h.tail.Load() >= uint64(len(h.slots)) {
 		h.dropped.Add(1)
@@ -77,6 +81,10 @@ func (h *History) Next(f func(now time.Duration, joints []interfaces.JointState)
 // Skip forgets every cycle not yet read (a reader that had nobody to
 // give them to).
 func (h *History) Skip() { h.tail.Store(h.head.Load()) }
+
+// SetPaused stops (true) or resumes the loop's keeping of cycles: a
+// reader with nobody to pass them to costs the loop nothing.
+func (h *History) SetPaused(on bool) { h.paused.Store(on) }
 
 // Dropped counts the cycles the ring had no room for.
 func (h *History) Dropped() uint64 { return h.dropped.Load() }

@@ -76,36 +76,14 @@ func TestUnpluggedDeviceAlert(t *testing.T) {
 	}
 
 	// The WPILOG: the same Alerts, raised then cleared.
-	files, _ := filepath.Glob(filepath.Join(logDir, "*.wpilog"))
-	if len(files) != 1 {
-		t.Fatalf("log files %v", files)
+	starts, records := logRecords(t, logDir)
+	st, ok := starts["/frcd/Alerts/errors"]
+	if !ok || st.Type != "string[]" {
+		t.Fatalf("Alerts/errors in the log: %+v", st)
 	}
-	f, err := os.Open(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rd, err := wpilog.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var entry uint32
 	var raised, cleared bool
-	for {
-		rec, err := rd.Next()
-		if err != nil {
-			break
-		}
-		if rec.Entry == 0 {
-			if kind, st, err := wpilog.ParseControl(rec.Payload); err == nil && kind == 0 && st.Name == "/frcd/Alerts/errors" {
-				if st.Type != "string[]" {
-					t.Errorf("Alerts/errors in the log: %s", st.Type)
-				}
-				entry = st.Entry
-			}
-			continue
-		}
-		if entry != 0 && rec.Entry == entry {
+	for _, rec := range records {
+		if rec.Entry == st.Entry {
 			has := strings.Contains(string(rec.Payload), "turret_device (Talon FX 1): no health signals")
 			raised = raised || has
 			cleared = cleared || raised && !strings.Contains(string(rec.Payload), "turret_device")
@@ -137,28 +115,10 @@ func TestTypesNT4AndLog(t *testing.T) {
 	if err := d.CloseLog(); err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.wpilog"))
-	if len(files) != 1 {
-		t.Fatalf("log files %v", files)
-	}
-	f, err := os.Open(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rd, err := wpilog.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	starts, _ := logRecords(t, dir)
 	logged := map[string]string{}
-	for {
-		rec, err := rd.Next()
-		if err != nil {
-			break
-		}
-		if kind, st, err := wpilog.ParseControl(rec.Payload); rec.Entry == 0 && err == nil && kind == 0 {
-			logged[st.Name] = st.Type
-		}
+	for name, st := range starts {
+		logged[name] = st.Type
 	}
 	commands := 0
 	for name, typ := range logged {
@@ -180,4 +140,38 @@ func TestTypesNT4AndLog(t *testing.T) {
 		t.Errorf("%d command topics checked, want one per controller (%d)", commands, len(d.Loop.Controllers()))
 	}
 	t.Logf("%d topics, %d of them commands", len(logged), commands)
+}
+
+// logRecords reads the one WPILOG file in dir: each entry's start (by
+// name) and every data record, in order.
+func logRecords(t *testing.T, dir string) (starts map[string]wpilog.Start, records []wpilog.Record) {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "*.wpilog"))
+	if len(files) != 1 {
+		t.Fatalf("log files %v", files)
+	}
+	f, err := os.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd, err := wpilog.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts = map[string]wpilog.Start{}
+	for {
+		rec, err := rd.Next()
+		if err != nil {
+			return starts, records
+		}
+		if rec.Entry == 0 {
+			if kind, st, err := wpilog.ParseControl(rec.Payload); err == nil && kind == 0 {
+				starts[st.Name] = st
+			}
+			continue
+		}
+		rec.Payload = append([]byte(nil), rec.Payload...)
+		records = append(records, rec)
+	}
 }

@@ -212,6 +212,21 @@ func (d *Daemon) runTelemetry(ctx context.Context) error {
 	flush := time.NewTicker(time.Second) // the log reaches the disk even if the loop stops
 	defer flush.Stop()
 	for {
+		if t.log == nil && d.NT != nil && d.NT.Idle() {
+			// Nobody reads: no sampling, no encoding, no history kept by
+			// the loop, until a client connects.
+			t.src.Pause()
+			select {
+			case <-ctx.Done():
+				return nil
+			case err := <-errc:
+				return fmt.Errorf("nt4: %w", err)
+			case <-d.NT.Wake():
+			}
+			t.src.Resume()
+			d.StepTelemetry()
+			continue
+		}
 		select {
 		case <-ctx.Done():
 			return nil

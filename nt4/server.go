@@ -114,6 +114,7 @@ type Server struct {
 	byName  map[string]*topic
 	clients map[string]*client
 	stop    chan struct{} // closed when Run's context ends: connections close with a close frame
+	wake    chan struct{} // a client connected (Wake)
 	rtts    int           // RTT connections open
 	created int           // topics clients created, still published
 	seen    []uint64      // per telemetry topic, the Seq last published
@@ -144,7 +145,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nt4: %w", err)
 	}
-	s := &Server{o: o, ln: ln, byName: map[string]*topic{}, clients: map[string]*client{}, stop: make(chan struct{})}
+	s := &Server{o: o, ln: ln, byName: map[string]*topic{}, clients: map[string]*client{}, stop: make(chan struct{}), wake: make(chan struct{}, 1)}
 	s.hcond = sync.NewCond(&s.hmu)
 	return s, nil
 }
@@ -160,6 +161,18 @@ func (s *Server) Stats() Stats {
 	st.Clients = len(s.clients)
 	return st
 }
+
+// Idle says whether no client is connected: nobody reads what Publish
+// would give.
+func (s *Server) Idle() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.clients) == 0
+}
+
+// Wake receives when a client connects (the newest winning): a publisher
+// idle while nobody read starts again.
+func (s *Server) Wake() <-chan struct{} { return s.wake }
 
 // Run serves until ctx ends, then closes every connection.
 func (s *Server) Run(ctx context.Context) error {
@@ -350,6 +363,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case !full:
 			c = newClient(s, name, proto)
 			s.clients[name] = c
+			select {
+			case s.wake <- struct{}{}:
+			default:
+			}
 		}
 		s.mu.Unlock()
 		if dup {

@@ -523,3 +523,25 @@ func TestTuning(t *testing.T) {
 		})
 	}
 }
+
+// With no client (and no log) the telemetry costs nothing: nothing is
+// sampled or published while the robot runs; a client connecting starts
+// it, and gets the topics.
+func TestIdleWithoutClients(t *testing.T) {
+	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: true, Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tooltest.Serve(t, d.Run)
+	var snap = d.Loop.NewSnapshot()
+	tooltest.Eventually(t, waitLimit, "50 cycles", func() bool {
+		d.Loop.ReadSnapshot(snap)
+		return snap.Stats.Cycles >= 50
+	})
+	if s := d.NT.Stats(); s.Published != 0 {
+		t.Errorf("published %d times with no client", s.Published)
+	}
+	w := dial(t, d, "late")
+	w.send(`{"method":"subscribe","params":{"topics":["/frcd/loop/cycles"],"subuid":1,"options":{}}}`)
+	w.until("the cycles", nil, func() bool { return len(w.values["/frcd/loop/cycles"]) > 0 })
+}

@@ -437,10 +437,19 @@ func (s *Source) Replay() bool {
 	return s.hist != nil && s.hist.Next(s.replay)
 }
 
-// SkipHistory forgets the cycles not yet replayed (nobody reads them).
-func (s *Source) SkipHistory() {
+// Pause stops the loop's keeping of every cycle (nobody reads the
+// topics) and forgets what it kept; Resume starts it again.
+func (s *Source) Pause() {
 	if s.hist != nil {
+		s.hist.SetPaused(true)
 		s.hist.Skip()
+	}
+}
+
+// Resume undoes Pause.
+func (s *Source) Resume() {
+	if s.hist != nil {
+		s.hist.SetPaused(false)
 	}
 }
 
