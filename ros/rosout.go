@@ -33,6 +33,24 @@ type rosout struct {
 	limit ratelimit.Limiter
 	clock func() time.Duration
 	sent  uint64 // messages sent to /rosout
+	// min is the least level sent (set_logger_level); 0: INFO.
+	min goroslib.LogLevel
+}
+
+// level is the least level sent to /rosout.
+func (r *rosout) level() goroslib.LogLevel {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.min == 0 {
+		return goroslib.LogLevelInfo
+	}
+	return r.min
+}
+
+func (r *rosout) setLevel(l goroslib.LogLevel) {
+	r.mu.Lock()
+	r.min = l
+	r.mu.Unlock()
 }
 
 // infoPrefixes are the messages logged at INFO.
@@ -84,7 +102,8 @@ func (r *rosout) setNode(n *goroslib.Node) {
 func (r *rosout) log(msg string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.queue == nil {
+	level := levelOf(msg)
+	if r.queue == nil || r.min != 0 && level < r.min {
 		return
 	}
 	ok, dropped := r.admit(r.clock())
@@ -95,7 +114,7 @@ func (r *rosout) log(msg string) {
 		msg = fmt.Sprintf("%s (and %d more messages not sent to /rosout)", msg, dropped)
 	}
 	select {
-	case r.queue <- rosoutMsg{levelOf(msg), msg}:
+	case r.queue <- rosoutMsg{level, msg}:
 	default:
 		r.limit.Hold() // the node is not taking them: told with the next
 	}

@@ -224,6 +224,12 @@ func (s *session) setup() error {
 			return err
 		}
 	}
+	if err := s.serve(GetLoggersService, &GetLoggers{}, b.getLoggers); err != nil {
+		return err
+	}
+	if err := s.serve(SetLoggerLevelService, &SetLoggerLevel{}, b.setLoggerLevel); err != nil {
+		return err
+	}
 	if err := s.serve(ListService, &std_srvs.Trigger{}, b.listControllers); err != nil {
 		return err
 	}
