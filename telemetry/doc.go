@@ -27,6 +27,7 @@
 //	Alerts/.type "Alerts"; Alerts/errors, warnings, infos string[] (WPILib Alerts)
 //	sim/pose struct:Pose2d, sim/pose3d struct:Pose3d (the sim's true field pose)
 //	sim/components struct:Pose3d[]: each URDF link's pose relative to the robot
+//	mechanism/...  a WPILib Mechanism2d: a side view of the revolute and prismatic joints (mechanism.go)
 //
 // and the struct schemas under /.schema/struct:NAME (type structschema),
 // as WPILib's struct specification and ntcore publish them. Outside the

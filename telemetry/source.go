@@ -66,20 +66,22 @@ type Source struct {
 	hist   *control.History // EveryCycle's, or nil
 	replay func(now time.Duration, joints []interfaces.JointState)
 
-	joints []jointTopics
-	cmd    [][]*Topic // per controller, the command topic of each of its joints (or nil)
-	gains  []gainTopic
-	imus   []imuTopics
-	pdps   []pdpTopics
-	comps  []compTopics
-	linkD  []*Topic // the link sensors: digital inputs (beam breaks)
-	linkA  []*Topic // and analog inputs (range finders)
-	vin    *Topic
-	loop   loopTopics
-	ds     dsTopics
-	wds    wpilibDS
-	alerts alertTopics
-	schema map[string]bool // the schemas published
+	joints   []jointTopics
+	cmd      [][]*Topic // per controller, the command topic of each of its joints (or nil)
+	gains    []gainTopic
+	imus     []imuTopics
+	pdps     []pdpTopics
+	comps    []compTopics
+	linkD    []*Topic // the link sensors: digital inputs (beam breaks)
+	linkA    []*Topic // and analog inputs (range finders)
+	vin      *Topic
+	loop     loopTopics
+	ds       dsTopics
+	wds      wpilibDS
+	mech     mechanism
+	lastMech time.Duration
+	alerts   alertTopics
+	schema   map[string]bool // the schemas published
 
 	// the sim's
 	truth      Truth
@@ -239,6 +241,7 @@ func New(o Options) *Source {
 	s.alerts.devOK = make([]bool, len(s.snap.Devices))
 	s.alerts.lastExtra = -time.Hour
 	s.addWPILibDS()
+	s.addMechanism()
 	if o.Truth != nil && o.Truth(&s.truth) {
 		s.addSim()
 	}
@@ -281,35 +284,60 @@ func (s *Source) addSim() {
 	s.pose2d.Raw = make([]byte, Pose2dSize)
 	s.pose3d = s.add(p+"pose3d", "struct:Pose3d", Raw, "{}")
 	s.pose3d.Raw = make([]byte, Pose3dSize)
-	u := s.o.Robot.URDF
 	var names []string
-	if u != nil && u.Root != nil {
-		// parents first: walk out from the root
-		at := map[string]int{u.Root.Name: -1}
-		for grew := true; grew; {
-			grew = false
-			for _, j := range u.Joints {
-				pi, ok := at[j.Parent]
-				if _, done := at[j.Child]; !ok || done || j.Child == "" {
-					continue
-				}
-				ax := [3]float64(j.Axis)
-				if n := math.Sqrt(ax[0]*ax[0] + ax[1]*ax[1] + ax[2]*ax[2]); n > 0 {
-					ax = [3]float64{ax[0] / n, ax[1] / n, ax[2] / n}
-				}
-				o := xform{q: j.Origin.RPY.Quaternion(), t: [3]float64(j.Origin.XYZ)}
-				s.links = append(s.links, linkStep{parent: pi, origin: o, typ: j.Type, axis: ax, joint: j.Name})
-				at[j.Child] = len(s.links) - 1
-				names = append(names, j.Child)
-				grew = true
-			}
-		}
-	}
+	s.links, names = chain(s.o.Robot.URDF)
 	s.linkPose = make([]xform, len(s.links))
 	s.q = make([]float64, len(s.links))
 	s.components = s.add(p+"components", "struct:Pose3d[]", Raw, props("links", strings.Join(names, ",")))
 	s.components.Raw = make([]byte, Pose3dSize*len(s.links))
 	s.old = make([]byte, len(s.components.Raw))
+}
+
+// chain lists the URDF's joints parents first, walking out from the
+// root, each with its child link's name.
+func chain(u *urdf.Robot) (steps []linkStep, children []string) {
+	if u == nil || u.Root == nil {
+		return nil, nil
+	}
+	at := map[string]int{u.Root.Name: -1}
+	for grew := true; grew; {
+		grew = false
+		for _, j := range u.Joints {
+			pi, ok := at[j.Parent]
+			if _, done := at[j.Child]; !ok || done || j.Child == "" {
+				continue
+			}
+			ax := [3]float64(j.Axis)
+			if n := math.Sqrt(ax[0]*ax[0] + ax[1]*ax[1] + ax[2]*ax[2]); n > 0 {
+				ax = [3]float64{ax[0] / n, ax[1] / n, ax[2] / n}
+			}
+			o := xform{q: j.Origin.RPY.Quaternion(), t: [3]float64(j.Origin.XYZ)}
+			steps = append(steps, linkStep{parent: pi, origin: o, typ: j.Type, axis: ax, joint: j.Name})
+			at[j.Child] = len(steps) - 1
+			children = append(children, j.Child)
+			grew = true
+		}
+	}
+	return steps, children
+}
+
+// place computes each link's pose from the joints' values q (one per
+// step), parents first.
+func place(steps []linkStep, q []float64, pose []xform) {
+	for k, l := range steps {
+		parent := identity
+		if l.parent >= 0 {
+			parent = pose[l.parent]
+		}
+		move := identity
+		switch l.typ {
+		case urdf.Revolute, urdf.Continuous:
+			move.q = aboutAxis(l.axis, q[k])
+		case urdf.Prismatic:
+			move.t = [3]float64{l.axis[0] * q[k], l.axis[1] * q[k], l.axis[2] * q[k]}
+		}
+		pose[k] = parent.then(l.origin).then(move)
+	}
 }
 
 // Sample reads the loop's latest snapshot and updates the topics; false
@@ -403,6 +431,10 @@ func (s *Source) Sample() bool {
 	d.mode.setString(sn.DS.Mode.String(), now)
 	s.setState(now)
 	s.sampleWPILibDS(now)
+	if s.lastMech == 0 || now-s.lastMech >= s.o.SimEvery-time.Millisecond/2 { // a dashboard's rate, as the sim/ topics
+		s.lastMech = now
+		s.sampleMechanism(now)
+	}
 	s.sampleAlerts(now)
 	if s.pose2d != nil && (s.pose2d.Seq == 0 || now-s.lastSim >= s.o.SimEvery-time.Millisecond/2) {
 		s.lastSim = now
@@ -579,20 +611,7 @@ func (s *Source) sampleSim(now time.Duration) {
 			s.q[k] = tr.Position[i]
 		}
 	}
-	for k, l := range s.links {
-		parent := identity
-		if l.parent >= 0 {
-			parent = s.linkPose[l.parent]
-		}
-		move := identity
-		switch l.typ {
-		case urdf.Revolute, urdf.Continuous:
-			move.q = aboutAxis(l.axis, s.q[k])
-		case urdf.Prismatic:
-			move.t = [3]float64{l.axis[0] * s.q[k], l.axis[1] * s.q[k], l.axis[2] * s.q[k]}
-		}
-		s.linkPose[k] = parent.then(l.origin).then(move)
-	}
+	place(s.links, s.q, s.linkPose)
 	copy(s.old, s.components.Raw)
 	for k := range s.links {
 		putPose3d(s.components.Raw[k*Pose3dSize:], s.linkPose[k])

@@ -2,6 +2,7 @@ package telemetry_test
 
 import (
 	"encoding/binary"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +151,43 @@ func TestWPILibDriverStation(t *testing.T) {
 		if fms.Int != c.fms || cw() != c.word {
 			t.Errorf("%s: FMSControlData %#x (want %#x), ControlWord %#x (want %#x)", c.name, fms.Int, c.fms, cw(), c.word)
 		}
+	}
+}
+
+// The Mechanism2d: a side view of the URDF's arm and elevator, each
+// ligament placed by the measured joints: the wrist's line is the arm
+// from the shoulder (0.6 m), pointing where the shoulder turns it.
+func TestMechanism2d(t *testing.T) {
+	d, s, topics := source(t)
+	base := "/robot/mechanism/"
+	if tp := topics[base+".type"]; tp == nil || tp.Str != "Mechanism2d" {
+		t.Fatalf("mechanism .type %+v", tp)
+	}
+	lig := base + "robot/elevator_joint/shoulder_joint/wrist_joint/"
+	for _, n := range []string{lig + ".type", lig + "tip/angle", base + "robot/intake_deploy_joint/tip/length", base + "dims", base + "robot/x"} {
+		if topics[n] == nil {
+			t.Errorf("no %s", n)
+		}
+	}
+	for name := range topics {
+		if strings.Contains(name, "wheel") && strings.HasPrefix(name, base) {
+			t.Errorf("%s: wheels are not mechanisms", name)
+		}
+	}
+	const q = 1.0 // rad
+	if err := d.Sim.SetJoint("shoulder_joint", q, 0); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		d.Step()
+		s.Sample()
+	}
+	abs := 0.0
+	for _, p := range []string{"robot/elevator_joint/", "robot/elevator_joint/shoulder_joint/", "robot/elevator_joint/shoulder_joint/wrist_joint/"} {
+		abs += topics[base+p+"angle"].Double
+	}
+	t.Logf("arm: %v m at %v°", topics[lig+"length"].Double, abs)
+	if l := topics[lig+"length"].Double; math.Abs(l-0.6) > 1e-6 || math.Abs(abs-q*180/math.Pi) > 1 {
+		t.Errorf("the arm: length %v (want 0.6), angle %v° (want %v°)", l, abs, q*180/math.Pi)
 	}
 }

@@ -299,7 +299,9 @@ func TestRotation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(b) > 16<<10+4<<10 {
+		// A file may pass the cap by its preamble: every entry started
+		// again with its latest value (about 190 topics: 6 KiB).
+		if len(b) > 16<<10+8<<10 {
 			t.Errorf("%s: %d bytes, over the cap", f, len(b))
 		}
 		l := readSpec(t, b)
