@@ -1,10 +1,14 @@
 package ros
 
 import (
+	"fmt"
+	"math"
+	"strings"
 	"testing"
 	"time"
 
 	goroslib "github.com/bluenviron/goroslib/v2"
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_msgs"
 )
 
 // set_logger_level sets the least level of the bridge's /rosout
@@ -37,5 +41,30 @@ func TestLoggerLevel(t *testing.T) {
 	b.out.log(ErrShutdown.Error() + ": stopping")
 	if len(q) != 1 || (<-q).level != goroslib.LogLevelError {
 		t.Errorf("at ERROR: %d messages queued, want the shutdown alone", len(q))
+	}
+}
+
+// Refused commands from ROS are logged (so on /rosout at WARN): 5 at
+// once, then one a second per controller, with the count of the others.
+func TestRefusedCommandsLogged(t *testing.T) {
+	l, _, _ := testLoop(t, testYAML)
+	var logged []string
+	now := time.Duration(0)
+	b := &Bridge{o: Options{Clock: func() time.Duration { return now }, Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }}}
+	cb := b.commandCallback(l.Controller("arm_v")).(func(*std_msgs.Float64))
+	for range 150 {
+		cb(&std_msgs.Float64{Data: math.NaN()})
+	}
+	if len(logged) != 5 || !strings.Contains(logged[0], "/arm_v/command refused") || levelOf(logged[0]) != goroslib.LogLevelWarn {
+		t.Fatalf("150 refusals at once logged %d lines: %q", len(logged), logged)
+	}
+	now = time.Second
+	cb(&std_msgs.Float64{Data: 1e300})
+	if len(logged) != 6 || !strings.Contains(logged[5], "(and 145 more refused)") {
+		t.Errorf("a second later: %q", logged[5:])
+	}
+	cb(&std_msgs.Float64{Data: 1})
+	if len(logged) != 6 || b.commands.Load() != 1 {
+		t.Errorf("an accepted command: logged %d, commands %d", len(logged), b.commands.Load())
 	}
 }
