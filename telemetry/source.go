@@ -1,6 +1,7 @@
 package telemetry
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -115,6 +116,7 @@ type alertTopics struct {
 	errs, warns, infosList  []string
 	lastExtra               time.Duration
 	extraErrs, extraWarns   []string
+	refused                 []uint64 // per controller, its refused commands at the last refresh
 }
 
 // linkStep places one link: its parent's pose (index into linkPose, -1
@@ -524,9 +526,13 @@ func (s *Source) sampleAlerts(now time.Duration) {
 			changed = true
 		}
 	}
-	if s.o.Alerts != nil && (changed || now-a.lastExtra >= time.Second) { // at once when a device's health changed
+	if changed || now-a.lastExtra >= time.Second { // at once when a device's health changed
 		a.lastExtra = now
-		a.extraErrs, a.extraWarns = s.o.Alerts(a.extraErrs[:0], a.extraWarns[:0])
+		a.extraErrs, a.extraWarns = a.extraErrs[:0], a.extraWarns[:0]
+		if s.o.Alerts != nil {
+			a.extraErrs, a.extraWarns = s.o.Alerts(a.extraErrs, a.extraWarns)
+		}
+		a.extraWarns = s.refusedWarnings(a.extraWarns)
 		changed = true
 	}
 	if s.snap.Inhibit != "" && (len(a.warns) == 0 || !strings.HasSuffix(a.warns[len(a.warns)-1], s.snap.Inhibit)) ||
@@ -555,6 +561,28 @@ func (s *Source) sampleAlerts(now time.Duration) {
 	a.errors.setStrings(a.errs, now)
 	a.warnings.setStrings(a.warns, now)
 	a.infos.setStrings(a.infosList, now)
+}
+
+// refusedWarnings warns of each controller that refused commands since
+// the last refresh (NaN, out of range, stopped: the same refusals
+// /diagnostics and /rosout report), with the count.
+func (s *Source) refusedWarnings(warns []string) []string {
+	a := &s.alerts
+	ctls := s.o.Loop.Controllers()
+	if len(a.refused) != len(ctls) {
+		a.refused = make([]uint64, len(ctls))
+		for i, c := range ctls {
+			a.refused[i] = c.Refused()
+		}
+		return warns
+	}
+	for i, c := range ctls {
+		if n := c.Refused(); n > a.refused[i] {
+			warns = append(warns, fmt.Sprintf("controller %s: %d commands refused (%d in all)", c.Name, n-a.refused[i], n))
+			a.refused[i] = n
+		}
+	}
+	return warns
 }
 
 // drainCommands passes on the controllers' commands and keeps each

@@ -191,3 +191,29 @@ func TestMechanism2d(t *testing.T) {
 		t.Errorf("the arm: length %v (want 0.6), angle %v° (want %v°)", l, abs, q*180/math.Pi)
 	}
 }
+
+// Refused commands are a warning Alert, with their count, until a second
+// passes without one.
+func TestRefusedCommandAlert(t *testing.T) {
+	d, s, topics := source(t)
+	warns := topics["/robot/Alerts/warnings"]
+	step := func(n int) {
+		for range n {
+			d.Step()
+			s.Sample()
+		}
+	}
+	step(1)
+	c := d.Loop.Controller("elevator_voltage")
+	for range 3 {
+		c.Command(math.NaN(), d.Now())
+	}
+	step(101)
+	if len(warns.Strings) != 1 || warns.Strings[0] != "controller elevator_voltage: 3 commands refused (3 in all)" {
+		t.Errorf("warnings %q, want the 3 refused", warns.Strings)
+	}
+	step(100)
+	if len(warns.Strings) != 0 {
+		t.Errorf("warnings %q a second later, want none", warns.Strings)
+	}
+}
