@@ -198,6 +198,7 @@ func (d *Daemon) nameLogByMatch(t *telemetryState) {
 func (d *Daemon) runTelemetry(ctx context.Context) error {
 	t := d.tel
 	errc := make(chan error, 1)
+	served := d.NT == nil // the server's Run returned (or there is none)
 	if d.NT != nil {
 		go func() { errc <- d.NT.Run(ctx) }()
 	}
@@ -205,7 +206,7 @@ func (d *Daemon) runTelemetry(ctx context.Context) error {
 		if err := d.CloseLog(); err != nil {
 			d.logf("%v", err)
 		}
-		if d.NT != nil {
+		if !served {
 			<-errc
 		}
 	}()
@@ -220,6 +221,7 @@ func (d *Daemon) runTelemetry(ctx context.Context) error {
 			case <-ctx.Done():
 				return nil
 			case err := <-errc:
+				served = true
 				return fmt.Errorf("nt4: %w", err)
 			case <-d.NT.Wake():
 			}
@@ -235,6 +237,7 @@ func (d *Daemon) runTelemetry(ctx context.Context) error {
 				t.log.Writer().Flush()
 			}
 		case err := <-errc:
+			served = true
 			return fmt.Errorf("nt4: %w", err)
 		case <-t.notify:
 			d.StepTelemetry()

@@ -381,7 +381,7 @@ const (
 )
 
 // refuse counts a refusal in counter and logs why, as the client's
-// refusalLog allows. Under s.mu.
+// limiter allows. Under s.mu.
 func (c *client) refuse(counter *uint64, format string, args ...any) {
 	*counter++
 	r := &c.refusals
