@@ -117,6 +117,7 @@ type alertTopics struct {
 	lastExtra               time.Duration
 	extraErrs, extraWarns   []string
 	refused                 []uint64 // per controller, its refused commands at the last refresh
+	overruns                uint64   // the loop's at the last refresh
 }
 
 // linkStep places one link: its parent's pose (index into linkPose, -1
@@ -563,11 +564,16 @@ func (s *Source) sampleAlerts(now time.Duration) {
 	a.infos.setStrings(a.infosList, now)
 }
 
-// refusedWarnings warns of each controller that refused commands since
-// the last refresh (NaN, out of range, stopped: the same refusals
-// /diagnostics and /rosout report), with the count.
+// refusedWarnings warns of the loop's overruns (cycles longer than the
+// period) and of each controller that refused commands since the last
+// refresh (NaN, out of range, stopped: the same refusals /diagnostics and
+// /rosout report), with the counts.
 func (s *Source) refusedWarnings(warns []string) []string {
 	a := &s.alerts
+	if n := s.snap.Stats.Overruns; n > a.overruns {
+		warns = append(warns, fmt.Sprintf("loop: %d overruns (%d in all): cycles started late", n-a.overruns, n))
+		a.overruns = n
+	}
 	ctls := s.o.Loop.Controllers()
 	if len(a.refused) != len(ctls) {
 		a.refused = make([]uint64, len(ctls))

@@ -192,8 +192,8 @@ func TestMechanism2d(t *testing.T) {
 	}
 }
 
-// Refused commands are a warning Alert, with their count, until a second
-// passes without one.
+// Refused commands and the loop's overruns are warning Alerts, with their
+// count, until a second passes without one.
 func TestRefusedCommandAlert(t *testing.T) {
 	d, s, topics := source(t)
 	warns := topics["/robot/Alerts/warnings"]
@@ -215,5 +215,12 @@ func TestRefusedCommandAlert(t *testing.T) {
 	step(100)
 	if len(warns.Strings) != 0 {
 		t.Errorf("warnings %q a second later, want none", warns.Strings)
+	}
+	// A cycle that starts two periods late is an overrun, and a warning.
+	d.Loop.Cycle(d.Now() + 3*d.Loop.Period())
+	s.Sample()
+	step(100)
+	if len(warns.Strings) != 1 || warns.Strings[0] != "loop: 1 overruns (1 in all): cycles started late" {
+		t.Errorf("warnings %q after an overrun", warns.Strings)
 	}
 }
