@@ -46,6 +46,7 @@ rospack                rospack-tools
 /usr/lib/python3/dist-packages/tf2_msgs/msg/_TFMessage.py python3-tf2-msgs
 /usr/lib/python3/dist-packages/std_srvs/srv/_SetBool.py python3-std-srvs
 /usr/lib/python3/dist-packages/nav_msgs/msg/_Odometry.py python3-nav-msgs
+/usr/lib/python3/dist-packages/roscpp/srv/_GetLoggers.py python3-roscpp-msg
 # the .msg definitions themselves, so that rosmsg show works on the types of frcd
 rosmsg                 python3-rosmsg
 /usr/share/std_msgs/msg/Float64.msg ros-std-msgs

@@ -124,7 +124,7 @@ func (s *Server) Addr() string { return s.addr }
 func (s *Server) serve() error {
 	start := time.Now()
 	rec := map[string][]Value{}
-	record := func(topic string, v nt4.Value) bool {
+	record := func(topic string, v nt4.Value) error {
 		val := Value{At: time.Now()}
 		if b, ok := v.Bool(); ok {
 			val.Int = 0
@@ -134,14 +134,14 @@ func (s *Server) serve() error {
 		} else if f, ok := v.Double(); ok && !math.IsNaN(f) {
 			val.Int = int64(f)
 		} else {
-			return true
+			return nil
 		}
 		s.mu.Lock()
 		if len(rec[topic]) < maxHistory {
 			rec[topic] = append(rec[topic], val)
 		}
 		s.mu.Unlock()
-		return true
+		return nil
 	}
 	// Every value a client publishes passes through the server's command
 	// hook as it arrives, in order: the record of what frcd set, even just
