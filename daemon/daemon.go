@@ -59,6 +59,10 @@ type Options struct {
 	// Telemetry, when set, runs the NT4 server and writes WPILOG files
 	// (nt4.go).
 	Telemetry *TelemetryOptions
+	// Halted, when set, is called when Run has made every output neutral
+	// on its context's end, before the transports stop (frcd's SIGQUIT
+	// dumps the goroutines there).
+	Halted func()
 
 	// wrap, in tests, wraps each device as the loop sees it (a device
 	// that panics on demand).
@@ -384,6 +388,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			err := d.Halt()
+			if d.opts.Halted != nil {
+				d.opts.Halted()
+			}
 			select {
 			case berr := <-bridgeErr:
 				return errors.Join(berr, err)
