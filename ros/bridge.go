@@ -171,6 +171,7 @@ type Bridge struct {
 	waiters []registrationWaiter // see Registered
 
 	commands, wrongType, pushes, pushRefused atomic.Uint64
+	typesTooLarge                            atomic.Bool // checkTypes found the reply over maxTypesReply (logged once)
 }
 
 // New checks the options and prepares a bridge; Run connects it.
@@ -421,6 +422,10 @@ func commandType(c *control.Controller) string {
 	return "std_msgs/Float64"
 }
 
+// maxTypesReply bounds the getTopicTypes reply checkTypes reads: room for
+// a few thousand topics.
+const maxTypesReply = 256 << 10
+
 // checkTypes asks the master for the topics' types: a command topic the
 // master knows by another type has a publisher of the wrong type, whose
 // connection goroslib refuses (and does not report). Each time that
@@ -428,11 +433,17 @@ func commandType(c *control.Controller) string {
 func (b *Bridge) checkTypes(ctx context.Context, wrong map[string]bool) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	v, err := master.Call(ctx, b.masterURI, "getTopicTypes", b.names.Node())
+	// Bounded: the reply grows with the graph, and a flooded master's
+	// would cost this goroutine (and the loop's CPU) every second.
+	v, err := master.CallLimit(ctx, maxTypesReply, b.masterURI, "getTopicTypes", b.names.Node())
+	if errors.Is(err, master.ErrTooLarge) && !b.typesTooLarge.Swap(true) {
+		b.o.Logf("ros: the master's getTopicTypes reply is over %d KiB: the check of the command topics' types is off while it is", maxTypesReply>>10)
+	}
 	r, ok := v.([]any)
 	if err != nil || !ok || len(r) != 3 {
 		return
 	}
+	b.typesTooLarge.Store(false)
 	pairs, _ := r[2].([]any)
 	for _, p := range pairs {
 		tt, _ := p.([]any)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -62,6 +63,8 @@ type Master struct {
 	topicTypes map[string]string
 	params     map[string]any
 	paramBytes int // paramBytes(params), kept under MaxParamBytes
+	typeBytes  int // what topicTypes take in the state file (admit.go)
+	refused    atomic.Uint64
 	uri        string
 	srv        *http.Server
 	closed     bool
@@ -370,6 +373,9 @@ func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_ = EncodeFault(&out, -32700, "parse error: "+err.Error())
 	} else if res, ok := m.dispatch(method, params); ok {
 		m.changed(method)
+		if encodedLen(res, MaxReplyBytes-replyFrame) > MaxReplyBytes-replyFrame {
+			res = m.tooLarge(method, r.RemoteAddr)
+		}
 		if err := EncodeResponse(&out, res); err != nil {
 			out.Reset()
 			_ = EncodeFault(&out, -32603, "internal error: "+err.Error())
@@ -381,6 +387,18 @@ func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/xml")
 	w.Header().Set("Content-Length", strconv.Itoa(out.Len()))
 	_, _ = w.Write(out.Bytes())
+}
+
+// tooLarge is the answer to a call whose reply would pass MaxReplyBytes:
+// a fault for a multicall, else rosmaster's [-1, message, error value].
+func (m *Master) tooLarge(method, from string) any {
+	msg := fmt.Sprintf("the reply to %s would be over %d MiB, the master's limit on a reply (MaxReplyBytes)", method, MaxReplyBytes>>20)
+	m.refuse(fmt.Errorf("%s from %s: %s", method, from, msg))
+	h, ok := apiMethods[method]
+	if !ok {
+		return multicallFault(msg)
+	}
+	return []any{-1, msg, h.errVal}
 }
 
 // dispatch runs a method of the API, or system.multicall; false when
