@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/frcd/frcd/internal/admit"
 )
 
 // subscription is one of a client's subscribe requests.
@@ -46,6 +48,7 @@ type client struct {
 	rtt      chan []byte // time replies, sent at once
 	slow     chan struct{}
 	slowOnce sync.Once
+	tk       *admit.Ticket // its place among the clients (admission.go)
 }
 
 var errSlow = errors.New("nt4: client too slow: its queue is full")
@@ -180,6 +183,7 @@ func (c *client) ping(ctx context.Context, conn *websocket.Conn) {
 
 // handle acts on one control message. Under s.mu.
 func (c *client) handle(m Control) {
+	c.active(m.Method)
 	s := c.s
 	switch m.Method {
 	case "publish":

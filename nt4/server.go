@@ -14,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/tinylib/msgp/msgp"
 
+	"github.com/frcd/frcd/internal/admit"
 	"github.com/frcd/frcd/telemetry"
 )
 
@@ -72,6 +73,8 @@ type Stats struct {
 	FramesSent  uint64 // binary frames sent
 	Published   uint64 // times Publish found changed values
 	ClientTopic uint64 // topics clients published
+	TurnedAway  uint64 // connections refused for the client limits (admission.go)
+	Evicted     uint64 // idle clients closed to make room for a newcomer
 }
 
 // topic is one topic of the server.
@@ -96,10 +99,10 @@ type Server struct {
 	topics  []*topic // by id; nil where deleted
 	byName  map[string]*topic
 	clients map[string]*client
-	rtts    int      // RTT connections open
 	created int      // topics clients created, still published
 	seen    []uint64 // per telemetry topic, the Seq last published
 	srcIDs  []int    // per telemetry topic, its server topic id
+	gates   admission
 	stats   Stats
 
 	// The WebSocket handlers running (http.Server's Shutdown does not
@@ -126,7 +129,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nt4: %w", err)
 	}
-	s := &Server{o: o, ln: ln, byName: map[string]*topic{}, clients: map[string]*client{}}
+	s := &Server{o: o, ln: ln, byName: map[string]*topic{}, clients: map[string]*client{}, gates: newAdmission()}
 	s.hcond = sync.NewCond(&s.hmu)
 	return s, nil
 }
@@ -140,6 +143,7 @@ func (s *Server) Stats() Stats {
 	defer s.mu.Unlock()
 	st := s.stats
 	st.Clients = len(s.clients)
+	s.admissionStats(&st)
 	return st
 }
 
@@ -292,40 +296,39 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var c *client
+	var tk *admit.Ticket
 	if proto == ProtoRTT {
-		s.mu.Lock()
-		full := s.rtts >= maxClients
-		if !full {
-			s.rtts++
-		}
-		s.mu.Unlock()
-		if full {
-			http.Error(w, "nt4: too many clients", http.StatusServiceUnavailable)
+		if tk = s.admitClient(w, r, s.gates.rtt, "RTT"); tk == nil {
 			return
 		}
-		defer func() {
-			s.mu.Lock()
-			s.rtts--
-			s.mu.Unlock()
-		}()
+		defer tk.Leave()
 	} else {
 		s.mu.Lock()
 		_, dup := s.clients[name]
-		full := len(s.clients) >= maxClients
-		switch {
-		case dup:
+		if dup {
 			s.stats.Duplicates++
-		case !full:
-			c = newClient(s, name, proto)
-			s.clients[name] = c
 		}
 		s.mu.Unlock()
 		if dup {
 			http.Error(w, "nt4: a client named "+name+" is already connected", http.StatusConflict)
 			return
 		}
-		if full {
-			http.Error(w, "nt4: too many clients", http.StatusServiceUnavailable)
+		if tk = s.admitClient(w, r, s.gates.main, "client"); tk == nil {
+			return
+		}
+		defer tk.Leave()
+		s.mu.Lock()
+		_, dup = s.clients[name] // one of the same name may have come meanwhile
+		if dup {
+			s.stats.Duplicates++
+		} else {
+			c = newClient(s, name, proto)
+			c.tk = tk
+			s.clients[name] = c
+		}
+		s.mu.Unlock()
+		if dup {
+			http.Error(w, "nt4: a client named "+name+" is already connected", http.StatusConflict)
 			return
 		}
 	}
@@ -337,9 +340,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	tk.OnEvict(func() { conn.CloseNow() }) // a newcomer took its place
 	conn.SetReadLimit(maxMessageBytes)
 	if c == nil {
-		s.serveRTT(r.Context(), conn)
+		s.serveRTT(r.Context(), conn, tk)
 		return
 	}
 	s.mu.Lock()
@@ -396,7 +400,7 @@ func (s *Server) unpublishLocked(t *topic) {
 
 // serveRTT answers time synchronisation on a 4.1 RTT connection, which
 // carries nothing else.
-func (s *Server) serveRTT(ctx context.Context, conn *websocket.Conn) {
+func (s *Server) serveRTT(ctx context.Context, conn *websocket.Conn, tk *admit.Ticket) {
 	defer conn.CloseNow()
 	var out []byte
 	for {
@@ -409,6 +413,7 @@ func (s *Server) serveRTT(ctx context.Context, conn *websocket.Conn) {
 		if typ != websocket.MessageBinary {
 			continue
 		}
+		tk.Touch(false)
 		out = out[:0]
 		DecodeBinary(b, func(v Value) {
 			if v.ID == -1 {

@@ -151,6 +151,11 @@ type Stats struct {
 	MasterPID    int    // its pid, as getPid says
 	Connected    bool
 	PublishEvery time.Duration // the state topics' period
+	// Oversize counts messages refused for being over their subscriber's
+	// size limit (each disconnected its publisher); ConnsRefused the
+	// TCPROS and node API connections closed for their address's share
+	// (goroslib's fork, FORK.md; limits.go).
+	Oversize, ConnsRefused uint64
 }
 
 // Bridge connects a running loop to ROS.
@@ -172,6 +177,7 @@ type Bridge struct {
 
 	commands, wrongType, pushes, pushRefused atomic.Uint64
 	typesTooLarge                            atomic.Bool // checkTypes found the reply over maxTypesReply (logged once)
+	refused                                  refusals
 }
 
 // New checks the options and prepares a bridge; Run connects it.
@@ -237,6 +243,8 @@ func (b *Bridge) Stats() Stats {
 	s := b.stats
 	s.Commands, s.WrongType = b.commands.Load(), b.wrongType.Load()
 	s.Pushes, s.PushRefused = b.pushes.Load(), b.pushRefused.Load()
+	c := b.refused.counts()
+	s.Oversize, s.ConnsRefused = c[0], c[1]
 	return s
 }
 

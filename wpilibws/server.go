@@ -14,6 +14,7 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/internal/admit"
 	"github.com/frcd/frcd/sim"
 )
 
@@ -65,6 +66,10 @@ type Stats struct {
 	BadValues uint64 // values refused: wrong JSON type, out of range, or an input the sim does not have
 	Dropped   uint64 // clients closed for falling behind
 	Sent      uint64 // messages queued to clients
+	// TurnedAway counts connections refused for the client limits,
+	// Evicted idle clients closed to make room for a newcomer
+	// (admission.go).
+	TurnedAway, Evicted uint64
 }
 
 // Server is frcd's end of WPILib's HAL simulation WebSocket protocol: it
@@ -84,6 +89,7 @@ type Server struct {
 	enabledBy *client                  // the client that last enabled the robot
 	stats     Stats
 	joined    chan struct{} // a client came: Run ticks again (buffered)
+	gate      *admit.Gate   // the clients' places (admission.go)
 }
 
 type client struct {
@@ -96,7 +102,8 @@ type client struct {
 	// queued (the last state, every output neutral), then closes the
 	// connection with a close frame.
 	final chan struct{}
-	slow  bool // dropped for falling behind; guarded by Server.mu
+	slow  bool          // dropped for falling behind; guarded by Server.mu
+	tk    *admit.Ticket // its place among the clients
 }
 
 func (c *client) close() { c.once.Do(func() { close(c.gone) }) }
@@ -130,7 +137,7 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("wpilibws: %w", err)
 	}
 	return &Server{o: o, w: newWiring(o.Config), ln: ln, clients: map[string]*client{},
-		owner: map[sim.Override]*client{}, ds: dsExtra{station: "red1", matchTime: -1}, joined: make(chan struct{}, 1)}, nil
+		owner: map[sim.Override]*client{}, ds: dsExtra{station: "red1", matchTime: -1}, joined: make(chan struct{}, 1), gate: newGate()}, nil
 }
 
 // Addr is the address the server listens on.
@@ -142,6 +149,7 @@ func (s *Server) Stats() Stats {
 	defer s.mu.Unlock()
 	st := s.stats
 	st.Clients = len(s.clients)
+	st.Evicted = s.gate.Stats().Evicted
 	return st
 }
 
@@ -226,6 +234,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "wpilibws: "+path+" already has a client", http.StatusConflict)
 		return
 	}
+	s.mu.Unlock()
+	if c.tk = s.admitClient(w, r); c.tk == nil {
+		return
+	}
+	defer c.tk.Leave()
+	c.tk.OnEvict(c.close) // a newcomer took its place
+	s.mu.Lock()
+	if s.clients[path] != nil { // one came meanwhile
+		s.stats.Rejected++
+		s.mu.Unlock()
+		http.Error(w, "wpilibws: "+path+" already has a client", http.StatusConflict)
+		return
+	}
 	s.clients[path] = c // reserved; nothing is queued before conn is set
 	s.mu.Unlock()
 	select {
@@ -287,11 +308,13 @@ func (s *Server) read(ctx context.Context, c *client) {
 		}
 		s.locked(func() {
 			s.stats.Received++
+			ignored := s.stats.Ignored
 			if typ != websocket.MessageText {
 				s.stats.Ignored++ // the spec uses no binary frames
 			} else {
 				s.handle(c, b)
 			}
+			c.tk.Touch(s.stats.Ignored == ignored) // a message taken: a real client's
 		})
 	}
 }
