@@ -54,10 +54,12 @@ type Options struct {
 	// message stamps.
 	Clock func() time.Duration
 	Epoch time.Time
-	// SetEnabled enables or disables the robot for /frcd/enable; nil
-	// where the service must not exist (real hardware, unless the YAML
-	// allows it: the Driver Station decides).
-	SetEnabled func(bool)
+	// SetEnabled enables or disables the robot for /frcd/enable; an
+	// error says why the robot is not enabled (e-stopped, no Driver
+	// Station, disabled by it), which the service answers as a failure.
+	// nil where the service must not exist (real hardware, unless the
+	// YAML allows it: the Driver Station decides).
+	SetEnabled func(bool) error
 	// Truth fills t with the simulator's ground truth for
 	// /sim/joint_states_truth and /sim/ground_truth, reusing its slices;
 	// false when there is none. nil on real hardware: neither topic is

@@ -288,7 +288,9 @@ func (b *Bridge) enable(req *std_srvs.SetBoolReq) (*std_srvs.SetBoolRes, bool) {
 	if b.o.SetEnabled == nil {
 		return &std_srvs.SetBoolRes{Success: false, Message: "frcd runs on real hardware: the Driver Station enables the robot"}, true
 	}
-	b.o.SetEnabled(req.Data)
+	if err := b.o.SetEnabled(req.Data); err != nil {
+		return &std_srvs.SetBoolRes{Success: false, Message: err.Error()}, true
+	}
 	what := "disabled"
 	if req.Data {
 		what = "enabled"
