@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/frcd/frcd/control"
@@ -113,8 +115,9 @@ type Daemon struct {
 	// WS is the WPILib WebSocket server, when Options.WPILibWS is set.
 	WS *wpilibws.Server
 	// NT is the NT4 server, when Options.Telemetry asks for one.
-	NT  *nt4.Server
-	tel *telemetryState
+	NT    *nt4.Server
+	tel   *telemetryState
+	parts parts // the optional parts that are down (parts.go)
 }
 
 // NewSim builds a daemon on the simulated HAL for a checked robot (one
@@ -137,11 +140,12 @@ func NewSim(r *robot.Robot, o Options) (*Daemon, error) {
 		return nil, err
 	}
 	if o.WPILibWS != "" {
-		d.WS, err = wpilibws.New(wpilibws.Options{Addr: o.WPILibWS, Sim: s, Config: r.Config, SetEnabled: d.SetEnabled, Logf: o.Logf,
+		d.WS, err = wpilibws.New(wpilibws.Options{Addr: o.WPILibWS, Sim: s, Config: r.Config, SetEnabled: d.SetEnabled, Logf: o.Logf, Retry: PartRetry,
 			OnPanic: func(v any) { d.Panicked(newPanic("the WPILib WebSocket server", v)) }})
 		if err != nil {
 			return nil, err
 		}
+		d.noteListen(PartWS, d.WS.ListenErr(), o.WPILibWS)
 	}
 	return d, nil
 }
@@ -241,7 +245,7 @@ func (d *Daemon) bind() error {
 // diagnostics appends the backend's statuses for /diagnostics (the
 // bridge's goroutine calls it once a second).
 func (d *Daemon) diagnostics(dst []ros.Status) []ros.Status {
-	dst = d.wsStatus(d.inventoryStatuses(d.canStatuses(dst)))
+	dst = d.partStatuses(d.wsStatus(d.inventoryStatuses(d.canStatuses(dst))))
 	dst = reportStatuses(dst, d.backend)
 	for _, dev := range d.Devices { // devices that report their own health (a Talon FX's)
 		dst = reportStatuses(dst, dev)
@@ -356,7 +360,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 		defer beside("the ROS bridge", d.Bridge.Run)()
 	}
 	if d.WS != nil {
-		defer beside("the WPILib WebSocket server", d.WS.Run)()
+		// Optional: its failure is reported, never the loop's end.
+		defer beside("the WPILib WebSocket server", func(ctx context.Context) error {
+			go d.watchListen(ctx, PartWS, d.WS.Listening(), func() string { return d.WS.Addr().String() })
+			if err := d.WS.Run(ctx); err != nil {
+				d.partDown(PartWS, err.Error())
+			}
+			return nil
+		})()
 	}
 	if d.tel != nil {
 		defer beside("the NT4 server and log", d.runTelemetry)()
@@ -455,9 +466,18 @@ func (d *Daemon) StatusLine() string {
 			measured++
 		}
 	}
-	return fmt.Sprintf("t=%.1fs %s cycles=%d period mean=%s max=%s jitter p99<=%s overruns=%d busy p99<=%s joints=%d/%d refused=%d stale=%d blocked=%d errors=%d %s",
+	line := fmt.Sprintf("t=%.1fs %s cycles=%d period mean=%s max=%s jitter p99<=%s overruns=%d busy p99<=%s joints=%d/%d refused=%d stale=%d blocked=%d errors=%d %s",
 		s.Now.Seconds(), state, st.Cycles, fmtDur(st.Period.Mean()), fmtDur(st.Period.Max), fmtDur(st.Jitter.Quantile(0.99)),
 		st.Overruns, fmtDur(st.Busy.Quantile(0.99)), measured, len(s.Joints), st.Refused+s.Refused, st.Stale, st.Blocked, st.DeviceErrors, battery)
+	if down := d.Down(); len(down) > 0 {
+		names := make([]string, 0, len(down))
+		for part := range down {
+			names = append(names, part)
+		}
+		sort.Strings(names)
+		line += " down: " + strings.Join(names, ", ")
+	}
+	return line
 }
 
 func fmtDur(d time.Duration) string {

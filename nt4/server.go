@@ -15,6 +15,7 @@ import (
 	"github.com/tinylib/msgp/msgp"
 
 	"github.com/frcd/frcd/internal/admit"
+	"github.com/frcd/frcd/internal/relisten"
 	"github.com/frcd/frcd/telemetry"
 )
 
@@ -59,6 +60,10 @@ type Options struct {
 	// Called from a client's goroutine; it must not block.
 	Commands      func(topic string, v Value) bool
 	CommandPrefix string
+	// Retry, when > 0, lets New succeed when Addr cannot be listened on
+	// (another program has the port): Run tries again every Retry, and
+	// ListenErr says why it does not listen yet.
+	Retry time.Duration
 }
 
 // Stats count the server's work.
@@ -93,7 +98,7 @@ type topic struct {
 // Server is an NT4 server: frcd's topics (Publish) plus any clients'.
 type Server struct {
 	o  Options
-	ln net.Listener
+	ln *relisten.Listener
 
 	mu      sync.Mutex
 	topics  []*topic // by id; nil where deleted
@@ -125,7 +130,7 @@ func New(o Options) (*Server, error) {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-	ln, err := net.Listen("tcp", o.Addr)
+	ln, err := relisten.Listen(o.Addr, o.Retry, nil)
 	if err != nil {
 		return nil, fmt.Errorf("nt4: %w", err)
 	}
@@ -134,8 +139,16 @@ func New(o Options) (*Server, error) {
 	return s, nil
 }
 
-// Addr is the address the server listens on.
+// Addr is the address the server listens on (until it can: the address
+// asked for, Options.Retry).
 func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+
+// ListenErr is why the server does not listen yet (Options.Retry), nil
+// once it does.
+func (s *Server) ListenErr() error { return s.ln.Err() }
+
+// Listening is closed once the server listens.
+func (s *Server) Listening() <-chan struct{} { return s.ln.Bound() }
 
 // Stats returns a copy of the counters.
 func (s *Server) Stats() Stats {

@@ -15,6 +15,7 @@ import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/internal/admit"
+	"github.com/frcd/frcd/internal/relisten"
 	"github.com/frcd/frcd/sim"
 )
 
@@ -49,6 +50,10 @@ type Options struct {
 	WriteTimeout time.Duration
 	// Logf reports clients coming and going; nil discards.
 	Logf func(format string, args ...any)
+	// Retry, when > 0, lets New succeed when Addr cannot be listened on
+	// (another program has the port): Run tries again every Retry, and
+	// ListenErr says why it does not listen yet.
+	Retry time.Duration
 	// OnPanic, when set, is told of a panic on one of the server's
 	// goroutines (a client's handler or writer), on that goroutine, from
 	// the deferred function that recovered it; the client is closed and
@@ -77,7 +82,7 @@ type Stats struct {
 type Server struct {
 	o        Options
 	w        *wiring
-	ln       net.Listener
+	ln       *relisten.Listener
 	handlers sync.WaitGroup // the WebSocket handlers, which outlive http.Server.Shutdown
 
 	mu        sync.Mutex
@@ -132,7 +137,7 @@ func New(o Options) (*Server, error) {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-	ln, err := net.Listen("tcp", o.Addr)
+	ln, err := relisten.Listen(o.Addr, o.Retry, nil)
 	if err != nil {
 		return nil, fmt.Errorf("wpilibws: %w", err)
 	}
@@ -140,8 +145,16 @@ func New(o Options) (*Server, error) {
 		owner: map[sim.Override]*client{}, ds: dsExtra{station: "red1", matchTime: -1}, joined: make(chan struct{}, 1), gate: newGate()}, nil
 }
 
-// Addr is the address the server listens on.
+// Addr is the address the server listens on (until it can: the address
+// asked for, Options.Retry).
 func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+
+// ListenErr is why the server does not listen yet (Options.Retry), nil
+// once it does.
+func (s *Server) ListenErr() error { return s.ln.Err() }
+
+// Listening is closed once the server listens.
+func (s *Server) Listening() <-chan struct{} { return s.ln.Bound() }
 
 // Stats returns the counters.
 func (s *Server) Stats() Stats {

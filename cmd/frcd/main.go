@@ -334,7 +334,11 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "frcd: ROS node %s, master %s (%s); publishing %s every %s\n", d.Bridge.Names().Node(), uri, *masterFlag, d.Bridge.Names().Resolve(ros.JointStatesTopic), d.Bridge.Stats().PublishEvery)
 	}
 	if d.WS != nil {
-		fmt.Fprintf(stdout, "frcd: WPILib simulation WebSocket on ws://%s%s\n", d.WS.Addr(), wpilibws.Resource)
+		if err := d.WS.ListenErr(); err != nil {
+			fmt.Fprintf(stdout, "frcd: WPILib simulation WebSocket not served yet: %v; trying %s again every %s (the robot runs without it meanwhile)\n", err, d.WS.Addr(), daemon.PartRetry)
+		} else {
+			fmt.Fprintf(stdout, "frcd: WPILib simulation WebSocket on ws://%s%s\n", d.WS.Addr(), wpilibws.Resource)
+		}
 	}
 	printTelemetry(stdout, d)
 	if err := d.Run(ctx); err != nil {
