@@ -136,7 +136,7 @@ func (d *Daemon) alerts(errs, warns []string) ([]string, []string) {
 			warns = append(warns, msg)
 		}
 	}
-	for _, st := range d.inventoryStatuses(nil) {
+	for _, st := range d.partStatuses(d.inventoryStatuses(nil)) {
 		add(st.Level, st.Name+": "+st.Message)
 	}
 	for _, b := range d.monitors {

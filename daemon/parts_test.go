@@ -53,6 +53,10 @@ func TestOptionalPartsDown(t *testing.T) {
 			t.Errorf("/diagnostics for %s: %q, want %q", part, warned["frcd: "+part], why)
 		}
 	}
+	_, warns := d.alerts(nil, nil)
+	if !strings.Contains(strings.Join(warns, "\n"), "frcd: NT4 server: cannot listen") {
+		t.Errorf("NT4 Alerts' warnings: %q", warns)
+	}
 	if len(logs) < 3 {
 		t.Errorf("logged %d lines, want one per part down", len(logs))
 	}
