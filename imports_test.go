@@ -49,6 +49,7 @@ var allowed = map[string][]string{
 	"internal/bounds":           {},
 	"internal/admit":            {},
 	"internal/relisten":         {},
+	"internal/attack":           {"nt4", "ros/master", goroslib, goroslib + "/pkg/msgs/sensor_msgs", "github.com/coder/websocket"},
 	"internal/testrobot":        {},
 	"internal/sshdtest":         {"internal/tooltest", "golang.org/x/crypto/ssh"},
 	"deploy":                    {"diag", "robot", "github.com/pkg/sftp", "golang.org/x/crypto/ssh", "golang.org/x/crypto/ssh/knownhosts"},

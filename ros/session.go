@@ -374,6 +374,10 @@ func (s *session) run(ctx context.Context) error {
 	}
 }
 
+// typesBackoff: with a getTopicTypes reply over maxTypesReply, the
+// types are asked for every typesBackoff probes only.
+const typesBackoff = 30
+
 // watchMaster asks the master for its pid every Retry, and for the
 // command topics' types; it returns when the master is lost or has
 // restarted (another pid), or ctx ends.
@@ -383,6 +387,7 @@ func (s *session) watchMaster(ctx context.Context) error {
 	defer probe.Stop()
 	failed := 0 // probes in a row without an answer: a busy master may miss one
 	wrong := map[string]bool{}
+	probes := 0
 	for {
 		select {
 		case <-ctx.Done():
@@ -404,7 +409,11 @@ func (s *session) watchMaster(ctx context.Context) error {
 		if pid != s.pid {
 			return fmt.Errorf("%w: its pid went from %d to %d", errMasterLost, s.pid, pid)
 		}
-		b.checkTypes(ctx, wrong)
+		// A master whose types were over maxTypesReply last time (a
+		// flooded graph) is asked again only every typesBackoff probes.
+		if probes++; !b.typesTooLarge.Load() || probes%typesBackoff == 0 {
+			b.checkTypes(ctx, wrong)
+		}
 		if c, grew := b.refused.news(); grew {
 			b.o.Logf("ros: refused so far, past their limits: %d messages over their subscriber's size, %d connections over their address's share", c[0], c[1])
 		}
