@@ -71,7 +71,8 @@ func TestEncodedLen(t *testing.T) {
 // state file, each bounded in count: 17 parameters of 3.9 MB, then 8
 // concurrent getParam("/"); a registration flood through
 // system.multicall (40 calls of 1,000 registerPublisher, distinct nodes
-// and topics). Each refusal is answered with the limit it passes; the
+// and topics). At most maxHandling requests are decoded and answered at
+// once. Each refusal is answered with the limit it passes; the
 // memory allocated by the 8 getParams and the process's memory stay
 // bounded; the state file stays within what its reader takes; and a new
 // master on that file has every parameter that was accepted.
@@ -209,4 +210,35 @@ func TestMasterAttacks(t *testing.T) {
 	restored := m2.registrations()
 	m2.mu.Unlock()
 	t.Logf("state file %d bytes (limit %d); %d registrations restored", fi.Size(), MaxStateBytes, restored)
+}
+
+// TestHandlingSlots: with maxHandling requests being handled, one more
+// waits (its body read) until a slot frees, then is answered.
+func TestHandlingSlots(t *testing.T) {
+	m := startMaster(t, Options{})
+	for range maxHandling {
+		m.handling <- struct{}{} // as if maxHandling requests were being handled
+	}
+	answered := make(chan []any, 1)
+	go func() {
+		v, err := Call(context.Background(), m.URI(), "getPid", "/t")
+		if err != nil {
+			t.Error(err)
+		}
+		r, _ := v.([]any)
+		answered <- r
+	}()
+	for m.waiting.Load() == 0 { // read, waiting for a slot
+		runtime.Gosched()
+	}
+	if len(answered) > 0 {
+		t.Fatal("answered while every slot was held")
+	}
+	<-m.handling
+	if r := <-answered; len(r) != 3 || r[0] != 1 {
+		t.Errorf("getPid after a slot freed: %v", r)
+	}
+	for range maxHandling - 1 {
+		<-m.handling
+	}
 }

@@ -20,12 +20,12 @@ const (
 	MaxParamBytes = 8 << 20
 	// MaxGraphBytes bounds the registrations and the topics' types, as
 	// the state file holds them.
-	MaxGraphBytes = 8 << 20
+	MaxGraphBytes = 4 << 20
 	// MaxRegistrations bounds the registrations (publishers,
 	// subscribers, services, parameter subscriptions) of all nodes, and
 	// MaxNodeRegistrations those of one node.
-	MaxRegistrations     = 20000
-	MaxNodeRegistrations = 2000
+	MaxRegistrations     = 10000
+	MaxNodeRegistrations = 1000
 	// MaxStateBytes is the largest state file the master writes and the
 	// largest it reads: the parameters, the graph and the file's frame.
 	// A change that would take the state past it is refused at its
