@@ -38,7 +38,7 @@ EXAMPLE_URDF := examples/competition/robot.urdf
 EXAMPLE_YAML := examples/competition/robot.yaml
 
 .DEFAULT_GOAL := help
-.PHONY: help deps deps-bench build test bench lint fmt-check vet rio rio-test systemcore systemcore-test fuzz docs run mem clean
+.PHONY: help deps deps-bench build test bench lint fmt-check vet rio rio-test systemcore systemcore-test fuzz docs run mem attack clean
 
 help: ## list the targets
 	@echo "usage: make TARGET"
@@ -150,6 +150,9 @@ run: build ## run the example robot on the simulated HAL, bridged to ROS (embedd
 
 mem: build ## measure the resident memory of the example robot on the sim with ROS (30 s, then 30 s with a subscriber)
 	scripts/mem.sh bin/frcd
+
+attack: build ## rerun issue 32's attacks on loopback against bin/frcd on the sim: per attack, the loop's cycle share, overruns, memory, legitimate clients served
+	$(GO) run ./internal/attack bin/frcd
 
 clean: ## remove bin/
 	rm -rf bin

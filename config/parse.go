@@ -451,5 +451,9 @@ func (p *parser) joints(seq *yaml.Node) {
 		if d := p.entry(i, resolve(e), deviceKind, nil); d != nil {
 			p.file.Devices = append(p.file.Devices, d)
 		}
+		// Decoded: its nodes may go (an alias to it keeps what it needs),
+		// so a file at the size limit does not hold its whole node tree
+		// beside its devices.
+		seq.Content[i] = nil
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -60,6 +62,10 @@ type Options struct {
 	// Telemetry, when set, runs the NT4 server and writes WPILOG files
 	// (nt4.go).
 	Telemetry *TelemetryOptions
+	// Halted, when set, is called when Run has made every output neutral
+	// on its context's end, before the transports stop (frcd's SIGQUIT
+	// dumps the goroutines there).
+	Halted func()
 
 	// wrap, in tests, wraps each device as the loop sees it (a device
 	// that panics on demand).
@@ -111,8 +117,9 @@ type Daemon struct {
 	// WS is the WPILib WebSocket server, when Options.WPILibWS is set.
 	WS *wpilibws.Server
 	// NT is the NT4 server, when Options.Telemetry asks for one.
-	NT  *nt4.Server
-	tel *telemetryState
+	NT    *nt4.Server
+	tel   *telemetryState
+	parts parts // the optional parts that are down (parts.go)
 }
 
 // NewSim builds a daemon on the simulated HAL for a checked robot (one
@@ -135,11 +142,12 @@ func NewSim(r *robot.Robot, o Options) (*Daemon, error) {
 		return nil, err
 	}
 	if o.WPILibWS != "" {
-		d.WS, err = wpilibws.New(wpilibws.Options{Addr: o.WPILibWS, Sim: s, Config: r.Config, SetEnabled: d.SetEnabled, Logf: o.Logf,
+		d.WS, err = wpilibws.New(wpilibws.Options{Addr: o.WPILibWS, Sim: s, Config: r.Config, SetEnabled: d.SetEnabled, Logf: o.Logf, Retry: PartRetry,
 			OnPanic: func(v any) { d.Panicked(newPanic("the WPILib WebSocket server", v)) }})
 		if err != nil {
 			return nil, err
 		}
+		d.noteListen(PartWS, d.WS.ListenErr(), o.WPILibWS)
 	}
 	return d, nil
 }
@@ -245,7 +253,7 @@ func (d *Daemon) diagnostics(dst []ros.Status) []ros.Status {
 // systemStatuses are the statuses of what is not a device: the CAN
 // buses, the inventory, the WebSocket server, the backend's reports.
 func (d *Daemon) systemStatuses(dst []ros.Status) []ros.Status {
-	dst = d.wsStatus(d.inventoryStatuses(d.canStatuses(dst)))
+	dst = d.partStatuses(d.wsStatus(d.inventoryStatuses(d.canStatuses(dst))))
 	return reportStatuses(dst, d.backend)
 }
 
@@ -391,7 +399,14 @@ func (d *Daemon) Run(ctx context.Context) error {
 		defer beside("the ROS bridge", d.Bridge.Run)()
 	}
 	if d.WS != nil {
-		defer beside("the WPILib WebSocket server", d.WS.Run)()
+		// Optional: its failure is reported, never the loop's end.
+		defer beside("the WPILib WebSocket server", func(ctx context.Context) error {
+			go d.watchListen(ctx, PartWS, d.WS.Listening(), func() string { return d.WS.Addr().String() })
+			if err := d.WS.Run(ctx); err != nil {
+				d.partDown(PartWS, err.Error())
+			}
+			return nil
+		})()
 	}
 	if d.tel != nil {
 		defer beside("the NT4 server and log", d.runTelemetry)()
@@ -423,6 +438,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			err := d.Halt()
+			if d.opts.Halted != nil {
+				d.opts.Halted()
+			}
 			select {
 			case berr := <-bridgeErr:
 				return errors.Join(berr, err)
@@ -487,9 +505,18 @@ func (d *Daemon) StatusLine() string {
 			measured++
 		}
 	}
-	return fmt.Sprintf("t=%.1fs %s cycles=%d period mean=%s max=%s jitter p99<=%s overruns=%d busy p99<=%s joints=%d/%d refused=%d stale=%d blocked=%d errors=%d %s",
+	line := fmt.Sprintf("t=%.1fs %s cycles=%d period mean=%s max=%s jitter p99<=%s overruns=%d busy p99<=%s joints=%d/%d refused=%d stale=%d blocked=%d errors=%d %s",
 		s.Now.Seconds(), state, st.Cycles, fmtDur(st.Period.Mean()), fmtDur(st.Period.Max), fmtDur(st.Jitter.Quantile(0.99)),
 		st.Overruns, fmtDur(st.Busy.Quantile(0.99)), measured, len(s.Joints), st.Refused+s.Refused, st.Stale, st.Blocked, st.DeviceErrors, battery)
+	if down := d.Down(); len(down) > 0 {
+		names := make([]string, 0, len(down))
+		for part := range down {
+			names = append(names, part)
+		}
+		sort.Strings(names)
+		line += " down: " + strings.Join(names, ", ")
+	}
+	return line
 }
 
 func fmtDur(d time.Duration) string {

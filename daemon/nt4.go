@@ -77,11 +77,16 @@ func (d *Daemon) setupTelemetry() error {
 		t.start = wall()
 		w, err := wpilog.Create(wpilog.WriterOptions{Dir: o.LogDir, Base: wpilog.FileBase(t.start), Extra: "frcd",
 			MaxBytes: o.LogMaxBytes, MaxFiles: o.LogMaxFiles})
-		if err != nil {
-			return err
+		if err != nil { // optional: the robot runs without its log
+			d.partDown(PartLog, err.Error())
+		} else {
+			logw = w
+			to.OnCommand = func(c *control.Controller, r *control.CommandRecord) {
+				if t.log != nil {
+					t.log.Command(c, r, d.Now())
+				}
+			}
 		}
-		logw = w
-		to.OnCommand = func(c *control.Controller, r *control.CommandRecord) { t.log.Command(c, r, d.Now()) }
 	}
 	t.src = telemetry.New(to)
 	if logw != nil {
@@ -89,7 +94,8 @@ func (d *Daemon) setupTelemetry() error {
 	}
 	if o.NT4 != "" {
 		cp := t.src.Prefix() + "/"
-		s, err := nt4.New(nt4.Options{Addr: o.NT4, Clock: d.Now, Logf: d.opts.Logf, Commands: d.ntCommand(cp, commands, tuning), CommandType: d.ntCommandType(cp), CommandPrefix: cp})
+		s, err := nt4.New(nt4.Options{Addr: o.NT4, Clock: d.Now, Logf: d.opts.Logf, Commands: d.ntCommand(cp, commands, tuning), CommandType: d.ntCommandType(cp), CommandPrefix: cp,
+			Retry: PartRetry})
 		if err != nil {
 			if t.log != nil {
 				t.log.Writer().Close()
@@ -97,6 +103,7 @@ func (d *Daemon) setupTelemetry() error {
 			return err
 		}
 		d.NT = s
+		d.noteListen(PartNT4, s.ListenErr(), o.NT4)
 	}
 	t.notify = d.Loop.Notify()
 	d.tel = t
@@ -198,15 +205,16 @@ func (d *Daemon) nameLogByMatch(t *telemetryState) {
 func (d *Daemon) runTelemetry(ctx context.Context) error {
 	t := d.tel
 	errc := make(chan error, 1)
-	served := d.NT == nil // the server's Run returned (or there is none)
 	if d.NT != nil {
+		go d.watchListen(ctx, PartNT4, d.NT.Listening(), func() string { return d.NT.Addr().String() })
 		go func() { errc <- d.NT.Run(ctx) }()
 	}
+	ntErr, ntEnded := errc, false
 	defer func() {
 		if err := d.CloseLog(); err != nil {
 			d.logf("%v", err)
 		}
-		if !served {
+		if d.NT != nil && !ntEnded {
 			<-errc
 		}
 	}()
@@ -220,9 +228,12 @@ func (d *Daemon) runTelemetry(ctx context.Context) error {
 			select {
 			case <-ctx.Done():
 				return nil
-			case err := <-errc:
-				served = true
-				return fmt.Errorf("nt4: %w", err)
+			case err := <-ntErr: // optional: reported, the robot goes on
+				ntErr, ntEnded = nil, true
+				if err != nil {
+					d.partDown(PartNT4, err.Error())
+				}
+				continue
 			case <-d.NT.Wake():
 			}
 			t.src.Resume()
@@ -236,13 +247,15 @@ func (d *Daemon) runTelemetry(ctx context.Context) error {
 			if t.log != nil {
 				t.log.Writer().Flush()
 			}
-		case err := <-errc:
-			served = true
-			return fmt.Errorf("nt4: %w", err)
+		case err := <-ntErr: // optional: reported, the log and the robot go on
+			ntErr, ntEnded = nil, true
+			if err != nil {
+				d.partDown(PartNT4, err.Error())
+			}
 		case <-t.notify:
 			d.StepTelemetry()
 			if t.log != nil && t.log.Writer().Err() != nil {
-				d.logf("%v: the log stops", t.log.Writer().Err())
+				d.partDown(PartLog, fmt.Sprintf("%v: the log stops", t.log.Writer().Err()))
 				t.log = nil
 			}
 		}

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -11,7 +12,7 @@ import (
 // exist: it is offered on the sim, and on hardware frcd enables itself
 // (a Linux coprocessor) only when the YAML's `linux: {ros_enable: true}`
 // allows it, for anyone who reaches the ROS master can call it.
-func (d *Daemon) rosEnable() func(bool) {
+func (d *Daemon) rosEnable() func(bool) error {
 	if d.enabler == nil {
 		return nil
 	}
@@ -20,7 +21,34 @@ func (d *Daemon) rosEnable() func(bool) {
 			return nil
 		}
 	}
-	return d.SetEnabled
+	return d.Enable
+}
+
+// Enable enables (or disables) the robot as SetEnabled does, and says why
+// the robot is not enabled when it is asked to be: an e-stop (it holds
+// until frcd restarts), no Driver Station, the loop inhibited (a device
+// waiting for its gains), or a Driver Station that keeps it disabled.
+// Disabling always succeeds. Safe from any goroutine; /frcd/enable
+// answers with it.
+func (d *Daemon) Enable(on bool) error {
+	d.SetEnabled(on)
+	if !on {
+		return nil
+	}
+	snap := d.Loop.NewSnapshot()
+	d.Loop.ReadSnapshot(snap)
+	ds := d.backend.DS()
+	switch {
+	case ds.EStop || snap.DS.EStop:
+		return errors.New("not enabled: the robot is e-stopped, and an e-stop holds until frcd restarts")
+	case !ds.Attached:
+		return errors.New("not enabled: no Driver Station is attached")
+	case d.Loop.Inhibited() != "":
+		return fmt.Errorf("not enabled: the loop is inhibited: %s", d.Loop.Inhibited())
+	case !ds.Enabled:
+		return errors.New("not enabled: the Driver Station keeps the robot disabled")
+	}
+	return nil
 }
 
 // wsStatus appends the WPILib WebSocket server's counters for

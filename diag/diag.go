@@ -7,11 +7,11 @@
 package diag
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 )
 
 // Severity says whether a finding stops the robot from running.
@@ -153,13 +153,13 @@ func (l *List) Sort() {
 
 // WriteText writes one finding a line, as file:line:col: severity: message.
 func (l List) WriteText(w io.Writer) error {
-	var b strings.Builder
+	// Buffered, not built whole: the findings of a file at the size limit
+	// (hundreds of thousands) would otherwise be held twice in memory.
+	b := bufio.NewWriterSize(w, 64<<10)
 	for _, f := range l {
-		b.WriteString(f.String())
-		b.WriteByte('\n')
+		fmt.Fprintf(b, "%s: %s: %s\n", f.Pos, f.Severity, f.Message)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
 // Report is the JSON form of a list of findings, for CI and editors.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/frcd/frcd/internal/admit"
 	"github.com/frcd/frcd/internal/ratelimit"
 )
 
@@ -60,6 +61,7 @@ type client struct {
 	rtt      chan []byte // time replies, sent at once
 	slow     chan struct{}
 	slowOnce sync.Once
+	tk       *admit.Ticket // its place among the clients (admission.go)
 }
 
 var errSlow = errors.New("nt4: client too slow: its queue is full")
@@ -245,6 +247,7 @@ func (c *client) ping(ctx context.Context, conn *websocket.Conn) {
 // handle acts on one control message; what it refuses is counted and
 // logged with the reason. Under s.mu.
 func (c *client) handle(m Control) {
+	c.active(m.Method)
 	s := c.s
 	switch m.Method {
 	case "publish":

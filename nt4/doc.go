@@ -48,11 +48,16 @@
 // cycle. Its control messages queue up to a bound, past which the client
 // is dropped.
 //
-// Limits: 32 main connections and 32 RTT connections; a message of 1 MiB;
+// Limits: 32 main connections and 32 RTT connections, 8 of each from one
+// remote address, a newcomer taking the place of the idlest client that
+// never subscribed or published (admission.go; refused with 503 only when
+// every client in its way did); a message of 1 MiB;
 // 4096 topics, of which 512 created by clients; a client's value of
 // 64 KiB; 256 subscriptions and 256 publishers per client; handshake
 // headers of 16 KiB read within 5 s; every write within 2 s; a ping every
-// 2 s, answered within 2 s, or the connection is closed.
+// 2 s, answered within 2 s, or the connection is closed. With
+// Options.Retry, a port another program holds is tried again every Retry
+// (ListenErr says why it does not listen yet).
 //
 // Conn (conn.go) is the client side, sharing the message codec: Dial,
 // Subscribe, Publish, Set, the announced topics and their latest values

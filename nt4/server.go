@@ -14,6 +14,8 @@ import (
 	"github.com/coder/websocket"
 	"github.com/tinylib/msgp/msgp"
 
+	"github.com/frcd/frcd/internal/admit"
+	"github.com/frcd/frcd/internal/relisten"
 	"github.com/frcd/frcd/telemetry"
 )
 
@@ -65,6 +67,10 @@ type Options struct {
 	// CommandType, when set, says the type a topic under CommandPrefix
 	// takes (ok false: any): a publish of another type is refused.
 	CommandType func(topic string) (typ string, ok bool)
+	// Retry, when > 0, lets New succeed when Addr cannot be listened on
+	// (another program has the port): Run tries again every Retry, and
+	// ListenErr says why it does not listen yet.
+	Retry time.Duration
 }
 
 // Stats count the server's work.
@@ -87,6 +93,8 @@ type Stats struct {
 	FramesSent  uint64 // binary frames sent
 	Published   uint64 // times Publish found changed values
 	ClientTopic uint64 // topics clients published
+	TurnedAway  uint64 // connections refused for the client limits (admission.go)
+	Evicted     uint64 // idle clients closed to make room for a newcomer
 }
 
 // topic is one topic of the server.
@@ -107,7 +115,7 @@ type topic struct {
 // Server is an NT4 server: frcd's topics (Publish) plus any clients'.
 type Server struct {
 	o  Options
-	ln net.Listener
+	ln *relisten.Listener
 
 	mu      sync.Mutex
 	topics  []*topic // by id; nil where deleted
@@ -115,10 +123,10 @@ type Server struct {
 	clients map[string]*client
 	stop    chan struct{} // closed when Run's context ends: connections close with a close frame
 	wake    chan struct{} // a client connected (Wake)
-	rtts    int           // RTT connections open
 	created int           // topics clients created, still published
 	seen    []uint64      // per telemetry topic, the Seq last published
 	srcIDs  []int         // per telemetry topic, its server topic id
+	gates   admission
 	stats   Stats
 
 	// The WebSocket handlers running (http.Server's Shutdown does not
@@ -141,17 +149,25 @@ func New(o Options) (*Server, error) {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-	ln, err := net.Listen("tcp", o.Addr)
+	ln, err := relisten.Listen(o.Addr, o.Retry, nil)
 	if err != nil {
 		return nil, fmt.Errorf("nt4: %w", err)
 	}
-	s := &Server{o: o, ln: ln, byName: map[string]*topic{}, clients: map[string]*client{}, stop: make(chan struct{}), wake: make(chan struct{}, 1)}
+	s := &Server{o: o, ln: ln, byName: map[string]*topic{}, clients: map[string]*client{}, gates: newAdmission(), stop: make(chan struct{}), wake: make(chan struct{}, 1)}
 	s.hcond = sync.NewCond(&s.hmu)
 	return s, nil
 }
 
-// Addr is the address the server listens on.
+// Addr is the address the server listens on (until it can: the address
+// asked for, Options.Retry).
 func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+
+// ListenErr is why the server does not listen yet (Options.Retry), nil
+// once it does.
+func (s *Server) ListenErr() error { return s.ln.Err() }
+
+// Listening is closed once the server listens.
+func (s *Server) Listening() <-chan struct{} { return s.ln.Bound() }
 
 // Stats returns a copy of the counters.
 func (s *Server) Stats() Stats {
@@ -159,6 +175,7 @@ func (s *Server) Stats() Stats {
 	defer s.mu.Unlock()
 	st := s.stats
 	st.Clients = len(s.clients)
+	s.admissionStats(&st)
 	return st
 }
 
@@ -337,36 +354,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var c *client
+	var tk *admit.Ticket
 	if proto == ProtoRTT {
-		s.mu.Lock()
-		full := s.rtts >= maxClients
-		if !full {
-			s.rtts++
-		}
-		s.mu.Unlock()
-		if full {
-			http.Error(w, "nt4: too many clients", http.StatusServiceUnavailable)
+		if tk = s.admitClient(w, r, s.gates.rtt, "RTT"); tk == nil {
 			return
 		}
-		defer func() {
-			s.mu.Lock()
-			s.rtts--
-			s.mu.Unlock()
-		}()
+		defer tk.Leave()
 	} else {
 		s.mu.Lock()
 		_, dup := s.clients[name]
-		full := len(s.clients) >= maxClients
-		switch {
-		case dup:
+		if dup {
 			s.stats.Duplicates++
-		case !full:
-			c = newClient(s, name, proto)
-			s.clients[name] = c
-			select {
-			case s.wake <- struct{}{}:
-			default:
-			}
 		}
 		s.mu.Unlock()
 		if dup {
@@ -374,8 +372,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "nt4: a client named "+name+" is already connected", http.StatusConflict)
 			return
 		}
-		if full {
-			http.Error(w, "nt4: too many clients", http.StatusServiceUnavailable)
+		if tk = s.admitClient(w, r, s.gates.main, "client"); tk == nil {
+			return
+		}
+		defer tk.Leave()
+		s.mu.Lock()
+		_, dup = s.clients[name] // one of the same name may have come meanwhile
+		if dup {
+			s.stats.Duplicates++
+		} else {
+			c = newClient(s, name, proto)
+			c.tk = tk
+			s.clients[name] = c
+			select { // the telemetry wakes for its first reader
+			case s.wake <- struct{}{}:
+			default:
+			}
+		}
+		s.mu.Unlock()
+		if dup {
+			http.Error(w, "nt4: a client named "+name+" is already connected", http.StatusConflict)
 			return
 		}
 	}
@@ -387,6 +403,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	tk.OnEvict(func() { conn.CloseNow() }) // a newcomer took its place
 	conn.SetReadLimit(maxMessageBytes)
 	// The connection's reads and writes end with the handler or the
 	// client, not with the server's context (which would close the
@@ -396,7 +413,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer cancel()
 	defer s.closeOnStop(ctx, conn)()
 	if c == nil {
-		s.serveRTT(ctx, conn)
+		s.serveRTT(ctx, conn, tk)
 		return
 	}
 	s.mu.Lock()
@@ -493,7 +510,7 @@ func (s *Server) unpublishLocked(t *topic) {
 
 // serveRTT answers time synchronisation on a 4.1 RTT connection, which
 // carries nothing else.
-func (s *Server) serveRTT(ctx context.Context, conn *websocket.Conn) {
+func (s *Server) serveRTT(ctx context.Context, conn *websocket.Conn, tk *admit.Ticket) {
 	defer conn.CloseNow()
 	var out []byte
 	for {
@@ -506,6 +523,7 @@ func (s *Server) serveRTT(ctx context.Context, conn *websocket.Conn) {
 		if typ != websocket.MessageBinary {
 			continue
 		}
+		tk.Touch(false)
 		out = out[:0]
 		DecodeBinary(b, func(v Value) {
 			if v.ID == -1 {

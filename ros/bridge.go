@@ -54,10 +54,12 @@ type Options struct {
 	// message stamps.
 	Clock func() time.Duration
 	Epoch time.Time
-	// SetEnabled enables or disables the robot for /frcd/enable; nil
-	// where the service must not exist (real hardware, unless the YAML
-	// allows it: the Driver Station decides).
-	SetEnabled func(bool)
+	// SetEnabled enables or disables the robot for /frcd/enable; an
+	// error says why the robot is not enabled (e-stopped, no Driver
+	// Station, disabled by it), which the service answers as a failure.
+	// nil where the service must not exist (real hardware, unless the
+	// YAML allows it: the Driver Station decides).
+	SetEnabled func(bool) error
 	// Truth fills t with the simulator's ground truth for
 	// /sim/joint_states_truth and /sim/ground_truth, reusing its slices;
 	// false when there is none. nil on real hardware: neither topic is
@@ -151,6 +153,11 @@ type Stats struct {
 	MasterPID    int    // its pid, as getPid says
 	Connected    bool
 	PublishEvery time.Duration // the state topics' period
+	// Oversize counts messages refused for being over their subscriber's
+	// size limit (each disconnected its publisher); ConnsRefused the
+	// TCPROS and node API connections closed for their address's share
+	// (goroslib's fork, FORK.md; limits.go).
+	Oversize, ConnsRefused uint64
 }
 
 // Bridge connects a running loop to ROS.
@@ -171,6 +178,8 @@ type Bridge struct {
 	waiters []registrationWaiter // see Registered
 
 	commands, wrongType, pushes, pushRefused atomic.Uint64
+	typesTooLarge                            atomic.Bool // checkTypes found the reply over maxTypesReply (logged once)
+	refused                                  refusals
 }
 
 // New checks the options and prepares a bridge; Run connects it.
@@ -236,6 +245,8 @@ func (b *Bridge) Stats() Stats {
 	s := b.stats
 	s.Commands, s.WrongType = b.commands.Load(), b.wrongType.Load()
 	s.Pushes, s.PushRefused = b.pushes.Load(), b.pushRefused.Load()
+	c := b.refused.counts()
+	s.Oversize, s.ConnsRefused = c[0], c[1]
 	return s
 }
 
@@ -421,6 +432,10 @@ func commandType(c *control.Controller) string {
 	return "std_msgs/Float64"
 }
 
+// maxTypesReply bounds the getTopicTypes reply checkTypes reads: room for
+// a few thousand topics.
+const maxTypesReply = 256 << 10
+
 // checkTypes asks the master for the topics' types: a command topic the
 // master knows by another type has a publisher of the wrong type, whose
 // connection goroslib refuses (and does not report). Each time that
@@ -428,11 +443,17 @@ func commandType(c *control.Controller) string {
 func (b *Bridge) checkTypes(ctx context.Context, wrong map[string]bool) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	v, err := master.Call(ctx, b.masterURI, "getTopicTypes", b.names.Node())
+	// Bounded: the reply grows with the graph, and a flooded master's
+	// would cost this goroutine (and the loop's CPU) every second.
+	v, err := master.CallLimit(ctx, maxTypesReply, b.masterURI, "getTopicTypes", b.names.Node())
+	if errors.Is(err, master.ErrTooLarge) && !b.typesTooLarge.Swap(true) {
+		b.o.Logf("ros: the master's getTopicTypes reply is over %d KiB: the check of the command topics' types is off while it is", maxTypesReply>>10)
+	}
 	r, ok := v.([]any)
 	if err != nil || !ok || len(r) != 3 {
 		return
 	}
+	b.typesTooLarge.Store(false)
 	pairs, _ := r[2].([]any)
 	for _, p := range pairs {
 		tt, _ := p.([]any)

@@ -11,12 +11,15 @@ import (
 	"fmt"
 	"math"
 	"net"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bluenviron/goroslib/v2"
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
 	"gopkg.in/yaml.v3"
 
 	"github.com/frcd/frcd/daemon"
@@ -372,6 +375,37 @@ func checkBridge(t *testing.T, e *tooltest.ROS, f *frcd) {
 		}
 		if j, _ := f.d.Sim.Joint("hood_joint"); math.Abs(j.Position-0.5) > 0.01 {
 			t.Errorf("hood_joint at %v after a refused push, want 0.5", j.Position)
+		}
+	})
+
+	t.Run("an oversized push is refused before it is read", func(t *testing.T) {
+		before := f.d.Bridge.Stats()
+		u, err := url.Parse(before.MasterURI)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := goroslib.NewNode(goroslib.NodeConf{Name: "hostile", MasterAddress: u.Host, Host: "127.0.0.1", LogDestinations: goroslib.LogDestinationCallback})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer n.Close()
+		p, err := goroslib.NewPublisher(goroslib.PublisherConf{Node: n, Topic: ros.PushTopic, Msg: &sensor_msgs.JointState{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Close()
+		// 20,000 names of 20 bytes: about 480 KB, over /sim/push's 256 KiB.
+		big := &sensor_msgs.JointState{}
+		for i := range 20000 {
+			big.Name = append(big.Name, fmt.Sprintf("hood_joint_%09d", i))
+			big.Position = append(big.Position, 0.1)
+		}
+		eventually(t, "the oversized push refused", func() bool {
+			p.Write(big) // until frcd's subscriber has connected
+			return f.d.Bridge.Stats().Oversize > before.Oversize
+		})
+		if s := f.d.Bridge.Stats(); s.Pushes != before.Pushes || s.PushRefused != before.PushRefused {
+			t.Errorf("an oversized push reached the check: %+v -> %+v", before, s)
 		}
 	})
 

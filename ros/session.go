@@ -33,6 +33,7 @@ type session struct {
 	shutdown chan string
 
 	closers []func()
+	subs    []*goroslib.Subscriber
 	snap    *control.Snapshot
 	msgs    *builder
 
@@ -84,6 +85,8 @@ func (b *Bridge) connect(ctx context.Context) (*session, error) {
 		return nil, err
 	}
 	b.out.setNode(n)
+	b.refused.attach(n, s.subs)
+	s.closers = append(s.closers, b.refused.detach) // closed first, the node last
 	b.setConnected(true, pid)
 	return s, nil
 }
@@ -110,13 +113,39 @@ func (s *session) publisher(topic string, msg any) (*goroslib.Publisher, error) 
 	return p, nil
 }
 
-func (s *session) subscribe(topic string, callback any) error {
+// Message size limits of the subscribers whose type has variable-length
+// fields (goroslib's fork limits the others to their type's size: a
+// std_msgs/Float64 command is 8 bytes): a publisher that sends more is
+// disconnected before the message is read, and counted.
+const (
+	// pushLimit: a sensor_msgs/JointState of about a thousand joints
+	// with long names.
+	pushLimit = 256 << 10
+	// groupLayout: a Float64MultiArray's layout, whatever its labels.
+	groupLayout = 4 << 10
+)
+
+// commandLimit is the largest command message controller c takes: 0 (the
+// type's own size) but for a group's Float64MultiArray, its layout and one
+// float64 per joint.
+func commandLimit(c *control.Controller) int64 {
+	if c.Takes() == control.Float64Array {
+		return groupLayout + 8*int64(len(c.Joints))
+	}
+	return 0
+}
+
+// subscribe subscribes to topic, its name resolved, taking messages of at
+// most maxBytes (0: the type's size, or goroslib's 16 MiB for a type of
+// variable size).
+func (s *session) subscribe(topic string, callback any, maxBytes int64) error {
 	topic = s.b.names.Resolve(topic)
-	sub, err := goroslib.NewSubscriber(goroslib.SubscriberConf{Node: s.node, Topic: topic, Callback: guard(callback, s.b.o.OnPanic)})
+	sub, err := goroslib.NewSubscriber(goroslib.SubscriberConf{Node: s.node, Topic: topic, Callback: guard(callback, s.b.o.OnPanic), MaxMessageBytes: maxBytes})
 	if err != nil {
 		return fmt.Errorf("subscribe %s: %w", topic, err)
 	}
 	s.closers = append(s.closers, sub.Close)
+	s.subs = append(s.subs, sub)
 	return nil
 }
 
@@ -210,12 +239,12 @@ func (s *session) setup() error {
 		}
 	}
 	for _, c := range b.o.Loop.Controllers() {
-		if err := s.subscribe(c.Name+"/command", b.commandCallback(c)); err != nil {
+		if err := s.subscribe(c.Name+"/command", b.commandCallback(c), commandLimit(c)); err != nil {
 			return err
 		}
 	}
 	if b.o.Push != nil {
-		if err := s.subscribe(PushTopic, b.push); err != nil {
+		if err := s.subscribe(PushTopic, b.push, pushLimit); err != nil {
 			return err
 		}
 	}
@@ -291,7 +320,9 @@ func (b *Bridge) enable(req *std_srvs.SetBoolReq) (*std_srvs.SetBoolRes, bool) {
 	if b.o.SetEnabled == nil {
 		return &std_srvs.SetBoolRes{Success: false, Message: "frcd runs on real hardware: the Driver Station enables the robot"}, true
 	}
-	b.o.SetEnabled(req.Data)
+	if err := b.o.SetEnabled(req.Data); err != nil {
+		return &std_srvs.SetBoolRes{Success: false, Message: err.Error()}, true
+	}
 	what := "disabled"
 	if req.Data {
 		what = "enabled"
@@ -375,6 +406,10 @@ func (s *session) run(ctx context.Context) error {
 	}
 }
 
+// typesBackoff: with a getTopicTypes reply over maxTypesReply, the
+// types are asked for every typesBackoff probes only.
+const typesBackoff = 30
+
 // watchMaster asks the master for its pid every Retry, and for the
 // command topics' types; it returns when the master is lost or has
 // restarted (another pid), or ctx ends.
@@ -384,6 +419,7 @@ func (s *session) watchMaster(ctx context.Context) error {
 	defer probe.Stop()
 	failed := 0 // probes in a row without an answer: a busy master may miss one
 	wrong := map[string]bool{}
+	probes := 0
 	for {
 		select {
 		case <-ctx.Done():
@@ -405,7 +441,14 @@ func (s *session) watchMaster(ctx context.Context) error {
 		if pid != s.pid {
 			return fmt.Errorf("%w: its pid went from %d to %d", errMasterLost, s.pid, pid)
 		}
-		b.checkTypes(ctx, wrong)
+		// A master whose types were over maxTypesReply last time (a
+		// flooded graph) is asked again only every typesBackoff probes.
+		if probes++; !b.typesTooLarge.Load() || probes%typesBackoff == 0 {
+			b.checkTypes(ctx, wrong)
+		}
+		if c, grew := b.refused.news(); grew {
+			b.o.Logf("ros: refused so far, past their limits: %d messages over their subscriber's size, %d connections over their address's share", c[0], c[1])
+		}
 	}
 }
 

@@ -82,4 +82,11 @@
 //     it disconnects, or until it sends the key with a null value (a
 //     frcd extension; for Gyro and Accel, a null on any key ends the
 //     IMU's override). Encoder >period and Gyro >connected are ignored.
+//
+// Limits: 16 clients, 4 from one remote address, a newcomer taking the
+// place of the idlest client that never sent a message the server took
+// (admission.go; refused with 503 only when every client in its way did);
+// messages of 64 KiB; a queue of Options.Queue messages per client and
+// each write within WriteTimeout, or the client is closed. With
+// Options.Retry, a port another program holds is tried again every Retry.
 package wpilibws

@@ -14,6 +14,8 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/internal/admit"
+	"github.com/frcd/frcd/internal/relisten"
 	"github.com/frcd/frcd/sim"
 )
 
@@ -48,6 +50,10 @@ type Options struct {
 	WriteTimeout time.Duration
 	// Logf reports clients coming and going; nil discards.
 	Logf func(format string, args ...any)
+	// Retry, when > 0, lets New succeed when Addr cannot be listened on
+	// (another program has the port): Run tries again every Retry, and
+	// ListenErr says why it does not listen yet.
+	Retry time.Duration
 	// OnPanic, when set, is told of a panic on one of the server's
 	// goroutines (a client's handler or writer), on that goroutine, from
 	// the deferred function that recovered it; the client is closed and
@@ -65,6 +71,10 @@ type Stats struct {
 	BadValues uint64 // values refused: wrong JSON type, out of range, or an input the sim does not have
 	Dropped   uint64 // clients closed for falling behind
 	Sent      uint64 // messages queued to clients
+	// TurnedAway counts connections refused for the client limits,
+	// Evicted idle clients closed to make room for a newcomer
+	// (admission.go).
+	TurnedAway, Evicted uint64
 }
 
 // Server is frcd's end of WPILib's HAL simulation WebSocket protocol: it
@@ -72,7 +82,7 @@ type Stats struct {
 type Server struct {
 	o        Options
 	w        *wiring
-	ln       net.Listener
+	ln       *relisten.Listener
 	handlers sync.WaitGroup // the WebSocket handlers, which outlive http.Server.Shutdown
 
 	mu        sync.Mutex
@@ -84,6 +94,7 @@ type Server struct {
 	enabledBy *client                  // the client that last enabled the robot
 	stats     Stats
 	joined    chan struct{} // a client came: Run ticks again (buffered)
+	gate      *admit.Gate   // the clients' places (admission.go)
 }
 
 type client struct {
@@ -96,7 +107,8 @@ type client struct {
 	// queued (the last state, every output neutral), then closes the
 	// connection with a close frame.
 	final chan struct{}
-	slow  bool // dropped for falling behind; guarded by Server.mu
+	slow  bool          // dropped for falling behind; guarded by Server.mu
+	tk    *admit.Ticket // its place among the clients
 }
 
 func (c *client) close() { c.once.Do(func() { close(c.gone) }) }
@@ -125,16 +137,24 @@ func New(o Options) (*Server, error) {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-	ln, err := net.Listen("tcp", o.Addr)
+	ln, err := relisten.Listen(o.Addr, o.Retry, nil)
 	if err != nil {
 		return nil, fmt.Errorf("wpilibws: %w", err)
 	}
 	return &Server{o: o, w: newWiring(o.Config), ln: ln, clients: map[string]*client{},
-		owner: map[sim.Override]*client{}, ds: dsExtra{station: "red1", matchTime: -1}, joined: make(chan struct{}, 1)}, nil
+		owner: map[sim.Override]*client{}, ds: dsExtra{station: "red1", matchTime: -1}, joined: make(chan struct{}, 1), gate: newGate()}, nil
 }
 
-// Addr is the address the server listens on.
+// Addr is the address the server listens on (until it can: the address
+// asked for, Options.Retry).
 func (s *Server) Addr() net.Addr { return s.ln.Addr() }
+
+// ListenErr is why the server does not listen yet (Options.Retry), nil
+// once it does.
+func (s *Server) ListenErr() error { return s.ln.Err() }
+
+// Listening is closed once the server listens.
+func (s *Server) Listening() <-chan struct{} { return s.ln.Bound() }
 
 // Stats returns the counters.
 func (s *Server) Stats() Stats {
@@ -142,6 +162,7 @@ func (s *Server) Stats() Stats {
 	defer s.mu.Unlock()
 	st := s.stats
 	st.Clients = len(s.clients)
+	st.Evicted = s.gate.Stats().Evicted
 	return st
 }
 
@@ -226,6 +247,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "wpilibws: "+path+" already has a client", http.StatusConflict)
 		return
 	}
+	s.mu.Unlock()
+	if c.tk = s.admitClient(w, r); c.tk == nil {
+		return
+	}
+	defer c.tk.Leave()
+	c.tk.OnEvict(c.close) // a newcomer took its place
+	s.mu.Lock()
+	if s.clients[path] != nil { // one came meanwhile
+		s.stats.Rejected++
+		s.mu.Unlock()
+		http.Error(w, "wpilibws: "+path+" already has a client", http.StatusConflict)
+		return
+	}
 	s.clients[path] = c // reserved; nothing is queued before conn is set
 	s.mu.Unlock()
 	select {
@@ -287,11 +321,13 @@ func (s *Server) read(ctx context.Context, c *client) {
 		}
 		s.locked(func() {
 			s.stats.Received++
+			ignored := s.stats.Ignored
 			if typ != websocket.MessageText {
 				s.stats.Ignored++ // the spec uses no binary frames
 			} else {
 				s.handle(c, b)
 			}
+			c.tk.Touch(s.stats.Ignored == ignored) // a message taken: a real client's
 		})
 	}
 }

@@ -43,10 +43,16 @@ func (t telemetry) options() *daemon.TelemetryOptions {
 
 func printTelemetry(w io.Writer, d *daemon.Daemon) {
 	if d.NT != nil {
-		fmt.Fprintf(w, "frcd: NetworkTables 4 on ws://%s/nt/<client>\n", d.NT.Addr())
+		if err := d.NT.ListenErr(); err != nil {
+			fmt.Fprintf(w, "frcd: NetworkTables 4 not served yet: %v; trying %s again every %s (the robot runs without it meanwhile)\n", err, d.NT.Addr(), daemon.PartRetry)
+		} else {
+			fmt.Fprintf(w, "frcd: NetworkTables 4 on ws://%s/nt/<client>\n", d.NT.Addr())
+		}
 	}
 	if p := d.LogPath(); p != "" {
 		fmt.Fprintf(w, "frcd: logging to %s\n", p)
+	} else if why, down := d.Down()[daemon.PartLog]; down {
+		fmt.Fprintf(w, "frcd: not logging: %s (the robot runs without its log)\n", why)
 	}
 }
 

@@ -57,6 +57,8 @@ ROS 1 arguments (from:=to, __ns:=, __name:=, _param:=value, ...) may follow run'
 
 Exit status: 0 ok, 1 the robot has errors, 2 usage or I/O trouble, 3 the hardware could not be opened,
 4 the ROS master shut the node down (its name taken by another node, or rosnode kill), 5 a panic (every output made neutral).
+SIGINT, SIGTERM and SIGHUP stop run with every output neutral (exit 0); SIGQUIT does too, then prints every
+goroutine's stack (exit 131); a second signal exits at once (130). SIGPIPE, SIGUSR1 and SIGUSR2 never end it.
 `
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -171,8 +173,10 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// runDaemon is `frcd run`. SIGINT and SIGTERM make every output neutral,
-// then it exits 0.
+// runDaemon is `frcd run`. SIGINT, SIGTERM and SIGHUP make every output
+// neutral, then it exits 0; SIGQUIT (and SIGILL, SIGTRAP, SIGABRT,
+// SIGSYS) make every output neutral, then print every goroutine's stack
+// and exit 128 + the signal's number (signals.go).
 func runDaemon(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", stderr)
 	useSim := fs.Bool("sim", false, "run on the simulated HAL (--hal sim)")
@@ -254,7 +258,13 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	list.WriteText(stderr) // warnings
 	logger := log.New(stderr, "", 0)
 	limit, from := applyMemoryLimit(os.Getenv)
-	o := daemon.Options{RealTime: true, Rate: *rate, Seed: *seed, Enabled: !*disabled, Spin: *spin, Status: stdout, StatusEvery: *every, Logf: logger.Printf}
+	var sigs *signals // set before the daemon runs
+	o := daemon.Options{RealTime: true, Rate: *rate, Seed: *seed, Enabled: !*disabled, Spin: *spin, Status: stdout, StatusEvery: *every, Logf: logger.Printf,
+		Halted: func() {
+			if sig := sigs.Dump(); sig != nil { // SIGQUIT's dump, of the daemon still running but halted
+				dumpGoroutines(stderr, sig)
+			}
+		}}
 	if *scenario != "" {
 		if o.Scenario, err = sim.LoadScenario(*scenario); err != nil {
 			fmt.Fprintf(stderr, "frcd run: %v\n", err)
@@ -302,11 +312,15 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "frcd: saved the scenario to %s\n", *saveScenario)
 	}
-	ctx, stop := stopOnSignals(func() {
+	ctx, sigs, stop := stopOnSignals(func(sigs *signals) {
 		// The halt may race the loop's own, which hangs: the process is
 		// leaving, and outputs neutral matter more than a clean exit.
 		bestEffort(d.Halt)
 		fmt.Fprintln(stderr, "frcd: second signal: exiting at once")
+		if sig := sigs.Dump(); sig != nil {
+			dumpGoroutines(stderr, sig)
+			os.Exit(exitCode(sig, exitSignal))
+		}
 		os.Exit(exitSignal)
 	})
 	defer stop()
@@ -320,7 +334,11 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "frcd: ROS node %s, master %s (%s); publishing %s every %s\n", d.Bridge.Names().Node(), uri, *masterFlag, d.Bridge.Names().Resolve(ros.JointStatesTopic), d.Bridge.Stats().PublishEvery)
 	}
 	if d.WS != nil {
-		fmt.Fprintf(stdout, "frcd: WPILib simulation WebSocket on ws://%s%s\n", d.WS.Addr(), wpilibws.Resource)
+		if err := d.WS.ListenErr(); err != nil {
+			fmt.Fprintf(stdout, "frcd: WPILib simulation WebSocket not served yet: %v; trying %s again every %s (the robot runs without it meanwhile)\n", err, d.WS.Addr(), daemon.PartRetry)
+		} else {
+			fmt.Fprintf(stdout, "frcd: WPILib simulation WebSocket on ws://%s%s\n", d.WS.Addr(), wpilibws.Resource)
+		}
 	}
 	printTelemetry(stdout, d)
 	if err := d.Run(ctx); err != nil {
@@ -336,6 +354,9 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	fmt.Fprintln(stdout, "frcd: stopped; every output neutral")
+	if sig := sigs.Dump(); sig != nil {
+		return exitCode(sig, exitSignal)
+	}
 	return exitOK
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"syscall"
 	"testing"
 )
 
@@ -12,10 +13,13 @@ func TestSecondSignal(t *testing.T) {
 	done := make(chan struct{})
 	cancelled, hard := make(chan struct{}), make(chan struct{})
 	returned := make(chan struct{})
+	s := &signals{}
 	go func() {
 		defer close(returned)
-		watchSignals(sigs, done, func() { close(cancelled) }, func() { close(hard) })
+		s.watch(sigs, done, func() { close(cancelled) }, func() { close(hard) })
 	}()
+	sigs <- syscall.SIGPIPE // dropped: not a stop
+	sigs <- syscall.SIGPIPE
 	sigs <- os.Interrupt
 	<-cancelled
 	select {
@@ -23,9 +27,12 @@ func TestSecondSignal(t *testing.T) {
 		t.Fatal("one signal stopped hard")
 	default:
 	}
-	sigs <- os.Interrupt // unbuffered: taken once the first is handled
+	sigs <- syscall.SIGQUIT // unbuffered: taken once the first is handled
 	<-hard
 	<-returned
+	if s.Dump() != syscall.SIGQUIT || s.pipe != 2 {
+		t.Errorf("dump %v (want SIGQUIT), %d SIGPIPEs (want 2)", s.Dump(), s.pipe)
+	}
 }
 
 // TestBestEffortGivesUp: a halt that hangs does not hold the hard stop

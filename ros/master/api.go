@@ -154,6 +154,9 @@ func (m *Master) registerService(callerID string, args []any) (int, string, any,
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if err := m.admitLocked(kindServices, service, callerID, callerAPI, serviceAPI, ""); err != nil {
+		return 0, "", nil, err
+	}
 	m.handleBumped(m.reg.register(kindServices, service, callerID, callerAPI, serviceAPI), callerID)
 	m.logf("ros master: +SERVICE [%s] %s %s", service, callerID, callerAPI)
 	return 1, fmt.Sprintf("Registered [%s] as provider of [%s]", callerID, service), 1, nil
@@ -206,9 +209,16 @@ func (m *Master) registerSubscriber(callerID string, args []any) (int, string, a
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.handleBumped(m.reg.register(kindSubscriptions, topic, callerID, callerAPI, ""), callerID)
+	typ := ""
 	if _, ok := m.topicTypes[topic]; !ok && topicType != "*" {
-		m.topicTypes[topic] = topicType
+		typ = topicType
+	}
+	if err := m.admitLocked(kindSubscriptions, topic, callerID, callerAPI, "", typ); err != nil {
+		return 0, "", nil, err
+	}
+	m.handleBumped(m.reg.register(kindSubscriptions, topic, callerID, callerAPI, ""), callerID)
+	if typ != "" {
+		m.setTypeLocked(topic, typ)
 	}
 	m.logf("ros master: +SUB [%s] %s %s", topic, callerID, callerAPI)
 	return 1, fmt.Sprintf("Subscribed to [%s]", topic), m.reg.pubs.apis(topic), nil
@@ -237,9 +247,16 @@ func (m *Master) registerPublisher(callerID string, args []any) (int, string, an
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.handleBumped(m.reg.register(kindPublications, topic, callerID, callerAPI, ""), callerID)
+	typ := ""
 	if _, ok := m.topicTypes[topic]; !ok || topicType != "*" {
-		m.topicTypes[topic] = topicType
+		typ = topicType
+	}
+	if err := m.admitLocked(kindPublications, topic, callerID, callerAPI, "", typ); err != nil {
+		return 0, "", nil, err
+	}
+	m.handleBumped(m.reg.register(kindPublications, topic, callerID, callerAPI, ""), callerID)
+	if typ != "" {
+		m.setTypeLocked(topic, typ)
 	}
 	m.notifyTopic(topic)
 	m.logf("ros master: +PUB [%s] %s %s", topic, callerID, callerAPI)
@@ -332,7 +349,7 @@ func (m *Master) deleteParam(callerID string, args []any) (int, string, any, err
 		return -1, fmt.Sprintf("parameter [%s] is not set", key), 0, nil
 	}
 	parts := splitName(key)
-	m.paramBytes -= entryOverhead + len(parts[len(parts)-1]) + paramBytes(old)
+	m.paramBytes -= memberBytes(parts[len(parts)-1]) + paramBytes(old)
 	m.notifyParams(computeParamUpdates(m.reg.paramSubs, key, map[string]any{}, "", false))
 	m.logf("ros master: -PARAM [%s] by %s", key, callerID)
 	return 1, fmt.Sprintf("parameter %s deleted", key), 0, nil
@@ -367,6 +384,10 @@ func (m *Master) getParam(callerID string, args []any) (int, string, any, error)
 	v, err := paramGet(m.params, key)
 	if err != nil {
 		return -1, fmt.Sprintf("Parameter [%s] is not set", key), 0, nil
+	}
+	if encodedLen(v, maxReplyValue) > maxReplyValue {
+		m.refuse(fmt.Errorf("getParam(%s) by %s: over the reply limit", key, callerID))
+		return -1, fmt.Sprintf("Parameter [%s] is over %d MiB of XML-RPC, the master's limit on a reply (MaxReplyBytes): get the parameters below it one at a time (getParamNames lists them)", key, MaxReplyBytes>>20), 0, nil
 	}
 	return 1, fmt.Sprintf("Parameter [%s]", key), copyTree(v), nil
 }
@@ -412,6 +433,9 @@ func (m *Master) subscribeParam(callerID string, args []any) (int, string, any, 
 	v, err := paramGet(m.params, key)
 	if err != nil {
 		v = map[string]any{}
+	}
+	if err := m.admitLocked(kindParamSubscriptions, key, callerID, api, "", ""); err != nil {
+		return 0, "", nil, err
 	}
 	m.handleBumped(m.reg.register(kindParamSubscriptions, key, callerID, api, ""), callerID)
 	m.logf("ros master: +CACHEDPARAM [%s] by %s", key, callerID)

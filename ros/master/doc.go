@@ -15,7 +15,14 @@
 // Unlike rosmaster, it bounds what a client can make it hold and do:
 // request bodies (MaxBodySize), value nesting (MaxDepth), the parameter
 // server's total size (MaxParamBytes) and its names' depth (MaxNameDepth);
-// its name walks are linear in the tree, so the lock every call takes is
+// the registrations, per node and in all (MaxNodeRegistrations,
+// MaxRegistrations, MaxGraphBytes); every reply (MaxReplyBytes: a getParam
+// of a larger subtree is answered -1 with a message, counted by Refused);
+// and the state file, whose write and read limit is the same
+// (MaxStateBytes), the limits above refusing at the request whatever
+// would pass it, so that whatever was written is read back. Sizes are
+// counted in bytes of XML-RPC as the master writes it (encodedLen). Its
+// name walks are linear in the tree, so the lock every call takes is
 // never held across more than linear work; and every reply is well-formed
 // XML whatever bytes a request carried.
 package master

@@ -37,6 +37,16 @@ func EncodeCall(w io.Writer, method string, params ...any) error {
 // array of encodable values, or a map with string keys and encodable values.
 // Nothing is written if v cannot be encoded.
 func EncodeResponse(w io.Writer, v any) error {
+	if bb, ok := w.(*bytes.Buffer); ok { // straight in: no second copy of a large reply or state
+		n := bb.Len()
+		bb.WriteString(`<?xml version="1.0"?>` + "\n<methodResponse><params><param>")
+		if err := encodeValue(bb, v, 0); err != nil {
+			bb.Truncate(n)
+			return err
+		}
+		bb.WriteString("</param></params></methodResponse>\n")
+		return nil
+	}
 	var b bytes.Buffer
 	b.WriteString(`<?xml version="1.0"?>` + "\n<methodResponse><params><param>")
 	if err := encodeValue(&b, v, 0); err != nil {

@@ -2,47 +2,188 @@ package master
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"unicode/utf8"
 )
 
-// Limits of the parameter server, so that no client can make the master's
-// memory or a call's work grow without bound (rosmaster has none).
+// Limits of the master, so that no client can make its memory, its
+// state file or a call's work grow without bound (rosmaster has none).
+// Every size is counted in bytes of XML-RPC, as the master writes it
+// (encodedLen): what a reply, and the state file, hold.
 const (
-	// MaxParamBytes bounds everything the parameter server holds: names
-	// and values, counted as in paramBytes.
-	MaxParamBytes = 64 << 20
+	// MaxParamBytes bounds everything the parameter server holds: the
+	// parameter tree as getParam("/") would return it.
+	MaxParamBytes = 8 << 20
+	// MaxGraphBytes bounds the registrations and the topics' types, as
+	// the state file holds them.
+	MaxGraphBytes = 4 << 20
+	// MaxRegistrations bounds the registrations (publishers,
+	// subscribers, services, parameter subscriptions) of all nodes, and
+	// MaxNodeRegistrations those of one node.
+	MaxRegistrations     = 10000
+	MaxNodeRegistrations = 1000
+	// MaxStateBytes is the largest state file the master writes and the
+	// largest it reads: the parameters, the graph and the file's frame.
+	// A change that would take the state past it is refused at its
+	// request (MaxParamBytes, MaxGraphBytes), so whatever was written is
+	// read back.
+	MaxStateBytes = MaxParamBytes + MaxGraphBytes + stateFrameBytes
+	// MaxReplyBytes is the largest reply the master sends: a call whose
+	// reply would be larger (getParam of a subtree over it, the system
+	// state of a huge graph) is answered with an error saying so, and
+	// costs no more than counting up to the limit.
+	MaxReplyBytes = MaxBodySize
 	// MaxNameDepth is the deepest parameter name the master stores: the
 	// number of namespaces in a key such as /a/b/c (3).
 	MaxNameDepth = 128
 )
 
-// entryOverhead is what paramBytes counts per value and per dictionary
-// entry besides its bytes: about what Go spends on it.
-const entryOverhead = 16
+// maxReplyValue is the largest value a reply may carry: MaxReplyBytes
+// less the response's frame and a [code, message, value] triple's.
+const maxReplyValue = MaxReplyBytes - replyFrame - 1024
 
-// paramBytes is the memory a parameter value is counted as holding.
-func paramBytes(v any) int {
-	switch v := v.(type) {
-	case map[string]any:
-		n := entryOverhead
-		for k, e := range v {
-			n += entryOverhead + len(k) + paramBytes(e)
+// stateFrameBytes is what the state file holds besides the parameters,
+// the registrations and the types: its envelope and fixed members.
+const stateFrameBytes = 4 << 10
+
+// XML-RPC's fixed text around each kind of value, as encodeValue writes it.
+const (
+	stringFrame = len("<value><string></string></value>")
+	arrayFrame  = len("<value><array><data></data></array></value>")
+	structFrame = len("<value><struct></struct></value>")
+	memberFrame = len("<member><name></name></member>")
+	base64Frame = len("<value><base64></base64></value>")
+	doubleFrame = len("<value><double></double></value>")
+	intFrame    = len("<value><int></int></value>")
+	i8Frame     = len("<value><i8></i8></value>")
+	boolBytes   = len("<value><boolean>0</boolean></value>")
+	nilBytes    = len("<value><nil/></value>")
+	// replyFrame is the methodResponse around a reply's value.
+	replyFrame = len(`<?xml version="1.0"?>` + "\n<methodResponse><params><param></param></params></methodResponse>\n")
+)
+
+// paramBytes is what a parameter value counts towards MaxParamBytes: its
+// XML-RPC encoding's length.
+func paramBytes(v any) int { return encodedLen(v, math.MaxInt) }
+
+// memberBytes is what one dictionary entry named k adds besides its value.
+func memberBytes(k string) int { return memberFrame + escapedLen(k) }
+
+// encodedLen is the length of v's XML-RPC encoding (encodeValue's), or
+// some length over limit as soon as it passes limit: counting a value far
+// over the limit costs no more than counting up to it. It allocates
+// nothing for the types the master holds and replies with.
+func encodedLen(v any, limit int) int {
+	n := 0
+	var walk func(v any) bool // false once past limit
+	walk = func(v any) bool {
+		switch v := v.(type) {
+		case nil:
+			n += nilBytes
+		case bool:
+			n += boolBytes
+		case int:
+			n += intLen(int64(v))
+		case int64:
+			n += intLen(v)
+		case int32:
+			n += intLen(int64(v))
+		case float64:
+			var b [32]byte
+			n += doubleFrame + len(appendDouble(b[:0], v))
+		case string:
+			n += stringFrame
+			if n+len(v) > limit { // escaping never shortens
+				n += len(v)
+				return false
+			}
+			n += escapedLen(v)
+		case []byte:
+			n += base64Frame + base64.StdEncoding.EncodedLen(len(v))
+		case []any:
+			n += arrayFrame
+			for _, e := range v {
+				if !walk(e) {
+					return false
+				}
+			}
+		case map[string]any:
+			n += structFrame
+			for k, e := range v {
+				n += memberBytes(k)
+				if !walk(e) {
+					return false
+				}
+			}
+		default: // rare (a handler's typed slice): encode it to count
+			var b bytes.Buffer
+			if encodeValue(&b, v, 0) != nil {
+				n += nilBytes
+			} else {
+				n += b.Len()
+			}
 		}
-		return n
-	case []any:
-		n := entryOverhead
-		for _, e := range v {
-			n += paramBytes(e)
-		}
-		return n
-	case string:
-		return entryOverhead + len(v)
-	case []byte:
-		return entryOverhead + len(v)
+		return n <= limit
 	}
-	return entryOverhead
+	walk(v)
+	return n
+}
+
+func intLen(v int64) int {
+	var b [24]byte
+	if v >= math.MinInt32 && v <= math.MaxInt32 {
+		return intFrame + len(strconv.AppendInt(b[:0], v, 10))
+	}
+	return i8Frame + len(strconv.AppendInt(b[:0], v, 10))
+}
+
+// appendDouble appends formatDouble's text without allocating.
+func appendDouble(b []byte, f float64) []byte {
+	switch {
+	case math.IsNaN(f):
+		return append(b, "nan"...)
+	case math.IsInf(f, 1):
+		return append(b, "inf"...)
+	case math.IsInf(f, -1):
+		return append(b, "-inf"...)
+	}
+	return strconv.AppendFloat(b, f, 'f', -1, 64)
+}
+
+// escapedLen is the length escape writes for s.
+func escapedLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		switch s[i] {
+		case '&':
+			n, i = n+len("&amp;"), i+1
+			continue
+		case '<', '>':
+			n, i = n+len("&lt;"), i+1
+			continue
+		}
+		if s[i] < utf8.RuneSelf {
+			if s[i] >= 0x20 || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' {
+				n++
+			} else {
+				n += utf8.RuneLen(utf8.RuneError)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r != utf8.RuneError && r != 0xFFFE && r != 0xFFFF) || size == 3 {
+			n += size
+		} else {
+			n += utf8.RuneLen(utf8.RuneError)
+		}
+		i += size
+	}
+	return n
 }
 
 // nameDepth counts the segments of a name without splitting it.
@@ -71,7 +212,7 @@ func setDelta(root map[string]any, key string, value any) int {
 	for i, ns := range parts {
 		old, ok := d[ns] // a nil map reads as empty
 		if !ok {
-			delta += entryOverhead + len(ns)
+			delta += memberBytes(ns)
 		}
 		if i == len(parts)-1 {
 			if ok {
@@ -81,9 +222,9 @@ func setDelta(root map[string]any, key string, value any) int {
 		}
 		sub, isDict := old.(map[string]any)
 		if ok && !isDict {
-			delta += entryOverhead - paramBytes(old) // a value replaced by an empty namespace
+			delta += structFrame - paramBytes(old) // a value replaced by an empty namespace
 		} else if !ok {
-			delta += entryOverhead // a new namespace
+			delta += structFrame // a new namespace
 		}
 		d = sub
 	}
@@ -98,7 +239,7 @@ func (m *Master) checkSet(key string, value any) (int, error) {
 	}
 	delta := setDelta(m.params, key, value)
 	if m.paramBytes+delta > MaxParamBytes {
-		return 0, fmt.Errorf("the parameter server would hold %d bytes, over its limit of %d MiB", m.paramBytes+delta, MaxParamBytes>>20)
+		return 0, m.refuse(fmt.Errorf("the parameter server would hold %d bytes of XML-RPC, over its limit of %d MiB (MaxParamBytes, which keeps every parameter within the state file)", m.paramBytes+delta, MaxParamBytes>>20))
 	}
 	return delta, nil
 }

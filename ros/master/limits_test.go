@@ -84,7 +84,7 @@ func TestParamLimits(t *testing.T) {
 	n := 0
 	for ; n < 40; n++ {
 		if err := m.SetParam(fmt.Sprintf("/big/%d", n), big); err != nil {
-			if !strings.Contains(err.Error(), "over its limit of 64 MiB") {
+			if !strings.Contains(err.Error(), "over its limit of 8 MiB") {
 				t.Errorf("set %d: %v", n, err)
 			}
 			break

@@ -5,11 +5,13 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -23,6 +25,9 @@ const (
 	// Debian's ROS 1 communication packages).
 	DefaultROSVersion = "1.15.15\n"
 )
+
+// maxHandling bounds the requests decoded, run and answered at once.
+const maxHandling = 8
 
 // ErrClosed is returned by Serve and Start after Close.
 var ErrClosed = errors.New("ros master: closed")
@@ -62,6 +67,10 @@ type Master struct {
 	topicTypes map[string]string
 	params     map[string]any
 	paramBytes int // paramBytes(params), kept under MaxParamBytes
+	typeBytes  int // what topicTypes take in the state file (admit.go)
+	refused    atomic.Uint64
+	handling   chan struct{} // a slot per request being decoded, run and answered (ServeHTTP)
+	waiting    atomic.Int32  // requests read, waiting for a slot
 	uri        string
 	srv        *http.Server
 	closed     bool
@@ -96,6 +105,7 @@ func New(opts Options) *Master {
 		notifier:   newNotifier(client, timeout, logf),
 		pid:        os.Getpid(),
 		reg:        newRegistry(),
+		handling:   make(chan struct{}, maxHandling),
 		topicTypes: map[string]string{},
 		params: map[string]any{
 			"run_id":     runID,
@@ -357,8 +367,28 @@ func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "XML-RPC requires POST", http.StatusMethodNotAllowed)
 		return
 	}
-	body := http.MaxBytesReader(w, r.Body, MaxBodySize)
-	method, params, err := DecodeCall(body)
+	// The body first (at most MaxBodySize, within the server's read
+	// timeout), then one of maxHandling slots for the work: decoding,
+	// the call and its reply, each bounded, are done by at most
+	// maxHandling requests at once, so concurrent large requests or
+	// replies cost at most maxHandling times their bound. A slow sender
+	// holds no slot.
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodySize))
+	if err != nil {
+		m.logf("ros master: bad request from %s: %v", r.RemoteAddr, err)
+		http.Error(w, "request too large or unreadable", http.StatusRequestEntityTooLarge)
+		return
+	}
+	m.waiting.Add(1)
+	select {
+	case m.handling <- struct{}{}:
+		m.waiting.Add(-1)
+		defer func() { <-m.handling }()
+	case <-r.Context().Done():
+		m.waiting.Add(-1)
+		return
+	}
+	method, params, err := DecodeCall(bytes.NewReader(raw))
 	var out bytes.Buffer
 	if err != nil {
 		m.logf("ros master: bad request from %s: %v", r.RemoteAddr, err)
@@ -370,6 +400,9 @@ func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_ = EncodeFault(&out, -32700, "parse error: "+err.Error())
 	} else if res, ok := m.dispatch(method, params); ok {
 		m.changed(method)
+		if encodedLen(res, MaxReplyBytes-replyFrame) > MaxReplyBytes-replyFrame {
+			res = m.tooLarge(method, r.RemoteAddr)
+		}
 		if err := EncodeResponse(&out, res); err != nil {
 			out.Reset()
 			_ = EncodeFault(&out, -32603, "internal error: "+err.Error())
@@ -381,6 +414,18 @@ func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/xml")
 	w.Header().Set("Content-Length", strconv.Itoa(out.Len()))
 	_, _ = w.Write(out.Bytes())
+}
+
+// tooLarge is the answer to a call whose reply would pass MaxReplyBytes:
+// a fault for a multicall, else rosmaster's [-1, message, error value].
+func (m *Master) tooLarge(method, from string) any {
+	msg := fmt.Sprintf("the reply to %s would be over %d MiB, the master's limit on a reply (MaxReplyBytes)", method, MaxReplyBytes>>20)
+	m.refuse(fmt.Errorf("%s from %s: %s", method, from, msg))
+	h, ok := apiMethods[method]
+	if !ok {
+		return multicallFault(msg)
+	}
+	return []any{-1, msg, h.errVal}
 }
 
 // dispatch runs a method of the API, or system.multicall; false when

@@ -21,8 +21,19 @@ import (
 // file starts from it. The nodes of the old state that no longer answer
 // are then dropped, as if they had unregistered.
 
-// persistEvery is the most often the state file is written.
+// persistEvery is the most often the state file is written; a large
+// state is written less often (persistPause).
 const persistEvery = 100 * time.Millisecond
+
+// persistRate bounds the bytes of state written per second, so that a
+// flood of registrations or parameters near the limits costs the master
+// a bounded share of a core, not a 16 MiB encoding every persistEvery.
+const persistRate = 2 << 20
+
+// persistPause is how long the writer waits after writing n bytes.
+func persistPause(n int) time.Duration {
+	return max(persistEvery, time.Duration(n)*time.Second/persistRate)
+}
 
 // mutating are the methods that change the state.
 var mutating = map[string]bool{
@@ -83,12 +94,12 @@ func (m *Master) writeLoop(restored map[string]string) {
 			return
 		case <-p.dirty:
 		}
-		m.saveState()
+		n := m.saveState()
 		select { // coalesce what comes in the next moment
 		case <-p.stop:
 			m.saveState()
 			return
-		case <-time.After(persistEvery):
+		case <-time.After(persistPause(n)):
 		}
 	}
 }
@@ -132,11 +143,17 @@ func (m *Master) state() any {
 }
 
 // saveState writes the state file: a temporary file renamed over it, so
-// that a crash leaves the old state or the new one.
-func (m *Master) saveState() {
+// that a crash leaves the old state or the new one. It returns the bytes
+// encoded.
+func (m *Master) saveState() (n int) {
 	var b bytes.Buffer
+	defer func() { n = b.Len() }()
 	if err := EncodeResponse(&b, m.state()); err != nil {
 		m.logf("ros master: saving the state: %v", err)
+		return
+	}
+	if b.Len() > MaxStateBytes { // the limits refuse what would pass it: never seen
+		m.logf("ros master: saving the state: %d bytes, over the %d the master reads back: keeping the last state saved", b.Len(), MaxStateBytes)
 		return
 	}
 	path := m.persist.path
@@ -152,6 +169,7 @@ func (m *Master) saveState() {
 	if err := os.Rename(tmp, path); err != nil {
 		m.logf("ros master: saving the state: %v", err)
 	}
+	return
 }
 
 // loadState restores the state file's parameters and registrations; it
@@ -162,7 +180,7 @@ func (m *Master) loadState(path string) (map[string]string, error) {
 		return nil, err
 	}
 	defer f.Close()
-	v, err := DecodeResponse(f)
+	v, err := DecodeResponseLimit(f, MaxStateBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -183,10 +201,10 @@ func (m *Master) loadState(path string) (map[string]string, error) {
 			params[k] = m.params[k]
 		}
 	}
-	m.params = params
+	m.params, m.paramBytes = params, paramBytes(params)
 	for t, ty := range types {
 		if s, ok := ty.(string); ok {
-			m.topicTypes[t] = s
+			m.setTypeLocked(t, s)
 		}
 	}
 	nodes := map[string]string{}

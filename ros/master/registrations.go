@@ -27,6 +27,25 @@ type registrations struct {
 	m    map[string][]provider
 	// serviceAPI maps a service to its provider's node name and rosrpc URI.
 	serviceAPI map[string]provider
+	// n counts the registrations and bytes what the state file holds of
+	// them (regBytes).
+	n, bytes int
+}
+
+// regBytes is what one registration takes in the state file: the
+// XML-RPC encoding of [kind, key, node, api, service api].
+func regBytes(kind regKind, key, id, api, svc string) int {
+	return arrayFrame + intLen(int64(kind)) + 4*stringFrame + escapedLen(key) + escapedLen(id) + escapedLen(api) + escapedLen(svc)
+}
+
+// count adds (sign 1) or takes away (-1) provider p of key.
+func (r *registrations) count(sign int, key string, p provider) {
+	svc := ""
+	if r.kind == kindServices {
+		svc = r.serviceAPI[key].api
+	}
+	r.n += sign
+	r.bytes += sign * regBytes(r.kind, key, p.id, p.api, svc)
 }
 
 func newRegistrations(kind regKind) *registrations {
@@ -68,8 +87,12 @@ func (r *registrations) state() []any {
 func (r *registrations) register(key, id, api, serviceAPI string) {
 	if serviceAPI != "" {
 		// A service has a single provider: the latest registration wins.
+		for _, p := range r.m[key] {
+			r.count(-1, key, p)
+		}
 		r.m[key] = []provider{{id, api}}
 		r.serviceAPI[key] = provider{id, serviceAPI}
+		r.count(1, key, provider{id, api})
 		return
 	}
 	for _, p := range r.m[key] {
@@ -78,6 +101,17 @@ func (r *registrations) register(key, id, api, serviceAPI string) {
 		}
 	}
 	r.m[key] = append(r.m[key], provider{id, api})
+	r.count(1, key, provider{id, api})
+}
+
+// has says whether node id at api is registered on key.
+func (r *registrations) has(key, id, api string) bool {
+	for _, p := range r.m[key] {
+		if p.id == id && p.api == api {
+			return true
+		}
+	}
+	return false
 }
 
 // unregisterAll drops every registration of node id and returns the keys
@@ -89,6 +123,8 @@ func (r *registrations) unregisterAll(id string) []string {
 		for _, p := range ps {
 			if p.id != id {
 				kept = append(kept, p)
+			} else {
+				r.count(-1, key, p)
 			}
 		}
 		if len(kept) != len(ps) {
@@ -119,6 +155,9 @@ func (r *registrations) unregister(key, id, api, serviceAPI string) (int, string
 			}
 			return 1, "[" + serviceAPI + "] is no longer the current service api handle for [" + key + "]", 0
 		}
+		for _, p := range r.m[key] {
+			r.count(-1, key, p)
+		}
 		delete(r.serviceAPI, key)
 		delete(r.m, key)
 		return 1, "Unregistered [" + id + "] as provider of [" + key + "]", 1
@@ -126,6 +165,7 @@ func (r *registrations) unregister(key, id, api, serviceAPI string) (int, string
 	ps := r.m[key]
 	for i, p := range ps {
 		if p.id == id && p.api == api {
+			r.count(-1, key, p)
 			ps = append(ps[:i:i], ps[i+1:]...)
 			if len(ps) == 0 {
 				delete(r.m, key)

@@ -20,7 +20,7 @@ const MaxBodySize = 4 << 20
 const MaxDepth = 64
 
 // ErrTooLarge is returned when a body exceeds MaxBodySize.
-var ErrTooLarge = errors.New("xmlrpc: body larger than 4 MiB")
+var ErrTooLarge = errors.New("xmlrpc: body over its size limit")
 
 // Fault is an XML-RPC fault, returned as an error by DecodeResponse and Call
 // and written by EncodeFault.
@@ -84,7 +84,14 @@ func DecodeCall(r io.Reader) (method string, params []any, err error) {
 // DecodeResponse reads an XML-RPC methodResponse and returns its single
 // value, or a *Fault error for a fault response.
 func DecodeResponse(r io.Reader) (any, error) {
-	p, err := newParser(r)
+	return DecodeResponseLimit(r, MaxBodySize)
+}
+
+// DecodeResponseLimit is DecodeResponse reading at most limit bytes
+// (ErrTooLarge past them): a reply its caller wants small (frcd's
+// checks), or the master's state file (MaxStateBytes).
+func DecodeResponseLimit(r io.Reader, limit int64) (any, error) {
+	p, err := newParserLimit(r, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +177,8 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 }
 
 type parser struct {
-	d *xml.Decoder
+	d     *xml.Decoder
+	limit int // of the body, and so of one text
 }
 
 // element is the next start or end tag after skipping whitespace.
@@ -178,8 +186,10 @@ type element struct {
 	start *xml.StartElement // nil for an end tag
 }
 
-func newParser(r io.Reader) (*parser, error) {
-	d := xml.NewDecoder(bufio.NewReader(&limitedReader{r: r, n: MaxBodySize}))
+func newParser(r io.Reader) (*parser, error) { return newParserLimit(r, MaxBodySize) }
+
+func newParserLimit(r io.Reader, limit int64) (*parser, error) {
+	d := xml.NewDecoder(bufio.NewReader(&limitedReader{r: r, n: limit}))
 	d.Strict = true
 	d.CharsetReader = func(charset string, input io.Reader) (io.Reader, error) {
 		switch strings.ToLower(charset) {
@@ -188,7 +198,7 @@ func newParser(r io.Reader) (*parser, error) {
 		}
 		return nil, fmt.Errorf("xmlrpc: unsupported charset %q", charset)
 	}
-	return &parser{d: d}, nil
+	return &parser{d: d, limit: int(limit)}, nil
 }
 
 // token returns the next token other than comments, processing
@@ -295,7 +305,7 @@ func (p *parser) text() (string, error) {
 		}
 		switch t := t.(type) {
 		case xml.CharData:
-			if sb.Len()+len(t) > MaxBodySize {
+			if sb.Len()+len(t) > p.limit {
 				return "", ErrTooLarge
 			}
 			sb.Write(t)
@@ -346,7 +356,7 @@ func (p *parser) value(depth int) (any, error) {
 		}
 		switch t := t.(type) {
 		case xml.CharData:
-			if text.Len()+len(t) > MaxBodySize {
+			if text.Len()+len(t) > p.limit {
 				return nil, ErrTooLarge
 			}
 			text.Write(t)

@@ -22,6 +22,7 @@ import (
 	"github.com/bluenviron/goroslib/v2/pkg/apiparam"
 	"github.com/bluenviron/goroslib/v2/pkg/apislave"
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/rosgraph_msgs"
+	"github.com/bluenviron/goroslib/v2/pkg/peerlimit"
 	"github.com/bluenviron/goroslib/v2/pkg/prototcp"
 	"github.com/bluenviron/goroslib/v2/pkg/protoudp"
 )
@@ -201,7 +202,8 @@ type Node struct {
 	udprosListener      net.PacketConn
 	udprosConn          *protoudp.Conn
 	tcprosConns         map[net.Conn]struct{}
-	tcprosHandshakes    chan struct{} // a slot per TCPROS connection still sending its header
+	tcprosHandshakes    chan struct{}    // a slot per TCPROS connection still sending its header
+	tcprosPeers         *peerlimit.Limit // the handshakes per remote address
 	udprosSubPublishers map[*subscriberPublisher]struct{}
 	subscribers         map[string]*Subscriber
 	publishers          map[string]*Publisher
@@ -323,6 +325,7 @@ func NewNode(conf NodeConf) (*Node, error) {
 		nodeAddr:               nodeAddr,
 		tcprosConns:            make(map[net.Conn]struct{}),
 		tcprosHandshakes:       make(chan struct{}, MaxTCPROSHandshakes),
+		tcprosPeers:            peerlimit.New(MaxTCPROSHandshakesPerAddr),
 		udprosSubPublishers:    make(map[*subscriberPublisher]struct{}),
 		subscribers:            make(map[string]*Subscriber),
 		publishers:             make(map[string]*Publisher),

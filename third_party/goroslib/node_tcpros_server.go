@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bluenviron/goroslib/v2/pkg/peerlimit"
 	"github.com/bluenviron/goroslib/v2/pkg/protocommon"
 	"github.com/bluenviron/goroslib/v2/pkg/prototcp"
 )
@@ -33,13 +34,37 @@ func (n *Node) runTcprosServer(wg *sync.WaitGroup) {
 // upstream had no bound but the read timeout.)
 const MaxTCPROSHandshakes = 64
 
+// MaxTCPROSHandshakesPerAddr bounds those of one remote address, so that
+// one source's half-open connections cannot hold every handshake slot and
+// lock other subscribers out (frcd issue 32); past it a connection is
+// closed at once, counted (Node.TCPROSRefused).
+const MaxTCPROSHandshakesPerAddr = 16
+
+// TCPROSRefused counts the TCPROS connections closed at once for their
+// address's share of the handshakes (MaxTCPROSHandshakesPerAddr).
+// (frcd's fork.)
+func (n *Node) TCPROSRefused() uint64 { return n.tcprosPeers.Refused() }
+
+// NodeAPIRefused counts the node API's connections closed at once for
+// their address's share (xmlrpc.Limits.MaxConnsPerAddr). (frcd's fork.)
+func (n *Node) NodeAPIRefused() uint64 { return n.apiSlaveServer.Refused() }
+
 func (n *Node) runTcprosServerConn(wg *sync.WaitGroup, nconn net.Conn) {
 	defer wg.Done()
 
 	ok := func() bool {
+		release, ok := n.tcprosPeers.Take(nconn.RemoteAddr())
+		if !ok {
+			if r := n.tcprosPeers.Refused(); r == 1 || r%100 == 0 {
+				n.Log(LogLevelWarn, "TCPROS: %s holds %d handshakes, its limit: closed a connection (%d so far)",
+					peerlimit.Host(nconn.RemoteAddr()), MaxTCPROSHandshakesPerAddr, r)
+			}
+			return false
+		}
 		select {
 		case n.tcprosHandshakes <- struct{}{}:
 		default:
+			release()
 			return false
 		}
 		tconn := prototcp.NewConn(nconn)
@@ -47,6 +72,7 @@ func (n *Node) runTcprosServerConn(wg *sync.WaitGroup, nconn net.Conn) {
 		nconn.SetReadDeadline(time.Now().Add(n.conf.ReadTimeout))
 		rawHeader, err := tconn.ReadHeaderRaw()
 		<-n.tcprosHandshakes
+		release()
 		if err != nil {
 			return false
 		}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"github.com/bluenviron/goroslib/v2/pkg/msgproc"
+	"github.com/bluenviron/goroslib/v2/pkg/protocommon"
 )
 
 // Protocol is a ROS stream protocol.
@@ -50,6 +52,13 @@ type SubscriberConf struct {
 	// It defaults to false.
 	DisableNoDelay bool
 
+	// (optional) the largest message taken, in bytes: a publisher that
+	// sends a longer one is disconnected before it is read (and counted,
+	// Subscriber.Refused). It defaults to the message's encoded size when
+	// the type has no variable-length field (a std_msgs/Float64 is 8
+	// bytes), else 16 MiB. (frcd's fork.)
+	MaxMessageBytes int64
+
 	onPublisher func()
 }
 
@@ -71,6 +80,9 @@ type Subscriber struct {
 	// handing the message to the dispatcher's goroutine.
 	cbMu sync.Mutex
 	cbv  reflect.Value
+
+	maxMessage int64         // SubscriberConf.MaxMessageBytes, defaulted
+	refused    atomic.Uint64 // messages over maxMessage
 
 	// in
 	getBusInfo          chan getBusInfoSubReq
@@ -127,6 +139,14 @@ func NewSubscriber(conf SubscriberConf) (*Subscriber, error) {
 
 	conf.Topic = conf.Node.applyCliRemapping(conf.Topic)
 
+	maxMessage := conf.MaxMessageBytes
+	if maxMessage <= 0 {
+		maxMessage = protocommon.MaxMessageLength
+		if n, ok := protocommon.FixedSize(cbt.In(0).Elem()); ok {
+			maxMessage = n
+		}
+	}
+
 	ctx, ctxCancel := context.WithCancel(conf.Node.ctx)
 
 	s := &Subscriber{
@@ -138,6 +158,7 @@ func NewSubscriber(conf SubscriberConf) (*Subscriber, error) {
 		msgType:             msgType,
 		msgMd5:              msgMd5,
 		msgDef:              msgDef,
+		maxMessage:          maxMessage,
 		publishers:          make(map[string]*subscriberPublisher),
 		getBusInfo:          make(chan getBusInfoSubReq),
 		subscriberPubUpdate: make(chan []string),
@@ -164,6 +185,11 @@ func NewSubscriber(conf SubscriberConf) (*Subscriber, error) {
 
 	return s, nil
 }
+
+// Refused counts the messages refused for being longer than
+// SubscriberConf.MaxMessageBytes (each disconnected its publisher).
+// (frcd's fork.)
+func (s *Subscriber) Refused() uint64 { return s.refused.Load() }
 
 // Close closes a Subscriber and shuts down all its operations.
 func (s *Subscriber) Close() {

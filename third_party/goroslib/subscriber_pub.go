@@ -315,8 +315,14 @@ func (sp *subscriberPublisher) runInnerTCP(proto []interface{}) error {
 
 		for {
 			msg := reflect.New(sp.sub.msgMsg).Interface()
-			err = tconn.ReadMessage(msg)
+			err = tconn.ReadMessageLimit(msg, sp.sub.maxMessage)
 			if err != nil {
+				if errors.Is(err, protocommon.ErrMessageTooLong) {
+					if n := sp.sub.refused.Add(1); n == 1 || n%100 == 0 {
+						sp.sub.conf.Node.Log(LogLevelWarn, "subscriber '%s': publisher '%s' sent a message over the limit, disconnected (%d so far): %v",
+							sp.sub.conf.Node.absoluteTopicName(sp.sub.conf.Topic), sp.address, n, err)
+					}
+				}
 				return
 			}
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_msgs"
 )
 
 // With two publishers on its topic, a subscriber (queue size 0, whose
@@ -121,4 +122,52 @@ func BenchmarkSubscriberReceive(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(cpuTime(b)-cpu0)/float64(b.N), "cpu-ns/op")
+}
+
+// A subscriber takes messages up to its MaxMessageBytes: a publisher that
+// sends a longer one is disconnected before it is read, and counted; the
+// limit of a type with no variable-length field is its size.
+func TestSubscriberMessageLimit(t *testing.T) {
+	master := startMaster(t)
+	pub := newTestPublisher(t, PublisherConf{Node: newTestNode(t, master, "pub"), Topic: "/js"})
+	got := make(chan int, 100)
+	sub, err := NewSubscriber(SubscriberConf{Node: newTestNode(t, master, "sub"), Topic: "/js", MaxMessageBytes: 2048,
+		Callback: func(m *sensor_msgs.JointState) { got <- len(m.Name) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Close()
+	// Small messages until one arrives (the connection is up), then one
+	// of 200 joints (about 7 KiB).
+	for heard := false; !heard; {
+		pub.Write(jointState(1, 3))
+		select {
+		case <-got:
+			heard = true
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	pub.Write(jointState(2, 200))
+	deadline := time.Now().Add(waitLimit)
+	for sub.Refused() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the long message was not refused")
+		}
+		time.Sleep(5 * time.Millisecond) // the refusal happens in the subscriber's reader
+	}
+	for len(got) > 0 {
+		if n := <-got; n != 3 {
+			t.Errorf("a message of %d joints was delivered past the limit", n)
+		}
+	}
+
+	f, err := NewSubscriber(SubscriberConf{Node: newTestNode(t, master, "sub_f"), Topic: "/f",
+		Callback: func(m *std_msgs.Float64) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.maxMessage != 8 || sub.maxMessage != 2048 {
+		t.Errorf("limits: std_msgs/Float64 %d (want 8), MaxMessageBytes 2048 gave %d", f.maxMessage, sub.maxMessage)
+	}
 }

@@ -35,6 +35,10 @@ func NewServer(address string, nodeIP net.IP, nodeZone string, writeTimeout time
 	return s, nil
 }
 
+// Refused counts the connections closed at once for their address's
+// share (xmlrpc.Limits.MaxConnsPerAddr). (frcd's fork.)
+func (s *Server) Refused() uint64 { return s.xs.Refused() }
+
 // Close closes the server.
 func (s *Server) Close() {
 	s.xs.Close()

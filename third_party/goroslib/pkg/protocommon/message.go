@@ -3,6 +3,7 @@ package protocommon
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -297,6 +298,17 @@ func binaryDecodeValue(r io.Reader, dest reflect.Value, mlen *int64, buf []byte)
 
 // MessageDecode decodes a message in binary format.
 func MessageDecode(r io.Reader, dest interface{}) error {
+	return MessageDecodeLimit(r, dest, maxMessageLength)
+}
+
+// ErrMessageTooLong is MessageDecodeLimit's error for a message over its
+// limit. (frcd's fork.)
+var ErrMessageTooLong = errors.New("maximum message length exceeded")
+
+// MessageDecodeLimit is MessageDecode refusing, before reading it, a
+// message longer than limit bytes (ErrMessageTooLong). (frcd's fork: a
+// subscriber of a small type need not take 16 MiB.)
+func MessageDecodeLimit(r io.Reader, dest interface{}, limit int64) error {
 	rv := reflect.ValueOf(dest)
 	if rv.Kind() != reflect.Ptr || rv.Elem().Kind() != reflect.Struct {
 		return fmt.Errorf("destination must be a pointer to a struct")
@@ -312,8 +324,11 @@ func MessageDecode(r io.Reader, dest interface{}) error {
 	}
 	mlen := int64(binary.LittleEndian.Uint32(buf))
 
-	if mlen > maxMessageLength {
-		return fmt.Errorf("maximum message length exceeded")
+	if limit > maxMessageLength {
+		limit = maxMessageLength
+	}
+	if mlen > limit {
+		return fmt.Errorf("%w: %d bytes, the limit is %d", ErrMessageTooLong, mlen, limit)
 	}
 
 	// message
@@ -327,6 +342,50 @@ func MessageDecode(r io.Reader, dest interface{}) error {
 	}
 
 	return nil
+}
+
+// MaxMessageLength is the largest message MessageDecode takes.
+const MaxMessageLength = maxMessageLength
+
+var timeType = reflect.TypeOf(time.Time{})
+
+// FixedSize is the encoded length of every message of type t when t has
+// no variable-length field (no slice, no string), without the length
+// prefix; false otherwise. (frcd's fork: the natural limit of a
+// subscriber of such a type.)
+func FixedSize(t reflect.Type) (int64, bool) {
+	if t == timeType {
+		return 8, true
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int8, reflect.Uint8:
+		return 1, true
+	case reflect.Int16, reflect.Uint16:
+		return 2, true
+	case reflect.Int32, reflect.Uint32, reflect.Float32:
+		return 4, true
+	case reflect.Int64, reflect.Uint64, reflect.Float64:
+		return 8, true
+	case reflect.Array:
+		n, ok := FixedSize(t.Elem())
+		return n * int64(t.Len()), ok
+	case reflect.Struct:
+		var n int64
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if f.Anonymous && (f.Type == reflect.TypeOf(msg.Package(0)) || f.Type == reflect.TypeOf(msg.Name(0)) ||
+				f.Type == reflect.TypeOf(msg.Definitions(0))) {
+				continue // markers, not encoded (as binaryDecodeValue skips them)
+			}
+			m, ok := FixedSize(f.Type)
+			if !ok {
+				return 0, false
+			}
+			n += m
+		}
+		return n, true
+	}
+	return 0, false
 }
 
 // maxPooledEncodeBuf is the largest buffer MessageEncode keeps for reuse.

@@ -86,6 +86,12 @@ func (c *Conn) ReadMessage(msg interface{}) error {
 	return protocommon.MessageDecode(c.rb, msg)
 }
 
+// ReadMessageLimit reads a message of at most limit bytes
+// (protocommon.MessageDecodeLimit). (frcd's fork.)
+func (c *Conn) ReadMessageLimit(msg interface{}, limit int64) error {
+	return protocommon.MessageDecodeLimit(c.rb, msg, limit)
+}
+
 // WriteMessage writes a message.
 func (c *Conn) WriteMessage(msg interface{}) error {
 	err := protocommon.MessageEncode(c.wb, msg)

@@ -3,20 +3,28 @@ package xmlrpc
 import (
 	"net"
 	"sync"
+
+	"github.com/bluenviron/goroslib/v2/pkg/peerlimit"
 )
 
-// limitListener serves at most n connections at once: Accept waits for a
-// slot before it takes a connection from the backlog, and a connection's
-// Close gives its slot back. (frcd's fork.)
+// limitListener serves at most n connections at once, at most perAddr of
+// them from one remote address: Accept waits for a slot before it takes a
+// connection from the backlog, closes at once a connection whose address
+// holds perAddr already (counted), and a connection's Close gives its
+// slots back. (frcd's fork.)
 type limitListener struct {
 	net.Listener
 	slots chan struct{}
+	peers *peerlimit.Limit
 	done  chan struct{}
 	once  sync.Once
 }
 
-func newLimitListener(l net.Listener, n int) *limitListener {
-	return &limitListener{Listener: l, slots: make(chan struct{}, n), done: make(chan struct{})}
+func newLimitListener(l net.Listener, n, perAddr int) *limitListener {
+	if perAddr <= 0 {
+		perAddr = n
+	}
+	return &limitListener{Listener: l, slots: make(chan struct{}, n), peers: peerlimit.New(perAddr), done: make(chan struct{})}
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
@@ -25,12 +33,19 @@ func (l *limitListener) Accept() (net.Conn, error) {
 	case <-l.done:
 		return nil, net.ErrClosed
 	}
-	c, err := l.Listener.Accept()
-	if err != nil {
-		<-l.slots
-		return nil, err
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			<-l.slots
+			return nil, err
+		}
+		release, ok := l.peers.Take(c.RemoteAddr())
+		if !ok {
+			c.Close() // one source holds its share: the others keep theirs
+			continue
+		}
+		return &limitConn{Conn: c, release: func() { release(); <-l.slots }}, nil
 	}
-	return &limitConn{Conn: c, release: func() { <-l.slots }}, nil
 }
 
 func (l *limitListener) Close() error {

@@ -27,6 +27,7 @@ type Server struct {
 	hs        *http.Server
 	handler   ServerHandler
 	maxBody   int64
+	limited   *limitListener // nil without Limits.MaxConns
 
 	setHandler chan ServerHandler
 	done       chan struct{}
@@ -50,6 +51,11 @@ type Limits struct {
 	// MaxConns is how many connections are served at once; more wait in
 	// the listen backlog until one closes.
 	MaxConns int
+	// MaxConnsPerAddr is how many of them one remote address may hold;
+	// one more from it is closed at once (counted: Server.Refused), so
+	// one source's half-open or idle connections cannot hold every slot.
+	// Zero means MaxConns.
+	MaxConnsPerAddr int
 }
 
 // DefaultLimits are the limits NewServer applies. A node's slave API
@@ -62,6 +68,7 @@ var DefaultLimits = Limits{
 	ReadTimeout:       10 * time.Second,
 	IdleTimeout:       60 * time.Second,
 	MaxConns:          128,
+	MaxConnsPerAddr:   32,
 }
 
 // NewServer allocates a server with DefaultLimits.
@@ -77,8 +84,10 @@ func NewServerLimits(address string, writeTimeout time.Duration, limits Limits) 
 	if err != nil {
 		return nil, err
 	}
+	var limited *limitListener
 	if limits.MaxConns > 0 {
-		ln = newLimitListener(ln, limits.MaxConns)
+		limited = newLimitListener(ln, limits.MaxConns, limits.MaxConnsPerAddr)
+		ln = limited
 	}
 
 	ctx, ctxCancel := context.WithCancel(context.Background())
@@ -88,6 +97,7 @@ func NewServerLimits(address string, writeTimeout time.Duration, limits Limits) 
 		ctxCancel:  ctxCancel,
 		ln:         ln,
 		maxBody:    limits.MaxBodyBytes,
+		limited:    limited,
 		setHandler: make(chan ServerHandler),
 		done:       make(chan struct{}),
 	}
@@ -104,6 +114,15 @@ func NewServerLimits(address string, writeTimeout time.Duration, limits Limits) 
 	go s.run()
 
 	return s, nil
+}
+
+// Refused counts the connections closed at once for their remote
+// address's share (Limits.MaxConnsPerAddr). (frcd's fork.)
+func (s *Server) Refused() uint64 {
+	if s.limited == nil {
+		return 0
+	}
+	return s.limited.peers.Refused()
 }
 
 // Close closes all the server resources.

@@ -89,7 +89,7 @@ func TestServerDefaultLimits(t *testing.T) {
 		t.Fatalf("NewServer's listener is %T, not connection-limited", s.ln)
 	}
 	for name, v := range map[string]int64{"body": DefaultLimits.MaxBodyBytes, "header": int64(DefaultLimits.MaxHeaderBytes),
-		"conns": int64(DefaultLimits.MaxConns), "header timeout": int64(DefaultLimits.ReadHeaderTimeout),
+		"conns": int64(DefaultLimits.MaxConns), "conns per address": int64(DefaultLimits.MaxConnsPerAddr), "header timeout": int64(DefaultLimits.ReadHeaderTimeout),
 		"read timeout": int64(DefaultLimits.ReadTimeout), "idle timeout": int64(DefaultLimits.IdleTimeout)} {
 		if v <= 0 {
 			t.Errorf("default %s limit is %d: unbounded", name, v)
@@ -159,5 +159,41 @@ func TestServerMaxConns(t *testing.T) {
 	body, _ := io.ReadAll(res.Body)
 	if res.StatusCode != http.StatusOK || !bytes.Contains(body, []byte("third")) {
 		t.Fatalf("status %d, body %q", res.StatusCode, body)
+	}
+}
+
+// One address holds at most MaxConnsPerAddr connections: one more from it
+// is closed at once and counted, and a client from another address is
+// served meanwhile.
+func TestServerMaxConnsPerAddr(t *testing.T) {
+	s := startServer(t, Limits{MaxConns: 4, MaxConnsPerAddr: 2})
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}}
+	for i := 0; i < 2; i++ {
+		c, err := d.Dial("tcp", s.ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	third, err := d.Dial("tcp", s.ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer third.Close()
+	third.SetReadDeadline(time.Now().Add(20 * time.Second))
+	if _, err := third.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Errorf("a third connection from one address: %v, want closed at once (EOF)", err)
+	}
+	if s.Refused() != 1 {
+		t.Errorf("Refused() = %d, want 1", s.Refused())
+	}
+	res, err := post(t, s, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !bytes.Contains(body, []byte("other")) {
+		t.Fatalf("a client from 127.0.0.1: status %d, body %q", res.StatusCode, body)
 	}
 }

@@ -1,0 +1,63 @@
+package daemon
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/frcd/frcd/ros"
+)
+
+// TestOptionalPartsDown: a taken NT4 or WebSocket port and a log
+// directory that cannot be written do not stop the daemon from being made
+// (nor the loop from cycling); each is down on the status line and a WARN
+// on /diagnostics, saying why.
+func TestOptionalPartsDown(t *testing.T) {
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	held2, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held2.Close()
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := exampleRobot(t, "competition", func(y string) string { return y })
+	var logs []string
+	d, err := NewSim(r, Options{Enabled: true, WPILibWS: held2.Addr().String(), Logf: func(f string, a ...any) { logs = append(logs, f) },
+		Telemetry: &TelemetryOptions{NT4: held.Addr().String(), LogDir: file}})
+	if err != nil {
+		t.Fatalf("NewSim with its optional parts' ports taken: %v", err)
+	}
+	for range 10 {
+		d.Step()
+	}
+	if line := d.StatusLine(); !strings.Contains(line, "cycles=10 ") || !strings.Contains(line, "down: NT4 server, WPILOG log, WPILib WebSocket server") {
+		t.Errorf("status: %s", line)
+	}
+	warned := map[string]string{}
+	for _, st := range d.diagnostics(nil) {
+		if st.Level == ros.LevelWarn {
+			warned[st.Name] = st.Message
+		}
+	}
+	for part, why := range map[string]string{PartNT4: "cannot listen on " + held.Addr().String(), PartWS: "address already in use", PartLog: "not a directory"} {
+		if !strings.Contains(warned["frcd: "+part], why) {
+			t.Errorf("/diagnostics for %s: %q, want %q", part, warned["frcd: "+part], why)
+		}
+	}
+	_, warns := d.alerts(nil, nil)
+	if !strings.Contains(strings.Join(warns, "\n"), "frcd: NT4 server: cannot listen") {
+		t.Errorf("NT4 Alerts' warnings: %q", warns)
+	}
+	if len(logs) < 3 {
+		t.Errorf("logged %d lines, want one per part down", len(logs))
+	}
+}
