@@ -203,8 +203,14 @@ func (l *Loop) Cycle(now time.Duration) {
 	}
 	l.lap(PhaseRead, &t)
 
-	// merge
+	// merge, and what the controllers observe of it enabled or not
+	// (odometry)
 	l.m.merge()
+	for _, c := range l.ctls {
+		if c.run != nil {
+			c.run.observe(now, dt.Seconds())
+		}
+	}
 	l.lap(PhaseMerge, &t)
 
 	ds := l.ds.DS()

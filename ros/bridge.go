@@ -205,7 +205,7 @@ func New(o Options) (*Bridge, error) {
 	}
 	b.every = PublishPeriod(o.Config, o.Loop.Period(), o.PublishRate)
 	for _, c := range o.Loop.Controllers() {
-		b.ctlTopics[b.names.Resolve(c.Name+"/command")] = c
+		b.ctlTopics[b.names.Resolve(c.Name+"/"+c.Topic())] = c
 	}
 	b.out.clock = o.Clock
 	b.o.Logf = b.teeLog(o.Logf)
@@ -219,7 +219,7 @@ func New(o Options) (*Bridge, error) {
 // 100 Hz; never faster than the loop.
 func PublishPeriod(c *config.File, loop time.Duration, rate float64) time.Duration {
 	for _, cd := range c.Controllers {
-		if rate <= 0 && cd.Type != nil && cd.Type.Name == config.JointStateController && cd.Has("publish_rate") {
+		if rate <= 0 && cd.Type != nil && cd.Type.Controller != nil && cd.Type.Controller.JointStates && cd.Has("publish_rate") {
 			rate = cd.Float("publish_rate")
 		}
 	}

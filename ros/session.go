@@ -208,7 +208,7 @@ func (s *session) setup() error {
 		}
 	}
 	for _, c := range b.o.Loop.Controllers() {
-		if err := s.subscribe(c.Name+"/command", b.commandCallback(c)); err != nil {
+		if err := s.subscribe(c.Name+"/"+c.Topic(), b.commandCallback(c)); err != nil {
 			return err
 		}
 	}
@@ -270,7 +270,7 @@ func (b *Bridge) enable(req *std_srvs.SetBoolReq) (*std_srvs.SetBoolRes, bool) {
 func (b *Bridge) listControllers(*std_srvs.TriggerReq) (*std_srvs.TriggerRes, bool) {
 	var sb strings.Builder
 	for _, c := range b.o.Loop.Controllers() {
-		fmt.Fprintf(&sb, "%s %s joints=%s topic=%s refused=%d", c.Name, c.Type, strings.Join(c.Joints, ","), b.names.Resolve(c.Name+"/command"), c.Refused())
+		fmt.Fprintf(&sb, "%s %s joints=%s topic=%s refused=%d", c.Name, c.Type, strings.Join(c.Joints, ","), b.names.Resolve(c.Name+"/"+c.Topic()), c.Refused())
 		if goal, reached, ok := goalState(c); ok {
 			fmt.Fprintf(&sb, " goal=%s at_goal=%v", goal, reached)
 		}
