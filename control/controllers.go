@@ -376,7 +376,9 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 	if typ.Timeout != LoopTimeout {
 		c.timeout = typ.Timeout
 	}
-	if cd.Has("timeout") {
+	if key := typ.TimeoutKey; key != "" && cd.Has(key) {
+		c.timeout = time.Duration(cd.Float(key) * float64(time.Second))
+	} else if cd.Has("timeout") {
 		c.timeout = time.Duration(cd.Float("timeout") * float64(time.Second))
 	}
 	bind := typ

@@ -33,6 +33,7 @@ type Loop struct {
 	ds      hal.DriverStation
 	m       *merger
 	ctls    []*Controller
+	odos    []odometer // the drive bases' odometry, in YAML order
 	byName  map[string]*Controller
 	period  time.Duration
 	watch   func() time.Duration
@@ -107,6 +108,9 @@ func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverS
 		}
 		l.ctls = append(l.ctls, c)
 		l.byName[c.Name] = c
+		if o, ok := c.run.(odometer); ok {
+			l.odos = append(l.odos, o)
+		}
 	}
 	l.floats = interfaces.CommandsOf[float64](reg)
 	for i := range m.joints {

@@ -32,8 +32,10 @@ type Type struct {
 	Topic string
 	// Timeout is how long a command holds by default: LoopTimeout for
 	// the loop's command_timeout, NoTimeout for a set point that holds
-	// until replaced (while enabled).
-	Timeout time.Duration
+	// until replaced (while enabled). TimeoutKey names the key that sets
+	// it ("timeout" when empty; a drive base's "cmd_vel_timeout").
+	Timeout    time.Duration
+	TimeoutKey string
 }
 
 // Default command timeouts of a Type.
