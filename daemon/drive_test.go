@@ -258,4 +258,12 @@ func TestDriveCycleDoesNotAllocate(t *testing.T) {
 	if len(snap.Odometry) != 1 || !snap.Odometry[0].OK || snap.Odometry[0].BaseFrame != "base_link" {
 		t.Errorf("odometry %+v", snap.Odometry)
 	}
+	if err := c.ResetPose(-3, 1, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	d.Loop.Cycle(now + d.Loop.Period())
+	d.Loop.ReadSnapshot(snap)
+	if p := snap.Odometry[0].Pose; math.Abs(p.X+3) > 0.05 || math.Abs(p.Y-1) > 0.05 || math.Abs(p.Yaw-0.5) > 0.05 {
+		t.Errorf("after ResetPose(-3, 1, 0.5): %+v", p)
+	}
 }

@@ -417,6 +417,8 @@ func commandType(c *control.Controller) string {
 		return "std_msgs/Int8"
 	case control.Float64Array:
 		return "std_msgs/Float64MultiArray"
+	case control.Twist:
+		return "geometry_msgs/Twist"
 	}
 	return "std_msgs/Float64"
 }

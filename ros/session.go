@@ -47,6 +47,7 @@ type session struct {
 	linkDigital []*goroslib.Publisher
 	linkAnalog  []*goroslib.Publisher
 	ds          *dsPubs // the driver_station/ topics, with Options.DriverStation
+	odom        *odomPubs
 }
 
 // connect registers a node and everything on it with the master.
@@ -228,6 +229,9 @@ func (s *session) setup() error {
 	if err := s.setupDS(); err != nil {
 		return err
 	}
+	if err := s.setupOdometry(); err != nil {
+		return err
+	}
 	return s.serveControllerManager()
 }
 
@@ -251,6 +255,8 @@ func (b *Bridge) commandCallback(c *control.Controller) any {
 		return func(m *std_msgs.Int8) { count(c.Command(float64(m.Data), b.o.Clock())) }
 	case control.Float64Array:
 		return func(m *std_msgs.Float64MultiArray) { count(c.CommandGroup(m.Data, b.o.Clock())) }
+	case control.Twist:
+		return b.twistCommand(c, count)
 	}
 	return func(m *std_msgs.Float64) { count(c.Command(m.Data, b.o.Clock())) }
 }
@@ -382,6 +388,7 @@ func (s *session) watchMaster(ctx context.Context) error {
 // goroutine.
 func (s *session) publishState() {
 	s.publishDS()
+	s.publishOdometry()
 	if s.b.cm.jsStopped.Load() { // the joint state controller stopped
 		return
 	}
