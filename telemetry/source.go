@@ -78,6 +78,10 @@ type Source struct {
 	q          []float64
 	old        []byte
 	lastSim    time.Duration
+
+	odo     []odoTopics // odometry.go
+	odoOld  [Pose2dSize]byte
+	schemas bool
 }
 
 type jointTopics struct{ position, velocity, effort *Topic }
@@ -223,6 +227,7 @@ func New(o Options) *Source {
 	if o.Truth != nil && o.Truth(&s.truth) {
 		s.addSim()
 	}
+	s.addOdometry()
 	return s
 }
 
@@ -240,11 +245,7 @@ func (s *Source) addArray(name, typ string, n int, props string) *Topic {
 
 // addSim adds the schemas, the true pose and the links' poses.
 func (s *Source) addSim() {
-	for _, sc := range []Schema{Translation2d, Rotation2d, Pose2d, Translation3d, Quaternion, Rotation3d, Pose3d} {
-		t := s.add(SchemaTopic(sc), "structschema", Raw, "{}")
-		t.Raw = []byte(sc.Decl)
-		t.bump(time.Microsecond)
-	}
+	s.addSchemas()
 	p := s.o.Prefix + "/sim/"
 	s.pose2d = s.add(p+"pose", "struct:Pose2d", Raw, props("unit", "m, rad: the true field pose"))
 	s.pose2d.Raw = make([]byte, Pose2dSize)
@@ -379,6 +380,7 @@ func (s *Source) Sample() bool {
 	d.mode.setString(sn.DS.Mode.String(), now)
 	s.setState(now)
 	s.sampleAlerts(now)
+	s.sampleOdometry(now)
 	if s.pose2d != nil && (s.pose2d.Seq == 0 || now-s.lastSim >= s.o.SimEvery-time.Millisecond/2) {
 		s.lastSim = now
 		s.sampleSim(now)
