@@ -2,8 +2,6 @@ package ros_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -22,26 +20,7 @@ import (
 // odom → base_link; a Pose2D on /drive/reset_pose places the odometry.
 func TestCmdVelDrivesOdom(t *testing.T) {
 	integration(t, tooltest.Rostopic)
-	dir := t.TempDir()
-	ys, err := os.ReadFile("../examples/competition/robot.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, l := range strings.Split(string(ys), "\n") {
-		if strings.Contains(l, "_wheel_joint}") && strings.Contains(l, "JointVoltageController") {
-			continue
-		}
-		lines = append(lines, l)
-		if strings.HasPrefix(l, "controllers:") {
-			lines = append(lines, "  drive: {type: diff_drive_controller/DiffDriveController, left_wheel: [left_front_wheel_joint, left_rear_wheel_joint], "+
-				"right_wheel: [right_front_wheel_joint, right_rear_wheel_joint], wheel_pid: {p: 0.3, f: 0.55}}")
-		}
-	}
-	yp := filepath.Join(dir, "robot.yaml")
-	if err := os.WriteFile(yp, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	yp := tooltest.DiffDriveYAML(t, "../examples/competition/robot.yaml", "")
 	r, list, err := robot.Load("../examples/competition/robot.urdf", yp)
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("%v %v", err, list)

@@ -3,12 +3,10 @@ package telemetry_test
 import (
 	"encoding/binary"
 	"math"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/telemetry"
 )
@@ -17,25 +15,7 @@ import (
 // Field2d's Robot, with no sim truth asked for (as on real hardware), and
 // both follow the base as it drives.
 func TestOdometryTopics(t *testing.T) {
-	ys, err := os.ReadFile("../examples/competition/robot.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, l := range strings.Split(string(ys), "\n") {
-		if strings.Contains(l, "_wheel_joint}") && strings.Contains(l, "JointVoltageController") {
-			continue
-		}
-		lines = append(lines, l)
-		if strings.HasPrefix(l, "controllers:") {
-			lines = append(lines, "  drive: {type: diff_drive_controller/DiffDriveController, left_wheel: [left_front_wheel_joint, left_rear_wheel_joint], "+
-				"right_wheel: [right_front_wheel_joint, right_rear_wheel_joint], wheel_pid: {p: 0.3, f: 0.55}, linear: {max_acceleration: 2}, angular: {max_acceleration: 4}}")
-		}
-	}
-	yp := filepath.Join(t.TempDir(), "robot.yaml")
-	if err := os.WriteFile(yp, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	yp := tooltest.DiffDriveYAML(t, "../examples/competition/robot.yaml", "linear: {max_acceleration: 2}, angular: {max_acceleration: 4}")
 	r, list, err := robot.Load("../examples/competition/robot.urdf", yp)
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("%v %v", err, list)
