@@ -63,3 +63,19 @@ func MustRegister(t *Type) {
 
 // LookupType returns the controller type of that name, or nil.
 func LookupType(name string) *Type { return types[name] }
+
+// holdTimeoutKey is the timeout key of a type whose set point holds
+// until replaced (Timeout NoTimeout).
+var holdTimeoutKey = config.Key{Name: "timeout", Kind: config.Float, HasRange: true, Min: 0.001, Max: 3600, Unit: "s",
+	DefaultDoc: "none: a set point holds until replaced", Doc: "How long a set point holds before the output goes neutral; by default it holds while enabled, until another replaces it (as a ros_control position controller's)."}
+
+// holds gives a joint controller type's timeout key holdTimeoutKey's
+// docs: its set point holds (Type.Timeout NoTimeout).
+func holds(t *config.Type) *config.Type {
+	for i, k := range t.Keys {
+		if k.Name == "timeout" {
+			t.Keys[i] = holdTimeoutKey
+		}
+	}
+	return t
+}
