@@ -96,7 +96,8 @@ func (l axisLimit) apply(v, last, dt float64) float64 {
 type wheel struct {
 	st     *interfaces.JointState
 	out    *interfaces.JointCommand
-	device bool // the device's own velocity loop
+	device bool    // the device's own velocity loop
+	sgn    float64 // a drive base's: +1 when a positive joint turn rolls the wheel forward, -1 backward
 	pid    PID
 	pos    float64 // last position, for odometry
 	has    bool
@@ -195,7 +196,7 @@ func newWheel(cd *config.Device, b *Binder, joint string) (*wheel, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &wheel{st: st}
+	w := &wheel{st: st, sgn: 1}
 	dev := b.Robot().Config.Device(joint)
 	if dev != nil && dev.ClosesLoop() {
 		w.device = true

@@ -20,7 +20,7 @@ var diffDriveType = &Type{family: kindRunner, New: newDiffDrive, Takes: Twist, T
 		Summary: "Drives a differential (tank) base from geometry_msgs/Twist on cmd_vel, with wheel odometry.",
 		Doc: "As ros_controllers' diff_drive_controller. Command: geometry_msgs/Twist on /NAME/cmd_vel (linear.x m/s, " +
 			"angular.z rad/s; the rest ignored). Each side's wheels turn at (v ∓ ω × wheel_separation / 2) / wheel_radius " +
-			"rad/s, after the velocity and acceleration limits, through the wheel devices' own velocity loops " +
+			"rad/s (forward as their URDF axes say), after the velocity and acceleration limits, through the wheel devices' own velocity loops " +
 			"(closed_loop: device) or wheel_pid to volts. A twist older than cmd_vel_timeout stops the base. Odometry " +
 			"integrates the mean of each side's wheels (and the IMU's heading when imu is set) every cycle, enabled or " +
 			"not, as WPILib's DifferentialDriveOdometry: nav_msgs/Odometry on /NAME/odom, the odom → base transform on " +
@@ -77,19 +77,19 @@ func newDiffDrive(cd *config.Device, b *Binder) (runner, error) {
 			return nil, fmt.Errorf("controller %q: no wheel separation from the URDF's %q and %q: set wheel_separation", b.name, ln[0], rn[0])
 		}
 	}
-	for _, n := range ln {
+	for i, n := range append(append([]string(nil), ln...), rn...) {
 		w, err := newWheel(cd, b, n)
 		if err != nil {
 			return nil, err
 		}
-		d.left = append(d.left, w)
-	}
-	for _, n := range rn {
-		w, err := newWheel(cd, b, n)
-		if err != nil {
-			return nil, err
+		if w.sgn = rollSign(b.Robot().URDF, n); w.sgn == 0 {
+			return nil, fmt.Errorf("controller %q: wheel joint %q does not roll forward or back", b.name, n)
 		}
-		d.right = append(d.right, w)
+		if i < len(ln) {
+			d.left = append(d.left, w)
+		} else {
+			d.right = append(d.right, w)
+		}
 	}
 	return d, nil
 }
@@ -104,7 +104,7 @@ func side(ws []*wheel) (float64, bool) {
 	n := 0
 	for _, w := range ws {
 		if v, has := w.delta(); has {
-			sum += v
+			sum += v * w.sgn
 			n++
 		}
 	}
@@ -120,7 +120,7 @@ func sideVelocity(ws []*wheel) (float64, bool) {
 	n := 0
 	for _, w := range ws {
 		if w.st.Has&interfaces.HasVelocity != 0 {
-			sum += w.st.Velocity
+			sum += w.st.Velocity * w.sgn
 			n++
 		}
 	}
@@ -153,11 +153,11 @@ func (d *diffDrive) run(cmd []float64, now time.Duration, dt float64) bool {
 	ok := true
 	ml, hasl := sideVelocity(d.left)
 	for _, w := range d.left {
-		ok = w.driveOn(vl, ml, hasl, now, dt) && ok
+		ok = w.driveOn(vl*w.sgn, ml*w.sgn, hasl, now, dt) && ok
 	}
 	mr, hasr := sideVelocity(d.right)
 	for _, w := range d.right {
-		ok = w.driveOn(vr, mr, hasr, now, dt) && ok
+		ok = w.driveOn(vr*w.sgn, mr*w.sgn, hasr, now, dt) && ok
 	}
 	return ok
 }

@@ -109,19 +109,8 @@ func newSwerveDrive(cd *config.Device, b *Binder) (runner, error) {
 		}
 		m.heading0 = math.Atan2(-wa[0], wa[1])
 	}
-	var ata [3][3]float64
-	for _, m := range s.mods {
-		x, y := m.p[0], m.p[1]
-		ata[0][0]++
-		ata[1][1]++
-		ata[0][2] -= y
-		ata[2][0] -= y
-		ata[1][2] += x
-		ata[2][1] += x
-		ata[2][2] += x*x + y*y
-	}
 	var ok bool
-	if s.inv, ok = invert3(ata); !ok {
+	if s.inv, ok = moduleInverse(s.mods); !ok {
 		return nil, fmt.Errorf("controller %q: the modules' places do not fix a rotation (all at one point?)", b.name)
 	}
 	return s, nil
@@ -212,6 +201,25 @@ func (s *swerveDrive) halt() {
 		s.mods[i].pid.Reset()
 	}
 	s.last = [3]float64{}
+}
+
+// moduleInverse is (AᵀA)⁻¹ of the modules' odometry equations (module
+// travel x = dx − dθ·y, y = dy + dθ·x): the least squares of
+// SwerveDriveKinematics' pseudo-inverse. false when the places fix no
+// rotation.
+func moduleInverse(mods []module) ([3][3]float64, bool) {
+	var ata [3][3]float64
+	for _, m := range mods {
+		x, y := m.p[0], m.p[1]
+		ata[0][0]++
+		ata[1][1]++
+		ata[0][2] -= y
+		ata[2][0] -= y
+		ata[1][2] += x
+		ata[2][1] += x
+		ata[2][2] += x*x + y*y
+	}
+	return invert3(ata)
 }
 
 // jointAxis is a joint's axis in the URDF's root link frame, at every

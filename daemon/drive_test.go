@@ -17,7 +17,10 @@ import (
 // driveRobot loads an example robot with its YAML edited: lines holding
 // any of drop removed, the controllers add appended to controllers:, and
 // sim appended to its sim: section (or as one).
-func driveRobot(t *testing.T, dir string, drop []string, add, simExtra string) *robot.Robot {
+//
+// edits are old, new pairs replaced once in the URDF ("<robot" for the
+// URDF, "joints:" for the YAML: a pair applies to the file that has old).
+func driveRobot(t *testing.T, dir string, drop []string, add, simExtra string, edits ...string) *robot.Robot {
 	t.Helper()
 	us, err := os.ReadFile(dir + "/robot.urdf")
 	if err != nil {
@@ -26,6 +29,15 @@ func driveRobot(t *testing.T, dir string, drop []string, add, simExtra string) *
 	ys, err := os.ReadFile(dir + "/robot.yaml")
 	if err != nil {
 		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(edits); i += 2 {
+		if strings.Contains(string(us), edits[i]) {
+			us = []byte(strings.Replace(string(us), edits[i], edits[i+1], 1))
+		} else if strings.Contains(string(ys), edits[i]) {
+			ys = []byte(strings.Replace(string(ys), edits[i], edits[i+1], 1))
+		} else {
+			t.Fatalf("edit: %q is in neither file", edits[i])
+		}
 	}
 	var lines []string
 	for _, l := range strings.Split(string(ys), "\n") {
@@ -265,5 +277,33 @@ func TestDriveCycleDoesNotAllocate(t *testing.T) {
 	d.Loop.ReadSnapshot(snap)
 	if p := snap.Odometry[0].Pose; math.Abs(p.X+3) > 0.05 || math.Abs(p.Y-1) > 0.05 || math.Abs(p.Yaw-0.5) > 0.05 {
 		t.Errorf("after ResetPose(-3, 1, 0.5): %+v", p)
+	}
+}
+
+// TestDriveSquareMecanum drives the competition robot as a mecanum base
+// (the sim's mecanum drivetrain on its four wheels, an encoder added on
+// each rear wheel) around the square, holonomically.
+func TestDriveSquareMecanum(t *testing.T) {
+	drop := []string{"left_front_voltage", "left_rear_voltage", "right_front_voltage", "right_rear_voltage", "type: tank", "left:  [left_front", "right: [right_front"}
+	ctl := "  mecanum: {type: frcd_controllers/MecanumDriveController, front_left: left_front_wheel_joint, front_right: right_front_wheel_joint, " +
+		"rear_left: left_rear_wheel_joint, rear_right: right_rear_wheel_joint, wheel_pid: {p: 0.3, f: 0.55}, linear: {max_acceleration: 2}, angular: {max_acceleration: 6}}"
+	edits := []string{
+		`<joint name="left_rear_wheel_joint" type="continuous">`, `<joint name="left_rear_wheel_joint" type="continuous"><sensor name="left_rear_encoder" type="encoder"/>`,
+		`<joint name="right_rear_wheel_joint" type="continuous">`, `<joint name="right_rear_wheel_joint" type="continuous"><sensor name="right_rear_encoder" type="encoder"/>`,
+		"joints:\n", "joints:\n  - {name: left_rear_encoder, type: encoder, ch_a: 14, ch_b: 15, dist_per_pulse: 0.0174533}\n" +
+			"  - {name: right_rear_encoder, type: encoder, ch_a: 16, ch_b: 17, dist_per_pulse: 0.0174533, inverted: true}\n",
+		"  drivetrain:\n", "  drivetrain:\n    type: mecanum\n    front_left: left_front_wheel_joint\n    front_right: right_front_wheel_joint\n" +
+			"    rear_left: left_rear_wheel_joint\n    rear_right: right_rear_wheel_joint\n",
+	}
+	r := driveRobot(t, "../examples/competition", drop, ctl, "", edits...)
+	d, err := NewSim(r, Options{Seed: 4, Enabled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	res := driveSquare(t, d, "mecanum", false)
+	t.Logf("mecanum, clean: %s", res)
+	if res.endErr > 0.15 || res.closure > 1 || res.reach < 2.7 || res.path < 7.5 {
+		t.Errorf("%s: want the odometry within 0.15 m of the truth, the base round the square (8 m, 2.83 m out) and back within 1 m", res)
 	}
 }
