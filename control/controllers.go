@@ -88,8 +88,9 @@ type Controller struct {
 	hasLast    bool
 	active     bool // a fresh command drove the output last cycle
 
-	journal *journal // records every command received, or nil (Loop.EnableJournal)
-	index   int      // this controller's index in the loop's list
+	st      ControllerSample // a PID's state after the last cycle (state.go)
+	journal *journal         // records every command received, or nil (Loop.EnableJournal)
+	index   int              // this controller's index in the loop's list
 }
 
 // Takes says what the controller's command topic carries.
@@ -222,6 +223,7 @@ func (c *Controller) drop() {
 	c.in.mu.Unlock()
 	c.neutral()
 	c.active = false
+	c.st.Active, c.st.Command = false, 0
 }
 
 func (c *Controller) neutral() {
@@ -260,6 +262,7 @@ func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bo
 		stale = c.active
 		c.active = false
 		c.neutral()
+		c.idleState(dt)
 		return stale, false
 	}
 	c.active = true
@@ -282,11 +285,13 @@ func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bo
 	default:
 		if c.device { // the device closes the loop on its own sensor
 			c.f64.Put(v, now)
+			c.recordState(v, 0, 0, 0, dt, v)
 			break
 		}
 		out, ok := c.pidStep(v, stamp, dt)
 		if !ok {
 			c.neutral()
+			c.idleState(dt)
 			return false, true
 		}
 		c.f64.Put(out, now)
@@ -336,7 +341,9 @@ func (c *Controller) pidStep(sp float64, stamp time.Duration, dt float64) (float
 		rate = (meas - c.lastMeas) / dt
 	}
 	c.lastMeas, c.hasLast = meas, true
-	return c.pid.Update(ff, err, rate-spRate, dt), true
+	out := c.pid.Update(ff, err, rate-spRate, dt)
+	c.recordState(sp, meas, rate, err, dt, out)
+	return out, true
 }
 
 // deviceLoop says whether a PID controller of type t on the joint driven

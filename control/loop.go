@@ -33,7 +33,8 @@ type Loop struct {
 	ds      hal.DriverStation
 	m       *merger
 	ctls    []*Controller
-	odos    []odometer // the drive bases' odometry, in YAML order
+	odos    []odometer    // the drive bases' odometry, in YAML order
+	pids    []*Controller // the PID controllers, for their state
 	byName  map[string]*Controller
 	period  time.Duration
 	watch   func() time.Duration
@@ -110,6 +111,9 @@ func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverS
 		l.byName[c.Name] = c
 		if o, ok := c.run.(odometer); ok {
 			l.odos = append(l.odos, o)
+		}
+		if c.HasPID() {
+			l.pids = append(l.pids, c)
 		}
 	}
 	l.floats = interfaces.CommandsOf[float64](reg)

@@ -33,6 +33,9 @@ type Snapshot struct {
 	LinkAnalog  []Sample[interfaces.AnalogState]
 	// Odometry is each drive base's, in YAML order.
 	Odometry []OdometrySample
+	// PIDs are the PID controllers' states (Controller.HasPID), in YAML
+	// order.
+	PIDs []ControllerSample
 }
 
 // State names the robot's state: "e-stopped", "enabled", "inhibited:
@@ -127,6 +130,10 @@ func (l *Loop) newSnapshot() Snapshot {
 	}
 	s.IMUs, s.PDPs, s.Compressors = l.imus.samples(), l.pdps.samples(), l.comps.samples()
 	s.LinkDigital, s.LinkAnalog = l.linkDigital.samples(), l.linkAnalog.samples()
+	s.PIDs = make([]ControllerSample, len(l.pids))
+	for i, c := range l.pids {
+		s.PIDs[i].Name = c.Name
+	}
 	s.Odometry = make([]OdometrySample, len(l.odos))
 	for i, o := range l.odos {
 		o.odometry(&s.Odometry[i])
@@ -157,6 +164,10 @@ func (l *Loop) fill(s *Snapshot, now time.Duration, ds hal.DSState) {
 	for i, o := range l.odos {
 		o.odometry(&s.Odometry[i])
 	}
+	for i, c := range l.pids {
+		s.PIDs[i] = c.st
+		s.PIDs[i].Name = c.Name
+	}
 }
 
 // Notify returns a new channel that receives after each cycle's snapshot
@@ -173,7 +184,7 @@ func (l *Loop) Notify() <-chan struct{} {
 func (l *Loop) ReadSnapshot(dst *Snapshot) {
 	l.pubMu.Lock()
 	joints, devs, imus, pdps, comps := dst.Joints, dst.Devices, dst.IMUs, dst.PDPs, dst.Compressors
-	ld, la, odo := dst.LinkDigital, dst.LinkAnalog, dst.Odometry
+	ld, la, odo, pids := dst.LinkDigital, dst.LinkAnalog, dst.Odometry, dst.PIDs
 	*dst = l.pub
 	dst.Joints = append(joints[:0], l.pub.Joints...)
 	dst.Devices = append(devs[:0], l.pub.Devices...)
@@ -183,6 +194,7 @@ func (l *Loop) ReadSnapshot(dst *Snapshot) {
 	dst.LinkDigital = append(ld[:0], l.pub.LinkDigital...)
 	dst.LinkAnalog = append(la[:0], l.pub.LinkAnalog...)
 	dst.Odometry = append(odo[:0], l.pub.Odometry...)
+	dst.PIDs = append(pids[:0], l.pub.PIDs...)
 	l.pubMu.Unlock()
 	var refused uint64
 	for _, c := range l.ctls {

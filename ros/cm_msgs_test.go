@@ -29,4 +29,9 @@ func TestControllerManagerMD5(t *testing.T) {
 	if got, err := msgproc.MD5(ControllerState{}); err != nil || got != "aeb6b261d97793ab74099a3740245272" {
 		t.Errorf("ControllerState: md5 %s (%v)", got, err)
 	}
+	// control_msgs/JointControllerState: genpy's md5 of ctlmsgs/msg/'s text
+	// (Header's md5 in place of its name), as rostopic compares it.
+	if got, err := msgproc.MD5(JointControllerState{}); err != nil || got != "987ad85e4756f3aef7f1e5e7fe0595d1" {
+		t.Errorf("JointControllerState: md5 %s (%v)", got, err)
+	}
 }

@@ -48,6 +48,7 @@ type session struct {
 	linkAnalog  []*goroslib.Publisher
 	ds          *dsPubs // the driver_station/ topics, with Options.DriverStation
 	odom        *odomPubs
+	ctlStates   *ctlStatePubs
 }
 
 // connect registers a node and everything on it with the master.
@@ -232,6 +233,9 @@ func (s *session) setup() error {
 	if err := s.setupOdometry(); err != nil {
 		return err
 	}
+	if err := s.setupControllerStates(); err != nil {
+		return err
+	}
 	return s.serveControllerManager()
 }
 
@@ -389,6 +393,7 @@ func (s *session) watchMaster(ctx context.Context) error {
 func (s *session) publishState() {
 	s.publishDS()
 	s.publishOdometry()
+	s.publishControllerStates()
 	if s.b.cm.jsStopped.Load() { // the joint state controller stopped
 		return
 	}
