@@ -42,6 +42,9 @@ const (
 	// forward and left in m/s, angular.z counter-clockwise in rad/s, in
 	// the base's frame: CommandGroup's three values.
 	Twist
+	// JointTrajectory is trajectory_msgs/JointTrajectory (and the
+	// FollowJointTrajectory action): FollowTrajectory.
+	JointTrajectory
 )
 
 // input is a controller's mailbox: the latest command, written by the ROS
