@@ -419,6 +419,8 @@ func commandType(c *control.Controller) string {
 		return "std_msgs/Float64MultiArray"
 	case control.Twist:
 		return "geometry_msgs/Twist"
+	case control.JointTrajectory:
+		return "trajectory_msgs/JointTrajectory"
 	}
 	return "std_msgs/Float64"
 }

@@ -210,6 +210,9 @@ func (s *session) setup() error {
 		}
 	}
 	for _, c := range b.o.Loop.Controllers() {
+		if c.Takes() == control.JointTrajectory {
+			continue // serveTrajectories
+		}
 		if err := s.subscribe(c.Name+"/"+c.Topic(), b.commandCallback(c)); err != nil {
 			return err
 		}
@@ -234,6 +237,9 @@ func (s *session) setup() error {
 		return err
 	}
 	if err := s.setupControllerStates(); err != nil {
+		return err
+	}
+	if err := s.serveTrajectories(); err != nil {
 		return err
 	}
 	return s.serveControllerManager()
