@@ -137,3 +137,24 @@ func TestJointPlace(t *testing.T) {
 		t.Errorf("a wheel turning about -x rolls sideways: sign %v", s)
 	}
 }
+
+// The trajectory splines meet their points: a cubic segment starts and
+// ends at its points' positions and velocities, a quintic one at their
+// positions, velocities (and its midpoint is between them); positions
+// alone are linear.
+func TestTrajectorySplines(t *testing.T) {
+	a := trajPoint{t: 1, pos: []float64{0}, vel: []float64{1}, acc: []float64{0}, hasVel: true}
+	b := trajPoint{t: 3, pos: []float64{2}, vel: []float64{-1}, acc: []float64{0}, hasVel: true}
+	for _, quintic := range []bool{false, true} {
+		a.hasAcc, b.hasAcc = quintic, quintic
+		p0, v0 := sample(&a, &b, 0, 1)
+		p1, v1 := sample(&a, &b, 0, 3-1e-9)
+		if math.Abs(p0) > 1e-9 || math.Abs(v0-1) > 1e-9 || math.Abs(p1-2) > 1e-6 || math.Abs(v1+1) > 1e-6 {
+			t.Errorf("quintic %v: start %v, %v; end %v, %v", quintic, p0, v0, p1, v1)
+		}
+	}
+	a.hasVel, b.hasVel = false, false
+	if p, v := sample(&a, &b, 0, 2); p != 1 || v != 1 {
+		t.Errorf("linear midpoint %v, %v", p, v)
+	}
+}

@@ -113,3 +113,21 @@ func TestTrajectoryPreempted(t *testing.T) {
 		t.Error("a goal naming one joint of two was taken")
 	}
 }
+
+// TestTrajectoryCycleDoesNotAllocate: cycles running a trajectory, and
+// taking a new goal, allocate nothing.
+func TestTrajectoryCycleDoesNotAllocate(t *testing.T) {
+	d, c := armDaemon(t)
+	tr := threePoints()
+	now := d.Now()
+	if _, err := c.FollowTrajectory(tr, now); err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		now += d.Loop.Period()
+		d.Loop.Cycle(now)
+	})
+	if allocs != 0 {
+		t.Errorf("a cycle running a trajectory allocates %v times", allocs)
+	}
+}
