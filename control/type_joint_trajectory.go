@@ -282,6 +282,14 @@ func (c *Controller) FollowTrajectory(tr *Trajectory, now time.Duration) (uint64
 	return id, nil
 }
 
+// A goal's bounds: its points' spacing and times (s), and its values
+// (rad, m, per s, per s²).
+const (
+	minTrajectoryStep  = 1e-3
+	maxTrajectoryTime  = 86400
+	maxTrajectoryValue = 1e6
+)
+
 // check refuses a goal the controller cannot run.
 func (jt *jointTrajectory) check(tr *Trajectory) error {
 	if len(tr.Joints) != len(jt.names) {
@@ -301,8 +309,11 @@ func (jt *jointTrajectory) check(tr *Trajectory) error {
 	}
 	last := 0.0
 	for i, p := range tr.Points {
-		if !interfaces.Finite(p.Time) || p.Time < last || (i > 0 && p.Time == last) {
-			return fmt.Errorf("point %d: time %v s does not follow %v s", i, p.Time, last)
+		// points at least a millisecond apart (the first one at 0 or
+		// after a millisecond), within a day: a spline over less would
+		// overflow
+		if !interfaces.Finite(p.Time) || p.Time > maxTrajectoryTime || (p.Time != 0 || i > 0) && p.Time < last+minTrajectoryStep {
+			return fmt.Errorf("point %d: time %v s: want at least %v s after %v s, at most %v s", i, p.Time, minTrajectoryStep, last, maxTrajectoryTime)
 		}
 		last = p.Time
 		if len(p.Positions) != len(jt.names) || (len(p.Velocities) != 0 && len(p.Velocities) != len(jt.names)) ||
@@ -311,8 +322,8 @@ func (jt *jointTrajectory) check(tr *Trajectory) error {
 		}
 		for _, vs := range [][]float64{p.Positions, p.Velocities, p.Accelerations} {
 			for _, v := range vs {
-				if !interfaces.Finite(v) {
-					return fmt.Errorf("point %d: %v", i, v)
+				if !interfaces.Finite(v) || math.Abs(v) > maxTrajectoryValue {
+					return fmt.Errorf("point %d: %v is not a number within ±%v", i, v, maxTrajectoryValue)
 				}
 			}
 		}
@@ -322,7 +333,7 @@ func (jt *jointTrajectory) check(tr *Trajectory) error {
 			return fmt.Errorf("want a tolerance per joint")
 		}
 	}
-	if !interfaces.Finite(tr.GoalTime) || tr.GoalTime < 0 {
+	if !interfaces.Finite(tr.GoalTime) || tr.GoalTime < 0 || tr.GoalTime > maxTrajectoryTime {
 		return fmt.Errorf("goal time %v", tr.GoalTime)
 	}
 	return nil
