@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/frcd/frcd/internal/bounds"
 	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 // testTrajectory is a two-joint trajectory runner on plain handles.

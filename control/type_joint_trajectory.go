@@ -160,10 +160,10 @@ func (jt *jointTrajectory) holdHere() {
 	for j, jn := range jt.joints {
 		p.pos[j] = jn.st.Position
 	}
-	jt.has = jn0Measured(jt.joints)
+	jt.has = allMeasured(jt.joints)
 }
 
-func jn0Measured(js []trajJoint) bool {
+func allMeasured(js []trajJoint) bool {
 	for _, j := range js {
 		if j.st.Has&interfaces.HasPosition == 0 {
 			return false

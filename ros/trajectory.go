@@ -131,7 +131,8 @@ func (s *session) serveTrajectories() error {
 		}
 		t := &trajServer{b: b, c: c, ids: map[*goroslib.ActionServerGoalHandler]uint64{}}
 		as, err := goroslib.NewActionServer(goroslib.ActionServerConf{Node: s.node, Name: b.names.Resolve(c.Name + "/follow_joint_trajectory"),
-			Action: &FollowJointTrajectoryAction{}, OnGoal: t.goal, OnCancel: t.cancel})
+			Action: &FollowJointTrajectoryAction{}, OnGoal: guard(t.goal, b.o.OnPanic),
+			OnCancel: guard(t.cancel, b.o.OnPanic).(func(*goroslib.ActionServerGoalHandler))})
 		if err != nil {
 			return err
 		}
@@ -166,7 +167,7 @@ func (t *trajServer) goal(gh *goroslib.ActionServerGoalHandler, g *FollowJointTr
 	t.mu.Lock()
 	t.ids[gh] = id
 	t.mu.Unlock()
-	go t.follow(gh, id)
+	go guard(t.follow, t.b.o.OnPanic).(func(*goroslib.ActionServerGoalHandler, uint64))(gh, id)
 }
 
 func (t *trajServer) cancel(gh *goroslib.ActionServerGoalHandler) {
