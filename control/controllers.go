@@ -112,6 +112,15 @@ func (c *Controller) Topic() string {
 // interface the controller claims its joints through.
 func (c *Controller) HardwareInterface() string { return c.typ.Config.Controller.HardwareInterface }
 
+// Width is how many values CommandGroup takes: a group's joints, a drive
+// base's twist's 3; 0 for a controller that takes one value (Command).
+func (c *Controller) Width() int {
+	if !c.takesArray() {
+		return 0
+	}
+	return len(c.in.values)
+}
+
 // takesArray: the command is one value per joint (a group), or a
 // runner's fields (a drive base's twist).
 func (c *Controller) takesArray() bool { return c.kind == kindGroup || c.kind == kindRunner }
