@@ -20,6 +20,7 @@ FUZZ_TARGETS ?= \
 	./ros/master:FuzzDecode \
 	./sim:FuzzParseScenario \
 	./control:FuzzPlan \
+	./control:FuzzTrajectory \
 	./wpilibws:FuzzDecode \
 	./hal/socketcan:FuzzDecode \
 	./hal/socketcan:FuzzDecodeFD \

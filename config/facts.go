@@ -60,6 +60,38 @@ type Facts struct {
 	// several types share one on the wire (the same FRC device type and
 	// manufacturer: a SPARK MAX and a SPARK Flex); "" is the type's own.
 	CANSpace string
+	// Controller is set on controller types (their own file in control/
+	// declares them): what validation, robot's checks and the transports
+	// read about a controller type instead of switching on its name.
+	Controller *ControllerFacts
+}
+
+// ControllerFacts are what the layers read about a controller type.
+type ControllerFacts struct {
+	// JointStates marks the joint state controller: it claims nothing and
+	// sets the state topics' rate; at most one.
+	JointStates bool
+	// Measures is what the controller needs measured on its joint: a
+	// position PID a position, a velocity PID a velocity (both from an
+	// encoder, an analog input or the motor controller's own sensor), an
+	// effort PID an effort (a power channel or the device's current).
+	Measures Provides
+	// DeviceLoop: the set point goes to the joint's device's own closed
+	// loop when the device closes it (closed_loop: device), on this
+	// JointState field (Position or Velocity); the pid keys then have no
+	// effect.
+	DeviceLoop Provides
+	// VelocityKey names the key giving a velocity limit that the joint's
+	// URDF limit stands in for: one of the two is required.
+	VelocityKey string
+	// HardwareInterface is the hardware interface ros_control's
+	// controller of the type claims its joints through
+	// ("hardware_interface::EffortJointInterface"); frcd's own types name
+	// frcd's ("frcd::voltage_controllers").
+	HardwareInterface string
+	// Hints are words people write for the type ("position"), for a
+	// misspelt type's did-you-mean.
+	Hints []string
 }
 
 // Power is what a power distribution device is to the speed controllers
@@ -125,12 +157,14 @@ const (
 	PowerRole           Role = "power distribution" // Facts.Power
 	// PigeonHostRole is a device a Pigeon IMU may be cabled to.
 	PigeonHostRole Role = "pigeon host"
+	// IMURole is an IMU: a LinkSensor (a drive base's heading).
+	IMURole Role = "IMU"
 )
 
 // Is reports whether the type answers to that role.
 func (t *Type) Is(r Role) bool {
 	switch {
-	case r == SpeedControllerRole && t.Speed, r == PowerRole && t.Power != nil:
+	case r == SpeedControllerRole && t.Speed, r == PowerRole && t.Power != nil, r == IMURole && t.Place == LinkSensor:
 		return true
 	}
 	for _, have := range t.Roles {

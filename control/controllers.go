@@ -26,6 +26,8 @@ const (
 	kindEffort                  // PID on effort
 	kindGroup                   // one float64 per joint, forwarded
 	kindProfiled                // PID on position along a motion profile to a goal
+	kindRunner                  // the type's own cycle (Type.New): a drive base
+	familyNone                  // takes no command (the joint state controller)
 )
 
 // Command is what a controller's command topic carries.
@@ -36,6 +38,13 @@ const (
 	Bool                        // std_msgs/Bool
 	Int8                        // std_msgs/Int8: -1, 0, 1
 	Float64Array                // std_msgs/Float64MultiArray, one value per joint
+	// Twist is a drive base's geometry_msgs/Twist: linear.x and .y
+	// forward and left in m/s, angular.z counter-clockwise in rad/s, in
+	// the base's frame: CommandGroup's three values.
+	Twist
+	// JointTrajectory is trajectory_msgs/JointTrajectory (and the
+	// FollowJointTrajectory action): FollowTrajectory.
+	JointTrajectory
 )
 
 // input is a controller's mailbox: the latest command, written by the ROS
@@ -60,6 +69,7 @@ type Controller struct {
 	Joints []string // the devices (and, for a joint's devices, the joints) it commands, in order: one but for a group
 
 	in      input
+	typ     *Type
 	kind    ctlKind
 	timeout time.Duration
 
@@ -69,7 +79,8 @@ type Controller struct {
 	b     *interfaces.BinaryCommand  //
 	t     *interfaces.TernaryCommand //
 	group []*interfaces.JointCommand // a group's, one per joint
-	vals  []float64                  // the loop's copy of a group's command
+	vals  []float64                  // the loop's copy of a group's (or a runner's) command
+	run   runner                     // a kindRunner's cycle
 
 	pid        PID
 	device     bool         // a position or velocity setpoint goes to the device's own closed loop (config.Device.ClosesLoop), not a PID
@@ -80,22 +91,39 @@ type Controller struct {
 	hasLast    bool
 	active     bool // a fresh command drove the output last cycle
 
-	journal *journal // records every command received, or nil (Loop.EnableJournal)
-	index   int      // this controller's index in the loop's list
+	st      ControllerSample // a PID's state after the last cycle (state.go)
+	journal *journal         // records every command received, or nil (Loop.EnableJournal)
+	index   int              // this controller's index in the loop's list
 }
 
 // Takes says what the controller's command topic carries.
-func (c *Controller) Takes() Command {
-	switch c.kind {
-	case kindBinary:
-		return Bool
-	case kindTernary:
-		return Int8
-	case kindGroup:
-		return Float64Array
+func (c *Controller) Takes() Command { return c.typ.Takes }
+
+// Topic is the controller's command topic under its name: "command", or
+// its type's (a drive base's "cmd_vel").
+func (c *Controller) Topic() string {
+	if c.typ.Topic == "" {
+		return "command"
 	}
-	return Float64
+	return c.typ.Topic
 }
+
+// HardwareInterface is what ros_control's controller_manager lists as the
+// interface the controller claims its joints through.
+func (c *Controller) HardwareInterface() string { return c.typ.Config.Controller.HardwareInterface }
+
+// Width is how many values CommandGroup takes: a group's joints, a drive
+// base's twist's 3; 0 for a controller that takes one value (Command).
+func (c *Controller) Width() int {
+	if !c.takesArray() {
+		return 0
+	}
+	return len(c.in.values)
+}
+
+// takesArray: the command is one value per joint (a group), or a
+// runner's fields (a drive base's twist).
+func (c *Controller) takesArray() bool { return c.kind == kindGroup || c.kind == kindRunner }
 
 // Command gives the controller a new command at time now (the loop's
 // clock). Values that are not finite, values outside the controller's
@@ -105,7 +133,7 @@ func (c *Controller) Takes() Command {
 // refused with ErrRefused and counted; they never reach an output. A group takes
 // CommandGroup instead. It is safe to call from any goroutine.
 func (c *Controller) Command(v float64, now time.Duration) error {
-	ok := interfaces.Finite(v) && c.kind != kindGroup
+	ok := interfaces.Finite(v) && !c.takesArray()
 	if ok && c.kind == kindTernary {
 		ok = v == -1 || v == 0 || v == 1
 	}
@@ -128,8 +156,8 @@ func (c *Controller) Command(v float64, now time.Duration) error {
 	}
 	if !ok {
 		c.in.refused++
-		if c.kind == kindGroup {
-			return fmt.Errorf("controller %q: takes %d values, one per joint: %w", c.Name, len(c.Joints), ErrRefused)
+		if c.takesArray() {
+			return fmt.Errorf("controller %q: takes %d values, not one: %w", c.Name, len(c.in.values), ErrRefused)
 		}
 		return fmt.Errorf("controller %q: %v: %w", c.Name, v, ErrRefused)
 	}
@@ -142,7 +170,7 @@ func (c *Controller) Command(v float64, now time.Duration) error {
 // finite, is refused whole and counted. It is safe to call from any
 // goroutine.
 func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
-	ok := c.kind == kindGroup && len(vs) == len(c.Joints)
+	ok := c.takesArray() && len(vs) == len(c.in.values)
 	for i := 0; ok && i < len(vs); i++ {
 		ok = interfaces.Finite(vs[i])
 	}
@@ -165,10 +193,10 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 	}
 	if !ok {
 		c.in.refused++
-		if c.kind != kindGroup {
+		if !c.takesArray() {
 			return fmt.Errorf("controller %q: takes one value, not a group: %w", c.Name, ErrRefused)
 		}
-		return fmt.Errorf("controller %q: %v: want %d finite values, one per joint: %w", c.Name, vs, len(c.Joints), ErrRefused)
+		return fmt.Errorf("controller %q: %v: want %d finite values: %w", c.Name, vs, len(c.in.values), ErrRefused)
 	}
 	copy(c.in.values, vs)
 	c.in.stamp, c.in.set = now, true
@@ -207,6 +235,7 @@ func (c *Controller) drop() {
 	c.in.mu.Unlock()
 	c.neutral()
 	c.active = false
+	c.st.Active, c.st.Command = false, 0
 }
 
 func (c *Controller) neutral() {
@@ -226,6 +255,9 @@ func (c *Controller) neutral() {
 	if c.prof != nil {
 		c.prof.stop()
 	}
+	if c.run != nil {
+		c.run.halt()
+	}
 }
 
 // update runs one cycle: it reports whether the command went stale and
@@ -242,6 +274,7 @@ func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bo
 		stale = c.active
 		c.active = false
 		c.neutral()
+		c.idleState(dt)
 		return stale, false
 	}
 	c.active = true
@@ -256,14 +289,21 @@ func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bo
 		for i, h := range c.group {
 			h.Put(c.vals[i], now)
 		}
+	case kindRunner:
+		if !c.run.run(c.vals, now, dt) {
+			c.run.halt()
+			return false, true
+		}
 	default:
 		if c.device { // the device closes the loop on its own sensor
 			c.f64.Put(v, now)
+			c.recordState(v, 0, 0, 0, dt, v)
 			break
 		}
 		out, ok := c.pidStep(v, stamp, dt)
 		if !ok {
 			c.neutral()
+			c.idleState(dt)
 			return false, true
 		}
 		c.f64.Put(out, now)
@@ -313,47 +353,25 @@ func (c *Controller) pidStep(sp float64, stamp time.Duration, dt float64) (float
 		rate = (meas - c.lastMeas) / dt
 	}
 	c.lastMeas, c.hasLast = meas, true
-	return c.pid.Update(ff, err, rate-spRate, dt), true
+	out := c.pid.Update(ff, err, rate-spRate, dt)
+	c.recordState(sp, meas, rate, err, dt, out)
+	return out, true
 }
 
-// binding says what a YAML command controller type does and which
-// command interface of its joints it claims; the joint state controller
-// is the ROS bridge's, not the loop's.
-type binding struct {
-	kind  ctlKind
-	iface string
-}
-
-var bindings = map[string]binding{
-	config.JointVoltageController:   {kindForward, interfaces.Voltage},
-	config.ServoPositionController:  {kindForward, interfaces.Position},
-	config.AnalogOutputController:   {kindForward, interfaces.Analog},
-	config.JointGroupVoltage:        {kindGroup, interfaces.Voltage},
-	config.JointPositionController:  {kindPosition, interfaces.Voltage},
-	config.JointVelocityController:  {kindVelocity, interfaces.Voltage},
-	config.JointEffortController:    {kindEffort, interfaces.Voltage},
-	config.SolenoidController:       {kindBinary, interfaces.Binary},
-	config.DigitalOutputController:  {kindBinary, interfaces.Binary},
-	config.CompressorController:     {kindBinary, interfaces.Binary},
-	config.DoubleSolenoidController: {kindTernary, interfaces.Ternary},
-	config.RelayController:          {kindTernary, interfaces.Ternary},
-
-	config.ProfiledPositionController: {kindProfiled, interfaces.Voltage},
-}
-
-// deviceLoop says whether a PID controller of kind on the joint driven
+// deviceLoop says whether a PID controller of type t on the joint driven
 // by target hands its setpoint to the device's own closed loop instead
 // (target closes its loop itself: closed_loop: device), and on which
-// command interface. Position and velocity only: an effort PID and a
-// profiled position controller stay on the robot controller.
-func deviceLoop(kind ctlKind, target *config.Device) (string, bool) {
+// command interface (ControllerFacts.DeviceLoop: position and velocity
+// PIDs; an effort PID and a profiled position controller stay on the
+// robot controller).
+func deviceLoop(t *config.Type, target *config.Device) (string, bool) {
 	if !target.ClosesLoop() {
 		return "", false
 	}
-	switch kind {
-	case kindPosition:
+	switch t.Controller.DeviceLoop {
+	case config.Position:
 		return interfaces.Position, true
-	case kindVelocity:
+	case config.Velocity:
 		return interfaces.Velocity, true
 	}
 	return "", false
@@ -366,16 +384,25 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 	if cd.Type == nil {
 		return nil, fmt.Errorf("controller %q: not checked (type unknown)", cd.Name)
 	}
-	if cd.Type.Name == config.JointStateController {
+	typ := types[cd.Type.Name]
+	switch {
+	case typ == nil:
+		return nil, fmt.Errorf("controller %q: unknown type %q", cd.Name, cd.Type.Name)
+	case typ.family == familyNone:
 		return nil, nil
 	}
-	bind, known := bindings[cd.Type.Name]
-	if !known {
-		return nil, fmt.Errorf("controller %q: unknown type %q", cd.Name, cd.Type.Name)
+	c := &Controller{Name: cd.Name, Type: cd.Type.Name, typ: typ, kind: typ.family, timeout: defTimeout}
+	if typ.Timeout != LoopTimeout {
+		c.timeout = typ.Timeout
 	}
-	c := &Controller{Name: cd.Name, Type: cd.Type.Name, kind: bind.kind, timeout: defTimeout}
-	if cd.Has("timeout") {
+	if key := typ.TimeoutKey; key != "" && cd.Has(key) {
+		c.timeout = time.Duration(cd.Float(key) * float64(time.Second))
+	} else if cd.Has("timeout") {
 		c.timeout = time.Duration(cd.Float("timeout") * float64(time.Second))
+	}
+	bind := typ
+	if typ.New != nil {
+		return c, c.bindRunner(cd, reg, m)
 	}
 	targets := cd.RefList("joints")
 	if target := cd.Ref("joint"); target != nil {
@@ -416,9 +443,6 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 			if c.prof, err = newProfiled(cd, c.joint); err != nil {
 				return nil, err
 			}
-			if !cd.Has("timeout") {
-				c.timeout = noTimeout
-			}
 		}
 		max := cd.Float("max_voltage")
 		iclamp := max
@@ -428,7 +452,7 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 		c.pid = PID{P: cd.Float("pid.p"), I: cd.Float("pid.i"), D: cd.Float("pid.d"), F: cd.Float("pid.f"), IClamp: iclamp, Max: max}
 		c.in.gains = Gains{P: c.pid.P, I: c.pid.I, D: c.pid.D, F: c.pid.F}
 		iface := bind.iface
-		if i, ok := deviceLoop(c.kind, targets[0]); ok {
+		if i, ok := deviceLoop(cd.Type, targets[0]); ok {
 			iface, c.device = i, true
 		}
 		c.f64, err = interfaces.Claim[float64](reg, c.Name, c.Joints[0], iface)

@@ -33,6 +33,8 @@ type Loop struct {
 	ds      hal.DriverStation
 	m       *merger
 	ctls    []*Controller
+	odos    []odometer    // the drive bases' odometry, in YAML order
+	pids    []*Controller // the PID controllers, for their state
 	byName  map[string]*Controller
 	period  time.Duration
 	watch   func() time.Duration
@@ -108,6 +110,12 @@ func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverS
 		}
 		l.ctls = append(l.ctls, c)
 		l.byName[c.Name] = c
+		if o, ok := c.run.(odometer); ok {
+			l.odos = append(l.odos, o)
+		}
+		if c.HasPID() {
+			l.pids = append(l.pids, c)
+		}
 	}
 	l.floats = interfaces.CommandsOf[float64](reg)
 	for i := range m.joints {
@@ -204,8 +212,14 @@ func (l *Loop) Cycle(now time.Duration) {
 	}
 	l.lap(PhaseRead, &t)
 
-	// merge
+	// merge, and what the controllers observe of it enabled or not
+	// (odometry)
 	l.m.merge()
+	for _, c := range l.ctls {
+		if c.run != nil {
+			c.run.observe(now, dt.Seconds())
+		}
+	}
 	l.lap(PhaseMerge, &t)
 
 	ds := l.ds.DS()

@@ -67,12 +67,13 @@ type merger struct {
 	joints []mergedJoint
 	byName map[string]int
 	devOK  []bool // per device: its last Read succeeded
+	robot  *robot.Robot
 }
 
 // newMerger registers a JointState per movable joint and finds its sources
 // in the registry.
 func newMerger(r *robot.Robot, reg *interfaces.Registry, devIndex map[string]int, devOK []bool) (*merger, error) {
-	m := &merger{joints: make([]mergedJoint, len(r.Joints)), byName: map[string]int{}, devOK: devOK}
+	m := &merger{joints: make([]mergedJoint, len(r.Joints)), byName: map[string]int{}, devOK: devOK, robot: r}
 	var errs []error
 	fail := func(err error) { errs = append(errs, err) }
 	for i, rj := range r.Joints {

@@ -31,6 +31,11 @@ type Snapshot struct {
 	// beam breaks, range finders), in name order.
 	LinkDigital []Sample[interfaces.BinaryState]
 	LinkAnalog  []Sample[interfaces.AnalogState]
+	// Odometry is each drive base's, in YAML order.
+	Odometry []OdometrySample
+	// PIDs are the PID controllers' states (Controller.HasPID), in YAML
+	// order.
+	PIDs []ControllerSample
 }
 
 // State names the robot's state: "e-stopped", "enabled", "inhibited:
@@ -125,6 +130,14 @@ func (l *Loop) newSnapshot() Snapshot {
 	}
 	s.IMUs, s.PDPs, s.Compressors = l.imus.samples(), l.pdps.samples(), l.comps.samples()
 	s.LinkDigital, s.LinkAnalog = l.linkDigital.samples(), l.linkAnalog.samples()
+	s.PIDs = make([]ControllerSample, len(l.pids))
+	for i, c := range l.pids {
+		s.PIDs[i].Name = c.Name
+	}
+	s.Odometry = make([]OdometrySample, len(l.odos))
+	for i, o := range l.odos {
+		o.odometry(&s.Odometry[i])
+	}
 	return s
 }
 
@@ -148,6 +161,13 @@ func (l *Loop) fill(s *Snapshot, now time.Duration, ds hal.DSState) {
 	l.comps.fill(s.Compressors, l.devOK)
 	l.linkDigital.fill(s.LinkDigital, l.devOK)
 	l.linkAnalog.fill(s.LinkAnalog, l.devOK)
+	for i, o := range l.odos {
+		o.odometry(&s.Odometry[i])
+	}
+	for i, c := range l.pids {
+		s.PIDs[i] = c.st
+		s.PIDs[i].Name = c.Name
+	}
 }
 
 // Notify returns a new channel that receives after each cycle's snapshot
@@ -164,7 +184,7 @@ func (l *Loop) Notify() <-chan struct{} {
 func (l *Loop) ReadSnapshot(dst *Snapshot) {
 	l.pubMu.Lock()
 	joints, devs, imus, pdps, comps := dst.Joints, dst.Devices, dst.IMUs, dst.PDPs, dst.Compressors
-	ld, la := dst.LinkDigital, dst.LinkAnalog
+	ld, la, odo, pids := dst.LinkDigital, dst.LinkAnalog, dst.Odometry, dst.PIDs
 	*dst = l.pub
 	dst.Joints = append(joints[:0], l.pub.Joints...)
 	dst.Devices = append(devs[:0], l.pub.Devices...)
@@ -173,6 +193,8 @@ func (l *Loop) ReadSnapshot(dst *Snapshot) {
 	dst.Compressors = append(comps[:0], l.pub.Compressors...)
 	dst.LinkDigital = append(ld[:0], l.pub.LinkDigital...)
 	dst.LinkAnalog = append(la[:0], l.pub.LinkAnalog...)
+	dst.Odometry = append(odo[:0], l.pub.Odometry...)
+	dst.PIDs = append(pids[:0], l.pub.PIDs...)
 	l.pubMu.Unlock()
 	var refused uint64
 	for _, c := range l.ctls {

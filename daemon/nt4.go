@@ -322,8 +322,8 @@ func (d *Daemon) ntCommand(prefix string, commands, tuning bool) func(topic stri
 			}
 			return c.SetGains(control.Gains{P: g[0], I: g[1], D: g[2], F: g[3]}, now)
 		}
-		if c.Takes() == control.Float64Array {
-			vs, ok := v.Doubles(make([]float64, 0, len(c.Joints)), len(c.Joints))
+		if n := c.Width(); n > 0 { // a group's values, a drive base's twist
+			vs, ok := v.Doubles(make([]float64, 0, n), n)
 			if !ok {
 				c.Refuse()
 				return fmt.Errorf("the command is double[] of %d", len(c.Joints))

@@ -238,7 +238,8 @@ func (ck *checker) drivetrain(dt *config.Device) {
 	}
 }
 
-// controller checks that a PID controller's joint measures what it needs.
+// controller checks that a PID controller's joint measures what it
+// needs (ControllerFacts.Measures).
 func (ck *checker) controller(ctl *config.Device) {
 	target := ctl.Ref("joint")
 	if ctl.Type == nil || target == nil || target.Type == nil || !target.Type.Speed {
@@ -248,22 +249,26 @@ func (ck *checker) controller(ctl *config.Device) {
 	if j == nil {
 		return // the device's own checks report a joint that is not in the URDF
 	}
-	switch ctl.Type.Name {
-	case config.JointPositionController, config.JointVelocityController, config.ProfiledPositionController:
+	f := ctl.Type.Controller
+	if f == nil {
+		return
+	}
+	switch f.Measures {
+	case config.Position, config.Velocity:
 		what := "position"
-		if ctl.Type.Name == config.JointVelocityController {
+		if f.Measures == config.Velocity {
 			what = "velocity"
 		}
 		if j.PositionSensor() == nil && !measuresItsJoint(target) {
 			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q has no encoder or analog input, so a %s PID has nothing to measure", ctl, j.Name, what)
 		}
-		if ctl.Type.Name == config.JointPositionController && target.ClosesLoop() {
+		if f.DeviceLoop == config.Position && target.ClosesLoop() {
 			ck.deviceLoop(ctl, target, j)
 		}
-		if ctl.Type.Name == config.ProfiledPositionController && !ctl.Has("max_velocity") && (j.URDF.Limit == nil || j.URDF.Limit.Velocity <= 0) {
-			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q has no velocity limit in the URDF (line %d), so the profile has none: set max_velocity", ctl, j.Name, j.URDF.Pos.Line)
+		if f.VelocityKey != "" && !ctl.Has(f.VelocityKey) && (j.URDF.Limit == nil || j.URDF.Limit.Velocity <= 0) {
+			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q has no velocity limit in the URDF (line %d), so the profile has none: set %s", ctl, j.Name, j.URDF.Pos.Line, f.VelocityKey)
 		}
-	case config.JointEffortController:
+	case config.Effort:
 		if j.PDP == nil && !target.Type.EffortState {
 			ck.list.Errorf(ctl.ValuePos("joint"), "%s: joint %q's %s has no pdp_ch, so an effort PID has nothing to measure (effort = PDP current × k_eff)", ctl, j.Name, target)
 		}

@@ -214,7 +214,7 @@ func New(o Options) (*Bridge, error) {
 	}
 	b.every = PublishPeriod(o.Config, o.Loop.Period(), o.PublishRate)
 	for _, c := range o.Loop.Controllers() {
-		b.ctlTopics[b.names.Resolve(c.Name+"/command")] = c
+		b.ctlTopics[b.names.Resolve(c.Name+"/"+c.Topic())] = c
 	}
 	b.out.clock = o.Clock
 	b.o.Logf = b.teeLog(o.Logf)
@@ -228,7 +228,7 @@ func New(o Options) (*Bridge, error) {
 // 100 Hz; never faster than the loop.
 func PublishPeriod(c *config.File, loop time.Duration, rate float64) time.Duration {
 	for _, cd := range c.Controllers {
-		if rate <= 0 && cd.Type != nil && cd.Type.Name == config.JointStateController && cd.Has("publish_rate") {
+		if rate <= 0 && cd.Type != nil && cd.Type.Controller != nil && cd.Type.Controller.JointStates && cd.Has("publish_rate") {
 			rate = cd.Float("publish_rate")
 		}
 	}
@@ -428,6 +428,10 @@ func commandType(c *control.Controller) string {
 		return "std_msgs/Int8"
 	case control.Float64Array:
 		return "std_msgs/Float64MultiArray"
+	case control.Twist:
+		return "geometry_msgs/Twist"
+	case control.JointTrajectory:
+		return "trajectory_msgs/JointTrajectory"
 	}
 	return "std_msgs/Float64"
 }

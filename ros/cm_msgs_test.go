@@ -37,4 +37,14 @@ func TestControllerManagerMD5(t *testing.T) {
 	if got, err := msgproc.MD5(Logger{}); err != nil || got != "a6069a2ff40db7bd32143dd66e1f408e" {
 		t.Errorf("Logger: md5 %s (%v)", got, err)
 	}
+	// control_msgs/JointControllerState: genpy's md5 of ctlmsgs/msg/'s text
+	// (Header's md5 in place of its name), as rostopic compares it.
+	if got, err := msgproc.MD5(JointControllerState{}); err != nil || got != "987ad85e4756f3aef7f1e5e7fe0595d1" {
+		t.Errorf("JointControllerState: md5 %s (%v)", got, err)
+	}
+	// trajectory_msgs/JointTrajectory as Debian's python3-trajectory-msgs
+	// has it (its _md5sum), for the command topic.
+	if got, err := msgproc.MD5(JointTrajectory{}); err != nil || got != "65b4f94a94d1ed67169da35a02f33d3f" {
+		t.Errorf("JointTrajectory: md5 %s (%v)", got, err)
+	}
 }

@@ -72,9 +72,9 @@ func newManager(c *config.File, loop *control.Loop, logf func(string, ...any)) *
 		e := &cmEntry{name: cd.Name, typ: cd.Type.Name, loaded: true, everRun: true}
 		if ctl := loop.Controller(cd.Name); ctl != nil {
 			e.ctl, e.joints = ctl, ctl.Joints
-			e.iface = hardwareInterface(cd.Type.Name)
-		} else if cd.Type.Name == config.JointStateController {
-			e.iface = "hardware_interface::JointStateInterface"
+			e.iface = ctl.HardwareInterface()
+		} else if f := cd.Type.Controller; f != nil && f.JointStates {
+			e.iface = f.HardwareInterface
 		} else {
 			continue
 		}
@@ -82,22 +82,6 @@ func newManager(c *config.File, loop *control.Loop, logf func(string, ...any)) *
 		m.byName[e.name] = e
 	}
 	return m
-}
-
-// hardwareInterface names the interface a controller type claims its
-// joints through, as ros_control's controllers do; frcd's own types
-// (voltage_controllers, frcd_controllers) claim frcd's.
-func hardwareInterface(typ string) string {
-	pkg, _, _ := strings.Cut(typ, "/")
-	switch pkg {
-	case "effort_controllers":
-		return "hardware_interface::EffortJointInterface"
-	case "position_controllers":
-		return "hardware_interface::PositionJointInterface"
-	case "velocity_controllers":
-		return "hardware_interface::VelocityJointInterface"
-	}
-	return "frcd::" + pkg
 }
 
 // running says whether e runs. m.mu held.

@@ -50,6 +50,8 @@ type session struct {
 	linkDigital []*goroslib.Publisher
 	linkAnalog  []*goroslib.Publisher
 	ds          *dsPubs // the driver_station/ topics, with Options.DriverStation
+	odom        *odomPubs
+	ctlStates   *ctlStatePubs
 }
 
 // connect registers a node and everything on it with the master.
@@ -239,7 +241,10 @@ func (s *session) setup() error {
 		}
 	}
 	for _, c := range b.o.Loop.Controllers() {
-		if err := s.subscribe(c.Name+"/command", b.commandCallback(c), commandLimit(c)); err != nil {
+		if c.Takes() == control.JointTrajectory {
+			continue // serveTrajectories
+		}
+		if err := s.subscribe(c.Name+"/"+c.Topic(), b.commandCallback(c), commandLimit(c)); err != nil {
 			return err
 		}
 	}
@@ -263,6 +268,15 @@ func (s *session) setup() error {
 		return err
 	}
 	if err := s.setupDS(); err != nil {
+		return err
+	}
+	if err := s.setupOdometry(); err != nil {
+		return err
+	}
+	if err := s.setupControllerStates(); err != nil {
+		return err
+	}
+	if err := s.serveTrajectories(); err != nil {
 		return err
 	}
 	return s.serveControllerManager()
@@ -312,6 +326,8 @@ func (b *Bridge) commandCallback(c *control.Controller) any {
 		return func(m *std_msgs.Int8) { count(c.Command(float64(m.Data), b.o.Clock())) }
 	case control.Float64Array:
 		return func(m *std_msgs.Float64MultiArray) { count(c.CommandGroup(m.Data, b.o.Clock())) }
+	case control.Twist:
+		return b.twistCommand(c, count)
 	}
 	return func(m *std_msgs.Float64) { count(c.Command(m.Data, b.o.Clock())) }
 }
@@ -333,7 +349,7 @@ func (b *Bridge) enable(req *std_srvs.SetBoolReq) (*std_srvs.SetBoolRes, bool) {
 func (b *Bridge) listControllers(*std_srvs.TriggerReq) (*std_srvs.TriggerRes, bool) {
 	var sb strings.Builder
 	for _, c := range b.o.Loop.Controllers() {
-		fmt.Fprintf(&sb, "%s %s joints=%s topic=%s refused=%d", c.Name, c.Type, strings.Join(c.Joints, ","), b.names.Resolve(c.Name+"/command"), c.Refused())
+		fmt.Fprintf(&sb, "%s %s joints=%s topic=%s refused=%d", c.Name, c.Type, strings.Join(c.Joints, ","), b.names.Resolve(c.Name+"/"+c.Topic()), c.Refused())
 		if goal, reached, ok := goalState(c); ok {
 			fmt.Fprintf(&sb, " goal=%s at_goal=%v", goal, reached)
 		}
@@ -457,6 +473,8 @@ func (s *session) watchMaster(ctx context.Context) error {
 // goroutine.
 func (s *session) publishState() {
 	s.publishDS()
+	s.publishOdometry()
+	s.publishControllerStates()
 	if s.b.cm.jsStopped.Load() { // the joint state controller stopped
 		return
 	}

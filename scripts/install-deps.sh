@@ -39,6 +39,12 @@ rospack                rospack-tools
 /usr/lib/python3/dist-packages/tf2_ros/__init__.py python3-tf2-ros
 # genpy, to make the Python types of controller_manager_msgs from ros/cmmsgs (Debian has no ros_control)
 /usr/lib/genpy/gensrv_py.py python3-genpy
+# the actionlib Python client and trajectory_msgs, for the FollowJointTrajectory test (ros/testdata/follow_trajectory.py;
+# the control_msgs types are made from ros/ctlmsgs with genpy and the genaction of actionlib_msgs)
+/usr/lib/python3/dist-packages/actionlib/simple_action_client.py python3-actionlib
+/usr/lib/python3/dist-packages/trajectory_msgs/msg/_JointTrajectory.py python3-trajectory-msgs
+/usr/lib/actionlib_msgs/genaction.py libactionlib-msgs-dev
+/usr/share/actionlib_msgs/msg/GoalID.msg ros-actionlib-msgs
 # message definitions, so rostopic can echo the topics of frcd and rosservice call its services
 /usr/lib/python3/dist-packages/sensor_msgs/msg/_JointState.py python3-sensor-msgs
 /usr/lib/python3/dist-packages/diagnostic_msgs/msg/_DiagnosticArray.py python3-diagnostic-msgs

@@ -95,6 +95,9 @@ type Source struct {
 	q          []float64
 	old        []byte
 	lastSim    time.Duration
+
+	odo    []odoTopics // odometry.go
+	odoOld [Pose2dSize]byte
 }
 
 type jointTopics struct{ position, velocity, effort *Topic }
@@ -248,6 +251,7 @@ func New(o Options) *Source {
 	if o.Truth != nil && o.Truth(&s.truth) {
 		s.addSim()
 	}
+	s.addOdometry()
 	return s
 }
 
@@ -279,9 +283,7 @@ func (s *Source) addSchema(sc Schema) {
 
 // addSim adds the schemas, the true pose and the links' poses.
 func (s *Source) addSim() {
-	for _, sc := range []Schema{Translation2d, Rotation2d, Pose2d, Translation3d, Quaternion, Rotation3d, Pose3d} {
-		s.addSchema(sc)
-	}
+	s.addSchemas()
 	p := s.o.Prefix + "/sim/"
 	s.pose2d = s.add(p+"pose", "struct:Pose2d", Raw, props("unit", "m, rad: the true field pose"))
 	s.pose2d.Raw = make([]byte, Pose2dSize)
@@ -439,6 +441,7 @@ func (s *Source) Sample() bool {
 		s.sampleMechanism(now)
 	}
 	s.sampleAlerts(now)
+	s.sampleOdometry(now)
 	if s.pose2d != nil && (s.pose2d.Seq == 0 || now-s.lastSim >= s.o.SimEvery-time.Millisecond/2) {
 		s.lastSim = now
 		s.sampleSim(now)

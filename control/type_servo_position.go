@@ -1,0 +1,16 @@
+package control
+
+import (
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/interfaces"
+)
+
+func init() { MustRegister(servoPositionType) }
+
+// servoPositionType forwards an angle to a servo, which holds it itself.
+var servoPositionType = &Type{family: kindForward, iface: interfaces.Position, Timeout: NoTimeout, Config: holds(config.JointControllerType(
+	config.ServoPositionController, "Forwards a position command to a servo.",
+	"ros_controllers' position_controllers/JointPositionController: the servo holds the angle itself. Command: "+
+		"std_msgs/Float64 in rad on /NAME/command.",
+	config.ControllerFacts{HardwareInterface: "hardware_interface::PositionJointInterface"},
+	config.ControllerJointKey("The servo's joint.", config.ServoPositionController)))}

@@ -1,0 +1,68 @@
+package ros_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/internal/tooltest"
+	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/ros"
+)
+
+// TestCmdVelDrivesOdom: Debian's rostopic streams geometry_msgs/Twist on
+// the competition robot's diff_drive_controller's cmd_vel (its wheels' four
+// voltage controllers replaced by it), on the sim in real time; the base
+// moves, /drive/odom (nav_msgs/Odometry) follows it and /tf carries
+// odom → base_link; a Pose2D on /drive/reset_pose places the odometry.
+func TestCmdVelDrivesOdom(t *testing.T) {
+	integration(t, tooltest.Rostopic)
+	yp := tooltest.DiffDriveYAML(t, "../examples/competition/robot.yaml", "")
+	r, list, err := robot.Load("../examples/competition/robot.urdf", yp)
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("%v %v", err, list)
+	}
+	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
+	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
+		Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded, Logf: t.Logf,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &frcd{d: d, Service: tooltest.Serve(t, d.Run)}
+	f.registered(t, 1)
+	stop := e.Start(t, tooltest.Rostopic.Name, "pub", "-r", "20", "/drive/cmd_vel", "geometry_msgs/Twist", "{linear: {x: 0.5}}")
+	odomX := func() float64 {
+		out := e.MustRun(t, tooltest.Rostopic.Name, "echo", "-n", "1", "/drive/odom/pose/pose/position/x")
+		x, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(out), "---")), 64)
+		if err != nil {
+			t.Fatalf("odom x: %q: %v", out, err)
+		}
+		return x
+	}
+	tooltest.Eventually(t, 20*time.Second, "the odometry past 0.5 m", func() bool { return odomX() > 0.5 })
+	stop()
+	last := odomX() // the twist expires: wait for the base to stop
+	tooltest.Eventually(t, 20*time.Second, "the base stopped", func() bool {
+		x := odomX()
+		still := x-last < 0.005
+		last = x
+		return still
+	})
+	x := odomX()
+	p, _ := d.Sim.Pose()
+	t.Logf("odometry x %.3f m, truth x %.3f m", x, p.X)
+	if p.X < 0.4 || x-p.X > 0.1 || p.X-x > 0.1 {
+		t.Errorf("the base moved %.3f m; odometry says %.3f m", p.X, x)
+	}
+	tf := e.MustRun(t, tooltest.Rostopic.Name, "echo", "-n", "1", "/tf/transforms[0]/child_frame_id")
+	if !strings.Contains(tf, "base_link") {
+		t.Errorf("/tf: %q", tf)
+	}
+	// (-3.0, not -3: rostopic refuses an integer for a float64 field)
+	e.MustRun(t, tooltest.Rostopic.Name, "pub", "-1", "/drive/reset_pose", "geometry_msgs/Pose2D", "{x: -3.0, y: 0.0, theta: 0.0}")
+	tooltest.Eventually(t, 10*time.Second, "the odometry reset", func() bool { return odomX() < -2 })
+}
