@@ -30,7 +30,7 @@ build: ## build bin/frcd for this machine
 
 test: deps fmt-check vet rio rio-test systemcore systemcore-test ## install test deps, check formatting, vet, build and test the roboRIO binary, run all tests with -race
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio ./hal/roborio
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio ./hal/wpihal
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags ctre ./hal/ctre ./hal/linux
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO" ./cmd/frcd
 	cd third_party/goroslib && FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
@@ -55,7 +55,7 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 	cd third_party/goroslib && $(GO) vet ./...
-	$(GO) vet -tags roborio ./hal/roborio ./cmd/frcd
+	$(GO) vet -tags roborio ./hal/roborio ./hal/wpihal ./cmd/frcd
 	$(GO) vet -tags ctre ./hal/ctre ./hal/linux
 
 # The roboRIO build: cgo through Debian's armel cross compiler, for the
@@ -63,7 +63,7 @@ vet:
 # userland; only GLIBC_2.4 symbols (build/rio/glibc-2.4.h) and its own
 # entry point (build/rio/start.S) so that it loads on the roboRIO's older
 # glibc; Go's own DNS resolver and user lookup (netgo, osusergo) rather
-# than glibc's. libwpiHal.so is opened at run time (hal/roborio).
+# than glibc's. libwpiHal.so is opened at run time (hal/wpihal).
 RIO_CC      ?= arm-linux-gnueabi-gcc
 RIO_CFLAGS  := -march=armv7-a -mtune=cortex-a9 -mfpu=vfpv3 -mfloat-abi=softfp -O2 -include $(CURDIR)/build/rio/glibc-2.4.h
 RIO_LDFLAGS := -linkmode=external -extldflags '-nostartfiles $(CURDIR)/bin/.rio/start.o -Wl,--no-as-needed -l:libpthread.so.0 -l:libdl.so.2'
@@ -79,11 +79,11 @@ rio: deps bin/.rio/start.o ## cross-compile bin/frcd-rio for the roboRIO (linux/
 	$(RIO_GO) build -tags $(RIO_TAGS) -trimpath -ldflags "$(LDFLAGS) $(RIO_LDFLAGS)" -o bin/frcd-rio ./cmd/frcd
 	scripts/check-rio.sh bin/frcd-rio
 
-rio-test: deps bin/.rio/start.o ## run the roboRIO backend's tests as ARM binaries under qemu-arm (fake HAL built for ARM)
-	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/roborio.test ./hal/roborio
+rio-test: deps bin/.rio/start.o ## run the WPILib HAL binding's 2026 tests as ARM binaries under qemu-arm (fake HAL built for ARM)
+	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/wpihal.test ./hal/wpihal
 	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/frcd.test ./cmd/frcd
 	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/ctre.test ./hal/ctre
-	cd hal/roborio && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/roborio.test -test.count=1
+	cd hal/wpihal && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/wpihal.test -test.count=1
 	cd hal/ctre && FRCD_REQUIRE_TOOLS=1 FAKECTRE_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/ctre.test -test.count=1
 	cd cmd/frcd && LD_LIBRARY_PATH= $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.run "OpenRoboRIO|RunRoboRIO" -test.v
 

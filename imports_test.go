@@ -23,9 +23,10 @@ var allowed = map[string][]string{
 	"config":                    {"diag", "frc", "gopkg.in/yaml.v3"},
 	"robot":                     {"diag", "urdf", "config"},
 	"hal":                       {"periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
-	"hal/systemcore":            {"hal", "config", "diag", "hal/linux", "hal/socketcan", "hal/heartbeat", "nt4"},
+	"hal/systemcore":            {"hal", "config", "diag", "hal/linux", "hal/socketcan", "hal/heartbeat", "hal/wpihal", "nt4"},
 	"hal/linux":                 {"hal", "hal/ctre", "config", "hal/periph", "hal/socketcan", "hal/heartbeat", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
-	"hal/roborio":               {"hal", "hal/ctre", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
+	"hal/roborio":               {"hal/ctre", "hal/wpihal"},
+	"hal/wpihal":                {"hal", "hal/ctre", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"hal/periph":                {"hal", "periph.io/x/conn/v3/gpio", "periph.io/x/conn/v3/gpio/gpioreg", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/i2c/i2creg", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3/spi/spireg", "periph.io/x/host/v3"},
 	"hal/haltest":               {"frc", "hal", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"hal/socketcan":             {"hal", "github.com/go-daq/canbus", "golang.org/x/sys/unix"},
@@ -58,10 +59,11 @@ var allowed = map[string][]string{
 	"internal/cpubench/bareloop": {},
 }
 
-// TestImportGraph checks the default build and the roboRIO's (the
-// roborio tag adds hal/roborio's cgo files and cmd/frcd's import of it).
+// TestImportGraph checks the default build, the roboRIO's (the roborio
+// tag adds hal/wpihal's 2026 cgo files and cmd/frcd's import of
+// hal/roborio) and Systemcore's (the systemcore tag: the 2027 ones).
 func TestImportGraph(t *testing.T) {
-	for _, tags := range []string{"", "roborio", "ctre"} {
+	for _, tags := range []string{"", "roborio", "systemcore", "ctre"} {
 		out, err := exec.Command("go", "list", "-tags", tags, "-f", `{{.ImportPath}} {{join .Imports " "}}`, "./...").Output()
 		if err != nil {
 			t.Fatalf("go list -tags %q: %v", tags, err)

@@ -1,10 +1,10 @@
-//go:build roborio && cgo
+//go:build cgo && roborio
 
-package roborio
+package wpihal
 
 /*
 #include <stdlib.h>
-#include "wpihal.h"
+#include "hal2026.h"
 */
 import "C"
 
@@ -56,7 +56,7 @@ func (b *Backend) CAN() hal.CANBus { return &b.bus }
 // Send sends f once (HAL_CAN_SendMessage, no repeat).
 func (c *canBus) Send(f hal.Frame) error {
 	if f.ID > 0x1FFFFFFF || f.Len > 8 {
-		return fmt.Errorf("roborio: CAN frame id %#x with %d bytes: not a 29-bit id with 0-8 bytes: %w", f.ID, f.Len, hal.ErrUnsupported)
+		return fmt.Errorf("wpihal: CAN frame id %#x with %d bytes: not a 29-bit id with 0-8 bytes: %w", f.ID, f.Len, hal.ErrUnsupported)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
