@@ -7,7 +7,8 @@ import (
 
 // validate --hal systemcore: examples/systemcore and systemcore_io run
 // as they are; on the competition example every device Systemcore's
-// backend cannot run gets its finding (encoders, relays, analog outputs,
+// backend cannot run gets its finding (relays, analog outputs, DIO duty
+// cycles, encoders off SmartIO's channel pairs,
 // the navX on roboRIO ports, CTRE's closed devices), every channel past
 // SmartIO's six and every SmartIO channel used twice gets one, and the
 // devices it can run (the PDP, PWM controllers on channels 0-5) get none.
@@ -23,7 +24,8 @@ func TestValidateSystemcore(t *testing.T) {
 		t.Fatalf("examples/competition: exit %d\n%s%s", code, out, errOut)
 	}
 	for _, want := range []string{
-		`encoder "left_drive_encoder": the systemcore backend cannot run it: it has no quadrature encoders`,
+		`nidec "shooter_joint": the systemcore backend cannot run it: it has no DIO duty-cycle outputs`,
+		`encoder "turret_encoder": ch_a: DIO 8 and 9: Systemcore counts quadrature on SmartIO channel pairs 0/1, 2/3, 4/5 only`,
 		`digital_input "elevator_lower_limit": dio_channel: DIO channel 6: Systemcore has SmartIO channels 0-5 only (WPILib's kNumSmartIo = 6)`,
 		`analog_input "shoulder_pot": ain_channel: analog input channel 0 is SmartIO channel 0, which right_front_wheel_joint's id already uses`,
 		`pwm_victor_spx "conveyor_joint": id: PWM channel 9: Systemcore has SmartIO channels 0-5 only`,
@@ -37,7 +39,8 @@ func TestValidateSystemcore(t *testing.T) {
 			t.Errorf("--hal systemcore lacks %q\n%s", want, out)
 		}
 	}
-	for _, not := range []string{`pdp "pdp":`, `spark "right_front_wheel_joint":`, `victor_sp "right_rear_wheel_joint":`} {
+	for _, not := range []string{`pdp "pdp":`, `spark "right_front_wheel_joint":`, `victor_sp "right_rear_wheel_joint":`,
+		`encoder "left_drive_encoder": ch_a: DIO 0 and 1`, `encoder "left_drive_encoder": the systemcore backend cannot run it`} {
 		if strings.Contains(out, not) {
 			t.Errorf("--hal systemcore warns about %s, which it runs\n%s", not, out)
 		}

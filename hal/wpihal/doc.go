@@ -28,7 +28,7 @@
 // halt) disables for good. Close sets every output neutral and frees it.
 //
 // The tests compile a fake libwpiHal.so for each year from
-// testdata/fakehal2026.c and fakehal2027.c with the host's C compiler (or
+// internal/fakehal's fakehal2026.c and fakehal2027.c with the host's C compiler (or
 // $FAKEHAL_CC: make rio-test runs the 2026 tests as ARM binaries under
 // qemu-arm, make systemcore-test the 2027 tests as arm64 binaries under
 // qemu-aarch64); the fakes record every call and play a Driver Station.

@@ -72,7 +72,12 @@ typedef struct {
 typedef struct {
 	int64_t timestamp;
 	double x, y, z;
-} frcd_Vector3d; // HAL_Acceleration3d and HAL_GyroRate3d alike
+} frcd_Acceleration3d;
+
+typedef struct {
+	int64_t timestamp;
+	double x, y, z;
+} frcd_GyroRate3d;
 
 // X(name, return type, parameter list): every HAL function frcd calls.
 #define FRCD_HAL_FUNCS(X)                                                                                   \
@@ -111,8 +116,8 @@ typedef struct {
 	X(HAL_FreeEncoder, void, (HAL_Handle h))                                                                \
 	X(HAL_GetEncoderRaw, int32_t, (HAL_Handle h, int32_t * status))                                         \
 	X(HAL_GetIMUQuaternion, void, (frcd_Quaternion * q, int32_t * status))                                  \
-	X(HAL_GetIMUGyroRates, void, (frcd_Vector3d * rates, int32_t * status))                                 \
-	X(HAL_GetIMUAcceleration, void, (frcd_Vector3d * accel, int32_t * status))
+	X(HAL_GetIMUGyroRates, void, (frcd_GyroRate3d * rates, int32_t * status))                                 \
+	X(HAL_GetIMUAcceleration, void, (frcd_Acceleration3d * accel, int32_t * status))
 
 #define FRCD_HAL_YEAR "2027"
 #define FRCD_OWN_YEAR_SYMBOL "HAL_GetMonotonicTime"
@@ -291,7 +296,8 @@ frcd_int frcd_encoder_raw(int32_t h) { FRCD_INIT(p_HAL_GetEncoderRaw(h, &r.statu
 
 int32_t frcd_imu_read(double* out) {
 	frcd_Quaternion q;
-	frcd_Vector3d g, a;
+	frcd_GyroRate3d g;
+	frcd_Acceleration3d a;
 	memset(&q, 0, sizeof q);
 	memset(&g, 0, sizeof g);
 	memset(&a, 0, sizeof a);

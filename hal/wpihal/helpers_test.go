@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/frcd/frcd/internal/fakehal"
 	"github.com/frcd/frcd/internal/tooltest"
 )
 
@@ -48,19 +49,15 @@ func compile(t *testing.T, out string, args ...string) {
 	}
 }
 
-// fakeLib is the path of the fake libwpiHal.so built from
-// testdata/fakehal<year>.c.
+// fakeLib is the path of the fake libwpiHal.so of Year
+// (internal/fakehal).
 func fakeLib(t *testing.T) string {
 	t.Helper()
 	tooltest.Require(t, tooltest.CC)
 	libs.once.Do(func() {
 		libs.dir, libs.err = os.MkdirTemp("", "fakehal")
 		if libs.err == nil {
-			b, err := exec.Command(cc(), "-shared", "-fPIC", "-Wall", "-Werror", "-o",
-				filepath.Join(libs.dir, Library), filepath.Join("testdata", fakeSource)).CombinedOutput()
-			if err != nil {
-				libs.err = errors.New(err.Error() + "\n" + string(b))
-			}
+			_, libs.err = fakehal.Build(libs.dir, cc(), Year)
 		}
 	})
 	if libs.err != nil {

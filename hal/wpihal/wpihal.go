@@ -63,6 +63,7 @@ type Options struct {
 type Backend struct {
 	closed    atomic.Bool
 	checklist string
+	path      string       // the library loaded
 	t0        uint64       // the HAL's clock at Open, µs
 	lastNow   atomic.Int64 // the last Now, a time.Duration
 
@@ -125,7 +126,7 @@ func Open(o Options) (*Backend, error) {
 	if C.frcd_initialize(C.int32_t(timeout.Milliseconds())) == 0 {
 		return nil, fmt.Errorf("wpihal: HAL_Initialize failed (%s; see %s)", initFailure, o.Checklist)
 	}
-	b := &Backend{checklist: o.Checklist,
+	b := &Backend{checklist: o.Checklist, path: path,
 		joy:   (*C.frcd_joystick)(C.calloc(1, C.size_t(unsafe.Sizeof(C.frcd_joystick{})))),
 		match: (*C.frcd_match)(C.calloc(1, C.size_t(unsafe.Sizeof(C.frcd_match{}))))}
 	t := C.frcd_now_us()
@@ -310,6 +311,9 @@ func (b *Backend) DS() hal.DSState {
 	}
 	return s
 }
+
+// Library is the path of the libwpiHal.so loaded.
+func (b *Backend) Library() string { return b.path }
 
 // Hold keeps the robot disabled from now on, whatever the Driver Station
 // says (the daemon's final halt), and tells the Driver Station so.

@@ -16,9 +16,7 @@ import (
 	"github.com/frcd/frcd/internal/tooltest"
 )
 
-// The 2026 fake HAL and where the roboRIO's backend looks for the HAL.
-const fakeSource = "fakehal2026.c"
-
+// Where the roboRIO's backend looks for the HAL.
 var (
 	DefaultDirs = []string{"/usr/local/frc/third-party/lib", "/usr/local/frc/lib"}
 	Checklist   = "deploy/roborio-checklist.md"

@@ -15,9 +15,6 @@ import (
 	"github.com/frcd/frcd/internal/tooltest"
 )
 
-// The 2027 fake HAL.
-const fakeSource = "fakehal2027.c"
-
 func TestOpenAndClose2027(t *testing.T) {
 	f := open(t, "clock 7000000")
 	f.expect("HAL_Initialize", "HAL_ObserveUserProgramStarting")
