@@ -92,12 +92,13 @@ rio-test: deps bin/.rio/start.o ## run the WPILib HAL binding's 2026 tests as AR
 
 # The Systemcore build: linux/arm64 with cgo through Debian's aarch64 cross
 # compiler, so that frcd loads WPILib's 2027 HAL (libwpiHal.so) at run time
-# (hal/wpihal, build tag systemcore); Go's own DNS resolver and user lookup
+# (hal/wpihal, build tag systemcore) and CTRE's Phoenix libraries for
+# SocketCAN when deployed (hal/ctre, build tag ctre); Go's own DNS resolver and user lookup
 # (netgo, osusergo); it needs only libc.so.6 and no glibc symbol newer than
 # Systemcore's 2.35 (scripts/check-systemcore.sh).
 SC_CC        ?= aarch64-linux-gnu-gcc
 SC_GO        := CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=$(SC_CC) $(GO)
-SC_TAGS      := systemcore,netgo,osusergo
+SC_TAGS      := systemcore,ctre,netgo,osusergo
 QEMU_AARCH64 := qemu-aarch64 -L /usr/aarch64-linux-gnu
 
 systemcore: deps ## cross-compile bin/frcd-systemcore for Systemcore (linux/arm64, cgo, WPILib's 2027 HAL loaded at run time) and check it

@@ -23,7 +23,7 @@ var allowed = map[string][]string{
 	"config":             {"diag", "frc", "gopkg.in/yaml.v3"},
 	"robot":              {"diag", "urdf", "config"},
 	"hal":                {"periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
-	"hal/systemcore":     {"hal", "config", "diag", "hal/linux", "hal/socketcan", "hal/heartbeat", "hal/wpihal"},
+	"hal/systemcore":     {"hal", "hal/ctre", "config", "diag", "hal/linux", "hal/socketcan", "hal/heartbeat", "hal/wpihal"},
 	"hal/linux":          {"hal", "hal/ctre", "config", "hal/periph", "hal/socketcan", "hal/heartbeat", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
 	"hal/roborio":        {"hal/ctre", "hal/wpihal"},
 	"hal/wpihal":         {"hal", "hal/ctre", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},

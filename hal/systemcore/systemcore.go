@@ -10,6 +10,7 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/ctre"
 	"github.com/frcd/frcd/hal/heartbeat"
 	"github.com/frcd/frcd/hal/linux"
 	"github.com/frcd/frcd/hal/socketcan"
@@ -85,12 +86,14 @@ func (o Options) HeartbeatMode() string {
 	return "off"
 }
 
-// Caps are the providers Systemcore's backend has: its CAN buses, and
-// through WPILib's 2027 HAL (hal/wpihal) the SmartIO channels as PWM
-// outputs, DIO, analog inputs and quadrature encoders, and the built-in
-// IMU. What it has no hardware for (relays, analog out, duty-cycle
+// Caps are the providers Systemcore's backend has as make systemcore
+// builds it: its CAN buses; through WPILib's 2027 HAL (hal/wpihal) the
+// SmartIO channels as PWM outputs, DIO, analog inputs and quadrature
+// encoders, and the built-in IMU; CTRE's devices through CTRE's Phoenix
+// libraries for SocketCAN, when deployed (deploy/ctre.md; the ctre build
+// tag). What it has no hardware for (relays, analog out, duty-cycle
 // outputs, the roboRIO's ports) it does not implement; Lacks says why.
-const Caps = hal.CapCAN | wpihal.SystemcoreCaps
+const Caps = hal.CapCAN | wpihal.SystemcoreCaps | ctre.Caps
 
 // Backend is Systemcore's hal.Backend: a hal.CANBuses, hal.NamedCAN,
 // hal.Stepper, hal.Enabler, hal.Epocher, hal.Reporter and hal.Lacker. It
@@ -294,8 +297,16 @@ func (b *Backend) CAN() hal.CANBus { return b.l.CAN() }
 func (b *Backend) CANBus(name string) (hal.CANBus, error) { return b.l.CANBus(name) }
 
 // Lacks says, for providers Systemcore's backend lacks, why and what to
-// use instead.
-func (b *Backend) Lacks(c hal.Caps) string { return Lacks(c) }
+// use instead (for CTRE's, why its libraries did not load).
+func (b *Backend) Lacks(c hal.Caps) string {
+	if c&hal.VendorCaps != 0 {
+		return b.l.Lacks(c)
+	}
+	return Lacks(c)
+}
+
+// Vendor is CTRE's libraries (hal.VendorLibs), nil when they did not load.
+func (b *Backend) Vendor() any { return b.l.Vendor() }
 
 // Lacks is Backend.Lacks, known without opening a backend.
 func Lacks(c hal.Caps) string {
@@ -305,7 +316,7 @@ func Lacks(c hal.Caps) string {
 	case c&hal.CapDutyCycle != 0:
 		return "Systemcore has no duty-cycle outputs (WPILib's 2027 HAL_AllocateDigitalPWM sets HAL_HANDLE_ERROR; kNumDigitalPWMOutputs is 0): drive the motor over CAN or PWM"
 	case c&hal.VendorCaps != 0:
-		return "CTRE's devices speak a closed protocol that only CTRE's Phoenix libraries drive, and frcd loads them only in a cgo build with the ctre tag (see deploy/ctre.md)"
+		return "CTRE's devices speak a closed protocol that only CTRE's Phoenix libraries drive: deploy them (see deploy/ctre.md)"
 	case c&(hal.CapRIOPorts|hal.CapLinuxBuses) != 0:
 		return "Systemcore has no roboRIO SPI or MXP ports, and its I2C is WPILib's through mrclib"
 	}
@@ -389,6 +400,9 @@ func Open(o Options, logf func(format string, args ...any)) (*Backend, error) {
 		p.Heartbeats = append(p.Heartbeats, heartbeat.New(bus, mode))
 		p.HeartbeatBuses = append(p.HeartbeatBuses, n)
 	}
+	// CTRE's devices as on a coprocessor: Phoenix's SocketCAN platform, fed
+	// (enabled) only while the Driver Station enables the robot.
+	p.CTRE, p.CTREErr = linux.OpenCTRE(o.CAN[0])
 	b.l = linux.New(linux.Options{CAN: o.CAN, Heartbeat: o.HeartbeatMode()}, p)
 	b.l.Logf = logf
 	if logf != nil {
