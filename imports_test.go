@@ -34,6 +34,7 @@ var allowed = map[string][]string{
 	"hal/ctre":           {"hal", "frc"},
 	"internal/qemutest":  {"internal/tooltest"},
 	"internal/fakehal":   {},
+	"internal/scagent":   {"internal/fakehal", "internal/vmagent", "nt4"},
 	"internal/vmagent":   {},
 	"internal/canagent":  {"internal/vmagent", goroslib, goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
 	"devices":            {"diag", "frc", "hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},

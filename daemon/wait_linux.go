@@ -33,14 +33,14 @@ import (
 //
 // Without a timerfd it falls back to nanosleep.
 type waiter struct {
-	blocking bool // read the timerfd with a blocking system call
-	f     *os.File // the timerfd, nil when none could be made
-	rc    syscall.RawConn
-	fd    uintptr
-	its   itimerspec
-	buf   [8]byte               // the expiration count read from it
-	read  func(fd uintptr) bool // made once: a closure per call would allocate
-	errno syscall.Errno         // the last read's
+	blocking bool     // read the timerfd with a blocking system call
+	f        *os.File // the timerfd, nil when none could be made
+	rc       syscall.RawConn
+	fd       uintptr
+	its      itimerspec
+	buf      [8]byte               // the expiration count read from it
+	read     func(fd uintptr) bool // made once: a closure per call would allocate
+	errno    syscall.Errno         // the last read's
 }
 
 type itimerspec struct{ interval, value syscall.Timespec }

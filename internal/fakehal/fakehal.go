@@ -106,7 +106,7 @@ func (f Files) Calls() ([]string, error) {
 var pulseRE = regexp.MustCompile(`^(?:(\d+) )?HAL_SetPWMPulseTimeMicroseconds h=0x1000([0-5]) us=(\d+)$`)
 
 // Pulse is one PWM pulse width the program set: on which SmartIO channel,
-// µs, and when (µs of CLOCK_MONOTONIC when the fake ran with
+// µs, and when (µs of wall-clock time since 1970 when the fake ran with
 // $FAKEHAL_STAMP set, else 0).
 type Pulse struct {
 	At      int64

@@ -1,6 +1,6 @@
 // fakeio.h: what both fake HALs (fakehal2026.c, fakehal2027.c) share: the
 // call log ($FAKEHAL_LOG, one line per call; with $FAKEHAL_STAMP set each
-// line starts with CLOCK_MONOTONIC in µs), the inputs ($FAKEHAL_IN, read
+// line starts with the wall-clock time in µs since 1970), the inputs ($FAKEHAL_IN, read
 // at every call: lines of "key value...", the last line of a key winning),
 // failures on demand ("fail NAME STATUS") and the HAL's error messages.
 
@@ -32,7 +32,7 @@ static void logf_(const char* fmt, ...) {
 	}
 	if (getenv("FAKEHAL_STAMP") != NULL) {
 		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
+		clock_gettime(CLOCK_REALTIME, &ts);
 		fprintf(f, "%lld ", (long long)ts.tv_sec * 1000000 + ts.tv_nsec / 1000);
 	}
 	va_list ap;
