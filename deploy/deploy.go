@@ -380,7 +380,7 @@ func Deploy(ctx context.Context, o Options) (*Result, error) {
 		return res, err
 	}
 	// CAP_SYS_NICE, as GradleRIO grants C++ robot programs, lets frcd
-	// raise its priority (frcd does not set a real-time one itself yet).
+	// run its loop thread at a real-time priority (--rt-priority).
 	if err := c.run("setcap cap_sys_nice+eip " + shellQuote(binary)); err != nil {
 		fmt.Fprintf(out, "deploy: warning: frcd will run without real-time priority: %v\n", err)
 	}
