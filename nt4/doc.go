@@ -39,7 +39,7 @@
 //
 // Conn (conn.go) is the client side, sharing the message codec: Dial,
 // Subscribe, Publish, Set, the announced topics and their latest values
-// (frcd reaches Systemcore's system server with it).
+// (frcd's tests and the Systemcore VM's agent use it).
 //
 // Not served: the $clients, $serverpub... meta topics, getvalues (4.0),
 // persistent topics, TLS on 5811, 4.2's subprotocol.

@@ -131,7 +131,7 @@ type Backend struct {
 	Logf func(format string, args ...any)
 	// DSFrom, when set before the first cycle, is the Driver Station in
 	// place of SetEnabled's, for DS and the heartbeats (Systemcore's, from
-	// its system server).
+	// WPILib's HAL).
 	DSFrom func() hal.DSState
 }
 
