@@ -171,7 +171,12 @@ frcd_int frcd_ds(int32_t run) {
 	frcd_ControlWord w;
 	frcd_int r = {0, 0};
 	memset(&w, 0, sizeof w);
-	int refreshed = p_HAL_RefreshDSData() != 0;
+	// The 2026 HAL_RefreshDSData says whether new data came since the last
+	// call (FRCDriverStation.cpp: prev != nullptr), false on every other
+	// cycle of a loop faster than the DS's 50 Hz: no staleness, so it
+	// counts as refreshed. A detached DS zeroes the word it gives.
+	p_HAL_RefreshDSData();
+	int refreshed = 1;
 	r.status = p_HAL_GetControlWord(&w);
 	if (r.status != 0) {
 		memset(&w, 0, sizeof w);

@@ -433,3 +433,15 @@ func TestAccelerometer(t *testing.T) {
 		t.Errorf("second open: %v, want ErrInUse", err)
 	}
 }
+
+// The 2026 HAL_RefreshDSData says whether new data came since the last
+// call: false on every other cycle of a loop faster than the DS's packets,
+// which is no stale DS: the robot stays enabled.
+func TestNoNewDSData(t *testing.T) {
+	f := open(t, "cw 1 0 0 0 0 1", "refresh 0")
+	for range 3 {
+		if got := f.b.DS(); got != (hal.DSState{Enabled: true, Attached: true}) {
+			t.Fatalf("no new DS data: %+v, want enabled", got)
+		}
+	}
+}

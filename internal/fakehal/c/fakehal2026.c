@@ -155,9 +155,11 @@ void HAL_ObserveUserProgramAutonomous(void) { logf_("HAL_ObserveUserProgramAuton
 void HAL_ObserveUserProgramTeleop(void) { logf_("HAL_ObserveUserProgramTeleop"); }
 void HAL_ObserveUserProgramTest(void) { logf_("HAL_ObserveUserProgramTest"); }
 
+// "refresh 0": no new DS data since the last call (the real HAL returns
+// whether new data came).
 HAL_Bool HAL_RefreshDSData(void) {
 	logf_("HAL_RefreshDSData");
-	return 1;
+	return (HAL_Bool)in_int("refresh", 1);
 }
 
 // "cw ENABLED AUTONOMOUS TEST ESTOP FMS DS", each 0 or 1.
