@@ -4,6 +4,7 @@ import (
 	"context"
 	"debug/elf"
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -44,8 +45,9 @@ var SystemcoreTarget = Target{User: SystemcoreUser, Owner: SystemcoreUser}
 // DeploySystemcore installs frcd on a Systemcore: it validates the robot,
 // logs in (keys, then the default password), stops the robot service,
 // copies the arm64 binary (`make systemcore`) and the robot's two files
-// to /home/systemcore and, from o.WPILibDir, the WPILib HAL libraries
-// (SystemcoreLibs) to SystemcoreLibDir (without it, it checks they are
+// to /home/systemcore and, from o.WPILibDir (a directory of the libraries,
+// or a WPILib install, ~/wpilib/YEAR, whose linuxsystemcore Maven zips
+// hold them), the WPILib HAL libraries (SystemcoreLibs) to SystemcoreLibDir (without it, it checks they are
 // there and names each one missing), runs ldconfig on them, writes
 // robotCommand to run `frcd run --hal systemcore` on them with that
 // directory on LD_LIBRARY_PATH, grants CAP_SYS_NICE as WPILib's deploy
@@ -63,6 +65,19 @@ func DeploySystemcore(ctx context.Context, o Options) (*Result, error) {
 		o.Password = SystemcorePassword
 	}
 	o.libs, o.libDir = SystemcoreLibs, SystemcoreLibDir
+	if o.WPILibDir != "" && isWPILibInstall(o.WPILibDir) {
+		tmp, err := os.MkdirTemp("", "frcd-wpilib")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		took, err := extractSystemcoreLibs(o.WPILibDir, tmp)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(o.Out, "deploy: from the WPILib install %s: %s (linuxsystemcore)\n", o.WPILibDir, strings.Join(took, ", "))
+		o.WPILibDir = tmp
+	}
 	ups, c, err := o.start(ctx)
 	if err != nil {
 		return nil, err

@@ -123,6 +123,18 @@ func TestDeployToFakeSystemcore(t *testing.T) {
 		t.Errorf("output:\n%s", out.String())
 	}
 
+	// A WPILib install: the libraries come out of its linuxsystemcore zips.
+	o.WPILibDir = fakeWPILib(t, "", "2027.1.0")
+	if _, err := DeploySystemcore(context.Background(), o); err != nil {
+		t.Fatalf("from a WPILib install: %v\n%s", err, out.String())
+	}
+	if b, _ := os.ReadFile(filepath.Join(sc.root, SystemcoreLibDir, "libwpiHal.so")); string(b) != "linux/systemcore/shared/libwpiHal.so 2027.1.0" {
+		t.Errorf("libwpiHal.so from the install: %q", b)
+	}
+	if !strings.Contains(out.String(), "deploy: from the WPILib install "+o.WPILibDir+": hal-cpp 2027.1.0, ntcore-cpp 2027.1.0") {
+		t.Errorf("output:\n%s", out.String())
+	}
+
 	// Once there, the libraries need not be given again.
 	o.WPILibDir = ""
 	if _, err := DeploySystemcore(context.Background(), o); err != nil {

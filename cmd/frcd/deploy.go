@@ -38,7 +38,8 @@ func deployRobot(args []string, stdout, stderr io.Writer) int {
 	systemcore := fs.Bool("systemcore", false, "deploy to a Systemcore (WPILib's 2027 controller) instead of a roboRIO")
 	binary := fs.String("binary", "bin/frcd-rio", "the frcd executable for the roboRIO, as `make rio` builds it (with --systemcore: bin/frcd-systemcore, as `make systemcore` builds it)")
 	libs := fs.String("wpilib-libs", "", "a directory with libwpiHal.so and libwpiutil.so to install in "+deploy.LibDir+
-		" (with --systemcore: "+strings.Join(deploy.SystemcoreLibs, ", ")+" for linuxsystemcore, in "+deploy.SystemcoreLibDir+"; default: check that they are there)")
+		" (with --systemcore: "+strings.Join(deploy.SystemcoreLibs, ", ")+" for linuxsystemcore, in "+deploy.SystemcoreLibDir+
+		", or a WPILib install, ~/wpilib/YEAR, whose linuxsystemcore Maven zips hold them; default: check that they are there)")
 	identity := fs.String("identity", "", "a private key to log in with (default: ~/.ssh/id_ed25519, id_ecdsa, id_rsa; the empty password is always tried)")
 	knownHosts := fs.String("known-hosts", "", "the known_hosts file (default ~/.ssh/known_hosts); an unknown roboRIO's key is trusted and recorded")
 	timeout := fs.Duration("timeout", 3*time.Second, "how long to wait for each address to answer")
