@@ -5,8 +5,33 @@ GOFMT    ?= $(shell $(GO) env GOROOT)/bin/gofmt
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X main.version=$(VERSION)
 FUZZTIME ?= 60s
-# Fuzz targets as package:FuzzFunc; add one word per new target.
-FUZZ_TARGETS ?= ./urdf:FuzzParse ./urdf:FuzzFastRead ./config:FuzzParse ./devices:FuzzPDPStatus ./devices:FuzzPCMStatus ./devices:FuzzREVStatus ./devices:FuzzNavXDecode ./sim:FuzzNavXTransfers ./sim:FuzzPDPPacking ./sim:FuzzCANSend ./ros/master:FuzzDecode ./sim:FuzzParseScenario ./control:FuzzPlan ./wpilibws:FuzzDecode ./hal/socketcan:FuzzDecode ./hal/socketcan:FuzzDecodeFD ./nt4:FuzzDecode ./nt4:FuzzClientDecode ./wpilog:FuzzSummarize ./frc:FuzzSparkStatus ./ros:FuzzParseArgs
+# Fuzz targets as package:FuzzFunc; add one line per new target.
+FUZZ_TARGETS ?= \
+	./urdf:FuzzParse \
+	./urdf:FuzzFastRead \
+	./config:FuzzParse \
+	./devices:FuzzPDPStatus \
+	./devices:FuzzPCMStatus \
+	./devices:FuzzREVStatus \
+	./devices:FuzzNavXDecode \
+	./sim:FuzzNavXTransfers \
+	./sim:FuzzPDPPacking \
+	./sim:FuzzCANSend \
+	./ros/master:FuzzDecode \
+	./sim:FuzzParseScenario \
+	./control:FuzzPlan \
+	./wpilibws:FuzzDecode \
+	./hal/socketcan:FuzzDecode \
+	./hal/socketcan:FuzzDecodeFD \
+	./nt4:FuzzDecode \
+	./nt4:FuzzClientDecode \
+	./wpilog:FuzzSummarize \
+	./frc:FuzzSparkStatus \
+	./ros:FuzzParseArgs \
+	./internal/sparkspec:FuzzRead \
+	./ros2msg:FuzzUnmarshal \
+	./rtps:FuzzParse \
+	./rtps:FuzzHandle
 
 EXAMPLE_URDF := examples/competition/robot.urdf
 EXAMPLE_YAML := examples/competition/robot.yaml

@@ -52,6 +52,7 @@ type Loop struct {
 	pub     Snapshot
 	notify  []chan struct{} // Notify's
 	journal *journal        // EnableJournal's, or nil
+	history *History        // EnableHistory's, or nil
 	imus    stateSet[interfaces.IMUState]
 	pdps    stateSet[interfaces.PDPState]
 	comps   stateSet[interfaces.CompressorState]
@@ -337,6 +338,9 @@ func (l *Loop) deviceError(i int, err error) {
 func (l *Loop) finish(now time.Duration, ds hal.DSState, t0 time.Duration) {
 	if l.watch != nil {
 		l.stats.Busy.Add(l.watch() - t0)
+	}
+	if l.history != nil {
+		l.history.put(now, l.m.joints)
 	}
 	if !l.pubMu.TryLock() {
 		return // a reader is copying: skip this cycle's snapshot rather than wait

@@ -15,6 +15,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -112,6 +113,7 @@ type Daemon struct {
 	stepper  hal.Stepper // the backend's work on the loop's beat, or nil
 	enabler  hal.Enabler // how /frcd/enable enables the robot, or nil
 	monitors []*busMonitor
+	healthM  healthModel
 	inv      inventory
 	epoch    time.Time
 	opts     Options
@@ -236,7 +238,7 @@ func (d *Daemon) bind() error {
 	}
 	if o := d.opts.ROS; o != nil {
 		ro := ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
-			Diagnostics: d.diagnostics, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf,
+			Diagnostics: d.health, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf,
 			Namespace: o.Namespace, Remaps: o.Remaps, Params: o.Params, Rest: ros.RestPositions(d.Robot), DriverStation: d.driverStation,
 			OnPanic: func(v any) { d.Panicked(newPanic("a ROS callback", v)) }}
 		ro.SetEnabled = d.rosEnable()
@@ -254,12 +256,49 @@ func (d *Daemon) bind() error {
 // diagnostics appends the backend's statuses for /diagnostics (the
 // bridge's goroutine calls it once a second).
 func (d *Daemon) diagnostics(dst []ros.Status) []ros.Status {
+	return d.deviceStatuses(d.systemStatuses(dst))
+}
+
+// systemStatuses are the statuses of what is not a device: the CAN
+// buses, the inventory, the WebSocket server, the backend's reports.
+func (d *Daemon) systemStatuses(dst []ros.Status) []ros.Status {
 	dst = d.wsStatus(d.inventoryStatuses(d.canStatuses(dst)))
-	dst = reportStatuses(dst, d.backend)
-	for _, dev := range d.Devices { // devices that report their own health (a Talon FX's)
+	return reportStatuses(dst, d.backend)
+}
+
+// deviceStatuses are the reports of the devices that report their own
+// health (a Talon FX's faults, a SPARK's temperature).
+func (d *Daemon) deviceStatuses(dst []ros.Status) []ros.Status {
+	for _, dev := range d.Devices {
 		dst = reportStatuses(dst, dev)
 	}
 	return dst
+}
+
+// healthModel is the one list of statuses beyond the loop's own: the
+// system's (CAN buses, the inventory, the WebSocket server, the
+// backend's reports), built at most about once a second, whoever asks
+// first, so that the counters they report "since the last report" are
+// not split between readers; then the devices' own reports, read at each
+// call (a Talon FX gone silent is news at once). /diagnostics and the
+// NT4 Alerts (and with them the WPILOG) read the same list.
+type healthModel struct {
+	mu    sync.Mutex
+	built bool
+	at    time.Duration
+	list  []ros.Status
+}
+
+// health appends the health model's statuses to dst. Safe from any
+// goroutine.
+func (d *Daemon) health(dst []ros.Status) []ros.Status {
+	h := &d.healthM
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if now := d.Now(); !h.built || now-h.at >= 900*time.Millisecond {
+		h.list, h.at, h.built = d.systemStatuses(h.list[:0]), now, true
+	}
+	return d.deviceStatuses(append(dst, h.list...))
 }
 
 // reportStatuses appends the reports of x, when it is a hal.Reporter.

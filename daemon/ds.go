@@ -4,6 +4,7 @@ import (
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/sim"
+	"github.com/frcd/frcd/telemetry"
 )
 
 // driverStation fills what the Driver Station says for the ROS bridge's
@@ -52,5 +53,21 @@ func simJoystick(j sim.Joystick, dst *hal.JoystickState) {
 		if j.Buttons[i] {
 			dst.Buttons |= 1 << i
 		}
+	}
+}
+
+// wpilibMatch fills the match for the /FMSInfo and /DriverStation tables:
+// what the backend hears of it (hal.MatchInfos), and on the sim the
+// alliance station a WPILib WebSocket client set.
+func (d *Daemon) wpilibMatch(m *telemetry.Match) {
+	if mi, ok := d.backend.(hal.MatchInfos); ok {
+		if info, err := mi.MatchInfo(); err == nil {
+			m.MatchInfo = info
+		}
+	}
+	if d.Sim != nil && d.WS != nil {
+		station, _ := d.WS.Match()
+		alliance, n := ros.ParseStation(station)
+		m.Red, m.Station = alliance == "red", n
 	}
 }

@@ -2,13 +2,13 @@ package daemon
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/frcd/frcd/control"
-	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/nt4"
 	"github.com/frcd/frcd/ros"
@@ -60,7 +60,7 @@ func (d *Daemon) setupTelemetry() error {
 		}
 		commands, tuning = s.Bool("commands"), s.Bool("tuning")
 	}
-	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Alerts: d.alerts}
+	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Alerts: d.alerts, Match: d.wpilibMatch, EveryCycle: true}
 	if d.Sim != nil {
 		to.Truth = d.simTruth
 	}
@@ -89,7 +89,7 @@ func (d *Daemon) setupTelemetry() error {
 	}
 	if o.NT4 != "" {
 		cp := t.src.Prefix() + "/"
-		s, err := nt4.New(nt4.Options{Addr: o.NT4, Clock: d.Now, Logf: d.opts.Logf, Commands: d.ntCommand(cp, commands, tuning), CommandPrefix: cp})
+		s, err := nt4.New(nt4.Options{Addr: o.NT4, Clock: d.Now, Logf: d.opts.Logf, Commands: d.ntCommand(cp, commands, tuning), CommandType: d.ntCommandType(cp), CommandPrefix: cp})
 		if err != nil {
 			if t.log != nil {
 				t.log.Writer().Close()
@@ -116,40 +116,18 @@ func (d *Daemon) simTruth(t *telemetry.Truth) bool {
 	return true
 }
 
-// alerts lists the backend's own errors and warnings: the device
-// inventory, the CAN buses' load, the backend's reports (the Linux
-// heartbeat). Unlike /diagnostics it reads without taking the buses'
-// error counts since the last report, which belong to the ROS bridge.
+// alerts lists the health model's errors and warnings (health: the
+// statuses /diagnostics carries beyond the loop's own, the devices'
+// reports among them) for the NT4 Alerts and the WPILOG, which take the
+// devices' OK from the loop's snapshot every cycle themselves.
 func (d *Daemon) alerts(errs, warns []string) ([]string, []string) {
-	add := func(level int8, msg string) {
-		switch level {
+	for _, st := range d.health(nil) {
+		msg := st.Name + ": " + st.Message
+		switch st.Level {
 		case ros.LevelError:
 			errs = append(errs, msg)
 		case ros.LevelWarn, ros.LevelStale:
 			warns = append(warns, msg)
-		}
-	}
-	for _, st := range d.inventoryStatuses(nil) {
-		add(st.Level, st.Name+": "+st.Message)
-	}
-	for _, b := range d.monitors {
-		load := b.mon.Stats().Load
-		name := "frcd: CAN bus " + devices.BusName(b.name)
-		switch {
-		case load >= devices.CANLoadError:
-			add(ros.LevelError, fmt.Sprintf("%s: load %.1f %%: overloaded", name, 100*load))
-		case load >= devices.CANLoadWarn:
-			add(ros.LevelWarn, fmt.Sprintf("%s: load %.1f %%: heavily loaded", name, 100*load))
-		}
-	}
-	if r, ok := d.backend.(hal.Reporter); ok {
-		for _, rep := range r.Report(nil) {
-			switch {
-			case rep.Error:
-				errs = append(errs, "frcd: "+rep.Name+": "+rep.Message)
-			case rep.Warn:
-				warns = append(warns, "frcd: "+rep.Name+": "+rep.Message)
-			}
 		}
 	}
 	return errs, warns
@@ -157,24 +135,41 @@ func (d *Daemon) alerts(errs, warns []string) ([]string, []string) {
 
 // StepTelemetry samples the loop's latest snapshot into the NT4 server
 // and the log, as the telemetry goroutine does after each cycle: for
-// deterministic runs (Step) and benchmarks.
+// deterministic runs (Step) and benchmarks. The joints come cycle by
+// cycle from the loop's history, each cycle passed on by itself, so that
+// the log and NT4's "all" subscribers get every sample, not only the
+// latest.
 func (d *Daemon) StepTelemetry() {
 	t := d.tel
-	if t == nil || !t.src.Sample() {
+	if t == nil {
+		return
+	}
+	for t.src.Replay() {
+		d.passTelemetry(t)
+	}
+	if !t.src.Sample() {
 		return
 	}
 	t.enabled.Store(t.src.Snapshot().Enabled)
-	if d.NT != nil {
-		d.NT.Publish(t.src)
-	}
+	d.passTelemetry(t)
 	if t.log != nil {
-		t.log.Record(t.src)
 		// About once a second of cycles, not every cycle: a HAL call
 		// that copies strings, and a practice run never hears a match.
 		if t.matchIn--; !t.matched && t.matchIn <= 0 {
 			t.matchIn = int(time.Second / d.Loop.Period())
 			d.nameLogByMatch(t)
 		}
+	}
+}
+
+// passTelemetry gives the topics that changed to the NT4 server and the
+// log.
+func (d *Daemon) passTelemetry(t *telemetryState) {
+	if d.NT != nil {
+		d.NT.Publish(t.src)
+	}
+	if t.log != nil {
+		t.log.Record(t.src)
 	}
 }
 
@@ -203,6 +198,7 @@ func (d *Daemon) nameLogByMatch(t *telemetryState) {
 func (d *Daemon) runTelemetry(ctx context.Context) error {
 	t := d.tel
 	errc := make(chan error, 1)
+	served := d.NT == nil // the server's Run returned (or there is none)
 	if d.NT != nil {
 		go func() { errc <- d.NT.Run(ctx) }()
 	}
@@ -210,13 +206,29 @@ func (d *Daemon) runTelemetry(ctx context.Context) error {
 		if err := d.CloseLog(); err != nil {
 			d.logf("%v", err)
 		}
-		if d.NT != nil {
+		if !served {
 			<-errc
 		}
 	}()
 	flush := time.NewTicker(time.Second) // the log reaches the disk even if the loop stops
 	defer flush.Stop()
 	for {
+		if t.log == nil && d.NT != nil && d.NT.Idle() {
+			// Nobody reads: no sampling, no encoding, no history kept by
+			// the loop, until a client connects.
+			t.src.Pause()
+			select {
+			case <-ctx.Done():
+				return nil
+			case err := <-errc:
+				served = true
+				return fmt.Errorf("nt4: %w", err)
+			case <-d.NT.Wake():
+			}
+			t.src.Resume()
+			d.StepTelemetry()
+			continue
+		}
 		select {
 		case <-ctx.Done():
 			return nil
@@ -225,6 +237,7 @@ func (d *Daemon) runTelemetry(ctx context.Context) error {
 				t.log.Writer().Flush()
 			}
 		case err := <-errc:
+			served = true
 			return fmt.Errorf("nt4: %w", err)
 		case <-t.notify:
 			d.StepTelemetry()
@@ -257,47 +270,52 @@ func (d *Daemon) LogPath() string {
 }
 
 // ntCommand takes a dashboard's commands from NT4 (the nt4: section's
-// commands and tuning): PREFIX/commands/CONTROLLER, a number (a boolean
-// for a solenoid, double[] for a group), and PREFIX/tuning/CONTROLLER, a
-// PID's gains as double[] {p, i, d, f}. Refused and counted when the YAML
-// does not allow it, the robot is disabled, the controller is unknown or
-// the value is not one it takes. Other topics under PREFIX/ are not
-// commands.
-func (d *Daemon) ntCommand(prefix string, commands, tuning bool) func(topic string, v nt4.Value) bool {
-	return func(topic string, v nt4.Value) bool {
+// commands and tuning): PREFIX/commands/CONTROLLER, of the controller's
+// type (telemetry.CommandType: double, boolean for a solenoid, int for a
+// double solenoid or relay, double[] for a group), and
+// PREFIX/tuning/CONTROLLER, a PID's gains as double[] {p, i, d, f}.
+// Refused (an error saying why) and counted when the YAML does not allow
+// it, the robot is disabled, the controller is unknown or the value is
+// not one it takes. Other topics under PREFIX/ are not commands.
+func (d *Daemon) ntCommand(prefix string, commands, tuning bool) func(topic string, v nt4.Value) error {
+	return func(topic string, v nt4.Value) error {
 		rest := strings.TrimPrefix(topic, prefix)
 		kind, name, _ := strings.Cut(rest, "/")
 		if kind != "commands" && kind != "tuning" {
-			return true
+			return nil
 		}
 		c := d.Loop.Controller(name)
 		if c == nil {
-			return false
+			return fmt.Errorf("no controller %q", name)
 		}
 		allowed := commands
 		if kind == "tuning" {
 			allowed = tuning
 		}
-		if !allowed || !d.tel.enabled.Load() {
+		switch {
+		case !allowed:
 			c.Refuse()
-			return false
+			return fmt.Errorf("the YAML's nt4: section does not allow %s", kind)
+		case !d.tel.enabled.Load():
+			c.Refuse()
+			return errors.New("the robot is disabled")
 		}
 		now := d.Now()
 		if kind == "tuning" {
 			g, ok := v.Doubles(make([]float64, 0, 4), 4)
 			if !ok || len(g) != 4 {
 				c.Refuse()
-				return false
+				return errors.New("gains are double[] {p, i, d, f}")
 			}
-			return c.SetGains(control.Gains{P: g[0], I: g[1], D: g[2], F: g[3]}, now) == nil
+			return c.SetGains(control.Gains{P: g[0], I: g[1], D: g[2], F: g[3]}, now)
 		}
 		if c.Takes() == control.Float64Array {
 			vs, ok := v.Doubles(make([]float64, 0, len(c.Joints)), len(c.Joints))
 			if !ok {
 				c.Refuse()
-				return false
+				return fmt.Errorf("the command is double[] of %d", len(c.Joints))
 			}
-			return c.CommandGroup(vs, now) == nil
+			return c.CommandGroup(vs, now)
 		}
 		f, ok := v.Double()
 		if b, isBool := v.Bool(); isBool {
@@ -308,8 +326,26 @@ func (d *Daemon) ntCommand(prefix string, commands, tuning bool) func(topic stri
 		}
 		if !ok {
 			c.Refuse()
-			return false
+			return fmt.Errorf("the command is %s", telemetry.CommandType(c))
 		}
-		return c.Command(f, now) == nil
+		return c.Command(f, now)
+	}
+}
+
+// ntCommandType is the type a PREFIX/commands/ or PREFIX/tuning/ topic
+// takes, for the NT4 server to refuse a publish of another.
+func (d *Daemon) ntCommandType(prefix string) func(topic string) (string, bool) {
+	return func(topic string) (string, bool) {
+		kind, name, _ := strings.Cut(strings.TrimPrefix(topic, prefix), "/")
+		c := d.Loop.Controller(name)
+		switch {
+		case c == nil:
+			return "", false
+		case kind == "commands":
+			return telemetry.CommandType(c), true
+		case kind == "tuning":
+			return "double[]", true
+		}
+		return "", false
 	}
 }

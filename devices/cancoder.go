@@ -58,6 +58,9 @@ func newCANcoder(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("CANcoder %d: %w", d.Int("id"), err)
 	}
+	if err := hal.SetSignalRates(c); err != nil {
+		return nil, fmt.Errorf("CANcoder %d: setting its signals' update frequencies: %w", d.Int("id"), err)
+	}
 	e := &cancoder{name: d.Name, c: c, id: d.Int("id"), perRot: d.JointPerRotation(), rErr: newOpError(d, "read")}
 	if err := registerRate(env, d.Name, &e.rate, &e.pos); err != nil {
 		return nil, err

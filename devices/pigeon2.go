@@ -55,6 +55,9 @@ func newPigeon2(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Pigeon 2 at CAN id %d: %w", d.Int("id"), err)
 	}
+	if err := hal.SetSignalRates(p); err != nil {
+		return nil, fmt.Errorf("Pigeon 2 at CAN id %d: setting its signals' update frequencies: %w", d.Int("id"), err)
+	}
 	g := &pigeonIMU{name: d.Name, p: p, rErr: newOpError(d, "read")}
 	if err := interfaces.RegisterState(env.Handles, d.Name, interfaces.IMU, &g.state); err != nil {
 		return nil, err

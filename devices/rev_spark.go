@@ -54,17 +54,21 @@ func sparkType(name, class, summary, motor string) *config.Type {
 }
 
 // The frames and periods of a SPARK (cantraffic.go's conventions; periods
-// in docs/rev-spark.md): its status 0 every 10 ms, 1 and 2 every 20 ms;
-// the duty cycle set point (or, with closed_loop: device, a position or
-// velocity one instead) every cycle (taken as 10 ms) from the controller,
-// and the bus's heartbeat (device 0, one for all SPARKs on the bus) every
-// 20 ms.
+// in docs/rev-spark.md): its status 0, 1 and 2 at the periods frcd sets
+// (sparkPeriodMs); the duty cycle set point (or, with closed_loop: device,
+// a position or velocity one instead) every cycle (taken as 10 ms) from
+// the controller, and the bus's heartbeat (device 0, one for all SPARKs on
+// the bus) every 20 ms.
 func sparkKind(name string) *CANKind {
 	return &CANKind{Name: name, DevType: frc.DevMotorController, Mfr: frc.MfrREV, Frames: []CANFrame{
-		{"Status0", frc.SparkAPIStatus0, 8, 10 * time.Millisecond, true},
-		{"Status1", frc.SparkAPIStatus1, 8, 20 * time.Millisecond, true},
-		{"Status2", frc.SparkAPIStatus2, 8, 20 * time.Millisecond, true},
+		{"Status0", frc.SparkAPIStatus0, 8, sparkPeriod(0), true},
+		{"Status1", frc.SparkAPIStatus1, 8, sparkPeriod(1), true},
+		{"Status2", frc.SparkAPIStatus2, 8, sparkPeriod(2), true},
 		{"DutyCycle", frc.SparkAPIDutyCycle, 8, 10 * time.Millisecond, false},
+		// At start and after a reset: the status frames enabled, their
+		// periods and (closed_loop: device) the gains written.
+		{"SetStatusesEnabled", frc.SparkAPISetStatusesEnabled, frc.SparkSetStatusesEnabledLen, 0, false},
+		{"SetStatusesEnabledResponse", frc.SparkAPISetStatusesResponse, frc.SparkSetStatusesResponseLen, 0, true},
 		// closed_loop: device: a position or velocity set point instead of
 		// the duty cycle (the same load), the gains written at start and
 		// their acknowledgements.
@@ -74,6 +78,23 @@ func sparkKind(name string) *CANKind {
 		{"ParameterWriteResponse", frc.SparkAPIParameterAck, 7, 0, true},
 	}, BusFrames: []CANFrame{{"Heartbeat", frc.SparkAPIHeartbeat, 8, sparkHeartbeatPeriod, false}}}
 }
+
+// sparkPeriodMs are the periods frcd sets for Status 0, 1 and 2 (REV's
+// defaults are 10, 250 and 20 ms, Status 2 disabled: frc.SparkDefault*):
+// Status 0 (output, voltage, current) and 2 (the encoder) as REV's
+// defaults, read every cycle; Status 1 (faults, warnings, the reset sign)
+// at 100 ms rather than 250, so that a fault or a reset shows within a
+// few cycles.
+var sparkPeriodMs = [3]uint32{10, 100, 20}
+
+// sparkStatusMask is Status 0, 1 and 2 in Set Statuses Enabled.
+const sparkStatusMask = 0b111
+
+func sparkPeriod(k int) time.Duration { return time.Duration(sparkPeriodMs[k]) * time.Millisecond }
+
+// sparkTimeout is when status frame k is stale: statusTimeout, or three
+// of its periods when that is longer (Status 1's 300 ms).
+func sparkTimeout(k int) time.Duration { return max(statusTimeout, 3*sparkPeriod(k)) }
 
 const (
 	// sparkHeartbeatPeriod is how often the heartbeat goes out.
@@ -100,10 +121,16 @@ const (
 // SPARK enabled in the bus's heartbeat (sparkHeartbeat). Halt sends duty
 // 0, and the heartbeat's Halt disables every SPARK on the bus.
 //
-// With closed_loop: device, the gains are written first (prepare: from
-// Write, and from Halt while disabled) and again after every sign of a
-// reset (sparkResetSigns); until all are acknowledged the SPARK gets no
-// set point and no enabling heartbeat.
+// Once its firmware is known, the SPARK is configured one step at a time,
+// each acknowledged before the next (prepare: from Write, and from Halt
+// while disabled), and again after every sign of a reset
+// (sparkResetSigns): Status 0-2 enabled (Set Statuses Enabled: REV's
+// Status 2, the encoder, is off until enabled), their periods
+// (sparkPeriodMs) and, with closed_loop: device, slot 0's gains. A SPARK
+// driven by duty cycle is driven meanwhile (its output needs none of it;
+// its readings are stale until the frames come); one with its own loop
+// gets no set point and no enabling heartbeat until every step is
+// acknowledged. A step refused stops it for good.
 type spark struct {
 	name     string
 	can      hal.CANBus
@@ -135,18 +162,20 @@ type spark struct {
 	diag     sparkDiag
 	diagName string
 
-	// The SPARK's own closed loop (closed_loop: device): the gains to
-	// write, each acknowledged before the next and before it is driven.
-	devLoop        bool
-	posCmd, velCmd interfaces.JointCommand
-	idPos, idVel   uint32
-	idParam, idAck uint32
-	gains          []sparkGain
-	gainAt         int // the next gain to write; len(gains) when all are in
-	gainSent       bool
-	gainSentAt     time.Duration
-	gainErr        error // the SPARK refused a gain: for good
-	errGains       error // gains not yet acknowledged (wraps hal.ErrTimeout)
+	// The configuration steps, each acknowledged before the next; with
+	// the SPARK's own closed loop (closed_loop: device), before it is
+	// driven.
+	devLoop          bool
+	posCmd, velCmd   interfaces.JointCommand
+	idPos, idVel     uint32
+	idParam, idAck   uint32
+	idStatuses, idSR uint32
+	steps            []sparkCfg
+	stepAt           int // the next step; len(steps) when all are in
+	stepSent         bool
+	stepSentAt       time.Duration
+	stepErr          error // the SPARK refused a step: for good
+	errSteps         error // steps not yet acknowledged (wraps hal.ErrTimeout)
 
 	// Reset detection (sparkResetSigns): the "has reset" warning last
 	// seen in Status 1 (st1Seen: one was seen), whether status frames
@@ -179,14 +208,26 @@ type sparkDiag struct {
 	stale         bool
 	fw            frc.SparkFirmware
 	fwKnown       bool
-	fwErr, gainEr error
+	fwErr, stepEr error
 }
 
-// sparkGain is a closed-loop gain written as a parameter.
-type sparkGain struct {
-	key   string
-	param uint8
-	value float32
+// sparkCfg is a configuration step: Set Statuses Enabled (statuses), or
+// a parameter written (its type frc.SparkParamUint32 or Float32 and its
+// value's 32 bits).
+type sparkCfg struct {
+	key      string
+	statuses bool
+	param    uint8
+	typ      uint8
+	bits     uint32
+}
+
+// value is the step's value as text.
+func (st sparkCfg) value(bits uint32) string {
+	if st.typ == frc.SparkParamFloat32 {
+		return fmt.Sprintf("%g", math.Float32frombits(bits))
+	}
+	return fmt.Sprintf("%d", bits)
 }
 
 func newREVSpark(d *config.Device, env *Env) (Device, error) {
@@ -211,16 +252,21 @@ func newREVSpark(d *config.Device, env *Env) (Device, error) {
 	for k := range s.idStatus {
 		s.idStatus[k] = frc.SparkID(frc.SparkAPIStatus0+k, n)
 	}
+	s.idParam, s.idAck = frc.SparkID(frc.SparkAPIParameterWrite, n), frc.SparkID(frc.SparkAPIParameterAck, n)
+	s.idStatuses, s.idSR = frc.SparkID(frc.SparkAPISetStatusesEnabled, n), frc.SparkID(frc.SparkAPISetStatusesResponse, n)
+	s.steps = append(s.steps, sparkCfg{key: "Status 0-2 enabled", statuses: true})
+	for k, p := range frc.SparkParamStatusPeriod {
+		s.steps = append(s.steps, sparkCfg{key: fmt.Sprintf("Status %d period (ms)", k), param: p, typ: frc.SparkParamUint32, bits: sparkPeriodMs[k]})
+	}
+	s.errSteps = fmt.Errorf("%s: status frames, their periods and closed-loop gains not yet acknowledged: %w", d, hal.ErrTimeout)
 	if s.devLoop = d.ClosesLoop(); s.devLoop {
 		s.idPos, s.idVel = frc.SparkID(frc.SparkAPIPositionSetpoint, n), frc.SparkID(frc.SparkAPIVelocitySetpoint, n)
-		s.idParam, s.idAck = frc.SparkID(frc.SparkAPIParameterWrite, n), frc.SparkID(frc.SparkAPIParameterAck, n)
 		for _, g := range []struct {
 			key   string
 			param uint8
 		}{{"kp", frc.SparkParamP0}, {"ki", frc.SparkParamI0}, {"kd", frc.SparkParamD0}, {"kv", frc.SparkParamV0}} {
-			s.gains = append(s.gains, sparkGain{g.key, g.param, float32(d.Float(g.key))})
+			s.steps = append(s.steps, sparkCfg{key: g.key, param: g.param, typ: frc.SparkParamFloat32, bits: math.Float32bits(float32(d.Float(g.key)))})
 		}
-		s.errGains = fmt.Errorf("%s: closed-loop gains not yet acknowledged: %w", d, hal.ErrTimeout)
 		if err := interfaces.RegisterCommand(env.Handles, d.Name, d.Name, interfaces.Position, &s.posCmd); err != nil {
 			return nil, err
 		}
@@ -243,7 +289,7 @@ func newREVSpark(d *config.Device, env *Env) (Device, error) {
 func (s *spark) Name() string { return s.name }
 
 // Read takes the firmware version until it is known, then the status
-// frames: each stale one (older than statusTimeout) leaves its part as it
+// frames: each stale one (older than sparkTimeout) leaves its part as it
 // was and makes Read return errStale; active faults make it return their
 // names.
 func (s *spark) Read(now, dt time.Duration) error {
@@ -268,11 +314,11 @@ func (s *spark) Read(now, dt time.Duration) error {
 	if s.fwErr != nil {
 		return s.fwErr
 	}
-	if s.gainErr != nil {
-		return s.gainErr
+	if s.stepErr != nil {
+		return s.stepErr
 	}
-	if s.takeAck(); s.gainErr != nil {
-		return s.gainErr
+	if s.takeAck(); s.stepErr != nil {
+		return s.stepErr
 	}
 	sign := 1.0
 	if s.inverted {
@@ -282,7 +328,7 @@ func (s *spark) Read(now, dt time.Duration) error {
 	s.st0OK = false
 	for k, id := range s.idStatus {
 		f, at, ok := s.can.Latest(id)
-		if !ok || now-at > statusTimeout {
+		if !ok || now-at > sparkTimeout(k) {
 			stale = true
 			continue
 		}
@@ -296,7 +342,7 @@ func (s *spark) Read(now, dt time.Duration) error {
 			st := frc.DecodeSparkStatus1(f.Data)
 			rst := st.Warnings&sparkHasReset != 0
 			if rst && !s.hasReset && s.st1Seen {
-				s.rewriteGains()
+				s.reconfigure()
 			}
 			s.hasReset, s.st1Seen = rst, true
 			if sensor := st.Faults & sparkSensorFault; sensor != s.faults {
@@ -322,7 +368,7 @@ func (s *spark) Read(now, dt time.Duration) error {
 		s.lost = true
 	case fresh && s.lost:
 		s.lost = false
-		s.rewriteGains()
+		s.reconfigure()
 	case fresh:
 		s.statusSeen = true
 	}
@@ -333,21 +379,23 @@ func (s *spark) Read(now, dt time.Duration) error {
 	}
 	s.mu.Unlock()
 	switch {
-	case s.gainAt < len(s.gains): // the gains are what it waits for first
-		return s.errGains
+	case s.devLoop && s.stepAt < len(s.steps): // the configuration is what it waits for first
+		return s.errSteps
 	case stale:
 		return s.errStale
 	}
 	return s.faultErr
 }
 
-// sparkResetSigns: REV keeps parameter writes in RAM only, so a SPARK
-// that resets (a brown-out, a power cycle, a cut and restored supply) runs
-// its loop with the gains in its flash (factory defaults, or an old
-// team's) while frcd would keep sending set points. Read takes either of
-// two signs of a reset as one and writes every gain again from the first
-// (rewriteGains), set points withheld and the SPARK not enabled in the
-// heartbeat meanwhile, as before the first acknowledgement:
+// sparkResetSigns: REV keeps parameter writes and status enables in RAM
+// only, so a SPARK that resets (a brown-out, a power cycle, a cut and
+// restored supply) sends Status 0 and 1 at its defaults and no Status 2,
+// and runs its loop with the gains in its flash (factory defaults, or an
+// old team's), while frcd would keep sending set points. Read takes
+// either of two signs of a reset as one and configures it again from the
+// first step (reconfigure), a SPARK with its own loop getting no set
+// point and no enabling heartbeat meanwhile, as before the first
+// acknowledgement:
 //
 //   - Status 1's active "has reset" warning turning on (seen off, then
 //     on). REV sets it at every power-up; whether and when the firmware
@@ -359,18 +407,12 @@ func (s *spark) Read(now, dt time.Duration) error {
 //     also catches a cut and restored CAN cable, where writing the gains
 //     again costs a few cycles of neutral output and nothing else.
 //
-// Writing the gains again is always safe (they are the entry's own), so
-// a false sign costs only those cycles.
+// Configuring it again is always safe (the values are frcd's own), so a
+// false sign costs only those cycles.
 const sparkHasReset = 1 << 6 // frc.SparkWarningNames[6], "has reset"
 
-// rewriteGains starts the gain sequence again from the first gain (a
-// SPARK with its own loop only; a duty-cycle set point needs no
-// parameter).
-func (s *spark) rewriteGains() {
-	if s.devLoop {
-		s.gainAt, s.gainSent = 0, false
-	}
-}
+// reconfigure starts the configuration again from its first step.
+func (s *spark) reconfigure() { s.stepAt, s.stepSent = 0, false }
 
 // sparkSensorFault is Status 1's sensor fault: while it is active the
 // encoder's readings are not trusted (Read fails). The other faults stop
@@ -392,8 +434,8 @@ func (s *spark) Report(dst []hal.Report) []hal.Report {
 	case d.fwErr != nil:
 		r.Error, r.Message = true, d.fwErr.Error()
 		return append(dst, r)
-	case d.gainEr != nil:
-		r.Error, r.Message = true, d.gainEr.Error()
+	case d.stepEr != nil:
+		r.Error, r.Message = true, d.stepEr.Error()
 		return append(dst, r)
 	case !d.fwKnown:
 		r.Error, r.Message = true, "no answer to the firmware version request"
@@ -439,32 +481,54 @@ func bitNames(b uint8, names *[8]string) string {
 	return strings.Join(out, ", ")
 }
 
-// takeAck takes the acknowledgement of the gain last written: its value
-// held, the next; refused (a result code other than 0, or another value
-// held), an error for good.
+// takeAck takes the acknowledgement of the step last sent: what it set
+// held, the next step; refused (a result code other than 0, another value
+// held, a status left disabled), an error for good.
 func (s *spark) takeAck() {
-	if s.gainAt >= len(s.gains) || !s.gainSent {
+	if s.stepAt >= len(s.steps) || !s.stepSent {
 		return
 	}
-	f, at, ok := s.can.Latest(s.idAck)
-	if !ok || at < s.gainSentAt {
+	st := s.steps[s.stepAt]
+	id := s.idAck
+	if st.statuses {
+		id = s.idSR
+	}
+	f, at, ok := s.can.Latest(id)
+	if !ok || at < s.stepSentAt {
 		return
 	}
-	a, ok := frc.DecodeSparkParameterAck(f.Data[:min(int(f.Len), 8)])
-	g := s.gains[s.gainAt]
-	if !ok || a.Param != g.param {
-		return
+	d := f.Data[:min(int(f.Len), 8)]
+	if st.statuses {
+		r, ok := frc.DecodeSparkStatusesResponse(d)
+		if !ok || r.Mask != sparkStatusMask {
+			return
+		}
+		if r.Result != 0 || r.Enabled&sparkStatusMask != sparkStatusMask {
+			s.refused(fmt.Errorf("%s: the SPARK refused to enable Status 0-2: result %d, statuses enabled %#04x", s.name, r.Result, r.Enabled))
+			return
+		}
+	} else {
+		a, ok := frc.DecodeSparkParameterAck(d)
+		if !ok || a.Param != st.param {
+			return
+		}
+		if a.Result != 0 || a.Type != st.typ || a.Value != st.bits {
+			s.refused(fmt.Errorf("%s: the SPARK refused %s = %s (parameter %d): result %d, type %d, holds %s",
+				s.name, st.key, st.value(st.bits), st.param, a.Result, a.Type, st.value(a.Value)))
+			return
+		}
 	}
-	if a.Result != 0 || a.Type != frc.SparkParamFloat32 || a.Value != math.Float32bits(g.value) {
-		s.gainErr = fmt.Errorf("%s: the SPARK refused %s = %g (parameter %d): result %d, type %d, holds %g",
-			s.name, g.key, g.value, g.param, a.Result, a.Type, math.Float32frombits(a.Value))
-		s.mu.Lock()
-		s.diag.gainEr = s.gainErr
-		s.mu.Unlock()
-		return
-	}
-	s.gainAt++
-	s.gainSent = false
+	s.stepAt++
+	s.stepSent = false
+}
+
+// refused stops the SPARK for good with err: a configuration step it
+// did not take.
+func (s *spark) refused(err error) {
+	s.stepErr = err
+	s.mu.Lock()
+	s.diag.stepEr = err
+	s.mu.Unlock()
 }
 
 // faultError is the error of an active sensor fault; nil when there is
@@ -477,30 +541,42 @@ func (s *spark) faultError() error {
 }
 
 // prepare sends what comes before driving: the version request until the
-// SPARK answers, then the gains one at a time, each retried every
-// sparkVersionRetry until acknowledged. ready is false until the SPARK
-// can be driven (and for good after a refusal). Neither frame enables the
-// motor, so Halt sends them too: a refused firmware or gain shows before
-// the first enable.
+// SPARK answers, then the configuration one step at a time, each retried
+// every sparkVersionRetry until acknowledged. ready is false until the
+// SPARK can be driven (and for good after a refusal): a SPARK with its
+// own loop once every step is in, one driven by duty cycle at once. None
+// of these frames enables the motor, so Halt sends them too: a refused
+// firmware or step shows before the first enable.
 func (s *spark) prepare(now time.Duration, e *opError) (ready bool, err error) {
 	if !s.fwKnown {
 		if !s.asked || now-s.askedAt >= sparkVersionRetry {
 			s.asked, s.askedAt = true, now
-			return false, e.wrap(s.can.Send(hal.Frame{ID: s.idVer}))
+			// A remote frame asking for the answer's 8 bytes, as REV's
+			// specification has GET_FIRMWARE_VERSION.
+			return false, e.wrap(s.can.Send(hal.Frame{ID: s.idVer, Len: frc.SparkVersionLen, RTR: true}))
 		}
 		return false, nil
 	}
-	if s.fwErr != nil || s.gainErr != nil {
+	if s.fwErr != nil || s.stepErr != nil {
 		return false, nil
 	}
-	if s.gainAt < len(s.gains) { // the gains first, one at a time; not driven meanwhile
-		if s.gainSent && now-s.gainSentAt < sparkVersionRetry {
+	if s.stepAt < len(s.steps) {
+		if !s.stepSent || now-s.stepSentAt >= sparkVersionRetry {
+			st := s.steps[s.stepAt]
+			f := hal.Frame{ID: s.idParam}
+			if st.statuses {
+				f.ID = s.idStatuses
+				f.Data, f.Len = frc.EncodeSparkSetStatusesEnabled(sparkStatusMask, sparkStatusMask)
+			} else {
+				f.Data, f.Len = frc.EncodeSparkParameterBits(st.param, st.bits)
+			}
+			s.stepSent, s.stepSentAt = true, now
+			if err := s.can.Send(f); err != nil || s.devLoop {
+				return false, e.wrap(err)
+			}
+		} else if s.devLoop {
 			return false, nil
 		}
-		g := s.gains[s.gainAt]
-		d, n := frc.EncodeSparkParameterWrite(g.param, g.value)
-		s.gainSent, s.gainSentAt = true, now
-		return false, e.wrap(s.can.Send(hal.Frame{ID: s.idParam, Len: n, Data: d}))
 	}
 	return true, nil
 }
@@ -545,7 +621,7 @@ func (s *spark) loopSetpoint() (uint32, float64, bool) {
 }
 
 // Halt sends duty 0 (when the firmware is one frcd drives); until the
-// SPARK can be driven, the version request or the next gain instead (at
+// SPARK can be driven, the version request or the next configuration step instead (at
 // the time of the last Read), neither of which enables it.
 func (s *spark) Halt() error {
 	s.volts.Value, s.eff.Value = 0, 0

@@ -30,14 +30,14 @@ func sparkStep(r *rig, pos *interfaces.JointCommand, warn byte) error {
 }
 
 // sparkAckGains steps 10 ms at a time with fresh status (warnings warn),
-// acknowledging each gain as it is written (type 3, the value written,
-// result 0), until all four are in; it returns how many it acknowledged.
+// answering each configuration frame as it is sent (sparkAckSent), until
+// all are in; it returns how many it answered.
 func sparkAckGains(t *testing.T, r *rig, pos *interfaces.JointCommand, warn byte) int {
 	t.Helper()
 	acked := 0
-	for range 8 {
+	for range 12 {
 		err := sparkStep(r, pos, warn)
-		w := sentTo(r, sparkParam3)
+		w := append(sentTo(r, sparkParam3), sentTo(r, sparkStatuses3)...)
 		if len(w) == 0 {
 			if err != nil {
 				t.Fatalf("no gain written, yet: %v", err)
@@ -55,8 +55,7 @@ func sparkAckGains(t *testing.T, r *rig, pos *interfaces.JointCommand, warn byte
 				t.Fatalf("heartbeat enabled it while writing the gains: % x", f.Data)
 			}
 		}
-		d := w[0].Data
-		r.hal.Bus.Inject(hal.Frame{ID: sparkAck3, Len: 7, Data: [8]byte{d[0], 3, d[1], d[2], d[3], d[4]}}, r.hal.Now()+time.Millisecond)
+		sparkAckSent(r)
 		acked++
 	}
 	t.Fatal("gains never all in")
@@ -84,12 +83,14 @@ func sparkDriven(t *testing.T, r *rig, pos *interfaces.JointCommand, warn byte) 
 	return true
 }
 
-// A SPARK that resets loses the gains frcd wrote (REV keeps parameter
-// writes in RAM): Status 1's "has reset" warning turning on (bit 6 of
-// byte 2, 0x40), or every status frame going stale and coming back, makes
-// the driver write all four again from kP_0 (0D 00 00 00 3F: 0.5), each
-// acknowledged, with no set point and no enabling heartbeat meanwhile;
-// then the set points flow again. The warning staying on is no new reset.
+// A SPARK that resets loses what frcd configured (REV keeps status
+// enables and parameter writes in RAM): Status 1's "has reset" warning
+// turning on (bit 6 of byte 2, 0x40), or every status frame going stale
+// and coming back, makes the driver configure it again from the first
+// step (Set Statuses Enabled, the three periods, then the four gains from
+// kP_0), each acknowledged, with no set point and no enabling heartbeat
+// meanwhile; then the set points flow again. The warning staying on is
+// no new reset.
 func TestSparkRewritesGainsAfterReset(t *testing.T) {
 	for _, sign := range []string{"has reset", "status lost"} {
 		t.Run(sign, func(t *testing.T) {
@@ -97,8 +98,8 @@ func TestSparkRewritesGainsAfterReset(t *testing.T) {
 			pos := command[float64](r, "arm_joint", interfaces.Position)
 			r.step(10 * time.Millisecond)
 			answerVersion(r, 25)
-			if n := sparkAckGains(t, r, pos, 0); n != 4 {
-				t.Fatalf("%d gains acknowledged", n)
+			if n := sparkAckGains(t, r, pos, 0); n != 8 {
+				t.Fatalf("%d configuration steps acknowledged, want 8", n)
 			}
 			for range 3 {
 				if !sparkDriven(t, r, pos, 0) {
@@ -109,15 +110,15 @@ func TestSparkRewritesGainsAfterReset(t *testing.T) {
 			switch sign {
 			case "has reset":
 				warn = 0x40
-			case "status lost": // 150 ms without status: stale (driven on meanwhile, as before)
-				for range 15 {
+			case "status lost": // 350 ms without status: all stale, Status 1 too (driven on meanwhile, as before)
+				for range 35 {
 					pos.Put(1, r.hal.Now())
 					r.step(10 * time.Millisecond)
 				}
 			}
 			err := sparkStep(r, pos, warn)
-			if w := sentTo(r, sparkParam3); len(w) != 1 || w[0].Len != 5 || w[0].Data != [8]byte{0x0D, 0, 0, 0, 0x3F} {
-				t.Fatalf("after the reset: parameter writes %+v, want kP_0 again", w)
+			if s := sentTo(r, sparkStatuses3); len(s) != 1 || s[0].Data != [8]byte{7, 0, 7, 0} {
+				t.Fatalf("after the reset: %+v, want Set Statuses Enabled again", r.hal.Bus.Sent)
 			}
 			if !errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "gains not yet acknowledged") {
 				t.Errorf("Read after the reset: %v", err)
@@ -128,10 +129,10 @@ func TestSparkRewritesGainsAfterReset(t *testing.T) {
 			if hb := sentTo(r, sparkHB); len(hb) != 1 || hb[0].Data != [8]byte{} {
 				t.Fatalf("heartbeat after the reset %+v, want it disabled", hb)
 			}
-			// kP_0 written again: acknowledge it, then the rest.
-			r.hal.Bus.Inject(hal.Frame{ID: sparkAck3, Len: 7, Data: [8]byte{0x0D, 3, 0, 0, 0, 0x3F}}, r.hal.Now()+time.Millisecond)
-			if n := sparkAckGains(t, r, pos, warn); n != 3 {
-				t.Fatalf("%d more gains acknowledged, want 3", n)
+			// The first step again: answer it, then the rest (kP_0 among them).
+			sparkAckSent(r)
+			if n := sparkAckGains(t, r, pos, warn); n != 7 {
+				t.Fatalf("%d more steps acknowledged, want 7", n)
 			}
 			for range 5 { // the warning still on: no new reset
 				if !sparkDriven(t, r, pos, warn) {
@@ -159,10 +160,16 @@ func TestSparkGainsWhileDisabled(t *testing.T) {
 		return errors.Join(errs...)
 	}
 	disabled()
-	if v := sentTo(r, sparkVer3); len(v) != 1 || v[0].Len != 0 {
+	if v := sentTo(r, sparkVer3); len(v) != 1 || !v[0].RTR {
 		t.Fatalf("version request while disabled: %+v", v)
 	}
 	answerVersion(r, 25)
+	for range 4 { // Status 0-2 enabled and their periods, from Halt too
+		disabled()
+		if !sparkAckSent(r) {
+			t.Fatalf("no configuration step while disabled: %+v", r.hal.Bus.Sent)
+		}
+	}
 	disabled()
 	if w := sentTo(r, sparkParam3); len(w) != 1 || w[0].Data != [8]byte{0x0D, 0, 0, 0, 0x3F} {
 		t.Fatalf("kP_0 while disabled: %+v", r.hal.Bus.Sent)

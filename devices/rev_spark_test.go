@@ -53,8 +53,9 @@ func TestSparkAsksFirmwareFirst(t *testing.T) {
 	if !errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "firmware version") {
 		t.Fatalf("before the version: %v", err)
 	}
-	// A zero-length request, and nothing that drives the motor.
-	if req := sentTo(r, sparkVer3); len(req) != 1 || req[0].Len != 0 {
+	// A remote frame asking for 8 bytes (REV's GET_FIRMWARE_VERSION is
+	// rtr), and nothing that drives the motor.
+	if req := sentTo(r, sparkVer3); len(req) != 1 || !req[0].RTR || req[0].Len != 8 {
 		t.Fatalf("version requests %+v", req)
 	}
 	if d := sentTo(r, sparkDuty3); len(d) != 0 {
@@ -204,13 +205,10 @@ func sparkNoAllocs(t *testing.T, yaml string) {
 	r.step(10 * time.Millisecond)
 	answerVersion(r, 25)
 	r.step(10 * time.Millisecond)
-	for range 4 { // acknowledge each gain as it is written
-		w := sentTo(r, sparkParam3)
-		if len(w) == 0 {
+	for range 8 { // acknowledge each configuration step as it is sent
+		if !sparkAckSent(r) {
 			break
 		}
-		last := w[len(w)-1]
-		r.hal.Bus.Inject(hal.Frame{ID: sparkAck3, Len: 7, Data: [8]byte{last.Data[0], 3, last.Data[1], last.Data[2], last.Data[3], last.Data[4]}}, r.hal.Now()+time.Millisecond)
 		r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
 		r.step(10 * time.Millisecond)
 	}
@@ -242,16 +240,17 @@ const sparkBusYAML = `joints:
   - {name: d, type: spark_max, id: 1, can_bus: c2}
 `
 
-// Each SPARK: Status0 every 10 ms, Status1-2 every 20 ms, its set point
-// every 10 ms: 300 frames/s; the SPARK heartbeat once per bus (50/s),
-// with the universal heartbeat (50/s); 160 bits each at worst.
+// Each SPARK at the periods frcd sets: Status0 every 10 ms, Status1 every
+// 100 ms, Status2 every 20 ms, its set point every 10 ms: 260 frames/s;
+// the SPARK heartbeat once per bus (50/s), with the universal heartbeat
+// (50/s); 160 bits each at worst.
 func TestSparkCANLoad(t *testing.T) {
 	loads := EstimateCANLoad(parseYAML(t, sparkBusYAML))
 	if len(loads) != 2 {
 		t.Fatalf("%d buses", len(loads))
 	}
 	// The default bus is named by its name, can0 (one name per bus).
-	want := map[string]float64{"can0": (50 + 3*300 + 50) * 160 / 1e6, "c2": (50 + 300 + 50) * 160 / 1e6}
+	want := map[string]float64{"can0": (50 + 3*260 + 50) * 160 / 1e6, "c2": (50 + 260 + 50) * 160 / 1e6}
 	for _, l := range loads {
 		if w, ok := want[l.Bus]; !ok || math.Abs(l.Load-w) > 1e-9 {
 			t.Errorf("bus %q: %.4f %%, want %.4f %%", l.Bus, 100*l.Load, 100*w)
@@ -391,6 +390,7 @@ func TestSparkOwnClosedLoop(t *testing.T) {
 	vel := command[float64](r, "arm_joint", interfaces.Velocity)
 	r.step(10 * time.Millisecond)
 	answerVersion(r, 25)
+	sparkConfigure(t, r)
 	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
 	pos.Put(1, r.hal.Now())
 	// kP_0 (13) = 0.5: 0D, then float32 0x3F000000 little endian.
@@ -465,6 +465,7 @@ func TestSparkRefusedGain(t *testing.T) {
 	r := bind(t, sparkLoopYAML)
 	r.step(10 * time.Millisecond)
 	answerVersion(r, 25)
+	sparkConfigure(t, r)
 	r.step(10 * time.Millisecond)
 	r.hal.Bus.Inject(hal.Frame{ID: sparkAck3, Len: 7, Data: [8]byte{0x0D, 3, 0, 0, 0, 0, 4}}, r.hal.Now()+time.Millisecond)
 	for i := 0; i < 3; i++ {

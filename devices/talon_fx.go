@@ -89,6 +89,9 @@ func newTalonFX(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Talon FX %d: %w", d.Int("id"), err)
 	}
+	if err := hal.SetSignalRates(fx); err != nil {
+		return nil, fmt.Errorf("Talon FX %d: setting its signals' update frequencies: %w", d.Int("id"), err)
+	}
 	t := &talonFX{name: d.Name, fx: fx, id: d.Int("id"), perRot: d.JointPerRotation(), inv: 1, devLoop: d.ClosesLoop(),
 		rErr: newOpError(d, "read status"), wErr: newOpError(d, "write"), hErr: newOpError(d, "halt")}
 	if d.Bool("inverted") {

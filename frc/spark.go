@@ -7,38 +7,58 @@ import (
 )
 
 // REV SPARK MAX and SPARK Flex on the CAN bus, firmware 25 (the layout
-// docs/rev-spark.md records, with its sources). REV publishes no frame
-// specification; these are the community's, checked against firmware
-// 25.x. Every frame is FRC device type motor controller, manufacturer
-// REV, the SPARK's CAN id as device number (the heartbeat: device 0).
-// The APIs are class << 4 | index.
+// docs/rev-spark.md records with its sources: REV's generated frame
+// specification, can-specs sparkFramesSpec 2.0.5). Every frame is FRC
+// device type motor controller, manufacturer REV, the SPARK's CAN id as
+// device number (the heartbeat: device 0). The APIs are class << 4 |
+// index; sparkframes_test.go checks each against the specification's
+// table (testdata/spark-frames-2.0.5.txt).
 const (
-	SparkAPIVelocitySetpoint = 0<<4 | 0  // float32 RPM, PID slot
-	SparkAPIDutyCycle        = 0<<4 | 2  // float32 duty, -1 to 1
-	SparkAPIPositionSetpoint = 0<<4 | 4  // float32 rotations, PID slot
-	SparkAPIVersion          = 9<<4 | 8  // zero-length request; answer: major, minor, build (big endian), debug
-	SparkAPIHeartbeat        = 11<<4 | 2 // device 0; uint64 LE: bit n enables the SPARK with CAN id n
-	SparkAPIParameterWrite   = 14<<4 | 0 // 5 bytes: parameter id, value (uint32 LE, a float32's bits for a float)
-	SparkAPIParameterAck     = 14<<4 | 1 // 7 bytes: parameter id, type, value (uint32 LE), result code
-	SparkAPIStatus0          = 46<<4 | 0 // applied output, bus voltage, current, motor temperature
-	SparkAPIStatus1          = 46<<4 | 1 // faults and warnings, active and sticky
-	SparkAPIStatus2          = 46<<4 | 2 // primary encoder velocity (RPM) and position (rotations)
+	SparkAPIVelocitySetpoint    = 0<<4 | 0  // float32 RPM, PID slot
+	SparkAPIDutyCycle           = 0<<4 | 2  // float32 duty, -1 to 1
+	SparkAPIPositionSetpoint    = 0<<4 | 4  // float32 rotations, PID slot
+	SparkAPISetStatusesEnabled  = 1<<4 | 0  // 4 bytes: mask (uint16 LE), enable bits (uint16 LE), bit n Status n
+	SparkAPISetStatusesResponse = 1<<4 | 1  // 5 bytes: result, the mask given, every status's enable bit
+	SparkAPIVersion             = 9<<4 | 8  // a remote (RTR) frame asks; the answer: SparkFirmware's 8 bytes
+	SparkAPIHeartbeat           = 11<<4 | 2 // device 0; uint64 LE: bit n enables the SPARK with CAN id n
+	SparkAPIParameterWrite      = 14<<4 | 0 // 5 bytes: parameter id, value (uint32 LE, a float32's bits for a float)
+	SparkAPIParameterAck        = 14<<4 | 1 // 7 bytes: parameter id, type, value (uint32 LE), result code
+	SparkAPIStatus0             = 46<<4 | 0 // applied output, bus voltage, current, motor temperature
+	SparkAPIStatus1             = 46<<4 | 1 // faults and warnings, active and sticky
+	SparkAPIStatus2             = 46<<4 | 2 // primary encoder velocity (RPM) and position (rotations)
+	SparkVersionLen             = 8         // the firmware version answer's length, which its request asks for
+	SparkSetStatusesEnabledLen  = 4
+	SparkSetStatusesResponseLen = 5
+)
+
+// The status frames' defaults on a SPARK nothing has configured (REV's
+// specification: defaultPeriodMs and enabledByDefault of STATUS_0-2):
+// Status 0 every 10 ms and Status 1 every 250 ms, both enabled; Status 2
+// (the encoder) every 20 ms once enabled, but not enabled: a SPARK sends
+// it only after a Set Statuses Enabled frame turns it on.
+var (
+	SparkDefaultPeriodMs   = [3]uint32{10, 250, 20}
+	SparkEnabledByDefault  = [3]bool{true, true, false}
+	SparkParamStatusPeriod = [3]uint8{158, 159, 160} // kStatus0Period-kStatus2Period: uint32, ms
 )
 
 // SparkID is the arbitration id of a SPARK frame of that API for CAN id n.
 func SparkID(api, n int) uint32 { return FRCID(DevMotorController, MfrREV, api, n) }
 
-// SparkFirmware is a firmware version as a SPARK reports it.
+// SparkFirmware is a firmware version as a SPARK reports it in the
+// answer to the version request (REV's GET_FIRMWARE_VERSION: byte 0
+// major, byte 1 minor, byte 2 prerelease (high byte), byte 3 fix, byte 4
+// prerelease (low byte), byte 5 hardware revision, bytes 6-7 reserved).
 type SparkFirmware struct {
-	Major, Minor uint8
-	Build        uint16
-	Debug        bool
+	Major, Minor, Fix uint8
+	Prerelease        uint16 // 0 for a release
+	HWRev             uint8  // the hardware revision
 }
 
 func (v SparkFirmware) String() string {
-	s := fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Build)
-	if v.Debug {
-		s += " (debug build)"
+	s := fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Fix)
+	if v.Prerelease != 0 {
+		s += fmt.Sprintf(" (prerelease %d)", v.Prerelease)
 	}
 	return s
 }
@@ -60,28 +80,67 @@ func (v SparkFirmware) Supported() error {
 	return fmt.Errorf("firmware %s is newer than the firmware frcd knows the frames of (%d.x): frcd refuses to drive it rather than guess", v, SparkFirmwareMajor)
 }
 
-// DecodeSparkVersion decodes a version answer: b0 major, b1 minor, b2-b3
-// build (big endian), b4 bit 0 a debug build; ok is false for a frame
-// shorter than 4 bytes (the zero-length request itself).
+// DecodeSparkVersion decodes a version answer (SparkFirmware's layout);
+// ok is false for a frame shorter than 4 bytes. Bytes 4 and 5 read as 0
+// when absent.
 func DecodeSparkVersion(d []byte) (v SparkFirmware, ok bool) {
 	if len(d) < 4 {
 		return v, false
 	}
-	v = SparkFirmware{Major: d[0], Minor: d[1], Build: binary.BigEndian.Uint16(d[2:4])}
-	if len(d) >= 5 {
-		v.Debug = d[4]&1 != 0
-	}
-	return v, true
+	var b [6]byte
+	copy(b[:], d)
+	return SparkFirmware{Major: b[0], Minor: b[1], Fix: b[3], Prerelease: uint16(b[2])<<8 | uint16(b[4]), HWRev: b[5]}, true
 }
 
-// EncodeSparkVersion is DecodeSparkVersion's inverse (5 bytes).
+// EncodeSparkVersion is DecodeSparkVersion's inverse (8 bytes).
 func EncodeSparkVersion(v SparkFirmware) (d [8]byte, n uint8) {
-	d[0], d[1] = v.Major, v.Minor
-	binary.BigEndian.PutUint16(d[2:4], v.Build)
-	if v.Debug {
-		d[4] = 1
+	d[0], d[1], d[2], d[3], d[4], d[5] = v.Major, v.Minor, byte(v.Prerelease>>8), v.Fix, byte(v.Prerelease), v.HWRev
+	return d, SparkVersionLen
+}
+
+// EncodeSparkSetStatusesEnabled builds a Set Statuses Enabled frame:
+// the statuses whose bit is set in mask (bit n: Status n) are enabled
+// where enabled has the bit, disabled where it has not; the others are
+// left as they are (4 bytes).
+func EncodeSparkSetStatusesEnabled(mask, enabled uint16) (d [8]byte, n uint8) {
+	binary.LittleEndian.PutUint16(d[0:2], mask)
+	binary.LittleEndian.PutUint16(d[2:4], enabled)
+	return d, SparkSetStatusesEnabledLen
+}
+
+// DecodeSparkSetStatusesEnabled is EncodeSparkSetStatusesEnabled's
+// inverse; ok is false for a frame shorter than 4 bytes.
+func DecodeSparkSetStatusesEnabled(d []byte) (mask, enabled uint16, ok bool) {
+	if len(d) < SparkSetStatusesEnabledLen {
+		return 0, 0, false
 	}
-	return d, 5
+	return binary.LittleEndian.Uint16(d[0:2]), binary.LittleEndian.Uint16(d[2:4]), true
+}
+
+// SparkStatusesResponse is the answer to Set Statuses Enabled: its
+// result (0 success, 1 a status that does not exist or is unavailable),
+// the mask it was given, and every status's enable bit now.
+type SparkStatusesResponse struct {
+	Result        uint8
+	Mask, Enabled uint16
+}
+
+// DecodeSparkStatusesResponse decodes the answer (byte 0 the result,
+// bytes 1-2 the mask, bytes 3-4 the enable bits, little endian); ok is
+// false for a frame shorter than 5 bytes.
+func DecodeSparkStatusesResponse(d []byte) (r SparkStatusesResponse, ok bool) {
+	if len(d) < SparkSetStatusesResponseLen {
+		return r, false
+	}
+	return SparkStatusesResponse{Result: d[0], Mask: binary.LittleEndian.Uint16(d[1:3]), Enabled: binary.LittleEndian.Uint16(d[3:5])}, true
+}
+
+// EncodeSparkStatusesResponse is DecodeSparkStatusesResponse's inverse.
+func EncodeSparkStatusesResponse(r SparkStatusesResponse) (d [8]byte, n uint8) {
+	d[0] = r.Result
+	binary.LittleEndian.PutUint16(d[1:3], r.Mask)
+	binary.LittleEndian.PutUint16(d[3:5], r.Enabled)
+	return d, SparkSetStatusesResponseLen
 }
 
 // Status 0 scales (firmware 25): applied output int16 at bits 0-15,
@@ -189,8 +248,11 @@ const (
 	SparkParamD0 = 15 // derivative gain, slot 0
 	SparkParamV0 = 16 // velocity feed forward, slot 0 (kF_0, later kV_0)
 
-	// SparkParamFloat32 is REVLib's c_REVLib_kFloat32: the parameter type
-	// a write's acknowledgement gives for a float parameter.
+	// SparkParamUint32 and SparkParamFloat32 are REVLib's
+	// c_REVLib_kUint32 and c_REVLib_kFloat32: the parameter type a
+	// write's acknowledgement gives for an unsigned or a float parameter
+	// (the status periods are unsigned, the gains float).
+	SparkParamUint32  = 2
 	SparkParamFloat32 = 3
 )
 
@@ -198,8 +260,14 @@ const (
 // parameter id, bytes 1-4 the float32 value's bits, little endian (5
 // bytes, REV's can-specs spark frames 2.0.5 "Parameter Write").
 func EncodeSparkParameterWrite(param uint8, value float32) (d [8]byte, n uint8) {
+	return EncodeSparkParameterBits(param, math.Float32bits(value))
+}
+
+// EncodeSparkParameterBits builds a parameter write of a value's 32 bits
+// (an unsigned parameter's value, or a float's bits).
+func EncodeSparkParameterBits(param uint8, bits uint32) (d [8]byte, n uint8) {
 	d[0] = param
-	binary.LittleEndian.PutUint32(d[1:5], math.Float32bits(value))
+	binary.LittleEndian.PutUint32(d[1:5], bits)
 	return d, 5
 }
 

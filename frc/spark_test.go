@@ -106,30 +106,64 @@ func TestSparkStatus2(t *testing.T) {
 }
 
 func TestSparkVersion(t *testing.T) {
-	v, ok := DecodeSparkVersion([]byte{25, 1, 0x01, 0x02, 0})
-	if !ok || v != (SparkFirmware{Major: 25, Minor: 1, Build: 0x0102}) || v.String() != "25.1.258" {
-		t.Errorf("%v %v, want 25.1.258", v, ok)
+	// REV's GET_FIRMWARE_VERSION: major, minor, prerelease high, fix,
+	// prerelease low, hardware revision. 25.0.4 on hardware revision 2;
+	// bytes 2 and 4 (prerelease) are not a build number and a debug flag.
+	v, ok := DecodeSparkVersion([]byte{25, 0, 0x00, 0x04, 0x00, 0x02, 0, 0})
+	if !ok || v != (SparkFirmware{Major: 25, Minor: 0, Fix: 4, HWRev: 2}) || v.String() != "25.0.4" {
+		t.Errorf("%+v %v, want 25.0.4 hardware revision 2", v, ok)
+	}
+	v, _ = DecodeSparkVersion([]byte{25, 1, 0x01, 0x02, 0x03, 0x01, 0, 0})
+	if v != (SparkFirmware{Major: 25, Minor: 1, Fix: 2, Prerelease: 0x0103, HWRev: 1}) || v.String() != "25.1.2 (prerelease 259)" {
+		t.Errorf("prerelease: %+v %q", v, v.String())
 	}
 	if v.Supported() != nil {
 		t.Errorf("25.x refused: %v", v.Supported())
 	}
 	if _, ok := DecodeSparkVersion(nil); ok {
-		t.Error("the zero-length request decoded as an answer")
+		t.Error("the request itself decoded as an answer")
 	}
-	d, n := EncodeSparkVersion(SparkFirmware{Major: 24, Minor: 0, Build: 3, Debug: true})
-	if n != 5 || d != [8]byte{24, 0, 0, 3, 1} {
+	d, n := EncodeSparkVersion(SparkFirmware{Major: 24, Minor: 0, Fix: 3, Prerelease: 0x0201, HWRev: 5})
+	if n != 8 || d != [8]byte{24, 0, 2, 3, 1, 5} {
 		t.Errorf("encode: % x (%d)", d, n)
 	}
 	for _, tc := range []struct {
 		v    SparkFirmware
 		want string
 	}{
-		{SparkFirmware{Major: 24, Build: 3}, "firmware 24.0.3 uses the frame layout before firmware 25"},
+		{SparkFirmware{Major: 24, Fix: 3}, "firmware 24.0.3 uses the frame layout before firmware 25"},
 		{SparkFirmware{Major: 26, Minor: 1}, "firmware 26.1.0 is newer than the firmware frcd knows the frames of (25.x)"},
 	} {
 		if err := tc.v.Supported(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want %q", tc.v, err, tc.want)
 		}
+	}
+}
+
+func TestSparkSetStatusesEnabled(t *testing.T) {
+	// Enable Status 2 and leave the others: mask 0x0004 at bits 0-15,
+	// enable 0x0004 at bits 16-31, little endian.
+	d, n := EncodeSparkSetStatusesEnabled(0x0004, 0x0004)
+	if n != 4 || d != [8]byte{0x04, 0x00, 0x04, 0x00} {
+		t.Errorf("encode: % x (%d)", d, n)
+	}
+	if m, e, ok := DecodeSparkSetStatusesEnabled([]byte{0x07, 0x00, 0x05, 0x00}); !ok || m != 7 || e != 5 {
+		t.Errorf("decode: %#x %#x %v", m, e, ok)
+	}
+	// The answer: result 0, mask 0x0007, Status 0-2 enabled.
+	r, ok := DecodeSparkStatusesResponse([]byte{0x00, 0x07, 0x00, 0x07, 0x00})
+	if !ok || r != (SparkStatusesResponse{Mask: 7, Enabled: 7}) {
+		t.Errorf("response: %+v %v", r, ok)
+	}
+	if d, n := EncodeSparkStatusesResponse(SparkStatusesResponse{Result: 1, Mask: 0x0104, Enabled: 0x8001}); n != 5 || d != [8]byte{1, 0x04, 0x01, 0x01, 0x80} {
+		t.Errorf("response encode: % x (%d)", d, n)
+	}
+	if _, ok := DecodeSparkStatusesResponse([]byte{0, 7, 0, 7}); ok {
+		t.Error("a 4-byte response decoded")
+	}
+	// A period is an unsigned parameter: Status 1's (159) at 100 ms.
+	if d, n := EncodeSparkParameterBits(SparkParamStatusPeriod[1], 100); n != 5 || d != [8]byte{159, 100, 0, 0, 0} {
+		t.Errorf("period write: % x (%d)", d, n)
 	}
 }
 
@@ -158,6 +192,14 @@ func FuzzSparkStatus(f *testing.F) {
 		}
 		if v, ok := DecodeSparkVersion(b); ok {
 			_ = v.Supported()
+			if e, _ := EncodeSparkVersion(v); len(b) >= 6 && [6]byte(e[:6]) != [6]byte(b[:6]) {
+				t.Fatalf("version % x re-encoded as % x", b[:6], e[:6])
+			}
+		}
+		if r, ok := DecodeSparkStatusesResponse(b); ok {
+			if e, n := EncodeSparkStatusesResponse(r); [5]byte(e[:n]) != [5]byte(b[:5]) {
+				t.Fatalf("statuses response % x re-encoded as % x", b[:5], e[:n])
+			}
 		}
 		if a, ok := DecodeSparkParameterAck(b); ok {
 			if e, n := EncodeSparkParameterAck(a); n != 7 || [7]byte(e[:7]) != [7]byte(b[:7]) {

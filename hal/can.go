@@ -69,12 +69,17 @@ func HeartbeatOf(ds DSState) Heartbeat {
 // CANBitRate is the FRC CAN bus's bit rate, bit/s.
 const CANBitRate = 1_000_000
 
-// FrameBits is the number of bit times a data frame with a 29-bit id
-// takes on the wire: start of frame through CRC with the stuff bits the
+// FrameBits is the number of bit times a frame with a 29-bit id takes on
+// the wire: start of frame through CRC with the stuff bits the
 // transmitter inserts (a complement after five equal bits), then the
-// unstuffed CRC delimiter, ACK, end of frame and interframe space.
+// unstuffed CRC delimiter, ACK, end of frame and interframe space. A
+// remote frame carries its length code and no data.
 func FrameBits(f Frame) int {
 	n := int(min(f.Len, 8))
+	rtr, data := uint64(0), n
+	if f.RTR {
+		rtr, data = 1, 0
+	}
 	var bits [64 + 54 + 15]bool
 	k := 0
 	put := func(v uint64, w int) {
@@ -87,9 +92,10 @@ func FrameBits(f Frame) int {
 	put(uint64(f.ID>>18), 11) // base id
 	put(3, 2)                 // SRR, IDE recessive
 	put(uint64(f.ID), 18)     // extension
-	put(0, 3)                 // RTR, r1, r0
+	put(rtr, 1)               // RTR
+	put(0, 2)                 // r1, r0
 	put(uint64(n), 4)         // DLC
-	for i := 0; i < n; i++ {
+	for i := 0; i < data; i++ {
 		put(uint64(f.Data[i]), 8)
 	}
 	put(uint64(canCRC15(bits[:k])), 15)

@@ -86,6 +86,11 @@ func TestFrameBits(t *testing.T) {
 	if zero <= alt {
 		t.Errorf("zero frame %d bits, alternating %d: stuffing not counted", zero, alt)
 	}
+	// A remote frame asking for 8 bytes carries none: 67 bits and its
+	// stuff bits, far below a data frame's 131 at the least.
+	if b := FrameBits(Frame{ID: 0x02052605, Len: 8, RTR: true}); b < 67 || b > WorstFrameBits(0) {
+		t.Errorf("remote frame: %d bits, want [67, %d]", b, WorstFrameBits(0))
+	}
 	if FrameBits(Frame{Len: 200}) != FrameBits(Frame{Len: 8}) {
 		t.Error("lengths over 8 should count as 8")
 	}

@@ -116,6 +116,10 @@ type Frame struct {
 	ID   uint32
 	Len  uint8
 	Data [8]byte
+	// RTR makes it a remote frame: a request for the data frame of the
+	// same id, Len its data length code (the length asked for), no data
+	// sent. A REV SPARK's firmware version is asked so.
+	RTR bool
 }
 
 // CANBus sends frames and keeps the newest frame received per id, as the

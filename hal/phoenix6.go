@@ -64,6 +64,23 @@ type P6Healthy interface {
 	Health() (P6Health, error)
 }
 
+// P6Rates is a Phoenix 6 device that can be told how often to send the
+// signals the loop reads (CTRE's update frequencies), rather than relying
+// on its defaults. The device's driver calls it once, after opening it;
+// a backend without it (the sim) sends at the rate it has.
+type P6Rates interface {
+	SetSignalRates() error
+}
+
+// SetSignalRates sets a Phoenix 6 device's signal rates when it can be
+// told them (P6Rates); nil otherwise.
+func SetSignalRates(dev any) error {
+	if r, ok := dev.(P6Rates); ok {
+		return r.SetSignalRates()
+	}
+	return nil
+}
+
 // Pigeon2 is a CTRE Pigeon 2: an IMU with its health.
 type Pigeon2 interface {
 	Pigeon

@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/frcd/frcd/internal/ratelimit"
 )
 
 // subscription is one of a client's subscribe requests.
@@ -17,6 +20,7 @@ type subscription struct {
 	patterns   []string
 	prefix     bool
 	topicsOnly bool
+	all        bool // every value, not only the latest of each period
 	period     time.Duration
 }
 
@@ -39,8 +43,18 @@ type client struct {
 	pubs      map[int64]*topic // by pubuid
 	announced []bool           // by topic id
 	want      []bool           // by topic id: a subscription wants its values
+	all       []bool           // by topic id: a subscription wants every value (queued in allBuf)
 	sent      []uint64         // by topic id: the value seq last sent
 	period    time.Duration
+
+	// allBuf holds, in order, the values of the topics the client wants
+	// every value of, as they came, until the writer sends them (bounded
+	// by maxAllBytes: past it values are not kept, counted in allLost).
+	allBuf             []byte
+	allN               int // values in allBuf
+	allLost, allLogged uint64
+	lostLoggedAt       time.Duration
+	refusals           ratelimit.Limiter
 
 	text     chan []byte // control messages, each one JSON object
 	rtt      chan []byte // time replies, sent at once
@@ -59,6 +73,7 @@ func newClient(s *Server, name, proto string) *client {
 func (c *client) grow(id int) {
 	for len(c.announced) <= id {
 		c.announced, c.want, c.sent = append(c.announced, false), append(c.want, false), append(c.sent, 0)
+		c.all = append(c.all, false)
 	}
 }
 
@@ -88,19 +103,10 @@ type announceParams struct {
 }
 
 // maybeAnnounce announces t to the client when a subscription matches it
-// (or always, with pubuid, in answer to its publish). Under s.mu.
+// (or always, with pubuid, in answer to its publish), and notes whether
+// the client wants its values. Under s.mu.
 func (c *client) maybeAnnounce(t *topic, pubuid *int64) {
-	c.grow(t.id)
-	var match, values bool
-	for _, sub := range c.subs {
-		if sub.matches(t.name) {
-			match = true
-			values = values || !sub.topicsOnly
-		}
-	}
-	if values && !c.want[t.id] {
-		c.want[t.id], c.sent[t.id] = true, 0 // send its current value
-	}
+	match := c.subscribe(t)
 	if pubuid == nil && (!match || c.announced[t.id]) {
 		return
 	}
@@ -108,9 +114,67 @@ func (c *client) maybeAnnounce(t *topic, pubuid *int64) {
 	c.queue("announce", announceParams{Name: t.name, ID: t.id, Type: t.typ, PubUID: pubuid, Properties: t.props})
 }
 
+// subscribe works out what the client's subscriptions ask of t (an
+// announcement, its values, every value) and says whether one matches.
+// A topic newly wanted gets its current value. Under s.mu.
+func (c *client) subscribe(t *topic) (match bool) {
+	c.grow(t.id)
+	var values, all bool
+	for _, sub := range c.subs {
+		if sub.matches(t.name) {
+			match = true
+			values = values || !sub.topicsOnly
+			all = all || sub.all && !sub.topicsOnly
+		}
+	}
+	if values && !c.want[t.id] {
+		c.sent[t.id] = 0 // send its current value
+	}
+	c.want[t.id] = values
+	switch {
+	case all && !c.all[t.id]:
+		c.all[t.id] = true
+		t.allSubs++
+		if len(t.value) > 0 {
+			c.appendAll(t.value) // its current value, then every one
+		}
+	case !all && c.all[t.id]:
+		c.all[t.id] = false
+		t.allSubs--
+		c.sent[t.id] = t.seq // its values went through allBuf
+	}
+	return match
+}
+
+// forget drops what the client wanted of t (t goes, or the client).
+// Under s.mu.
+func (c *client) forget(t *topic) {
+	if t.id < len(c.all) && c.all[t.id] {
+		c.all[t.id] = false
+		t.allSubs--
+	}
+	if t.id < len(c.want) {
+		c.want[t.id] = false
+	}
+}
+
+// appendAll queues one value (a whole message) for a client that wants
+// every value; past maxAllBytes waiting it is not kept, and counted.
+// Under s.mu.
+func (c *client) appendAll(v []byte) {
+	if len(c.allBuf)+len(v) > maxAllBytes {
+		c.allLost++
+		c.s.stats.ValuesLost++
+		return
+	}
+	c.allBuf = append(c.allBuf, v...)
+	c.allN++
+}
+
 func (c *client) unannounce(t *topic) {
 	if t.id < len(c.announced) && c.announced[t.id] {
-		c.announced[t.id], c.want[t.id] = false, false
+		c.announced[t.id] = false
+		c.forget(t)
 		c.queue("unannounce", map[string]any{"name": t.name, "id": t.id})
 	}
 }
@@ -178,16 +242,36 @@ func (c *client) ping(ctx context.Context, conn *websocket.Conn) {
 	}
 }
 
-// handle acts on one control message. Under s.mu.
+// handle acts on one control message; what it refuses is counted and
+// logged with the reason. Under s.mu.
 func (c *client) handle(m Control) {
 	s := c.s
 	switch m.Method {
 	case "publish":
 		var p publishParams
-		if json.Unmarshal(m.Params, &p) != nil || p.Name == "" || p.PubUID == nil || p.Type == "" || len(c.pubs) >= maxPublishers {
+		if json.Unmarshal(m.Params, &p) != nil || p.Name == "" || p.PubUID == nil || p.Type == "" {
+			c.refuse(&s.stats.PublishRefused, "a publish refused: it needs a name, a pubuid and a type")
 			return
 		}
+		if _, again := c.pubs[*p.PubUID]; !again && len(c.pubs) >= maxPublishers {
+			c.refuse(&s.stats.PublishRefused, "publish %q refused: %d publishers is a client's limit", p.Name, maxPublishers)
+			return
+		}
+		if t := s.byName[p.Name]; t != nil && t.own {
+			c.refuse(&s.stats.PublishRefused, "publish %q refused: the topic is frcd's own, read-only", p.Name)
+			return
+		} else if t != nil && t.typ != p.Type {
+			c.refuse(&s.stats.PublishRefused, "publish %q as %s refused: the topic is %s", p.Name, p.Type, t.typ)
+			return
+		}
+		if f := s.o.CommandType; f != nil {
+			if want, ok := f(p.Name); ok && want != p.Type {
+				c.refuse(&s.stats.PublishRefused, "publish %q as %s refused: the command takes %s", p.Name, p.Type, want)
+				return
+			}
+		}
 		if old := c.pubs[*p.PubUID]; old != nil {
+			delete(c.pubs, *p.PubUID)
 			s.unpublishLocked(old)
 		}
 		var props map[string]json.RawMessage
@@ -195,9 +279,11 @@ func (c *client) handle(m Control) {
 		t := s.byName[p.Name]
 		if t == nil {
 			if s.created >= maxClientTopics {
+				c.refuse(&s.stats.PublishRefused, "publish %q refused: %d topics of clients is the server's limit", p.Name, maxClientTopics)
 				return
 			}
 			if t = s.addTopic(p.Name, p.Type, props, false); t == nil {
+				c.refuse(&s.stats.PublishRefused, "publish %q refused: %d topics is the server's limit", p.Name, maxTopics)
 				return
 			}
 			s.created++
@@ -221,8 +307,15 @@ func (c *client) handle(m Control) {
 			return
 		}
 		t := s.byName[p.Name]
-		if t == nil || t.own || len(p.Update) > 64 {
-			return // frcd's topics keep frcd's properties
+		switch {
+		case t == nil:
+			return // the spec: ignored
+		case t.own:
+			c.refuse(&s.stats.Refused, "setproperties %q refused: the topic is frcd's own, read-only", p.Name)
+			return
+		case len(p.Update) > 64:
+			c.refuse(&s.stats.Refused, "setproperties %q refused: %d properties at once, 64 is the limit", p.Name, len(p.Update))
+			return
 		}
 		for k, v := range p.Update {
 			if string(v) == "null" {
@@ -238,13 +331,19 @@ func (c *client) handle(m Control) {
 		}
 	case "subscribe":
 		var p subscribeParams
-		if json.Unmarshal(m.Params, &p) != nil || p.SubUID == nil || len(p.Topics)+len(p.Prefixes) > 256 {
+		if json.Unmarshal(m.Params, &p) != nil || p.SubUID == nil {
+			c.refuse(&s.stats.SubscribeRefused, "a subscribe refused: it needs a subuid")
+			return
+		}
+		if n := len(p.Topics) + len(p.Prefixes); n > maxSubTopics {
+			c.refuse(&s.stats.SubscribeRefused, "subscribe %d refused: %d topics, %d is the limit", *p.SubUID, n, maxSubTopics)
 			return
 		}
 		if _, ok := c.subs[*p.SubUID]; !ok && len(c.subs) >= maxSubscriptions {
+			c.refuse(&s.stats.SubscribeRefused, "subscribe %d refused: %d subscriptions is a client's limit", *p.SubUID, maxSubscriptions)
 			return
 		}
-		sub := &subscription{patterns: p.Topics, prefix: p.Options.Prefix, topicsOnly: p.Options.TopicsOnly, period: defaultPeriod}
+		sub := &subscription{patterns: p.Topics, prefix: p.Options.Prefix, topicsOnly: p.Options.TopicsOnly, all: p.Options.All, period: defaultPeriod}
 		if len(p.Prefixes) > 0 { // 4.0's form
 			sub.patterns, sub.prefix = append(p.Prefixes, p.Topics...), true
 		}
@@ -266,14 +365,38 @@ func (c *client) handle(m Control) {
 		delete(c.subs, *p.SubUID)
 		c.reperiod()
 		for id := range c.want {
-			t := s.topics[id]
-			keep := false
-			for _, sub := range c.subs {
-				keep = keep || t != nil && !sub.topicsOnly && sub.matches(t.name)
+			if t := s.topics[id]; t != nil {
+				c.subscribe(t)
 			}
-			c.want[id] = keep
 		}
 	}
+}
+
+// A client's refusals log refusalBurst lines at once, then refusalRate
+// a second; the others are counted and the count said with the next
+// line.
+const (
+	refusalBurst = 10.0
+	refusalRate  = 1.0 // lines a second
+)
+
+// refuse counts a refusal in counter and logs why, as the client's
+// limiter allows. Under s.mu.
+func (c *client) refuse(counter *uint64, format string, args ...any) {
+	*counter++
+	r := &c.refusals
+	if r.Rate == 0 {
+		*r = ratelimit.Limiter{Rate: refusalRate, Burst: refusalBurst}
+	}
+	ok, quiet := r.Allow(c.s.o.Clock())
+	if !ok {
+		return
+	}
+	msg := fmt.Sprintf(format, args...)
+	if quiet > 0 {
+		msg += fmt.Sprintf(" (and %d more refusals not logged)", quiet)
+	}
+	c.s.o.Logf("nt4: %s: %s", c.name, msg)
 }
 
 // reperiod takes the shortest period of the subscriptions, bounded.
@@ -298,11 +421,14 @@ func (c *client) value(v Value) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := c.pubs[v.ID]
-	if t == nil {
+	switch {
+	case t == nil:
 		return // an unknown publisher: ignored, as the spec says
-	}
-	if t.own || v.Type != t.typeID || len(v.Raw) > maxClientValue {
-		s.stats.Refused++
+	case v.Type != t.typeID:
+		c.refuse(&s.stats.Refused, "a value of %s refused: type id %d, the topic is %s", t.name, v.Type, t.typ)
+		return
+	case len(v.Raw) > maxClientValue:
+		c.refuse(&s.stats.Refused, "a value of %s refused: %d bytes, %d is the limit", t.name, len(v.Raw), maxClientValue)
 		return
 	}
 	stamp := v.Time
@@ -310,9 +436,11 @@ func (c *client) value(v Value) {
 		stamp = s.now()
 	}
 	t.value = append(appendHeader(t.value[:0], int64(t.id), stamp, v.Type), v.Raw...)
-	t.seq++
-	if o := s.o; o.Commands != nil && o.CommandPrefix != "" && strings.HasPrefix(t.name, o.CommandPrefix) && !o.Commands(t.name, v) {
-		s.stats.Refused++
+	s.changed(t)
+	if o := s.o; o.Commands != nil && o.CommandPrefix != "" && strings.HasPrefix(t.name, o.CommandPrefix) {
+		if err := o.Commands(t.name, v); err != nil {
+			c.refuse(&s.stats.Refused, "%s refused: %v", t.name, err)
+		}
 	}
 }
 
@@ -355,8 +483,16 @@ func (c *client) write(ctx context.Context, conn *websocket.Conn) error {
 				more = false
 			}
 		}
+		if len(c.allBuf) > 0 {
+			bin = append(bin, c.allBuf...)
+			c.allBuf, values, c.allN = c.allBuf[:0], values+c.allN, 0
+		}
+		var lost uint64
+		if now := s.o.Clock(); c.allLost > c.allLogged && (c.lostLoggedAt == 0 || now-c.lostLoggedAt >= time.Second) {
+			lost, c.allLogged, c.lostLoggedAt = c.allLost-c.allLogged, c.allLost, now
+		}
 		for id, want := range c.want {
-			if !want || id >= len(s.topics) || s.topics[id] == nil {
+			if !want || c.all[id] || id >= len(s.topics) || s.topics[id] == nil {
 				continue
 			}
 			t := s.topics[id]
@@ -376,6 +512,9 @@ func (c *client) write(ctx context.Context, conn *websocket.Conn) error {
 			s.stats.FramesSent++
 		}
 		s.mu.Unlock()
+		if lost > 0 {
+			s.o.Logf("nt4: %s: %d values not sent: it subscribed to every value (all) and reads them slower than they come", c.name, lost)
+		}
 		if len(text) > 0 {
 			if err := c.send(ctx, conn, websocket.MessageText, append(text, ']')); err != nil {
 				return err

@@ -20,7 +20,16 @@
 // loop); clients may publish topics of their own, which the server relays
 // to other clients, but not values on frcd's topics (refused and
 // counted). Client values under Options.CommandPrefix go to
-// Options.Commands (dashboards' commands and PID gains).
+// Options.Commands (dashboards' commands and PID gains), and a publish of
+// a command topic must carry the type Options.CommandType says.
+//
+// Nothing is refused silently: a publish to one of frcd's own topics, of
+// a type other than the topic's, past a limit, a subscription past a
+// limit, a value of the wrong type or size, a refused command, a second
+// client of a name in use (409) are each counted (Stats) and logged with
+// the reason (a client's refusals at most 10 lines at once, then one a
+// second, with the count of those not logged). At shutdown every
+// connection gets a close frame (1001, going away) and a second to answer.
 //
 // As ntcore does, a topic is announced to a client only when one of its
 // subscriptions matches it (subscribe's 4.1 topics with options prefix,
@@ -28,8 +37,16 @@
 // period (the shortest of its subscriptions', 10 ms to 1 s, default
 // 100 ms), the latest value of each topic it wants that changed: a queue
 // one deep per topic that drops the older value, so a slow client never
-// holds memory for the values it missed. Its control messages queue up to
-// a bound, past which the client is dropped.
+// holds memory for the values it missed. A subscription with the option
+// all (networktables4.adoc, "Subscription Options": "send all value
+// changes over the wire") gets every value instead, in order, queued per
+// client up to 512 KiB between two periods (past it values are counted
+// in Stats.ValuesLost and logged). AdvantageScope's logging mode
+// subscribes so (prefix "", all, periodic 0.02: NT4Source.ts); frcd's
+// telemetry passes every loop cycle's joint states on
+// (telemetry.Options.EveryCycle), so such a client sees one sample a
+// cycle. Its control messages queue up to a bound, past which the client
+// is dropped.
 //
 // Limits: 32 main connections and 32 RTT connections; a message of 1 MiB;
 // 4096 topics, of which 512 created by clients; a client's value of
@@ -41,6 +58,8 @@
 // Subscribe, Publish, Set, the announced topics and their latest values
 // (frcd's tests and the Systemcore VM's agent use it).
 //
-// Not served: the $clients, $serverpub... meta topics, getvalues (4.0),
+// Not served: the $clients, $serverpub... meta topics (AdvantageScope's
+// NT4 source, Mechanical-Advantage/AdvantageScope 39b8239
+// src/hub/dataSources/nt4, subscribes to none of them), getvalues (4.0),
 // persistent topics, TLS on 5811, 4.2's subprotocol.
 package nt4

@@ -189,3 +189,61 @@ func TestTimeSyncAndDuplicateName(t *testing.T) {
 		t.Errorf("server stats %+v, want 1 duplicate and 2 time syncs", s)
 	}
 }
+
+// TestLoggingModeEveryCycle: ntcore-ts-client subscribes as AdvantageScope
+// does in its logging mode (prefix "/", all, periodic 0.02) and receives
+// a sample of a moving joint for every loop cycle: counted between two
+// values of the loop's cycle counter, which arrive in the same stream.
+func TestLoggingModeEveryCycle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs node and the ROS tools for about 10 s: skipped with -short")
+	}
+	tooltest.Require(t, tooltest.Node, tooltest.Rostopic)
+	tooltest.RequireFile(t, clientNode, "npm ci in test/nt4")
+	d, e, port := running(t)
+	const (
+		joint  = "/frcd/joints/right_front_wheel_joint/position"
+		cycles = "/frcd/loop/cycles"
+		span   = 500 // cycles counted: 5 s at 100 Hz
+	)
+	c := startClient(t, e, "log", strconv.Itoa(port), joint, cycles)
+	c.wait("the connection", func(ev event) bool { return ev.Event == "connected" })
+	e.Start(t, "rostopic", "pub", "-r", "20", "/right_front_voltage/command", "std_msgs/Float64", "data: 6.0")
+	last := math.NaN()
+	c.wait("the joint moving", func(ev event) bool {
+		if ev.Name != joint {
+			return false
+		}
+		moved := !math.IsNaN(last) && math.Abs(float(ev)-last) > 1e-3
+		last = float(ev)
+		return moved
+	})
+	start := float(c.wait("a cycle count", func(ev event) bool { return ev.Name == cycles }))
+	samples, same := 0, 0
+	var end float64
+	c.wait(fmt.Sprintf("%d cycles", span), func(ev event) bool {
+		switch ev.Name {
+		case joint:
+			samples++
+			if float(ev) == last {
+				same++
+			}
+			last = float(ev)
+		case cycles:
+			end = float(ev)
+			return end-start >= span
+		}
+		return false
+	})
+	ran := int(end - start)
+	t.Logf("%d samples of %s over %d loop cycles (%d equal to the one before)", samples, joint, ran, same)
+	// The counter comes from the latest snapshot and the joint from the
+	// loop's per-cycle history: either end of the span may be one cycle
+	// apart.
+	if samples < ran-2 || samples > ran+2 {
+		t.Errorf("%d samples over %d cycles: want one a cycle", samples, ran)
+	}
+	if s := d.NT.Stats(); s.ValuesLost != 0 {
+		t.Errorf("values lost: %+v", s)
+	}
+}

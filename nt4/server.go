@@ -35,7 +35,10 @@ const (
 	maxClientTopics  = 512             // topics clients created, all clients together
 	maxClientValue   = 64 << 10        // the largest value a client may publish, bytes
 	maxSubscriptions = 256             // per client
+	maxSubTopics     = 256             // topics or prefixes of one subscription
 	maxPublishers    = 256             // per client
+	maxAllBytes      = 512 << 10       // values waiting for a client that wants every value
+	closeWait        = time.Second     // for a client's answer to the close frame at shutdown
 	textQueue        = maxTopics + 256 // control messages waiting for a client: beyond it the client is too slow and is dropped
 	writeTimeout     = 2 * time.Second
 	pingEvery        = 2 * time.Second
@@ -54,20 +57,32 @@ type Options struct {
 	// Logf reports clients; nil discards.
 	Logf func(format string, args ...any)
 	// Commands, when set, takes the values clients publish on topics
-	// under CommandPrefix (PREFIX/commands/): false counts one refused.
-	// Called from a client's goroutine; it must not block.
-	Commands      func(topic string, v Value) bool
+	// under CommandPrefix (PREFIX/commands/): an error is a refusal,
+	// counted and logged with it. Called from a client's goroutine; it
+	// must not block.
+	Commands      func(topic string, v Value) error
 	CommandPrefix string
+	// CommandType, when set, says the type a topic under CommandPrefix
+	// takes (ok false: any): a publish of another type is refused.
+	CommandType func(topic string) (typ string, ok bool)
 }
 
 // Stats count the server's work.
 type Stats struct {
-	Clients     int    // connected now (main connections)
-	Connects    uint64 // main connections accepted
-	Duplicates  uint64 // connections refused for a name in use (409)
-	TimeSyncs   uint64 // time synchronisation messages answered
-	Refused     uint64 // client values refused (on frcd's own topics, wrong type)
-	Dropped     uint64 // clients dropped for being too slow or breaking a limit
+	Clients    int    // connected now (main connections)
+	Connects   uint64 // main connections accepted
+	Duplicates uint64 // connections refused for a name in use (409)
+	TimeSyncs  uint64 // time synchronisation messages answered
+	Refused    uint64 // client values and properties refused (wrong type, too large, a refused command)
+	Dropped    uint64 // clients dropped for being too slow or breaking a limit
+	// PublishRefused and SubscribeRefused count the publish and subscribe
+	// messages refused (frcd's own topic, a limit, a wrong type), each
+	// logged with its reason.
+	PublishRefused   uint64
+	SubscribeRefused uint64
+	// ValuesLost counts values not sent to a client that wants every
+	// value (all) because it fell maxAllBytes behind (logged).
+	ValuesLost  uint64
 	ValuesSent  uint64 // value messages sent
 	FramesSent  uint64 // binary frames sent
 	Published   uint64 // times Publish found changed values
@@ -85,6 +100,8 @@ type topic struct {
 	seq    uint64
 	own    bool // frcd's: clients may not publish to it
 	pubs   int  // client publishers
+	// allSubs counts the clients that want every value of the topic.
+	allSubs int
 }
 
 // Server is an NT4 server: frcd's topics (Publish) plus any clients'.
@@ -96,10 +113,12 @@ type Server struct {
 	topics  []*topic // by id; nil where deleted
 	byName  map[string]*topic
 	clients map[string]*client
-	rtts    int      // RTT connections open
-	created int      // topics clients created, still published
-	seen    []uint64 // per telemetry topic, the Seq last published
-	srcIDs  []int    // per telemetry topic, its server topic id
+	stop    chan struct{} // closed when Run's context ends: connections close with a close frame
+	wake    chan struct{} // a client connected (Wake)
+	rtts    int           // RTT connections open
+	created int           // topics clients created, still published
+	seen    []uint64      // per telemetry topic, the Seq last published
+	srcIDs  []int         // per telemetry topic, its server topic id
 	stats   Stats
 
 	// The WebSocket handlers running (http.Server's Shutdown does not
@@ -126,7 +145,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nt4: %w", err)
 	}
-	s := &Server{o: o, ln: ln, byName: map[string]*topic{}, clients: map[string]*client{}}
+	s := &Server{o: o, ln: ln, byName: map[string]*topic{}, clients: map[string]*client{}, stop: make(chan struct{}), wake: make(chan struct{}, 1)}
 	s.hcond = sync.NewCond(&s.hmu)
 	return s, nil
 }
@@ -143,6 +162,18 @@ func (s *Server) Stats() Stats {
 	return st
 }
 
+// Idle says whether no client is connected: nobody reads what Publish
+// would give.
+func (s *Server) Idle() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.clients) == 0
+}
+
+// Wake receives when a client connects (the newest winning): a publisher
+// idle while nobody read starts again.
+func (s *Server) Wake() <-chan struct{} { return s.wake }
+
 // Run serves until ctx ends, then closes every connection.
 func (s *Server) Run(ctx context.Context) error {
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second, MaxHeaderBytes: 16 << 10,
@@ -151,12 +182,12 @@ func (s *Server) Run(ctx context.Context) error {
 	go func() { served <- srv.Serve(s.ln) }()
 	select {
 	case <-ctx.Done():
+		close(s.stop) // each connection sends its close frame (1001, going away)
 		sctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		srv.Shutdown(sctx)
 		srv.Close()
-		// The handlers' contexts derive from ctx: they end now, each
-		// within a write timeout.
+		// The handlers close on s.stop, each within closeWait.
 		s.hmu.Lock()
 		s.stopping = true
 		for s.handlers > 0 {
@@ -198,11 +229,25 @@ func (s *Server) Publish(src *telemetry.Source) {
 		s.seen[i] = t.Seq
 		st := s.topics[s.srcIDs[i]]
 		st.value = encodeValue(st.value[:0], int64(st.id), t)
-		st.seq++
+		s.changed(st)
 		changed = true
 	}
 	if changed {
 		s.stats.Published++
+	}
+}
+
+// changed marks t's new value (t.value) for the clients' next sweep and
+// queues it for the clients that want every value. Under s.mu.
+func (s *Server) changed(t *topic) {
+	t.seq++
+	if t.allSubs == 0 {
+		return
+	}
+	for _, c := range s.clients {
+		if t.id < len(c.all) && c.all[t.id] {
+			c.appendAll(t.value)
+		}
 	}
 }
 
@@ -318,9 +363,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case !full:
 			c = newClient(s, name, proto)
 			s.clients[name] = c
+			select {
+			case s.wake <- struct{}{}:
+			default:
+			}
 		}
 		s.mu.Unlock()
 		if dup {
+			s.o.Logf("nt4: a second client named %q from %s refused (409): the name is in use", name, r.RemoteAddr)
 			http.Error(w, "nt4: a client named "+name+" is already connected", http.StatusConflict)
 			return
 		}
@@ -338,15 +388,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	conn.SetReadLimit(maxMessageBytes)
+	// The connection's reads and writes end with the handler or the
+	// client, not with the server's context (which would close the
+	// socket without a close frame): at shutdown closeOnStop says
+	// goodbye.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.Context()))
+	defer cancel()
+	defer s.closeOnStop(ctx, conn)()
 	if c == nil {
-		s.serveRTT(r.Context(), conn)
+		s.serveRTT(ctx, conn)
 		return
 	}
 	s.mu.Lock()
 	s.stats.Connects++
 	s.mu.Unlock()
 	s.o.Logf("nt4: %s connected from %s (%s)", name, r.RemoteAddr, proto)
-	err = c.serve(r.Context(), conn)
+	err = c.serve(ctx, conn)
 	s.drop(c)
 	s.o.Logf("nt4: %s disconnected: %v", name, err)
 }
@@ -379,6 +436,46 @@ func (s *Server) drop(c *client) {
 		s.unpublishLocked(t)
 	}
 	c.pubs = nil
+	for id, all := range c.all {
+		if all && s.topics[id] != nil {
+			s.topics[id].allSubs--
+		}
+		c.all[id] = false
+	}
+}
+
+// closeOnStop closes conn with a close frame (1001, going away) when the
+// server stops, waiting closeWait at most for the client's answer; the
+// returned func ends the watch (the handler returning).
+func (s *Server) closeOnStop(ctx context.Context, conn *websocket.Conn) (release func()) {
+	done := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		select {
+		case <-done:
+			return
+		case <-ctx.Done():
+			return
+		case <-s.stop:
+		}
+		closed := make(chan struct{})
+		go func() {
+			conn.Close(websocket.StatusGoingAway, "frcd is stopping")
+			close(closed)
+		}()
+		t := time.NewTimer(closeWait)
+		defer t.Stop()
+		select {
+		case <-closed:
+		case <-t.C:
+			conn.CloseNow()
+		}
+	}()
+	return func() {
+		close(done)
+		<-watched
+	}
 }
 
 func (s *Server) unpublishLocked(t *topic) {

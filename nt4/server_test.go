@@ -3,11 +3,14 @@ package nt4_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -247,7 +250,10 @@ func TestClientTopics(t *testing.T) {
 	if v := sub.values["/dash/speed"]; v[0] != 2.5 {
 		t.Errorf("/dash/speed %v, want 2.5", v)
 	}
-	tooltest.Eventually(t, waitLimit, "the refused value counted", func() bool { return d.NT.Stats().Refused == 1 })
+	tooltest.Eventually(t, waitLimit, "the refused publish counted", func() bool { return d.NT.Stats().PublishRefused == 1 })
+	if s := d.NT.Stats(); s.Refused != 0 {
+		t.Errorf("a value of the refused publisher was refused as a value too (%+v): it is an unknown publisher", s)
+	}
 	for _, v := range sub.values["/frcd/ds/estop"] {
 		if v != false {
 			t.Errorf("/frcd/ds/estop took a client's value: %v", v)
@@ -255,6 +261,133 @@ func TestClientTopics(t *testing.T) {
 	}
 	pub.send(`{"method":"unpublish","params":{"pubuid":3}}`)
 	sub.until("the unannounce", step, func() bool { return sub.gone["/dash/speed"] })
+}
+
+// A subscription with "all" gets every value, in order; one without, only
+// the latest of each period. Both see the same last value.
+func TestAllValues(t *testing.T) {
+	d, step := stepped(t)
+	step(1)
+	all, latest := dial(t, d, "all"), dial(t, d, "latest")
+	const cycles = "/frcd/loop/cycles"
+	all.send(`{"method":"subscribe","params":{"topics":["/frcd/loop/"],"subuid":1,"options":{"prefix":true,"all":true,"periodic":0.5}}}`)
+	latest.send(`{"method":"subscribe","params":{"topics":["/frcd/loop/"],"subuid":1,"options":{"prefix":true,"periodic":0.5}}}`)
+	all.until("the first value", nil, func() bool { return len(all.values[cycles]) > 0 })
+	latest.until("the first value", nil, func() bool { return len(latest.values[cycles]) > 0 })
+	const n = 200 // cycles run between two of the clients' periods, mostly
+	step(n)
+	want := int64(1 + n)
+	last := func(w *wsClient) int64 {
+		v := w.values[cycles]
+		i, _ := v[len(v)-1].(int64)
+		if u, ok := v[len(v)-1].(uint64); ok {
+			i = int64(u)
+		}
+		return i
+	}
+	all.until("every cycle", nil, func() bool { return last(all) == want })
+	latest.until("the last cycle", nil, func() bool { return last(latest) == want })
+	got := all.values[cycles]
+	for i, v := range got {
+		if n, _ := v.(int64); n != int64(i+1) {
+			if u, _ := v.(uint64); int64(u) != int64(i+1) {
+				t.Fatalf("value %d of %s is %v, want %d: every value in order (%v)", i, cycles, v, i+1, got)
+			}
+		}
+	}
+	if len(latest.values[cycles]) >= len(got) {
+		t.Errorf("without all: %d values, with all %d: want fewer, the latest of each period", len(latest.values[cycles]), len(got))
+	}
+	t.Logf("%d cycles: %d values with all, %d without", want, len(got), len(latest.values[cycles]))
+	if s := d.NT.Stats(); s.ValuesLost != 0 {
+		t.Errorf("values lost: %+v", s)
+	}
+}
+
+// Refusals are counted and logged with their reason: a publish to frcd's
+// own topic, a publish past a client's publishers, a subscription of too
+// many topics, a command topic published as the wrong type.
+func TestRefusals(t *testing.T) {
+	var mu sync.Mutex
+	var logged []string
+	logf := func(format string, args ...any) {
+		mu.Lock()
+		logged = append(logged, fmt.Sprintf(format, args...))
+		mu.Unlock()
+	}
+	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{Enabled: true, Logf: logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tooltest.Serve(t, d.NT.Run)
+	d.Step()
+	d.StepTelemetry()
+	w := dial(t, d, "r")
+	w.send(`{"method":"publish","params":{"name":"/frcd/loop/cycles","pubuid":1000,"type":"int","properties":{}}}`,
+		`{"method":"publish","params":{"name":"/frcd/commands/right_front_voltage","pubuid":1001,"type":"boolean","properties":{}}}`)
+	var msgs []string
+	for i := range 257 {
+		msgs = append(msgs, `{"method":"publish","params":{"name":"/dash/p`+strconv.Itoa(i)+`","pubuid":`+strconv.Itoa(i)+`,"type":"double","properties":{}}}`)
+	}
+	w.send(msgs...)
+	topics := make([]string, 257)
+	for i := range topics {
+		topics[i] = `"/t` + strconv.Itoa(i) + `"`
+	}
+	w.send(`{"method":"subscribe","params":{"topics":[` + strings.Join(topics, ",") + `],"subuid":1,"options":{}}}`)
+	tooltest.Eventually(t, waitLimit, "the refusals counted", func() bool {
+		s := d.NT.Stats()
+		return s.PublishRefused == 3 && s.SubscribeRefused == 1
+	})
+	w.until("the 256 publishes announced", nil, func() bool { return len(w.announce) == 256 })
+	for _, name := range []string{"/dash/p256", "/frcd/loop/cycles", "/frcd/commands/right_front_voltage"} {
+		if _, ok := w.announce[name]; ok {
+			t.Errorf("%s announced: its publish was refused", name)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if _, res, err := websocket.Dial(ctx, "ws://"+d.NT.Addr().String()+"/nt/r", &websocket.DialOptions{Subprotocols: []string{nt4.ProtoV41}}); err == nil || res == nil || res.StatusCode != http.StatusConflict {
+		t.Errorf("a second client named r: %v, want 409", err)
+	}
+	mu.Lock()
+	all := strings.Join(logged, "\n")
+	mu.Unlock()
+	for _, want := range []string{
+		`nt4: r: publish "/frcd/loop/cycles" refused: the topic is frcd's own, read-only`,
+		`nt4: r: publish "/frcd/commands/right_front_voltage" as boolean refused: the command takes double`,
+		`nt4: r: publish "/dash/p256" refused: 256 publishers is a client's limit`,
+		`nt4: r: subscribe 1 refused: 257 topics, 256 is the limit`,
+		`nt4: a second client named "r" from 127.0.0.1:`,
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("not logged: %s\nlog:\n%s", want, all)
+		}
+	}
+}
+
+// At shutdown every client gets a close frame: 1001, going away.
+func TestCloseFrameOnStop(t *testing.T) {
+	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{Enabled: true, Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- d.NT.Run(ctx) }()
+	w := dial(t, d, "bye")
+	w.send(`{"method":"subscribe","params":{"topics":["/frcd/ds/"],"subuid":1,"options":{"prefix":true}}}`)
+	d.Step()
+	d.StepTelemetry()
+	w.until("a value", nil, func() bool { return len(w.values["/frcd/ds/enabled"]) > 0 })
+	cancel()
+	w.until("the close", nil, func() bool { return w.closed != nil })
+	if got := websocket.CloseStatus(w.closed); got != websocket.StatusGoingAway {
+		t.Errorf("closed with %v (%d), want 1001 going away", w.closed, got)
+	}
+	if err := <-served; err != nil {
+		t.Error(err)
+	}
 }
 
 // A message over the size limit ends the connection; a duplicate name is
@@ -389,4 +522,26 @@ func TestTuning(t *testing.T) {
 			}
 		})
 	}
+}
+
+// With no client (and no log) the telemetry costs nothing: nothing is
+// sampled or published while the robot runs; a client connecting starts
+// it, and gets the topics.
+func TestIdleWithoutClients(t *testing.T) {
+	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: true, Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tooltest.Serve(t, d.Run)
+	var snap = d.Loop.NewSnapshot()
+	tooltest.Eventually(t, waitLimit, "50 cycles", func() bool {
+		d.Loop.ReadSnapshot(snap)
+		return snap.Stats.Cycles >= 50
+	})
+	if s := d.NT.Stats(); s.Published != 0 {
+		t.Errorf("published %d times with no client", s.Published)
+	}
+	w := dial(t, d, "late")
+	w.send(`{"method":"subscribe","params":{"topics":["/frcd/loop/cycles"],"subuid":1,"options":{}}}`)
+	w.until("the cycles", nil, func() bool { return len(w.values["/frcd/loop/cycles"]) > 0 })
 }

@@ -9,7 +9,10 @@ import (
 
 // TestControllerManagerMD5: the md5sums the stock spawner and rosservice
 // compare, as genpy computes them from cmmsgs/ (TestControllerManager
-// generates the Python types from that text and calls frcd with them).
+// generates the Python types from that text and calls frcd with them);
+// and roscpp's logger services, as Debian's python3-roscpp-msg (genpy of
+// ros_comm's .srv) has them, which rosservice and rqt_logger_level
+// compare.
 func TestControllerManagerMD5(t *testing.T) {
 	for _, c := range []struct {
 		srv  any
@@ -21,6 +24,8 @@ func TestControllerManagerMD5(t *testing.T) {
 		{UnloadController{}, "647e5c54b8d6468952d8d31f1efe96c0"},
 		{SwitchController{}, "b29a7abc673b2c54c14b54e50f8d06a5"},
 		{ReloadControllerLibraries{}, "40e8c411fd1797d2e2c486018f846040"},
+		{GetLoggers{}, "32e97e85527d4678a8f9279894bb64b0"},
+		{SetLoggerLevel{}, "51da076440d78ca1684d36c868df61ea"},
 	} {
 		if got, err := serviceproc.MD5(c.srv); err != nil || got != c.want {
 			t.Errorf("%T: md5 %s (%v), want %s", c.srv, got, err, c.want)
@@ -28,5 +33,8 @@ func TestControllerManagerMD5(t *testing.T) {
 	}
 	if got, err := msgproc.MD5(ControllerState{}); err != nil || got != "aeb6b261d97793ab74099a3740245272" {
 		t.Errorf("ControllerState: md5 %s (%v)", got, err)
+	}
+	if got, err := msgproc.MD5(Logger{}); err != nil || got != "a6069a2ff40db7bd32143dd66e1f408e" {
+		t.Errorf("Logger: md5 %s (%v)", got, err)
 	}
 }

@@ -411,6 +411,15 @@ func checkBridge(t *testing.T, e *tooltest.ROS, f *frcd) {
 				t.Errorf("list_controllers lacks %s: %s", c.Name, out)
 			}
 		}
+		// roscpp's logger services, with Debian's roscpp types (the
+		// md5sums rosservice compares).
+		if out := e.MustRun(t, "rosservice", "call", "/frcd/get_loggers"); !strings.Contains(out, ros.RosoutLogger) || !strings.Contains(out, "info") {
+			t.Errorf("get_loggers: %s", out)
+		}
+		e.MustRun(t, "rosservice", "call", "/frcd/set_logger_level", ros.RosoutLogger, "warn")
+		if out := e.MustRun(t, "rosservice", "call", "/frcd/get_loggers"); !strings.Contains(out, "warn") {
+			t.Errorf("get_loggers after set_logger_level warn: %s", out)
+		}
 	})
 
 	t.Run("graph and parameters", func(t *testing.T) {

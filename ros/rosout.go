@@ -7,6 +7,8 @@ import (
 	"time"
 
 	goroslib "github.com/bluenviron/goroslib/v2"
+
+	"github.com/frcd/frcd/internal/ratelimit"
 )
 
 // Rosout: the bridge's messages (Options.Logf) also go to /rosout from
@@ -26,14 +28,29 @@ const (
 // publisher blocks its writers while it is busy (and for good if it logs
 // an error of its own), and the bridge must never wait on it.
 type rosout struct {
-	mu      sync.Mutex
-	queue   chan rosoutMsg // the session's, nil between sessions
-	tokens  float64
-	last    time.Duration
-	dropped int
-	clock   func() time.Duration
-	started bool
-	sent    uint64 // messages sent to /rosout
+	mu    sync.Mutex
+	queue chan rosoutMsg // the session's, nil between sessions
+	limit ratelimit.Limiter
+	clock func() time.Duration
+	sent  uint64 // messages sent to /rosout
+	// min is the least level sent (set_logger_level); 0: INFO.
+	min goroslib.LogLevel
+}
+
+// level is the least level sent to /rosout.
+func (r *rosout) level() goroslib.LogLevel {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.min == 0 {
+		return goroslib.LogLevelInfo
+	}
+	return r.min
+}
+
+func (r *rosout) setLevel(l goroslib.LogLevel) {
+	r.mu.Lock()
+	r.min = l
+	r.mu.Unlock()
 }
 
 // infoPrefixes are the messages logged at INFO.
@@ -85,7 +102,8 @@ func (r *rosout) setNode(n *goroslib.Node) {
 func (r *rosout) log(msg string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.queue == nil {
+	level := levelOf(msg)
+	if r.queue == nil || r.min != 0 && level < r.min {
 		return
 	}
 	ok, dropped := r.admit(r.clock())
@@ -96,29 +114,23 @@ func (r *rosout) log(msg string) {
 		msg = fmt.Sprintf("%s (and %d more messages not sent to /rosout)", msg, dropped)
 	}
 	select {
-	case r.queue <- rosoutMsg{levelOf(msg), msg}:
+	case r.queue <- rosoutMsg{level, msg}:
 	default:
-		r.dropped++ // the node is not taking them: told with the next
+		r.limit.Hold() // the node is not taking them: told with the next
 	}
 }
 
 // admit takes a token at time now: ok to send, with the count of the
 // messages dropped since the last one sent. r.mu held.
-func (r *rosout) admit(now time.Duration) (ok bool, dropped int) {
-	if !r.started {
-		r.started, r.tokens = true, rosoutBurst
-	} else {
-		r.tokens = min(rosoutBurst, r.tokens+max(0, (now-r.last).Seconds())*rosoutRate)
+func (r *rosout) admit(now time.Duration) (ok bool, dropped uint64) {
+	if r.limit.Rate == 0 {
+		r.limit = ratelimit.Limiter{Rate: rosoutRate, Burst: rosoutBurst}
 	}
-	r.last = now
-	if r.tokens < 1 {
-		r.dropped++
-		return false, 0
+	ok, dropped = r.limit.Allow(now)
+	if ok {
+		r.sent++
 	}
-	r.tokens--
-	dropped, r.dropped = r.dropped, 0
-	r.sent++
-	return true, dropped
+	return ok, dropped
 }
 
 // teeLog is Options.Logf that also sends each message to /rosout.

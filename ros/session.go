@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_srvs"
 
 	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/internal/ratelimit"
 )
 
 // errMasterLost ends a session when the master stops answering or
@@ -222,6 +224,12 @@ func (s *session) setup() error {
 			return err
 		}
 	}
+	if err := s.serve(GetLoggersService, &GetLoggers{}, b.getLoggers); err != nil {
+		return err
+	}
+	if err := s.serve(SetLoggerLevelService, &SetLoggerLevel{}, b.setLoggerLevel); err != nil {
+		return err
+	}
 	if err := s.serve(ListService, &std_srvs.Trigger{}, b.listControllers); err != nil {
 		return err
 	}
@@ -232,10 +240,34 @@ func (s *session) setup() error {
 }
 
 // commandCallback is a command topic's callback for c.
+// A controller's refused commands log refusedBurst lines at once, then
+// refusedRate a second.
+const (
+	refusedBurst = 5.0
+	refusedRate  = 1.0
+)
+
 func (b *Bridge) commandCallback(c *control.Controller) any {
+	var mu sync.Mutex
+	limit := ratelimit.Limiter{Rate: refusedRate, Burst: refusedBurst}
 	count := func(err error) {
 		if err == nil {
 			b.commands.Add(1)
+			return
+		}
+		// Refused (not finite, out of range, a stopped controller):
+		// logged at WARN, to standard error and /rosout, a few at once
+		// then one a second per controller, with the count of the others.
+		mu.Lock()
+		ok, held := limit.Allow(b.o.Clock())
+		mu.Unlock()
+		if !ok {
+			return
+		}
+		if held > 0 {
+			b.o.Logf("ros: /%s/command refused: %v (and %d more refused)", c.Name, err, held)
+		} else {
+			b.o.Logf("ros: /%s/command refused: %v", c.Name, err)
 		}
 	}
 	switch c.Takes() {

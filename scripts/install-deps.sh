@@ -49,6 +49,7 @@ rospack                rospack-tools
 /usr/lib/python3/dist-packages/tf2_msgs/msg/_TFMessage.py python3-tf2-msgs
 /usr/lib/python3/dist-packages/std_srvs/srv/_SetBool.py python3-std-srvs
 /usr/lib/python3/dist-packages/nav_msgs/msg/_Odometry.py python3-nav-msgs
+/usr/lib/python3/dist-packages/roscpp/srv/_GetLoggers.py python3-roscpp-msg
 # the .msg definitions themselves, so that rosmsg show works on the types of frcd
 rosmsg                 python3-rosmsg
 /usr/share/std_msgs/msg/Float64.msg ros-std-msgs
@@ -57,6 +58,22 @@ rosmsg                 python3-rosmsg
 /usr/share/diagnostic_msgs/msg/DiagnosticArray.msg ros-diagnostic-msgs
 /usr/share/nav_msgs/msg/Odometry.msg ros-nav-msgs
 /usr/share/rosgraph_msgs/msg/Log.msg ros-rosgraph-msgs
+# rosmsg and rospack find a message package by its package.xml, which Debian ships in the
+# -dev package of the messages, not beside the .msg files: without it rosmsg show sensor_msgs/X fails
+/usr/share/sensor_msgs/package.xml libsensor-msgs-dev
+/usr/share/diagnostic_msgs/package.xml libdiagnostic-msgs-dev
+/usr/share/nav_msgs/package.xml libnav-msgs-dev
+/usr/share/std_srvs/package.xml libstd-srvs-dev
+# Cyclone DDS 0.10.2 (what rmw_cyclonedds_cpp is built on), the peer of the rtps interop tests
+# (rtps/interop_test.go): its headers and library, idlc for the message type, pkg-config to link
+idlc                   cyclonedds-tools
+/usr/include/dds/dds.h cyclonedds-dev
+pkg-config             pkgconf
+# Fast DDS 2.9.1 (what rmw_fastrtps_cpp is built on), the other peer of those tests: its headers
+# and library, fastddsgen for the message type, g++
+fastddsgen             fastddsgen
+/usr/include/fastdds/dds/domain/DomainParticipant.hpp libfastrtps-dev
+g++                    g++
 # Node.js, for the WPILib simulation WebSocket test with the WPILib client library
 node                   nodejs
 npm                    npm
@@ -64,6 +81,9 @@ npm                    npm
 /usr/sbin/sshd         openssh-server
 # systemd-analyze, to verify the coprocessor unit deploy/frcd.service
 systemd-analyze        systemd
+# the rtps tests in a network namespace (multicast on lo): unshare, ip
+unshare                util-linux
+ip                     iproute2
 # the real-kernel CAN test (cmd/frcd TestLinuxCANOnKernel, internal/qemutest): qemu, a
 # kernel with the can, can_raw and vcan modules (the one file of the metapackage marks it
 # installed), a static busybox for the init of the VM, candump and cansend of can-utils as the
@@ -95,6 +115,7 @@ valgrind               valgrind
 NPM_DEPS='
 test/wpilibws/node_modules/@wpilib/node-wpilib-ws/package.json test/wpilibws
 test/nt4/node_modules/ntcore-ts-client/package.json test/nt4
+test/rtps/node_modules/@foxglove/rtps/package.json test/rtps
 '
 
 prog=install-deps

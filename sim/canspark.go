@@ -11,21 +11,28 @@ import (
 )
 
 // spark is an emulated REV SPARK MAX or SPARK Flex on its frames
-// (frc/spark.go): it answers the version request with sparkFirmware,
-// takes duty-cycle, position and velocity set points (the last two closed
-// on its motor's rotor with slot 0's gains, which parameter writes set and
-// it acknowledges), and drives only while a heartbeat with
-// its bit set and a set point have come within motorTimeout, the robot
-// is enabled, and it is not silenced (`can_faults:`). It sends Status 0
-// every 10 ms, Status 1 and 2 every 20 ms: its output, the terminal
-// voltage, its motor's current, a steady 25 °C, no faults but a brown-out
-// warning while the terminal voltage is below BrownoutVolts, and its
-// motor's rotations and RPM (the joint's position and velocity × the
-// gearing, in the motor's direction).
+// (frc/spark.go): it answers the version request (a remote frame, as
+// REV's specification has it; a data frame on that id goes unanswered)
+// with sparkFirmware, takes duty-cycle, position and velocity set points
+// (the last two closed on its motor's rotor with slot 0's gains, which
+// parameter writes set and it acknowledges), and drives only while a
+// heartbeat with its bit set and a set point have come within
+// motorTimeout, the robot is enabled, and it is not silenced
+// (`can_faults:`). Its status frames follow REV's defaults until told
+// otherwise (frc.SparkDefaultPeriodMs, frc.SparkEnabledByDefault): Status
+// 0 every 10 ms, Status 1 every 250 ms, Status 2 not at all until Set
+// Statuses Enabled turns it on (then every 20 ms); the status period
+// parameters (frc.SparkParamStatusPeriod) change them, in multiples of
+// fastPeriod. They carry its output, the terminal voltage, its motor's
+// current, a steady 25 °C, no faults but a brown-out warning while the
+// terminal voltage is below BrownoutVolts, and its motor's rotations and
+// RPM (the joint's position and velocity × the gearing, in the motor's
+// direction).
 //
-// Sim.RebootCAN reboots it as a brown-out would: the gains, which
-// parameter writes set in RAM only, go back to its flash's (sparkFlash,
-// REV's factory defaults), the set point and heartbeat are forgotten, and
+// Sim.RebootCAN reboots it as a brown-out would: the gains and status
+// periods, which parameter writes set in RAM only, go back to its
+// flash's (sparkFlash, REV's factory defaults), the status enables to
+// REV's defaults, the set point and heartbeat are forgotten, and
 // Status 1's "has reset" warning, active and sticky, is set (REV sets it
 // at every power-up; the emulation starts as if it had been cleared).
 type spark struct {
@@ -35,11 +42,15 @@ type spark struct {
 	j   *joint
 	fw  frc.SparkFirmware
 
-	idDuty, idVer, idHB uint32
-	idPos, idVel        uint32
-	idParam             uint32
-	slots               [3]int // Status 0-2
-	verSlot, ackSlot    int
+	idDuty, idVer, idHB        uint32
+	idPos, idVel               uint32
+	idParam, idStatuses        uint32
+	slots                      [3]int // Status 0-2
+	verSlot, ackSlot, statSlot int
+
+	// Status 0-2: enabled, and every how many fastPeriod ticks.
+	enabled [3]bool
+	every   [3]int
 
 	// The set point: its mode (the API of its frame) and value.
 	mode    int
@@ -70,7 +81,7 @@ var sparkFlash = map[uint8]float32{frc.SparkParamP0: 0, frc.SparkParamI0: 0, frc
 const sparkHasReset = 1 << 6
 
 // sparkFirmware is the firmware the emulated SPARKs report.
-var sparkFirmware = frc.SparkFirmware{Major: frc.SparkFirmwareMajor, Minor: 2, Build: 0}
+var sparkFirmware = frc.SparkFirmware{Major: frc.SparkFirmwareMajor, Minor: 2, Fix: 0, HWRev: 1}
 
 // sparkTemp is the emulated SPARK's motor temperature, °C.
 const sparkTemp = 25
@@ -85,14 +96,17 @@ func sparkJoint(s *Sim, d *config.Device, j *joint) {
 	p.idHB = frc.SparkID(frc.SparkAPIHeartbeat, 0)
 	p.idPos, p.idVel = frc.SparkID(frc.SparkAPIPositionSetpoint, p.id), frc.SparkID(frc.SparkAPIVelocitySetpoint, p.id)
 	p.idParam = frc.SparkID(frc.SparkAPIParameterWrite, p.id)
+	p.idStatuses = frc.SparkID(frc.SparkAPISetStatusesEnabled, p.id)
 	p.gains = map[uint8]float32{}
+	p.statusDefaults()
 	p.reboot = p.rebootNow
 	for k := range p.slots {
 		p.slots[k] = b.addSlot(frc.SparkID(frc.SparkAPIStatus0+k, p.id))
 	}
 	p.verSlot = b.addSlot(p.idVer)
 	p.ackSlot = b.addSlot(frc.SparkID(frc.SparkAPIParameterAck, p.id))
-	for _, id := range []uint32{p.idDuty, p.idVer, p.idHB, p.idPos, p.idVel, p.idParam} {
+	p.statSlot = b.addSlot(frc.SparkID(frc.SparkAPISetStatusesResponse, p.id))
+	for _, id := range []uint32{p.idDuty, p.idVer, p.idHB, p.idPos, p.idVel, p.idParam, p.idStatuses} {
 		b.addReceiver(id, p)
 	}
 	j.kind, j.can = kindCANMotor, p
@@ -102,6 +116,20 @@ func sparkJoint(s *Sim, d *config.Device, j *joint) {
 
 func (p *spark) canID() int { return p.id }
 
+// statusDefaults puts the status frames at REV's defaults.
+func (p *spark) statusDefaults() {
+	p.enabled = frc.SparkEnabledByDefault
+	for k, ms := range frc.SparkDefaultPeriodMs {
+		p.every[k] = ticksOf(ms)
+	}
+}
+
+// ticksOf is a period in ms as a whole number of fastPeriod ticks, at
+// least one.
+func ticksOf(ms uint32) int {
+	return max(1, int(time.Duration(ms)*time.Millisecond/fastPeriod))
+}
+
 // rebootNow is the emulated reboot (Sim.RebootCAN, under the Sim's lock).
 func (p *spark) rebootNow() {
 	for k := range p.gains {
@@ -110,6 +138,7 @@ func (p *spark) rebootNow() {
 	for k, v := range sparkFlash {
 		p.gains[k] = v
 	}
+	p.statusDefaults()
 	p.mode, p.duty, p.sp, p.dutySet, p.hbOn, p.loopReset = 0, 0, 0, false, false, true
 	p.st1.Warnings |= sparkHasReset
 	p.st1.StickyWarnings |= sparkHasReset
@@ -154,6 +183,13 @@ func (p *spark) receive(f hal.Frame, at time.Duration) {
 		switch param {
 		case frc.SparkParamP0, frc.SparkParamI0, frc.SparkParamD0, frc.SparkParamV0:
 			p.gains[param] = math.Float32frombits(bits)
+		case frc.SparkParamStatusPeriod[0], frc.SparkParamStatusPeriod[1], frc.SparkParamStatusPeriod[2]:
+			a.Type = frc.SparkParamUint32
+			if bits == 0 || bits > 0xFFFF { // result 4, invalid: no period
+				a.Result, a.Value = 4, frc.SparkDefaultPeriodMs[param-frc.SparkParamStatusPeriod[0]]
+				break
+			}
+			p.every[param-frc.SparkParamStatusPeriod[0]] = ticksOf(bits)
 		default: // a parameter the emulation does not have
 			a.Result, a.Value = 1, 0
 		}
@@ -164,8 +200,30 @@ func (p *spark) receive(f hal.Frame, at time.Duration) {
 			return
 		}
 		p.hbOn, p.hbAt = binary.LittleEndian.Uint64(f.Data[:])&(1<<uint(p.id&63)) != 0, at
+	case p.idStatuses:
+		mask, on, ok := frc.DecodeSparkSetStatusesEnabled(f.Data[:min(int(f.Len), 8)])
+		if !ok {
+			return
+		}
+		r := frc.SparkStatusesResponse{Mask: mask}
+		for k := range 16 {
+			switch {
+			case mask&(1<<k) == 0:
+			case k < len(p.enabled):
+				p.enabled[k] = on&(1<<k) != 0
+			default: // a status the emulation does not send
+				r.Result = 1
+			}
+		}
+		for k, e := range p.enabled {
+			if e {
+				r.Enabled |= 1 << k
+			}
+		}
+		d, n := frc.EncodeSparkStatusesResponse(r)
+		p.bus.put(p.statSlot, hal.Frame{Len: n, Data: d}, at)
 	case p.idVer:
-		if f.Len == 0 {
+		if f.RTR {
 			d, n := frc.EncodeSparkVersion(p.fw)
 			p.bus.put(p.verSlot, hal.Frame{Len: n, Data: d}, at)
 		}
@@ -218,24 +276,29 @@ func (p *spark) rotor() (rpm, rot float64) {
 	return j.vel * perRad * 60, j.pos * perRad
 }
 
-// send puts the status frames due at tick on the bus.
+// send puts the status frames due at tick on the bus: each enabled one
+// every p.every[k] ticks.
 func (p *spark) send(s *Sim, at time.Duration, tick int) {
 	if p.silent() {
 		return
 	}
-	j := p.j
-	st := frc.SparkStatus0{Applied: p.effective(s.enabled(), at), Volts: s.vTerm, Amps: math.Abs(j.current), TempC: sparkTemp}
-	p.bus.put(p.slots[0], hal.Frame{Len: 8, Data: frc.EncodeSparkStatus0(st)}, at)
-	if tick%2 != 0 {
-		return
-	}
-	if s.vTerm < BrownoutVolts { // its brown-out warning, and the sticky one
+	applied := p.effective(s.enabled(), at) // the loop runs whatever is sent
+	if s.vTerm < BrownoutVolts {            // its brown-out warning, and the sticky one
 		p.st1.Warnings |= 1
 		p.st1.StickyWarnings |= 1
 	} else {
 		p.st1.Warnings &^= 1
 	}
-	p.bus.put(p.slots[1], hal.Frame{Len: 8, Data: frc.EncodeSparkStatus1(p.st1)}, at)
-	rpm, rot := p.rotor()
-	p.bus.put(p.slots[2], hal.Frame{Len: 8, Data: frc.EncodeSparkStatus2(rpm, rot)}, at)
+	due := func(k int) bool { return p.enabled[k] && tick%p.every[k] == 0 }
+	if due(0) {
+		st := frc.SparkStatus0{Applied: applied, Volts: s.vTerm, Amps: math.Abs(p.j.current), TempC: sparkTemp}
+		p.bus.put(p.slots[0], hal.Frame{Len: 8, Data: frc.EncodeSparkStatus0(st)}, at)
+	}
+	if due(1) {
+		p.bus.put(p.slots[1], hal.Frame{Len: 8, Data: frc.EncodeSparkStatus1(p.st1)}, at)
+	}
+	if due(2) {
+		rpm, rot := p.rotor()
+		p.bus.put(p.slots[2], hal.Frame{Len: 8, Data: frc.EncodeSparkStatus2(rpm, rot)}, at)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/internal/sparkspec"
 )
 
 const sparkURDF = `<robot name="s">
@@ -21,13 +22,23 @@ const sparkSimYAML = "joints:\n  - {name: arm_joint, type: spark_max, id: 5, can
 func TestSparkFrames(t *testing.T) {
 	s := newSim(t, loadRobot(t, sparkURDF, sparkSimYAML), Options{Joints: map[string]JointParams{"arm_joint": {Gearing: 60}}})
 	bus, _ := s.CANBus("rio")
-	// The version answer to a zero-length request at 0x02052605: 25.2.0.
-	if _, _, ok := bus.Latest(0x02052605); ok {
-		t.Fatal("a version answer before the request")
-	}
+	// The version answer to a remote frame at 0x02052605: 25.2.0 on
+	// hardware revision 1 (major, minor, prerelease high, fix, prerelease
+	// low, hardware revision). A data frame there is no request.
 	bus.Send(hal.Frame{ID: 0x02052605})
-	if f := latest(t, bus, 0x02052605); f.Len != 5 || f.Data != [8]byte{25, 2, 0, 0, 0} {
-		t.Errorf("version % x (%d bytes), want 19 02 00 00 00", f.Data, f.Len)
+	if _, _, ok := bus.Latest(0x02052605); ok {
+		t.Fatal("a version answer to a data frame")
+	}
+	bus.Send(hal.Frame{ID: 0x02052605, Len: 8, RTR: true})
+	if f := latest(t, bus, 0x02052605); f.Len != 8 || f.Data != [8]byte{25, 2, 0, 0, 0, 1} {
+		t.Errorf("version % x (%d bytes), want 19 02 00 00 00 01 00 00", f.Data, f.Len)
+	}
+	// Status 2 (the encoder) only once enabled: mask and enable bit 2 at
+	// 0x02050405, answered at 0x02050445 with result 0, the mask, and
+	// Status 0-2 enabled.
+	bus.Send(hal.Frame{ID: 0x02050405, Len: 4, Data: [8]byte{0x04, 0x00, 0x04, 0x00}})
+	if f := latest(t, bus, 0x02050445); f.Len != 5 || f.Data != [8]byte{0, 0x04, 0x00, 0x07, 0x00} {
+		t.Errorf("Set Statuses Enabled response % x (%d bytes), want 00 04 00 07 00", f.Data, f.Len)
 	}
 	duty := hal.Frame{ID: 0x02050085, Len: 8, Data: [8]byte{0, 0, 0, 0x3F}} // 0.5
 	heartbeat := hal.Frame{ID: 0x02052C80, Len: 8, Data: [8]byte{0x20}}     // bit 5
@@ -80,6 +91,74 @@ func TestSparkFrames(t *testing.T) {
 	s.AdvanceTo(402 * time.Millisecond)
 	if j := truth(t, s, "arm_joint"); j.Voltage != 0 {
 		t.Errorf("102 ms after the set point: %v V", j.Voltage)
+	}
+}
+
+// A SPARK nothing configured follows REV's defaults as REV's
+// specification's table has them (../frc/testdata/spark-frames-2.0.5.txt:
+// Status 0 every 10 ms, Status 1 every 250 ms, Status 2 not enabled; ids
+// 0x0205B805 + k<<6 for CAN id 5); Set Statuses Enabled turns Status 2
+// on at its default period; a period parameter (159, Status 1's, type 2)
+// changes a rate; a reboot brings the defaults back. Its version answer
+// has the table's length.
+func TestSparkStatusDefaults(t *testing.T) {
+	spec, err := sparkspec.Load("../frc/testdata/spark-frames-2.0.5.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSim(t, loadRobot(t, sparkURDF, sparkSimYAML), Options{Joints: map[string]JointParams{"arm_joint": {Gearing: 60}}})
+	bus, _ := s.CANBus("rio")
+	// count counts each status frame's new arrivals for one second.
+	count := func() (n [3]int) {
+		var last [3]time.Duration
+		for k := range n {
+			_, last[k], _ = bus.Latest(spec.Frames["STATUS_0"].ArbID + uint32(k)<<6 + 5)
+		}
+		for end := s.Now() + time.Second; s.Now() < end; {
+			s.AdvanceTo(s.Now() + time.Millisecond)
+			for k := range n {
+				if _, at, ok := bus.Latest(spec.Frames["STATUS_0"].ArbID + uint32(k)<<6 + 5); ok && at != last[k] {
+					n[k]++
+					last[k] = at
+				}
+			}
+		}
+		return n
+	}
+	// per is what a second of frame k holds at REV's default, or with
+	// Status 2 enabled and Status 1 every 100 ms.
+	per := func(k int, status2On bool, status1Ms int) int {
+		f := spec.Frames[[]string{"STATUS_0", "STATUS_1", "STATUS_2"}[k]]
+		switch {
+		case k == 1 && status1Ms > 0:
+			return 1000 / status1Ms
+		case !f.Enabled && !(k == 2 && status2On):
+			return 0
+		}
+		return 1000 / f.PeriodMs
+	}
+	near := func(what string, got [3]int, on bool, s1 int) {
+		for k, n := range got {
+			if w := per(k, on, s1); n < w-1 || n > w+1 {
+				t.Errorf("%s: %d Status %d frames in 1 s, want %d", what, n, k, w)
+			}
+		}
+	}
+	near("by default", count(), false, 0)
+	bus.Send(hal.Frame{ID: spec.Frames["SET_STATUSES_ENABLED"].ArbID + 5, Len: 4, Data: [8]byte{0x04, 0x00, 0x04, 0x00}})
+	near("Status 2 enabled", count(), true, 0)
+	bus.Send(hal.Frame{ID: spec.Frames["WRITE_PARAMETER"].ArbID + 5, Len: 5, Data: [8]byte{159, 100}})
+	if f := latest(t, bus, spec.Frames["PARAMETER_WRITE_RESPONSE"].ArbID+5); f.Data != [8]byte{159, 2, 100, 0, 0, 0, 0} {
+		t.Errorf("period ack % x, want 9f 02 64 00 00 00 00", f.Data)
+	}
+	near("Status 1 every 100 ms", count(), true, 100)
+	if err := s.RebootCAN("arm_joint"); err != nil {
+		t.Fatal(err)
+	}
+	near("after a reboot", count(), false, 0)
+	bus.Send(hal.Frame{ID: spec.Frames["GET_FIRMWARE_VERSION"].ArbID + 5, Len: 8, RTR: true})
+	if f := latest(t, bus, spec.Frames["GET_FIRMWARE_VERSION"].ArbID+5); int(f.Len) != spec.Frames["GET_FIRMWARE_VERSION"].Len {
+		t.Errorf("version answer of %d bytes, want %d", f.Len, spec.Frames["GET_FIRMWARE_VERSION"].Len)
 	}
 }
 
@@ -187,7 +266,9 @@ func TestSparkReboot(t *testing.T) {
 	if err := s.RebootCAN("arm_joint"); err != nil {
 		t.Fatal(err)
 	}
-	run(20*time.Millisecond, false) // 15 rotations off: kP_0 0.05 would give duty 0.75
+	// 15 rotations off: kP_0 0.05 would give duty 0.75. 260 ms: Status 1
+	// comes every 250 ms after a reboot, REV's default.
+	run(260*time.Millisecond, false)
 	if f := latest(t, bus, 0x0205B845); f.Data != [8]byte{0, 0, 0x40, 0, 0, 0x40} {
 		t.Errorf("Status 1 after the reboot % x, want 00 00 40 00 00 40 00 00", f.Data)
 	}

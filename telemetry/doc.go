@@ -27,7 +27,17 @@
 //	Alerts/.type "Alerts"; Alerts/errors, warnings, infos string[] (WPILib Alerts)
 //	sim/pose struct:Pose2d, sim/pose3d struct:Pose3d (the sim's true field pose)
 //	sim/components struct:Pose3d[]: each URDF link's pose relative to the robot
+//	mechanism/...  a WPILib Mechanism2d: a side view of the revolute and prismatic joints (mechanism.go)
 //
 // and the struct schemas under /.schema/struct:NAME (type structschema),
-// as WPILib's struct specification and ntcore publish them.
+// as WPILib's struct specification and ntcore publish them. Outside the
+// prefix, the Driver Station in WPILib's own tables (ds.go):
+//
+//	/FMSInfo/...       WPILib 2026: FMSControlData int, match and alliance
+//	/DriverStation/... WPILib 2027: ControlWord struct:ControlWord, match and alliance
+//
+// With Options.EveryCycle the joints come from the loop's per-cycle
+// history (Replay), one cycle at a time, so that readers of every value
+// (NT4's all, the WPILOG) miss none; Pause stops the history while
+// nobody reads.
 package telemetry

@@ -1,6 +1,7 @@
 package telemetry
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -29,9 +30,10 @@ type Options struct {
 	// Truth, when set (the sim), fills t with the ground truth, reusing
 	// its slices; the sim/ topics exist only then.
 	Truth func(t *Truth) bool
-	// Alerts, when set, appends the backend's own errors and warnings
-	// (CAN buses, the device inventory) to the Alerts' lists; called at
-	// most once a second.
+	// Alerts, when set, appends the health model's errors and warnings
+	// (CAN buses, the device inventory, the devices' own reports) to the
+	// Alerts' lists; called once a second, and at once when a device's
+	// health in the snapshot changes.
 	Alerts func(errs, warns []string) ([]string, []string)
 	// Vin, when set, reads the controller's input voltage (the battery
 	// less the wiring's drop), V: hal.Power's Vin on a backend that
@@ -44,6 +46,15 @@ type Options struct {
 	// OnCommand, when set, sees every command the controllers received
 	// (accepted and refused), from Sample's goroutine; it must not keep r.
 	OnCommand func(c *control.Controller, r *control.CommandRecord)
+	// Match, when set, fills what the Driver Station says of the match
+	// (event, match, alliance station) for the /FMSInfo and
+	// /DriverStation tables; called at most once a second.
+	Match func(m *Match)
+	// EveryCycle keeps every cycle's joint states (Loop.EnableHistory)
+	// instead of the latest snapshot's: Replay gives them one cycle at a
+	// time, so that a reader of every value (NT4's "all", the WPILOG)
+	// misses none.
+	EveryCycle bool
 }
 
 // Source fills the topics from the loop's snapshots. One goroutine.
@@ -53,19 +64,25 @@ type Source struct {
 	snap   *control.Snapshot
 	last   time.Duration
 	seen   bool
+	hist   *control.History // EveryCycle's, or nil
+	replay func(now time.Duration, joints []interfaces.JointState)
 
-	joints []jointTopics
-	cmd    [][]*Topic // per controller, the command topic of each of its joints (or nil)
-	gains  []gainTopic
-	imus   []imuTopics
-	pdps   []pdpTopics
-	comps  []compTopics
-	linkD  []*Topic // the link sensors: digital inputs (beam breaks)
-	linkA  []*Topic // and analog inputs (range finders)
-	vin    *Topic
-	loop   loopTopics
-	ds     dsTopics
-	alerts alertTopics
+	joints   []jointTopics
+	cmd      [][]*Topic // per controller, the command topic of each of its joints (or nil)
+	gains    []gainTopic
+	imus     []imuTopics
+	pdps     []pdpTopics
+	comps    []compTopics
+	linkD    []*Topic // the link sensors: digital inputs (beam breaks)
+	linkA    []*Topic // and analog inputs (range finders)
+	vin      *Topic
+	loop     loopTopics
+	ds       dsTopics
+	wds      wpilibDS
+	mech     mechanism
+	lastMech time.Duration
+	alerts   alertTopics
+	schema   map[string]bool // the schemas published
 
 	// the sim's
 	truth      Truth
@@ -99,6 +116,8 @@ type alertTopics struct {
 	errs, warns, infosList  []string
 	lastExtra               time.Duration
 	extraErrs, extraWarns   []string
+	refused                 []uint64 // per controller, its refused commands at the last refresh
+	overruns                uint64   // the loop's at the last refresh
 }
 
 // linkStep places one link: its parent's pose (index into linkPose, -1
@@ -121,6 +140,10 @@ func New(o Options) *Source {
 	}
 	o.Prefix = "/" + strings.Trim(o.Prefix, "/")
 	s := &Source{o: o, snap: o.Loop.NewSnapshot()}
+	if o.EveryCycle {
+		s.hist = o.Loop.EnableHistory(0)
+		s.replay = s.setJoints
+	}
 	p := o.Prefix
 	units := map[string][3]string{}
 	for _, j := range o.Robot.Joints {
@@ -220,6 +243,8 @@ func New(o Options) *Source {
 	s.alerts.infos = s.add(ap+"infos", "string[]", Strings, "{}")
 	s.alerts.devOK = make([]bool, len(s.snap.Devices))
 	s.alerts.lastExtra = -time.Hour
+	s.addWPILibDS()
+	s.addMechanism()
 	if o.Truth != nil && o.Truth(&s.truth) {
 		s.addSim()
 	}
@@ -238,47 +263,84 @@ func (s *Source) addArray(name, typ string, n int, props string) *Topic {
 	return t
 }
 
+// addSchema publishes a struct's schema, once.
+func (s *Source) addSchema(sc Schema) {
+	if s.schema[sc.Name] {
+		return
+	}
+	if s.schema == nil {
+		s.schema = map[string]bool{}
+	}
+	s.schema[sc.Name] = true
+	t := s.add(SchemaTopic(sc), "structschema", Raw, "{}")
+	t.Raw = []byte(sc.Decl)
+	t.bump(time.Microsecond)
+}
+
 // addSim adds the schemas, the true pose and the links' poses.
 func (s *Source) addSim() {
 	for _, sc := range []Schema{Translation2d, Rotation2d, Pose2d, Translation3d, Quaternion, Rotation3d, Pose3d} {
-		t := s.add(SchemaTopic(sc), "structschema", Raw, "{}")
-		t.Raw = []byte(sc.Decl)
-		t.bump(time.Microsecond)
+		s.addSchema(sc)
 	}
 	p := s.o.Prefix + "/sim/"
 	s.pose2d = s.add(p+"pose", "struct:Pose2d", Raw, props("unit", "m, rad: the true field pose"))
 	s.pose2d.Raw = make([]byte, Pose2dSize)
 	s.pose3d = s.add(p+"pose3d", "struct:Pose3d", Raw, "{}")
 	s.pose3d.Raw = make([]byte, Pose3dSize)
-	u := s.o.Robot.URDF
 	var names []string
-	if u != nil && u.Root != nil {
-		// parents first: walk out from the root
-		at := map[string]int{u.Root.Name: -1}
-		for grew := true; grew; {
-			grew = false
-			for _, j := range u.Joints {
-				pi, ok := at[j.Parent]
-				if _, done := at[j.Child]; !ok || done || j.Child == "" {
-					continue
-				}
-				ax := [3]float64(j.Axis)
-				if n := math.Sqrt(ax[0]*ax[0] + ax[1]*ax[1] + ax[2]*ax[2]); n > 0 {
-					ax = [3]float64{ax[0] / n, ax[1] / n, ax[2] / n}
-				}
-				o := xform{q: j.Origin.RPY.Quaternion(), t: [3]float64(j.Origin.XYZ)}
-				s.links = append(s.links, linkStep{parent: pi, origin: o, typ: j.Type, axis: ax, joint: j.Name})
-				at[j.Child] = len(s.links) - 1
-				names = append(names, j.Child)
-				grew = true
-			}
-		}
-	}
+	s.links, names = chain(s.o.Robot.URDF)
 	s.linkPose = make([]xform, len(s.links))
 	s.q = make([]float64, len(s.links))
 	s.components = s.add(p+"components", "struct:Pose3d[]", Raw, props("links", strings.Join(names, ",")))
 	s.components.Raw = make([]byte, Pose3dSize*len(s.links))
 	s.old = make([]byte, len(s.components.Raw))
+}
+
+// chain lists the URDF's joints parents first, walking out from the
+// root, each with its child link's name.
+func chain(u *urdf.Robot) (steps []linkStep, children []string) {
+	if u == nil || u.Root == nil {
+		return nil, nil
+	}
+	at := map[string]int{u.Root.Name: -1}
+	for grew := true; grew; {
+		grew = false
+		for _, j := range u.Joints {
+			pi, ok := at[j.Parent]
+			if _, done := at[j.Child]; !ok || done || j.Child == "" {
+				continue
+			}
+			ax := [3]float64(j.Axis)
+			if n := math.Sqrt(ax[0]*ax[0] + ax[1]*ax[1] + ax[2]*ax[2]); n > 0 {
+				ax = [3]float64{ax[0] / n, ax[1] / n, ax[2] / n}
+			}
+			o := xform{q: j.Origin.RPY.Quaternion(), t: [3]float64(j.Origin.XYZ)}
+			steps = append(steps, linkStep{parent: pi, origin: o, typ: j.Type, axis: ax, joint: j.Name})
+			at[j.Child] = len(steps) - 1
+			children = append(children, j.Child)
+			grew = true
+		}
+	}
+	return steps, children
+}
+
+// place computes each link's pose from the joints' values q (one per
+// step), parents first.
+func place(steps []linkStep, q []float64, pose []xform) {
+	for k, l := range steps {
+		parent := identity
+		if l.parent >= 0 {
+			parent = pose[l.parent]
+		}
+		move := identity
+		switch l.typ {
+		case urdf.Revolute, urdf.Continuous:
+			move.q = aboutAxis(l.axis, q[k])
+		case urdf.Prismatic:
+			move.t = [3]float64{l.axis[0] * q[k], l.axis[1] * q[k], l.axis[2] * q[k]}
+		}
+		pose[k] = parent.then(l.origin).then(move)
+	}
 }
 
 // Sample reads the loop's latest snapshot and updates the topics; false
@@ -292,16 +354,9 @@ func (s *Source) Sample() bool {
 	}
 	s.seen, s.last = true, sn.Now
 	now := sn.Now
-	for i, j := range sn.Joints {
-		t := s.joints[i]
-		if j.State.Has&interfaces.HasPosition != 0 {
-			t.position.setDouble(j.State.Position, now)
-		}
-		if j.State.Has&interfaces.HasVelocity != 0 {
-			t.velocity.setDouble(j.State.Velocity, now)
-		}
-		if j.State.Has&interfaces.HasEffort != 0 {
-			t.effort.setDouble(j.State.Effort, now)
+	if s.hist == nil {
+		for i, j := range sn.Joints {
+			s.setJoint(i, &j.State, now)
 		}
 	}
 	for i, m := range sn.IMUs {
@@ -378,12 +433,68 @@ func (s *Source) Sample() bool {
 	d.attached.setBool(sn.DS.Attached, now)
 	d.mode.setString(sn.DS.Mode.String(), now)
 	s.setState(now)
+	s.sampleWPILibDS(now)
+	if s.lastMech == 0 || now-s.lastMech >= s.o.SimEvery-time.Millisecond/2 { // a dashboard's rate, as the sim/ topics
+		s.lastMech = now
+		s.sampleMechanism(now)
+	}
 	s.sampleAlerts(now)
 	if s.pose2d != nil && (s.pose2d.Seq == 0 || now-s.lastSim >= s.o.SimEvery-time.Millisecond/2) {
 		s.lastSim = now
 		s.sampleSim(now)
 	}
 	return true
+}
+
+func (s *Source) setJoint(i int, j *interfaces.JointState, now time.Duration) {
+	t := s.joints[i]
+	if j.Has&interfaces.HasPosition != 0 {
+		t.position.setDouble(j.Position, now)
+	}
+	if j.Has&interfaces.HasVelocity != 0 {
+		t.velocity.setDouble(j.Velocity, now)
+	}
+	if j.Has&interfaces.HasEffort != 0 {
+		t.effort.setDouble(j.Effort, now)
+	}
+}
+
+func (s *Source) setJoints(now time.Duration, joints []interfaces.JointState) {
+	for i := range joints {
+		s.setJoint(i, &joints[i], now)
+	}
+}
+
+// Replay sets the joint topics from the oldest cycle of the history not
+// yet read (EveryCycle): false when there is none, or no history. Call
+// it until false, passing the topics on after each.
+func (s *Source) Replay() bool {
+	return s.hist != nil && s.hist.Next(s.replay)
+}
+
+// Pause stops the loop's keeping of every cycle (nobody reads the
+// topics) and forgets what it kept; Resume starts it again.
+func (s *Source) Pause() {
+	if s.hist != nil {
+		s.hist.SetPaused(true)
+		s.hist.Skip()
+	}
+}
+
+// Resume undoes Pause.
+func (s *Source) Resume() {
+	if s.hist != nil {
+		s.hist.SetPaused(false)
+	}
+}
+
+// HistoryDropped counts the cycles the history had no room for (the
+// reader stalled a second or more).
+func (s *Source) HistoryDropped() uint64 {
+	if s.hist == nil {
+		return 0
+	}
+	return s.hist.Dropped()
 }
 
 // setState names the robot's state as Snapshot.State does, building the
@@ -416,9 +527,13 @@ func (s *Source) sampleAlerts(now time.Duration) {
 			changed = true
 		}
 	}
-	if s.o.Alerts != nil && now-a.lastExtra >= time.Second {
+	if changed || now-a.lastExtra >= time.Second { // at once when a device's health changed
 		a.lastExtra = now
-		a.extraErrs, a.extraWarns = s.o.Alerts(a.extraErrs[:0], a.extraWarns[:0])
+		a.extraErrs, a.extraWarns = a.extraErrs[:0], a.extraWarns[:0]
+		if s.o.Alerts != nil {
+			a.extraErrs, a.extraWarns = s.o.Alerts(a.extraErrs, a.extraWarns)
+		}
+		a.extraWarns = s.refusedWarnings(a.extraWarns)
 		changed = true
 	}
 	if s.snap.Inhibit != "" && (len(a.warns) == 0 || !strings.HasSuffix(a.warns[len(a.warns)-1], s.snap.Inhibit)) ||
@@ -447,6 +562,33 @@ func (s *Source) sampleAlerts(now time.Duration) {
 	a.errors.setStrings(a.errs, now)
 	a.warnings.setStrings(a.warns, now)
 	a.infos.setStrings(a.infosList, now)
+}
+
+// refusedWarnings warns of the loop's overruns (cycles longer than the
+// period) and of each controller that refused commands since the last
+// refresh (NaN, out of range, stopped: the same refusals /diagnostics and
+// /rosout report), with the counts.
+func (s *Source) refusedWarnings(warns []string) []string {
+	a := &s.alerts
+	if n := s.snap.Stats.Overruns; n > a.overruns {
+		warns = append(warns, fmt.Sprintf("loop: %d overruns (%d in all): cycles started late", n-a.overruns, n))
+		a.overruns = n
+	}
+	ctls := s.o.Loop.Controllers()
+	if len(a.refused) != len(ctls) {
+		a.refused = make([]uint64, len(ctls))
+		for i, c := range ctls {
+			a.refused[i] = c.Refused()
+		}
+		return warns
+	}
+	for i, c := range ctls {
+		if n := c.Refused(); n > a.refused[i] {
+			warns = append(warns, fmt.Sprintf("controller %s: %d commands refused (%d in all)", c.Name, n-a.refused[i], n))
+			a.refused[i] = n
+		}
+	}
+	return warns
 }
 
 // drainCommands passes on the controllers' commands and keeps each
@@ -503,20 +645,7 @@ func (s *Source) sampleSim(now time.Duration) {
 			s.q[k] = tr.Position[i]
 		}
 	}
-	for k, l := range s.links {
-		parent := identity
-		if l.parent >= 0 {
-			parent = s.linkPose[l.parent]
-		}
-		move := identity
-		switch l.typ {
-		case urdf.Revolute, urdf.Continuous:
-			move.q = aboutAxis(l.axis, s.q[k])
-		case urdf.Prismatic:
-			move.t = [3]float64{l.axis[0] * s.q[k], l.axis[1] * s.q[k], l.axis[2] * s.q[k]}
-		}
-		s.linkPose[k] = parent.then(l.origin).then(move)
-	}
+	place(s.links, s.q, s.linkPose)
 	copy(s.old, s.components.Raw)
 	for k := range s.links {
 		putPose3d(s.components.Raw[k*Pose3dSize:], s.linkPose[k])

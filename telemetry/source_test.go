@@ -1,11 +1,14 @@
 package telemetry_test
 
 import (
+	"encoding/binary"
+	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/telemetry"
 )
@@ -105,5 +108,119 @@ func TestAlerts(t *testing.T) {
 	run(50 * time.Millisecond)
 	if len(warns.Strings) != 0 {
 		t.Errorf("warnings %q once uninhibited", warns.Strings)
+	}
+}
+
+// The Driver Station in WPILib's own tables follows enable, mode and
+// e-stop on the sim: /FMSInfo/FMSControlData (2026) and
+// /DriverStation/ControlWord (2027, a struct with its schema).
+func TestWPILibDriverStation(t *testing.T) {
+	d, s, topics := source(t)
+	fms, word := topics["/FMSInfo/FMSControlData"], topics["/DriverStation/ControlWord"]
+	if fms == nil || fms.Type != "int" || word == nil || word.Type != "struct:ControlWord" {
+		t.Fatalf("FMSControlData %+v, ControlWord %+v", fms, word)
+	}
+	if sc := topics["/.schema/struct:ControlWord"]; sc == nil || sc.Type != "structschema" || !strings.Contains(string(sc.Raw), "robotMode:2") {
+		t.Errorf("the ControlWord schema: %+v", sc)
+	}
+	for _, n := range []string{"/FMSInfo/.type", "/DriverStation/.type"} {
+		if topics[n] == nil || topics[n].Str != strings.Trim(n[:len(n)-len("/.type")], "/") {
+			t.Errorf("%s: %+v", n, topics[n])
+		}
+	}
+	step := func(ds hal.DSState) {
+		t.Helper()
+		d.Sim.SetDS(ds)
+		d.Step()
+		d.Step()
+		s.Sample()
+	}
+	cw := func() uint64 { return binary.LittleEndian.Uint64(word.Raw) }
+	for _, c := range []struct {
+		name string
+		ds   hal.DSState
+		fms  int64  // enabled 1, autonomous 2, test 4, eStop 8, fms 16, ds 32
+		word uint64 // robotMode<<56 | enabled<<58 | eStop<<59 | ds<<61
+	}{
+		{"teleop enabled", hal.DSState{Enabled: true, Attached: true}, 1 | 32, 2<<56 | 1<<58 | 1<<61},
+		{"autonomous enabled", hal.DSState{Enabled: true, Mode: hal.Autonomous, Attached: true}, 1 | 2 | 32, 1<<56 | 1<<58 | 1<<61},
+		{"test disabled", hal.DSState{Mode: hal.Test, Attached: true}, 4 | 32, 3<<56 | 1<<61},
+		{"e-stopped", hal.DSState{EStop: true, Attached: true}, 8 | 32, 2<<56 | 1<<59 | 1<<61},
+	} {
+		step(c.ds)
+		if fms.Int != c.fms || cw() != c.word {
+			t.Errorf("%s: FMSControlData %#x (want %#x), ControlWord %#x (want %#x)", c.name, fms.Int, c.fms, cw(), c.word)
+		}
+	}
+}
+
+// The Mechanism2d: a side view of the URDF's arm and elevator, each
+// ligament placed by the measured joints: the wrist's line is the arm
+// from the shoulder (0.6 m), pointing where the shoulder turns it.
+func TestMechanism2d(t *testing.T) {
+	d, s, topics := source(t)
+	base := "/robot/mechanism/"
+	if tp := topics[base+".type"]; tp == nil || tp.Str != "Mechanism2d" {
+		t.Fatalf("mechanism .type %+v", tp)
+	}
+	lig := base + "robot/elevator_joint/shoulder_joint/wrist_joint/"
+	for _, n := range []string{lig + ".type", lig + "tip/angle", base + "robot/intake_deploy_joint/tip/length", base + "dims", base + "robot/x"} {
+		if topics[n] == nil {
+			t.Errorf("no %s", n)
+		}
+	}
+	for name := range topics {
+		if strings.Contains(name, "wheel") && strings.HasPrefix(name, base) {
+			t.Errorf("%s: wheels are not mechanisms", name)
+		}
+	}
+	const q = 1.0 // rad
+	if err := d.Sim.SetJoint("shoulder_joint", q, 0); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		d.Step()
+		s.Sample()
+	}
+	abs := 0.0
+	for _, p := range []string{"robot/elevator_joint/", "robot/elevator_joint/shoulder_joint/", "robot/elevator_joint/shoulder_joint/wrist_joint/"} {
+		abs += topics[base+p+"angle"].Double
+	}
+	t.Logf("arm: %v m at %v°", topics[lig+"length"].Double, abs)
+	if l := topics[lig+"length"].Double; math.Abs(l-0.6) > 1e-6 || math.Abs(abs-q*180/math.Pi) > 1 {
+		t.Errorf("the arm: length %v (want 0.6), angle %v° (want %v°)", l, abs, q*180/math.Pi)
+	}
+}
+
+// Refused commands and the loop's overruns are warning Alerts, with their
+// count, until a second passes without one.
+func TestRefusedCommandAlert(t *testing.T) {
+	d, s, topics := source(t)
+	warns := topics["/robot/Alerts/warnings"]
+	step := func(n int) {
+		for range n {
+			d.Step()
+			s.Sample()
+		}
+	}
+	step(1)
+	c := d.Loop.Controller("elevator_voltage")
+	for range 3 {
+		c.Command(math.NaN(), d.Now())
+	}
+	step(101)
+	if len(warns.Strings) != 1 || warns.Strings[0] != "controller elevator_voltage: 3 commands refused (3 in all)" {
+		t.Errorf("warnings %q, want the 3 refused", warns.Strings)
+	}
+	step(100)
+	if len(warns.Strings) != 0 {
+		t.Errorf("warnings %q a second later, want none", warns.Strings)
+	}
+	// A cycle that starts two periods late is an overrun, and a warning.
+	d.Loop.Cycle(d.Now() + 3*d.Loop.Period())
+	s.Sample()
+	step(100)
+	if len(warns.Strings) != 1 || warns.Strings[0] != "loop: 1 overruns (1 in all): cycles started late" {
+		t.Errorf("warnings %q after an overrun", warns.Strings)
 	}
 }

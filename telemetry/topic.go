@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"time"
+
+	"github.com/frcd/frcd/control"
 )
 
 // Kind is how a topic's value is held.
@@ -131,4 +133,19 @@ func (t *Topic) setRaw(old []byte, now time.Duration) {
 	if t.Seq == 0 || string(old) != string(t.Raw) {
 		t.bump(now)
 	}
+}
+
+// CommandType is the type of a controller's commands, on NT4 and in the
+// WPILOG alike: boolean for a solenoid, int for a double solenoid or a
+// relay (-1, 0, 1), double[] for a group, double for the rest.
+func CommandType(c *control.Controller) string {
+	switch c.Takes() {
+	case control.Bool:
+		return "boolean"
+	case control.Int8:
+		return "int"
+	case control.Float64Array:
+		return "double[]"
+	}
+	return "double"
 }

@@ -69,13 +69,19 @@ func (l *Log) Record(src *telemetry.Source) {
 	}
 }
 
-// Command writes one command a controller received: its values under
-// PREFIX/commands/NAME, or PREFIX/commands/NAME/refused when refused
-// (NaN for a refusal without a value); a PID's gains (p, i, d, f) under
-// PREFIX/commands/NAME/gains (and .../gains/refused). A command with no time of its own
+// Command writes one command a controller received: its value under
+// PREFIX/commands/NAME, of the type NT4's command topic of the same name
+// takes (telemetry.CommandType: double, boolean, int, double[] for a
+// group), or PREFIX/commands/NAME/refused when refused (double[]: what
+// was refused, NaN for a refusal without a value); a PID's gains (p, i,
+// d, f) under PREFIX/commands/NAME/gains (and .../gains/refused). A command with no time of its own
 // (a refused message type) takes now.
 func (l *Log) Command(c *control.Controller, r *control.CommandRecord, now time.Duration) {
 	k := cmdKey{c, r.Refused, r.Gains}
+	typ := "double[]"
+	if !r.Refused && !r.Gains {
+		typ = telemetry.CommandType(c)
+	}
 	id, ok := l.cmdIDs[k]
 	if !ok {
 		name := l.prefix + "/commands/" + c.Name
@@ -85,15 +91,26 @@ func (l *Log) Command(c *control.Controller, r *control.CommandRecord, now time.
 		if r.Refused {
 			name += "/refused"
 		}
-		id = l.w.Start(name, "double[]", `{"controller":"`+c.Name+`","type":"`+c.Type+`"}`, us(now))
+		id = l.w.Start(name, telemetry.LogType(typ), `{"controller":"`+c.Name+`","type":"`+c.Type+`"}`, us(now))
 		l.cmdIDs[k] = id
 	}
 	b := l.buf[:0]
-	for _, v := range r.Values {
-		b = AppendDouble(b, v)
-	}
-	if len(r.Values) == 0 {
-		b = AppendDouble(b, math.NaN())
+	switch {
+	case typ != "double[]" && len(r.Values) == 0:
+		return // an accepted command has its value
+	case typ == "double":
+		b = AppendDouble(b, r.Values[0])
+	case typ == "boolean":
+		b = AppendBool(b, r.Values[0] != 0)
+	case typ == "int":
+		b = AppendInt64(b, int64(r.Values[0]))
+	default:
+		for _, v := range r.Values {
+			b = AppendDouble(b, v)
+		}
+		if len(r.Values) == 0 {
+			b = AppendDouble(b, math.NaN())
+		}
 	}
 	l.buf = b
 	ts := r.Stamp

@@ -255,7 +255,7 @@ func TestLogReadBack(t *testing.T) {
 	}
 
 	// every command, accepted and refused
-	lf := l.entry(t, "/frcd/commands/left_front_voltage", "double[]")
+	lf := l.entry(t, "/frcd/commands/left_front_voltage", "double") // as on NT4
 	if len(lf.values) != cycles || f64(lf.values[0], 0) != 6 {
 		t.Errorf("left_front_voltage commands: %d records, first %v; want %d of 6", len(lf.values), lf.values[0], cycles)
 	}
@@ -299,7 +299,9 @@ func TestRotation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(b) > 16<<10+4<<10 {
+		// A file may pass the cap by its preamble: every entry started
+		// again with its latest value (about 190 topics: 6 KiB).
+		if len(b) > 16<<10+8<<10 {
 			t.Errorf("%s: %d bytes, over the cap", f, len(b))
 		}
 		l := readSpec(t, b)

@@ -67,6 +67,9 @@ type Lib struct {
 }
 
 var (
+	_ hal.P6Rates         = (*talonFX)(nil)
+	_ hal.P6Rates         = (*cancoder)(nil)
+	_ hal.P6Rates         = (*pigeon2)(nil)
 	_ hal.CANMotors       = (*Lib)(nil)
 	_ hal.Pigeons         = (*Lib)(nil)
 	_ hal.NamedCANDevices = (*Lib)(nil)
@@ -319,7 +322,7 @@ func (m *p5Motor) Status() (hal.MotorStatus, error) {
 type p5Pigeon struct {
 	h     unsafe.Pointer
 	q, dp *C.double
-	a     *C.int16_t
+	a     *C.short
 	errs  errCache
 }
 
@@ -338,7 +341,7 @@ func (l *Lib) OpenPigeon(id, talonID int) (hal.Pigeon, error) {
 	}
 	return &p5Pigeon{h: h, q: (*C.double)(C.calloc(4, C.size_t(unsafe.Sizeof(C.double(0))))),
 		dp: (*C.double)(C.calloc(3, C.size_t(unsafe.Sizeof(C.double(0))))),
-		a:  (*C.int16_t)(C.calloc(3, C.size_t(unsafe.Sizeof(C.int16_t(0)))))}, nil
+		a:  (*C.short)(C.calloc(3, C.size_t(unsafe.Sizeof(C.short(0)))))}, nil
 }
 
 // OpenPigeonOn: Phoenix 5 has its default bus only.
@@ -397,6 +400,18 @@ func (l *Lib) openP6(model, bus string, id int, spns []int) (*p6Dev, error) {
 	return d.signals(spns), nil
 }
 
+// setRates asks the device to send the signals the loop reads at
+// SignalHz (hal.P6Rates), rather than relying on its defaults; 0.1 s for
+// each to be acknowledged.
+func (d *p6Dev) setRates() error {
+	return statusErr("c_ctre_phoenix6_SetUpdateFrequency", C.frcd_p6_set_freq(d.bus, d.hash, C.int(d.n), d.sig, SignalHz, 0.1))
+}
+
+// SignalHz is the update frequency frcd sets for the signals its loop
+// reads from each Phoenix 6 device: 100 Hz, one per 10 ms loop. The
+// health signals (hal.P6Healthy) keep the device's defaults.
+const SignalHz = 100
+
 // signals is another set of the device's signals (the same device, C
 // arrays of its own).
 func (d *p6Dev) signals(spns []int) *p6Dev {
@@ -445,6 +460,9 @@ func (l *Lib) OpenTalonFX(bus string, id int) (hal.TalonFX, error) {
 		namedFault{hal.P6ProcTemp, spnFaultProcTemp}, namedFault{hal.P6BridgeBrownout, spnFaultFXBridgeBrownout})}, nil
 }
 
+// SetSignalRates sets the loop's signals to SignalHz (hal.P6Rates).
+func (t *talonFX) SetSignalRates() error { return t.d.setRates() }
+
 func (t *talonFX) Control(c hal.FXControl) error {
 	v, ff := c.Value, c.FeedForward
 	if math.IsNaN(v) || math.IsInf(v, 0) || math.IsNaN(ff) || math.IsInf(ff, 0) || c.Mode < hal.FXNeutral || c.Mode > hal.FXVelocity {
@@ -490,6 +508,9 @@ func (l *Lib) OpenCANcoder(bus string, id int) (hal.CANcoder, error) {
 	}
 	return &cancoder{d: d, health: openHealth(d, -1, spnCCSupplyV, namedFault{hal.P6BadMagnet, spnFaultCCBadMagnet})}, nil
 }
+
+// SetSignalRates sets the loop's signals to SignalHz (hal.P6Rates).
+func (c *cancoder) SetSignalRates() error { return c.d.setRates() }
 
 func (c *cancoder) Read() (pos, vel, abs float64, faults uint32, err error) {
 	if err = c.d.read(c.vals[:]); err != nil {
@@ -576,6 +597,9 @@ func (h *health) Health() (hal.P6Health, error) {
 	}
 	return r, nil
 }
+
+// SetSignalRates sets the loop's signals to SignalHz (hal.P6Rates).
+func (p *pigeon2) SetSignalRates() error { return p.d.setRates() }
 
 // Read: the quaternion, the angular velocity (deg/s) in rad/s, the
 // acceleration (g) in m/s².

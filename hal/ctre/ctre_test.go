@@ -4,6 +4,7 @@ package ctre
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -128,6 +129,24 @@ func (f *fake) expect(want ...string) {
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
+// opened is the calls opening a Phoenix 6 device and setting its signal
+// rates make: its hash, then each signal the loop reads set to 100 Hz
+// (0.1 s to answer).
+func opened(id int, model, bus string, hash string, spns ...int) []string {
+	out := []string{fmt.Sprintf(`c_ctre_phoenix6_encode_device %d "%s" "%s"`, id, model, bus)}
+	for _, spn := range spns {
+		out = append(out, fmt.Sprintf(`c_ctre_phoenix6_SetUpdateFrequency 0 "%s" %s %d 100 0.1`, bus, hash, spn))
+	}
+	return out
+}
+
+// The signals each device's loop reads.
+var (
+	fxSpns = []int{1786, 1785, 1781, 1780, 1779, 1782, 844, 1772}
+	ccSpns = []int{1953, 1952, 1954, 844}
+	p2Spns = []int{952, 953, 954, 955, 976, 977, 978, 970, 971, 972}
+)
+
 func TestOpenFailsClearly(t *testing.T) {
 	t.Setenv("LD_LIBRARY_PATH", "")
 	_, err := Open(Options{Dirs: []string{t.TempDir()}})
@@ -220,7 +239,9 @@ func TestPhoenix5Pigeon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.expect("c_PigeonIMU_Create1 5", "c_PigeonIMU_Create2 2")
+	// As CTRE's own PigeonIMU(int) and PigeonIMU(TalonSRX&) call them
+	// (libCTRE_Phoenix.so: BasePigeon passes version "v1", bus "").
+	f.expect(`c_PigeonIMU_Create1 5 "v1" ""`, `c_PigeonIMU_Create2 2 "v1"`)
 	q, g, a, err := onCAN.Read()
 	if err != nil || q != [4]float64{1, 0, 0, 0} || !near(g[0], math.Pi/2) || !near(g[2], -math.Pi) || !near(a[2], 9.80665) {
 		t.Errorf("Read = %v %v %v %v", q, g, a, err)
@@ -245,7 +266,10 @@ func TestTalonFX(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.expect(`c_ctre_phoenix6_encode_device 7 "talon fx" "can0"`)
+	if err := hal.SetSignalRates(fx); err != nil {
+		t.Fatal(err)
+	}
+	f.expect(opened(7, "talon fx", "can0", "0x10007", fxSpns...)...)
 	st, err := fx.Status()
 	want := hal.FXStatus{Position: 12.5, Velocity: -3, MotorVoltage: -3.5, SupplyVoltage: 12.1, SupplyCurrent: 4.5, StatorCurrent: 20, Temperature: 45, Faults: 6}
 	if err != nil || st != want {
@@ -280,7 +304,10 @@ func TestTalonFX(t *testing.T) {
 	for i, v := range []string{"2", "0.1", "0.05", "0.25", "0.12"} {
 		want6 = append(want6, "c_ctre_phoenix6_serialize_double "+strconv.Itoa(1885+i)+" "+v, "c_ctre_phoenix6_free_memory")
 	}
-	f.expect(append(want6, `c_ctre_phoenix6_set_configs 0 "can0" 0x10007 0.1 "1885=2;1886=0.1;1887=0.05;1888=0.25;1889=0.12;" 46 100`)...)
+	// futureProofConfigs false: a config group applied alone, as phoenix6's
+	// own Slot*Configs are, leaves the device's other configs as they are
+	// (true would return them to their defaults).
+	f.expect(append(want6, `c_ctre_phoenix6_set_configs 0 "can0" 0x10007 0.1 "1885=2;1886=0.1;1887=0.05;1888=0.25;1889=0.12;" 46 000`)...)
 	if err := fx.SetGains(3, hal.FXGains{}); !errors.Is(err, hal.ErrNoDevice) {
 		t.Errorf("slot 3: %v", err)
 	}
@@ -297,6 +324,29 @@ func TestTalonFX(t *testing.T) {
 	}
 }
 
+// Applying gains keeps the Talon FX's other configs: the fake, as a
+// device does, returns every config not sent to its default when an
+// apply's futureProofConfigs is true (and logs it); frcd applies its
+// gains as a config group alone, so nothing is lost.
+func TestGainsKeepOtherConfigs(t *testing.T) {
+	// Two configs set elsewhere (Tuner X, another program): their SPNs
+	// and values are the fake's, only to see them kept.
+	f := open(t, Options{}, "cfg 0x10007 2000 1", "cfg 0x10007 2001 40")
+	fx, err := f.l.OpenTalonFX("", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.expect(opened(7, "talon fx", "", "0x10007")...)
+	if err := fx.SetGains(0, hal.FXGains{P: 1}); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for i, v := range []string{"1", "0", "0", "0", "0"} {
+		want = append(want, "c_ctre_phoenix6_serialize_double "+strconv.Itoa(1877+i)+" "+v, "c_ctre_phoenix6_free_memory")
+	}
+	f.expect(append(want, `c_ctre_phoenix6_set_configs 0 "" 0x10007 0.1 "1877=1;1878=0;1879=0;1880=0;1881=0;" 35 000`)...)
+}
+
 func TestCANcoderAndPigeon2(t *testing.T) {
 	f := open(t, Options{},
 		"sig 0x20009 1953 2.25", "sig 0x20009 1952 0.5", "sig 0x20009 1954 0.25",
@@ -309,7 +359,10 @@ func TestCANcoderAndPigeon2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.expect(`c_ctre_phoenix6_encode_device 9 "cancoder" "canivore"`, `c_ctre_phoenix6_encode_device 10 "pigeon 2" ""`)
+	hal.SetSignalRates(cc)
+	hal.SetSignalRates(p2)
+	f.expect(append(append(opened(9, "cancoder", "canivore", "0x20009"), opened(10, "pigeon 2", "", "0x3000a")...),
+		append(opened(9, "cancoder", "canivore", "0x20009", ccSpns...)[1:], opened(10, "pigeon 2", "", "0x3000a", p2Spns...)[1:]...)...)...)
 	pos, vel, abs, faults, err := cc.Read()
 	if err != nil || pos != 2.25 || vel != 0.5 || abs != 0.25 || faults != 0 {
 		t.Errorf("CANcoder Read = %v %v %v %v %v", pos, vel, abs, faults, err)
@@ -320,6 +373,10 @@ func TestCANcoderAndPigeon2(t *testing.T) {
 		t.Errorf("Pigeon 2 Read = %v %v %v %v", q, g, a, err)
 	}
 	f.expect(`c_ctre_phoenix6_get_signal 10 "" 0 0 0x3000a:952 0x3000a:953 0x3000a:954 0x3000a:955 0x3000a:976 0x3000a:977 0x3000a:978 0x3000a:970 0x3000a:971 0x3000a:972`)
+	f.set("fail c_ctre_phoenix6_SetUpdateFrequency 7")
+	if err := hal.SetSignalRates(cc); err == nil || !strings.Contains(err.Error(), "c_ctre_phoenix6_SetUpdateFrequency: status 7") {
+		t.Errorf("a device refusing its update frequencies: %v", err)
+	}
 	if _, err := f.l.OpenCANcoder("", 63); !errors.Is(err, hal.ErrNoDevice) {
 		t.Errorf("id 63: %v", err)
 	}
@@ -337,7 +394,8 @@ func TestHealth(t *testing.T) {
 	fx, _ := f.l.OpenTalonFX("", 7)
 	cc, _ := f.l.OpenCANcoder("", 9)
 	p2, _ := f.l.OpenPigeon2("", 10)
-	f.expect(`c_ctre_phoenix6_encode_device 7 "talon fx" "can0"`, `c_ctre_phoenix6_encode_device 9 "cancoder" "can0"`, `c_ctre_phoenix6_encode_device 10 "pigeon 2" "can0"`)
+	f.expect(append(append(opened(7, "talon fx", "can0", "0x10007"), opened(9, "cancoder", "can0", "0x20009")...),
+		opened(10, "pigeon 2", "can0", "0x3000a")...)...)
 	h, err := fx.Health()
 	want := hal.P6Health{TempC: 81, SupplyV: 6.2, Faults: 3, StickyFaults: 16, Active: hal.P6BridgeBrownout | hal.P6DeviceTemp}
 	if err != nil || h != want {

@@ -82,14 +82,17 @@ void frcd_p5_feed(int timeoutMs) {
 	}
 }
 
+// The version and bus CTRE's own C++ API passes: PigeonIMU(int) and
+// PigeonIMU(TalonSRX&) give "v1", and "" (the default bus) on CAN
+// (libCTRE_Phoenix.so, BasePigeon's constructors; deploy/ctre.md).
 void* frcd_p5_pigeon_create(int id, int talonID) {
 	if (talonID >= 0) {
-		return p_c_PigeonIMU_Create2 ? p_c_PigeonIMU_Create2(talonID) : NULL;
+		return p_c_PigeonIMU_Create2 ? p_c_PigeonIMU_Create2(talonID, "v1") : NULL;
 	}
-	return p_c_PigeonIMU_Create1 ? p_c_PigeonIMU_Create1(id) : NULL;
+	return p_c_PigeonIMU_Create1 ? p_c_PigeonIMU_Create1(id, "v1", "") : NULL;
 }
 
-int frcd_p5_pigeon_read(void* h, double wxyz[4], double dps[3], int16_t accel[3]) {
+int frcd_p5_pigeon_read(void* h, double wxyz[4], double dps[3], short accel[3]) {
 	if (!p_c_PigeonIMU_Get6dQuaternion || !p_c_PigeonIMU_GetRawGyro || !p_c_PigeonIMU_GetBiasedAccelerometer) {
 		return FRCD_CTRE_MISSING;
 	}
@@ -110,6 +113,20 @@ int frcd_p6_encode(int id, const char* model, const char* bus, uint32_t* hash) {
 int frcd_p6_get(size_t n, frcd_p6_signal* sig, frcd_p6_return* ret, const char* bus) {
 	// No wait: the latest value the library holds, in the loop.
 	return p_c_ctre_phoenix6_get_signal ? p_c_ctre_phoenix6_get_signal(n, sig, ret, bus, false, 0) : FRCD_CTRE_MISSING;
+}
+
+// frcd_p6_set_freq asks the device to send each of the n signals at hz
+// (c_ctre_phoenix6_SetUpdateFrequency, context 0 as phoenix6's own
+// StatusSignal passes it); the first failure ends it.
+int frcd_p6_set_freq(const char* bus, uint32_t hash, int n, const frcd_p6_signal* sig, double hz, double timeout) {
+	if (!p_c_ctre_phoenix6_SetUpdateFrequency) {
+		return FRCD_CTRE_MISSING;
+	}
+	int e = 0;
+	for (int i = 0; i < n && e == 0; i++) {
+		e = p_c_ctre_phoenix6_SetUpdateFrequency(0, bus, hash, (uint16_t)sig[i].spn, hz, timeout);
+	}
+	return e;
 }
 
 // The requests go out at 100 Hz, Phoenix 6's default; FOC off (it needs a
@@ -141,7 +158,10 @@ int frcd_p6_control(const char* bus, uint32_t hash, int mode, double value, doub
 }
 
 // frcd_p6_config serializes each (spn, value) and applies them in one
-// config apply.
+// config apply, as a config group applied alone: futureProofConfigs false,
+// as phoenix6's own Slot0Configs.apply passes it, so that the device keeps
+// every config not sent (true is for a whole device configuration, and
+// returns what it does not carry to the defaults).
 int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const double* values, double timeout) {
 	if (!p_c_ctre_phoenix6_serialize_double || !p_c_ctre_phoenix6_set_configs || !p_c_ctre_phoenix6_free_memory) {
 		return FRCD_CTRE_MISSING;
@@ -176,7 +196,7 @@ int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const
 		}
 	}
 	if (e == 0) {
-		e = p_c_ctre_phoenix6_set_configs(0, bus, (int)hash, timeout, all, (uint32_t)len, true, false, false);
+		e = p_c_ctre_phoenix6_set_configs(0, bus, (int)hash, timeout, all, (uint32_t)len, false, false, false);
 	}
 	free(all);
 	return e;

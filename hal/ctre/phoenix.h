@@ -6,7 +6,8 @@
 // (ErrorCode is an int-sized enum). Phoenix 6 (libCTRE_PhoenixTools.so):
 // the 2026 signatures (v26) of ctre/phoenix6/networking/interfaces/
 // Control_Interface.h and the native API's c_ctre_phoenix6_* functions.
-// Sources in ../../deploy/ctre.md.
+// Sources in ../../deploy/ctre.md; decls_test.go checks every entry
+// against CTRE's own declarations (testdata/vendor-decls.txt).
 #ifndef FRCD_PHOENIX_H
 #define FRCD_PHOENIX_H
 
@@ -38,14 +39,16 @@ typedef struct {
 	X(c_MotController_GetOutputCurrent, int, (void* h, double* v), 5)                                         \
 	X(c_MotController_GetTemperature, int, (void* h, double* v), 5)                                           \
 	X(c_FeedEnable, void, (int timeoutMs), 5)                                                                 \
-	X(c_PigeonIMU_Create1, void*, (int deviceNumber), 5)                                                      \
-	X(c_PigeonIMU_Create2, void*, (int talonDeviceID), 5)                                                     \
+	X(c_PigeonIMU_Create1, void*, (int deviceNumber, const char* version, const char* canbus), 5)             \
+	X(c_PigeonIMU_Create2, void*, (int talonDeviceID, const char* version), 5)                                \
 	X(c_PigeonIMU_Get6dQuaternion, int, (void* h, double wxyz[4]), 5)                                         \
 	X(c_PigeonIMU_GetRawGyro, int, (void* h, double xyz_dps[3]), 5)                                           \
-	X(c_PigeonIMU_GetBiasedAccelerometer, int, (void* h, int16_t ba_xyz[3]), 5)                               \
+	X(c_PigeonIMU_GetBiasedAccelerometer, int, (void* h, short ba_xyz[3]), 5)                                 \
 	X(c_ctre_phoenix6_encode_device, int, (int deviceId, const char* model, const char* canbus, uint32_t* hash), 6) \
 	X(c_ctre_phoenix6_get_signal, int,                                                                        \
 	  (size_t count, frcd_p6_signal* signals, frcd_p6_return* rets, const char* network, bool wait, double timeout), 6) \
+	X(c_ctre_phoenix6_SetUpdateFrequency, int,                                                                \
+	  (int context, const char* network, uint32_t deviceHash, uint16_t spn, double frequencyHz, double timeoutSeconds), 6) \
 	X(c_ctre_phoenix6_RequestControlDutyCycleOut, int,                                                        \
 	  (const char* canbus, uint32_t ecu, double freq, double output, bool foc, bool brake, bool limFwd, bool limRev, \
 	   bool ignHard, bool ignSoft, bool timesync), 6)                                                         \
@@ -62,7 +65,7 @@ typedef struct {
 	X(c_ctre_phoenix6_serialize_double, int, (int spn, double value, char** out), 6)                          \
 	X(c_ctre_phoenix6_set_configs, int,                                                                       \
 	  (int context, const char* network, int deviceHash, double timeout, const char* values, uint32_t len,    \
-	   bool futureProof, bool overrideIfDuplicate, bool useDefault), 6)                                       \
+	   bool futureProofConfigs, bool overrideIfDuplicate, bool useDid), 6)                                    \
 	X(c_ctre_phoenix6_free_memory, int, (char** p), 6)                                                        \
 	X(c_ctre_phoenix6_unmanaged_feed_enable, int, (int32_t timeoutMs), 6)
 
@@ -82,9 +85,10 @@ int frcd_p5_set_duty(void* h, double duty);
 int frcd_p5_status(void* h, double* busV, double* current, double* temp);
 void frcd_p5_feed(int timeoutMs);
 void* frcd_p5_pigeon_create(int id, int talonID);
-int frcd_p5_pigeon_read(void* h, double wxyz[4], double dps[3], int16_t accel[3]);
+int frcd_p5_pigeon_read(void* h, double wxyz[4], double dps[3], short accel[3]);
 int frcd_p6_encode(int id, const char* model, const char* bus, uint32_t* hash);
 int frcd_p6_get(size_t n, frcd_p6_signal* sig, frcd_p6_return* ret, const char* bus);
+int frcd_p6_set_freq(const char* bus, uint32_t hash, int n, const frcd_p6_signal* sig, double hz, double timeout);
 int frcd_p6_control(const char* bus, uint32_t hash, int mode, double value, double ff, int slot);
 int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const double* values, double timeout);
 int frcd_p6_feed(int timeoutMs);

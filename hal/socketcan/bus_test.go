@@ -102,6 +102,16 @@ func TestSendEncodesExtendedFramesAndCounts(t *testing.T) {
 		t.Errorf("decode(encode(f)) = %v", got)
 	}
 
+	// A remote frame (a SPARK's version request): the EFF and RTR flags,
+	// the length asked for, no data.
+	rtr := encode(hal.Frame{ID: 0x02052603, Len: 8, RTR: true, Data: [8]byte{1, 2, 3}})
+	if id := binary.NativeEndian.Uint32(rtr[0:4]); id != effFlag|rtrFlag|0x02052603 || rtr[4] != 8 || [8]byte(rtr[8:16]) != [8]byte{} {
+		t.Errorf("remote frame bytes % x", rtr)
+	}
+	if _, k := decode(&rtr); k != kindRemote {
+		t.Errorf("a remote frame decoded as kind %d", k)
+	}
+
 	if err := bus.Send(hal.Frame{ID: 1, Len: 9}); !errors.Is(err, errFrameLen) {
 		t.Errorf("9-byte frame: %v", err)
 	}

@@ -37,12 +37,17 @@ var (
 )
 
 // encode makes the struct can_frame that sends f as an extended data
-// frame.
+// frame, or a remote one (f.RTR: its length code, no data).
 func encode(f hal.Frame) rawFrame {
 	var r rawFrame
-	binary.NativeEndian.PutUint32(r[0:4], f.ID&effMask|effFlag)
+	id := f.ID&effMask | effFlag
 	n := min(f.Len, 8)
 	r[4] = n
+	if f.RTR {
+		binary.NativeEndian.PutUint32(r[0:4], id|rtrFlag)
+		return r
+	}
+	binary.NativeEndian.PutUint32(r[0:4], id)
 	copy(r[8:8+n], f.Data[:n])
 	return r
 }

@@ -6,6 +6,8 @@
 //
 //   - the loop alone (--no-ros) at 100 Hz and 1 kHz, against bareloop, a
 //     bare Go loop of the same rate on a locked thread;
+//   - at 100 Hz, frcd with its NT4 server on and no client against --nt
+//     off: what the dashboards' server costs while nobody watches;
 //   - the ROS share (frcd with ROS less frcd without, same rate) against
 //     rosref, a minimal roscpp node publishing the messages the bridge
 //     publishes, of the same sizes, at the same rates, built here from
@@ -252,6 +254,15 @@ func measureAll(o options, b binaries, spec map[float64]string) (results, error)
 				{"frcd", append([]string{b.frcd}, frcdArgs(rate, false)...), ""},
 				{"bare", []string{b.bare, "--rate", strconv.FormatFloat(rate, 'f', -1, 64)}, ""},
 			}
+			if rate == 100 {
+				// The NT4 server on, no client connected: it should cost
+				// nothing (the telemetry sleeps until a client comes).
+				runs = append(runs, struct {
+					name  string
+					cmd   []string
+					stdin string
+				}{"frcd nt4", append([]string{b.frcd}, ntArgs(frcdArgs(rate, false))...), ""})
+			}
 			if !o.noROS {
 				runs = append(runs,
 					struct {
@@ -282,6 +293,18 @@ func measureAll(o options, b binaries, spec map[float64]string) (results, error)
 		}
 	}
 	return res, nil
+}
+
+// ntArgs turns frcd's arguments' --nt off into an NT4 server on a free
+// port of loopback.
+func ntArgs(args []string) []string {
+	out := append([]string(nil), args...)
+	for i := range out {
+		if out[i] == "--nt" && i+1 < len(out) {
+			out[i+1] = "127.0.0.1:0"
+		}
+	}
+	return out
 }
 
 // startROS starts Debian's rosmaster on a free port and the listener
@@ -452,6 +475,15 @@ func report(w io.Writer, o options, res results) {
 			target = "<= 1.5"
 		}
 		fmt.Fprintf(w, "%-28s %8.2f %10s %7.2f%%\n", fmt.Sprintf("loop alone %g Hz / bare Go", rate), loop/bare, target, loop/60*100)
+	}
+	if nt, off := cpus(res["frcd nt4 100"]), cpus(res["frcd 100"]); len(nt) > 0 && len(nt) == len(off) {
+		// Each run with the server paired with the run without of the
+		// same round.
+		var ratio []float64
+		for i := range nt {
+			ratio = append(ratio, nt[i]/off[i])
+		}
+		fmt.Fprintf(w, "%-28s %8.2f %10s %7.2f%%\n", "NT4 on, no client / --nt off", median(ratio), "<= 1.05", median(nt)/60*100)
 	}
 	if !o.noROS {
 		for _, rate := range o.rates {

@@ -9,6 +9,15 @@
 //   ntcore-ts-client logs plain-text lines of its own; readers skip lines
 //   that are not JSON objects.
 //
+// Usage: node client.js log PORT NAME...
+//   AdvantageScope's logging mode, on the wire as its NT4.ts speaks it (a
+//   WebSocket and MessagePack: ntcore-ts-client's own topic schema rejects
+//   the structschema and struct: types every WPILib robot publishes, so it
+//   cannot subscribe to "/"): one subscription to the prefix "/" with the
+//   options all (every value, not the latest of each period) and periodic
+//   0.02; prints {"event":"connected"}, then a value event (as watch does)
+//   for each value of the named topics, in the order they arrive.
+//
 // Usage: node client.js sync PORT NAME
 //   checks the wire itself with the same client's WebSocket and MessagePack
 //   libraries (ws, @msgpack/msgpack): opens /nt/NAME (v4.1), tries a second
@@ -21,8 +30,8 @@
 
 const mode = process.argv[2];
 const port = Number.parseInt(process.argv[3], 10);
-if (!["watch", "sync"].includes(mode) || !Number.isInteger(port) || port <= 0) {
-  console.error("usage: node client.js watch|sync PORT ARGS...");
+if (!["watch", "log", "sync"].includes(mode) || !Number.isInteger(port) || port <= 0) {
+  console.error("usage: node client.js watch|log|sync PORT ARGS...");
   process.exit(2);
 }
 
@@ -41,6 +50,34 @@ if (mode === "watch") {
       emit({ event: "value", name: params ? params.name : null, type: params ? params.type : null, value: value });
     });
   }
+} else if (mode === "log") {
+  const WebSocket = require("ws");
+  const { decodeMulti } = require("@msgpack/msgpack");
+  const names = new Set(process.argv.slice(4));
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/nt/logger`, ["v4.1.networktables.first.wpi.edu", "networktables.first.wpi.edu"]);
+  ws.binaryType = "nodebuffer";
+  const topics = new Map(); // id -> announce params
+  ws.on("open", () => {
+    emit({ event: "connected" });
+    ws.send(JSON.stringify([{ method: "subscribe", params: { topics: ["/"], subuid: 1, options: { prefix: true, all: true, periodic: 0.02 } } }]));
+  });
+  ws.on("message", (data, isBinary) => {
+    if (!isBinary) {
+      for (const m of JSON.parse(data.toString())) {
+        if (m.method === "announce") topics.set(m.params.id, m.params);
+        if (m.method === "unannounce") topics.delete(m.params.id);
+      }
+      return;
+    }
+    for (const m of decodeMulti(data)) {
+      const t = topics.get(m[0]);
+      if (t && names.has(t.name)) emit({ event: "value", name: t.name, type: t.type, value: m[3] });
+    }
+  });
+  ws.on("error", (err) => {
+    emit({ event: "error", error: String(err) });
+    process.exit(1);
+  });
 } else {
   const WebSocket = require("ws");
   const { encode, decodeMulti } = require("@msgpack/msgpack");

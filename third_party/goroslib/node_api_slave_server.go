@@ -78,7 +78,9 @@ func (n *Node) handleAPISlaveServer(req apislave.Request) apislave.Response {
 		}
 
 	case *apislave.RequestShutdown:
-		n.Log(LogLevelInfo, "got shutdown request from %s: %s", reqt.CallerID, reqt.Reason)
+		// At ERROR, as frcd's README says: the node stops serving
+		// (frcd issue 29).
+		n.Log(LogLevelError, "got shutdown request from %s: %s", reqt.CallerID, reqt.Reason)
 		n.ctxCancel()
 
 		return apislave.ResponseShutdown{

@@ -104,10 +104,12 @@ outer:
 		}
 
 		if errors.Is(err, io.EOF) {
-			sp.sub.conf.Node.Log(LogLevelError,
-				"subscriber '%s' got an error: %s",
+			// A publisher that went away (a rostopic pub exiting) is
+			// news, not an error (frcd issue 29).
+			sp.sub.conf.Node.Log(LogLevelInfo,
+				"subscriber '%s': publisher '%s' disconnected",
 				sp.sub.conf.Node.absoluteTopicName(sp.sub.conf.Topic),
-				err.Error())
+				sp.address)
 		}
 
 		select {

@@ -116,15 +116,15 @@ int c_MotController_GetTemperature(void* h, double* v) {
 
 void c_FeedEnable(int timeoutMs) { logf_("c_FeedEnable %d", timeoutMs); }
 
-void* c_PigeonIMU_Create1(int deviceNumber) {
-	logf_("c_PigeonIMU_Create1 %d", deviceNumber);
+void* c_PigeonIMU_Create1(int deviceNumber, const char* version, const char* canbus) {
+	logf_("c_PigeonIMU_Create1 %d \"%s\" \"%s\"", deviceNumber, version, canbus);
 	handle* h = malloc(sizeof *h);
 	h->arb = deviceNumber;
 	return h;
 }
 
-void* c_PigeonIMU_Create2(int talonDeviceID) {
-	logf_("c_PigeonIMU_Create2 %d", talonDeviceID);
+void* c_PigeonIMU_Create2(int talonDeviceID, const char* version) {
+	logf_("c_PigeonIMU_Create2 %d \"%s\"", talonDeviceID, version);
 	handle* h = malloc(sizeof *h);
 	h->arb = 1000 + talonDeviceID;
 	return h;
@@ -156,12 +156,12 @@ int c_PigeonIMU_GetRawGyro(void* h, double xyz_dps[3]) {
 	return 0;
 }
 
-int c_PigeonIMU_GetBiasedAccelerometer(void* h, int16_t ba_xyz[3]) {
+int c_PigeonIMU_GetBiasedAccelerometer(void* h, short ba_xyz[3]) {
 	logf_("c_PigeonIMU_GetBiasedAccelerometer %d", ((handle*)h)->arb);
 	double v[10];
 	pigeon_values(h, v);
 	for (int i = 0; i < 3; i++) {
-		ba_xyz[i] = (int16_t)v[7 + i];
+		ba_xyz[i] = (short)v[7 + i];
 	}
 	return 0;
 }
@@ -217,6 +217,12 @@ int c_ctre_phoenix6_get_signal(size_t count, SignalValues* signals, ReturnValues
 	return failing("c_ctre_phoenix6_get_signal");
 }
 
+int c_ctre_phoenix6_SetUpdateFrequency(int context, const char* network, uint32_t deviceHash, uint16_t spn, double frequencyHz,
+				       double timeoutSeconds) {
+	logf_("c_ctre_phoenix6_SetUpdateFrequency %d \"%s\" %#x %u %g %g", context, network, deviceHash, spn, frequencyHz, timeoutSeconds);
+	return failing("c_ctre_phoenix6_SetUpdateFrequency");
+}
+
 int c_ctre_phoenix6_RequestControlDutyCycleOut(const char* canbus, uint32_t ecu, double freq, double output, bool foc, bool brake,
 					       bool limFwd, bool limRev, bool ignHard, bool ignSoft, bool timesync) {
 	logf_("c_ctre_phoenix6_RequestControlDutyCycleOut \"%s\" %#x %g %g %d%d%d%d%d%d%d", canbus, ecu, freq, output, foc, brake, limFwd,
@@ -260,11 +266,46 @@ int c_ctre_phoenix6_serialize_double(int spn, double value, char** out) {
 	return 0;
 }
 
+// lose_configs is what a device does with an apply whose
+// futureProofConfigs is true (a whole configuration, as phoenix6's
+// TalonFXConfiguration sends it): every config not in values returns to
+// its default. The device's other configs are the "cfg HASH SPN VALUE"
+// lines of $FAKECTRE_IN; each lost one is logged, so a test sees it.
+static void lose_configs(uint32_t hash, const char* values, uint32_t len) {
+	const char* path = getenv("FAKECTRE_IN");
+	FILE* f = path != NULL ? fopen(path, "r") : NULL;
+	if (f == NULL) {
+		return;
+	}
+	char line[512];
+	while (fgets(line, sizeof line, f) != NULL) {
+		unsigned h, spn;
+		double v;
+		if (sscanf(line, "cfg %x %u %lf", &h, &spn, &v) != 3 || h != hash) {
+			continue;
+		}
+		char key[32];
+		int kl = snprintf(key, sizeof key, "%u=", spn);
+		int sent = 0;
+		for (uint32_t i = 0; i + (uint32_t)kl <= len && !sent; i++) {
+			sent = (i == 0 || values[i - 1] == ';') && strncmp(values + i, key, (size_t)kl) == 0;
+		}
+		if (!sent) {
+			logf_("config %u of %#x (%g) returned to its default: not in an apply with futureProofConfigs", spn, hash, v);
+		}
+	}
+	fclose(f);
+}
+
 int c_ctre_phoenix6_set_configs(int context, const char* network, int deviceHash, double timeout, const char* values, uint32_t len,
-				bool futureProof, bool overrideIfDuplicate, bool useDefault) {
+				bool futureProofConfigs, bool overrideIfDuplicate, bool useDid) {
 	logf_("c_ctre_phoenix6_set_configs %d \"%s\" %#x %g \"%.*s\" %u %d%d%d", context, network, deviceHash, timeout, (int)len, values,
-	      len, futureProof, overrideIfDuplicate, useDefault);
-	return failing("c_ctre_phoenix6_set_configs");
+	      len, futureProofConfigs, overrideIfDuplicate, useDid);
+	int e = failing("c_ctre_phoenix6_set_configs");
+	if (e == 0 && futureProofConfigs) {
+		lose_configs((uint32_t)deviceHash, values, len);
+	}
+	return e;
 }
 
 int c_ctre_phoenix6_free_memory(char** p) {

@@ -1,0 +1,239 @@
+package ros2node
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/frcd/frcd/cdr"
+	"github.com/frcd/frcd/ros2msg"
+	"github.com/frcd/frcd/rtps"
+)
+
+// Config configures a Node.
+type Config struct {
+	// Name is the node's name (a single token). Required.
+	Name string
+	// Namespace is the node's namespace. (optional) defaults to "/".
+	Namespace string
+	// Enclave is the security enclave announced in USER_DATA. (optional)
+	// defaults to "/".
+	Enclave string
+	// GidLen is the size of the gids in ros_discovery_info:
+	// ros2msg.GidSize (Iron and later) or ros2msg.GidSizeHumble.
+	// (optional) defaults to ros2msg.GidSize.
+	GidLen int
+	// Remaps are remapping rules from:=to (Args.Remaps), applied to the
+	// names of publishers and subscriptions. (optional)
+	Remaps map[string]string
+	// RTPS is the participant's configuration (Discovery reads it from
+	// the environment); its UserData is the node's.
+	RTPS rtps.Config
+}
+
+// Node is a ROS 2 node: one DDS participant, its publishers and
+// subscriptions under ROS 2's names, and its entry in the node graph.
+type Node struct {
+	cfg  Config
+	p    *rtps.Participant
+	info *rtps.Writer
+
+	mu      sync.Mutex
+	readers []ros2msg.Gid
+	writers []ros2msg.Gid
+	others  map[ros2msg.Gid][]ros2msg.NodeEntitiesInfo // other participants' nodes, by participant gid
+	changed chan struct{}                              // closed and replaced when others changes
+}
+
+// topicDiscoveryInfo is the DDS topic of the graph (no rt/ prefix).
+const topicDiscoveryInfo = "ros_discovery_info"
+
+// New starts a node: its participant, and its graph entry published on
+// ros_discovery_info.
+func New(cfg Config) (*Node, error) {
+	if cfg.Namespace == "" {
+		cfg.Namespace = "/"
+	}
+	if cfg.Enclave == "" {
+		cfg.Enclave = "/"
+	}
+	if _, err := Resolve(cfg.Namespace, cfg.Name, "~"); err != nil || !validName(cfg.Name) || len(cfg.Name) > 256 {
+		return nil, fmt.Errorf("ros2node: invalid node name %q in namespace %q", cfg.Name, cfg.Namespace)
+	}
+	if cfg.GidLen != ros2msg.GidSizeHumble {
+		cfg.GidLen = ros2msg.GidSize
+	}
+	cfg.RTPS.UserData = []byte("enclave=" + cfg.Enclave + ";")
+	if cfg.RTPS.Name == "" {
+		cfg.RTPS.Name = cfg.Name
+	}
+	p, err := rtps.Open(cfg.RTPS)
+	if err != nil {
+		return nil, err
+	}
+	n := &Node{cfg: cfg, p: p, others: map[ros2msg.Gid][]ros2msg.NodeEntitiesInfo{}, changed: make(chan struct{})}
+	infoType := (&ros2msg.ParticipantEntitiesInfo{}).TypeName()
+	if n.info, err = p.NewWriter(topicDiscoveryInfo, infoType, Latched); err != nil {
+		p.Close()
+		return nil, err
+	}
+	// rmw_cyclonedds reads the graph keeping all samples, transient local.
+	readQoS := rtps.QoS{Reliability: rtps.Reliable, Durability: rtps.TransientLocal, History: rtps.KeepAll}
+	if _, err := p.NewReader(topicDiscoveryInfo, infoType, readQoS, n.onInfo); err != nil {
+		p.Close()
+		return nil, err
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n, n.publishInfo()
+}
+
+// Participant is the node's DDS participant.
+func (n *Node) Participant() *rtps.Participant { return n.p }
+
+// Close stops the node.
+func (n *Node) Close() error { return n.p.Close() }
+
+func gidOf(g rtps.GUID) ros2msg.Gid {
+	var id ros2msg.Gid
+	copy(id[:], g.Prefix[:])
+	id[12], id[13], id[14], id[15] = byte(g.Entity>>24), byte(g.Entity>>16), byte(g.Entity>>8), byte(g.Entity)
+	return id
+}
+
+// publishInfo publishes the node's graph entry (n.mu held).
+func (n *Node) publishInfo() error {
+	m := ros2msg.ParticipantEntitiesInfo{
+		GidLen: n.cfg.GidLen,
+		Gid:    gidOf(n.p.GUID()),
+		Nodes: []ros2msg.NodeEntitiesInfo{{
+			Namespace: "/" + trimSlashes(n.cfg.Namespace),
+			Name:      n.cfg.Name,
+			Readers:   n.readers,
+			Writers:   n.writers,
+		}},
+	}
+	return n.info.Write(ros2msg.Marshal(nil, &m))
+}
+
+func trimSlashes(s string) string {
+	for len(s) > 0 && s[0] == '/' {
+		s = s[1:]
+	}
+	for len(s) > 0 && s[len(s)-1] == '/' {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// onInfo takes another participant's graph entry.
+func (n *Node) onInfo(s rtps.Sample) {
+	m := ros2msg.ParticipantEntitiesInfo{GidLen: n.cfg.GidLen}
+	if ros2msg.Unmarshal(s.Payload, &m) != nil {
+		// Perhaps the other gid size (a Humble peer among Jazzy ones).
+		m = ros2msg.ParticipantEntitiesInfo{GidLen: ros2msg.GidSize + ros2msg.GidSizeHumble - n.cfg.GidLen}
+		if ros2msg.Unmarshal(s.Payload, &m) != nil {
+			return
+		}
+	}
+	n.mu.Lock()
+	n.others[m.Gid] = m.Nodes
+	close(n.changed)
+	n.changed = make(chan struct{})
+	n.mu.Unlock()
+}
+
+// WaitNode waits until the graph has the node name (fully qualified, as
+// Nodes lists it), or ctx ends.
+func (n *Node) WaitNode(ctx context.Context, name string) error {
+	for {
+		n.mu.Lock()
+		ch := n.changed
+		n.mu.Unlock()
+		if slices.Contains(n.Nodes(), name) {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return fmt.Errorf("ros2node: node %s not in the graph %v: %w", name, n.Nodes(), ctx.Err())
+		}
+	}
+}
+
+// Nodes lists the fully qualified names of the nodes in the graph: this
+// one and those other participants announce on ros_discovery_info.
+func (n *Node) Nodes() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	own, _ := Resolve(n.cfg.Namespace, n.cfg.Name, "~")
+	names := []string{own}
+	for _, nodes := range n.others {
+		for _, e := range nodes {
+			if full, err := Resolve(e.Namespace, e.Name, "~"); err == nil {
+				names = append(names, full)
+			}
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Publisher publishes one message type on one topic.
+type Publisher struct {
+	w   *rtps.Writer
+	mu  sync.Mutex
+	enc cdr.Encoder // kept, so that publishing allocates nothing
+}
+
+// Publisher creates a publisher of msg's type on topic (resolved in the
+// node's namespace) and announces it in the graph.
+func (n *Node) Publisher(topic string, msg ros2msg.Message, q rtps.QoS) (*Publisher, error) {
+	name, err := ResolveRemapped(n.cfg.Namespace, n.cfg.Name, topic, n.cfg.Remaps)
+	if err != nil {
+		return nil, err
+	}
+	w, err := n.p.NewWriter(TopicName(name), msg.TypeName(), q)
+	if err != nil {
+		return nil, err
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.writers = append(n.writers, gidOf(w.GUID()))
+	return &Publisher{w: w}, n.publishInfo()
+}
+
+// Writer is the publisher's DDS writer.
+func (pub *Publisher) Writer() *rtps.Writer { return pub.w }
+
+// Publish sends one message.
+func (pub *Publisher) Publish(msg ros2msg.Message) error {
+	pub.mu.Lock()
+	defer pub.mu.Unlock()
+	pub.enc.Reset(pub.enc.Bytes()[:0], cdr.CDRLE)
+	msg.MarshalCDR(&pub.enc)
+	return pub.w.Write(pub.enc.Bytes())
+}
+
+// Subscription is a subscription's DDS reader.
+type Subscription = rtps.Reader
+
+// Subscribe subscribes to topic with msg's type; handler gets each
+// sample's payload (decode it with ros2msg.Unmarshal) on the node's
+// receiving goroutine.
+func (n *Node) Subscribe(topic string, msg ros2msg.Message, q rtps.QoS, handler func(rtps.Sample)) (*Subscription, error) {
+	name, err := ResolveRemapped(n.cfg.Namespace, n.cfg.Name, topic, n.cfg.Remaps)
+	if err != nil {
+		return nil, err
+	}
+	r, err := n.p.NewReader(TopicName(name), msg.TypeName(), q, handler)
+	if err != nil {
+		return nil, err
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.readers = append(n.readers, gidOf(r.GUID()))
+	return r, n.publishInfo()
+}

@@ -1,0 +1,844 @@
+package rtps
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Config configures a Participant. The zero Config is a participant of
+// domain 0 on 127.0.0.1 that finds peers on 127.0.0.1 by unicast.
+type Config struct {
+	// Domain is the DDS domain id, 0 to MaxDomain. (optional) defaults to 0.
+	Domain int
+	// Addr is the IPv4 address the participant binds and announces.
+	// (optional) defaults to 127.0.0.1.
+	Addr netip.Addr
+	// Peers are addresses to send SPDP announcements to by unicast, at the
+	// discovery ports of participant ids 0 to MaxPeerID (the way Cyclone
+	// DDS's Peers and Fast DDS's initial peers work). (optional) defaults
+	// to Addr when Multicast is off.
+	Peers []netip.Addr
+	// MaxPeerID is the highest participant id probed at each peer.
+	// (optional) defaults to 9.
+	MaxPeerID int
+	// Multicast joins the SPDP multicast group 239.255.0.1 and announces
+	// there too. (optional) defaults to off.
+	Multicast bool
+	// Interface is the multicast interface. (optional) defaults to the
+	// system's choice.
+	Interface *net.Interface
+	// LeaseDuration is how long peers keep this participant without an
+	// announcement. (optional) defaults to 20 s.
+	LeaseDuration time.Duration
+	// AnnouncePeriod is the period of SPDP announcements. (optional)
+	// defaults to 2 s.
+	AnnouncePeriod time.Duration
+	// HeartbeatPeriod is the period of a reliable writer's heartbeats
+	// while a reader has not acknowledged all. (optional) defaults to 100 ms.
+	HeartbeatPeriod time.Duration
+	// UserData is the participant's USER_DATA QoS. (optional)
+	UserData []byte
+	// Name is announced as the participant's entity name. (optional)
+	Name string
+	// MaxParticipants bounds the remote participants kept; more are
+	// ignored (and counted). (optional) defaults to 64.
+	MaxParticipants int
+	// MaxEndpoints bounds the remote endpoints kept. (optional) defaults
+	// to 1024.
+	MaxEndpoints int
+	// MaxSampleSize bounds a fragmented sample. (optional) defaults to 1 MiB.
+	MaxSampleSize int
+	// MaxReassembly bounds the memory of fragmented samples in progress.
+	// (optional) defaults to 8 MiB.
+	MaxReassembly int
+	// Logf logs discovery events. (optional) defaults to none.
+	Logf func(format string, args ...any)
+}
+
+func (c *Config) defaults() error {
+	if c.Domain < 0 || c.Domain > MaxDomain {
+		return fmt.Errorf("rtps: domain %d outside 0..%d", c.Domain, MaxDomain)
+	}
+	if !c.Addr.IsValid() {
+		c.Addr = netip.AddrFrom4([4]byte{127, 0, 0, 1})
+	}
+	if !c.Addr.Is4() {
+		return fmt.Errorf("rtps: address %v is not IPv4", c.Addr)
+	}
+	if len(c.Peers) == 0 && !c.Multicast {
+		c.Peers = []netip.Addr{c.Addr}
+	}
+	setDefault(&c.MaxPeerID, 9)
+	setDefault(&c.LeaseDuration, 20*time.Second)
+	setDefault(&c.AnnouncePeriod, 2*time.Second)
+	setDefault(&c.HeartbeatPeriod, 100*time.Millisecond)
+	setDefault(&c.MaxParticipants, 64)
+	setDefault(&c.MaxEndpoints, 1024)
+	setDefault(&c.MaxSampleSize, 1<<20)
+	setDefault(&c.MaxReassembly, 8<<20)
+	if c.Logf == nil {
+		c.Logf = func(string, ...any) {}
+	}
+	return nil
+}
+
+func setDefault[T comparable](v *T, d T) {
+	var zero T
+	if *v == zero {
+		*v = d
+	}
+}
+
+// ErrClosed is returned by a closed participant's writers.
+var ErrClosed = errors.New("rtps: participant closed")
+
+// maxParticipantID is the highest participant id tried when binding
+// (Cyclone's and Fast DDS's limit too: 120 participants per domain and host).
+const maxParticipantID = 119
+
+// Stats counts what the participant refused or dropped.
+type Stats struct {
+	BadMessages     uint64 // datagrams or submessages that did not decode
+	Dropped         uint64 // samples dropped (reader limits)
+	IgnoredPeers    uint64 // participants or endpoints over the limits
+	Participants    int    // remote participants known
+	RemoteEndpoints int
+}
+
+type stats struct {
+	bad, dropped, ignored atomic.Uint64
+}
+
+// remoteParticipant is a participant found by SPDP.
+type remoteParticipant struct {
+	data     ParticipantData
+	lastSeen time.Time
+	meta     []netip.AddrPort
+	user     []netip.AddrPort
+}
+
+// delivery is a user reader's sample, handed over after p.mu is released.
+type delivery struct {
+	f func(Sample)
+	s Sample
+}
+
+// Participant is a DomainParticipant: it finds other participants and
+// their endpoints, and carries its writers' and readers' samples.
+type Participant struct {
+	cfg   Config
+	guid  GUID
+	ports Ports
+	conns []*net.UDPConn // [0] discovery unicast, [1] user unicast, [2] SPDP multicast if on
+	out   *net.UDPConn
+
+	mu              sync.Mutex
+	closed          bool
+	nextEntity      uint32
+	writers         map[EntityID]*Writer
+	readers         map[EntityID]*Reader
+	remotes         map[GuidPrefix]*remoteParticipant
+	remoteWriters   map[GUID]*EndpointData
+	remoteReaders   map[GUID]*EndpointData
+	spdpSN          SequenceNumber
+	sedpPub         *Writer
+	sedpSub         *Writer
+	reassemblyBytes int
+	queue           []delivery
+	msg             Builder
+	lastAnnounce    time.Time
+	lastHeartbeat   time.Time
+	announced       int
+	changed         chan struct{} // closed and replaced when a match is made or lost
+
+	stats stats
+	// dropSend, when set (by tests), drops the datagrams it returns true for.
+	dropSend func(b []byte) bool
+	cancel   context.CancelFunc
+	wg       sync.WaitGroup
+}
+
+// Open creates a participant: it binds its discovery and user ports (the
+// first free participant id of the domain on cfg.Addr), then announces
+// itself and runs until Close.
+func Open(cfg Config) (*Participant, error) {
+	p, err := newParticipant(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.bind(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	p.cancel = cancel
+	for _, c := range p.conns {
+		p.wg.Add(1)
+		go p.receive(c)
+	}
+	p.wg.Add(1)
+	go p.run(ctx)
+	return p, nil
+}
+
+// newParticipant makes a participant with its builtin endpoints, no
+// socket and no goroutine yet.
+func newParticipant(cfg Config) (*Participant, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	p := &Participant{
+		cfg: cfg, writers: map[EntityID]*Writer{}, readers: map[EntityID]*Reader{},
+		remotes: map[GuidPrefix]*remoteParticipant{}, remoteWriters: map[GUID]*EndpointData{}, remoteReaders: map[GUID]*EndpointData{},
+		changed: make(chan struct{}), cancel: func() {},
+	}
+	if _, err := rand.Read(p.guid.Prefix[:]); err != nil {
+		return nil, err
+	}
+	p.guid.Entity = EntityParticipant
+	sedp := QoS{Reliable, TransientLocal, KeepAll, 0}
+	p.sedpPub = p.newWriter(EntitySEDPPubWriter, "DCPSPublication", "", sedp, cfg.MaxEndpoints, true)
+	p.sedpSub = p.newWriter(EntitySEDPSubWriter, "DCPSSubscription", "", sedp, cfg.MaxEndpoints, true)
+	p.newReader(EntitySEDPPubReader, "DCPSPublication", "", sedp, func(s Sample) { p.onSEDP(s, true) }, true)
+	p.newReader(EntitySEDPSubReader, "DCPSSubscription", "", sedp, func(s Sample) { p.onSEDP(s, false) }, true)
+	return p, nil
+}
+
+// bind takes the first participant id whose two unicast ports are free.
+func (p *Participant) bind() error {
+	var last error
+	for id := 0; id <= maxParticipantID; id++ {
+		ports := Ports{Domain: p.cfg.Domain, Participant: id}
+		meta, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(netip.AddrPortFrom(p.cfg.Addr, uint16(ports.MetaUnicast()))))
+		if err != nil {
+			last = err
+			continue
+		}
+		user, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(netip.AddrPortFrom(p.cfg.Addr, uint16(ports.UserUnicast()))))
+		if err != nil {
+			meta.Close()
+			last = err
+			continue
+		}
+		// Room for bursts of fragments (the kernel caps it at net.core.rmem_max).
+		_ = user.SetReadBuffer(4 << 20)
+		_ = meta.SetReadBuffer(1 << 20)
+		p.ports, p.conns, p.out = ports, []*net.UDPConn{meta, user}, user
+		if p.cfg.Multicast {
+			group := &net.UDPAddr{IP: SPDPMulticastAddr.AsSlice(), Port: ports.SPDPMulticast()}
+			mc, err := net.ListenMulticastUDP("udp4", p.cfg.Interface, group)
+			if err != nil {
+				meta.Close()
+				user.Close()
+				return fmt.Errorf("rtps: join %v: %w", group, err)
+			}
+			p.conns = append(p.conns, mc)
+		}
+		return nil
+	}
+	return fmt.Errorf("rtps: no free participant id in domain %d on %v: %w", p.cfg.Domain, p.cfg.Addr, last)
+}
+
+// GUID is the participant's GUID.
+func (p *Participant) GUID() GUID { return p.guid }
+
+// Logf logs through the participant's Config.Logf.
+func (p *Participant) Logf(format string, args ...any) { p.cfg.Logf(format, args...) }
+
+// Ports is the participant's port mapping (its domain and participant id).
+func (p *Participant) Ports() Ports { return p.ports }
+
+// Stats returns the participant's counters.
+func (p *Participant) Stats() Stats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return Stats{BadMessages: p.stats.bad.Load(), Dropped: p.stats.dropped.Load(), IgnoredPeers: p.stats.ignored.Load(),
+		Participants: len(p.remotes), RemoteEndpoints: len(p.remoteWriters) + len(p.remoteReaders)}
+}
+
+// Close stops the participant and closes its sockets.
+func (p *Participant) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.leave()
+	p.closed = true
+	p.mu.Unlock()
+	p.cancel()
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.wg.Wait()
+	return nil
+}
+
+// leave tells the peers at once that the participant and its endpoints
+// are gone, rather than letting them wait out its lease (§8.5.3.3, §9.6.3.9:
+// a DATA with the key hash and status info disposed|unregistered, no
+// payload): each endpoint on SEDP, then the participant on SPDP. Best
+// effort: nothing waits for acknowledgements.
+func (p *Participant) leave() {
+	gone := uint32(StatusDisposed | StatusUnregistered)
+	for _, w := range p.writers {
+		if !w.builtin {
+			p.sedpPub.add(nil, KeyHashList(w.guid, gone))
+		}
+	}
+	for _, r := range p.readers {
+		if !r.internal {
+			p.sedpSub.add(nil, KeyHashList(r.guid, gone))
+		}
+	}
+	p.spdpSN++
+	m := p.startMessage(GuidPrefix{})
+	m.Data(&Data{Reader: EntitySPDPReader, Writer: EntitySPDPWriter, SN: p.spdpSN, InlineQoS: KeyHashList(p.guid, gone)})
+	p.send(m, p.spdpTargets())
+}
+
+// NewWriter creates a writer of topic with type typ (DDS names: ROS 2's
+// rt/ prefix and ::dds_:: type names are the caller's) and announces it.
+func (p *Participant) NewWriter(topic, typ string, q QoS) (*Writer, error) {
+	if err := checkQoS(&q); err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, ErrClosed
+	}
+	limit := int(q.Depth)
+	if q.History == KeepAll {
+		limit = 1 << 16
+	}
+	w := p.newWriter(p.entity(entityKindWriterNoKey), topic, typ, q, limit, false)
+	p.announce(p.sedpPub, &EndpointData{GUID: w.guid, Participant: p.guid, Topic: topic, Type: typ, QoS: q})
+	for g, e := range p.remoteReaders {
+		p.tryMatch(w, g, e)
+	}
+	return w, nil
+}
+
+// NewReader creates a reader of topic with type typ and announces it.
+// handler gets each sample in order, on the participant's receiving
+// goroutine: it must return soon.
+func (p *Participant) NewReader(topic, typ string, q QoS, handler func(Sample)) (*Reader, error) {
+	if err := checkQoS(&q); err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, ErrClosed
+	}
+	r := p.newReader(p.entity(entityKindReaderNoKey), topic, typ, q, handler, false)
+	p.announce(p.sedpSub, &EndpointData{GUID: r.guid, Participant: p.guid, Topic: topic, Type: typ, QoS: q})
+	for g, e := range p.remoteWriters {
+		p.tryMatchReader(r, g, e)
+	}
+	return r, nil
+}
+
+func checkQoS(q *QoS) error {
+	if q.Reliability == 0 {
+		q.Reliability = Reliable
+	}
+	if q.Reliability != BestEffort && q.Reliability != Reliable || q.Durability > TransientLocal {
+		return fmt.Errorf("rtps: unsupported QoS %+v", *q)
+	}
+	if q.History == KeepLast && q.Depth < 1 {
+		q.Depth = 1
+	}
+	return nil
+}
+
+func (p *Participant) entity(kind uint32) EntityID {
+	p.nextEntity++
+	return EntityID(p.nextEntity<<8 | kind)
+}
+
+func (p *Participant) newWriter(id EntityID, topic, typ string, q QoS, limit int, builtin bool) *Writer {
+	w := &Writer{p: p, guid: GUID{p.guid.Prefix, id}, topic: topic, typ: typ, qos: q, limit: limit, builtin: builtin, readers: map[GUID]*readerProxy{}}
+	p.writers[id] = w
+	return w
+}
+
+func (p *Participant) newReader(id EntityID, topic, typ string, q QoS, handler func(Sample), internal bool) *Reader {
+	r := &Reader{p: p, guid: GUID{p.guid.Prefix, id}, topic: topic, typ: typ, qos: q, handler: handler, internal: internal, writers: map[GUID]*writerProxy{}}
+	p.readers[id] = r
+	return r
+}
+
+// announce publishes a local endpoint on an SEDP writer. The payload's
+// PID_ENDPOINT_GUID is its key: no inline key hash, which @foxglove/rtps
+// 1.6.0 cannot skip (it reads a DATA's payload at a fixed offset).
+func (p *Participant) announce(w *Writer, e *EndpointData) {
+	w.add(e.Marshal(nil), ParamList{})
+}
+
+// run drives the timers: SPDP announcements, heartbeats, lease expiry.
+func (p *Participant) run(ctx context.Context) {
+	defer p.wg.Done()
+	p.tick(time.Now())
+	t := time.NewTicker(p.cfg.HeartbeatPeriod / 2)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-t.C:
+			p.tick(now)
+		}
+	}
+}
+
+// tick does what is due at now.
+func (p *Participant) tick(now time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	// Announce often at first (peers may start at the same time), then
+	// every AnnouncePeriod.
+	period := p.cfg.AnnouncePeriod
+	if p.announced < 5 {
+		period = min(period, 200*time.Millisecond)
+	}
+	if now.Sub(p.lastAnnounce) >= period {
+		p.lastAnnounce = now
+		p.announced++
+		p.sendSPDP(p.spdpTargets())
+	}
+	if now.Sub(p.lastHeartbeat) >= p.cfg.HeartbeatPeriod {
+		p.lastHeartbeat = now
+		for _, w := range p.writers {
+			w.tick()
+		}
+	}
+	for prefix, r := range p.remotes {
+		if now.Sub(r.lastSeen) > r.data.LeaseDuration {
+			p.cfg.Logf("rtps: participant %v lease expired", prefix)
+			p.dropParticipant(prefix)
+		}
+	}
+}
+
+// spdpTargets is where announcements go: the multicast group, each
+// peer's probed ports, and every known participant.
+func (p *Participant) spdpTargets() []netip.AddrPort {
+	var to []netip.AddrPort
+	if p.cfg.Multicast {
+		to = append(to, netip.AddrPortFrom(SPDPMulticastAddr, uint16(p.ports.SPDPMulticast())))
+	}
+	for _, a := range p.cfg.Peers {
+		for id := 0; id <= p.cfg.MaxPeerID; id++ {
+			port := Ports{Domain: p.cfg.Domain, Participant: id}.MetaUnicast()
+			if a == p.cfg.Addr && port == p.ports.MetaUnicast() {
+				continue
+			}
+			to = append(to, netip.AddrPortFrom(a, uint16(port)))
+		}
+	}
+	for _, r := range p.remotes {
+		to = append(to, r.meta...)
+	}
+	return to
+}
+
+func (p *Participant) spdpData() *ParticipantData {
+	user := UDPv4(netip.AddrPortFrom(p.cfg.Addr, uint16(p.ports.UserUnicast())))
+	meta := UDPv4(netip.AddrPortFrom(p.cfg.Addr, uint16(p.ports.MetaUnicast())))
+	d := &ParticipantData{
+		GUID: p.guid, DomainID: uint32(p.cfg.Domain), HasDomainID: true,
+		MetaUnicast: []Locator{meta}, DefaultUnicast: []Locator{user},
+		BuiltinEndpoints: BuiltinParticipantAnnouncer | BuiltinParticipantDetector | BuiltinPublicationsAnnouncer |
+			BuiltinPublicationsDetector | BuiltinSubscriptionsAnnouncer | BuiltinSubscriptionsDetector,
+		LeaseDuration: p.cfg.LeaseDuration, UserData: p.cfg.UserData, EntityName: p.cfg.Name,
+	}
+	if p.cfg.Multicast {
+		d.MetaMulticast = []Locator{UDPv4(netip.AddrPortFrom(SPDPMulticastAddr, uint16(p.ports.SPDPMulticast())))}
+	}
+	return d
+}
+
+// sendSPDP sends the participant's announcement (a best-effort, stateless
+// writer: §8.5.3).
+func (p *Participant) sendSPDP(to []netip.AddrPort) {
+	p.spdpSN++
+	m := p.startMessage(GuidPrefix{})
+	m.Data(&Data{Reader: EntitySPDPReader, Writer: EntitySPDPWriter, SN: p.spdpSN, Payload: p.spdpData().Marshal(nil)})
+	p.send(m, to)
+}
+
+// startMessage starts p.msg: header, INFO_TS now, and INFO_DST when dst
+// is a participant.
+func (p *Participant) startMessage(dst GuidPrefix) *Builder {
+	p.msg.Reset(p.msg.b, p.guid.Prefix)
+	p.msg.InfoTS(TimeOf(time.Now()))
+	if dst != (GuidPrefix{}) {
+		p.msg.InfoDst(dst)
+	}
+	return &p.msg
+}
+
+// send sends m to each address; a failure is counted, not returned (the
+// reliable protocol repeats what matters).
+func (p *Participant) send(m *Builder, to []netip.AddrPort) {
+	if p.dropSend != nil && p.dropSend(m.Bytes()) {
+		return
+	}
+	for _, a := range to {
+		if _, err := p.out.WriteToUDPAddrPort(m.Bytes(), a); err != nil && !p.closed {
+			p.cfg.Logf("rtps: send to %v: %v", a, err)
+		}
+	}
+}
+
+// receive reads datagrams from c until it is closed.
+func (p *Participant) receive(c *net.UDPConn) {
+	defer p.wg.Done()
+	buf := make([]byte, 65536)
+	for {
+		n, from, err := c.ReadFromUDPAddrPort(buf)
+		if err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			continue
+		}
+		p.Handle(time.Now(), buf[:n], from)
+	}
+}
+
+// Handle takes one datagram received at now. Handle is what the receiving
+// goroutines call; tests may call it with datagrams of their own.
+func (p *Participant) Handle(now time.Time, b []byte, from netip.AddrPort) {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return
+	}
+	p.handle(now, b)
+	q := p.queue
+	p.queue = p.queue[:0:0]
+	p.mu.Unlock()
+	for _, d := range q {
+		d.f(d.s)
+	}
+}
+
+func (p *Participant) handle(now time.Time, b []byte) {
+	var ts Time
+	forUs := true
+	err := Parse(b, func(h Header, s Submessage) error {
+		if h.Prefix == p.guid.Prefix {
+			return errOwn // our own announcement, back by multicast
+		}
+		if !forUs && s.ID != SubInfoTS && s.ID != SubInfoDst {
+			return nil // for another participant (INFO_DST)
+		}
+		var err error
+		switch s.ID {
+		case SubInfoTS:
+			var t InfoTS
+			t, err = DecodeInfoTS(s)
+			ts = t.Time
+		case SubInfoDst:
+			var dst GuidPrefix
+			dst, err = DecodeInfoDst(s)
+			forUs = dst == GuidPrefix{} || dst == p.guid.Prefix
+		case SubData:
+			var d Data
+			if d, err = DecodeData(s); err == nil {
+				p.onData(now, h, &d, ts)
+			}
+		case SubDataFrag:
+			var f DataFrag
+			if f, err = DecodeDataFrag(s); err == nil {
+				p.eachReader(GUID{h.Prefix, f.Writer}, f.Reader, func(r *Reader, w *writerProxy) { r.onDataFrag(w, &f, ts) })
+			}
+		case SubHeartbeat:
+			var hb Heartbeat
+			if hb, err = DecodeHeartbeat(s); err == nil {
+				p.eachReader(GUID{h.Prefix, hb.Writer}, hb.Reader, func(r *Reader, w *writerProxy) { r.onHeartbeat(w, &hb) })
+			}
+		case SubGap:
+			var g Gap
+			if g, err = DecodeGap(s); err == nil {
+				p.eachReader(GUID{h.Prefix, g.Writer}, g.Reader, func(r *Reader, w *writerProxy) { r.onGap(w, &g) })
+			}
+		case SubAckNack:
+			var a AckNack
+			if a, err = DecodeAckNack(s); err == nil {
+				if w, ok := p.writers[a.Writer]; ok {
+					w.onAckNack(GUID{h.Prefix, a.Reader}, &a)
+				}
+			}
+		case SubNackFrag:
+			var n NackFrag
+			if n, err = DecodeNackFrag(s); err == nil {
+				if w, ok := p.writers[n.Writer]; ok {
+					w.onNackFrag(GUID{h.Prefix, n.Reader}, &n)
+				}
+			}
+		}
+		if err != nil {
+			p.stats.bad.Add(1)
+		}
+		return nil
+	})
+	if err != nil && err != errOwn {
+		p.stats.bad.Add(1)
+	}
+}
+
+var errOwn = errors.New("own message")
+
+// eachReader calls f for the local readers matched with writer: reader
+// alone when it is not ENTITYID_UNKNOWN.
+func (p *Participant) eachReader(writer GUID, reader EntityID, f func(*Reader, *writerProxy)) {
+	if reader != EntityUnknown {
+		if r, ok := p.readers[reader]; ok {
+			if w, ok := r.writers[writer]; ok {
+				f(r, w)
+			}
+		}
+		return
+	}
+	for _, r := range p.readers {
+		if w, ok := r.writers[writer]; ok {
+			f(r, w)
+		}
+	}
+}
+
+func (p *Participant) onData(now time.Time, h Header, d *Data, ts Time) {
+	src := h.Prefix
+	if d.Writer == EntitySPDPWriter {
+		p.onSPDP(now, src, d)
+		return
+	}
+	p.eachReader(GUID{src, d.Writer}, d.Reader, func(r *Reader, w *writerProxy) {
+		r.onData(w, &Sample{Writer: w.guid, SN: d.SN, Time: ts, Payload: d.Payload, Inline: d.InlineQoS, Vendor: h.Vendor})
+	})
+}
+
+// onSPDP takes a participant's announcement: a new participant is
+// answered at once and matched with the SEDP endpoints.
+func (p *Participant) onSPDP(now time.Time, src GuidPrefix, d *Data) {
+	if d.Payload == nil {
+		// it is leaving; only a participant itself may say so
+		if k, ok := d.InlineQoS.KeyHash(); ok && k.Prefix == src && d.InlineQoS.StatusInfo() != 0 {
+			p.dropParticipant(k.Prefix)
+		}
+		return
+	}
+	pd, err := DecodeParticipantData(d.Payload)
+	if err != nil {
+		p.stats.bad.Add(1)
+		return
+	}
+	if pd.HasDomainID && pd.DomainID != uint32(p.cfg.Domain) || pd.GUID.Prefix == p.guid.Prefix {
+		return
+	}
+	if r, ok := p.remotes[pd.GUID.Prefix]; ok {
+		r.lastSeen = now
+		return
+	}
+	if len(p.remotes) >= p.cfg.MaxParticipants {
+		p.stats.ignored.Add(1)
+		return
+	}
+	r := &remoteParticipant{data: pd, lastSeen: now, meta: addrs(pd.MetaUnicast), user: addrs(pd.DefaultUnicast)}
+	if len(r.meta) == 0 {
+		r.meta = addrs(pd.MetaMulticast)
+	}
+	p.remotes[pd.GUID.Prefix] = r
+	p.cfg.Logf("rtps: participant %v (vendor %x) at %v", pd.GUID.Prefix, pd.Vendor, r.meta)
+	p.sendSPDP(r.meta)
+	sedp := QoS{Reliable, TransientLocal, KeepAll, 0}
+	prefix := pd.GUID.Prefix
+	if pd.BuiltinEndpoints&BuiltinPublicationsDetector != 0 {
+		p.sedpPub.matchReader(GUID{prefix, EntitySEDPPubReader}, r.meta, sedp)
+	}
+	if pd.BuiltinEndpoints&BuiltinSubscriptionsDetector != 0 {
+		p.sedpSub.matchReader(GUID{prefix, EntitySEDPSubReader}, r.meta, sedp)
+	}
+	if pd.BuiltinEndpoints&BuiltinPublicationsAnnouncer != 0 {
+		p.readers[EntitySEDPPubReader].matchWriter(GUID{prefix, EntitySEDPPubWriter}, r.meta, sedp)
+	}
+	if pd.BuiltinEndpoints&BuiltinSubscriptionsAnnouncer != 0 {
+		p.readers[EntitySEDPSubReader].matchWriter(GUID{prefix, EntitySEDPSubWriter}, r.meta, sedp)
+	}
+}
+
+func addrs(ls []Locator) []netip.AddrPort {
+	var a []netip.AddrPort
+	for _, l := range ls {
+		if ap, ok := l.AddrPort(); ok {
+			a = append(a, ap)
+		}
+	}
+	return a
+}
+
+// dropParticipant forgets a participant and everything of it.
+func (p *Participant) dropParticipant(prefix GuidPrefix) {
+	defer p.notify()
+	delete(p.remotes, prefix)
+	for _, w := range p.writers {
+		for g := range w.readers {
+			if g.Prefix == prefix {
+				delete(w.readers, g)
+			}
+		}
+	}
+	for _, r := range p.readers {
+		for g := range r.writers {
+			if g.Prefix == prefix {
+				r.dropWriter(g)
+			}
+		}
+	}
+	for g := range p.remoteWriters {
+		if g.Prefix == prefix {
+			delete(p.remoteWriters, g)
+		}
+	}
+	for g := range p.remoteReaders {
+		if g.Prefix == prefix {
+			delete(p.remoteReaders, g)
+		}
+	}
+}
+
+// onSEDP takes an endpoint announcement (called with p.mu held).
+func (p *Participant) onSEDP(s Sample, writer bool) {
+	key, _ := s.Inline.KeyHash()
+	if s.Payload == nil || s.Inline.StatusInfo()&(StatusDisposed|StatusUnregistered) != 0 {
+		if key.Prefix == s.Writer.Prefix { // only a participant's own endpoints
+			p.dropEndpoint(key, writer)
+		}
+		return
+	}
+	e, err := DecodeEndpointData(s.Payload, writer, key)
+	if err != nil {
+		p.stats.bad.Add(1)
+		p.cfg.Logf("rtps: SEDP from %v: %v", s.Writer.Prefix, err)
+		return
+	}
+	if e.GUID.Prefix != s.Writer.Prefix {
+		p.stats.bad.Add(1)
+		return
+	}
+	known := p.remoteReaders
+	if writer {
+		known = p.remoteWriters
+	}
+	if _, ok := known[e.GUID]; !ok && len(p.remoteWriters)+len(p.remoteReaders) >= p.cfg.MaxEndpoints {
+		p.stats.ignored.Add(1)
+		return
+	}
+	known[e.GUID] = &e
+	p.cfg.Logf("rtps: remote %s %v %q %q %+v", map[bool]string{true: "writer", false: "reader"}[writer], e.GUID, e.Topic, e.Type, e.QoS)
+	if writer {
+		for _, r := range p.readers {
+			if !r.internal {
+				p.tryMatchReader(r, e.GUID, &e)
+			}
+		}
+		return
+	}
+	for _, w := range p.writers {
+		if !w.builtin {
+			p.tryMatch(w, e.GUID, &e)
+		}
+	}
+}
+
+func (p *Participant) dropEndpoint(g GUID, writer bool) {
+	defer p.notify()
+	if writer {
+		delete(p.remoteWriters, g)
+		for _, r := range p.readers {
+			r.dropWriter(g)
+		}
+		return
+	}
+	delete(p.remoteReaders, g)
+	for _, w := range p.writers {
+		delete(w.readers, g)
+	}
+}
+
+// endpointAddrs is where a remote endpoint listens: its own locators, or
+// its participant's defaults.
+func (p *Participant) endpointAddrs(e *EndpointData) []netip.AddrPort {
+	if a := addrs(e.Unicast); len(a) > 0 {
+		return a
+	}
+	if r, ok := p.remotes[e.GUID.Prefix]; ok {
+		return r.user
+	}
+	return nil
+}
+
+// tryMatch matches a local writer with a remote reader of the same topic
+// and type whose QoS it satisfies.
+func (p *Participant) tryMatch(w *Writer, g GUID, e *EndpointData) {
+	if a := p.matchable(w.topic, w.typ, w.qos, e.QoS, e); a != nil {
+		w.matchReader(g, a, e.QoS)
+	}
+}
+
+// tryMatchReader matches a local reader with a remote writer.
+func (p *Participant) tryMatchReader(r *Reader, g GUID, e *EndpointData) {
+	if a := p.matchable(r.topic, r.typ, e.QoS, r.qos, e); a != nil {
+		r.matchWriter(g, a, e.QoS)
+	}
+}
+
+// matchable returns the remote endpoint e's addresses when it has the
+// local one's topic and type and the writer's QoS w satisfies the
+// reader's r; nil otherwise.
+func (p *Participant) matchable(topic, typ string, w, r QoS, e *EndpointData) []netip.AddrPort {
+	if e.Topic != topic || e.Type != typ {
+		return nil
+	}
+	if !Compatible(w, r) {
+		p.cfg.Logf("rtps: %q: writer offers %+v, reader requests %+v: %v not matched", topic, w, r, e.GUID)
+		return nil
+	}
+	return p.endpointAddrs(e)
+}
+
+// notify wakes the goroutines waiting for a match (p.mu held).
+func (p *Participant) notify() {
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// waitFor waits until cond (called with p.mu held) holds, or ctx ends.
+func (p *Participant) waitFor(ctx context.Context, cond func() bool) error {
+	for {
+		p.mu.Lock()
+		ok, ch := cond(), p.changed
+		p.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}

@@ -1,0 +1,289 @@
+package rtps
+
+import (
+	"cmp"
+	"context"
+	"net/netip"
+	"slices"
+)
+
+// FragmentSize is the size of the fragments of a sample too large for one
+// DATA (a datagram stays under a typical 1500-byte MTU).
+const FragmentSize = 1024
+
+// change is one sample in a writer's history.
+type change struct {
+	sn      SequenceNumber
+	payload []byte
+	inline  ParamList // the inline QoS sent with it, if any
+}
+
+// readerProxy is a matched remote reader (§8.4.7.5 ReaderProxy).
+type readerProxy struct {
+	guid     GUID
+	addrs    []netip.AddrPort
+	reliable bool
+	// base: numbers below it are not for this reader (a volatile reader
+	// gets only what was written after it matched).
+	base SequenceNumber
+	// acked: every number below it is acknowledged.
+	acked    SequenceNumber
+	ackCount int32
+	heard    bool // an ACKNACK came from it
+}
+
+// Writer is a local DataWriter: a stateful RTPS writer (§8.4.9) holding
+// its history for reliable readers.
+type Writer struct {
+	p       *Participant
+	guid    GUID
+	topic   string
+	typ     string
+	qos     QoS
+	builtin bool // an SEDP writer: each change carries its key hash
+	seq     SequenceNumber
+	history []change
+	limit   int // changes kept (KeepLast depth, or the KeepAll bound)
+	readers map[GUID]*readerProxy
+	hbCount int32
+}
+
+// GUID is the writer's GUID.
+func (w *Writer) GUID() GUID { return w.guid }
+
+// Matched is the number of remote readers matched to the writer.
+func (w *Writer) Matched() int {
+	w.p.mu.Lock()
+	defer w.p.mu.Unlock()
+	return len(w.readers)
+}
+
+// WaitMatched waits until at least n remote readers are matched, or ctx
+// ends.
+func (w *Writer) WaitMatched(ctx context.Context, n int) error {
+	return w.p.waitFor(ctx, func() bool { return len(w.readers) >= n })
+}
+
+// Write publishes one sample: payload is a serialized payload with its
+// encapsulation header (package cdr). It is copied.
+func (w *Writer) Write(payload []byte) error { return w.WriteInline(payload, ParamList{}) }
+
+// WriteInline is Write with inline QoS sent beside the sample (made by
+// ParamWriter; copied).
+func (w *Writer) WriteInline(payload []byte, inline ParamList) error {
+	w.p.mu.Lock()
+	defer w.p.mu.Unlock()
+	if w.p.closed {
+		return ErrClosed
+	}
+	var reuse []byte
+	if len(w.history) >= w.limit {
+		reuse = w.history[0].payload[:0] // the oldest change leaves the history in add
+	}
+	if inline.b != nil {
+		inline.b = append([]byte(nil), inline.b...)
+	}
+	w.add(padPayload(reuse, payload), inline)
+	return nil
+}
+
+// padPayload copies a serialized payload, padded to a multiple of 4 with
+// the padding's length in the options' two low bits (DDSI-RTPS 2.5
+// §10.2; Cyclone DDS does the same): a DATA's length counts whole words,
+// and this is how a reader tells the padding from the data.
+// The copy goes into dst's storage when it is large enough.
+func padPayload(dst, payload []byte) []byte {
+	pad := (4 - len(payload)%4) % 4
+	b := append(dst[:0], payload...)
+	if pad > 0 && len(b) >= 4 {
+		b = append(b, 0, 0, 0)[:len(payload)+pad]
+		b[3] = b[3]&^3 | byte(pad)
+	}
+	return b
+}
+
+// unpadPayload undoes padPayload: the options' padding bits cleared and
+// that many bytes cut (when the payload has them).
+func unpadPayload(b []byte) []byte {
+	if len(b) < 4 || b[0] != 0 || b[1] > 3 { // only the XCDR1 encapsulations
+		return b
+	}
+	pad := int(b[3] & 3)
+	if pad > 0 && len(b) >= 4+pad {
+		b[3] &^= 3
+		b = b[:len(b)-pad]
+	}
+	return b
+}
+
+// add appends a change to the history and sends it to every matched
+// reader. The caller holds p.mu.
+func (w *Writer) add(payload []byte, inline ParamList) {
+	w.seq++
+	c := change{sn: w.seq, payload: payload, inline: inline}
+	w.history = append(w.history, c)
+	if len(w.history) > w.limit {
+		// drop the oldest; reliable readers that still want it get a GAP
+		w.history = slices.Delete(w.history, 0, len(w.history)-w.limit)
+	}
+	for _, r := range w.readers {
+		w.sendChange(r, &c, r.reliable)
+	}
+}
+
+// matchReader adds or updates a remote reader. The caller holds p.mu.
+func (w *Writer) matchReader(guid GUID, addrs []netip.AddrPort, q QoS) {
+	if r, ok := w.readers[guid]; ok {
+		r.addrs = addrs
+		return
+	}
+	r := &readerProxy{guid: guid, addrs: addrs, reliable: q.Reliability == Reliable, base: w.seq + 1, acked: 1}
+	if w.qos.Durability >= TransientLocal && q.Durability >= TransientLocal {
+		r.base = 1 // a late-joining durable reader gets the history
+	}
+	w.readers[guid] = r
+	w.p.notify()
+	if !r.reliable {
+		return
+	}
+	if r.base <= w.seq {
+		for i := range w.history {
+			w.sendChange(r, &w.history[i], false)
+		}
+	}
+	w.sendHeartbeat(r, false)
+}
+
+// sendChange sends one change to one reader, then a heartbeat when hb
+// (a reliable reader answers with an ACKNACK).
+func (w *Writer) sendChange(r *readerProxy, c *change, hb bool) {
+	p := w.p
+	if len(c.payload) <= FragmentSize {
+		m := p.startMessage(r.guid.Prefix)
+		m.Data(&Data{Reader: r.guid.Entity, Writer: w.guid.Entity, SN: c.sn, InlineQoS: c.inline, Payload: c.payload})
+		if hb {
+			w.heartbeat(m, r, false)
+		}
+		p.send(m, r.addrs)
+		return
+	}
+	n := (len(c.payload) + FragmentSize - 1) / FragmentSize
+	for i := 0; i < n; i++ {
+		w.sendFragment(r, c, i)
+	}
+	if hb {
+		w.sendHeartbeat(r, false)
+	}
+}
+
+// sendFragment sends fragment i (from 0) of a change.
+func (w *Writer) sendFragment(r *readerProxy, c *change, i int) {
+	m := w.p.startMessage(r.guid.Prefix)
+	frag := c.payload[i*FragmentSize : min(len(c.payload), (i+1)*FragmentSize)]
+	f := DataFrag{Reader: r.guid.Entity, Writer: w.guid.Entity, SN: c.sn, FragStart: uint32(i + 1), FragsInSub: 1,
+		FragSize: FragmentSize, SampleSize: uint32(len(c.payload)), Payload: frag}
+	if i == 0 {
+		f.InlineQoS = c.inline
+	}
+	m.DataFrag(&f)
+	w.p.send(m, r.addrs)
+}
+
+// heartbeat appends a HEARTBEAT for r to m.
+func (w *Writer) heartbeat(m *Builder, r *readerProxy, final bool) {
+	w.hbCount++
+	first := w.seq + 1
+	if len(w.history) > 0 {
+		first = w.history[0].sn
+	}
+	m.Heartbeat(&Heartbeat{Reader: r.guid.Entity, Writer: w.guid.Entity, First: first, Last: w.seq, Count: w.hbCount, Final: final})
+}
+
+func (w *Writer) sendHeartbeat(r *readerProxy, final bool) {
+	m := w.p.startMessage(r.guid.Prefix)
+	w.heartbeat(m, r, final)
+	w.p.send(m, r.addrs)
+}
+
+// tick sends a heartbeat to every reliable reader that has not
+// acknowledged everything (§8.4.7.2: periodic heartbeats).
+func (w *Writer) tick() {
+	for _, r := range w.readers {
+		if r.reliable && (r.acked <= w.seq || !r.heard) {
+			w.sendHeartbeat(r, false)
+		}
+	}
+}
+
+// onAckNack takes a reader's ACKNACK: what it acknowledges, and what it
+// asks again: resent if still in the history, else a GAP.
+func (w *Writer) onAckNack(reader GUID, a *AckNack) {
+	r, ok := w.readers[reader]
+	if !ok || !r.reliable {
+		return
+	}
+	if r.heard && a.Count <= r.ackCount {
+		return // a duplicate or an old one (§8.4.15.7)
+	}
+	r.heard, r.ackCount = true, a.Count
+	if a.State.Base > r.acked {
+		r.acked = min(a.State.Base, w.seq+1)
+	}
+	var gapFrom SequenceNumber // start of the run of irrelevant numbers, or 0
+	flushGap := func(end SequenceNumber) {
+		if gapFrom != 0 {
+			m := w.p.startMessage(r.guid.Prefix)
+			m.Gap(&Gap{Reader: r.guid.Entity, Writer: w.guid.Entity, Start: gapFrom, List: SeqSet{Base: end}})
+			w.p.send(m, r.addrs)
+			gapFrom = 0
+		}
+	}
+	resent := false
+	for i := uint32(0); i < a.State.NumBits; i++ {
+		sn := a.State.Base + SequenceNumber(i)
+		if !a.State.Has(sn) || sn > w.seq {
+			flushGap(sn)
+			continue
+		}
+		c := w.find(sn)
+		if sn < r.base || c == nil {
+			if gapFrom == 0 {
+				gapFrom = sn
+			}
+			continue
+		}
+		flushGap(sn)
+		w.sendChange(r, c, false)
+		resent = true
+	}
+	flushGap(a.State.Base + SequenceNumber(a.State.NumBits))
+	if resent || (a.State.NumBits > 0 && !a.Final) {
+		w.sendHeartbeat(r, false)
+	}
+}
+
+// onNackFrag resends the fragments a NACK_FRAG asks for.
+func (w *Writer) onNackFrag(reader GUID, n *NackFrag) {
+	r, ok := w.readers[reader]
+	if !ok || !r.reliable || n.SN < r.base {
+		return
+	}
+	c := w.find(n.SN)
+	if c == nil {
+		return
+	}
+	for i := uint32(0); i < n.State.NumBits; i++ {
+		k := int64(n.State.Base) - 1 + int64(i) // in int64: fragment numbers are 32-bit unsigned, int may be 32-bit
+		if n.State.Has(n.State.Base+SequenceNumber(i)) && k >= 0 && k*FragmentSize < int64(len(c.payload)) {
+			w.sendFragment(r, c, int(k))
+		}
+	}
+}
+
+func (w *Writer) find(sn SequenceNumber) *change {
+	i, ok := slices.BinarySearchFunc(w.history, sn, func(c change, sn SequenceNumber) int { return cmp.Compare(c.sn, sn) })
+	if !ok {
+		return nil
+	}
+	return &w.history[i]
+}
