@@ -5,6 +5,9 @@ GOFMT    ?= $(shell $(GO) env GOROOT)/bin/gofmt
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -X main.version=$(VERSION)
 FUZZTIME ?= 60s
+# make install puts bin/frcd in $(DESTDIR)$(PREFIX)/bin.
+PREFIX   ?= /usr/local
+DESTDIR  ?=
 # Fuzz targets as package:FuzzFunc; add one line per new target.
 FUZZ_TARGETS ?= \
 	./urdf:FuzzParse \
@@ -38,7 +41,7 @@ EXAMPLE_URDF := examples/competition/robot.urdf
 EXAMPLE_YAML := examples/competition/robot.yaml
 
 .DEFAULT_GOAL := help
-.PHONY: help deps deps-bench build test bench lint fmt-check vet rio rio-test systemcore systemcore-test fuzz docs run mem attack clean
+.PHONY: help deps deps-bench build test bench lint fmt-check vet rio rio-test systemcore systemcore-test fuzz docs run mem attack install uninstall clean
 
 help: ## list the targets
 	@echo "usage: make TARGET"
@@ -164,6 +167,13 @@ mem: build ## measure the resident memory of the example robot on the sim with R
 
 attack: build ## rerun issue 32's attacks on loopback against bin/frcd on the sim: per attack, the loop's cycle share, overruns, memory, legitimate clients served
 	$(GO) run ./internal/attack bin/frcd
+
+install: build ## put frcd on the PATH: $(DESTDIR)$(PREFIX)/bin/frcd (PREFIX defaults to /usr/local)
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 0755 bin/frcd "$(DESTDIR)$(PREFIX)/bin/frcd"
+
+uninstall: ## remove $(DESTDIR)$(PREFIX)/bin/frcd
+	rm -f "$(DESTDIR)$(PREFIX)/bin/frcd"
 
 clean: ## remove bin/
 	rm -rf bin

@@ -385,8 +385,15 @@ func (ck *checker) sensor(d *config.Device) {
 			ck.list.Errorf(d.ValuePos("joint"), "%s: joint %q disagrees with the URDF, where sensor %q measures joint %q (line %d)", d, d.Str("joint"), d.Name, s.Joint, s.Pos.Line)
 		}
 		j := ck.r.byName[s.Joint]
+		if uj := u.Joint(s.Joint); j == nil && uj != nil && uj.Type == urdf.Fixed {
+			// The URDF's own finding at the sensor stays a warning (another
+			// tool's sensor there is legal); a device there would measure a
+			// joint that never moves, which the spec forbids.
+			ck.list.Errorf(d.NamePos, "%s: URDF sensor %q (line %d) is in joint %q, which is fixed (line %d); a fixed joint carries no sensor, as it never moves", d, d.Name, s.Pos.Line, uj.Name, uj.Pos.Line)
+			return
+		}
 		if j == nil {
-			return // a fixed or missing joint: reported by the URDF checks
+			return // a missing joint: reported by the URDF checks
 		}
 		if d.Type.Joint.NeedsLimits() && !j.URDF.HasLimits() {
 			ck.list.Errorf(d.NamePos, "%s: joint %q is %s without <limit>; a digital input reports its joint at the lower or upper limit, so the joint needs limits", d, j.Name, j.URDF.Type)

@@ -148,6 +148,19 @@ func TestCrossChecks(t *testing.T) {
 		{name: "actuator on a fixed joint",
 			yaml: []string{"  - {name: led,", "  - {name: camera_mount, type: servo, id: 5}\n  - {name: led,"},
 			want: []string{`r.yaml:12:12: error: servo "camera_mount": joint "camera_mount" is fixed (line 19); a fixed joint carries no actuator`}},
+		{name: "sensor device on a fixed joint", // an error; the URDF sensor alone stays a warning
+			urdf: []string{`<joint name="camera_mount" type="fixed">`, `<joint name="camera_mount" type="fixed"><sensor name="camera_angle"/>`},
+			yaml: []string{"  - {name: led,", "  - {name: camera_angle, type: analog_input, ain_channel: 2, scale: 1, offset: 0}\n  - {name: led,"},
+			want: []string{
+				`r.urdf:19:43: warning: sensor "camera_angle": joint "camera_mount" is fixed; a fixed joint should carry no sensor, as nothing moves`,
+				`r.yaml:12:12: error: analog_input "camera_angle": URDF sensor "camera_angle" (line 19) is in joint "camera_mount", which is fixed (line 19); a fixed joint carries no sensor, as it never moves`,
+			}},
+		{name: "foreign sensor alone on a fixed joint",
+			urdf: []string{`<joint name="camera_mount" type="fixed">`, `<joint name="camera_mount" type="fixed"><sensor name="camera_angle"/>`},
+			want: []string{
+				`r.urdf:19:43: warning: URDF sensor "camera_angle" has no device in r.yaml`,
+				`r.urdf:19:43: warning: sensor "camera_angle": joint "camera_mount" is fixed; a fixed joint should carry no sensor, as nothing moves`,
+			}},
 		{name: "two actuators on one joint", // actuators take the joint's name, so the names collide
 			yaml: []string{"  - {name: led,", "  - {name: arm_joint, type: victor, id: 5}\n  - {name: led,"},
 			want: []string{

@@ -1,6 +1,11 @@
 package urdf
 
-import "github.com/frcd/frcd/diag"
+import (
+	"strconv"
+	"strings"
+
+	"github.com/frcd/frcd/diag"
+)
 
 // Reading a <link>: its inertial and its visual and collision geometry.
 
@@ -66,48 +71,67 @@ func (b *builder) inertial(subj string, n *node) *Inertial {
 
 // geometry reads a <visual> or <collision>. As urdfdom, it needs a
 // <geometry> whose first element is a shape with its sizes; a visual's
-// <material> needs a name.
+// <material> needs a name. Where one is missing, urdfdom 3.0.1 logs an
+// error, drops that <visual> or <collision> and accepts the file
+// (urdf_parser/src/link.cpp, parseLink: "Could not parse visual element
+// for Link"; checked with Debian's check_urdf): frcd reads no geometry, so
+// these findings are warnings that say so.
 func (b *builder) geometry(subj string, n *node) Geometry {
 	g := Geometry{Origin: b.pose(subj, n)}
+	drop := func(at *node, format string, args ...any) {
+		b.l.Warnf(b.at(at.off), format+"; ROS (urdfdom) drops this <%s>, and frcd reads no geometry", append(args, n.name)...)
+	}
+	need := func(k *node, names ...string) bool {
+		var missing []string
+		for _, name := range names {
+			if k.attr(name) == nil {
+				missing = append(missing, strconv.Quote(name))
+			}
+		}
+		if len(missing) > 0 && !k.xacro {
+			drop(k, "%s: <%s> has no %s", subj, k.name, strings.Join(missing, ", "))
+		}
+		return len(missing) == 0
+	}
 	if n.name == "visual" {
 		if m := b.first(subj, n, "material"); m != nil {
-			b.requireAttrs(subj, m, "name")
+			need(m, "name")
 			b.materialBody(subj, m)
 		}
 	}
 	geo := b.first(subj, n, "geometry")
 	if geo == nil {
 		if !n.xacro {
-			b.l.Errorf(b.at(n.off), "%s: <%s> has no <geometry>", subj, n.name)
+			drop(n, "%s: <%s> has no <geometry>", subj, n.name)
 		}
 		return g
 	}
 	if len(geo.kids) == 0 {
 		if !geo.xacro {
-			b.l.Errorf(b.at(geo.off), "%s: <geometry> has no shape (box, cylinder, sphere or mesh)", subj)
+			drop(geo, "%s: <geometry> has no shape (box, cylinder, sphere or mesh)", subj)
 		}
 		return g
 	}
 	k := geo.kids[0] // urdfdom reads the first element only
 	switch k.name {
 	case "box":
-		if b.requireAttrs(subj, k, "size") {
+		if need(k, "size") {
 			g.Kind = k.name
 			g.Size, _ = b.vec3(subj, k, "size", Vec3{})
 		}
 	case "cylinder":
-		if b.requireAttrs(subj, k, "radius", "length") {
+		if need(k, "radius", "length") {
 			g.Kind = k.name
 			g.Radius, _ = b.float(subj, k, "radius", 0)
 			g.Length, _ = b.float(subj, k, "length", 0)
 		}
 	case "sphere":
-		if b.requireAttrs(subj, k, "radius") {
+		if need(k, "radius") {
 			g.Kind = k.name
 			g.Radius, _ = b.float(subj, k, "radius", 0)
 		}
 	case "mesh":
-		if b.requireAttrs(subj, k, "filename") {
+		if need(k, "filename") {
 			g.Kind = k.name
 			g.Filename = k.attr("filename").value
 		}
@@ -117,14 +141,14 @@ func (b *builder) geometry(subj string, n *node) Geometry {
 			b.l.Warnf(b.at(k.off), `%s: <capsule> is URDF 1.1 and this file is %s, so it is ignored (as urdfdom ignores it): add version="1.1" to <robot>`, subj, b.r.Version)
 			break
 		}
-		if b.requireAttrs(subj, k, "radius", "length") {
+		if need(k, "radius", "length") {
 			g.Kind = k.name
 			g.Radius, _ = b.float(subj, k, "radius", 0)
 			g.Length, _ = b.float(subj, k, "length", 0)
 		}
 	default:
 		if !k.inXacro {
-			b.l.Errorf(b.at(k.off), "%s: <geometry> holds unknown shape <%s>; URDF shapes are box, cylinder, sphere and mesh", subj, k.name)
+			drop(k, "%s: <geometry> holds unknown shape <%s> (URDF shapes are box, cylinder, sphere and mesh)", subj, k.name)
 		}
 	}
 	return g

@@ -73,7 +73,7 @@ func writeScan(w io.Writer, inv devices.Inventory, asJSON bool) int {
 	return exitOK
 }
 
-const canUsage = `  frcd can scan --hal sim|linux|roborio|systemcore [--for D] [--json] ROBOT.urdf ROBOT.yaml
+var canUsage = `  frcd can scan --hal ` + halChoices + ` [--for D] [--json] ROBOT.urdf ROBOT.yaml
                           list the CAN devices heard on the robot's buses against those the
                           YAML expects (present, stale, missing, unexpected); exit 1 when a
                           required one is missing
@@ -86,7 +86,7 @@ func canCommand(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	fs := newFlagSet("can scan", stderr)
-	halName := fs.String("hal", "", "the HAL whose buses to listen to: sim, linux or roborio")
+	halName := fs.String("hal", "", "the HAL whose buses to listen to: "+backendList())
 	listen := fs.Duration("for", time.Second, "how long to listen")
 	asJSON := fs.Bool("json", false, "print the inventory as JSON")
 	fs.Usage = func() {
@@ -126,7 +126,7 @@ func canCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		d, err = daemon.New(r, b, daemon.Options{RealTime: true}) // closes b when it fails
 	default:
-		fmt.Fprintf(stderr, "frcd can scan: --hal %q: want sim, linux, roborio or systemcore\n", *halName)
+		fmt.Fprintf(stderr, "frcd can scan: --hal %q: want %s\n", *halName, backendList())
 		return exitUsage
 	}
 	if err != nil {

@@ -39,14 +39,14 @@ const (
 	exitUnavailable = 3
 )
 
-const usage = `frcd brings ros_control to the FRC roboRIO.
+var usage = `frcd brings ros_control to the FRC roboRIO.
 
 Usage:
-  frcd run --hal sim|linux|roborio|systemcore [--master=embedded|external] [--no-ros] [--rate HZ] ROBOT.urdf ROBOT.yaml
+  frcd run --hal ` + halChoices + ` [--master=embedded|external] [--no-ros] [--rate HZ] ROBOT.urdf ROBOT.yaml
                           run the robot, bridged to ROS, with a status line each second: on the
                           simulated HAL (--sim for short; it also serves WPILib's simulation
                           WebSocket protocol), on a Linux coprocessor, or on the roboRIO
-` + deployUsage + canUsage + `  frcd validate [--json] [--strict] [--hal sim|linux|roborio|systemcore] ROBOT.urdf ROBOT.yaml
+` + deployUsage + canUsage + `  frcd validate [--json] [--strict] [--hal ` + halChoices + `] ROBOT.urdf ROBOT.yaml
                           check a robot's files; every finding as file:line:col; with --hal, warn
                           about each device that HAL cannot run
 ` + migrateUsage + `  frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
@@ -70,31 +70,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
-	case "run":
-		return runDaemon(rest, stdout, stderr)
-	case "validate":
-		return validate(rest, stdout, stderr)
-	case "migrate":
-		return migrate(rest, stdout, stderr)
-	case "deploy":
-		return deployRobot(rest, stdout, stderr)
-	case "can":
-		return canCommand(rest, stdout, stderr)
-	case "describe":
-		return describe(rest, stdout, stderr)
-	case "schema":
-		return schema(rest, stdout, stderr)
-	case "log":
-		return logCommand(rest, stdout, stderr)
-	case "version", "--version":
-		fmt.Fprintf(stdout, "frcd %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-		return exitOK
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
-		return exitOK
+	case "--version":
+		cmd = "version"
+	case "-h", "-help", "--help":
+		cmd = "help"
 	}
-	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, []string{"run", "deploy", "can", "validate", "migrate", "describe", "schema", "log", "version", "help"}), usage)
+	for _, c := range commands() {
+		if c.name == cmd {
+			return runCommand(c, rest, stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "frcd: unknown command %q%s\n\n%s", cmd, diag.DidYouMean(cmd, commandNames()), usage)
 	return exitUsage
+}
+
+func versionCommand(_ []string, stdout, _ io.Writer) int {
+	fmt.Fprintf(stdout, "frcd %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return exitOK
+}
+
+func helpCommand(_ []string, stdout, _ io.Writer) int {
+	fmt.Fprint(stdout, usage)
+	return exitOK
 }
 
 // parseFlags parses flags wherever they stand among the arguments, so that
@@ -128,9 +125,9 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("validate", stderr)
 	asJSON := fs.Bool("json", false, "print the findings as JSON")
 	strict := fs.Bool("strict", false, "treat warnings as errors")
-	halName := fs.String("hal", "", "warn about each device this HAL cannot run: sim, linux or roborio")
+	halName := fs.String("hal", "", "warn about each device this HAL cannot run: "+backendList())
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: frcd validate [--json] [--strict] [--hal sim|linux|roborio|systemcore] ROBOT.urdf ROBOT.yaml")
+		fmt.Fprintln(stderr, "usage: frcd validate [--json] [--strict] [--hal "+halChoices+"] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
 	}
 	urdfPath, yamlPath, ok := robotFiles(fs, args)
@@ -139,7 +136,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	}
 	caps, known := backendCaps(*halName)
 	if *halName != "" && !known {
-		fmt.Fprintf(stderr, "frcd validate: --hal %s: want sim, linux, roborio or systemcore%s\n", *halName, diag.DidYouMean(*halName, []string{"sim", "linux", "roborio", "systemcore"}))
+		fmt.Fprintf(stderr, "frcd validate: --hal %s: want %s%s\n", *halName, backendList(), diag.DidYouMean(*halName, backendNames))
 		return exitUsage
 	}
 	r, list, ioErr := robot.Load(urdfPath, yamlPath)
@@ -180,7 +177,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 func runDaemon(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", stderr)
 	useSim := fs.Bool("sim", false, "run on the simulated HAL (--hal sim)")
-	halName := fs.String("hal", "", "the HAL: sim (simulated robot), linux (a Linux coprocessor: SocketCAN, GPIO, spidev; the YAML's linux: section) or roborio (the roboRIO's FPGA through the WPILib HAL)")
+	halName := fs.String("hal", "", "the HAL: sim (simulated robot), linux (a Linux coprocessor: SocketCAN, GPIO, spidev; the YAML's linux: section), roborio (the roboRIO's FPGA through the WPILib HAL) or systemcore (WPILib's 2027 controller; docs/systemcore.md)")
 	noROS := fs.Bool("no-ros", false, "run without the ROS bridge")
 	masterFlag := fs.String("master", "embedded", "embedded: use the master at ROS_MASTER_URI, or start one in-process when none answers; external: only use (and wait for) an external master")
 	rate := fs.Float64("rate", 0, "loop rate in Hz (default: the YAML's loop.rate_hz, 100)")
@@ -194,7 +191,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	priority := fs.Int("rt-priority", daemon.DefaultPriority, "the SCHED_FIFO priority (1-99) of the loop's thread, taken where permitted (CAP_SYS_NICE, as frcd deploy grants; root); 0: the normal priority. The status line's rt= says which it runs at")
 	spin := fs.Duration("spin", 0, "spin this long before each cycle instead of sleeping (less jitter, more CPU; default at 500 Hz and above: as long as the measured wake-up lateness needs; -1ns never)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: frcd run --hal sim|linux|roborio|systemcore (or --sim) [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] [--nt ADDR|off] [--log DIR] ROBOT.urdf ROBOT.yaml")
+		fmt.Fprintln(stderr, "usage: frcd run --hal "+halChoices+" (or --sim) [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] [--nt ADDR|off] [--log DIR] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
 	}
 	args, env, rosArgv, err := rosArgs(args, os.Getenv)
@@ -213,13 +210,13 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		}
 		*halName = "sim"
 	}
-	switch *halName {
-	case "sim", "linux", "roborio", "systemcore":
-	case "":
+	switch _, known := backendCaps(*halName); {
+	case known:
+	case *halName == "":
 		fmt.Fprintln(stderr, "frcd run: which HAL? add --hal sim (or --sim) for the simulated robot, --hal linux on a coprocessor, --hal roborio on the roboRIO, --hal systemcore on Systemcore")
 		return exitUsage
 	default:
-		fmt.Fprintf(stderr, "frcd run: --hal %s: want sim, linux, roborio or systemcore%s\n", *halName, diag.DidYouMean(*halName, []string{"sim", "linux", "roborio", "systemcore"}))
+		fmt.Fprintf(stderr, "frcd run: --hal %s: want %s%s\n", *halName, backendList(), diag.DidYouMean(*halName, backendNames))
 		return exitUsage
 	}
 	onSim := *halName == "sim"
@@ -331,8 +328,10 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		os.Exit(exitSignal)
 	})
 	defer stop()
+	// The YAML's devices, as validate counts them; not d.Devices, which
+	// adds the parts they share (a PCM, a REV heartbeat).
 	fmt.Fprintf(stdout, "frcd: %s on %s at %.0f Hz, %d devices, %d joints; Ctrl-C stops\n",
-		r.URDF.Name, where, float64(time.Second)/float64(d.Loop.Period()), len(d.Devices), len(r.Joints))
+		r.URDF.Name, where, float64(time.Second)/float64(d.Loop.Period()), len(r.Config.Devices), len(r.Joints))
 	if limit > 0 && limit < math.MaxInt64 {
 		fmt.Fprintf(stdout, "frcd: soft memory limit %d MiB, %s\n", limit>>20, from)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -30,6 +31,20 @@ func frcdProcess(args ...string) *exec.Cmd {
 	return cmd
 }
 
+// validatedCounts is what validate says of an example: "32 devices, 16
+// joints", as run's start-up line must say it too (a PCM or a REV
+// heartbeat shared by several devices is no device of the YAML).
+func validatedCounts(t *testing.T, example string) string {
+	t.Helper()
+	dir := "../../examples/" + example
+	_, out, _ := runFrcd("validate", dir+"/robot.urdf", dir+"/robot.yaml")
+	m := regexp.MustCompile(`ok, (\d+) movable joints, (\d+) devices;`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("validate %s: %s", example, out)
+	}
+	return m[2] + " devices, " + m[1] + " joints"
+}
+
 // TestRunStopsOnSignal runs the daemon on the sim, waits for its status
 // lines to show it cycling enabled, then signals it: it must make every
 // output neutral and exit 0.
@@ -44,7 +59,7 @@ func TestRunStopsOnSignal(t *testing.T) {
 			logs := t.TempDir()
 			args := []string{"run", "--sim", "--no-ros", "--status", "20ms", "--seed", "5", "--save-scenario", saved, "--wpilibws", "127.0.0.1:0",
 				"--nt", "127.0.0.1:0", "--log", logs, "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"}
-			want := []string{"frcd: competition on the simulated HAL at 100 Hz, 33 devices, 16 joints", "joints=14/16", "frcd: stopped; every output neutral", "frcd: saved the scenario to " + saved,
+			want := []string{"frcd: competition on the simulated HAL at 100 Hz, " + validatedCounts(t, "competition"), "joints=14/16", "frcd: stopped; every output neutral", "frcd: saved the scenario to " + saved,
 				"frcd: WPILib simulation WebSocket on ws://127.0.0.1:", "frcd: NetworkTables 4 on ws://127.0.0.1:", "frcd: logging to " + logs + "/frcd_"}
 			var uri string
 			if c.ros {

@@ -59,7 +59,7 @@
 // statuses hal.ErrNoDevice.
 //
 // The tests (hal/wpihal's, with the roborio tag) compile a fake
-// libwpiHal.so from hal/wpihal/testdata/fakehal2026.c with the host's C
+// libwpiHal.so from internal/fakehal/c/fakehal2026.c with the host's C
 // compiler; it records every call with its arguments, and the tests check
 // them. deploy/roborio-checklist.md
 // lists what that verifies and what still needs a robot.
