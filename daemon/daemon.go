@@ -23,6 +23,7 @@ import (
 	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/jointstate"
 	"github.com/frcd/frcd/nt4"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
@@ -230,7 +231,7 @@ func (d *Daemon) bind() error {
 	if o := d.opts.ROS; o != nil {
 		ro := ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
 			Diagnostics: d.health, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf,
-			Namespace: o.Namespace, Remaps: o.Remaps, Params: o.Params, Rest: ros.RestPositions(d.Robot), DriverStation: d.driverStation,
+			Namespace: o.Namespace, Remaps: o.Remaps, Params: o.Params, Rest: jointstate.RestPositions(d.Robot), DriverStation: d.driverStation,
 			OnPanic: func(v any) { d.Panicked(newPanic("a ROS callback", v)) }}
 		ro.SetEnabled = d.rosEnable()
 		if d.Sim != nil {
