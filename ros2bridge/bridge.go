@@ -86,6 +86,15 @@ type Bridge struct {
 	js      ros2msg.JointState
 
 	jointStates, commands, refused, publishErr atomic.Uint64
+	closeOnce                                  sync.Once
+	closeErr                                   error
+}
+
+// Close stops the node (Run does when it returns); it may be called
+// more than once.
+func (b *Bridge) Close() error {
+	b.closeOnce.Do(func() { b.closeErr = b.node.Close() })
+	return b.closeErr
 }
 
 // New starts the node, publishes /robot_description and subscribes the
@@ -213,7 +222,7 @@ func (b *Bridge) Stats() Stats {
 // Run publishes the joint states every Every until ctx ends, then closes
 // the node (peers forget it at once).
 func (b *Bridge) Run(ctx context.Context) error {
-	defer b.node.Close()
+	defer b.Close()
 	tolerance := b.o.Loop.Period() / 2
 	var last time.Duration = -1 << 62
 	for {
