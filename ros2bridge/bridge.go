@@ -12,7 +12,7 @@
 // match. A command that does not decode, or that its controller refuses,
 // is counted (the controller's Refused, Stats.Refused) and logged, a few
 // at once then one a second per controller; it never reaches an output.
-// Controllers taking other messages (Bool, Int8, Twist, JointTrajectory)
+// Controllers taking other messages (Twist, JointTrajectory)
 // have no ROS 2 topic yet: New logs which.
 //
 // The loop never waits for the bridge: Run copies its snapshots on its
@@ -193,6 +193,28 @@ func (b *Bridge) commandHandler(c *control.Controller) (ros2msg.Message, func(rt
 			defer mu.Unlock()
 			if decode(s, &m) {
 				count(c.Command(m.Data, b.o.Clock()))
+			}
+		}
+	case control.Bool:
+		var m ros2msg.Bool
+		return &m, func(s rtps.Sample) {
+			mu.Lock()
+			defer mu.Unlock()
+			if decode(s, &m) {
+				v := 0.0
+				if m.Data {
+					v = 1
+				}
+				count(c.Command(v, b.o.Clock()))
+			}
+		}
+	case control.Int8:
+		var m ros2msg.Int8
+		return &m, func(s rtps.Sample) {
+			mu.Lock()
+			defer mu.Unlock()
+			if decode(s, &m) {
+				count(c.Command(float64(m.Data), b.o.Clock()))
 			}
 		}
 	case control.Float64Array:

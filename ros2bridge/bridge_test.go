@@ -43,7 +43,8 @@ func discovery(t testing.TB) rtps.Config {
 // with the ROS 2 bridge, and a ros2node peer in the same process: the
 // peer gets /robot_description (a late joiner, transient local) and
 // /joint_states (every joint, in the loop's order, never NaN); its
-// Float64 goals on /turret_position/command turn the turret there; a NaN
+// Float64 goals on /turret_position/command turn the turret there, an
+// Int8 on /intake/command deploys the intake; a NaN
 // one is refused, counted and never reaches the output.
 func TestJointStatesAndCommands(t *testing.T) {
 	r, list, err := robot.Load(exampleURDF, exampleYAML)
@@ -169,6 +170,25 @@ func TestJointStatesAndCommands(t *testing.T) {
 	}
 	if st := b.Stats(); st.Commands == 0 || st.JointStates == 0 {
 		t.Fatalf("stats %+v", st)
+	}
+
+	// An Int8 on a double solenoid's topic deploys the intake.
+	intake := slices.Index(names, "intake_deploy_joint")
+	deploy, err := peer.Publisher("/intake/command", &ros2msg.Int8{}, ros2node.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := m.Position[intake]
+	moved = false
+	for i := 0; i < 300 && !moved; i++ {
+		if err := deploy.Publish(&ros2msg.Int8{Data: 1}); err != nil {
+			t.Fatal(err)
+		}
+		m = next()
+		moved = math.Abs(m.Position[intake]-from) > 0.02
+	}
+	if !moved {
+		t.Fatalf("intake at %v m after 300 commands of 1 (from %v); stats %+v", m.Position[intake], from, b.Stats())
 	}
 
 	// A NaN is refused: counted by the bridge and by the controller.
