@@ -177,55 +177,39 @@ func (b *Bridge) commandHandler(c *control.Controller) (ros2msg.Message, func(rt
 			b.o.Logf("ros2: /%s/%s refused: %v", c.Name, c.Topic(), err)
 		}
 	}
-	decode := func(s rtps.Sample, m ros2msg.Message) bool {
-		if err := ros2msg.Unmarshal(s.Payload, m); err != nil {
-			c.Refuse()
-			count(err)
-			return false
+	// take is the handler decoding into the reused message m (mu held)
+	// and passing it on by apply.
+	take := func(m ros2msg.Message, apply func() error) (ros2msg.Message, func(rtps.Sample)) {
+		return m, func(s rtps.Sample) {
+			mu.Lock()
+			defer mu.Unlock()
+			if err := ros2msg.Unmarshal(s.Payload, m); err != nil {
+				c.Refuse()
+				count(err)
+				return
+			}
+			count(apply())
 		}
-		return true
 	}
 	switch c.Takes() {
 	case control.Float64:
 		var m ros2msg.Float64
-		return &m, func(s rtps.Sample) {
-			mu.Lock()
-			defer mu.Unlock()
-			if decode(s, &m) {
-				count(c.Command(m.Data, b.o.Clock()))
-			}
-		}
+		return take(&m, func() error { return c.Command(m.Data, b.o.Clock()) })
 	case control.Bool:
 		var m ros2msg.Bool
-		return &m, func(s rtps.Sample) {
-			mu.Lock()
-			defer mu.Unlock()
-			if decode(s, &m) {
-				v := 0.0
-				if m.Data {
-					v = 1
-				}
-				count(c.Command(v, b.o.Clock()))
+		return take(&m, func() error {
+			v := 0.0
+			if m.Data {
+				v = 1
 			}
-		}
+			return c.Command(v, b.o.Clock())
+		})
 	case control.Int8:
 		var m ros2msg.Int8
-		return &m, func(s rtps.Sample) {
-			mu.Lock()
-			defer mu.Unlock()
-			if decode(s, &m) {
-				count(c.Command(float64(m.Data), b.o.Clock()))
-			}
-		}
+		return take(&m, func() error { return c.Command(float64(m.Data), b.o.Clock()) })
 	case control.Float64Array:
 		var m ros2msg.Float64MultiArray
-		return &m, func(s rtps.Sample) {
-			mu.Lock()
-			defer mu.Unlock()
-			if decode(s, &m) {
-				count(c.CommandGroup(m.Data, b.o.Clock()))
-			}
-		}
+		return take(&m, func() error { return c.CommandGroup(m.Data, b.o.Clock()) })
 	}
 	return nil, nil
 }
