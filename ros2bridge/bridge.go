@@ -240,19 +240,22 @@ func (b *Bridge) Run(ctx context.Context) error {
 		if b.o.Clock()-last < b.o.Every-tolerance {
 			continue // not due: do not even copy the snapshot
 		}
-		b.o.Loop.ReadSnapshot(b.snap)
-		last = b.snap.Now
-		b.publishJointState()
+		last = b.Publish()
 	}
 }
 
-// publishJointState publishes the snapshot just read.
-func (b *Bridge) publishJointState() {
+// Publish publishes the newest snapshot's joint state now and returns
+// its loop time (Run calls it every Every). It allocates nothing: one
+// message is rebuilt in place. Only one goroutine may call it: Run's,
+// or a test's or benchmark's without Run.
+func (b *Bridge) Publish() time.Duration {
+	b.o.Loop.ReadSnapshot(b.snap)
 	b.js.Header.Stamp = ros2msg.TimeOf(b.o.Epoch.Add(b.snap.Now))
 	b.js.Position, b.js.Velocity, b.js.Effort = b.build.Fill(b.snap, b.js.Position, b.js.Velocity, b.js.Effort)
 	if err := b.joints.Publish(&b.js); err != nil {
 		b.publishErr.Add(1)
-		return
+		return b.snap.Now
 	}
 	b.jointStates.Add(1)
+	return b.snap.Now
 }
