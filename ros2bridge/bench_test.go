@@ -1,38 +1,15 @@
 package ros2bridge_test
 
 import (
-	"os"
 	"testing"
 
-	"github.com/frcd/frcd/daemon"
-	"github.com/frcd/frcd/jointstate"
-	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros2bridge"
-	"github.com/frcd/frcd/ros2node"
 )
 
-// benchBridge is the example robot on the stepped sim with a bridge not
-// running (Publish is called directly), after one cycle.
+// benchBridge is the example robot's bridge, not running (Publish is
+// called directly), after one cycle.
 func benchBridge(tb testing.TB) *ros2bridge.Bridge {
-	r, list, err := robot.Load(exampleURDF, exampleYAML)
-	if err != nil || list.Errors() > 0 {
-		tb.Fatalf("example robot: %v %v", err, list)
-	}
-	urdf, err := os.ReadFile(exampleURDF)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	d, err := daemon.NewSim(r, daemon.Options{Enabled: true})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { d.Close() })
-	b, err := ros2bridge.New(ros2bridge.Options{Loop: d.Loop, URDF: string(urdf), Clock: d.Now, Epoch: d.Epoch(),
-		Rest: jointstate.RestPositions(r), Node: ros2node.Config{Name: "frcd", RTPS: discovery(tb)}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { b.Close() })
+	d, b, _ := newBridge(tb, nil)
 	d.Step()
 	return b
 }

@@ -39,6 +39,33 @@ func discovery(t testing.TB) rtps.Config {
 	return c
 }
 
+// newBridge is the example robot on the stepped sim, enabled, and its
+// ROS 2 bridge (not running), both closed at the test's end; it returns
+// the URDF text too.
+func newBridge(tb testing.TB, logf func(string, ...any)) (*daemon.Daemon, *ros2bridge.Bridge, []byte) {
+	tb.Helper()
+	r, list, err := robot.Load(exampleURDF, exampleYAML)
+	if err != nil || list.Errors() > 0 {
+		tb.Fatalf("example robot: %v %v", err, list)
+	}
+	urdf, err := os.ReadFile(exampleURDF)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	d, err := daemon.NewSim(r, daemon.Options{Enabled: true})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { d.Close() })
+	b, err := ros2bridge.New(ros2bridge.Options{Loop: d.Loop, URDF: string(urdf), Clock: d.Now, Epoch: d.Epoch(),
+		Rest: jointstate.RestPositions(r), Node: ros2node.Config{Name: "frcd", RTPS: discovery(tb)}, Logf: logf})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { b.Close() })
+	return d, b, urdf
+}
+
 // TestJointStatesAndCommands runs the example robot on the stepped sim
 // with the ROS 2 bridge, and a ros2node peer in the same process: the
 // peer gets /robot_description (a late joiner, transient local) and
@@ -47,25 +74,8 @@ func discovery(t testing.TB) rtps.Config {
 // Int8 on /intake/command deploys the intake; a NaN
 // one is refused, counted and never reaches the output.
 func TestJointStatesAndCommands(t *testing.T) {
-	r, list, err := robot.Load(exampleURDF, exampleYAML)
-	if err != nil || list.Errors() > 0 {
-		t.Fatalf("example robot: %v %v", err, list)
-	}
-	urdf, err := os.ReadFile(exampleURDF)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := daemon.NewSim(r, daemon.Options{Enabled: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
+	d, b, urdf := newBridge(t, t.Logf)
 	cfg := discovery(t)
-	b, err := ros2bridge.New(ros2bridge.Options{Loop: d.Loop, URDF: string(urdf), Clock: d.Now, Epoch: d.Epoch(),
-		Rest: jointstate.RestPositions(r), Node: ros2node.Config{Name: "frcd", RTPS: cfg}, Logf: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	runDone := make(chan error, 1)
