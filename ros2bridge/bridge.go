@@ -12,6 +12,10 @@
 // match. A command that does not decode, or that its controller refuses,
 // is counted (the controller's Refused, Stats.Refused) and logged, a few
 // at once then one a second per controller; it never reaches an output.
+// The service ~/enable (std_srvs/srv/SetBool) enables the robot where
+// the ROS 1 bridge's /frcd/enable does (the sim; real hardware only when
+// the YAML allows it).
+//
 // Controllers taking other messages (Twist, JointTrajectory)
 // have no ROS 2 topic yet: New logs which.
 //
@@ -27,6 +31,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/frcd/frcd/cdr"
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/internal/ratelimit"
 	"github.com/frcd/frcd/jointstate"
@@ -39,6 +44,7 @@ import (
 const (
 	JointStatesTopic      = "joint_states"
 	RobotDescriptionTopic = "robot_description"
+	EnableService         = "~/enable"
 )
 
 // Options configure a Bridge.
@@ -62,6 +68,12 @@ type Options struct {
 	// Node is the node's configuration: its name (default frcd),
 	// namespace, remappings, and its participant's (ros2node.Discovery).
 	Node ros2node.Config
+	// SetEnabled enables or disables the robot for the ~/enable service
+	// (std_srvs/srv/SetBool, /frcd/enable by default, as on ROS 1); an
+	// error says why the robot is not enabled, answered as a failure. nil
+	// on real hardware (unless the YAML allows it): the service then
+	// answers every request with a failure, the Driver Station decides.
+	SetEnabled func(bool) error
 	// Logf reports refused commands; nil discards.
 	Logf func(format string, args ...any)
 }
@@ -131,6 +143,9 @@ func New(o Options) (*Bridge, error) {
 		return fail(err)
 	}
 	if err := b.desc.Publish(&ros2msg.String{Data: o.URDF}); err != nil {
+		return fail(err)
+	}
+	if _, err := n.NewService(EnableService, "std_srvs/srv/SetBool", b.enable); err != nil {
 		return fail(err)
 	}
 	for _, c := range o.Loop.Controllers() {
@@ -212,6 +227,30 @@ func (b *Bridge) commandHandler(c *control.Controller) (ros2msg.Message, func(rt
 		return take(&m, func() error { return c.CommandGroup(m.Data, b.o.Clock()) })
 	}
 	return nil, nil
+}
+
+// enable answers ~/enable: std_srvs/srv/SetBool {bool data} ->
+// {bool success; string message} (ros2/common_interfaces
+// std_srvs/srv/SetBool.srv), as the ROS 1 bridge's /frcd/enable.
+func (b *Bridge) enable(req *cdr.Decoder, resp *cdr.Encoder) error {
+	on := req.Bool()
+	if err := req.Err(); err != nil {
+		return err
+	}
+	ok, msg := false, "frcd runs on real hardware: the Driver Station enables the robot"
+	if b.o.SetEnabled != nil {
+		if err := b.o.SetEnabled(on); err != nil {
+			msg = err.Error()
+		} else {
+			ok, msg = true, "disabled"
+			if on {
+				msg = "enabled"
+			}
+		}
+	}
+	resp.Bool(ok)
+	resp.String(msg)
+	return nil
 }
 
 // Node is the bridge's ROS 2 node.

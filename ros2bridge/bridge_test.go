@@ -42,7 +42,7 @@ func discovery(t testing.TB) rtps.Config {
 // newBridge is the example robot on the stepped sim, enabled, and its
 // ROS 2 bridge (not running), both closed at the test's end; it returns
 // the URDF text too.
-func newBridge(tb testing.TB, logf func(string, ...any)) (*daemon.Daemon, *ros2bridge.Bridge, []byte) {
+func newBridge(tb testing.TB, logf func(string, ...any), opts ...func(*ros2bridge.Options)) (*daemon.Daemon, *ros2bridge.Bridge, []byte) {
 	tb.Helper()
 	r, list, err := robot.Load(exampleURDF, exampleYAML)
 	if err != nil || list.Errors() > 0 {
@@ -57,8 +57,12 @@ func newBridge(tb testing.TB, logf func(string, ...any)) (*daemon.Daemon, *ros2b
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { d.Close() })
-	b, err := ros2bridge.New(ros2bridge.Options{Loop: d.Loop, URDF: string(urdf), Clock: d.Now, Epoch: d.Epoch(),
-		Rest: jointstate.RestPositions(r), Node: ros2node.Config{Name: "frcd", RTPS: discovery(tb)}, Logf: logf})
+	o := ros2bridge.Options{Loop: d.Loop, URDF: string(urdf), Clock: d.Now, Epoch: d.Epoch(), SetEnabled: d.Enable,
+		Rest: jointstate.RestPositions(r), Node: ros2node.Config{Name: "frcd", RTPS: discovery(tb)}, Logf: logf}
+	for _, f := range opts {
+		f(&o)
+	}
+	b, err := ros2bridge.New(o)
 	if err != nil {
 		tb.Fatal(err)
 	}
