@@ -47,8 +47,9 @@ type jsEvent struct {
 	Sec    int64  `json:"sec"`
 }
 
-// TestROS2CycloneJointStates runs frcd on the sim with --ros 2 (as a child
-// process, its --ros-args naming the node) and a Cyclone DDS subscriber
+// TestROS2CycloneJointStates runs frcd on the sim with --ros both (as a
+// child process, its --ros-args naming the ROS 2 node; ROS 1 with its
+// embedded master beside it) and a Cyclone DDS subscriber
 // (C, Debian's cyclonedds-dev, the type compiled by idlc) of
 // /joint_states: it gets every joint, in the loop's order, finite,
 // stamped now. Skipped when a tool is missing, unless FRCD_REQUIRE_TOOLS=1.
@@ -70,9 +71,10 @@ func TestROS2CycloneJointStates(t *testing.T) {
 	d.Close()
 
 	domain := ddstest.Domain()
-	cmd := frcdProcess("run", "--sim", "--ros", "2", "--status", "1h", "--wpilibws", "off", "--nt", "off", urdf, yaml,
+	uri := fmt.Sprintf("http://127.0.0.1:%d", tooltest.FreePort(t))
+	cmd := frcdProcess("run", "--sim", "--ros", "both", "--status", "1h", "--wpilibws", "off", "--nt", "off", urdf, yaml,
 		"--ros-args", "-r", "__node:=frcd_ros2", "--")
-	cmd.Env = append(cmd.Env, fmt.Sprintf("ROS_DOMAIN_ID=%d", domain), "ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST")
+	cmd.Env = append(cmd.Env, fmt.Sprintf("ROS_DOMAIN_ID=%d", domain), "ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST", "ROS_MASTER_URI="+uri, "ROS_IP=127.0.0.1")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -91,10 +93,12 @@ func TestROS2CycloneJointStates(t *testing.T) {
 	for sc.Scan() && !strings.Contains(sc.Text(), want) {
 		lines = append(lines, sc.Text())
 	}
-	if sc.Err() != nil || !strings.Contains(sc.Text(), want) {
+	// ROS 1 beside it: its node and embedded master.
+	ros1 := "frcd: ROS node /frcd, master " + uri + "/ (embedded)"
+	if sc.Err() != nil || !strings.Contains(sc.Text(), want) || !strings.Contains(strings.Join(lines, "\n"), ros1) {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		t.Fatalf("no line %q in\n%s\nstderr:\n%s", want, strings.Join(lines, "\n"), stderr.String())
+		t.Fatalf("no lines %q and %q in\n%s\nstderr:\n%s", ros1, want, strings.Join(lines, "\n"), stderr.String())
 	}
 	go func() { _, _ = io.Copy(io.Discard, out) }()
 
