@@ -47,17 +47,17 @@ type jsEvent struct {
 	Sec    int64  `json:"sec"`
 }
 
-// TestROS2CycloneJointStates runs frcd on the sim with --ros both (as a
+// TestROS2JointStatesInterop runs frcd on the sim with --ros both (as a
 // child process, its --ros-args naming the ROS 2 node; ROS 1 with its
-// embedded master beside it) and a Cyclone DDS subscriber
-// (C, Debian's cyclonedds-dev, the type compiled by idlc) of
-// /joint_states: it gets every joint, in the loop's order, finite,
+// embedded master beside it), and subscribers of /joint_states on
+// Cyclone DDS (C, Debian's cyclonedds-dev, the type by idlc) and Fast DDS
+// (C++, libfastrtps-dev, the type by fastddsgen), one after the other:
+// each it gets every joint, in the loop's order, finite,
 // stamped now. Skipped when a tool is missing, unless FRCD_REQUIRE_TOOLS=1.
-func TestROS2CycloneJointStates(t *testing.T) {
+func TestROS2JointStatesInterop(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs frcd and a Cyclone DDS peer: skipped with -short")
 	}
-	bin := ddstest.Cyclone.Program(t, "testdata/ros2/joint_states.c", "testdata/ros2/JointState.idl")
 	const urdf, yaml = "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"
 	r, list, err := robot.Load(urdf, yaml)
 	if err != nil || list.Errors() > 0 {
@@ -102,15 +102,23 @@ func TestROS2CycloneJointStates(t *testing.T) {
 	}
 	go func() { _, _ = io.Copy(io.Discard, out) }()
 
-	const count = 20
-	sub := tooltest.StartJSON[jsEvent](t, ddstest.Env(domain), bin, fmt.Sprint(count))
-	sub.Wait("the peer's reader matched", func(e jsEvent) bool { return e.Event == "matched" })
-	now := time.Now().Unix()
-	for i := 0; i < count; i++ {
-		e := sub.Wait(fmt.Sprintf("joint state %d", i), func(e jsEvent) bool { return e.Event == "" })
-		if e.N != len(names) || e.First != names[0] || e.Finite != 1 || e.Sec < now-5 || e.Sec > now+5 {
-			t.Fatalf("joint state %d: %+v, want %d joints from %s, finite, stamped about %d", i, e, len(names), names[0], now)
-		}
+	for _, p := range []struct {
+		*ddstest.Peer
+		src string
+	}{{ddstest.Cyclone, "testdata/ros2/joint_states.c"}, {ddstest.FastDDS, "testdata/ros2/joint_states.cpp"}} {
+		t.Run(p.Name, func(t *testing.T) {
+			bin := p.Program(t, p.src, "testdata/ros2/JointState.idl")
+			const count = 20
+			sub := tooltest.StartJSON[jsEvent](t, ddstest.Env(domain), bin, fmt.Sprint(count))
+			sub.Wait("the peer's reader matched", func(e jsEvent) bool { return e.Event == "matched" })
+			now := time.Now().Unix()
+			for i := 0; i < count; i++ {
+				e := sub.Wait(fmt.Sprintf("joint state %d", i), func(e jsEvent) bool { return e.Event == "" })
+				if e.N != len(names) || e.First != names[0] || e.Finite != 1 || e.Sec < now-5 || e.Sec > now+5 {
+					t.Fatalf("joint state %d: %+v, want %d joints from %s, finite, stamped about %d", i, e, len(names), names[0], now)
+				}
+			}
+		})
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
