@@ -74,6 +74,10 @@ type Options struct {
 	// on real hardware (unless the YAML allows it): the service then
 	// answers every request with a failure, the Driver Station decides.
 	SetEnabled func(bool) error
+	// OnPanic, when set, is told of a panic in a command or service
+	// handler, on the node's goroutine that ran it (the daemon makes every
+	// output neutral and stops); nil lets the panic go on.
+	OnPanic func(v any)
 	// Logf reports refused commands; nil discards.
 	Logf func(format string, args ...any)
 }
@@ -145,7 +149,11 @@ func New(o Options) (*Bridge, error) {
 	if err := b.desc.Publish(&ros2msg.String{Data: o.URDF}); err != nil {
 		return fail(err)
 	}
-	if _, err := n.NewService(EnableService, "std_srvs/srv/SetBool", b.enable); err != nil {
+	enable := func(req *cdr.Decoder, resp *cdr.Encoder) error {
+		defer b.guard()
+		return b.enable(req, resp)
+	}
+	if _, err := n.NewService(EnableService, "std_srvs/srv/SetBool", enable); err != nil {
 		return fail(err)
 	}
 	for _, c := range o.Loop.Controllers() {
@@ -196,6 +204,7 @@ func (b *Bridge) commandHandler(c *control.Controller) (ros2msg.Message, func(rt
 	// and passing it on by apply.
 	take := func(m ros2msg.Message, apply func() error) (ros2msg.Message, func(rtps.Sample)) {
 		return m, func(s rtps.Sample) {
+			defer b.guard()
 			mu.Lock()
 			defer mu.Unlock()
 			if err := ros2msg.Unmarshal(s.Payload, m); err != nil {
@@ -251,6 +260,16 @@ func (b *Bridge) enable(req *cdr.Decoder, resp *cdr.Encoder) error {
 	resp.Bool(ok)
 	resp.String(msg)
 	return nil
+}
+
+// guard, deferred by each handler, passes a panic to OnPanic.
+func (b *Bridge) guard() {
+	if b.o.OnPanic == nil {
+		return
+	}
+	if v := recover(); v != nil {
+		b.o.OnPanic(v)
+	}
 }
 
 // Node is the bridge's ROS 2 node.

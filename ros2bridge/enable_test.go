@@ -113,3 +113,45 @@ func TestEnableService(t *testing.T) {
 		peer.Close()
 	}
 }
+
+// TestHandlerPanic: a panic in a handler (here SetEnabled's) goes to
+// OnPanic, as the daemon needs to make every output neutral.
+func TestHandlerPanic(t *testing.T) {
+	panics := make(chan any, 10)
+	newBridge(t, t.Logf, func(o *ros2bridge.Options) {
+		o.SetEnabled = func(bool) error { panic("boom") }
+		o.OnPanic = func(v any) { panics <- v }
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	cfg := discovery(t)
+	cfg.Name = "client"
+	peer, err := ros2node.New(ros2node.Config{Name: "client", RTPS: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer peer.Close()
+	w, err := peer.Participant().NewWriter("rq/frcd/enableRequest", "std_srvs::srv::dds_::SetBool_Request_", ros2node.Services)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WaitMatched(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	var e cdr.Encoder
+	e.Reset(nil, cdr.CDRLE)
+	e.Uint64(7)
+	e.Int64(1)
+	e.Bool(true)
+	if err := w.Write(e.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case v := <-panics:
+		if v != "boom" {
+			t.Fatalf("OnPanic got %v", v)
+		}
+	case <-ctx.Done():
+		t.Fatal("OnPanic not called")
+	}
+}
