@@ -26,7 +26,6 @@ FUZZ_TARGETS ?= \
 	./hal/socketcan:FuzzDecodeFD \
 	./nt4:FuzzDecode \
 	./nt4:FuzzClientDecode \
-	./hal/systemcore:FuzzDecodeDS \
 	./wpilog:FuzzSummarize \
 	./frc:FuzzSparkStatus \
 	./ros:FuzzParseArgs \
@@ -55,9 +54,11 @@ deps: ## install the system packages the tests need (check_urdf, ...), only when
 build: ## build bin/frcd for this machine
 	CGO_ENABLED=0 $(GO) build -trimpath -tags netgo,osusergo -ldflags "$(LDFLAGS)" -o bin/frcd ./cmd/frcd
 
-test: deps fmt-check vet rio rio-test systemcore systemcore-test ## install test deps, check formatting, vet, build and test the roboRIO binary, run all tests with -race
+test: deps fmt-check vet rio rio-test systemcore systemcore-test ## install test deps, check formatting, vet, build and test the roboRIO and Systemcore binaries, run all tests with -race
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio ./hal/roborio
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio ./hal/wpihal
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore ./hal/wpihal ./hal/systemcore
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore -run 'ExampleOnFakeHAL|ValidateSystemcore' ./cmd/frcd
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags ctre ./hal/ctre ./hal/linux
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO" ./cmd/frcd
 	cd third_party/goroslib && FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
@@ -82,7 +83,8 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 	cd third_party/goroslib && $(GO) vet ./...
-	$(GO) vet -tags roborio ./hal/roborio ./cmd/frcd
+	$(GO) vet -tags roborio ./hal/roborio ./hal/wpihal ./cmd/frcd
+	$(GO) vet -tags systemcore ./hal/wpihal ./hal/systemcore ./cmd/frcd
 	$(GO) vet -tags ctre ./hal/ctre ./hal/linux
 
 # The roboRIO build: cgo through Debian's armel cross compiler, for the
@@ -90,7 +92,7 @@ vet:
 # userland; only GLIBC_2.4 symbols (build/rio/glibc-2.4.h) and its own
 # entry point (build/rio/start.S) so that it loads on the roboRIO's older
 # glibc; Go's own DNS resolver and user lookup (netgo, osusergo) rather
-# than glibc's. libwpiHal.so is opened at run time (hal/roborio).
+# than glibc's. libwpiHal.so is opened at run time (hal/wpihal).
 RIO_CC      ?= arm-linux-gnueabi-gcc
 RIO_CFLAGS  := -march=armv7-a -mtune=cortex-a9 -mfpu=vfpv3 -mfloat-abi=softfp -O2 -include $(CURDIR)/build/rio/glibc-2.4.h
 RIO_LDFLAGS := -linkmode=external -extldflags '-nostartfiles $(CURDIR)/bin/.rio/start.o -Wl,--no-as-needed -l:libpthread.so.0 -l:libdl.so.2'
@@ -106,34 +108,42 @@ rio: deps bin/.rio/start.o ## cross-compile bin/frcd-rio for the roboRIO (linux/
 	$(RIO_GO) build -tags $(RIO_TAGS) -trimpath -ldflags "$(LDFLAGS) $(RIO_LDFLAGS)" -o bin/frcd-rio ./cmd/frcd
 	scripts/check-rio.sh bin/frcd-rio
 
-rio-test: deps bin/.rio/start.o ## run the roboRIO backend's tests as ARM binaries under qemu-arm (fake HAL built for ARM)
-	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/roborio.test ./hal/roborio
+rio-test: deps bin/.rio/start.o ## run the WPILib HAL binding's 2026 tests as ARM binaries under qemu-arm (fake HAL built for ARM)
+	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/wpihal.test ./hal/wpihal
 	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/frcd.test ./cmd/frcd
 	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/ctre.test ./hal/ctre
-	cd hal/roborio && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/roborio.test -test.count=1
+	cd hal/wpihal && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/wpihal.test -test.count=1
 	cd hal/ctre && FRCD_REQUIRE_TOOLS=1 FAKECTRE_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/ctre.test -test.count=1
 	cd cmd/frcd && LD_LIBRARY_PATH= $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.run "OpenRoboRIO|RunRoboRIO" -test.v
 
-# The Systemcore build: a static linux/arm64 binary, no cgo (Systemcore's
-# userland is aarch64 Buildroot Linux; docs/systemcore.md).
-SC_GO := CGO_ENABLED=0 GOOS=linux GOARCH=arm64 $(GO)
+# The Systemcore build: linux/arm64 with cgo through Debian's aarch64 cross
+# compiler, so that frcd loads WPILib's 2027 HAL (libwpiHal.so) at run time
+# (hal/wpihal, build tag systemcore) and CTRE's Phoenix libraries for
+# SocketCAN when deployed (hal/ctre, build tag ctre); Go's own DNS resolver and user lookup
+# (netgo, osusergo); it needs only libc.so.6 and no glibc symbol newer than
+# Systemcore's 2.35 (scripts/check-systemcore.sh).
+SC_CC        ?= aarch64-linux-gnu-gcc
+SC_GO        := CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC=$(SC_CC) $(GO)
+SC_TAGS      := systemcore,ctre,netgo,osusergo
+QEMU_AARCH64 := qemu-aarch64 -L /usr/aarch64-linux-gnu
 
-systemcore: ## cross-compile bin/frcd-systemcore for Systemcore (static linux/arm64) and check it
-	$(SC_GO) build -trimpath -tags netgo,osusergo -ldflags "$(LDFLAGS)" -o bin/frcd-systemcore ./cmd/frcd
-	@readelf -h bin/frcd-systemcore | grep -q 'Machine:.*AArch64' || { echo "bin/frcd-systemcore is not an AArch64 binary"; exit 1; }
-	@! readelf -l bin/frcd-systemcore | grep -q INTERP || { echo "bin/frcd-systemcore is not static (it has an ELF interpreter)"; exit 1; }
-	qemu-aarch64 bin/frcd-systemcore validate --hal systemcore examples/systemcore/robot.urdf examples/systemcore/robot.yaml
-	qemu-aarch64 bin/frcd-systemcore validate --strict --hal systemcore examples/systemcore_io/robot.urdf examples/systemcore_io/robot.yaml
+systemcore: deps ## cross-compile bin/frcd-systemcore for Systemcore (linux/arm64, cgo, WPILib's 2027 HAL loaded at run time) and check it
+	$(SC_GO) build -tags $(SC_TAGS) -trimpath -ldflags "$(LDFLAGS)" -o bin/frcd-systemcore ./cmd/frcd
+	scripts/check-systemcore.sh bin/frcd-systemcore
+	$(QEMU_AARCH64) bin/frcd-systemcore validate --hal systemcore examples/systemcore/robot.urdf examples/systemcore/robot.yaml
+	$(QEMU_AARCH64) bin/frcd-systemcore validate --strict --hal systemcore examples/systemcore_io/robot.urdf examples/systemcore_io/robot.yaml
 
-systemcore-test: deps ## run the Systemcore backend's, SocketCAN's and the Systemcore example's tests (against the emulated system server) as arm64 binaries under qemu-aarch64
+systemcore-test: deps ## run the WPILib HAL binding's 2027 tests, the Systemcore backend's, SocketCAN's and the Systemcore example's (on the fake HAL) as arm64 binaries under qemu-aarch64
 	@mkdir -p bin/.systemcore
-	$(SC_GO) test -c -o bin/.systemcore/systemcore.test ./hal/systemcore
-	$(SC_GO) test -c -o bin/.systemcore/socketcan.test ./hal/socketcan
-	$(SC_GO) test -c -o bin/.systemcore/frcd.test ./cmd/frcd
-	cd hal/systemcore && qemu-aarch64 $(CURDIR)/bin/.systemcore/systemcore.test -test.count=1 -test.v
+	$(SC_GO) test -c -tags $(SC_TAGS) -o bin/.systemcore/wpihal.test ./hal/wpihal
+	$(SC_GO) test -c -tags $(SC_TAGS) -o bin/.systemcore/systemcore.test ./hal/systemcore
+	$(SC_GO) test -c -tags $(SC_TAGS) -o bin/.systemcore/socketcan.test ./hal/socketcan
+	$(SC_GO) test -c -tags $(SC_TAGS) -o bin/.systemcore/frcd.test ./cmd/frcd
+	cd hal/wpihal && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/wpihal.test -test.count=1
+	cd hal/systemcore && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/systemcore.test -test.count=1 -test.v
 	# qemu-user does not pass SO_RXQ_OVFL on to the kernel: the two tests of it run natively in make test.
-	cd hal/socketcan && qemu-aarch64 $(CURDIR)/bin/.systemcore/socketcan.test -test.count=1 -test.short -test.skip 'TestSockConnReadsFramesAndTimesOut|TestSockConnCountsKernelDrops'
-	cd cmd/frcd && qemu-aarch64 $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.short -test.run 'ValidateHAL|ValidateSystemcore|ExampleOnEmulatedSystemServer' -test.v
+	cd hal/socketcan && $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/socketcan.test -test.count=1 -test.short -test.skip 'TestSockConnReadsFramesAndTimesOut|TestSockConnCountsKernelDrops'
+	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.short -test.run 'ValidateHAL|ValidateSystemcore|ExampleOnFakeHAL' -test.v
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -55,7 +55,7 @@ var Loop = &Type{
 var Linux = &Type{
 	Name: "linux", Group: "section", Class: "-",
 	Summary: "A Linux coprocessor's CAN interfaces, CAN heartbeat and GPIO pins, used by `frcd run --hal linux` (and Systemcore's by --hal systemcore).",
-	Doc: "Only the Linux and Systemcore backends read this section (Systemcore: can, heartbeat, ros_enable, system_server). CAN goes through SocketCAN (USB-CAN adapters, a CAN HAT), DIO " +
+	Doc: "Only the Linux and Systemcore backends read this section (Systemcore: can, heartbeat, ros_enable). CAN goes through SocketCAN (USB-CAN adapters, a CAN HAT), DIO " +
 		"channels through GPIO pins and the navX through spidev or i2c-dev (its bus and chip_select keys). The robot " +
 		"starts disabled; it is enabled over ROS (/frcd/enable) only when ros_enable allows it.",
 	Place: YAMLOnly,
@@ -64,16 +64,17 @@ var Linux = &Type{
 			"of the devices without can_bus; the others are named by the devices' can_bus."},
 		{Name: "heartbeat", Kind: String, Default: "auto", Enum: []string{"auto", "on", "off"}, Doc: "Whether frcd sends the FRC universal " +
 			"heartbeat on its buses, without which CAN motor controllers and pneumatics stay disabled: auto sends it where no " +
-			"roboRIO is heard sending it, on always, off never."},
+			"roboRIO is heard sending it, on always, off never. On Systemcore the default is off (the OS sends it from the " +
+			"Driver Station's state), auto with ros_enable."},
 		{Name: "gpio", Kind: StringList, Doc: "The GPIO pins of DIO channels 0, 1, 2... by their Linux names (GPIO17, or a header " +
 			"position such as P1_11); - leaves a channel unwired."},
 		{Name: "ros_enable", Kind: Bool, Default: false, Doc: "Whether the ROS service /frcd/enable exists on this robot: " +
 			"anyone who reaches its ROS master can call it, without authentication, and enable real outputs. Off, the service " +
 			"is not offered and nothing enables the robot; turn it on only on a robot whose network you trust. On Systemcore " +
-			"(--hal systemcore) it also takes the place of the Driver Station the system server reports."},
-		{Name: "system_server", Kind: String, Default: "127.0.0.1:6810", Doc: "Systemcore only (--hal systemcore): the NT4 system " +
-			"server's host:port, through which frcd reaches the SmartIO channels, the built-in IMU, the battery voltage and the " +
-			"Driver Station; off connects to none (docs/systemcore.md)."},
+			"(--hal systemcore) it also takes the place of the Driver Station WPILib's HAL reports."},
+		{Name: "system_server", Kind: String, Default: "", Doc: "No longer used: frcd reached Systemcore's SmartIO, IMU, " +
+			"battery and Driver Station through the NT4 system server of the 2027 alphas 4-6, which images whose WPILib uses " +
+			"mrclib do not serve; it now goes through WPILib's HAL (docs/systemcore.md). Accepted so that older files load."},
 	},
 	Check: checkLinux,
 }

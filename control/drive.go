@@ -41,6 +41,7 @@ type OdometrySample struct {
 // odometer is a runner with odometry.
 type odometer interface {
 	odometry(*OdometrySample)
+	describe(*OdometrySample)
 	resetPose(x, y, yaw float64)
 }
 
@@ -268,7 +269,15 @@ func (bs *base) integrate(dx, dy, dth, dt float64) {
 	}
 }
 
+// odometry copies the sample, the loop's (from the loop's goroutine).
 func (bs *base) odometry(s *OdometrySample) { *s = bs.sample }
+
+// describe copies what never changes after the build (the name, frames,
+// rate): safe from any goroutine, unlike odometry, whose pose the loop
+// writes every cycle.
+func (bs *base) describe(s *OdometrySample) {
+	s.Name, s.OdomFrame, s.BaseFrame, s.TF, s.Rate = bs.sample.Name, bs.sample.OdomFrame, bs.sample.BaseFrame, bs.sample.TF, bs.sample.Rate
+}
 
 // resetPose places the odometry at a pose from the next cycle on. Safe
 // from any goroutine.

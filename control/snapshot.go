@@ -136,7 +136,7 @@ func (l *Loop) newSnapshot() Snapshot {
 	}
 	s.Odometry = make([]OdometrySample, len(l.odos))
 	for i, o := range l.odos {
-		o.odometry(&s.Odometry[i])
+		o.describe(&s.Odometry[i]) // any goroutine sizes a snapshot: not the pose the loop writes
 	}
 	return s
 }

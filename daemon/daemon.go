@@ -15,8 +15,10 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/frcd/frcd/control"
@@ -48,6 +50,11 @@ type Options struct {
 	// 0 spins at 500 Hz and above only as long as the measured wake-up
 	// lateness needs (its running 99th percentile), else never.
 	Spin time.Duration
+	// Priority is the SCHED_FIFO priority (1-99) Run gives the loop's
+	// thread, where the process may (CAP_SYS_NICE, as WPILib's deploy
+	// grants robot programs; root); 0 means DefaultPriority, negative the
+	// normal priority. The status line says which it got.
+	Priority int
 	// Status, when set, gets a one-line status each StatusEvery (Run only).
 	Status      io.Writer
 	StatusEvery time.Duration
@@ -77,6 +84,12 @@ type Options struct {
 	wrap func(control.Device) control.Device
 }
 
+// DefaultPriority is the loop thread's SCHED_FIFO priority unless
+// Options.Priority says otherwise: below the kernel's threaded interrupt
+// handlers (50), so that the CAN and network interrupts the loop waits on
+// still run first; make bench's SCHED_FIFO figure is measured at it.
+const DefaultPriority = 10
+
 // ROSOptions configure the ROS bridge.
 type ROSOptions struct {
 	Env    ros.Env        // ROS_MASTER_URI, ROS_IP, ROS_HOSTNAME
@@ -96,6 +109,10 @@ type ROSOptions struct {
 // Daemon is a running robot: a backend (the sim or real hardware), its
 // devices and the loop.
 type Daemon struct {
+	// rt is the loop thread's priority as the status line shows it:
+	// "fifo:N" or "normal" (Run sets it).
+	rt atomic.Value
+
 	Robot *robot.Robot
 	// Sim is the simulated HAL when the daemon runs on it (NewSim); nil on
 	// real hardware (New).
@@ -441,10 +458,29 @@ func (d *Daemon) Run(ctx context.Context) error {
 			repeat(ctx, every, func() { fmt.Fprintln(d.opts.Status, d.StatusLine()) })
 		}()
 	}
-	// The loop's goroutine is not locked to a thread: it parks on a
-	// timerfd between cycles (waiter), so the thread that wakes from the
-	// poller runs it without a hand-off to another thread.
-	w := newWaiter()
+	// At a real-time priority the loop's goroutine is locked to its
+	// thread, which sleeps on a blocking timerfd; otherwise it is not
+	// locked: it parks on a timerfd between cycles (waiter), so the thread
+	// that wakes from the poller runs it without a hand-off.
+	rt := false
+	if prio := d.opts.Priority; prio >= 0 {
+		if prio == 0 {
+			prio = DefaultPriority
+		}
+		restore, err := raisePriority(prio)
+		if err != nil {
+			d.rt.Store("normal")
+			d.logf("frcd: the loop's thread runs at normal priority: %v (grant CAP_SYS_NICE: setcap cap_sys_nice+eip, as frcd deploy does)", err)
+		} else {
+			defer restore()
+			rt = true
+			d.rt.Store("fifo:" + strconv.Itoa(prio))
+			d.logf("frcd: the loop's thread runs at SCHED_FIFO priority %d", prio)
+		}
+	} else {
+		d.rt.Store("normal")
+	}
+	w := newWaiter(rt)
 	defer w.close()
 	spin := newSpinner(d.opts.Spin, period)
 	next := d.Now()
@@ -519,9 +555,13 @@ func (d *Daemon) StatusLine() string {
 			measured++
 		}
 	}
-	line := fmt.Sprintf("t=%.1fs %s cycles=%d period mean=%s max=%s jitter p99<=%s overruns=%d busy p99<=%s joints=%d/%d refused=%d stale=%d blocked=%d errors=%d %s",
+	rt, _ := d.rt.Load().(string)
+	if rt == "" {
+		rt = "-" // stepped, not Run
+	}
+	line := fmt.Sprintf("t=%.1fs %s cycles=%d period mean=%s max=%s jitter p99<=%s overruns=%d busy p99<=%s joints=%d/%d refused=%d stale=%d blocked=%d errors=%d %s rt=%s",
 		s.Now.Seconds(), state, st.Cycles, fmtDur(st.Period.Mean()), fmtDur(st.Period.Max), fmtDur(st.Jitter.Quantile(0.99)),
-		st.Overruns, fmtDur(st.Busy.Quantile(0.99)), measured, len(s.Joints), st.Refused+s.Refused, st.Stale, st.Blocked, st.DeviceErrors, battery)
+		st.Overruns, fmtDur(st.Busy.Quantile(0.99)), measured, len(s.Joints), st.Refused+s.Refused, st.Stale, st.Blocked, st.DeviceErrors, battery, rt)
 	if down := d.Down(); len(down) > 0 {
 		names := make([]string, 0, len(down))
 		for part := range down {

@@ -24,28 +24,44 @@ import (
 // raw system calls, which never block here (the fd is non-blocking):
 // every call through syscall.Syscall wakes a sleeping sysmon.
 //
+// On a real-time thread (newWaiter(true): the loop's thread locked and at
+// SCHED_FIFO) the timerfd blocks instead and is read with a plain system
+// call: the thread then sleeps in the kernel and the timer wakes it at its
+// own priority, not through the poller's thread at normal priority, which
+// a loaded machine may not run for milliseconds. The sysmon wake-ups that
+// costs are the price of that.
+//
 // Without a timerfd it falls back to nanosleep.
 type waiter struct {
-	f     *os.File // the timerfd, nil when none could be made
-	rc    syscall.RawConn
-	fd    uintptr
-	its   itimerspec
-	buf   [8]byte               // the expiration count read from it
-	read  func(fd uintptr) bool // made once: a closure per call would allocate
-	errno syscall.Errno         // the last read's
+	blocking bool     // read the timerfd with a blocking system call
+	f        *os.File // the timerfd, nil when none could be made
+	rc       syscall.RawConn
+	fd       uintptr
+	its      itimerspec
+	buf      [8]byte               // the expiration count read from it
+	read     func(fd uintptr) bool // made once: a closure per call would allocate
+	errno    syscall.Errno         // the last read's
 }
 
 type itimerspec struct{ interval, value syscall.Timespec }
 
-func newWaiter() *waiter {
-	w := &waiter{}
+func newWaiter(blocking bool) *waiter {
+	w := &waiter{blocking: blocking}
 	w.read = func(fd uintptr) bool {
 		_, _, w.errno = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&w.buf[0])), uintptr(len(w.buf)))
 		return w.errno != syscall.EAGAIN && w.errno != syscall.EINTR // false: wait until readable, then again
 	}
-	fd, _, errno := syscall.RawSyscall(syscall.SYS_TIMERFD_CREATE, 1 /* CLOCK_MONOTONIC */, syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	flags := uintptr(syscall.O_NONBLOCK | syscall.O_CLOEXEC)
+	if blocking {
+		flags = syscall.O_CLOEXEC
+	}
+	fd, _, errno := syscall.RawSyscall(syscall.SYS_TIMERFD_CREATE, 1 /* CLOCK_MONOTONIC */, flags, 0)
 	if errno != 0 {
 		return w // nanosleep instead
+	}
+	if blocking {
+		w.fd = fd
+		return w
 	}
 	f := os.NewFile(fd, "timerfd")
 	rc, err := f.SyscallConn()
@@ -59,6 +75,19 @@ func newWaiter() *waiter {
 
 // sleep blocks the calling goroutine for d (d > 0).
 func (w *waiter) sleep(d time.Duration) {
+	if w.blocking && w.fd != 0 {
+		w.its.value = syscall.NsecToTimespec(int64(d))
+		_, _, errno := syscall.RawSyscall6(syscall.SYS_TIMERFD_SETTIME, w.fd, 0, uintptr(unsafe.Pointer(&w.its)), 0, 0, 0)
+		for errno == 0 {
+			if _, _, errno = syscall.Syscall(syscall.SYS_READ, w.fd, uintptr(unsafe.Pointer(&w.buf[0])), uintptr(len(w.buf))); errno == 0 {
+				return
+			}
+			if errno == syscall.EINTR {
+				errno = 0
+			}
+		}
+		w.close() // broken: nanosleep from now on
+	}
 	if w.f != nil {
 		w.its.value = syscall.NsecToTimespec(int64(d))
 		_, _, errno := syscall.RawSyscall6(syscall.SYS_TIMERFD_SETTIME, w.fd, 0, uintptr(unsafe.Pointer(&w.its)), 0, 0, 0)
@@ -83,5 +112,9 @@ func (w *waiter) close() {
 	if w.f != nil {
 		w.f.Close()
 		w.f = nil
+	}
+	if w.blocking && w.fd != 0 {
+		syscall.Close(int(w.fd))
+		w.fd = 0
 	}
 }

@@ -105,9 +105,15 @@ type Options struct {
 	Check func(r *robot.Robot, list *diag.List)
 	// Binary is the frcd executable for the roboRIO (`make rio`).
 	Binary string
-	// WPILibDir, when set, holds libwpiHal.so and libwpiutil.so to install
-	// in LibDir; otherwise the deploy checks that they are there.
+	// WPILibDir, when set, holds the WPILib libraries frcd loads
+	// (WPILibLibs for the roboRIO, in LibDir; SystemcoreLibs for
+	// Systemcore, in SystemcoreLibDir) to install; otherwise the deploy
+	// checks that they are there.
 	WPILibDir string
+	// libs and libDir are the WPILib libraries and where they go: the
+	// roboRIO's unless the platform's deploy sets them.
+	libs   []string
+	libDir string
 	// Hosts are tried in order (host or host:port; port 22 by default).
 	Hosts []string
 	// DialTimeout bounds the connection to each host (default 3 s) and
@@ -182,6 +188,23 @@ type Result struct {
 	LogLines []string
 }
 
+// wpilib are the WPILib libraries frcd loads on the target and their
+// directory there.
+func (o *Options) wpilib() ([]string, string) {
+	if o.libs == nil {
+		return WPILibLibs, LibDir
+	}
+	return o.libs, o.libDir
+}
+
+// wpilibHelp says where to find the libraries.
+func (o *Options) wpilibHelp() string {
+	if o.libs == nil {
+		return "see deploy/roborio-checklist.md"
+	}
+	return "see deploy/systemcore.md"
+}
+
 func (o *Options) defaults() error {
 	if o.Target == (Target{}) {
 		o.Target = RoboRIO
@@ -253,8 +276,18 @@ func (o *Options) plan() ([]upload, error) {
 		{o.YAML, home + "/" + filepath.Base(o.YAML), 0o644},
 	}
 	if o.WPILibDir != "" {
-		for _, lib := range WPILibLibs {
-			ups = append(ups, upload{filepath.Join(o.WPILibDir, lib), o.Target.Root + LibDir + "/" + lib, 0o755})
+		libs, dir := o.wpilib()
+		var missing []string
+		for _, lib := range libs {
+			local := filepath.Join(o.WPILibDir, lib)
+			if _, err := os.Stat(local); err != nil {
+				missing = append(missing, lib)
+			}
+			ups = append(ups, upload{local, o.Target.Root + dir + "/" + lib, 0o755})
+		}
+		if len(missing) > 0 {
+			return nil, fmt.Errorf("deploy: %s has no %s: frcd needs %s from the WPILib install (%s)",
+				o.WPILibDir, strings.Join(missing, ", "), strings.Join(libs, ", "), o.wpilibHelp())
 		}
 	}
 	reserved := map[string]string{o.home() + "/robotCommand": "robotCommand"}
@@ -347,7 +380,7 @@ func Deploy(ctx context.Context, o Options) (*Result, error) {
 		return res, err
 	}
 	// CAP_SYS_NICE, as GradleRIO grants C++ robot programs, lets frcd
-	// raise its priority (frcd does not set a real-time one itself yet).
+	// run its loop thread at a real-time priority (--rt-priority).
 	if err := c.run("setcap cap_sys_nice+eip " + shellQuote(binary)); err != nil {
 		fmt.Fprintf(out, "deploy: warning: frcd will run without real-time priority: %v\n", err)
 	}

@@ -16,11 +16,11 @@ var systemcoreIMUDriver = Driver{Type: systemcoreIMUType, New: newSystemcoreIMU,
 
 var systemcoreIMUType = &config.Type{
 	Name: "systemcore_imu", Class: "SystemcoreIMU", Group: "sensor",
-	Summary: "Systemcore's built-in IMU, read through its system server.",
+	Summary: "Systemcore's built-in IMU, read through WPILib's 2027 HAL.",
 	Doc: "State: an IMU handle (orientation, angular velocity, linear acceleration), published as sensor_msgs/Imu like a " +
-		"pigeon_imu's. Systemcore's system server gives the quaternion (/imu/quat), the gyro rates in °/s (/imu/rawgyro) and " +
-		"the acceleration in g (/imu/rawaccel), converted to rad/s and m/s² as WPILib's IMU.cpp converts them; " +
-		"docs/systemcore.md has the WPILib version these topics were read from. Systemcore has one, so a file has at most one.",
+		"pigeon_imu's. WPILib's HAL gives the quaternion (HAL_GetIMUQuaternion), the gyro rates in rad/s " +
+		"(HAL_GetIMUGyroRates) and the acceleration in m/s² (HAL_GetIMUAcceleration); docs/systemcore.md has the WPILib " +
+		"version they were read from. Systemcore has one, so a file has at most one.",
 	Place:   config.LinkSensor,
 	Example: "{name: base_imu, type: systemcore_imu, frame_id: base_link}",
 	Keys:    []config.Key{config.FrameIDKey, config.RequiredKey},

@@ -13,8 +13,8 @@ import (
 
 // Conn is an NT4 client connection (a robot program's side of ntcore): it
 // subscribes to a server's topics, keeps each announced topic and its
-// latest value, and publishes values of its own. Dial opens one; frcd uses
-// it to reach Systemcore's system server. Safe from any goroutine.
+// latest value, and publishes values of its own. Dial opens one; frcd's
+// tests and the Systemcore VM's agent use it. Safe from any goroutine.
 //
 // Limits: a message of 1 MiB (larger closes the connection), 4096
 // announced topics (announces past it are dropped and counted), a value

@@ -61,7 +61,7 @@
 //
 // Conn (conn.go) is the client side, sharing the message codec: Dial,
 // Subscribe, Publish, Set, the announced topics and their latest values
-// (frcd reaches Systemcore's system server with it).
+// (frcd's tests and the Systemcore VM's agent use it).
 //
 // Not served: the $clients, $serverpub... meta topics (AdvantageScope's
 // NT4 source, Mechanical-Advantage/AdvantageScope 39b8239

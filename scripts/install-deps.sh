@@ -22,7 +22,10 @@ gcc                    gcc
 arm-linux-gnueabi-gcc  gcc-arm-linux-gnueabi
 /usr/arm-linux-gnueabi/include/stdio.h libc6-dev-armel-cross
 qemu-arm               qemu-user
-# the Systemcore build (make systemcore-test): its arm64 tests under qemu-aarch64
+# the Systemcore build (make systemcore): the arm64 cross compiler and its C
+# library for cgo (the WPILib HAL), qemu to run the arm64 binary and its tests
+aarch64-linux-gnu-gcc  gcc-aarch64-linux-gnu
+/usr/aarch64-linux-gnu/include/stdio.h libc6-dev-arm64-cross
 qemu-aarch64           qemu-user
 # ROS 1 tools for the ROS bridge integration tests, from Debian itself
 rosmaster              python3-rosmaster

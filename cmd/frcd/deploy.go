@@ -21,9 +21,9 @@ import (
 const deployUsage = `  frcd deploy --team N [--host ADDR,...] [--binary bin/frcd-rio] [--wpilib-libs DIR] ROBOT.urdf ROBOT.yaml
                           validate the robot, install frcd on the team's roboRIO over SSH,
                           restart the robot program and show its first log lines
-  frcd deploy --systemcore [--host ADDR,...] [--binary bin/frcd-systemcore] ROBOT.urdf ROBOT.yaml
+  frcd deploy --systemcore [--host ADDR,...] [--binary bin/frcd-systemcore] [--wpilib-libs DIR] ROBOT.urdf ROBOT.yaml
                           the same on a Systemcore (robot.local, then 172.26.0.1 over USB):
-                          /home/systemcore, run by the robot service
+                          /home/systemcore, run by the robot service, with WPILib's 2027 HAL
 `
 
 // deployHidden are the flags of `frcd deploy` for tests against a fake
@@ -37,7 +37,9 @@ func deployRobot(args []string, stdout, stderr io.Writer) int {
 	hosts := fs.String("host", "", "address(es) of the roboRIO, host or host:port, comma-separated and tried in order (instead of --team's)")
 	systemcore := fs.Bool("systemcore", false, "deploy to a Systemcore (WPILib's 2027 controller) instead of a roboRIO")
 	binary := fs.String("binary", "bin/frcd-rio", "the frcd executable for the roboRIO, as `make rio` builds it (with --systemcore: bin/frcd-systemcore, as `make systemcore` builds it)")
-	libs := fs.String("wpilib-libs", "", "a directory with libwpiHal.so and libwpiutil.so to install in "+deploy.LibDir+" (default: check that they are there)")
+	libs := fs.String("wpilib-libs", "", "a directory with libwpiHal.so and libwpiutil.so to install in "+deploy.LibDir+
+		" (with --systemcore: "+strings.Join(deploy.SystemcoreLibs, ", ")+" for linuxsystemcore, in "+deploy.SystemcoreLibDir+
+		", or a WPILib install, ~/wpilib/YEAR, whose linuxsystemcore Maven zips hold them; default: check that they are there)")
 	identity := fs.String("identity", "", "a private key to log in with (default: ~/.ssh/id_ed25519, id_ecdsa, id_rsa; the empty password is always tried)")
 	knownHosts := fs.String("known-hosts", "", "the known_hosts file (default ~/.ssh/known_hosts); an unknown roboRIO's key is trusted and recorded")
 	timeout := fs.Duration("timeout", 3*time.Second, "how long to wait for each address to answer")
@@ -75,8 +77,8 @@ func deployRobot(args []string, stdout, stderr io.Writer) int {
 		if !set["user"] && !set["owner"] {
 			o.Target.User, o.Target.Owner = deploy.SystemcoreTarget.User, deploy.SystemcoreTarget.Owner
 		}
-		if set["wpilib-libs"] || set["log-lines"] || set["log-wait"] {
-			fmt.Fprintln(stderr, "frcd deploy: --systemcore takes no --wpilib-libs (its frcd is static) and shows no log (--log-lines, --log-wait)")
+		if set["log-lines"] || set["log-wait"] {
+			fmt.Fprintln(stderr, "frcd deploy: --systemcore shows no log (--log-lines, --log-wait)")
 			return exitUsage
 		}
 		if *team != 0 && *hosts == "" {

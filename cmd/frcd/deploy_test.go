@@ -124,7 +124,7 @@ func TestDeploySystemcoreFlags(t *testing.T) {
 		{[]string{"--systemcore", "--host", noConnection(t), "--binary", filepath.Join(t.TempDir(), "frcd-systemcore"), u, y}, "build frcd for Systemcore with `make systemcore`"},
 		{[]string{"--systemcore", "--host", noConnection(t), "--binary", self, u, y}, "not a 64-bit ARM executable for Systemcore"},
 		{[]string{"--systemcore", "--team", "1234", u, y}, "not by team number"},
-		{[]string{"--systemcore", "--host", noConnection(t), "--wpilib-libs", t.TempDir(), u, y}, "takes no --wpilib-libs"},
+		{[]string{"--systemcore", "--host", noConnection(t), "--log-lines", "3", u, y}, "shows no log"},
 	} {
 		code, _, errOut := runDeploy(c.args...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {

@@ -31,7 +31,7 @@ func openHardware(name string, r *robot.Robot, logf func(string, ...any)) (hal.B
 		if err != nil {
 			return nil, "", err
 		}
-		return b, fmt.Sprintf("Systemcore (SocketCAN %v, heartbeat %s)", o.CAN, o.Heartbeat), nil
+		return b, fmt.Sprintf("Systemcore (SocketCAN %v, heartbeat %s, WPILib HAL)", o.CAN, o.HeartbeatMode()), nil
 	}
 	return nil, "", fmt.Errorf("--hal %s: want sim, linux, roborio or systemcore", name)
 }

@@ -192,6 +192,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	saveScenario := fs.String("save-scenario", "", "write the scenario the sim starts from to this file (JSON), to replay the run with --scenario")
 	wsAddr := fs.String("wpilibws", wpilibws.DefaultAddr, "host:port of the WPILib HAL simulation WebSocket server (resource /wpilibws), or off")
 	tel := telemetryFlags(fs)
+	priority := fs.Int("rt-priority", daemon.DefaultPriority, "the SCHED_FIFO priority (1-99) of the loop's thread, taken where permitted (CAP_SYS_NICE, as frcd deploy grants; root); 0: the normal priority. The status line's rt= says which it runs at")
 	spin := fs.Duration("spin", 0, "spin this long before each cycle instead of sleeping (less jitter, more CPU; default at 500 Hz and above: as long as the measured wake-up lateness needs; -1ns never)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: frcd run --hal sim|linux|roborio|systemcore (or --sim) [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] [--nt ADDR|off] [--log DIR] ROBOT.urdf ROBOT.yaml")
@@ -270,12 +271,18 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	logger := log.New(stderr, "", 0)
 	limit, from := applyMemoryLimit(os.Getenv)
 	var sigs *signals // set before the daemon runs
-	o := daemon.Options{RealTime: true, Rate: *rate, Seed: *seed, Enabled: !*disabled, Spin: *spin, Status: stdout, StatusEvery: *every, Logf: logger.Printf,
+	o := daemon.Options{RealTime: true, Rate: *rate, Seed: *seed, Enabled: !*disabled, Spin: *spin, Priority: *priority, Status: stdout, StatusEvery: *every, Logf: logger.Printf,
 		Halted: func() {
 			if sig := sigs.Dump(); sig != nil { // SIGQUIT's dump, of the daemon still running but halted
 				dumpGoroutines(stderr, sig)
 			}
 		}}
+	if *priority <= 0 {
+		o.Priority = -1
+	} else if *priority > 99 {
+		fmt.Fprintf(stderr, "frcd run: --rt-priority %d: SCHED_FIFO priorities are 1-99 (0: normal priority)\n", *priority)
+		return exitUsage
+	}
 	if *scenario != "" {
 		if o.Scenario, err = sim.LoadScenario(*scenario); err != nil {
 			fmt.Fprintf(stderr, "frcd run: %v\n", err)

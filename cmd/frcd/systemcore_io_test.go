@@ -1,8 +1,10 @@
+//go:build systemcore && cgo && !roborio
+
 package main
 
 import (
 	"math"
-	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,41 +15,54 @@ import (
 	"github.com/frcd/frcd/hal/linux"
 	"github.com/frcd/frcd/hal/systemcore"
 	"github.com/frcd/frcd/interfaces"
-	"github.com/frcd/frcd/internal/systemservertest"
+	"github.com/frcd/frcd/internal/fakehal"
 	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/robot"
 )
 
 // examples/systemcore_io (the competition robot's style re-wired for
-// Systemcore) on the systemcore backend against the emulated system
-// server, the daemon's loop stepped by the test. This machine's host
-// kernel has no AF_CAN, so the five CAN buses are fakes here (the CAN
-// side runs on a real kernel with vcan in TestSystemcoreCANOnKernel).
-// Checked: the Driver Station's enable from the server enables the
-// outputs, PWM valsets follow the voltage commands, the pot, the limit
-// switch and the IMU from the server reach the joint states and handles,
-// and disable, e-stop, a Driver Station gone silent and the server's
-// connection lost all set the PWM valsets neutral (0).
-func TestExampleOnEmulatedSystemServer(t *testing.T) {
-	srv, err := systemservertest.Start()
+// Systemcore) on the systemcore backend over the fake 2027 HAL
+// (internal/fakehal: WPILib's HAL functions as its headers declare them,
+// playing a Driver Station), the daemon's loop stepped by the test. make
+// systemcore-test runs it as an arm64 binary under qemu-aarch64 with the
+// fake built for arm64. This machine's kernel has no AF_CAN, so the CAN
+// buses are fakes here (the CAN side runs on a real kernel in
+// TestSystemcoreIOOnKernel). Checked: the Driver Station's enable makes
+// the PWM pulses follow the voltage commands; the pot, the limit switch
+// and the IMU reach the joint states and handles; joysticks and the match
+// reach the backend; disable, no Driver Station, outputs disabled, a stale
+// Driver Station and e-stop (latched) each set every PWM neutral within
+// one cycle; the final halt holds the heartbeat disabled and Close leaves
+// every pulse 0.
+func TestExampleOnFakeHAL(t *testing.T) {
+	tooltest.Require(t, tooltest.CC)
+	dir := t.TempDir()
+	lib, err := fakehal.Build(dir, "", "2027")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
+	f, err := fakehal.NewFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range f.Env() {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
 	r, list, err := robot.Load("../../examples/systemcore_io/robot.urdf", "../../examples/systemcore_io/robot.yaml")
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("%v %v", err, list)
 	}
 	o := systemcore.OptionsFrom(r.Config)
-	o.SystemServer = srv.Addr()
+	o.HALLibrary = lib
 	p := linux.Parts{Buses: map[string]hal.CANBus{}}
 	fd := map[string]bool{}
 	for _, n := range o.CAN {
 		p.Buses[n] = haltest.NewCAN()
 		fd[n] = false
 	}
-	// The universal heartbeat on can_s0, always sent: its enable bit must
-	// follow the system server's Driver Station.
+	// The universal heartbeat on can_s0, sent here (on Systemcore the OS
+	// sends it): its enable bit must follow the HAL's Driver Station.
 	can0 := p.Buses["can_s0"].(*haltest.CAN)
 	on, _ := heartbeat.ParseMode("on")
 	p.Heartbeats, p.HeartbeatBuses = []linux.Heartbeat{heartbeat.New(can0, on)}, []string{"can_s0"}
@@ -55,61 +70,66 @@ func TestExampleOnEmulatedSystemServer(t *testing.T) {
 		h, err := hal.ParseHeartbeat(can0.Last[hal.HeartbeatID])
 		return err == nil && h.Enabled
 	}
-	b := systemcore.New(o, p, fd)
+	b, err := systemcore.New(o, p, fd)
+	if err != nil {
+		t.Fatal(err)
+	}
 	d, err := daemon.New(r, b, daemon.Options{Rate: 100, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
 
-	const deadline = 10 * time.Second
-	// run steps the loop, sending the drive and arm commands every cycle
-	// as a ROS controller would, until ok holds. Step runs the loop on
-	// its own time (a period a step), so the commands carry that time.
 	cmd, vt := 0.0, time.Duration(0)
-	step := func() { vt += d.Loop.Period(); d.Step() }
-	valset := func(ch string) int64 { v, _ := srv.Int("/io/" + ch + "/valset"); return v }
-	run := func(what string, ok func() bool) {
+	pulses := func() [6]int {
+		calls, err := f.Calls()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fakehal.LastPulses(calls)
+	}
+	// step runs one cycle, sending the drive and arm commands as a ROS
+	// controller would.
+	step := func() {
+		for _, c := range []string{"left_voltage", "right_voltage", "arm_voltage"} {
+			d.Loop.Controller(c).Command(cmd, vt+d.Loop.Period())
+		}
+		vt += d.Loop.Period()
+		d.Step()
+	}
+	// within runs at most n cycles until ok holds; it returns how many.
+	within := func(what string, n int, ok func() bool) int {
 		t.Helper()
-		end := time.Now().Add(deadline)
-		for !ok() {
-			if time.Now().After(end) {
-				js, _ := d.Loop.JointState("arm_joint")
-				t.Fatalf("%s: not within %v (arm_joint %+v; valsets %d %d %d; DS %+v; inhibited %q; %s; %+v)", what, deadline, js,
-					valset("0"), valset("1"), valset("2"), b.DS(), d.Loop.Inhibited(), d.StatusLine(), b.Report(nil))
-			}
-			for _, c := range []string{"left_voltage", "right_voltage", "arm_voltage"} {
-				d.Loop.Controller(c).Command(cmd, vt+d.Loop.Period())
+		for i := 0; i <= n; i++ {
+			if ok() {
+				return i
 			}
 			step()
-			runtime.Gosched() // the server's values come on their own goroutines
 		}
+		t.Fatalf("%s: not within %d cycles (pulses %v; DS %+v; %s)", what, n, pulses(), b.DS(), d.StatusLine())
+		return 0
 	}
-	neutral := func() bool { return valset("0") == 0 && valset("1") == 0 && valset("2") == 0 }
-	driving := func() bool { return valset("0") > 1500 && valset("1") > 0 && valset("1") < 1500 && valset("2") > 1500 }
+	neutral := func() bool { p := pulses(); return p[0] == 0 && p[1] == 0 && p[2] == 0 }
+	driving := func() bool { p := pulses(); return p[0] > 1500 && p[1] > 0 && p[1] < 1500 && p[2] > 1500 }
 
-	// Disabled (no Driver Station yet): the modes are set, every PWM neutral.
-	run("SmartIO modes published", func() bool {
-		for ch, mode := range []int64{4, 4, 4, 2, 0, 1} {
-			if v, ok := srv.Int("/io/" + string(rune('0'+ch)) + "/type"); !ok || v != mode {
-				return false
-			}
-		}
-		return true
-	})
 	cmd = 6
-	run("neutral while disabled", neutral)
+	within("neutral while disabled", 3, neutral)
 	if hbEnabled() {
 		t.Error("the CAN heartbeat says enabled before the Driver Station does")
+	}
+	calls, _ := f.Calls()
+	for _, want := range []string{"HAL_InitializePWMPort channel=0", "HAL_SetPWMOutputPeriod h=0x10000 period=3", "HAL_InitializeAnalogInputPort channel=3",
+		"HAL_InitializeDIOPort channel=4 input=1", "HAL_InitializeDIOPort channel=5 input=0"} {
+		if !strings.Contains(strings.Join(calls, "\n"), want) {
+			t.Errorf("no %q among the HAL calls", want)
+		}
 	}
 
 	// Inputs: the pot at 1.65 V, the limit switch closed (low, inverted),
 	// the IMU turned 90° about z and turning.
-	srv.SetValget(3, 1650)
-	srv.SetValget(4, 0)
-	srv.SetIMU([4]float64{math.Sqrt2 / 2, 0, 0, math.Sqrt2 / 2}, [3]float64{0, 0, 45}, [3]float64{0, 0, 1})
+	f.Set("ai 3 1.65", "dio 4 0", "quat 0.7071067811865476 0 0 0.7071067811865476", "gyro 0 0 0.7853981633974483", "accel 0 0 9.80665")
 	want := 1.65/5*4.697 - 0.5
-	run("the pot in arm_joint's position", func() bool {
+	within("the pot in arm_joint's position", 3, func() bool {
 		js, ok := d.Loop.JointState("arm_joint")
 		return ok && math.Abs(js.Position-want) < 1e-9
 	})
@@ -121,85 +141,70 @@ func TestExampleOnEmulatedSystemServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run("the limit switch pressed", func() bool { return limit.Value })
-	run("the IMU's reading", func() bool {
+	within("the limit switch pressed", 3, func() bool { return limit.Value })
+	within("the IMU's reading", 3, func() bool {
 		return math.Abs(imu.Orientation[2]-math.Sqrt2/2) < 1e-12 && math.Abs(imu.Orientation[3]-math.Sqrt2/2) < 1e-12 &&
 			math.Abs(imu.AngularVelocity[2]-math.Pi/4) < 1e-12 && imu.LinearAcceleration[2] == hal.Gravity
 	})
-	srv.SetValget(4, 1)
-	run("the limit switch released", func() bool { return !limit.Value })
 
-	// Enabled by the Driver Station through the server: the PWMs follow.
-	enabled := systemservertest.Control{Enabled: true, DSConnected: true, Watchdog: true, Mode: 2}
-	srv.SetControl(&enabled)
-	run("PWM valsets follow the commands once enabled", driving)
-	run("the CAN heartbeat enabled by the system server's Driver Station", hbEnabled)
+	// Enabled by the Driver Station (teleop): the PWMs follow.
+	f.Set("cw 1 2 0 0 1", "joyaxes 0 0.5 -0.25", "joybuttons 0 0x5 0xf", "matchinfo 2027test 2 12 0", "gamedata R")
+	within("PWM pulses follow the commands once enabled", 3, driving)
+	within("the CAN heartbeat enabled by the Driver Station", 3, hbEnabled)
+	var j hal.JoystickState
+	if err := b.Joystick(0, &j); err != nil || j.NumAxes != 2 || j.Axes[0] != 0.5 || !j.Button(1) || j.Button(2) || !j.Button(3) {
+		t.Errorf("joystick 0: %+v, %v", j, err)
+	}
+	if m, err := b.MatchInfo(); err != nil || m.Label() != "Q12" || m.Event != "2027test" || m.GameMessage != "R" {
+		t.Errorf("match %+v, %v", m, err)
+	}
 	cmd = -6
-	run("and follow them reversed", func() bool { return valset("0") > 0 && valset("0") < 1500 && valset("1") > 1500 })
+	within("and follow them reversed", 3, func() bool { p := pulses(); return p[0] > 0 && p[0] < 1500 && p[1] > 1500 })
 	cmd = 6
-	run("forward again", driving)
+	within("forward again", 3, driving)
 
-	for _, c := range []struct {
-		name string
-		mod  func(c *systemservertest.Control)
-	}{
-		{"disabled", func(c *systemservertest.Control) { c.Enabled = false }},
-		{"no Driver Station", func(c *systemservertest.Control) { c.DSConnected = false }},
+	// Each way the Driver Station stops the robot: neutral within a cycle.
+	for _, c := range []struct{ name, off, on string }{
+		{"disabled", "cw 0 2 0 0 1", "cw 1 2 0 0 1"},
+		{"no Driver Station", "cw 1 2 0 0 0", "cw 1 2 0 0 1"},
+		{"outputs disabled (Systemcore's watchdog)", "outputs 0", "outputs 1"},
+		{"the Driver Station stale", "stale 1", "stale 0"},
 	} {
-		c2 := enabled
-		c.mod(&c2)
-		srv.SetControl(&c2)
-		run(c.name+": neutral", neutral)
-		run(c.name+": the CAN heartbeat disabled", func() bool { return !hbEnabled() })
-		srv.SetControl(&enabled)
-		run(c.name+": driving again", driving)
+		f.Set(c.off)
+		n := within(c.name+": neutral", 1, neutral)
+		t.Logf("%s: every PWM neutral after %d cycle(s) of %v", c.name, n, d.Loop.Period())
+		within(c.name+": the CAN heartbeat disabled", 3, func() bool { return !hbEnabled() })
+		f.Set(c.on)
+		within(c.name+": driving again", 3, driving)
 	}
-	srv.SetControl(nil)
-	run("the Driver Station silent: neutral", neutral)
-	srv.SetControl(&enabled)
-	run("driving again", driving)
 
-	// The connection lost: the Driver Station reads disabled and the loop
-	// sets every output neutral; on the new connection every output is
-	// published neutral before anything else.
-	srv.Pause()
-	run("disabled while the server is gone", func() bool { return !b.DS().Enabled })
-	for range 5 {
+	// E-stop, last: it latches.
+	f.Set("cw 1 2 1 0 1")
+	n := within("e-stopped: neutral", 1, neutral)
+	t.Logf("e-stop: every PWM neutral after %d cycle(s)", n)
+	f.Set("cw 1 2 0 0 1")
+	for range 20 {
 		step()
-	}
-	if err := srv.Resume(); err != nil {
-		t.Fatal(err)
-	}
-	tooltest.Eventually(t, deadline, "a valset on the new connection", func() bool {
-		v, ok := srv.Int("/io/0/valset")
-		if ok && v != 0 {
-			t.Fatalf("the first valset on the new connection is %d, not neutral", v)
+		if !neutral() || b.DS().Enabled {
+			t.Fatalf("e-stop did not latch: pulses %v, DS %+v", pulses(), b.DS())
 		}
-		return ok
-	})
-	run("driving again on the new connection", driving)
-
-	// E-stop, last: the daemon latches it, as the roboRIO does.
-	estop := enabled
-	estop.EStop = true
-	srv.SetControl(&estop)
-	run("e-stopped: neutral", neutral)
-	srv.SetControl(&enabled)
-	run("the Driver Station enabled again", func() bool { return b.DS().Enabled })
-	// A negative check needs a window: cycles commanded until the server
-	// has sent five more control messages (every 20 ms), so that many of
-	// frcd's flushes (every 5 ms) have gone out in between.
-	sent := srv.Sent()
-	run("five control messages commanded through after the e-stop", func() bool { return srv.Sent() >= sent+5 || !neutral() })
-	if !neutral() {
-		t.Errorf("e-stop did not latch: valsets %d %d %d", valset("0"), valset("1"), valset("2"))
 	}
+	// The final halt, then Close, as on SIGTERM: the heartbeat's last
+	// frame says disabled, the Driver Station is told so and every pulse
+	// is 0 (measured under qemu-aarch64 by make systemcore-test).
+	start := time.Now()
 	d.Halt() // its error is the fake CAN's: no PDP or PH answers there
-	// The server's Driver Station still says enabled: the heartbeat's
-	// last frame must say disabled all the same (a device whose neutral
-	// frame was lost then stops at the heartbeat).
+	b.AdvanceTo(vt + d.Loop.Period())
+	halted := time.Since(start)
 	if hbEnabled() || b.DS().Enabled {
-		t.Errorf("after the halt, with the server's DS enabled: heartbeat enabled %v, DS %+v", hbEnabled(), b.DS())
+		t.Errorf("after the halt: heartbeat enabled %v, DS %+v", hbEnabled(), b.DS())
 	}
-	tooltest.Eventually(t, deadline, "neutral after the halt", neutral)
+	if err := b.Close(); err != nil {
+		t.Error(err)
+	}
+	closed := time.Since(start)
+	t.Logf("halt: %v; halt and close (every SmartIO output freed at 0, the HAL shut down): %v", halted, closed)
+	if !neutral() {
+		t.Errorf("after Close: pulses %v", pulses())
+	}
 }

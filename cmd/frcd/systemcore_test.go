@@ -7,10 +7,12 @@ import (
 
 // validate --hal systemcore: examples/systemcore and systemcore_io run
 // as they are; on the competition example every device Systemcore's
-// backend cannot run gets its finding (encoders, relays, analog outputs,
-// the navX on roboRIO ports, CTRE's closed devices), every channel past
-// SmartIO's six and every SmartIO channel used twice gets one, and the
-// devices it can run (the PDP, PWM controllers on channels 0-5) get none.
+// backend cannot run gets its finding (relays, analog outputs, DIO duty
+// cycles, encoders off SmartIO's channel pairs, the navX on roboRIO
+// ports), every channel past SmartIO's six and every SmartIO channel used
+// twice gets one, and the devices it can run (the PDP, PWM controllers on
+// channels 0-5, encoders on SmartIO pairs, CTRE's devices through CTRE's
+// libraries) get none.
 func TestValidateSystemcore(t *testing.T) {
 	for _, ex := range []string{"systemcore", "systemcore_io"} {
 		code, out, errOut := runFrcd("validate", "--hal", "systemcore", "../../examples/"+ex+"/robot.urdf", "../../examples/"+ex+"/robot.yaml")
@@ -23,21 +25,23 @@ func TestValidateSystemcore(t *testing.T) {
 		t.Fatalf("examples/competition: exit %d\n%s%s", code, out, errOut)
 	}
 	for _, want := range []string{
-		`encoder "left_drive_encoder": the systemcore backend cannot run it: it has no quadrature encoders`,
+		`nidec "shooter_joint": the systemcore backend cannot run it: it has no DIO duty-cycle outputs`,
+		`encoder "turret_encoder": ch_a: DIO 8 and 9: Systemcore counts quadrature on SmartIO channel pairs 0/1, 2/3, 4/5 only`,
 		`digital_input "elevator_lower_limit": dio_channel: DIO channel 6: Systemcore has SmartIO channels 0-5 only (WPILib's kNumSmartIo = 6)`,
 		`analog_input "shoulder_pot": ain_channel: analog input channel 0 is SmartIO channel 0, which right_front_wheel_joint's id already uses`,
 		`pwm_victor_spx "conveyor_joint": id: PWM channel 9: Systemcore has SmartIO channels 0-5 only`,
 		`relay "hatch_joint": the systemcore backend cannot run it: it has no relay channels`,
 		`analog_output "underglow_led": the systemcore backend cannot run it: it has no analog outputs`,
 		`navx "navx": the systemcore backend cannot run it: it has no roboRIO SPI or I2C ports`,
-		`talon_srx "left_front_wheel_joint": the systemcore backend cannot run it: it has no vendor-library CAN motor controllers`,
-		`pigeon_imu "pigeon": the systemcore backend cannot run it: it has no vendor-library Pigeon IMUs`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("--hal systemcore lacks %q\n%s", want, out)
 		}
 	}
-	for _, not := range []string{`pdp "pdp":`, `spark "right_front_wheel_joint":`, `victor_sp "right_rear_wheel_joint":`} {
+	for _, not := range []string{`pdp "pdp":`, `spark "right_front_wheel_joint":`, `victor_sp "right_rear_wheel_joint":`,
+		`encoder "left_drive_encoder": ch_a: DIO 0 and 1`, `encoder "left_drive_encoder": the systemcore backend cannot run it`,
+		// CTRE's devices run through CTRE's Phoenix libraries, as on the roboRIO (deploy/ctre.md).
+		`talon_srx "left_front_wheel_joint": the systemcore backend cannot run it`, `pigeon_imu "pigeon": the systemcore backend cannot run it`} {
 		if strings.Contains(out, not) {
 			t.Errorf("--hal systemcore warns about %s, which it runs\n%s", not, out)
 		}

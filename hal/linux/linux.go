@@ -91,6 +91,16 @@ type Parts struct {
 	CTREErr error
 }
 
+// OpenCTRE loads CTRE's libraries for Phoenix's SocketCAN platform, the
+// bus of that interface name being Phoenix 6's default (Systemcore's
+// backend shares it); its error says why when they do not load (this
+// build has no CTRE support, or the libraries are missing).
+func OpenCTRE(defaultBus string) (Vendor, error) { return openCTRE(Options{CAN: []string{defaultBus}}) }
+
+// CTRECaps are the CTRE providers this build can give (0 without the ctre
+// build tag and cgo).
+const CTRECaps = ctreCaps
+
 // Vendor is a vendor library that keeps its actuators enabled while fed
 // (hal/ctre's Lib: Phoenix's non-FRC enable).
 type Vendor interface {
@@ -121,7 +131,7 @@ type Backend struct {
 	Logf func(format string, args ...any)
 	// DSFrom, when set before the first cycle, is the Driver Station in
 	// place of SetEnabled's, for DS and the heartbeats (Systemcore's, from
-	// its system server).
+	// WPILib's HAL).
 	DSFrom func() hal.DSState
 }
 

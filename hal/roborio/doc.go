@@ -1,10 +1,12 @@
 // Package roborio is the hal.Backend of a real roboRIO: every capability
 // reaches the FPGA and NetComm through the WPILib HAL, libwpiHal.so, the
 // 2026 season's C API (allwpilib tag v2026.2.2, the headers in
-// hal/src/main/native/include/hal/). frcd's C declarations of the HAL
-// functions are its own (wpihal.h); the library is loaded at run time with
-// dlopen, so frcd builds without NI or WPILib files and Open fails with
-// one clear line when they are missing.
+// hal/src/main/native/include/hal/), through hal/wpihal, the binding it
+// shares with Systemcore's 2027 HAL. frcd's C declarations of the HAL
+// functions are its own (hal/wpihal/hal2026.c); the library is loaded at
+// run time with dlopen, so frcd builds without NI or WPILib files and Open
+// fails with one clear line when they are missing. This package is the
+// roboRIO's part: where the HAL is deployed, the checklist, Caps.
 //
 // The package builds only with the roborio build tag and cgo (make rio;
 // see the Makefile); without them it holds nothing but this comment and
@@ -56,8 +58,9 @@
 // says to); RESOURCE_IS_ALLOCATED wraps hal.ErrInUse and the out-of-range
 // statuses hal.ErrNoDevice.
 //
-// The tests (roborio_test.go) compile a fake libwpiHal.so from
-// testdata/fakehal.c with the host's C compiler; it records every call
-// with its arguments, and the tests check them. deploy/roborio-checklist.md
+// The tests (hal/wpihal's, with the roborio tag) compile a fake
+// libwpiHal.so from hal/wpihal/testdata/fakehal2026.c with the host's C
+// compiler; it records every call with its arguments, and the tests check
+// them. deploy/roborio-checklist.md
 // lists what that verifies and what still needs a robot.
 package roborio

@@ -10,9 +10,11 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/ctre"
 	"github.com/frcd/frcd/hal/heartbeat"
 	"github.com/frcd/frcd/hal/linux"
 	"github.com/frcd/frcd/hal/socketcan"
+	"github.com/frcd/frcd/hal/wpihal"
 )
 
 // Buses are Systemcore's CAN interfaces, in WPILib's bus order
@@ -23,30 +25,49 @@ var Buses = []string{"can_s0", "can_s1", "can_s2", "can_s3", "can_s4"}
 // (sizeof(struct canfd_frame)); a classic interface has 16.
 const fdMTU = 72
 
+// NumSmartIO is how many SmartIO channels Systemcore has (WPILib's
+// PortsInternal.hpp: kNumSmartIo = 6); PWM, DIO, analog inputs and
+// encoders are all SmartIO channels, numbered 0 to 5, one use each.
+const NumSmartIO = 6
+
+// HALDirs are where WPILib's deploy puts libwpiHal.so and the libraries it
+// needs on Systemcore (allwpilib developerRobot/build.gradle at caf0fb2dcc:
+// libraryDirectory /home/systemcore/wpilib/third-party/lib); LD_LIBRARY_PATH
+// is searched first.
+var HALDirs = []string{"/home/systemcore/wpilib/third-party/lib"}
+
+// Checklist is where a user reads how to deploy frcd and the HAL to
+// Systemcore.
+const Checklist = "deploy/systemcore.md"
+
 // Options are the `linux:` section's settings as Systemcore reads them.
 type Options struct {
 	// CAN names the interfaces to open; empty means all of Buses.
 	CAN []string
-	// Heartbeat is auto, on or off (hal/heartbeat's modes).
+	// Heartbeat is auto, on or off (hal/heartbeat's modes); "" is off:
+	// Systemcore's own robot_heartbeat service sends the FRC heartbeat from
+	// the Driver Station's state, and frcd must not fight it (auto with
+	// ros_enable, whose enable the OS does not know).
 	Heartbeat string
 	// SysNet is where the interfaces' MTUs are read ("" is
 	// /sys/class/net); tests point it elsewhere.
 	SysNet string
-	// SystemServer is the system server's host:port ("" is
-	// SystemServerAddr; "off" connects to none: no SmartIO, IMU, battery
-	// or Driver Station from it).
-	SystemServer string
 	// ROSEnable takes the Driver Station from ROS (/frcd/enable), as on a
-	// coprocessor, instead of from the system server.
+	// coprocessor, instead of from WPILib's HAL.
 	ROSEnable bool
+	// HALLibrary, when set, is the libwpiHal.so to load, searching nothing
+	// (tests load the fake); else LD_LIBRARY_PATH, then HALDirs.
+	HALLibrary string
 }
 
 // OptionsFrom reads the `linux:` section of a checked robot file.
 func OptionsFrom(c *config.File) Options {
-	o := Options{Heartbeat: "auto"}
+	var o Options
 	if l := c.Linux; l != nil {
-		o.CAN, o.Heartbeat = l.List("can"), l.Str("heartbeat")
-		o.SystemServer, o.ROSEnable = l.Str("system_server"), l.Bool("ros_enable")
+		o.CAN, o.ROSEnable = l.List("can"), l.Bool("ros_enable")
+		if l.Has("heartbeat") {
+			o.Heartbeat = l.Str("heartbeat")
+		}
 	}
 	if len(o.CAN) == 0 {
 		o.CAN = append([]string(nil), Buses...)
@@ -54,23 +75,36 @@ func OptionsFrom(c *config.File) Options {
 	return o
 }
 
-// Caps are the providers Systemcore's backend has: its CAN buses, and
-// through the system server's NT4 topics the SmartIO channels as PWM
-// outputs, DIO, duty-cycle outputs and analog inputs, and the built-in
-// IMU. What it has no hardware for (relays, analog out, the roboRIO's
-// ports) or no topic for (quadrature encoders) it does not implement;
-// Lacks says why.
-const Caps = hal.CapCAN | hal.CapPWM | hal.CapDIO | hal.CapDutyCycle | hal.CapAnalogIn | hal.CapIMU
+// HeartbeatMode is o.Heartbeat, its default made explicit.
+func (o Options) HeartbeatMode() string {
+	switch {
+	case o.Heartbeat != "":
+		return o.Heartbeat
+	case o.ROSEnable:
+		return "auto"
+	}
+	return "off"
+}
+
+// Caps are the providers Systemcore's backend has as make systemcore
+// builds it: its CAN buses; through WPILib's 2027 HAL (hal/wpihal) the
+// SmartIO channels as PWM outputs, DIO, analog inputs and quadrature
+// encoders, and the built-in IMU; CTRE's devices through CTRE's Phoenix
+// libraries for SocketCAN, when deployed (deploy/ctre.md; the ctre build
+// tag). What it has no hardware for (relays, analog out, duty-cycle
+// outputs, the roboRIO's ports) it does not implement; Lacks says why.
+const Caps = hal.CapCAN | wpihal.SystemcoreCaps | ctre.Caps
 
 // Backend is Systemcore's hal.Backend: a hal.CANBuses, hal.NamedCAN,
 // hal.Stepper, hal.Enabler, hal.Epocher, hal.Reporter and hal.Lacker. It
 // wraps the Linux backend's CAN, heartbeat and Driver Station parts, but
-// not its GPIO or spidev, which Systemcore does not give a program.
+// not its GPIO or spidev, which Systemcore does not give a program, and
+// WPILib's HAL for the rest.
 type Backend struct {
 	l     *linux.Backend
 	start time.Time
 	fd    map[string]bool
-	link  *link // the system server; nil with system_server: off
+	io    halIO // WPILib's HAL; nil in a build without it
 	rosDS bool  // the Driver Station is frcd's own, enabled over ROS
 }
 
@@ -80,52 +114,121 @@ func (b *Backend) Now() time.Duration { return time.Since(b.start) }
 // Epoch is the wall-clock time of Now's zero.
 func (b *Backend) Epoch() time.Time { return b.start }
 
-// DS is the Driver Station as the system server reports it (disabled
-// while the server is not connected or its control data is stale), or,
-// with `linux: {ros_enable: true}`, frcd's own, enabled by SetEnabled.
+// DS is the Driver Station as WPILib's HAL reports it, or, with `linux:
+// {ros_enable: true}`, frcd's own, enabled by SetEnabled.
 func (b *Backend) DS() hal.DSState { return b.l.DS() }
 
-// useServerDS makes the system server's Driver Station the backend's and
-// its heartbeats' (unless ros_enable takes it from ROS).
-func (b *Backend) useServerDS() {
-	if !b.rosDS && b.link != nil {
-		b.l.DSFrom = func() hal.DSState { return b.link.dsState(b.Now()) }
+// useHALDS makes the HAL's Driver Station the backend's and its
+// heartbeats' (unless ros_enable takes it from ROS).
+func (b *Backend) useHALDS() {
+	if !b.rosDS && b.io != nil {
+		b.l.DSFrom = b.io.DS
 	}
 }
 
 // SetEnabled enables or disables the robot (ROS's /frcd/enable). When the
-// Driver Station comes from the system server, an enable does nothing and
-// a disable (the daemon's final halt) holds the robot disabled, the CAN
-// heartbeats too, whatever the server says.
-func (b *Backend) SetEnabled(on bool) { b.l.SetEnabled(on) }
+// Driver Station comes from the HAL, an enable does nothing and a disable
+// (the daemon's final halt) holds the robot disabled, the CAN heartbeats
+// too, and tells the Driver Station so, whatever it says.
+func (b *Backend) SetEnabled(on bool) {
+	if !on && b.io != nil && !b.rosDS { // with ros_enable a disable over ROS is no final halt
+		b.io.Hold()
+	}
+	b.l.SetEnabled(on)
+}
 
-// Joystick is joystick n as the Driver Station last sent it through the
-// system server.
+// Joystick is joystick n as the Driver Station last sent it.
 func (b *Backend) Joystick(n int, dst *hal.JoystickState) error {
-	if b.rosDS || b.link == nil {
+	if b.rosDS || b.io == nil {
 		*dst = hal.JoystickState{}
 		if n < 0 || n >= hal.MaxJoysticks {
 			return hal.ErrNoDevice
 		}
 		return nil
 	}
-	return b.link.joystick(b.Now(), n, dst)
+	return b.io.Joystick(n, dst)
 }
 
 // MatchTime is the match time the Driver Station sent, s; -1 when none.
 func (b *Backend) MatchTime() (float64, error) {
-	if b.rosDS || b.link == nil {
+	if b.rosDS || b.io == nil {
 		return -1, nil
 	}
-	return b.link.matchTime(b.Now()), nil
+	return b.io.MatchTime()
 }
 
-// MatchInfo is the match the system server reports.
+// MatchInfo is the match the Driver Station reports.
 func (b *Backend) MatchInfo() (hal.MatchInfo, error) {
-	if b.rosDS || b.link == nil {
+	if b.rosDS || b.io == nil {
 		return hal.MatchInfo{}, nil
 	}
-	return b.link.match()
+	return b.io.MatchInfo()
+}
+
+// BrownedOut is the HAL's brownout state (mrclib's, through
+// HAL_GetBrownedOut).
+func (b *Backend) BrownedOut() (bool, error) {
+	if b.io == nil {
+		return false, errNoHAL
+	}
+	return b.io.BrownedOut()
+}
+
+// Vin is the battery voltage (HAL_GetVinVoltage).
+func (b *Backend) Vin() (float64, error) {
+	if b.io == nil {
+		return 0, errNoHAL
+	}
+	return b.io.Vin()
+}
+
+// OpenPWM opens SmartIO channel ch as a PWM output (20 ms period).
+func (b *Backend) OpenPWM(ch int) (hal.PWM, error) {
+	if b.io == nil {
+		return nil, errNoHAL
+	}
+	return b.io.OpenPWM(ch)
+}
+
+// OpenDigitalIn opens SmartIO channel ch as a digital input.
+func (b *Backend) OpenDigitalIn(ch int) (hal.DigitalIn, error) {
+	if b.io == nil {
+		return nil, errNoHAL
+	}
+	return b.io.OpenDigitalIn(ch)
+}
+
+// OpenDigitalOut opens SmartIO channel ch as a digital output.
+func (b *Backend) OpenDigitalOut(ch int) (hal.DigitalOut, error) {
+	if b.io == nil {
+		return nil, errNoHAL
+	}
+	return b.io.OpenDigitalOut(ch)
+}
+
+// OpenAnalogIn opens SmartIO channel ch as an analog input, 0-3.3 V.
+func (b *Backend) OpenAnalogIn(ch, averageBits, oversampleBits int) (hal.AnalogIn, error) {
+	if b.io == nil {
+		return nil, errNoHAL
+	}
+	return b.io.OpenAnalogIn(ch, averageBits, oversampleBits)
+}
+
+// OpenEncoder opens SmartIO channels a and b (0/1, 2/3 or 4/5) as a
+// quadrature encoder.
+func (b *Backend) OpenEncoder(a, bch int, enc hal.Encoding) (hal.Encoder, error) {
+	if b.io == nil {
+		return nil, errNoHAL
+	}
+	return b.io.OpenEncoder(a, bch, enc)
+}
+
+// OpenBuiltInIMU opens Systemcore's IMU; it can be opened once.
+func (b *Backend) OpenBuiltInIMU() (hal.Pigeon, error) {
+	if b.io == nil {
+		return nil, errNoHAL
+	}
+	return b.io.OpenBuiltInIMU()
 }
 
 // AdvanceTo ticks the heartbeats (the daemon calls it before every cycle
@@ -147,10 +250,16 @@ func (b *Backend) Report(dst []hal.Report) []hal.Report {
 		msg = strings.Join(fd, ", ")
 	}
 	dst = append(dst, hal.Report{Name: "CAN FD buses", Message: msg})
-	if b.link != nil {
-		dst = b.link.report(dst, b.rosDS)
+	r := hal.Report{Name: "WPILib HAL", Message: "not loaded: " + errNoHAL.Error(), Error: true}
+	if b.io != nil {
+		r = hal.Report{Name: "WPILib HAL", Message: "the 2027 HAL from " + b.io.Library()}
+		if out, err := b.io.BrownedOut(); err != nil {
+			r.Message, r.Warn = r.Message+"; brownout state: "+err.Error(), true
+		} else if out {
+			r.Message, r.Warn = r.Message+"; BROWNED OUT: Systemcore has disabled its outputs", true
+		}
 	}
-	return dst
+	return append(dst, r)
 }
 
 func (b *Backend) names() []string {
@@ -171,12 +280,14 @@ func (b *Backend) names() []string {
 // FD says whether the bus of that name was opened for CAN FD frames.
 func (b *Backend) FD(name string) bool { return b.fd[name] }
 
-// Close stops the system server's watcher and the CAN readers.
+// Close sets every SmartIO output neutral and shuts the HAL down, then
+// stops the CAN readers.
 func (b *Backend) Close() error {
-	if b.link != nil {
-		b.link.stop()
+	var err error
+	if b.io != nil {
+		err = b.io.Close()
 	}
-	return b.l.Close()
+	return errors.Join(err, b.l.Close())
 }
 
 // CAN returns the default bus, the first of Options.CAN.
@@ -186,18 +297,26 @@ func (b *Backend) CAN() hal.CANBus { return b.l.CAN() }
 func (b *Backend) CANBus(name string) (hal.CANBus, error) { return b.l.CANBus(name) }
 
 // Lacks says, for providers Systemcore's backend lacks, why and what to
-// use instead.
-func (b *Backend) Lacks(c hal.Caps) string { return Lacks(c) }
+// use instead (for CTRE's, why its libraries did not load).
+func (b *Backend) Lacks(c hal.Caps) string {
+	if c&hal.VendorCaps != 0 {
+		return b.l.Lacks(c)
+	}
+	return Lacks(c)
+}
+
+// Vendor is CTRE's libraries (hal.VendorLibs), nil when they did not load.
+func (b *Backend) Vendor() any { return b.l.Vendor() }
 
 // Lacks is Backend.Lacks, known without opening a backend.
 func Lacks(c hal.Caps) string {
 	switch {
 	case c&(hal.CapRelay|hal.CapAnalogOut) != 0:
 		return "Systemcore has no relay ports or analog outputs (WPILib's Systemcore HAL: kNumRelayChannels and kNumAnalogOutputs are 0): use a CAN or SmartIO device"
-	case c&hal.CapEncoder != 0:
-		return "Systemcore's system server had no quadrature encoder mode (WPILib's Encoder.cpp returned HAL_HANDLE_ERROR until mrclib's quadrature support, d4f9fd32d3, 2026-07-14, which a static Go binary cannot call): use a CAN encoder or a motor controller's own"
+	case c&hal.CapDutyCycle != 0:
+		return "Systemcore has no duty-cycle outputs (WPILib's 2027 HAL_AllocateDigitalPWM sets HAL_HANDLE_ERROR; kNumDigitalPWMOutputs is 0): drive the motor over CAN or PWM"
 	case c&hal.VendorCaps != 0:
-		return "CTRE's devices speak a closed protocol that only CTRE's Phoenix libraries drive, and frcd loads them only in a cgo build (-tags ctre), which the static Systemcore binary is not (see deploy/ctre.md)"
+		return "CTRE's devices speak a closed protocol that only CTRE's Phoenix libraries drive: deploy them (see deploy/ctre.md)"
 	case c&(hal.CapRIOPorts|hal.CapLinuxBuses) != 0:
 		return "Systemcore has no roboRIO SPI or MXP ports, and its I2C is WPILib's through mrclib"
 	}
@@ -221,7 +340,7 @@ func mtu(sysNet, name string) (int, error) {
 // frames when its MTU is 72 (every problem at once), and a heartbeat
 // sender on each in o.Heartbeat's mode.
 func Open(o Options, logf func(format string, args ...any)) (*Backend, error) {
-	mode, err := heartbeat.ParseMode(o.Heartbeat)
+	mode, err := heartbeat.ParseMode(o.HeartbeatMode())
 	if err != nil {
 		return nil, err
 	}
@@ -281,37 +400,52 @@ func Open(o Options, logf func(format string, args ...any)) (*Backend, error) {
 		p.Heartbeats = append(p.Heartbeats, heartbeat.New(bus, mode))
 		p.HeartbeatBuses = append(p.HeartbeatBuses, n)
 	}
-	b.l = linux.New(linux.Options{CAN: o.CAN, Heartbeat: o.Heartbeat}, p)
+	// CTRE's devices as on a coprocessor: Phoenix's SocketCAN platform, fed
+	// (enabled) only while the Driver Station enables the robot.
+	p.CTRE, p.CTREErr = linux.OpenCTRE(o.CAN[0])
+	b.l = linux.New(linux.Options{CAN: o.CAN, Heartbeat: o.HeartbeatMode()}, p)
 	b.l.Logf = logf
 	if logf != nil {
 		logf("frcd: Systemcore CAN: CAN FD frames on [%s], classic only on [%s]", strings.Join(fd, " "), strings.Join(classic, " "))
 	}
 	b.rosDS = o.ROSEnable
-	switch o.SystemServer {
-	case "off":
-	case "":
-		b.link = startLink(SystemServerAddr)
+	io, err := openHAL(o.HALLibrary)
+	switch {
+	case err == nil:
+		b.io = io
+		if logf != nil {
+			logf("frcd: Systemcore I/O: WPILib's 2027 HAL from %s; Driver Station from %s; CAN heartbeat %s",
+				io.Library(), map[bool]string{false: "the HAL", true: "ROS (/frcd/enable)"}[b.rosDS], o.HeartbeatMode())
+		}
+	case o.ROSEnable:
+		// A CAN-only robot enabled over ROS, as on a coprocessor, runs
+		// without the HAL; its SmartIO and IMU devices fail to open.
+		if logf != nil {
+			logf("frcd: Systemcore I/O: no WPILib HAL (%v); CAN only, enabled over ROS; CAN heartbeat %s", err, o.HeartbeatMode())
+		}
 	default:
-		b.link = startLink(o.SystemServer)
+		b.l.Close()
+		return nil, err
 	}
-	b.useServerDS()
+	b.useHALDS()
 	return b, nil
 }
 
 // New assembles a backend from parts (tests give fakes); fd says which
-// buses carry CAN FD. It connects to o.SystemServer only when one is
-// given ("" and "off" connect to none).
-func New(o Options, p linux.Parts, fd map[string]bool) *Backend {
+// buses carry CAN FD. It opens WPILib's HAL only when o.HALLibrary names
+// one (it then fails when the HAL does not open).
+func New(o Options, p linux.Parts, fd map[string]bool) (*Backend, error) {
 	if len(o.CAN) == 0 {
 		o.CAN = append([]string(nil), Buses...)
 	}
-	b := &Backend{l: linux.New(linux.Options{CAN: o.CAN, Heartbeat: o.Heartbeat}, p), start: time.Now(), fd: fd, rosDS: o.ROSEnable}
-	if o.SystemServer != "" && o.SystemServer != "off" {
-		b.link = startLink(o.SystemServer)
+	b := &Backend{l: linux.New(linux.Options{CAN: o.CAN, Heartbeat: o.HeartbeatMode()}, p), start: time.Now(), fd: fd, rosDS: o.ROSEnable}
+	if o.HALLibrary != "" {
+		io, err := openHAL(o.HALLibrary)
+		if err != nil {
+			return nil, err
+		}
+		b.io = io
 	}
-	b.useServerDS()
-	return b
+	b.useHALDS()
+	return b, nil
 }
-
-// errNoServer is a SmartIO or IMU open with `system_server: off`.
-var errNoServer = fmt.Errorf("Systemcore's SmartIO channels and IMU are reached through its system server, and `linux: system_server` is off: %w", hal.ErrUnsupported)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/ctre"
 	"github.com/frcd/frcd/hal/linux"
 )
 
@@ -15,8 +16,12 @@ import (
 // `frcd validate --hal systemcore` (which knows Caps without opening a
 // backend) says what running it would say.
 func TestCapsAreWhatItImplements(t *testing.T) {
-	b := New(Options{}, linux.Parts{}, nil)
-	if got := hal.CapsOf(b); got != Caps {
+	b, err := New(Options{}, linux.Parts{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// CTRE's libraries are not deployed here: the rest of Caps.
+	if got := hal.CapsOf(b); got != Caps&^ctre.Caps {
 		t.Fatalf("CapsOf = %q, Caps = %q", got, Caps)
 	}
 	var _ hal.Backend = b
@@ -31,24 +36,30 @@ func TestCapsAreWhatItImplements(t *testing.T) {
 }
 
 // Every provider Systemcore lacks is refused with ErrUnsupported and a
-// reason naming what stands in the way; SmartIO and the IMU without a
-// system server say so.
+// reason naming what stands in the way; SmartIO, the IMU and the battery
+// without WPILib's HAL say so.
 func TestLacksSaysWhy(t *testing.T) {
-	b := New(Options{}, linux.Parts{}, nil)
+	b, err := New(Options{}, linux.Parts{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const noHAL = "reached through WPILib's 2027 HAL (libwpiHal.so)"
 	cases := []struct {
 		name string
 		open func() error
 		want string
 	}{
-		{"pwm", func() error { _, err := hal.OpenPWM(b, 0); return err }, "system_server` is off"},
-		{"dio", func() error { _, err := hal.OpenDigitalIn(b, 0); return err }, "system_server` is off"},
-		{"analog in", func() error { _, err := hal.OpenAnalogIn(b, 0, 0, 0); return err }, "system_server` is off"},
-		{"imu", func() error { _, err := hal.OpenBuiltInIMU(b); return err }, "system_server` is off"},
-		{"encoder", func() error { _, err := hal.OpenEncoder(b, 0, 1, hal.Encoding(4)); return err }, "no quadrature encoder mode"},
+		{"pwm", func() error { _, err := hal.OpenPWM(b, 0); return err }, noHAL},
+		{"dio", func() error { _, err := hal.OpenDigitalIn(b, 0); return err }, noHAL},
+		{"analog in", func() error { _, err := hal.OpenAnalogIn(b, 0, 0, 0); return err }, noHAL},
+		{"imu", func() error { _, err := hal.OpenBuiltInIMU(b); return err }, noHAL},
+		{"encoder", func() error { _, err := hal.OpenEncoder(b, 0, 1, hal.X4); return err }, noHAL},
+		{"vin", func() error { _, err := b.Vin(); return err }, noHAL},
+		{"brownout", func() error { _, err := b.BrownedOut(); return err }, noHAL},
 		{"relay", func() error { _, err := hal.OpenRelay(b, 0); return err }, "no relay ports"},
 		{"analog out", func() error { _, err := hal.OpenAnalogOut(b, 0); return err }, "analog outputs"},
+		{"duty cycle out", func() error { _, err := hal.OpenDutyCycleOut(b, 0); return err }, "HAL_AllocateDigitalPWM"},
 		{"rio ports", func() error { _, err := hal.OpenRIOPorts(b); return err }, "no roboRIO SPI"},
-		{"vin", func() error { _, err := b.Vin(); return err }, "battery voltage"},
 	}
 	for _, c := range cases {
 		err := c.open()
@@ -56,14 +67,37 @@ func TestLacksSaysWhy(t *testing.T) {
 			t.Errorf("%s: %v, want ErrUnsupported saying %q", c.name, err, c.want)
 		}
 	}
-	for _, c := range []hal.Caps{hal.CapAnalogOut, hal.CapEncoder, hal.CapRelay, hal.CapCANMotor, hal.CapPigeon, hal.CapRIOPorts, hal.CapLinuxBuses} {
-		if Lacks(c) == "" {
+	for _, c := range []hal.Caps{hal.CapAnalogOut, hal.CapDutyCycle, hal.CapRelay, hal.CapCANMotor, hal.CapPigeon, hal.CapPhoenix6, hal.CapRIOPorts, hal.CapLinuxBuses} {
+		if Lacks(c) == "" || b.Lacks(c) == "" {
 			t.Errorf("Lacks(%s) gives no reason", c)
 		}
 	}
-	for _, c := range []hal.Caps{hal.CapPWM, hal.CapDIO, hal.CapAnalogIn, hal.CapDutyCycle, hal.CapIMU, hal.CapCAN} {
+	if got := b.Lacks(hal.CapPhoenix6); !strings.Contains(got, "ctre") && !strings.Contains(got, "CTRE") {
+		t.Errorf("Lacks(Phoenix 6) without the libraries: %q", got)
+	}
+	for _, c := range []hal.Caps{hal.CapPWM, hal.CapDIO, hal.CapAnalogIn, hal.CapEncoder, hal.CapIMU, hal.CapCAN} {
 		if Lacks(c) != "" || Caps&c == 0 {
 			t.Errorf("%s: Lacks %q, in Caps %v", c, Lacks(c), Caps&c != 0)
+		}
+	}
+	// Without the HAL, Open says so in one line, after the buses.
+	if WithHAL {
+		return
+	}
+	if _, err := openHAL(""); !errors.Is(err, ErrNoHAL) || !strings.Contains(err.Error(), "make systemcore") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("openHAL in a build without it: %v", err)
+	}
+}
+
+// The heartbeat is the OS's unless the file says otherwise (or the
+// Driver Station is frcd's own, over ROS).
+func TestHeartbeatDefault(t *testing.T) {
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{{Options{}, "off"}, {Options{ROSEnable: true}, "auto"}, {Options{Heartbeat: "on"}, "on"}} {
+		if got := c.o.HeartbeatMode(); got != c.want {
+			t.Errorf("%+v: heartbeat %s, want %s", c.o, got, c.want)
 		}
 	}
 }

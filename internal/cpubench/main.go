@@ -16,7 +16,9 @@
 //
 // Each run is a few seconds (--for) after a warm-up, scaled to a minute.
 // It also prints the 1 kHz loop's jitter p99 (frcd's status line), at
-// normal priority and, where chrt may, at a real-time one, and, with
+// normal priority (--rt-priority 0) and, where the machine permits a
+// real-time one, with frcd raising its loop's thread to SCHED_FIFO 10
+// itself (its default --rt-priority), and, with
 // valgrind, the instructions one cycle costs (callgrind: independent of
 // the machine's load). It asserts nothing: the figures are the machine's.
 package main
@@ -206,11 +208,20 @@ type sample struct {
 
 type results map[string][]sample
 
+// withPriority is frcd's arguments with --rt-priority's value replaced.
+func withPriority(args []string, prio string) []string {
+	out := slices.Clone(args)
+	if i := slices.Index(out, "--rt-priority"); i >= 0 && i+1 < len(out) {
+		out[i+1] = prio
+	}
+	return out
+}
+
 func measureAll(o options, b binaries, spec map[float64]string) (results, error) {
 	res := results{}
 	frcdArgs := func(rate float64, ros bool) []string {
 		a := []string{"run", "--sim", "--wpilibws", "off", "--nt", "off", "--rate", strconv.FormatFloat(rate, 'f', -1, 64),
-			"--status", "1s", exampleURDF, exampleYAML}
+			"--status", "1s", "--rt-priority", "0", exampleURDF, exampleYAML}
 		if !ros {
 			a = append(a[:1], append([]string{"--no-ros"}, a[1:]...)...)
 		} else {
@@ -227,9 +238,10 @@ func measureAll(o options, b binaries, spec map[float64]string) (results, error)
 		defer stop()
 		env = []string{"ROS_MASTER_URI=" + uri, "ROS_IP=127.0.0.1", "ROS_HOSTNAME=127.0.0.1"}
 	}
-	// The real-time priority a robot's loop would run at, when this
-	// machine grants it: the jitter under the shared load then shows the
-	// loop's own, not the other processes'.
+	// The real-time priority a robot's loop runs at, when this machine
+	// grants it (frcd takes it itself, as on a robot with CAP_SYS_NICE):
+	// the jitter under the shared load then shows the loop's own, not the
+	// other processes'.
 	fifo := exec.Command("chrt", "-f", "10", "true").Run() == nil
 	for rep := 0; rep < o.reps; rep++ {
 		for _, rate := range o.rates {
@@ -269,7 +281,7 @@ func measureAll(o options, b binaries, spec map[float64]string) (results, error)
 					name  string
 					cmd   []string
 					stdin string
-				}{"frcd fifo", append([]string{"chrt", "-f", "10", b.frcd}, frcdArgs(rate, false)...), ""})
+				}{"frcd fifo", append([]string{b.frcd}, withPriority(frcdArgs(rate, false), "10")...), ""})
 			}
 			for _, r := range runs {
 				s, err := measure(o, r.cmd, env, r.stdin)
@@ -496,7 +508,7 @@ func report(w io.Writer, o options, res results) {
 	}
 	fmt.Fprintf(w, "jitter p99 at 1 kHz, loop alone: %v (target < 100µs; the status line's p99 over each whole run, bucketed upwards)\n", jitter("frcd 1000"))
 	if fifo := res["frcd fifo 1000"]; len(fifo) > 0 {
-		fmt.Fprintf(w, "  under SCHED_FIFO (chrt -f 10): %v at %.2f%% of a core\n", jitter("frcd fifo 1000"), median(cpus(fifo))/60*100)
+		fmt.Fprintf(w, "  its loop thread at SCHED_FIFO 10 (frcd's own --rt-priority 10): %v at %.2f%% of a core\n", jitter("frcd fifo 1000"), median(cpus(fifo))/60*100)
 	}
 }
 

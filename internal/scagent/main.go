@@ -1,29 +1,25 @@
 // Command scagent drives `frcd run --hal systemcore` inside the kernel
-// test's VM (cmd/frcd TestSystemcoreIOOnKernel): it serves the emulated
-// system server (internal/systemservertest) on Systemcore's port,
-// 127.0.0.1:6810, records can_s0's heartbeat with candump, starts frcd
-// with ROS off and NT4 on, commands the drive over frcd's NT4 commands,
-// enables and disables it through the system server's Driver Station, and
-// ends it with SIGTERM. It prints one JSON event a line, as canagent does:
-// "mark" (a named instant on the guest's clock), "valset" (Vals: channel,
-// value, as the server took it), "log" (frcd's lines), "candump", "fail".
+// test's VM (cmd/frcd TestSystemcoreIOOnKernel) over the fake 2027 WPILib
+// HAL (internal/fakehal): it starts frcd with ROS off and NT4 on, the fake
+// HAL on LD_LIBRARY_PATH, commands the drive over frcd's NT4 commands,
+// enables and disables it through the fake's Driver Station, and ends it
+// with SIGTERM; the Driver Station also goes stale once. It prints one JSON event a line, as canagent does: "mark"
+// (a named instant on the guest's wall clock), "pulse" (Vals: SmartIO
+// channel, µs, as the HAL was told, T when), "log" (frcd's lines), "fail".
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
 
-	"github.com/frcd/frcd/internal/systemservertest"
+	"github.com/frcd/frcd/internal/fakehal"
 	"github.com/frcd/frcd/internal/vmagent"
 	"github.com/frcd/frcd/nt4"
 )
@@ -32,52 +28,47 @@ func main() {
 	frcd := flag.String("frcd", "/bin/frcd", "the frcd binary")
 	urdf := flag.String("urdf", "/robot/robot.urdf", "the robot's URDF")
 	yaml := flag.String("yaml", "/robot/robot.yaml", "the robot's YAML")
+	lib := flag.String("hal", "/robot/lib", "the directory of the fake libwpiHal.so")
 	flag.Parse()
-	if err := run(*frcd, *urdf, *yaml); err != nil {
+	if err := run(*frcd, *urdf, *yaml, *lib); err != nil {
 		vmagent.Fail("%s", err)
 	}
 	vmagent.Mark("done")
 }
 
-// until polls ok every millisecond until it holds or d passes.
+// until polls ok every 5 ms until it holds or d passes (each poll reads
+// the fake HAL's whole log: more often would take the VM's one CPU from
+// frcd).
 func until(what string, d time.Duration, ok func() bool) error {
 	end := time.Now().Add(d)
 	for !ok() {
 		if time.Now().After(end) {
 			return fmt.Errorf("%s: not within %v", what, d)
 		}
-		time.Sleep(time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
 	return nil
 }
 
-func run(frcd, urdf, yaml string) error {
-	srv, err := systemservertest.StartAt("127.0.0.1:6810")
+func run(frcd, urdf, yaml, lib string) error {
+	dir, err := os.MkdirTemp("", "fakehal")
 	if err != nil {
 		return err
 	}
-	defer srv.Close()
-
+	f, err := fakehal.NewFiles(dir)
+	if err != nil {
+		return err
+	}
+	pulses := func() [6]int {
+		calls, _ := f.Calls()
+		return fakehal.LastPulses(calls)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	dump := exec.CommandContext(ctx, "candump", "-ta", "can_s0,01011840:1FFFFFFF")
-	var dumped bytes.Buffer
-	dump.Stdout, dump.Stderr = &dumped, os.Stderr
-	if err := dump.Start(); err != nil {
-		return fmt.Errorf("candump: %w", err)
-	}
-	defer func() {
-		_ = dump.Process.Signal(syscall.SIGINT)
-		_ = dump.Wait()
-		for _, l := range strings.Split(strings.TrimSpace(dumped.String()), "\n") {
-			if l != "" {
-				vmagent.Emit(vmagent.Event{Ev: "candump", Line: l})
-			}
-		}
-	}()
 
 	vmagent.Mark("start")
 	d := exec.Command(frcd, "run", "--hal", "systemcore", "--no-ros", "--nt", "127.0.0.1:5810", urdf, yaml)
+	d.Env = append(os.Environ(), append(f.Env(), "FAKEHAL_STAMP=1", "LD_LIBRARY_PATH="+lib)...)
 	exited, err := vmagent.Start(d)
 	if err != nil {
 		return err
@@ -87,18 +78,10 @@ func run(frcd, urdf, yaml string) error {
 			d.Process.Kill()
 		}
 	}()
-
-	if err := until("SmartIO modes published", 30*time.Second, func() bool {
-		for ch := range 6 {
-			if _, ok := srv.Int("/io/" + strconv.Itoa(ch) + "/type"); !ok {
-				return false
-			}
-		}
-		return true
-	}); err != nil {
+	if err := until("SmartIO PWMs opened", 30*time.Second, func() bool { p := pulses(); return p[0] >= 0 && p[1] >= 0 && p[2] >= 0 }); err != nil {
 		return err
 	}
-	vmagent.Mark("modes")
+	vmagent.Mark("opened")
 
 	// The drive commanded 6 V over frcd's NT4 server, every 20 ms: refused
 	// while disabled, obeyed once the Driver Station enables.
@@ -147,40 +130,33 @@ func run(frcd, urdf, yaml string) error {
 		<-cmdDone
 	}()
 
-	valset := func(ch string) int64 { v, _ := srv.Int("/io/" + ch + "/valset"); return v }
-	driving := func() bool { return valset("0") > 1500 && valset("1") > 0 && valset("1") < 1500 && valset("2") > 1500 }
-	neutral := func() bool { return valset("0") == 0 && valset("1") == 0 && valset("2") == 0 }
+	driving := func() bool { p := pulses(); return p[0] > 1500 && p[1] > 0 && p[1] < 1500 && p[2] > 1500 }
+	neutral := func() bool { p := pulses(); return p[0] == 0 && p[1] == 0 && p[2] == 0 }
 
 	rounds.Wait() // ten rounds of commands while disabled: the test checks nothing moved
 	vmagent.Mark("disabled-window")
-	enabled := systemservertest.Control{Enabled: true, DSConnected: true, Watchdog: true, Mode: 2}
-	vmagent.Mark("enable")
-	srv.SetControl(&enabled)
-	if err := until("driving once enabled", 10*time.Second, driving); err != nil {
-		return err
+	for _, step := range []struct{ name, in string }{
+		{"enable", "cw 1 2 0 0 1"}, {"disable", "cw 0 2 0 0 1"},
+		{"reenable", "cw 1 2 0 0 1"}, {"stale", "stale 1"},
+		{"fresh", "stale 0"},
+	} {
+		vmagent.Mark(step.name)
+		if err := f.Set(step.in); err != nil {
+			return err
+		}
+		switch step.name {
+		case "enable", "reenable", "fresh":
+			if err := until("driving after "+step.name, 10*time.Second, driving); err != nil {
+				return err
+			}
+		default:
+			if err := until("neutral after "+step.name, 10*time.Second, neutral); err != nil {
+				return err
+			}
+		}
 	}
-	vmagent.Mark("driving")
-	// Driving for a while (about ten heartbeats), for the test to see the
-	// heartbeat enabled.
-	held := time.Now().Add(200 * time.Millisecond)
-	until("driving for 200 ms", time.Second, func() bool { return time.Now().After(held) })
-	disabled := enabled
-	disabled.Enabled = false
-	vmagent.Mark("disable")
-	srv.SetControl(&disabled)
-	if err := until("neutral once disabled", 10*time.Second, neutral); err != nil {
-		return err
-	}
-	vmagent.Mark("neutral")
-	// Disabled for a while (about ten heartbeats), for the test to see
-	// the heartbeat disabled.
-	held = time.Now().Add(200 * time.Millisecond)
-	until("disabled for 200 ms", time.Second, func() bool { return time.Now().After(held) })
-	vmagent.Mark("reenable")
-	srv.SetControl(&enabled)
-	if err := until("driving again", 10*time.Second, driving); err != nil {
-		return err
-	}
+	// Driving, SIGTERM: every output neutral, then exit 0. (E-stop, which
+	// latches until frcd restarts, is TestExampleOnFakeHAL's.)
 	vmagent.Mark("sigterm")
 	if err := d.Process.Signal(syscall.SIGTERM); err != nil {
 		return err
@@ -192,10 +168,12 @@ func run(frcd, urdf, yaml string) error {
 		return errors.New("frcd did not exit within 20 s of SIGTERM")
 	}
 	vmagent.Mark("exited")
-	for _, ch := range []string{"0", "1", "2"} {
-		for _, v := range srv.History("/io/" + ch + "/valset") {
-			vmagent.Emit(vmagent.Event{Ev: "valset", T: float64(v.At.UnixNano()) / 1e9, Vals: []float64{float64(ch[0] - '0'), float64(v.Int)}})
-		}
+	calls, err := f.Calls()
+	if err != nil {
+		return err
+	}
+	for _, p := range fakehal.Pulses(calls) {
+		vmagent.Emit(vmagent.Event{Ev: "pulse", T: float64(p.At) / 1e6, Vals: []float64{float64(p.Channel), float64(p.Micros)}})
 	}
 	if exitErr != nil {
 		return fmt.Errorf("frcd exited: %v", exitErr)

@@ -37,6 +37,7 @@ var (
 	RobotStatePublisher = Tool{"/usr/lib/robot_state_publisher/robot_state_publisher", "ros-robot-state-publisher"}
 	Node                = Tool{"node", "nodejs"}
 	CC                  = Tool{"cc", "gcc"}
+	AArch64CC           = Tool{"aarch64-linux-gnu-gcc", "gcc-aarch64-linux-gnu"}
 	SSHD                = Tool{"/usr/sbin/sshd", "openssh-server"}
 )
 

@@ -138,9 +138,12 @@ func TestMasterAttacks(t *testing.T) {
 			t.Errorf("getParam / over the reply limit answered %.200v", r)
 		}
 	}
-	// Before: each getParam("/") encoded the whole tree (66 MB) twice.
-	if alloc := after.TotalAlloc - mid.TotalAlloc; alloc > 4<<20 {
-		t.Errorf("8 getParam(/) allocated %d MiB, want under 4", alloc>>20)
+	// Before: each getParam("/") encoded the whole tree (66 MB) twice, about
+	// 1 GB for the eight. TotalAlloc is the whole process's: the first
+	// master's state file written meanwhile counts too (15 MiB was seen on
+	// a loaded machine), so the bound is far above that and far below 1 GB.
+	if alloc := after.TotalAlloc - mid.TotalAlloc; alloc > 64<<20 {
+		t.Errorf("8 getParam(/) allocated %d MiB, want under 64", alloc>>20)
 	}
 	// The subtrees that fit are still served.
 	if v := wantOK(t, m, "getParam", "/attacker", accepted[0]); v != big {

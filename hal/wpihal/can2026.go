@@ -1,10 +1,10 @@
-//go:build roborio && cgo
+//go:build cgo && roborio
 
-package roborio
+package wpihal
 
 /*
 #include <stdlib.h>
-#include "wpihal.h"
+#include "hal2026.h"
 */
 import "C"
 
@@ -53,18 +53,31 @@ func (c *canBus) close() {
 // CAN returns the CAN bus.
 func (b *Backend) CAN() hal.CANBus { return &b.bus }
 
-// Send sends f once (HAL_CAN_SendMessage, no repeat).
+// canFrameRemote is HAL_CAN_IS_FRAME_REMOTE, the flag in the upper bits of
+// a message id that makes HAL_CAN_SendMessage send a remote frame
+// (allwpilib v2026.2.2 hal/src/main/native/include/hal/CAN.h).
+const canFrameRemote = 0x80000000
+
+// Send sends f once (HAL_CAN_SendMessage, no repeat); a remote frame
+// (f.RTR) with HAL_CAN_IS_FRAME_REMOTE on its id.
 func (c *canBus) Send(f hal.Frame) error {
 	if f.ID > 0x1FFFFFFF || f.Len > 8 {
-		return fmt.Errorf("roborio: CAN frame id %#x with %d bytes: not a 29-bit id with 0-8 bytes: %w", f.ID, f.Len, hal.ErrUnsupported)
+		return fmt.Errorf("wpihal: CAN frame id %#x with %d bytes: not a 29-bit id with 0-8 bytes: %w", f.ID, f.Len, hal.ErrUnsupported)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.tx == nil {
 		return c.b.closedErr()
 	}
-	copy(unsafe.Slice((*byte)(unsafe.Pointer(c.tx)), 8), f.Data[:f.Len])
-	return c.b.status("HAL_CAN_SendMessage", C.frcd_can_send(C.uint32_t(f.ID), c.tx, C.uint8_t(f.Len)))
+	tx := unsafe.Slice((*byte)(unsafe.Pointer(c.tx)), 8)
+	id := f.ID
+	if f.RTR { // a remote frame: the flag on the id, the length asked for, no data (as CANAPI's HAL_WriteCANRTRFrame sends it)
+		id |= canFrameRemote
+		clear(tx)
+	} else {
+		copy(tx, f.Data[:f.Len])
+	}
+	return c.b.status("HAL_CAN_SendMessage", C.frcd_can_send(C.uint32_t(id), c.tx, C.uint8_t(f.Len)))
 }
 
 // Latest asks NetComm for a frame of that id newer than the last it gave,

@@ -1,10 +1,10 @@
-//go:build roborio && cgo
+//go:build cgo && roborio
 
-package roborio
+package wpihal
 
 /*
 #include <stdlib.h>
-#include "wpihal.h"
+#include "hal2026.h"
 */
 import "C"
 
@@ -68,13 +68,13 @@ func (p *spiPort) String() string { return "roboRIO SPI " + spiNames[p.port] }
 // bits a word.
 func (p *spiPort) Connect(f physic.Frequency, mode spi.Mode, bits int) (spi.Conn, error) {
 	if bits != 8 {
-		return nil, fmt.Errorf("roborio: %s: %d bits a word (the HAL sends 8): %w", p, bits, hal.ErrUnsupported)
+		return nil, fmt.Errorf("wpihal: %s: %d bits a word (the HAL sends 8): %w", p, bits, hal.ErrUnsupported)
 	}
 	if mode&^spi.Mode3 != 0 {
-		return nil, fmt.Errorf("roborio: %s: mode %v (the HAL has modes 0-3 only): %w", p, mode, hal.ErrUnsupported)
+		return nil, fmt.Errorf("wpihal: %s: mode %v (the HAL has modes 0-3 only): %w", p, mode, hal.ErrUnsupported)
 	}
 	if f < 0 || f > 0x7FFFFFFF*physic.Hertz {
-		return nil, fmt.Errorf("roborio: %s: clock %v out of range: %w", p, f, hal.ErrUnsupported)
+		return nil, fmt.Errorf("wpihal: %s: clock %v out of range: %w", p, f, hal.ErrUnsupported)
 	}
 	if f == 0 {
 		f = defaultSPIHz
@@ -122,7 +122,7 @@ func (c *spiConn) Tx(w, r []byte) error {
 	p := c.p
 	n := max(len(w), len(r))
 	if n > maxTransfer {
-		return fmt.Errorf("roborio: %s: %d bytes in one transfer (at most %d): %w", p, n, maxTransfer, hal.ErrUnsupported)
+		return fmt.Errorf("wpihal: %s: %d bytes in one transfer (at most %d): %w", p, n, maxTransfer, hal.ErrUnsupported)
 	}
 	if n == 0 {
 		return nil
@@ -136,7 +136,7 @@ func (c *spiConn) Tx(w, r []byte) error {
 	clear(b[copy(b[:n], w):n])
 	got := C.frcd_spi_transaction(C.int32_t(p.port), p.buf.at(0), p.buf.at(maxTransfer), C.int32_t(n))
 	if int(got) != n {
-		return fmt.Errorf("roborio: %s: HAL_TransactionSPI of %d bytes returned %d", p, n, got)
+		return fmt.Errorf("wpihal: %s: HAL_TransactionSPI of %d bytes returned %d", p, n, got)
 	}
 	copy(r, b[maxTransfer:maxTransfer+n])
 	return nil
@@ -146,7 +146,7 @@ func (c *spiConn) Tx(w, r []byte) error {
 func (c *spiConn) TxPackets(pkts []spi.Packet) error {
 	for i := range pkts {
 		if bpw := pkts[i].BitsPerWord; bpw != 0 && bpw != 8 {
-			return fmt.Errorf("roborio: %s: %d bits a word (the HAL sends 8): %w", c.p, bpw, hal.ErrUnsupported)
+			return fmt.Errorf("wpihal: %s: %d bits a word (the HAL sends 8): %w", c.p, bpw, hal.ErrUnsupported)
 		}
 		if err := c.Tx(pkts[i].W, pkts[i].R); err != nil {
 			return err
@@ -171,10 +171,10 @@ func (i *i2cBus) String() string {
 // (HAL_TransactionI2C; HAL_WriteI2C or HAL_ReadI2C when one is empty).
 func (i *i2cBus) Tx(addr uint16, w, r []byte) error {
 	if addr > 0x7F {
-		return fmt.Errorf("roborio: %s: address %#x is not 7-bit: %w", i, addr, hal.ErrUnsupported)
+		return fmt.Errorf("wpihal: %s: address %#x is not 7-bit: %w", i, addr, hal.ErrUnsupported)
 	}
 	if len(w) > maxTransfer || len(r) > maxTransfer {
-		return fmt.Errorf("roborio: %s: %d bytes written, %d read (at most %d each): %w", i, len(w), len(r), maxTransfer, hal.ErrUnsupported)
+		return fmt.Errorf("wpihal: %s: %d bytes written, %d read (at most %d each): %w", i, len(w), len(r), maxTransfer, hal.ErrUnsupported)
 	}
 	if len(w) == 0 && len(r) == 0 {
 		return nil
@@ -189,7 +189,7 @@ func (i *i2cBus) Tx(addr uint16, w, r []byte) error {
 	got := C.frcd_i2c_transaction(C.int32_t(i.port), C.int32_t(addr), i.buf.at(0), C.int32_t(len(w)),
 		i.buf.at(maxTransfer), C.int32_t(len(r)))
 	if got < 0 {
-		return fmt.Errorf("roborio: %s: transfer to %#02x failed (no device acknowledged, or the bus is stuck)", i, addr)
+		return fmt.Errorf("wpihal: %s: transfer to %#02x failed (no device acknowledged, or the bus is stuck)", i, addr)
 	}
 	copy(r, b[maxTransfer:])
 	return nil
@@ -197,7 +197,7 @@ func (i *i2cBus) Tx(addr uint16, w, r []byte) error {
 
 // SetSpeed is not supported: the roboRIO's I2C clock is fixed.
 func (i *i2cBus) SetSpeed(f physic.Frequency) error {
-	return fmt.Errorf("roborio: %s: the clock is fixed: %w", i, hal.ErrUnsupported)
+	return fmt.Errorf("wpihal: %s: the clock is fixed: %w", i, hal.ErrUnsupported)
 }
 
 func (i *i2cBus) close() {

@@ -1,14 +1,12 @@
-//go:build roborio && cgo
+//go:build cgo && roborio
 
-package roborio
+package wpihal
 
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,140 +16,11 @@ import (
 	"github.com/frcd/frcd/internal/tooltest"
 )
 
-// libs holds the fake HALs, compiled once per test run.
-var libs struct {
-	once sync.Once
-	dir  string
-	err  error
-}
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if libs.dir != "" {
-		os.RemoveAll(libs.dir)
-	}
-	os.Exit(code)
-}
-
-// cc is the C compiler the fake HALs are built with: the host's, or
-// $FAKEHAL_CC (make rio runs these tests as an ARM binary under qemu-arm,
-// with the fake built by the ARM cross compiler).
-func cc() string {
-	if c := os.Getenv("FAKEHAL_CC"); c != "" {
-		return c
-	}
-	return "cc"
-}
-
-// compile builds a shared library from C source.
-func compile(t *testing.T, out string, args ...string) {
-	t.Helper()
-	cmd := exec.Command(cc(), append([]string{"-shared", "-fPIC", "-o", out}, args...)...)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("cc %s: %v\n%s", strings.Join(args, " "), err, b)
-	}
-}
-
-// fakeLib is the path of the fake libwpiHal.so built from
-// testdata/fakehal.c.
-func fakeLib(t *testing.T) string {
-	t.Helper()
-	tooltest.Require(t, tooltest.CC)
-	libs.once.Do(func() {
-		libs.dir, libs.err = os.MkdirTemp("", "fakehal")
-		if libs.err == nil {
-			b, err := exec.Command(cc(), "-shared", "-fPIC", "-Wall", "-Werror", "-o",
-				filepath.Join(libs.dir, Library), filepath.Join("testdata", "fakehal.c")).CombinedOutput()
-			if err != nil {
-				libs.err = errors.New(err.Error() + "\n" + string(b))
-			}
-		}
-	})
-	if libs.err != nil {
-		t.Fatalf("building the fake HAL: %v", libs.err)
-	}
-	return filepath.Join(libs.dir, Library)
-}
-
-// fake is a Backend open on the fake HAL, with its call log and inputs.
-type fake struct {
-	t       *testing.T
-	b       *Backend
-	log, in string
-	seen    int // log lines already returned by calls
-}
-
-// open opens a Backend on the fake HAL with inputs lines.
-func open(t *testing.T, inputs ...string) *fake {
-	t.Helper()
-	lib := fakeLib(t)
-	dir := t.TempDir()
-	f := &fake{t: t, log: filepath.Join(dir, "log"), in: filepath.Join(dir, "in")}
-	t.Setenv("FAKEHAL_LOG", f.log)
-	t.Setenv("FAKEHAL_IN", f.in)
-	f.set(inputs...)
-	b, err := Open(Options{Library: lib})
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	f.b = b
-	t.Cleanup(func() { b.Close() })
-	return f
-}
-
-// set appends input lines; a later line of a key wins.
-func (f *fake) set(lines ...string) {
-	f.t.Helper()
-	file, err := os.OpenFile(f.in, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	defer file.Close()
-	for _, l := range lines {
-		if _, err := file.WriteString(l + "\n"); err != nil {
-			f.t.Fatal(err)
-		}
-	}
-}
-
-// calls returns the HAL calls logged since the last calls.
-func (f *fake) calls() []string {
-	f.t.Helper()
-	b, err := os.ReadFile(f.log)
-	if err != nil && !os.IsNotExist(err) {
-		f.t.Fatal(err)
-	}
-	all := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
-	if len(b) == 0 {
-		all = nil
-	}
-	got := all[f.seen:]
-	f.seen = len(all)
-	return got
-}
-
-// expect checks that the calls since the last check are exactly want.
-func (f *fake) expect(want ...string) {
-	f.t.Helper()
-	got := f.calls()
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		f.t.Errorf("HAL calls:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
-	}
-}
-
-func mustStatus(t *testing.T, err error, code int32, sentinel error, msg string) {
-	t.Helper()
-	var se *StatusError
-	if !errors.As(err, &se) {
-		t.Fatalf("error %v is not a *StatusError", err)
-	}
-	if se.Code != code || !strings.Contains(se.Message, msg) {
-		t.Errorf("status error %q: code %d, message %q; want %d and %q", err, se.Code, se.Message, code, msg)
-	}
-	if sentinel != nil && !errors.Is(err, sentinel) {
-		t.Errorf("error %q does not wrap %v", err, sentinel)
-	}
-}
+// Where the roboRIO's backend looks for the HAL.
+var (
+	DefaultDirs = []string{"/usr/local/frc/third-party/lib", "/usr/local/frc/lib"}
+	Checklist   = "deploy/roborio-checklist.md"
+)
 
 func TestOpenInitializesAndCloseShutsDown(t *testing.T) {
 	f := open(t)
@@ -208,36 +77,15 @@ func TestInitializeFailure(t *testing.T) {
 	b.Close()
 }
 
-// oneLineWith checks that err is a single line mentioning every part
-// and wraps ErrNoLibrary.
-func oneLineWith(t *testing.T, err error, parts ...string) {
-	t.Helper()
-	if err == nil {
-		t.Fatal("no error")
-	}
-	msg := err.Error()
-	if strings.Contains(msg, "\n") {
-		t.Errorf("error is not one line: %q", msg)
-	}
-	for _, p := range parts {
-		if !strings.Contains(msg, p) {
-			t.Errorf("error %q does not mention %q", msg, p)
-		}
-	}
-	if !errors.Is(err, ErrNoLibrary) {
-		t.Errorf("error %q does not wrap ErrNoLibrary", msg)
-	}
-}
-
 func TestMissingLibrary(t *testing.T) {
 	empty := t.TempDir()
 	t.Setenv("LD_LIBRARY_PATH", empty)
-	_, err := Open(Options{Dirs: []string{"/nonexistent/frc/lib", "/nonexistent/frc/third-party"}})
+	_, err := Open(Options{Dirs: []string{"/nonexistent/frc/lib", "/nonexistent/frc/third-party"}, Checklist: Checklist})
 	oneLineWith(t, err, "libwpiHal.so not found in", "LD_LIBRARY_PATH ("+empty+")", "/nonexistent/frc/lib",
-		"/nonexistent/frc/third-party", "deploy WPILib's HAL", Checklist)
+		"/nonexistent/frc/third-party", "deploy WPILib's 2026 HAL", Checklist)
 
 	t.Setenv("LD_LIBRARY_PATH", "")
-	_, err = Open(Options{})
+	_, err = Open(Options{Dirs: DefaultDirs})
 	oneLineWith(t, err, "LD_LIBRARY_PATH (unset)", DefaultDirs[0], DefaultDirs[1])
 
 	// Found through LD_LIBRARY_PATH, before the directories.
@@ -265,8 +113,8 @@ func TestMissingDependency(t *testing.T) {
 	compile(t, lib, hsrc, "-L"+dir, "-lfrcdgone")
 	os.Remove(dep)
 	t.Setenv("LD_LIBRARY_PATH", "")
-	_, err := Open(Options{Dirs: []string{dir}})
-	oneLineWith(t, err, "cannot load "+lib, "libfrcdgone.so", "deploy WPILib's HAL and its dependencies", Checklist)
+	_, err := Open(Options{Dirs: []string{dir}, Checklist: Checklist})
+	oneLineWith(t, err, "cannot load "+lib, "libfrcdgone.so", "deploy WPILib's 2026 HAL and its dependencies", Checklist)
 }
 
 func TestNotTheHAL(t *testing.T) {
@@ -292,9 +140,12 @@ func TestDriverStation(t *testing.T) {
 		{"1 0 0 0 0 1", hal.DSState{Enabled: true, Attached: true}, "Teleop"},
 		{"1 1 0 0 1 1", hal.DSState{Enabled: true, Attached: true, Mode: hal.Autonomous}, "Autonomous"},
 		{"1 0 1 0 0 1", hal.DSState{Enabled: true, Attached: true, Mode: hal.Test}, "Test"},
-		{"1 0 0 1 0 1", hal.DSState{Enabled: true, EStop: true, Attached: true}, "Disabled"},
 		{"0 1 0 0 0 1", hal.DSState{Attached: true, Mode: hal.Autonomous}, "Disabled"},
-		{"1 0 0 0 0 0", hal.DSState{Enabled: true}, "Disabled"},
+		// Enabled by a Driver Station that is not attached: disabled.
+		{"1 0 0 0 0 0", hal.DSState{}, "Disabled"},
+		// An e-stop disables and latches: the next enable stays disabled.
+		{"1 0 0 1 0 1", hal.DSState{EStop: true, Attached: true}, "Disabled"},
+		{"1 0 0 0 0 1", hal.DSState{EStop: true, Attached: true}, "Disabled"},
 	} {
 		f.set("cw " + c.cw)
 		f.calls()
@@ -305,8 +156,8 @@ func TestDriverStation(t *testing.T) {
 	}
 	// A failed read is a detached Driver Station: disabled.
 	f.set("cw 1 0 0 0 0 1", "fail HAL_GetControlWord -1098")
-	if got := f.b.DS(); got != (hal.DSState{}) {
-		t.Errorf("failed control word read: %+v", got)
+	if got := f.b.DS(); got != (hal.DSState{EStop: true}) {
+		t.Errorf("failed control word read: %+v, want disabled, detached, e-stop still latched", got)
 	}
 
 	f.set("matchtime 93.5")
@@ -422,6 +273,12 @@ func TestCAN(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.expect("HAL_CAN_SendMessage id=0x9041c03 len=3 data=0180ff period=0")
+	// A remote frame (a SPARK's firmware version request): the remote flag
+	// on the id, the length asked for, no data of a previous frame.
+	if err := bus.Send(hal.Frame{ID: 0x2052600, Len: 8, RTR: true}); err != nil {
+		t.Fatal(err)
+	}
+	f.expect("HAL_CAN_SendMessage id=0x82052600 len=8 data=0000000000000000 period=0")
 	if err := bus.Send(hal.Frame{ID: 0x20000000}); !errors.Is(err, hal.ErrUnsupported) {
 		t.Errorf("30-bit id: %v", err)
 	}
@@ -473,8 +330,8 @@ func TestCAN(t *testing.T) {
 func TestCTRE(t *testing.T) {
 	t.Setenv("LD_LIBRARY_PATH", "")
 	f := open(t) // no CTRE libraries in the default places on a test machine
-	if got := hal.CapsOf(f.b); got != Caps&^ctre.Caps {
-		t.Errorf("without CTRE's libraries the backend provides %s; want %s", got, Caps&^ctre.Caps)
+	if got := hal.CapsOf(f.b); got != RoboRIOCaps&^ctre.Caps {
+		t.Errorf("without CTRE's libraries the backend provides %s; want %s", got, RoboRIOCaps&^ctre.Caps)
 	}
 	if _, err := hal.OpenCANMotor(f.b, "", frc.TalonSRX, 3); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), ctre.Checklist) {
 		t.Errorf("OpenCANMotor: %v", err)
@@ -496,8 +353,8 @@ func TestCTRE(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if got := hal.CapsOf(b); got != Caps {
-		t.Errorf("with CTRE's libraries the backend provides %s; Caps says %s", got, Caps)
+	if got := hal.CapsOf(b); got != RoboRIOCaps {
+		t.Errorf("with CTRE's libraries the backend provides %s; RoboRIOCaps says %s", got, RoboRIOCaps)
 	}
 	m, err := hal.OpenCANMotor(b, "", frc.TalonSRX, 3)
 	if err != nil {
@@ -580,5 +437,17 @@ func TestAccelerometer(t *testing.T) {
 	}
 	if _, err := f.b.OpenAccelerometer(8); !errors.Is(err, hal.ErrInUse) {
 		t.Errorf("second open: %v, want ErrInUse", err)
+	}
+}
+
+// The 2026 HAL_RefreshDSData says whether new data came since the last
+// call: false on every other cycle of a loop faster than the DS's packets,
+// which is no stale DS: the robot stays enabled.
+func TestNoNewDSData(t *testing.T) {
+	f := open(t, "cw 1 0 0 0 0 1", "refresh 0")
+	for range 3 {
+		if got := f.b.DS(); got != (hal.DSState{Enabled: true, Attached: true}) {
+			t.Fatalf("no new DS data: %+v, want enabled", got)
+		}
 	}
 }

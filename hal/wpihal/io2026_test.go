@@ -1,6 +1,6 @@
-//go:build roborio && cgo
+//go:build cgo && roborio
 
-package roborio
+package wpihal
 
 import (
 	"errors"

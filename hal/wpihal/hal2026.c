@@ -1,16 +1,58 @@
-//go:build roborio && cgo
+//go:build cgo && roborio
 
-// wpihal.c: loads libwpiHal.so with dlopen and calls it. The function
-// types follow the 2026 HAL headers (allwpilib v2026.2.2); see wpihal.h.
+// hal2026.c: the roboRIO's WPILib HAL, 2026 (allwpilib tag v2026.2.2,
+// commit 7ca35e5678, hal/src/main/native/include/hal/): its functions as
+// frcd calls them, and the trampolines of wpihal.h and hal2026.h on them.
+// testdata/wpihal_decls.txt has each declaration with its header; a test
+// checks the table below against it.
 
-#include <dlfcn.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "hal2026.h"
 #include "wpihal.h"
 
 typedef int32_t HAL_Handle;
 typedef int32_t HAL_Bool;
+
+// HAL_ControlWord (DriverStationTypes.h): bit fields from bit 0 up.
+typedef struct {
+	uint32_t enabled : 1;
+	uint32_t autonomous : 1;
+	uint32_t test : 1;
+	uint32_t eStop : 1;
+	uint32_t fmsAttached : 1;
+	uint32_t dsAttached : 1;
+	uint32_t control_reserved : 26;
+} frcd_ControlWord;
+
+// HAL_JoystickAxes, HAL_JoystickPOVs, HAL_JoystickButtons
+// (DriverStationTypes.h; HAL_kMaxJoystickAxes = HAL_kMaxJoystickPOVs = 12).
+typedef struct {
+	int16_t count;
+	float axes[12];
+	uint8_t raw[12];
+} frcd_JoystickAxes;
+
+typedef struct {
+	int16_t count;
+	int16_t povs[12];
+} frcd_JoystickPOVs;
+
+typedef struct {
+	uint32_t buttons;
+	uint8_t count;
+} frcd_JoystickButtons;
+
+// HAL_MatchInfo (DriverStationTypes.h); matchType is the HAL_MatchType
+// enum, an int32_t.
+typedef struct {
+	char eventName[64];
+	int32_t matchType;
+	uint16_t matchNumber;
+	uint8_t replayNumber;
+	uint8_t gameSpecificMessage[64];
+	uint16_t gameSpecificMessageSize;
+} frcd_MatchInfo;
 
 // X(name, return type, parameter list): every HAL function frcd calls.
 #define FRCD_HAL_FUNCS(X)                                                                  \
@@ -86,34 +128,19 @@ typedef int32_t HAL_Bool;
 	X(HAL_GetAccelerometerY, double, (void))                                               \
 	X(HAL_GetAccelerometerZ, double, (void))
 
-#define FRCD_DECLARE(name, ret, params) static ret(*p_##name) params;
-FRCD_HAL_FUNCS(FRCD_DECLARE)
+#define FRCD_HAL_YEAR "2026"
+#define FRCD_OWN_YEAR_SYMBOL "HAL_GetFPGATime"
+#define FRCD_OTHER_YEAR "2027"
+#define FRCD_OTHER_YEAR_SYMBOL "HAL_GetMonotonicTime"
+#include "loader.h"
 
-int frcd_load(const char* path, char* err, int errlen) {
-	void* lib = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
-	if (lib == NULL) {
-		const char* e = dlerror();
-		snprintf(err, errlen, "%s", e != NULL ? e : "dlopen failed");
-		return 0;
-	}
-	// The library stays loaded for the life of the process: the HAL runs
-	// threads of its own that unloading would pull the code from under.
-#define FRCD_RESOLVE(name, ret, params)                                                   \
-	p_##name = (ret(*) params)dlsym(lib, #name);                                           \
-	if (p_##name == NULL) {                                                                \
-		snprintf(err, errlen, "%s has no %s: it is not the 2026 WPILib HAL", path, #name); \
-		return 0;                                                                          \
-	}
-	FRCD_HAL_FUNCS(FRCD_RESOLVE)
-	return 1;
-}
-
-int frcd_initialize(int32_t timeout, int32_t mode) { return p_HAL_Initialize(timeout, mode); }
+// Mode 0 kills a robot program that still runs, as WPILib's programs do.
+int frcd_initialize(int32_t timeout_ms) { return p_HAL_Initialize(timeout_ms, 0); }
 void frcd_shutdown(void) { p_HAL_Shutdown(); }
 const char* frcd_error_message(int32_t code) { return p_HAL_GetErrorMessage(code); }
 const char* frcd_last_error(int32_t* code) { return p_HAL_GetLastError(code); }
 
-frcd_u64 frcd_fpga_time(void) {
+frcd_u64 frcd_now_us(void) {
 	frcd_u64 r = {0, 0};
 	r.v = p_HAL_GetFPGATime(&r.status);
 	return r;
@@ -140,20 +167,29 @@ void frcd_accel_read(double* xyz) {
 	xyz[2] = p_HAL_GetAccelerometerZ();
 }
 
-frcd_int frcd_ds(void) {
+frcd_int frcd_ds(int32_t run) {
 	frcd_ControlWord w;
 	frcd_int r = {0, 0};
 	memset(&w, 0, sizeof w);
+	// The 2026 HAL_RefreshDSData says whether new data came since the last
+	// call (FRCDriverStation.cpp: prev != nullptr), false on every other
+	// cycle of a loop faster than the DS's 50 Hz: no staleness, so it
+	// counts as refreshed. A detached DS zeroes the word it gives.
 	p_HAL_RefreshDSData();
+	int refreshed = 1;
 	r.status = p_HAL_GetControlWord(&w);
 	if (r.status != 0) {
 		memset(&w, 0, sizeof w);
 	}
-	r.v = (int32_t)((uint32_t)w.enabled | (uint32_t)w.autonomous << 1 | (uint32_t)w.test << 2 |
-			(uint32_t)w.eStop << 3 | (uint32_t)w.fmsAttached << 4 | (uint32_t)w.dsAttached << 5);
+	// The 2026 HAL has no separate outputs-enabled state: the FPGA's own
+	// watchdog disables the outputs with the Driver Station.
+	r.v = (int32_t)((uint32_t)w.enabled * FRCD_DS_ENABLED | (uint32_t)w.autonomous * FRCD_DS_AUTONOMOUS |
+			(uint32_t)w.test * FRCD_DS_TEST | (uint32_t)w.eStop * FRCD_DS_ESTOP |
+			(uint32_t)w.fmsAttached * FRCD_DS_FMS | (uint32_t)w.dsAttached * FRCD_DS_ATTACHED | FRCD_DS_OUTPUTS |
+			(refreshed ? FRCD_DS_REFRESHED : 0));
 	// The Driver Station shows the robot's code as running only while the
 	// program says, every loop, which mode it runs in.
-	if (!w.enabled || w.eStop || !w.dsAttached) {
+	if (!run || !w.enabled || w.eStop || !w.dsAttached) {
 		p_HAL_ObserveUserProgramDisabled();
 	} else if (w.test) {
 		p_HAL_ObserveUserProgramTest();
@@ -177,37 +213,55 @@ frcd_double frcd_match_time(void) {
 	return r;
 }
 
-int32_t frcd_match_info(frcd_MatchInfo* out) {
+int32_t frcd_match_info(frcd_match* out) {
+	frcd_MatchInfo m;
 	memset(out, 0, sizeof *out);
-	return p_HAL_GetMatchInfo(out);
+	memset(&m, 0, sizeof m);
+	int32_t s = p_HAL_GetMatchInfo(&m);
+	if (s != 0) {
+		return s;
+	}
+	memcpy(out->event, m.eventName, sizeof m.eventName); // 64 bytes, perhaps without a NUL: out->event has 68
+	out->type = m.matchType;
+	out->number = m.matchNumber;
+	out->replay = m.replayNumber;
+	out->msglen = m.gameSpecificMessageSize < sizeof m.gameSpecificMessage ? m.gameSpecificMessageSize
+	                                                                        : (int32_t)sizeof m.gameSpecificMessage;
+	memcpy(out->msg, m.gameSpecificMessage, out->msglen);
+	return 0;
 }
 
 int32_t frcd_joystick_read(int32_t n, frcd_joystick* out) {
+	frcd_JoystickAxes a;
+	frcd_JoystickPOVs p;
+	frcd_JoystickButtons b;
 	memset(out, 0, sizeof *out);
-	int32_t s = p_HAL_GetJoystickAxes(n, &out->axes);
+	memset(&a, 0, sizeof a);
+	memset(&p, 0, sizeof p);
+	memset(&b, 0, sizeof b);
+	int32_t s = p_HAL_GetJoystickAxes(n, &a);
 	if (s == 0) {
-		s = p_HAL_GetJoystickPOVs(n, &out->povs);
+		s = p_HAL_GetJoystickPOVs(n, &p);
 	}
 	if (s == 0) {
-		s = p_HAL_GetJoystickButtons(n, &out->buttons);
+		s = p_HAL_GetJoystickButtons(n, &b);
 	}
-	return s;
+	if (s != 0) {
+		return s;
+	}
+	out->naxes = a.count < 0 ? 0 : a.count > 12 ? 12 : a.count;
+	memcpy(out->axes, a.axes, sizeof out->axes);
+	out->npovs = p.count < 0 ? 0 : p.count > 12 ? 12 : p.count;
+	memcpy(out->povs, p.povs, sizeof out->povs); // degrees, -1 centred, as frcd keeps them
+	out->nbuttons = b.count;
+	out->buttons = b.buttons;
+	return 0;
 }
 
-// Handle-returning initializers: a NULL allocation location, as the HAL
-// allows; it then reports no location in its "already allocated" errors.
-#define FRCD_INIT(expr)      \
-	frcd_int r = {0, 0};     \
-	r.v = (expr);            \
-	return r;
-
+// Handle-returning initializers pass a NULL allocation location, as the
+// HAL allows; it then reports no location in its "already allocated" errors.
 frcd_int frcd_pwm_init(int32_t ch) { FRCD_INIT(p_HAL_InitializePWMPort(p_HAL_GetPort(ch), NULL, &r.status)) }
 void frcd_pwm_free(int32_t h) { p_HAL_FreePWMPort(h); }
-
-#define FRCD_STATUS(call)   \
-	int32_t status = 0;     \
-	call;                   \
-	return status;
 
 int32_t frcd_pwm_set_us(int32_t h, int32_t us) { FRCD_STATUS(p_HAL_SetPWMPulseTimeMicroseconds(h, us, &status)) }
 int32_t frcd_pwm_disable(int32_t h) { FRCD_STATUS(p_HAL_SetPWMDisabled(h, &status)) }

@@ -1,165 +1,65 @@
-//go:build roborio && cgo
+//go:build cgo && roborio
 
-package roborio
+package wpihal
 
 /*
-#include "wpihal.h"
+#include "hal2026.h"
 */
 import "C"
 
 import (
 	"fmt"
 	"math"
-	"time"
+
+	"periph.io/x/conn/v3/i2c"
+	"periph.io/x/conn/v3/spi"
 
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/ctre"
 )
+
+// The roboRIO's 2026 HAL: what only it has (the FPGA's DIO PWM generators,
+// the analog accumulator and outputs, relays, NetComm's CAN, SPI and I2C,
+// the accelerometer) and CTRE's libraries under the FRC rules.
+
+var (
+	_ hal.Reporter = (*Backend)(nil)
+	_ hal.Lacker   = (*Backend)(nil)
+)
+
+// ctreOptions are hal/ctre's: the roboRIO loads CTRE's libraries itself.
+type ctreOptions = ctre.Options
+
+// initFailure is what a failed HAL_Initialize means on the roboRIO.
+const initFailure = "another robot program that would not stop, or no FPGA"
+
+// years are the 2026 backend's own parts.
+type years struct {
+	ctre    *ctre.Lib // nil when CTRE's libraries did not load: ctreErr says why
+	ctreErr error
+	bus     canBus
+	spi     [numSPI]*spiPort
+	i2c     [numI2C]*i2cBus
+	// accelOpen: the built-in accelerometer is open (accel2026.go).
+	accelOpen bool
+}
+
+func (b *Backend) openYear(o Options) error {
+	b.bus.init(b)
+	co := o.CTRE
+	co.FRC = true
+	b.ctre, b.ctreErr = ctre.Open(co)
+	return nil
+}
+
+func (b *Backend) closeYear() { b.bus.close() }
+
+// pwmOpened: the 2026 HAL's PWM period stays its default (5.05 ms).
+func pwmOpened(*opening, C.int32_t) {}
 
 // DutyCycleRate is the frequency of the DIO PWM generators, Hz: the Nidec
 // Brushless's, as WPILib's NidecBrushless sets it.
 const DutyCycleRate = 15625
-
-// maxPulse is the longest pulse HAL_SetPWMPulseTimeMicroseconds takes.
-const maxPulse = 4095 * time.Microsecond
-
-// opening collects the handles an Open* allocates: done hands them all
-// to Close's list, or, when a step failed, frees them at once, so that a
-// failed open leaves no channel allocated.
-type opening struct {
-	b     *Backend
-	frees []func()
-	err   error
-}
-
-func (b *Backend) opening() *opening {
-	o := &opening{b: b}
-	if b.isClosed() {
-		o.err = b.closedErr()
-	}
-	return o
-}
-
-// handle runs an initializer unless a step failed before, and keeps its
-// handle.
-func (o *opening) handle(call string, init func() C.frcd_int, free func(C.int32_t)) C.int32_t {
-	if o.err != nil {
-		return 0
-	}
-	r := init()
-	if o.err = o.b.status(call, r.status); o.err != nil {
-		return 0
-	}
-	h := r.v
-	o.frees = append(o.frees, func() { free(h) })
-	return h
-}
-
-// do runs a configuring call unless a step failed before.
-func (o *opening) do(call string, f func() C.int32_t) {
-	if o.err == nil {
-		o.err = o.b.status(call, f())
-	}
-}
-
-func (o *opening) done() error {
-	if o.err == nil {
-		o.err = o.b.track(o.frees...)
-		return o.err
-	}
-	for i := len(o.frees) - 1; i >= 0; i-- {
-		o.frees[i]()
-	}
-	return o.err
-}
-
-// OpenPWM opens a PWM output: 0-9 on the header, 10-19 on the MXP.
-func (b *Backend) OpenPWM(ch int) (hal.PWM, error) {
-	o := b.opening()
-	h := o.handle(fmt.Sprintf("HAL_InitializePWMPort(%d)", ch), func() C.frcd_int { return C.frcd_pwm_init(C.int32_t(ch)) },
-		func(h C.int32_t) { C.frcd_pwm_disable(h); C.frcd_pwm_free(h) })
-	if err := o.done(); err != nil {
-		return nil, err
-	}
-	return &pwm{b: b, h: h}, nil
-}
-
-type pwm struct {
-	b *Backend
-	h C.int32_t
-}
-
-func (p *pwm) SetPulse(w time.Duration) error {
-	if p.b.isClosed() {
-		return p.b.closedErr()
-	}
-	switch {
-	case w == 0:
-		return p.b.status("HAL_SetPWMDisabled", C.frcd_pwm_disable(p.h))
-	case w == hal.AlwaysHigh:
-		return p.b.status("HAL_SetPWMAlwaysHighMode", C.frcd_pwm_always_high(p.h))
-	case w < 0 || w > maxPulse:
-		return fmt.Errorf("roborio: PWM pulse %v: not 0, AlwaysHigh or up to %v: %w", w, maxPulse, hal.ErrUnsupported)
-	}
-	us := (w + time.Microsecond/2) / time.Microsecond
-	return p.b.status("HAL_SetPWMPulseTimeMicroseconds", C.frcd_pwm_set_us(p.h, C.int32_t(us)))
-}
-
-func (o *opening) dio(ch int, input bool) C.int32_t {
-	in := C.int32_t(0)
-	if input {
-		in = 1
-	}
-	return o.handle(fmt.Sprintf("HAL_InitializeDIOPort(%d)", ch), func() C.frcd_int { return C.frcd_dio_init(C.int32_t(ch), in) },
-		func(h C.int32_t) { C.frcd_dio_free(h) })
-}
-
-// OpenDigitalIn opens a DIO channel as an input: 0-9 on the header,
-// 10-25 on the MXP.
-func (b *Backend) OpenDigitalIn(ch int) (hal.DigitalIn, error) {
-	o := b.opening()
-	h := o.dio(ch, true)
-	if err := o.done(); err != nil {
-		return nil, err
-	}
-	return &dio{b: b, h: h}, nil
-}
-
-// OpenDigitalOut opens a DIO channel as an output.
-func (b *Backend) OpenDigitalOut(ch int) (hal.DigitalOut, error) {
-	o := b.opening()
-	h := o.dio(ch, false)
-	if err := o.done(); err != nil {
-		return nil, err
-	}
-	return &dio{b: b, h: h}, nil
-}
-
-type dio struct {
-	b *Backend
-	h C.int32_t
-}
-
-func (d *dio) Get() (bool, error) {
-	if d.b.isClosed() {
-		return false, d.b.closedErr()
-	}
-	r := C.frcd_dio_get(d.h)
-	if err := d.b.status("HAL_GetDIO", r.status); err != nil {
-		return false, err
-	}
-	return r.v != 0, nil
-}
-
-func (d *dio) Set(high bool) error {
-	if d.b.isClosed() {
-		return d.b.closedErr()
-	}
-	v := C.int32_t(0)
-	if high {
-		v = 1
-	}
-	return d.b.status("HAL_SetDIO", C.frcd_dio_set(d.h, v))
-}
 
 // OpenDutyCycleOut opens a DIO channel as an output driven by one of the
 // FPGA's DIO PWM generators at DutyCycleRate, starting at duty 0.
@@ -194,7 +94,7 @@ func (l *level) put(v float64) error {
 		return l.b.closedErr()
 	}
 	if math.IsNaN(v) {
-		return fmt.Errorf("roborio: %s NaN: %w", l.what, hal.ErrUnsupported)
+		return fmt.Errorf("wpihal: %s NaN: %w", l.what, hal.ErrUnsupported)
 	}
 	return l.b.status(l.call, l.set(l.h, C.double(max(0, min(l.hi, v)))))
 }
@@ -210,7 +110,7 @@ func (l *level) SetVoltage(v float64) error { return l.put(v) }
 // 2^oversampleBits.
 func (b *Backend) OpenAnalogIn(ch, averageBits, oversampleBits int) (hal.AnalogIn, error) {
 	if averageBits < 0 || oversampleBits < 0 {
-		return nil, fmt.Errorf("roborio: analog input %d: negative average or oversample bits: %w", ch, hal.ErrUnsupported)
+		return nil, fmt.Errorf("wpihal: analog input %d: negative average or oversample bits: %w", ch, hal.ErrUnsupported)
 	}
 	o := b.opening()
 	h := o.handle(fmt.Sprintf("HAL_InitializeAnalogInputPort(%d)", ch), func() C.frcd_int { return C.frcd_ai_init(C.int32_t(ch)) },
@@ -253,28 +153,15 @@ func (b *Backend) OpenAnalogOut(ch int) (hal.AnalogOut, error) {
 		set: func(h C.int32_t, v C.double) C.int32_t { return C.frcd_ao_set(h, v) }}, nil
 }
 
-// encodingType is HAL_EncoderEncodingType of a hal encoding.
-func encodingType(enc hal.Encoding) (C.int32_t, bool) {
-	switch enc {
-	case hal.X1:
-		return 0, true
-	case hal.X2:
-		return 1, true
-	case hal.X4:
-		return 2, true
-	}
-	return 0, false
-}
-
 // OpenEncoder opens DIO inputs a and b and routes them to an FPGA
 // quadrature counter in the encoding asked for.
 func (b *Backend) OpenEncoder(a, bch int, enc hal.Encoding) (hal.Encoder, error) {
 	code, ok := encodingType(enc)
 	if !ok {
-		return nil, fmt.Errorf("roborio: encoder on DIO %d/%d: encoding %d is not 1, 2 or 4: %w", a, bch, enc, hal.ErrUnsupported)
+		return nil, fmt.Errorf("wpihal: encoder on DIO %d/%d: encoding %d is not 1, 2 or 4: %w", a, bch, enc, hal.ErrUnsupported)
 	}
 	if a == bch {
-		return nil, fmt.Errorf("roborio: encoder on DIO %d/%d: one channel for both signals: %w", a, bch, hal.ErrInUse)
+		return nil, fmt.Errorf("wpihal: encoder on DIO %d/%d: one channel for both signals: %w", a, bch, hal.ErrInUse)
 	}
 	o := b.opening()
 	ha := o.dio(a, true)
@@ -285,22 +172,6 @@ func (b *Backend) OpenEncoder(a, bch int, enc hal.Encoding) (hal.Encoder, error)
 		return nil, err
 	}
 	return &encoder{b: b, h: h}, nil
-}
-
-type encoder struct {
-	b *Backend
-	h C.int32_t
-}
-
-func (e *encoder) Count() (int64, error) {
-	if e.b.isClosed() {
-		return 0, e.b.closedErr()
-	}
-	r := C.frcd_encoder_raw(e.h)
-	if err := e.b.status("HAL_GetEncoderRaw", r.status); err != nil {
-		return 0, err
-	}
-	return int64(r.v), nil
 }
 
 // OpenRelay opens relay channel 0-3: its forward and its reverse contact.
@@ -337,4 +208,61 @@ func (r *relay) Set(forward, reverse bool) error {
 		}
 	}
 	return nil
+}
+
+// Vendor is CTRE's libraries (hal.VendorLibs), nil when they did not load.
+func (b *Backend) Vendor() any {
+	if b.ctre == nil {
+		return nil
+	}
+	return b.ctre
+}
+
+// Lacks says why CTRE's devices cannot open: their libraries did not load
+// (or lack that family).
+func (b *Backend) Lacks(c hal.Caps) string {
+	if c&ctre.Caps == 0 {
+		return ""
+	}
+	if b.ctreErr != nil {
+		return fmt.Sprintf("CTRE devices need CTRE's Phoenix libraries: %v", b.ctreErr)
+	}
+	return fmt.Sprintf("the CTRE libraries loaded lack this family (see %s)", ctre.Checklist)
+}
+
+// SPI returns SPI port 0-3 (the onboard chip selects) or 4 (the MXP).
+func (b *Backend) SPI(port int) (spi.Port, error) {
+	if port < 0 || port >= numSPI {
+		return nil, fmt.Errorf("wpihal: SPI port %d (0-%d): %w", port, numSPI-1, hal.ErrNoDevice)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed.Load() {
+		return nil, b.closedErr()
+	}
+	if b.spi[port] == nil {
+		b.spi[port] = &spiPort{b: b, port: port}
+	}
+	return b.spi[port], nil
+}
+
+// I2C returns I2C bus 0 (onboard) or 1 (the MXP).
+func (b *Backend) I2C(port int) (i2c.Bus, error) {
+	if port < 0 || port >= numI2C {
+		return nil, fmt.Errorf("wpihal: I2C port %d (0-%d): %w", port, numI2C-1, hal.ErrNoDevice)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed.Load() {
+		return nil, b.closedErr()
+	}
+	if b.i2c[port] == nil {
+		if err := b.status(fmt.Sprintf("HAL_InitializeI2C(%d)", port), C.frcd_i2c_init(C.int32_t(port))); err != nil {
+			return nil, err
+		}
+		bus := &i2cBus{b: b, port: port, buf: newCBuf(2 * maxTransfer)}
+		b.frees = append(b.frees, bus.close)
+		b.i2c[port] = bus
+	}
+	return b.i2c[port], nil
 }

@@ -1,9 +1,9 @@
-//go:build roborio && cgo
+//go:build cgo && roborio
 
-package roborio
+package wpihal
 
 /*
-#include "wpihal.h"
+#include "hal2026.h"
 */
 import "C"
 
@@ -27,12 +27,12 @@ func (b *Backend) OpenAccelerometer(rangeG int) (hal.Accelerometer, error) {
 	}
 	r, ok := accelRanges[rangeG]
 	if !ok {
-		return nil, fmt.Errorf("roborio: accelerometer range %d g: not 2, 4 or 8: %w", rangeG, hal.ErrNoDevice)
+		return nil, fmt.Errorf("wpihal: accelerometer range %d g: not 2, 4 or 8: %w", rangeG, hal.ErrNoDevice)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.accelOpen {
-		return nil, fmt.Errorf("roborio: built-in accelerometer: %w", hal.ErrInUse)
+		return nil, fmt.Errorf("wpihal: built-in accelerometer: %w", hal.ErrInUse)
 	}
 	b.accelOpen = true
 	C.frcd_accel_open(r)

@@ -1,0 +1,130 @@
+//go:build systemcore && cgo && !roborio
+
+package systemcore
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/ctre"
+	"github.com/frcd/frcd/hal/haltest"
+	"github.com/frcd/frcd/hal/heartbeat"
+	"github.com/frcd/frcd/hal/linux"
+	"github.com/frcd/frcd/internal/fakehal"
+	"github.com/frcd/frcd/internal/tooltest"
+)
+
+// onFakeHAL is a backend on the fake 2027 HAL with fake CAN buses and a
+// heartbeat always sent on can_s0.
+func onFakeHAL(t *testing.T, o Options) (*Backend, fakehal.Files, *haltest.CAN) {
+	t.Helper()
+	tooltest.Require(t, tooltest.CC)
+	dir := t.TempDir()
+	lib, err := fakehal.Build(dir, "", "2027")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := fakehal.NewFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range f.Env() {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	p := linux.Parts{Buses: map[string]hal.CANBus{}}
+	for _, n := range Buses {
+		p.Buses[n] = haltest.NewCAN()
+	}
+	can0 := p.Buses["can_s0"].(*haltest.CAN)
+	on, _ := heartbeat.ParseMode("on")
+	p.Heartbeats, p.HeartbeatBuses = []linux.Heartbeat{heartbeat.New(can0, on)}, []string{"can_s0"}
+	o.HALLibrary = lib
+	b, err := New(o, p, map[string]bool{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b, f, can0
+}
+
+// The HAL's Driver Station is the backend's and its heartbeats'; the
+// final halt holds it disabled and tells the Driver Station; Close sets
+// the outputs neutral.
+func TestDriverStationOnFakeHAL(t *testing.T) {
+	b, f, can0 := onFakeHAL(t, Options{})
+	if got := hal.CapsOf(b); got != Caps&^ctre.Caps {
+		t.Errorf("CapsOf %s, Caps %s", got, Caps)
+	}
+	hbEnabled := func() bool {
+		h, err := hal.ParseHeartbeat(can0.Last[hal.HeartbeatID])
+		return err == nil && h.Enabled
+	}
+	tick := time.Duration(0)
+	step := func() { tick += 20 * time.Millisecond; b.AdvanceTo(tick) }
+	step()
+	if b.DS().Enabled || hbEnabled() {
+		t.Fatal("enabled without a Driver Station")
+	}
+	f.Set("cw 1 2 0 0 1")
+	step()
+	if !b.DS().Enabled || !hbEnabled() {
+		t.Fatalf("the Driver Station's enable: DS %+v, heartbeat enabled %v", b.DS(), hbEnabled())
+	}
+	p, err := b.OpenPWM(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.SetPulse(1700 * time.Microsecond)
+	// The daemon's final halt.
+	b.SetEnabled(false)
+	step()
+	if b.DS().Enabled || hbEnabled() {
+		t.Errorf("after the final halt: DS %+v, heartbeat enabled %v", b.DS(), hbEnabled())
+	}
+	calls, _ := f.Calls()
+	if last := calls[len(calls)-1]; last != "HAL_ObserveUserProgram mode=2 enabled=0" {
+		t.Errorf("the Driver Station told %q after the halt", last)
+	}
+	r := b.Report(nil)
+	if got := r[len(r)-1]; got.Name != "WPILib HAL" || !strings.Contains(got.Message, "the 2027 HAL from "+b.io.Library()) || got.Warn {
+		t.Errorf("report %+v", got)
+	}
+	f.Set("brownout 1")
+	if r := b.Report(nil); !strings.Contains(r[len(r)-1].Message, "BROWNED OUT") || !r[len(r)-1].Warn {
+		t.Errorf("report in brownout %+v", r[len(r)-1])
+	}
+	b.Close()
+	calls, _ = f.Calls()
+	if got := fakehal.LastPulses(calls)[1]; got != 0 {
+		t.Errorf("PWM 1 after Close: %d µs, want 0", got)
+	}
+	if _, err := os.Stat(b.io.Library()); err != nil {
+		t.Error(err)
+	}
+}
+
+// With ros_enable the Driver Station is frcd's own, over ROS, and the
+// HAL still drives SmartIO.
+func TestROSEnableOnFakeHAL(t *testing.T) {
+	b, f, _ := onFakeHAL(t, Options{ROSEnable: true})
+	f.Set("cw 1 2 0 0 1")
+	if b.DS().Enabled {
+		t.Error("the HAL's Driver Station enables a ros_enable robot")
+	}
+	b.SetEnabled(true)
+	if !b.DS().Enabled {
+		t.Error("ROS's enable does not")
+	}
+	b.SetEnabled(false)
+	b.SetEnabled(true)
+	if !b.DS().Enabled {
+		t.Error("a disable over ROS held the robot disabled")
+	}
+	if _, err := b.OpenDigitalOut(5); err != nil {
+		t.Error(err)
+	}
+}

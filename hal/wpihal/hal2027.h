@@ -1,0 +1,27 @@
+//go:build cgo && systemcore && !roborio
+
+// hal2027.h: the trampolines only Systemcore's 2027 HAL has (hal2027.c).
+
+#ifndef FRCD_HAL2027_H
+#define FRCD_HAL2027_H
+
+#include <stdint.h>
+
+#include "wpihal.h"
+
+// HAL_GetRuntimeType: 0 Systemcore, 1 simulation (HAL.h HAL_RuntimeType).
+int32_t frcd_runtime_type(void);
+
+// HAL_SetPWMOutputPeriod: 0 5 ms, 1 or 2 10 ms, 3 20 ms (PWM.cpp).
+int32_t frcd_pwm_period(int32_t h, int32_t period);
+
+// HAL_InitializeEncoder on SmartIO channels a and b = a + 1, a even
+// (Encoder.cpp IsValidChannelPair); encoding is HAL_EncoderEncodingType.
+frcd_int frcd_encoder_init_channels(int32_t a, int32_t b, int32_t reverse, int32_t encoding);
+
+// The built-in IMU: out gets the quaternion w, x, y, z, the gyro rates x,
+// y, z (rad/s) and the acceleration x, y, z (m/s²); the status of the
+// first call that failed.
+int32_t frcd_imu_read(double* out);
+
+#endif

@@ -1,0 +1,139 @@
+// Package fakehal builds and drives the fake WPILib HALs (fake
+// libwpiHal.so files written in C from WPILib's headers: fakehal2026.c for
+// the roboRIO's 2026 HAL, fakehal2027.c for Systemcore's 2027 HAL, sharing
+// fakeio.h). A fake logs every call to the file named by $FAKEHAL_LOG and
+// reads what the robot senses, and the Driver Station it plays, from the
+// file named by $FAKEHAL_IN (the comments of the C files list the keys).
+// hal/wpihal's and hal/systemcore's tests, cmd/frcd's and the Systemcore
+// VM's agent use it.
+package fakehal
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+//go:embed c/fakehal2026.c
+var src2026 []byte
+
+//go:embed c/fakehal2027.c
+var src2027 []byte
+
+//go:embed c/fakeio.h
+var fakeio []byte
+
+// Library is the file name Build gives the fake.
+const Library = "libwpiHal.so"
+
+// Build compiles the fake HAL of year ("2026" or "2027") with the C
+// compiler cc ("" is $FAKEHAL_CC, else cc) into dir/libwpiHal.so and
+// returns its path.
+func Build(dir, cc, year string) (string, error) {
+	src := map[string][]byte{"2026": src2026, "2027": src2027}[year]
+	if src == nil {
+		return "", fmt.Errorf("fakehal: no fake HAL of year %q", year)
+	}
+	if cc == "" {
+		cc = os.Getenv("FAKEHAL_CC")
+	}
+	if cc == "" {
+		cc = "cc"
+	}
+	name := "fakehal" + year + ".c"
+	if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fakeio.h"), fakeio, 0o644); err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, Library)
+	b, err := exec.Command(cc, "-shared", "-fPIC", "-Wall", "-Werror", "-O1", "-o", out, filepath.Join(dir, name)).CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("fakehal: %s %s: %v\n%s", cc, name, err, b)
+	}
+	return out, nil
+}
+
+// Files are a fake's input and log files.
+type Files struct {
+	In, Log string
+}
+
+// NewFiles makes empty input and log files in dir.
+func NewFiles(dir string) (Files, error) {
+	f := Files{In: filepath.Join(dir, "fakehal.in"), Log: filepath.Join(dir, "fakehal.log")}
+	for _, p := range []string{f.In, f.Log} {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			return f, err
+		}
+	}
+	return f, nil
+}
+
+// Env is the environment that points a fake at f.
+func (f Files) Env() []string { return []string{"FAKEHAL_IN=" + f.In, "FAKEHAL_LOG=" + f.Log} }
+
+// Set appends input lines; for each key the last line wins.
+func (f Files) Set(lines ...string) error {
+	file, err := os.OpenFile(f.In, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = file.WriteString(strings.Join(lines, "\n") + "\n")
+	return errors.Join(err, file.Close())
+}
+
+// Calls returns the log's lines.
+func (f Files) Calls() ([]string, error) {
+	b, err := os.ReadFile(f.Log)
+	if err != nil {
+		return nil, err
+	}
+	s := strings.TrimSuffix(string(b), "\n")
+	if s == "" {
+		return nil, nil
+	}
+	return strings.Split(s, "\n"), nil
+}
+
+var pulseRE = regexp.MustCompile(`^(?:(\d+) )?HAL_SetPWMPulseTimeMicroseconds h=0x1000([0-5]) us=(\d+)$`)
+
+// Pulse is one PWM pulse width the program set: on which SmartIO channel,
+// µs, and when (µs of wall-clock time since 1970 when the fake ran with
+// $FAKEHAL_STAMP set, else 0).
+type Pulse struct {
+	At      int64
+	Channel int
+	Micros  int
+}
+
+// Pulses are the 2027 fake's PWM pulse widths, in the order set.
+func Pulses(calls []string) []Pulse {
+	var out []Pulse
+	for _, c := range calls {
+		if m := pulseRE.FindStringSubmatch(c); m != nil {
+			at, _ := strconv.ParseInt(m[1], 10, 64)
+			ch, _ := strconv.Atoi(m[2])
+			us, _ := strconv.Atoi(m[3])
+			out = append(out, Pulse{At: at, Channel: ch, Micros: us})
+		}
+	}
+	return out
+}
+
+// LastPulses are the last pulse width of each SmartIO channel set, -1
+// where none was.
+func LastPulses(calls []string) [6]int {
+	last := [6]int{-1, -1, -1, -1, -1, -1}
+	for _, p := range Pulses(calls) {
+		last[p.Channel] = p.Micros
+	}
+	return last
+}
