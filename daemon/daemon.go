@@ -25,9 +25,11 @@ import (
 	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/jointstate"
 	"github.com/frcd/frcd/nt4"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
+	"github.com/frcd/frcd/ros2bridge"
 	"github.com/frcd/frcd/sim"
 	"github.com/frcd/frcd/wpilibws"
 )
@@ -58,6 +60,9 @@ type Options struct {
 	StatusEvery time.Duration
 	// ROS, when set, runs the ROS bridge beside the loop (Run starts it).
 	ROS *ROSOptions
+	// ROS2, when set, runs the ROS 2 bridge beside the loop (ros2.go),
+	// alone or beside the ROS 1 one.
+	ROS2 *ROS2Options
 	// Scenario, when set, is the sim's starting point (sim.Scenario): it
 	// replaces the YAML's sim: section, Seed and Enabled.
 	Scenario *sim.Scenario
@@ -131,6 +136,8 @@ type Daemon struct {
 	wsBad    uint64           // the WebSocket server's bad messages at the last diagnostics
 	// Bridge is the ROS bridge, when Options.ROS is set.
 	Bridge *ros.Bridge
+	// Bridge2 is the ROS 2 bridge, when Options.ROS2 is set.
+	Bridge2 *ros2bridge.Bridge
 	// WS is the WPILib WebSocket server, when Options.WPILibWS is set.
 	WS *wpilibws.Server
 	// NT is the NT4 server, when Options.Telemetry asks for one.
@@ -208,9 +215,13 @@ func newDaemon(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
 	return d, nil
 }
 
-// Close closes the backend when it holds resources (sockets, the HAL).
+// Close stops the ROS 2 node, and closes the backend when it holds
+// resources (sockets, the HAL).
 // Call it after Run has returned.
 func (d *Daemon) Close() error {
+	if d.Bridge2 != nil {
+		d.Bridge2.Close()
+	}
 	if c, ok := d.backend.(io.Closer); ok {
 		return c.Close()
 	}
@@ -247,7 +258,7 @@ func (d *Daemon) bind() error {
 	if o := d.opts.ROS; o != nil {
 		ro := ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
 			Diagnostics: d.health, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf,
-			Namespace: o.Namespace, Remaps: o.Remaps, Params: o.Params, Rest: ros.RestPositions(d.Robot), DriverStation: d.driverStation,
+			Namespace: o.Namespace, Remaps: o.Remaps, Params: o.Params, Rest: jointstate.RestPositions(d.Robot), DriverStation: d.driverStation,
 			OnPanic: func(v any) { d.Panicked(newPanic("a ROS callback", v)) }}
 		ro.SetEnabled = d.rosEnable()
 		if d.Sim != nil {
@@ -258,7 +269,7 @@ func (d *Daemon) bind() error {
 			return err
 		}
 	}
-	return nil
+	return d.setupROS2()
 }
 
 // diagnostics appends the backend's statuses for /diagnostics (the
@@ -393,7 +404,7 @@ func (d *Daemon) advance(now time.Duration) {
 // neutral, and Run returns it as a *PanicError.
 func (d *Daemon) Run(ctx context.Context) error {
 	period := d.Loop.Period()
-	bridgeErr := make(chan error, 2) // the bridge's and the server's
+	bridgeErr := make(chan error, 3) // the bridges' and the server's
 	ctx, stopLoop := context.WithCancel(ctx)
 	defer stopLoop()
 	// The bridge and the WebSocket server stop after the loop has halted
@@ -414,6 +425,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	if d.Bridge != nil {
 		defer beside("the ROS bridge", d.Bridge.Run)()
+	}
+	if d.Bridge2 != nil {
+		defer beside("the ROS 2 bridge", d.Bridge2.Run)()
 	}
 	if d.WS != nil {
 		// Optional: its failure is reported, never the loop's end.

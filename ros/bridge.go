@@ -77,7 +77,7 @@ type Options struct {
 	// driver_station/ topics, from the bridge's goroutine.
 	DriverStation func(*DSInfo)
 	// Rest are the positions /joint_states reports for joints not yet
-	// measured (RestPositions); nil: 0.
+	// measured (jointstate.RestPositions); nil: 0.
 	Rest map[string]float64
 	// Env is the ROS environment (EnvFrom(os.Getenv)).
 	Env Env

@@ -17,6 +17,7 @@ import (
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/jointstate"
 )
 
 // Diagnostic levels of diagnostic_msgs/DiagnosticStatus.
@@ -36,7 +37,7 @@ const (
 type builder struct {
 	s       *control.Snapshot
 	b       *Bridge
-	names   []string // joint names
+	joints  *jointstate.Builder
 	seqJS   uint32
 	seqIMU  []uint32
 	seqPDP  []uint32
@@ -44,8 +45,7 @@ type builder struct {
 	extra   []Status // Options.Diagnostics' statuses, reused
 	seqJT   uint32
 	seqGT   uint32
-	refused []uint64  // per controller, at the last diagnostics
-	lastPos []float64 // per joint: the last position measured, or its rest position
+	refused []uint64 // per controller, at the last diagnostics
 	// loopRefused is the loop's refused commands at the last diagnostics.
 	loopRefused uint64
 
@@ -61,10 +61,7 @@ func newBuilder(s *control.Snapshot, b *Bridge) *builder {
 	m := &builder{s: s, b: b, seqIMU: make([]uint32, len(s.IMUs)), seqPDP: make([]uint32, len(s.PDPs)),
 		imus: make([]sensor_msgs.Imu, len(s.IMUs)), bats: make([]sensor_msgs.BatteryState, len(s.PDPs)),
 		curs: make([]std_msgs.Float64MultiArray, len(s.PDPs))}
-	for _, j := range s.Joints {
-		m.names = append(m.names, j.Name)
-		m.lastPos = append(m.lastPos, b.o.Rest[j.Name])
-	}
+	m.joints = jointstate.New(s, b.o.Rest)
 	m.refused = make([]uint64, len(b.o.Loop.Controllers()))
 	return m
 }

@@ -87,6 +87,31 @@ func (m *Float64) MarshalCDR(e *cdr.Encoder) { e.Float64(m.Data) }
 // UnmarshalCDR implements Message.
 func (m *Float64) UnmarshalCDR(d *cdr.Decoder) { m.Data = d.Float64() }
 
+// Bool is std_msgs/msg/Bool (a CDR boolean: one byte, 0 or 1; any
+// other byte reads as true).
+type Bool struct{ Data bool }
+
+// TypeName implements Message.
+func (*Bool) TypeName() string { return "std_msgs::msg::dds_::Bool_" }
+
+// MarshalCDR implements Message.
+func (m *Bool) MarshalCDR(e *cdr.Encoder) { e.Bool(m.Data) }
+
+// UnmarshalCDR implements Message.
+func (m *Bool) UnmarshalCDR(d *cdr.Decoder) { m.Data = d.Bool() }
+
+// Int8 is std_msgs/msg/Int8.
+type Int8 struct{ Data int8 }
+
+// TypeName implements Message.
+func (*Int8) TypeName() string { return "std_msgs::msg::dds_::Int8_" }
+
+// MarshalCDR implements Message.
+func (m *Int8) MarshalCDR(e *cdr.Encoder) { e.Int8(m.Data) }
+
+// UnmarshalCDR implements Message.
+func (m *Int8) UnmarshalCDR(d *cdr.Decoder) { m.Data = d.Int8() }
+
 // String is std_msgs/msg/String.
 type String struct{ Data string }
 

@@ -47,6 +47,29 @@ func TestJointStateWire(t *testing.T) {
 	}
 }
 
+// TestBoolInt8Wire: std_msgs Bool and Int8 are one byte after the
+// encapsulation header (CORBA 3.3 part 2 §9.3.1: boolean and octet-sized
+// types, no alignment); a payload without the byte is an error.
+func TestBoolInt8Wire(t *testing.T) {
+	if got := Marshal(nil, &Bool{Data: true}); !bytes.Equal(got, []byte{0, 1, 0, 0, 1}) {
+		t.Errorf("Bool: % x", got)
+	}
+	if got := Marshal(nil, &Int8{Data: -1}); !bytes.Equal(got, []byte{0, 1, 0, 0, 0xff}) {
+		t.Errorf("Int8: % x", got)
+	}
+	var b Bool
+	var i Int8
+	if err := Unmarshal([]byte{0, 1, 0, 0, 1}, &b); err != nil || !b.Data {
+		t.Errorf("Bool: %v %v", b, err)
+	}
+	if err := Unmarshal([]byte{0, 1, 0, 0, 0xfe}, &i); err != nil || i.Data != -2 {
+		t.Errorf("Int8: %v %v", i, err)
+	}
+	if err := Unmarshal([]byte{0, 1, 0, 0}, &i); err == nil {
+		t.Error("Int8 without its byte decoded")
+	}
+}
+
 // TestBigEndian decodes a big-endian payload: the same fields, each
 // swapped, the same padding.
 func TestBigEndian(t *testing.T) {
@@ -167,7 +190,7 @@ func FuzzUnmarshal(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 2, 'a', 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		defer bounds.Slow(t)()
-		for _, m := range []Message{&Float64{}, &String{}, &Header{}, &JointState{}, &Float64MultiArray{}, &ParticipantEntitiesInfo{}, &ParticipantEntitiesInfo{GidLen: GidSizeHumble}} {
+		for _, m := range []Message{&Float64{}, &Bool{}, &Int8{}, &String{}, &Header{}, &JointState{}, &Float64MultiArray{}, &ParticipantEntitiesInfo{}, &ParticipantEntitiesInfo{GidLen: GidSizeHumble}} {
 			if Unmarshal(b, m) != nil {
 				continue
 			}

@@ -179,6 +179,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	useSim := fs.Bool("sim", false, "run on the simulated HAL (--hal sim)")
 	halName := fs.String("hal", "", "the HAL: sim (simulated robot), linux (a Linux coprocessor: SocketCAN, GPIO, spidev; the YAML's linux: section), roborio (the roboRIO's FPGA through the WPILib HAL) or systemcore (WPILib's 2027 controller; docs/systemcore.md)")
 	noROS := fs.Bool("no-ros", false, "run without the ROS bridge")
+	rosFlag := fs.String("ros", "1", rosUsage)
 	masterFlag := fs.String("master", "embedded", "embedded: use the master at ROS_MASTER_URI, or start one in-process when none answers; external: only use (and wait for) an external master")
 	rate := fs.Float64("rate", 0, "loop rate in Hz (default: the YAML's loop.rate_hz, 100)")
 	disabled := fs.Bool("disabled", false, "start the simulated Driver Station disabled (default enabled)")
@@ -193,6 +194,11 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: frcd run --hal "+halChoices+" (or --sim) [--master=embedded|external] [--no-ros] [--rate HZ] [--disabled] [--seed N] [--scenario F] [--save-scenario F] [--status D] [--spin D] [--wpilibws ADDR|off] [--nt ADDR|off] [--log DIR] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
+	}
+	args, ros2Argv, err := ros2Args(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "frcd run: %v\n", err)
+		return exitUsage
 	}
 	args, env, rosArgv, err := rosArgs(args, os.Getenv)
 	if err != nil {
@@ -240,7 +246,12 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "frcd run: %v\n", err)
 		return exitUsage
 	}
-	if _, _, err := env.Master(); err != nil && !*noROS {
+	transports, err := parseROS(*rosFlag, *noROS)
+	if err != nil {
+		fmt.Fprintf(stderr, "frcd run: %v\n", err)
+		return exitUsage
+	}
+	if _, _, err := env.Master(); err != nil && transports.ros1 {
 		fmt.Fprintf(stderr, "frcd run: %v\n", err)
 		return exitUsage
 	}
@@ -279,14 +290,22 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		o.WPILibWS = *wsAddr
 	}
 	o.Telemetry = tel.options()
-	if !*noROS {
+	if transports.ros1 || transports.ros2 {
 		text, err := robot.ReadFile(urdfPath, robot.MaxURDFBytes)
 		if err != nil {
 			fmt.Fprintf(stderr, "frcd run: %v\n", err)
 			return exitUsage
 		}
-		o.ROS = &daemon.ROSOptions{Env: env, Master: mode, URDF: string(text), Logf: logger.Printf}
-		nodeOptions(o.ROS, rosArgv)
+		if transports.ros1 {
+			o.ROS = &daemon.ROSOptions{Env: env, Master: mode, URDF: string(text), Logf: logger.Printf}
+			nodeOptions(o.ROS, rosArgv)
+		}
+		if transports.ros2 {
+			if o.ROS2, err = ros2Options(ros2Argv, os.Getenv, string(text), logger.Printf); err != nil {
+				fmt.Fprintf(stderr, "frcd run: %v\n", err)
+				return exitUsage
+			}
+		}
 	}
 	var d *daemon.Daemon
 	where := "the simulated HAL"
@@ -339,6 +358,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		uri, _, _ := env.Master()
 		fmt.Fprintf(stdout, "frcd: ROS node %s, master %s (%s); publishing %s every %s\n", d.Bridge.Names().Node(), uri, *masterFlag, d.Bridge.Names().Resolve(ros.JointStatesTopic), d.Bridge.Stats().PublishEvery)
 	}
+	printROS2(stdout, d, o.ROS2)
 	if d.WS != nil {
 		if err := d.WS.ListenErr(); err != nil {
 			fmt.Fprintf(stdout, "frcd: WPILib simulation WebSocket not served yet: %v; trying %s again every %s (the robot runs without it meanwhile)\n", err, d.WS.Addr(), daemon.PartRetry)

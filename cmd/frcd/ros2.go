@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+
+	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/ros2node"
+)
+
+// rosChoice is --ros: which ROS transports frcd serves.
+type rosChoice struct{ ros1, ros2 bool }
+
+// rosUsage is --ros's help.
+const rosUsage = "the ROS transports: 1 (ROS 1: a master, TCPROS), 2 (ROS 2 over DDS/RTPS, ROS_DOMAIN_ID; --ros-args ... -- for the node), both, or none (as --no-ros)"
+
+// parseROS reads --ros; --no-ros is none whatever --ros says.
+func parseROS(s string, noROS bool) (rosChoice, error) {
+	if noROS {
+		return rosChoice{}, nil
+	}
+	switch s {
+	case "1":
+		return rosChoice{ros1: true}, nil
+	case "2":
+		return rosChoice{ros2: true}, nil
+	case "both":
+		return rosChoice{ros1: true, ros2: true}, nil
+	case "none":
+		return rosChoice{}, nil
+	}
+	return rosChoice{}, fmt.Errorf("--ros %s: want 1, 2, both or none", s)
+}
+
+// ros2Args takes ROS 2's arguments (--ros-args ... [--]) out of args for
+// the node frcd.
+func ros2Args(args []string) (rest []string, a ros2node.Args, err error) {
+	return ros2node.ParseArgs(args, "frcd")
+}
+
+// ros2Options are the ROS 2 node's options from its arguments and the
+// environment (ROS_DOMAIN_ID, ROS_AUTOMATIC_DISCOVERY_RANGE,
+// ROS_LOCALHOST_ONLY, ROS_STATIC_PEERS). Discovery reaching the subnet
+// uses the first IPv4 address of an interface that is up and not
+// loopback.
+func ros2Options(a ros2node.Args, getenv func(string) string, urdf string, logf func(string, ...any)) (*daemon.ROS2Options, error) {
+	cfg, err := ros2node.Discovery(getenv, interfaceAddr())
+	if err != nil {
+		return nil, err
+	}
+	name := "frcd"
+	if a.Node != "" {
+		name = a.Node
+	}
+	return &daemon.ROS2Options{Node: ros2node.Config{Name: name, Namespace: a.Namespace, Enclave: a.Enclave, Remaps: a.Remaps, RTPS: cfg},
+		URDF: urdf, Logf: logf}, nil
+}
+
+// interfaceAddr is the first IPv4 address of an interface that is up,
+// multicast-capable and not loopback; invalid when there is none.
+func interfaceAddr() netip.Addr {
+	ifs, err := net.Interfaces()
+	if err != nil {
+		return netip.Addr{}
+	}
+	for _, ifc := range ifs {
+		if ifc.Flags&net.FlagUp == 0 || ifc.Flags&net.FlagLoopback != 0 || ifc.Flags&net.FlagMulticast == 0 {
+			continue
+		}
+		addrs, _ := ifc.Addrs()
+		for _, ad := range addrs {
+			if p, ok := ad.(*net.IPNet); ok {
+				if ip, ok := netip.AddrFromSlice(p.IP.To4()); ok && p.IP.To4() != nil {
+					return ip
+				}
+			}
+		}
+	}
+	return netip.Addr{}
+}
+
+// printROS2 says where the ROS 2 node is.
+func printROS2(w io.Writer, d *daemon.Daemon, o *daemon.ROS2Options) {
+	if d.Bridge2 == nil {
+		return
+	}
+	full, _ := ros2node.Resolve(o.Node.Namespace, o.Node.Name, "~")
+	js, _ := ros2node.ResolveRemapped(o.Node.Namespace, o.Node.Name, "joint_states", o.Node.Remaps)
+	fmt.Fprintf(w, "frcd: ROS 2 node %s, domain %d, on %s; publishing %s every %s\n", full, o.Node.RTPS.Domain, o.Node.RTPS.Addr, js, d.Bridge2.Every())
+}

@@ -1,0 +1,38 @@
+package daemon
+
+import (
+	"github.com/frcd/frcd/jointstate"
+	"github.com/frcd/frcd/ros"
+	"github.com/frcd/frcd/ros2bridge"
+	"github.com/frcd/frcd/ros2node"
+)
+
+// ROS2Options configure the ROS 2 bridge (package ros2bridge).
+type ROS2Options struct {
+	// Node is the node's name (default frcd), namespace, remappings
+	// (ros2node.ParseArgs) and participant (ros2node.Discovery:
+	// ROS_DOMAIN_ID and the discovery range).
+	Node ros2node.Config
+	URDF string // the URDF text, for /robot_description
+	// PublishRate overrides the joint state controller's publish_rate.
+	PublishRate float64
+	Logf        func(format string, args ...any)
+}
+
+// setupROS2 starts the ROS 2 node when Options.ROS2 asks for one (Run
+// runs it).
+func (d *Daemon) setupROS2() error {
+	o := d.opts.ROS2
+	if o == nil {
+		return nil
+	}
+	b, err := ros2bridge.New(ros2bridge.Options{Loop: d.Loop, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
+		Rest: jointstate.RestPositions(d.Robot), Every: ros.PublishPeriod(d.Robot.Config, d.Loop.Period(), o.PublishRate),
+		Node: o.Node, Logf: o.Logf, SetEnabled: d.rosEnable(),
+		OnPanic: func(v any) { d.Panicked(newPanic("a ROS 2 callback", v)) }})
+	if err != nil {
+		return err
+	}
+	d.Bridge2 = b
+	return nil
+}

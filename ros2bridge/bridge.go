@@ -1,0 +1,319 @@
+// Package ros2bridge connects a running loop to ROS 2 through package
+// ros2node (no rcl, no cgo): one node, by default /frcd, that publishes
+//
+//	/joint_states        sensor_msgs/msg/JointState, reliable, volatile, keep last 10,
+//	                     built by package jointstate's rules (as the ROS 1 bridge)
+//	/robot_description   std_msgs/msg/String, the URDF, reliable, transient local,
+//	                     keep last 1 (as robot_state_publisher publishes it)
+//
+// and subscribes each controller's command topic, <controller>/command,
+// std_msgs/msg/Float64 (one joint) or std_msgs/msg/Float64MultiArray (a
+// group), best effort so that reliable and best-effort publishers both
+// match. A command that does not decode, or that its controller refuses,
+// is counted (the controller's Refused, Stats.Refused) and logged, a few
+// at once then one a second per controller; it never reaches an output.
+// The service ~/enable (std_srvs/srv/SetBool) enables the robot where
+// the ROS 1 bridge's /frcd/enable does (the sim; real hardware only when
+// the YAML allows it).
+//
+// Controllers taking other messages (Twist, JointTrajectory)
+// have no ROS 2 topic yet: New logs which.
+//
+// The loop never waits for the bridge: Run copies its snapshots on its
+// own goroutine and publishes from there, rebuilding one message in place
+// (no allocation per publication).
+package ros2bridge
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/frcd/frcd/cdr"
+	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/internal/ratelimit"
+	"github.com/frcd/frcd/jointstate"
+	"github.com/frcd/frcd/ros2msg"
+	"github.com/frcd/frcd/ros2node"
+	"github.com/frcd/frcd/rtps"
+)
+
+// Topics, relative to the node's namespace.
+const (
+	JointStatesTopic      = "joint_states"
+	RobotDescriptionTopic = "robot_description"
+	EnableService         = "~/enable"
+)
+
+// Options configure a Bridge.
+type Options struct {
+	// Loop is the running loop: the bridge reads its snapshots and
+	// commands its controllers.
+	Loop *control.Loop
+	// URDF is the robot's URDF text, published on /robot_description.
+	URDF string
+	// Clock is the loop's clock, safe from any goroutine: commands are
+	// stamped with it. Epoch is the wall-clock time of its zero, for
+	// message stamps; default now minus Clock().
+	Clock func() time.Duration
+	Epoch time.Time
+	// Rest are the positions /joint_states reports for joints not yet
+	// measured (jointstate.RestPositions); nil: 0.
+	Rest map[string]float64
+	// Every is the state topics' period (the ROS 1 bridge's
+	// PublishPeriod); default the loop's period, at least 10 ms.
+	Every time.Duration
+	// Node is the node's configuration: its name (default frcd),
+	// namespace, remappings, and its participant's (ros2node.Discovery).
+	Node ros2node.Config
+	// SetEnabled enables or disables the robot for the ~/enable service
+	// (std_srvs/srv/SetBool, /frcd/enable by default, as on ROS 1); an
+	// error says why the robot is not enabled, answered as a failure. nil
+	// on real hardware (unless the YAML allows it): the service then
+	// answers every request with a failure, the Driver Station decides.
+	SetEnabled func(bool) error
+	// OnPanic, when set, is told of a panic in a command or service
+	// handler, on the node's goroutine that ran it (the daemon makes every
+	// output neutral and stops); nil lets the panic go on.
+	OnPanic func(v any)
+	// Logf reports refused commands; nil discards.
+	Logf func(format string, args ...any)
+}
+
+// Stats count the bridge's work.
+type Stats struct {
+	JointStates uint64 // /joint_states messages published
+	Commands    uint64 // commands passed to controllers
+	Refused     uint64 // commands refused: undecodable, or refused by their controller
+	PublishErr  uint64 // publications that failed
+}
+
+// Bridge is frcd's ROS 2 node.
+type Bridge struct {
+	o       Options
+	node    *ros2node.Node
+	joints  *ros2node.Publisher
+	desc    *ros2node.Publisher
+	updated <-chan struct{}
+	snap    *control.Snapshot
+	build   *jointstate.Builder
+	js      ros2msg.JointState
+
+	jointStates, commands, refused, publishErr atomic.Uint64
+	closeOnce                                  sync.Once
+	closeErr                                   error
+}
+
+// Close stops the node (Run does when it returns); it may be called
+// more than once.
+func (b *Bridge) Close() error {
+	b.closeOnce.Do(func() { b.closeErr = b.node.Close() })
+	return b.closeErr
+}
+
+// New starts the node, publishes /robot_description and subscribes the
+// command topics; Run publishes the joint states.
+func New(o Options) (*Bridge, error) {
+	if o.Loop == nil || o.Clock == nil {
+		return nil, errors.New("ros2bridge: Options need Loop and Clock")
+	}
+	if o.Node.Name == "" {
+		o.Node.Name = "frcd"
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	if o.Epoch.IsZero() {
+		o.Epoch = time.Now().Add(-o.Clock())
+	}
+	if o.Every <= 0 {
+		o.Every = max(o.Loop.Period(), 10*time.Millisecond)
+	}
+	o.Every = max(o.Every, o.Loop.Period())
+	n, err := ros2node.New(o.Node)
+	if err != nil {
+		return nil, err
+	}
+	b := &Bridge{o: o, node: n, updated: o.Loop.Notify(), snap: o.Loop.NewSnapshot()}
+	b.build = jointstate.New(b.snap, o.Rest)
+	b.js.Name = b.build.Names
+	fail := func(err error) (*Bridge, error) { n.Close(); return nil, err }
+	if b.joints, err = n.Publisher(JointStatesTopic, &b.js, ros2node.Default); err != nil {
+		return fail(err)
+	}
+	if b.desc, err = n.Publisher(RobotDescriptionTopic, &ros2msg.String{}, ros2node.Latched); err != nil {
+		return fail(err)
+	}
+	if err := b.desc.Publish(&ros2msg.String{Data: o.URDF}); err != nil {
+		return fail(err)
+	}
+	enable := func(req *cdr.Decoder, resp *cdr.Encoder) error {
+		defer b.guard()
+		return b.enable(req, resp)
+	}
+	if _, err := n.NewService(EnableService, "std_srvs/srv/SetBool", enable); err != nil {
+		return fail(err)
+	}
+	for _, c := range o.Loop.Controllers() {
+		msg, handler := b.commandHandler(c)
+		if handler == nil {
+			o.Logf("ros2: controller %s (%s): its commands have no ROS 2 topic yet", c.Name, c.Type)
+			continue
+		}
+		if _, err := n.Subscribe(c.Name+"/"+c.Topic(), msg, commandQoS, handler); err != nil {
+			return fail(err)
+		}
+	}
+	return b, nil
+}
+
+// commandQoS: best effort, so that reliable publishers (ros2 topic pub's
+// default) and best-effort ones both match (a reader's requested
+// reliability must not exceed the writer's offered one, DDS 1.4 §2.2.3).
+var commandQoS = rtps.QoS{Reliability: rtps.BestEffort, Durability: rtps.Volatile, History: rtps.KeepLast, Depth: 10}
+
+// Refused commands log refusedBurst lines at once, then refusedRate a
+// second, per controller (as the ROS 1 bridge).
+const (
+	refusedBurst = 5.0
+	refusedRate  = 1.0
+)
+
+// commandHandler is c's command topic's message and handler, or a nil
+// handler for a command type without a ROS 2 topic.
+func (b *Bridge) commandHandler(c *control.Controller) (ros2msg.Message, func(rtps.Sample)) {
+	var mu sync.Mutex // the message and the limiter
+	limit := ratelimit.Limiter{Rate: refusedRate, Burst: refusedBurst}
+	count := func(err error) { // mu held
+		if err == nil {
+			b.commands.Add(1)
+			return
+		}
+		b.refused.Add(1)
+		if ok, held := limit.Allow(b.o.Clock()); !ok {
+			return
+		} else if held > 0 {
+			b.o.Logf("ros2: /%s/%s refused: %v (and %d more refused)", c.Name, c.Topic(), err, held)
+		} else {
+			b.o.Logf("ros2: /%s/%s refused: %v", c.Name, c.Topic(), err)
+		}
+	}
+	// take is the handler decoding into the reused message m (mu held)
+	// and passing it on by apply.
+	take := func(m ros2msg.Message, apply func() error) (ros2msg.Message, func(rtps.Sample)) {
+		return m, func(s rtps.Sample) {
+			defer b.guard()
+			mu.Lock()
+			defer mu.Unlock()
+			if err := ros2msg.Unmarshal(s.Payload, m); err != nil {
+				c.Refuse()
+				count(err)
+				return
+			}
+			count(apply())
+		}
+	}
+	switch c.Takes() {
+	case control.Float64:
+		var m ros2msg.Float64
+		return take(&m, func() error { return c.Command(m.Data, b.o.Clock()) })
+	case control.Bool:
+		var m ros2msg.Bool
+		return take(&m, func() error {
+			v := 0.0
+			if m.Data {
+				v = 1
+			}
+			return c.Command(v, b.o.Clock())
+		})
+	case control.Int8:
+		var m ros2msg.Int8
+		return take(&m, func() error { return c.Command(float64(m.Data), b.o.Clock()) })
+	case control.Float64Array:
+		var m ros2msg.Float64MultiArray
+		return take(&m, func() error { return c.CommandGroup(m.Data, b.o.Clock()) })
+	}
+	return nil, nil
+}
+
+// enable answers ~/enable: std_srvs/srv/SetBool {bool data} ->
+// {bool success; string message} (ros2/common_interfaces
+// std_srvs/srv/SetBool.srv), as the ROS 1 bridge's /frcd/enable.
+func (b *Bridge) enable(req *cdr.Decoder, resp *cdr.Encoder) error {
+	on := req.Bool()
+	if err := req.Err(); err != nil {
+		return err
+	}
+	ok, msg := false, "frcd runs on real hardware: the Driver Station enables the robot"
+	if b.o.SetEnabled != nil {
+		if err := b.o.SetEnabled(on); err != nil {
+			msg = err.Error()
+		} else {
+			ok, msg = true, "disabled"
+			if on {
+				msg = "enabled"
+			}
+		}
+	}
+	resp.Bool(ok)
+	resp.String(msg)
+	return nil
+}
+
+// guard, deferred by each handler, passes a panic to OnPanic.
+func (b *Bridge) guard() {
+	if b.o.OnPanic == nil {
+		return
+	}
+	if v := recover(); v != nil {
+		b.o.OnPanic(v)
+	}
+}
+
+// Node is the bridge's ROS 2 node.
+func (b *Bridge) Node() *ros2node.Node { return b.node }
+
+// Every is the state topics' period.
+func (b *Bridge) Every() time.Duration { return b.o.Every }
+
+// Stats returns the bridge's counters.
+func (b *Bridge) Stats() Stats {
+	return Stats{JointStates: b.jointStates.Load(), Commands: b.commands.Load(), Refused: b.refused.Load(), PublishErr: b.publishErr.Load()}
+}
+
+// Run publishes the joint states every Every until ctx ends, then closes
+// the node (peers forget it at once).
+func (b *Bridge) Run(ctx context.Context) error {
+	defer b.Close()
+	tolerance := b.o.Loop.Period() / 2
+	var last time.Duration = -1 << 62
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-b.updated:
+		}
+		if b.o.Clock()-last < b.o.Every-tolerance {
+			continue // not due: do not even copy the snapshot
+		}
+		last = b.Publish()
+	}
+}
+
+// Publish publishes the newest snapshot's joint state now and returns
+// its loop time (Run calls it every Every). It allocates nothing: one
+// message is rebuilt in place. Only one goroutine may call it: Run's,
+// or a test's or benchmark's without Run.
+func (b *Bridge) Publish() time.Duration {
+	b.o.Loop.ReadSnapshot(b.snap)
+	b.js.Header.Stamp = ros2msg.TimeOf(b.o.Epoch.Add(b.snap.Now))
+	b.js.Position, b.js.Velocity, b.js.Effort = b.build.Fill(b.snap, b.js.Position, b.js.Velocity, b.js.Effort)
+	if err := b.joints.Publish(&b.js); err != nil {
+		b.publishErr.Add(1)
+		return b.snap.Now
+	}
+	b.jointStates.Add(1)
+	return b.snap.Now
+}
