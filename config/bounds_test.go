@@ -119,3 +119,26 @@ func TestDeviceMemory(t *testing.T) {
 	runtime.KeepAlive(f)
 	runtime.KeepAlive(list)
 }
+
+// TestParseFindingsLinear: a file whose every entry is wrong (an unknown
+// key, a channel out of range, a reused CAN id) costs work linear in its
+// entries, findings included (the 8 MiB file of these once took 26 s of
+// CPU to validate).
+func TestParseFindingsLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures parse times of up to 32,000 devices: skipped with -short (make test runs it)")
+	}
+	files := map[int][]byte{}
+	for _, n := range []int{8000, 32000} {
+		var b strings.Builder
+		b.WriteString("joints:\n  - {name: pdp, type: pdp, id: 0}\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(&b, "  - {name: m%d, type: talon_srx, id: %d, pdp_ch: 99, bogus: 1}\n", i, i%63)
+		}
+		files[n] = []byte(b.String())
+	}
+	if _, list := Parse("bad.yaml", files[8000]); len(list) < 3*8000-63 {
+		t.Fatalf("%d findings for 8000 bad entries, want 3 each (2 for the first 63, whose CAN ids are new)", len(list))
+	}
+	bounds.Linear(t, 8000, func(n int) { Parse("bad.yaml", files[n]) })
+}
