@@ -136,7 +136,7 @@ func (p *parser) checkEntries(entries []*Device, c *Checker) {
 			}
 			scope := ""
 			if k.Scope != "" {
-				if sv, ok := d.values[k.Scope]; ok {
+				if sv, ok := d.Value(k.Scope); ok {
 					scope = sv.Str
 					if sv.Kind == Int {
 						scope = strconv.Itoa(sv.Int)

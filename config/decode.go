@@ -41,7 +41,7 @@ func (p *parser) entry(index int, n *yaml.Node, kind entryKind, name *yaml.Node)
 		p.list.Errorf(p.pos(n), "%s: must be a mapping like %s, not %s", label, like, describeNode(n))
 		return nil
 	}
-	d := &Device{Pos: p.pos(n), values: map[string]Value{}, refs: map[string]*Device{}}
+	d := &Device{Pos: p.pos(n)}
 	var rest []keyNode
 	p.mapping(n, func(key string, k, v *yaml.Node) {
 		switch {
@@ -155,7 +155,7 @@ func (p *parser) value(d *Device, label string, key *Key, e keyNode) {
 	}
 	v.KeyPos = p.pos(e.k)
 	if p.checkValue(label, key, v) {
-		d.values[key.Name] = v
+		d.set(key.Name, v)
 	}
 }
 
@@ -216,18 +216,26 @@ func (p *parser) names(n *yaml.Node, what string) (Value, bool) {
 	return v, ok && len(v.List) > 0
 }
 
-// defaults reports missing required keys and fills in defaults.
+// defaults reports missing required keys. The other keys take their
+// defaults from the type (Device.Value), except those written but not
+// decoded, which take none.
 func (p *parser) defaults(d *Device, label string, written map[string]bool) {
 	for _, key := range d.Type.Keys {
-		if _, ok := d.values[key.Name]; ok || written[key.Name] {
+		if _, ok := d.written(key.Name); ok {
+			continue
+		}
+		if written[key.Name] {
+			if key.Default != nil {
+				if d.noDefault == nil {
+					d.noDefault = map[string]bool{}
+				}
+				d.noDefault[key.Name] = true
+			}
 			continue
 		}
 		if key.Required {
 			p.list.Errorf(d.Pos, "%s: missing required key %q (%s)", label, key.Name, key.Kind)
 			continue
-		}
-		if key.Default != nil {
-			d.values[key.Name] = defaultValue(key, d.Pos)
 		}
 	}
 }

@@ -251,7 +251,7 @@ func (p *parser) listSection(section string, n *yaml.Node, kind entryKind) []*De
 // section is absent: every key takes its default). skip lists keys that
 // hold nested sections, decoded by the caller.
 func (p *parser) section(name string, t *Type, n *yaml.Node, skip ...string) *Device {
-	d := &Device{Name: name, TypeName: name, Type: t, values: map[string]Value{}, refs: map[string]*Device{}}
+	d := &Device{Name: name, TypeName: name, Type: t}
 	if n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null") {
 		p.defaults(d, name, map[string]bool{})
 		return d

@@ -19,7 +19,7 @@ func (p *parser) resolveRefs(d *Device, c *Checker) {
 			continue
 		}
 		if k.Kind == StringList {
-			v := d.values[k.Name]
+			v, _ := d.written(k.Name)
 			var list []*Device
 			for i, name := range v.List {
 				if t := p.ref(d, &k, name, v.ListAt[i], c); t != nil {
@@ -35,7 +35,7 @@ func (p *parser) resolveRefs(d *Device, c *Checker) {
 			continue
 		}
 		if target := p.ref(d, &k, d.Str(k.Name), d.ValuePos(k.Name), c); target != nil {
-			d.refs[k.Name] = target
+			d.setRef(k.Name, target)
 		}
 	}
 }
@@ -67,7 +67,7 @@ func (p *parser) defaultPower(d *Device, key string, c *Checker) {
 		p.pdpDefault, p.pdpLooked = p.findDefaultPower(), true
 	}
 	if p.pdpDefault != nil {
-		d.refs[key] = p.pdpDefault
+		d.setRef(key, p.pdpDefault)
 		return
 	}
 	if e := d.Type.Effort; e != nil && d.Has(e.Channel) {

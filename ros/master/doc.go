@@ -19,7 +19,10 @@
 // MaxRegistrations, MaxGraphBytes); every reply (MaxReplyBytes: a getParam
 // of a larger subtree is answered -1 with a message, counted by Refused);
 // and the state file, whose write and read limit is the same
-// (MaxStateBytes), the limits above refusing at the request whatever
+// (MaxStateBytes); connections, in all and per remote address
+// (MaxConns, MaxConnsPerAddr), and request bodies being read from one
+// address (MaxBodiesPerAddr, answered 503 past it, counted by
+// PeerRefused, peers.go), the limits above refusing at the request whatever
 // would pass it, so that whatever was written is read back. Sizes are
 // counted in bytes of XML-RPC as the master writes it (encodedLen). Its
 // name walks are linear in the tree, so the lock every call takes is

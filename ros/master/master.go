@@ -62,20 +62,24 @@ type Master struct {
 	pid      int
 	persist  *persister // nil without Options.StateFile
 
-	mu         sync.Mutex
-	reg        *registry
-	topicTypes map[string]string
-	params     map[string]any
-	paramBytes int // paramBytes(params), kept under MaxParamBytes
-	typeBytes  int // what topicTypes take in the state file (admit.go)
-	refused    atomic.Uint64
-	handling   chan struct{} // a slot per request being decoded, run and answered (ServeHTTP)
-	waiting    atomic.Int32  // requests read, waiting for a slot
-	uri        string
-	srv        *http.Server
-	closed     bool
-	inflight   sync.WaitGroup // requests being handled
-	serving    sync.WaitGroup // goroutines started by Start
+	mu          sync.Mutex
+	reg         *registry
+	topicTypes  map[string]string
+	params      map[string]any
+	paramBytes  int // paramBytes(params), kept under MaxParamBytes
+	typeBytes   int // what topicTypes take in the state file (admit.go)
+	refused     atomic.Uint64
+	peerRefused atomic.Uint64 // peers.go
+	bodyMu      sync.Mutex
+	bodies      map[string]int           // request bodies being read, per remote address (peers.go)
+	onBody      func(host string, n int) // tests: called with an address's new count of bodies
+	handling    chan struct{}            // a slot per request being decoded, run and answered (ServeHTTP)
+	waiting     atomic.Int32             // requests read, waiting for a slot
+	uri         string
+	srv         *http.Server
+	closed      bool
+	inflight    sync.WaitGroup // requests being handled
+	serving     sync.WaitGroup // goroutines started by Start
 }
 
 // New returns a Master with /run_id, /rosdistro and /rosversion set.
@@ -106,6 +110,7 @@ func New(opts Options) *Master {
 		pid:        os.Getpid(),
 		reg:        newRegistry(),
 		handling:   make(chan struct{}, maxHandling),
+		bodies:     map[string]int{},
 		topicTypes: map[string]string{},
 		params: map[string]any{
 			"run_id":     runID,
@@ -208,7 +213,7 @@ func (m *Master) Serve(l net.Listener) error {
 	}
 	srv := m.srv
 	m.mu.Unlock()
-	err := srv.Serve(l)
+	err := srv.Serve(m.limitListener(l))
 	if errors.Is(err, http.ErrServerClosed) {
 		return nil
 	}
@@ -373,6 +378,11 @@ func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// maxHandling requests at once, so concurrent large requests or
 	// replies cost at most maxHandling times their bound. A slow sender
 	// holds no slot.
+	releaseBody, ok := m.takeBody(w, r)
+	if !ok {
+		return
+	}
+	defer releaseBody() // its buffer is held until the reply
 	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodySize))
 	if err != nil {
 		m.logf("ros master: bad request from %s: %v", r.RemoteAddr, err)
