@@ -47,7 +47,7 @@ var allowed = map[string][]string{
 	"jointstate":         {"interfaces", "urdf", "control", "robot"},
 	"ros2bridge":         {"cdr", "control", "jointstate", "ros2msg", "ros2node", "rtps", "internal/ratelimit"},
 	"ros":                {"hal", "interfaces", "config", "urdf", "control", "robot", "jointstate", "ros/master", "internal/ratelimit", "gopkg.in/yaml.v3", goroslib, goroslib + "/pkg/msg", goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/geometry_msgs", goroslib + "/pkg/msgs/nav_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
-	"ros/master":         {},
+	"ros/master":         {goroslib + "/pkg/peerlimit"}, // the fork's per-address caps (issue 32)
 	"cdr":                {},
 	"ros2msg":            {"cdr"},
 	"rtps":               {},
