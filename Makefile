@@ -35,7 +35,8 @@ FUZZ_TARGETS ?= \
 	./internal/sparkspec:FuzzRead \
 	./ros2msg:FuzzUnmarshal \
 	./rtps:FuzzParse \
-	./rtps:FuzzHandle
+	./rtps:FuzzHandle \
+	./ros2node:FuzzParseArgs
 
 EXAMPLE_URDF := examples/competition/robot.urdf
 EXAMPLE_YAML := examples/competition/robot.yaml

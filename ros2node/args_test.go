@@ -2,8 +2,11 @@ package ros2node
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/frcd/frcd/internal/bounds"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -48,4 +51,40 @@ func TestResolveRemapped(t *testing.T) {
 			t.Errorf("%q: %q, %v; want %q", c.name, got, err, c.want)
 		}
 	}
+}
+
+// FuzzParseArgs: any command line, split at NUL bytes into arguments, is
+// parsed without a panic within the fuzz bound, and what ParseArgs leaves
+// is the arguments outside the --ros-args sections, in their order: all of
+// them when there is no --ros-args.
+func FuzzParseArgs(f *testing.F) {
+	for _, s := range []string{
+		"run\x00--ros-args\x00-r\x00__ns:=/robot\x00--\x00x.urdf",
+		"--ros-args\x00-p\x00rate:=100\x00-r\x00frcd:a:=b\x00--params-file",
+		"--ros-args\x00--log-level\x00debug\x00-e\x00/e\x00--ros-args\x00-r",
+		"a\x00b\x00c",
+	} {
+		f.Add(s, "frcd")
+	}
+	f.Fuzz(func(t *testing.T, line, node string) {
+		defer bounds.Slow(t)()
+		args := strings.Split(line, "\x00")
+		rest, _, _ := ParseArgs(args, node)
+		if !slices.Contains(args, "--ros-args") {
+			if !slices.Equal(rest, args) {
+				t.Fatalf("no --ros-args: rest %q, want every argument %q", rest, args)
+			}
+			return
+		}
+		i := 0 // rest is a subsequence of args
+		for _, r := range rest {
+			for i < len(args) && args[i] != r {
+				i++
+			}
+			if i == len(args) {
+				t.Fatalf("rest %q is not a subsequence of %q", rest, args)
+			}
+			i++
+		}
+	})
 }
