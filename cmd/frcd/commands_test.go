@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/frcd/frcd/internal/tooltest"
 )
 
 // Every subcommand's --help (and -h, and --help among other arguments)
@@ -88,9 +90,7 @@ func TestExitCodesAsDocumented(t *testing.T) {
 // make install puts a working frcd in $(DESTDIR)$(PREFIX)/bin, and
 // make uninstall takes it away.
 func TestMakeInstall(t *testing.T) {
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make")
-	}
+	tooltest.Require(t, tooltest.Tool{Name: "make", Package: "make"})
 	if testing.Short() {
 		t.Skip("builds frcd")
 	}
