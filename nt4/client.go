@@ -129,8 +129,16 @@ func (c *client) subscribe(t *topic) (match bool) {
 			all = all || sub.all && !sub.topicsOnly
 		}
 	}
-	if values && !c.want[t.id] {
-		c.sent[t.id] = 0 // send its current value
+	if values != c.want[t.id] {
+		if values {
+			c.sent[t.id] = 0 // send its current value
+			if t.wants++; t.wants == 1 {
+				c.s.poke() // the telemetry brings it up to date
+			}
+		} else {
+			t.wants--
+		}
+		c.s.interest++
 	}
 	c.want[t.id] = values
 	switch {
@@ -155,8 +163,10 @@ func (c *client) forget(t *topic) {
 		c.all[t.id] = false
 		t.allSubs--
 	}
-	if t.id < len(c.want) {
+	if t.id < len(c.want) && c.want[t.id] {
 		c.want[t.id] = false
+		t.wants--
+		c.s.interest++
 	}
 }
 

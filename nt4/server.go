@@ -108,8 +108,9 @@ type topic struct {
 	seq    uint64
 	own    bool // frcd's: clients may not publish to it
 	pubs   int  // client publishers
-	// allSubs counts the clients that want every value of the topic.
-	allSubs int
+	// allSubs counts the clients that want every value of the topic,
+	// wants those that want its values (all or the latest).
+	allSubs, wants int
 }
 
 // Server is an NT4 server: frcd's topics (Publish) plus any clients'.
@@ -124,10 +125,13 @@ type Server struct {
 	stop    chan struct{} // closed when Run's context ends: connections close with a close frame
 	wake    chan struct{} // a client connected (Wake)
 	created int           // topics clients created, still published
-	seen    []uint64      // per telemetry topic, the Seq last published
+	seen    []uint64      // per telemetry topic, the Seq last encoded
 	srcIDs  []int         // per telemetry topic, its server topic id
-	gates   admission
-	stats   Stats
+	// interest counts the changes of the topics' wants; synced is its
+	// count the telemetry source last heard (Interest).
+	interest, synced uint64
+	gates            admission
+	stats            Stats
 
 	// The WebSocket handlers running (http.Server's Shutdown does not
 	// wait for hijacked connections): Run waits for them, so that none
@@ -187,9 +191,20 @@ func (s *Server) Idle() bool {
 	return len(s.clients) == 0
 }
 
-// Wake receives when a client connects (the newest winning): a publisher
-// idle while nobody read starts again.
+// Wake receives when a client connects or subscribes to the values of a
+// topic nobody read (the newest winning): a publisher idle while nobody
+// read starts again, and one that skips the topics nobody reads
+// (Interest) brings those now wanted up to date without waiting for the
+// next cycle.
 func (s *Server) Wake() <-chan struct{} { return s.wake }
+
+// poke sends on wake without blocking.
+func (s *Server) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
 
 // Run serves until ctx ends, then closes every connection.
 func (s *Server) Run(ctx context.Context) error {
@@ -222,8 +237,10 @@ func (s *Server) now() int64 { return int64(s.o.Clock() / time.Microsecond) }
 
 // Publish takes the topics of a telemetry source that changed since the
 // last call: it announces new ones and keeps each one's latest value for
-// the clients' next sweep. It never waits on a client, and allocates
-// only for topics it has not seen before.
+// the clients' next sweep. Only the values of topics a client subscribes
+// to are encoded: the others wait, as the source's Seq, until one does
+// (then the next Publish encodes the current value). It never waits on a
+// client, and allocates only for topics it has not seen before.
 func (s *Server) Publish(src *telemetry.Source) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -243,8 +260,12 @@ func (s *Server) Publish(src *telemetry.Source) {
 		if t.Seq == s.seen[i] || s.srcIDs[i] < 0 {
 			continue
 		}
-		s.seen[i] = t.Seq
 		st := s.topics[s.srcIDs[i]]
+		if st.wants == 0 { // nobody reads it: its old value is no longer current
+			st.value = st.value[:0]
+			continue
+		}
+		s.seen[i] = t.Seq
 		st.value = encodeValue(st.value[:0], int64(st.id), t)
 		s.changed(st)
 		changed = true
@@ -252,6 +273,25 @@ func (s *Server) Publish(src *telemetry.Source) {
 	if changed {
 		s.stats.Published++
 	}
+}
+
+// Interest tells the telemetry source which of its topics clients
+// subscribe to the values of (telemetry.Source.Want), so that its next
+// Sample works on those alone (and on every topic when the source keeps
+// all, for the log); true when that changed since the last call (a
+// Publish then sends the topics now wanted their current values, even
+// with no new cycle). A lock and a comparison when nothing changed.
+func (s *Server) Interest(src *telemetry.Source) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.interest == s.synced {
+		return false
+	}
+	s.synced = s.interest
+	for i, id := range s.srcIDs {
+		src.Want(i, id >= 0 && s.topics[id] != nil && s.topics[id].wants > 0)
+	}
+	return true
 }
 
 // changed marks t's new value (t.value) for the clients' next sweep and
@@ -384,10 +424,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			c = newClient(s, name, proto)
 			c.tk = tk
 			s.clients[name] = c
-			select { // the telemetry wakes for its first reader
-			case s.wake <- struct{}{}:
-			default:
-			}
+			s.poke() // the telemetry wakes for its first reader
 		}
 		s.mu.Unlock()
 		if dup {
@@ -458,6 +495,13 @@ func (s *Server) drop(c *client) {
 			s.topics[id].allSubs--
 		}
 		c.all[id] = false
+	}
+	for id, want := range c.want {
+		if want && s.topics[id] != nil {
+			s.topics[id].wants--
+			s.interest++
+		}
+		c.want[id] = false
 	}
 }
 

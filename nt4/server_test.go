@@ -272,6 +272,9 @@ func TestAllValues(t *testing.T) {
 	const cycles = "/frcd/loop/cycles"
 	all.send(`{"method":"subscribe","params":{"topics":["/frcd/loop/"],"subuid":1,"options":{"prefix":true,"all":true,"periodic":0.5}}}`)
 	latest.send(`{"method":"subscribe","params":{"topics":["/frcd/loop/"],"subuid":1,"options":{"prefix":true,"periodic":0.5}}}`)
+	all.until("the announcement", nil, func() bool { _, ok := all.announce[cycles]; return ok })
+	latest.until("the announcement", nil, func() bool { _, ok := latest.announce[cycles]; return ok })
+	d.StepTelemetry() // no cycle: the topics now wanted, brought up to date
 	all.until("the first value", nil, func() bool { return len(all.values[cycles]) > 0 })
 	latest.until("the first value", nil, func() bool { return len(latest.values[cycles]) > 0 })
 	const n = 200 // cycles run between two of the clients' periods, mostly
@@ -378,6 +381,8 @@ func TestCloseFrameOnStop(t *testing.T) {
 	w := dial(t, d, "bye")
 	w.send(`{"method":"subscribe","params":{"topics":["/frcd/ds/"],"subuid":1,"options":{"prefix":true}}}`)
 	d.Step()
+	d.StepTelemetry()
+	w.until("the announcement", nil, func() bool { _, ok := w.announce["/frcd/ds/enabled"]; return ok })
 	d.StepTelemetry()
 	w.until("a value", nil, func() bool { return len(w.values["/frcd/ds/enabled"]) > 0 })
 	cancel()

@@ -82,6 +82,8 @@ type Source struct {
 	lastMech time.Duration
 	alerts   alertTopics
 	schema   map[string]bool // the schemas published
+	keepAll  bool            // every topic kept current (want.go)
+	woke     bool            // a topic became needed since the last Sample
 
 	// the sim's
 	truth      Truth
@@ -122,7 +124,7 @@ func New(o Options) *Source {
 		o.SimEvery = 20 * time.Millisecond
 	}
 	o.Prefix = "/" + strings.Trim(o.Prefix, "/")
-	s := &Source{o: o, snap: o.Loop.NewSnapshot()}
+	s := &Source{o: o, snap: o.Loop.NewSnapshot(), keepAll: true}
 	if o.EveryCycle {
 		s.hist = o.Loop.EnableHistory(0)
 		s.replay = s.setJoints
@@ -236,7 +238,7 @@ func New(o Options) *Source {
 }
 
 func (s *Source) add(name, typ string, k Kind, props string) *Topic {
-	t := &Topic{Name: name, Type: typ, Kind: k, Props: props}
+	t := &Topic{Name: name, Type: typ, Kind: k, Props: props, need: s.keepAll}
 	s.Topics = append(s.Topics, t)
 	return t
 }
@@ -261,24 +263,82 @@ func (s *Source) addSchema(sc Schema) {
 	t.bump(time.Microsecond)
 }
 
-// Sample reads the loop's latest snapshot and updates the topics; false
-// when no cycle ran since the last call.
+// Sample reads the loop's latest snapshot and updates the topics that
+// are needed (want.go); false when no cycle ran since the last call and
+// no topic became needed.
 func (s *Source) Sample() bool {
 	s.o.Loop.ReadSnapshot(s.snap)
 	s.drainCommands()
 	sn := s.snap
-	if s.seen && sn.Now == s.last {
+	if s.seen && sn.Now == s.last && !s.woke {
 		return false
 	}
 	s.seen, s.last = true, sn.Now
 	now := sn.Now
+	woke := s.woke
+	if woke { // the throttled parts at once
+		s.woke = false
+		s.lastMech, s.wds.lastMatch, s.alerts.lastExtra = 0, -time.Hour, -time.Hour
+	}
 	if s.hist == nil {
 		for i, j := range sn.Joints {
 			s.setJoint(i, &j.State, now)
 		}
 	}
+	s.sampleDevices(now)
+	for i, d := range sn.LinkDigital {
+		if d.OK {
+			s.linkD[i].setBool(d.State.Value, now)
+		}
+	}
+	for i, d := range sn.LinkAnalog {
+		if d.OK {
+			s.linkA[i].setDouble(d.State.Value, now)
+		}
+	}
+	s.sampleLoop(now)
+	for _, g := range s.gains {
+		if g.t.need {
+			v := g.c.Gains()
+			vs := [4]float64{v.P, v.I, v.D, v.F}
+			g.t.setDoubles(vs[:], now)
+		}
+	}
+	if d := &s.ds; anyNeeded(d.enabled, d.estop, d.attached, d.mode, d.state) {
+		d.enabled.setBool(sn.Enabled, now)
+		d.estop.setBool(sn.DS.EStop, now)
+		d.attached.setBool(sn.DS.Attached, now)
+		d.mode.setString(sn.DS.Mode.String(), now)
+		s.setState(now)
+	}
+	if s.wds.needed() {
+		s.sampleWPILibDS(now)
+	}
+	if s.mech.needed() && (s.lastMech == 0 || now-s.lastMech >= s.o.SimEvery-time.Millisecond/2) { // a dashboard's rate, as the sim/ topics
+		s.lastMech = now
+		s.sampleMechanism(now)
+	}
+	if a := &s.alerts; anyNeeded(a.errors, a.warnings, a.infos) {
+		s.sampleAlerts(now)
+	}
+	s.sampleOdometry(now)
+	if s.pose2d != nil && anyNeeded(s.pose2d, s.pose3d, s.components) &&
+		(woke || s.pose2d.Seq == 0 || now-s.lastSim >= s.o.SimEvery-time.Millisecond/2) {
+		s.lastSim = now
+		s.sampleSim(now)
+	}
+	return true
+}
+
+// sampleDevices updates the IMUs, the power distribution, the
+// compressors and the input voltage that are needed.
+func (s *Source) sampleDevices(now time.Duration) {
+	sn := s.snap
 	for i, m := range sn.IMUs {
 		t := s.imus[i]
+		if !anyNeeded(t.ok, t.orientation, t.yaw, t.angVel, t.linAcc) {
+			continue
+		}
 		t.ok.setBool(m.OK, now)
 		if !m.OK {
 			continue
@@ -291,6 +351,9 @@ func (s *Source) Sample() bool {
 	}
 	for i, d := range sn.PDPs {
 		t := s.pdps[i]
+		if !anyNeeded(t.ok, t.voltage, t.current, t.temperature, t.channels) {
+			continue
+		}
 		t.ok.setBool(d.OK, now)
 		if !d.OK {
 			continue
@@ -303,6 +366,9 @@ func (s *Source) Sample() bool {
 	}
 	for i, c := range sn.Compressors {
 		t := s.comps[i]
+		if !anyNeeded(t.ok, t.running, t.full, t.closedLoop, t.current) {
+			continue
+		}
 		t.ok.setBool(c.OK, now)
 		if !c.OK {
 			continue
@@ -312,26 +378,24 @@ func (s *Source) Sample() bool {
 		t.closedLoop.setBool(c.State.ClosedLoop, now)
 		t.current.setDouble(c.State.Current, now)
 	}
-	if s.vin != nil {
+	if s.vin != nil && s.vin.need {
 		if v, err := s.o.Vin(); err == nil {
 			s.vin.setDouble(v, now)
 		}
 	}
-	for i, d := range sn.LinkDigital {
-		if d.OK {
-			s.linkD[i].setBool(d.State.Value, now)
-		}
-	}
-	for i, d := range sn.LinkAnalog {
-		if d.OK {
-			s.linkA[i].setDouble(d.State.Value, now)
-		}
-	}
-	st := &sn.Stats
+}
+
+// sampleLoop updates the loop's statistics when one is needed.
+func (s *Source) sampleLoop(now time.Duration) {
 	l := &s.loop
+	if !anyNeeded(l.cycles, l.overruns, l.refused, l.stale, l.blocked, l.devErrors, l.disabled,
+		l.periodMean, l.periodMax, l.jitter, l.busy) {
+		return
+	}
+	st := &s.snap.Stats
 	l.cycles.setInt(int64(st.Cycles), now)
 	l.overruns.setInt(int64(st.Overruns), now)
-	l.refused.setInt(int64(st.Refused+sn.Refused), now)
+	l.refused.setInt(int64(st.Refused+s.snap.Refused), now)
 	l.stale.setInt(int64(st.Stale), now)
 	l.blocked.setInt(int64(st.Blocked), now)
 	l.devErrors.setInt(int64(st.DeviceErrors), now)
@@ -340,29 +404,6 @@ func (s *Source) Sample() bool {
 	l.periodMax.setDouble(st.Period.Max.Seconds(), now)
 	l.jitter.setDouble(st.Jitter.Quantile(0.99).Seconds(), now)
 	l.busy.setDouble(st.Busy.Quantile(0.99).Seconds(), now)
-	for _, g := range s.gains {
-		v := g.c.Gains()
-		vs := [4]float64{v.P, v.I, v.D, v.F}
-		g.t.setDoubles(vs[:], now)
-	}
-	d := &s.ds
-	d.enabled.setBool(sn.Enabled, now)
-	d.estop.setBool(sn.DS.EStop, now)
-	d.attached.setBool(sn.DS.Attached, now)
-	d.mode.setString(sn.DS.Mode.String(), now)
-	s.setState(now)
-	s.sampleWPILibDS(now)
-	if s.lastMech == 0 || now-s.lastMech >= s.o.SimEvery-time.Millisecond/2 { // a dashboard's rate, as the sim/ topics
-		s.lastMech = now
-		s.sampleMechanism(now)
-	}
-	s.sampleAlerts(now)
-	s.sampleOdometry(now)
-	if s.pose2d != nil && (s.pose2d.Seq == 0 || now-s.lastSim >= s.o.SimEvery-time.Millisecond/2) {
-		s.lastSim = now
-		s.sampleSim(now)
-	}
-	return true
 }
 
 func (s *Source) setJoint(i int, j *interfaces.JointState, now time.Duration) {
