@@ -7,7 +7,8 @@
 //     {"event":"connected"}
 //     {"event":"value","name":"/frcd/joints/x/velocity","type":"double","value":1.5}
 //   ntcore-ts-client logs plain-text lines of its own; readers skip lines
-//   that are not JSON objects.
+//   that are not JSON objects. Each line on stdin is one more prefix to
+//   subscribe to, at once; {"event":"subscribed","name":PREFIX} says so.
 //
 // Usage: node client.js log PORT NAME...
 //   AdvantageScope's logging mode, on the wire as its NT4.ts speaks it (a
@@ -45,11 +46,19 @@ if (mode === "watch") {
   nt.addRobotConnectionListener((connected) => {
     if (connected) emit({ event: "connected" });
   }, true);
-  for (const prefix of process.argv.slice(4)) {
+  const watch = (prefix) =>
     nt.createPrefixTopic(prefix).subscribe((value, params) => {
       emit({ event: "value", name: params ? params.name : null, type: params ? params.type : null, value: value });
     });
-  }
+  for (const prefix of process.argv.slice(4)) watch(prefix);
+  require("readline")
+    .createInterface({ input: process.stdin })
+    .on("line", (line) => {
+      const prefix = line.trim();
+      if (prefix === "") return;
+      watch(prefix);
+      emit({ event: "subscribed", name: prefix });
+    });
 } else if (mode === "log") {
   const WebSocket = require("ws");
   const { decodeMulti } = require("@msgpack/msgpack");
