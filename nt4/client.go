@@ -23,11 +23,14 @@ type subscription struct {
 	topicsOnly bool
 	all        bool // every value, not only the latest of each period
 	period     time.Duration
+	periodic   *float64 // the periodic option as asked, s (nil: the default)
 }
 
+// matches says whether the subscription wants the topic name: by name,
+// or by prefix (a meta topic, $..., by a non-empty prefix only: meta.go).
 func (sub *subscription) matches(name string) bool {
 	for _, p := range sub.patterns {
-		if name == p || sub.prefix && strings.HasPrefix(name, p) {
+		if name == p || sub.prefix && strings.HasPrefix(name, p) && !hidden(name, p) {
 			return true
 		}
 	}
@@ -39,6 +42,9 @@ func (sub *subscription) matches(name string) bool {
 type client struct {
 	s           *Server
 	name, proto string
+	addr        string // the remote host:port
+	// its meta topics, $clientsub$NAME and $clientpub$NAME (meta.go)
+	metaSub, metaPub *topic
 
 	subs      map[int64]*subscription
 	pubs      map[int64]*topic // by pubuid
@@ -305,6 +311,7 @@ func (c *client) handle(m Control) {
 		t.pubs++
 		c.pubs[*p.PubUID] = t
 		c.maybeAnnounce(t, p.PubUID)
+		c.updatePubMeta()
 	case "unpublish":
 		var p unpublishParams
 		if json.Unmarshal(m.Params, &p) != nil || p.PubUID == nil {
@@ -313,6 +320,7 @@ func (c *client) handle(m Control) {
 		if t := c.pubs[*p.PubUID]; t != nil {
 			delete(c.pubs, *p.PubUID)
 			s.unpublishLocked(t)
+			c.updatePubMeta()
 		}
 	case "setproperties":
 		var p setPropertiesParams
@@ -362,8 +370,11 @@ func (c *client) handle(m Control) {
 		}
 		if p.Options.Periodic != nil && !math.IsNaN(*p.Options.Periodic) {
 			sub.period = time.Duration(min(max(*p.Options.Periodic, 0), 10) * float64(time.Second))
+			v := sub.period.Seconds()
+			sub.periodic = &v
 		}
 		c.subs[*p.SubUID] = sub
+		c.updateSubMeta()
 		c.reperiod()
 		for _, t := range s.topics {
 			if t != nil {
@@ -376,6 +387,7 @@ func (c *client) handle(m Control) {
 			return
 		}
 		delete(c.subs, *p.SubUID)
+		c.updateSubMeta()
 		c.reperiod()
 		for id := range c.want {
 			if t := s.topics[id]; t != nil {

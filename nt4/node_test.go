@@ -150,7 +150,7 @@ func TestNTCoreTSClient(t *testing.T) {
 
 // TestTimeSyncAndDuplicateName: over the wire, with the same client's
 // WebSocket and MessagePack libraries, a second connection of a name in
-// use is refused with 409, and time messages are answered with the
+// use is served too (101, as dashboard@1), and time messages are answered with the
 // server's time (the loop's clock, µs) and the client's own value, on
 // the 4.1 RTT connection and on a 4.0 connection.
 func TestTimeSyncAndDuplicateName(t *testing.T) {
@@ -165,8 +165,8 @@ func TestTimeSyncAndDuplicateName(t *testing.T) {
 	if ev := c.wait("the first connection", func(ev event) bool { return ev.Event == "open" }); ev.Proto != "v4.1.networktables.first.wpi.edu" {
 		t.Errorf("subprotocol %q, want 4.1", ev.Proto)
 	}
-	if ev := c.wait("the duplicate", func(ev event) bool { return ev.Event == "duplicate" }); ev.Status != 409 {
-		t.Errorf("a second /nt/dashboard: status %d, want 409", ev.Status)
+	if ev := c.wait("the duplicate", func(ev event) bool { return ev.Event == "duplicate" }); ev.Status != 101 {
+		t.Errorf("a second /nt/dashboard: status %d, want 101 (served as dashboard@1)", ev.Status)
 	}
 	for _, proto := range []string{"rtt.networktables.first.wpi.edu", "networktables.first.wpi.edu"} {
 		ev := c.wait("a time reply on "+proto, func(ev event) bool { return ev.Event == "time" })

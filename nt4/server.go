@@ -77,7 +77,7 @@ type Options struct {
 type Stats struct {
 	Clients    int    // connected now (main connections)
 	Connects   uint64 // main connections accepted
-	Duplicates uint64 // connections refused for a name in use (409)
+	Duplicates uint64 // connections whose name was in use, served as NAME@N
 	TimeSyncs  uint64 // time synchronisation messages answered
 	Refused    uint64 // client values and properties refused (wrong type, too large, a refused command)
 	Dropped    uint64 // clients dropped for being too slow or breaking a limit
@@ -130,8 +130,10 @@ type Server struct {
 	// interest counts the changes of the topics' wants; synced is its
 	// count the telemetry source last heard (Interest).
 	interest, synced uint64
-	gates            admission
-	stats            Stats
+	// the meta topics $clients and $serverpub (meta.go)
+	metaClients, metaServerPub *topic
+	gates                      admission
+	stats                      Stats
 
 	// The WebSocket handlers running (http.Server's Shutdown does not
 	// wait for hijacked connections): Run waits for them, so that none
@@ -159,6 +161,7 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{o: o, ln: ln, byName: map[string]*topic{}, clients: map[string]*client{}, gates: newAdmission(), stop: make(chan struct{}), wake: make(chan struct{}, 1)}
 	s.hcond = sync.NewCond(&s.hmu)
+	s.initMeta()
 	return s, nil
 }
 
@@ -244,6 +247,7 @@ func (s *Server) now() int64 { return int64(s.o.Clock() / time.Microsecond) }
 func (s *Server) Publish(src *telemetry.Source) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	grew := len(s.seen) < len(src.Topics)
 	for len(s.seen) < len(src.Topics) {
 		t := src.Topics[len(s.seen)]
 		var props map[string]json.RawMessage
@@ -254,6 +258,9 @@ func (s *Server) Publish(src *telemetry.Source) {
 			id = st.id
 		}
 		s.seen, s.srcIDs = append(s.seen, 0), append(s.srcIDs, id)
+	}
+	if grew {
+		s.updateServerPub()
 	}
 	changed := false
 	for i, t := range src.Topics {
@@ -401,36 +408,28 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		defer tk.Leave()
 	} else {
-		s.mu.Lock()
-		_, dup := s.clients[name]
-		if dup {
-			s.stats.Duplicates++
-		}
-		s.mu.Unlock()
-		if dup {
-			s.o.Logf("nt4: a second client named %q from %s refused (409): the name is in use", name, r.RemoteAddr)
-			http.Error(w, "nt4: a client named "+name+" is already connected", http.StatusConflict)
-			return
-		}
 		if tk = s.admitClient(w, r, s.gates.main, "client"); tk == nil {
 			return
 		}
 		defer tk.Leave()
+		// A name in use is made unique, as the spec says
+		// (networktables4.adoc, "WebSockets Protocol Configuration"):
+		// Elastic always connects as Elastic, AdvantageScope as
+		// AdvantageScope, from every laptop and window.
 		s.mu.Lock()
-		_, dup = s.clients[name] // one of the same name may have come meanwhile
-		if dup {
+		unique := name
+		for n := 1; s.clients[unique] != nil; n++ {
+			unique = fmt.Sprintf("%s@%d", name, n)
+		}
+		if unique != name {
 			s.stats.Duplicates++
-		} else {
-			c = newClient(s, name, proto)
-			c.tk = tk
-			s.clients[name] = c
-			s.poke() // the telemetry wakes for its first reader
 		}
+		c = newClient(s, unique, proto)
+		c.tk, c.addr = tk, r.RemoteAddr
+		s.clients[unique] = c
+		c.addClientMeta()
+		s.poke() // the telemetry wakes for its first reader
 		s.mu.Unlock()
-		if dup {
-			http.Error(w, "nt4: a client named "+name+" is already connected", http.StatusConflict)
-			return
-		}
 	}
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{proto},
 		InsecureSkipVerify: true, CompressionMode: websocket.CompressionDisabled})
@@ -456,10 +455,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.stats.Connects++
 	s.mu.Unlock()
-	s.o.Logf("nt4: %s connected from %s (%s)", name, r.RemoteAddr, proto)
+	s.o.Logf("nt4: %s connected from %s (%s)", c.name, r.RemoteAddr, proto)
 	err = c.serve(ctx, conn)
 	s.drop(c)
-	s.o.Logf("nt4: %s disconnected: %v", name, err)
+	s.o.Logf("nt4: %s disconnected: %v", c.name, err)
 }
 
 // pickProtocol is the subprotocol the server takes of those offered.
@@ -485,6 +484,7 @@ func (s *Server) drop(c *client) {
 	defer s.mu.Unlock()
 	if s.clients[c.name] == c {
 		delete(s.clients, c.name)
+		c.dropClientMeta()
 	}
 	for _, t := range c.pubs {
 		s.unpublishLocked(t)

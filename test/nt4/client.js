@@ -22,9 +22,10 @@
 // Usage: node client.js sync PORT NAME
 //   checks the wire itself with the same client's WebSocket and MessagePack
 //   libraries (ws, @msgpack/msgpack): opens /nt/NAME (v4.1), tries a second
-//   /nt/NAME (expecting a refusal), opens the v4.1 RTT connection and a 4.0
+//   /nt/NAME (served too: NT4 makes names unique), opens the v4.1 RTT
+//   connection and a 4.0
 //   connection and sends each a time message [-1, 0, type, t]; prints
-//     {"event":"duplicate","status":409}
+//     {"event":"duplicate","status":101}
 //     {"event":"time","proto":"rtt.networktables.first.wpi.edu","reply":[-1,T,1,t]}
 //   then {"event":"done"}.
 "use strict";
