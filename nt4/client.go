@@ -142,7 +142,7 @@ func (c *client) subscribe(t *topic) (match bool) {
 				c.s.poke() // the telemetry brings it up to date
 			}
 		} else {
-			t.wants--
+			c.s.unwant(t)
 		}
 		c.s.interest++
 	}
@@ -171,7 +171,7 @@ func (c *client) forget(t *topic) {
 	}
 	if t.id < len(c.want) && c.want[t.id] {
 		c.want[t.id] = false
-		t.wants--
+		c.s.unwant(t)
 		c.s.interest++
 	}
 }

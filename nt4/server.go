@@ -111,6 +111,9 @@ type topic struct {
 	// allSubs counts the clients that want every value of the topic,
 	// wants those that want its values (all or the latest).
 	allSubs, wants int
+	// src is the topic's index in the telemetry source, -1 for the
+	// clients' and the meta topics.
+	src int
 }
 
 // Server is an NT4 server: frcd's topics (Publish) plus any clients'.
@@ -255,7 +258,7 @@ func (s *Server) Publish(src *telemetry.Source) {
 		st := s.addTopic(t.Name, t.Type, props, true)
 		id := -1
 		if st != nil {
-			id = st.id
+			id, st.src = st.id, len(s.seen)
 		}
 		s.seen, s.srcIDs = append(s.seen, 0), append(s.srcIDs, id)
 	}
@@ -279,6 +282,16 @@ func (s *Server) Publish(src *telemetry.Source) {
 	}
 	if changed {
 		s.stats.Published++
+	}
+}
+
+// unwant counts one reader less of t's values. A telemetry topic left
+// with none drops its value: the source stops updating it, and the
+// reader that comes next gets the value the source then has, encoded
+// afresh, not this one. Under s.mu.
+func (s *Server) unwant(t *topic) {
+	if t.wants--; t.wants == 0 && t.src >= 0 {
+		t.value, s.seen[t.src] = t.value[:0], 0
 	}
 }
 
@@ -356,7 +369,7 @@ func (s *Server) addTopic(name, typ string, props map[string]json.RawMessage, ow
 	if props == nil {
 		props = map[string]json.RawMessage{}
 	}
-	t := &topic{id: len(s.topics), name: name, typ: typ, typeID: TypeID(typ), props: props, own: own}
+	t := &topic{id: len(s.topics), name: name, typ: typ, typeID: TypeID(typ), props: props, own: own, src: -1}
 	s.topics = append(s.topics, t)
 	s.byName[name] = t
 	for _, c := range s.clients {
@@ -498,7 +511,7 @@ func (s *Server) drop(c *client) {
 	}
 	for id, want := range c.want {
 		if want && s.topics[id] != nil {
-			s.topics[id].wants--
+			s.unwant(s.topics[id])
 			s.interest++
 		}
 		c.want[id] = false
