@@ -24,6 +24,7 @@ type subscription struct {
 	all        bool // every value, not only the latest of each period
 	period     time.Duration
 	periodic   *float64 // the periodic option as asked, s (nil: the default)
+	bytes      int      // of its patterns
 }
 
 // matches says whether the subscription wants the topic name: by name,
@@ -47,6 +48,7 @@ type client struct {
 	metaSub, metaPub *topic
 
 	subs      map[int64]*subscription
+	subBytes  int              // the subscriptions' pattern bytes (maxSubBytes)
 	pubs      map[int64]*topic // by pubuid
 	announced []bool           // by topic id
 	want      []bool           // by topic id: a subscription wants its values
@@ -368,6 +370,18 @@ func (c *client) handle(m Control) {
 		if len(p.Prefixes) > 0 { // 4.0's form
 			sub.patterns, sub.prefix = append(p.Prefixes, p.Topics...), true
 		}
+		for _, pat := range sub.patterns {
+			sub.bytes += len(pat)
+		}
+		held := c.subBytes + sub.bytes
+		if old := c.subs[*p.SubUID]; old != nil {
+			held -= old.bytes
+		}
+		if held > maxSubBytes { // bounds the memory and its $clientsub$ value
+			c.refuse(&s.stats.SubscribeRefused, "subscribe %d refused: %d bytes of topic names in its subscriptions, %d is a client's limit", *p.SubUID, held, maxSubBytes)
+			return
+		}
+		c.subBytes = held
 		if p.Options.Periodic != nil && !math.IsNaN(*p.Options.Periodic) {
 			sub.period = time.Duration(min(max(*p.Options.Periodic, 0), 10) * float64(time.Second))
 			v := sub.period.Seconds()
@@ -385,6 +399,9 @@ func (c *client) handle(m Control) {
 		var p unsubscribeParams
 		if json.Unmarshal(m.Params, &p) != nil || p.SubUID == nil {
 			return
+		}
+		if old := c.subs[*p.SubUID]; old != nil {
+			c.subBytes -= old.bytes
 		}
 		delete(c.subs, *p.SubUID)
 		c.updateSubMeta()

@@ -55,7 +55,8 @@
 // never subscribed or published (admission.go; refused with 503 only when
 // every client in its way did); a message of 1 MiB;
 // 4096 topics, of which 512 created by clients; a client's value of
-// 64 KiB; 256 subscriptions and 256 publishers per client; handshake
+// 64 KiB; 256 subscriptions (with 128 KiB of topic names in all) and 256
+// publishers per client; handshake
 // headers of 16 KiB read within 5 s; every write within 2 s; a ping every
 // 2 s, answered within 2 s, or the connection is closed. With
 // Options.Retry, a port another program holds is tried again every Retry

@@ -38,6 +38,7 @@ const (
 	maxClientValue   = 64 << 10        // the largest value a client may publish, bytes
 	maxSubscriptions = 256             // per client
 	maxSubTopics     = 256             // topics or prefixes of one subscription
+	maxSubBytes      = 128 << 10       // the topic names and prefixes of a client's subscriptions, bytes
 	maxPublishers    = 256             // per client
 	maxAllBytes      = 512 << 10       // values waiting for a client that wants every value
 	closeWait        = time.Second     // for a client's answer to the close frame at shutdown

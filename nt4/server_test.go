@@ -309,7 +309,8 @@ func TestAllValues(t *testing.T) {
 
 // Refusals are counted and logged with their reason: a publish to frcd's
 // own topic, a publish past a client's publishers, a subscription of too
-// many topics, a command topic published as the wrong type.
+// many topics or past a client's bytes of topic names, a command topic
+// published as the wrong type.
 func TestRefusals(t *testing.T) {
 	var mu sync.Mutex
 	var logged []string
@@ -338,9 +339,12 @@ func TestRefusals(t *testing.T) {
 		topics[i] = `"/t` + strconv.Itoa(i) + `"`
 	}
 	w.send(`{"method":"subscribe","params":{"topics":[` + strings.Join(topics, ",") + `],"subuid":1,"options":{}}}`)
+	long := `"/` + strings.Repeat("x", 100<<10) + `"`
+	w.send(`{"method":"subscribe","params":{"topics":[`+long+`],"subuid":2,"options":{}}}`,
+		`{"method":"subscribe","params":{"topics":[`+long+`],"subuid":3,"options":{}}}`)
 	tooltest.Eventually(t, waitLimit, "the refusals counted", func() bool {
 		s := d.NT.Stats()
-		return s.PublishRefused == 3 && s.SubscribeRefused == 1
+		return s.PublishRefused == 3 && s.SubscribeRefused == 2
 	})
 	w.until("the 256 publishes announced", nil, func() bool { return len(w.announce) == 256 })
 	for _, name := range []string{"/dash/p256", "/frcd/loop/cycles", "/frcd/commands/right_front_voltage"} {
@@ -356,6 +360,7 @@ func TestRefusals(t *testing.T) {
 		`nt4: r: publish "/frcd/commands/right_front_voltage" as boolean refused: the command takes double`,
 		`nt4: r: publish "/dash/p256" refused: 256 publishers is a client's limit`,
 		`nt4: r: subscribe 1 refused: 257 topics, 256 is the limit`,
+		`nt4: r: subscribe 3 refused: 204802 bytes of topic names in its subscriptions, 131072 is a client's limit`,
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("not logged: %s\nlog:\n%s", want, all)
