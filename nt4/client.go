@@ -274,6 +274,10 @@ func (c *client) handle(m Control) {
 			c.refuse(&s.stats.PublishRefused, "a publish refused: it needs a name, a pubuid and a type")
 			return
 		}
+		if len(p.Name) > maxNameBytes { // bounds the topics and their $clientpub$ value
+			c.refuse(&s.stats.PublishRefused, "a publish refused: a name of %d bytes, %d is the limit", len(p.Name), maxNameBytes)
+			return
+		}
 		if _, again := c.pubs[*p.PubUID]; !again && len(c.pubs) >= maxPublishers {
 			c.refuse(&s.stats.PublishRefused, "publish %q refused: %d publishers is a client's limit", p.Name, maxPublishers)
 			return

@@ -56,7 +56,7 @@
 // every client in its way did); a message of 1 MiB;
 // 4096 topics, of which 512 created by clients; a client's value of
 // 64 KiB; 256 subscriptions (with 128 KiB of topic names in all) and 256
-// publishers per client; handshake
+// publishers (names of 1 KiB at most) per client; handshake
 // headers of 16 KiB read within 5 s; every write within 2 s; a ping every
 // 2 s, answered within 2 s, or the connection is closed. With
 // Options.Retry, a port another program holds is tried again every Retry

@@ -40,6 +40,7 @@ const (
 	maxSubTopics     = 256             // topics or prefixes of one subscription
 	maxSubBytes      = 128 << 10       // the topic names and prefixes of a client's subscriptions, bytes
 	maxPublishers    = 256             // per client
+	maxNameBytes     = 1024            // a topic name a client publishes
 	maxAllBytes      = 512 << 10       // values waiting for a client that wants every value
 	closeWait        = time.Second     // for a client's answer to the close frame at shutdown
 	textQueue        = maxTopics + 256 // control messages waiting for a client: beyond it the client is too slow and is dropped
