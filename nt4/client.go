@@ -274,6 +274,10 @@ func (c *client) handle(m Control) {
 			c.refuse(&s.stats.PublishRefused, "a publish refused: it needs a name, a pubuid and a type")
 			return
 		}
+		if strings.HasPrefix(p.Name, "$") { // a meta topic a client to come would need
+			c.refuse(&s.stats.PublishRefused, "publish %q refused: names starting with $ are the server's meta topics", p.Name)
+			return
+		}
 		if len(p.Name) > maxNameBytes { // bounds the topics and their $clientpub$ value
 			c.refuse(&s.stats.PublishRefused, "a publish refused: a name of %d bytes, %d is the limit", len(p.Name), maxNameBytes)
 			return

@@ -23,7 +23,9 @@ import (
 // options holds only what differs from the defaults, as ntcore writes it:
 // all, topicsonly, periodic (s), prefix. Hidden as the spec says: a topic
 // starting with $ is announced only to a subscription to it by name or to
-// a non-empty prefix of it ("$"), never to the prefix "". The per-topic
+// a non-empty prefix of it ("$"), never to the prefix "". Clients may not
+// publish names starting with $ (a client to come would find its
+// $clientsub$ taken). The per-topic
 // $sub$TOPIC and $pub$TOPIC are not served (they would double the topics;
 // no dashboard reads them: AdvantageScope 39b8239 and Elastic d725321
 // subscribe to no meta topic).

@@ -308,9 +308,10 @@ func TestAllValues(t *testing.T) {
 }
 
 // Refusals are counted and logged with their reason: a publish to frcd's
-// own topic, a publish past a client's publishers or of a name too long,
-// a subscription of too many topics or past a client's bytes of topic
-// names, a command topic published as the wrong type.
+// own topic, a publish past a client's publishers, of a name too long or
+// a meta topic's ($...), a subscription of too many topics or past a
+// client's bytes of topic names, a command topic published as the wrong
+// type.
 func TestRefusals(t *testing.T) {
 	var mu sync.Mutex
 	var logged []string
@@ -329,7 +330,8 @@ func TestRefusals(t *testing.T) {
 	w := dial(t, d, "r")
 	w.send(`{"method":"publish","params":{"name":"/frcd/loop/cycles","pubuid":1000,"type":"int","properties":{}}}`,
 		`{"method":"publish","params":{"name":"/frcd/commands/right_front_voltage","pubuid":1001,"type":"boolean","properties":{}}}`,
-		`{"method":"publish","params":{"name":"/`+strings.Repeat("n", 1024)+`","pubuid":1002,"type":"double","properties":{}}}`)
+		`{"method":"publish","params":{"name":"/`+strings.Repeat("n", 1024)+`","pubuid":1002,"type":"double","properties":{}}}`,
+		`{"method":"publish","params":{"name":"$clientsub$later","pubuid":1003,"type":"msgpack","properties":{}}}`)
 	var msgs []string
 	for i := range 257 {
 		msgs = append(msgs, `{"method":"publish","params":{"name":"/dash/p`+strconv.Itoa(i)+`","pubuid":`+strconv.Itoa(i)+`,"type":"double","properties":{}}}`)
@@ -345,7 +347,7 @@ func TestRefusals(t *testing.T) {
 		`{"method":"subscribe","params":{"topics":[`+long+`],"subuid":3,"options":{}}}`)
 	tooltest.Eventually(t, waitLimit, "the refusals counted", func() bool {
 		s := d.NT.Stats()
-		return s.PublishRefused == 4 && s.SubscribeRefused == 2
+		return s.PublishRefused == 5 && s.SubscribeRefused == 2
 	})
 	w.until("the 256 publishes announced", nil, func() bool { return len(w.announce) == 256 })
 	for _, name := range []string{"/dash/p256", "/frcd/loop/cycles", "/frcd/commands/right_front_voltage"} {
@@ -362,6 +364,7 @@ func TestRefusals(t *testing.T) {
 		`nt4: r: publish "/dash/p256" refused: 256 publishers is a client's limit`,
 		`nt4: r: subscribe 1 refused: 257 topics, 256 is the limit`,
 		`nt4: r: a publish refused: a name of 1025 bytes, 1024 is the limit`,
+		`nt4: r: publish "$clientsub$later" refused: names starting with $ are the server's meta topics`,
 		`nt4: r: subscribe 3 refused: 204802 bytes of topic names in its subscriptions, 131072 is a client's limit`,
 	} {
 		if !strings.Contains(all, want) {
