@@ -22,19 +22,7 @@ import (
 func onFakeHAL(t *testing.T, o Options) (*Backend, fakehal.Files, *haltest.CAN) {
 	t.Helper()
 	tooltest.Require(t, tooltest.CC)
-	dir := t.TempDir()
-	lib, err := fakehal.Build(dir, "", "2027")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := fakehal.NewFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, kv := range f.Env() {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
+	lib, f := fakehal.Setup(t, "2027")
 	p := linux.Parts{Buses: map[string]hal.CANBus{}}
 	for _, n := range Buses {
 		p.Buses[n] = haltest.NewCAN()
