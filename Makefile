@@ -62,7 +62,7 @@ test: deps fmt-check vet rio rio-test systemcore systemcore-test ## install test
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio ./hal/wpihal
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore ./hal/wpihal ./hal/systemcore
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore -run 'ExampleOnFakeHAL|ValidateSystemcore' ./cmd/frcd
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore -run 'ExampleOnFakeHAL|ValidateSystemcore|SystemcoreDriverStationEndToEnd' ./cmd/frcd
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags ctre ./hal/ctre ./hal/linux
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO" ./cmd/frcd
 	cd third_party/goroslib && FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
@@ -137,7 +137,7 @@ systemcore: deps ## cross-compile bin/frcd-systemcore for Systemcore (linux/arm6
 	$(QEMU_AARCH64) bin/frcd-systemcore validate --hal systemcore examples/systemcore/robot.urdf examples/systemcore/robot.yaml
 	$(QEMU_AARCH64) bin/frcd-systemcore validate --strict --hal systemcore examples/systemcore_io/robot.urdf examples/systemcore_io/robot.yaml
 
-systemcore-test: deps ## run the WPILib HAL binding's 2027 tests, the Systemcore backend's, SocketCAN's and the Systemcore example's (on the fake HAL) as arm64 binaries under qemu-aarch64
+systemcore-test: deps ## run the WPILib HAL binding's 2027 tests, the Systemcore backend's, SocketCAN's, the Systemcore example's and the Driver Station end to end (on the fake HAL) as arm64 binaries under qemu-aarch64
 	@mkdir -p bin/.systemcore
 	$(SC_GO) test -c -tags $(SC_TAGS) -o bin/.systemcore/wpihal.test ./hal/wpihal
 	$(SC_GO) test -c -tags $(SC_TAGS) -o bin/.systemcore/systemcore.test ./hal/systemcore
@@ -148,6 +148,8 @@ systemcore-test: deps ## run the WPILib HAL binding's 2027 tests, the Systemcore
 	# qemu-user does not pass SO_RXQ_OVFL on to the kernel: the two tests of it run natively in make test.
 	cd hal/socketcan && $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/socketcan.test -test.count=1 -test.short -test.skip 'TestSockConnReadsFramesAndTimesOut|TestSockConnCountsKernelDrops'
 	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.short -test.run 'ValidateHAL|ValidateSystemcore|ExampleOnFakeHAL' -test.v
+	# The whole daemon on the fake HAL, read by rostopic (the host's, started by the arm64 test) and an NT4 client.
+	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.run 'SystemcoreDriverStationEndToEnd' -test.v
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -3,7 +3,6 @@ package daemon
 import (
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/ros"
-	"github.com/frcd/frcd/sim"
 	"github.com/frcd/frcd/telemetry"
 )
 
@@ -22,7 +21,7 @@ func (d *Daemon) driverStation(dst *ros.DSInfo) {
 	}
 	if d.Sim != nil {
 		for n := range dst.Joysticks {
-			simJoystick(d.Sim.Joystick(n), &dst.Joysticks[n])
+			d.Sim.ReadJoystick(n, &dst.Joysticks[n])
 		}
 		if d.WS != nil {
 			station, t := d.WS.Match()
@@ -45,15 +44,16 @@ func (d *Daemon) driverStation(dst *ros.DSInfo) {
 	}
 }
 
-func simJoystick(j sim.Joystick, dst *hal.JoystickState) {
-	*dst = hal.JoystickState{NumAxes: min(len(j.Axes), hal.MaxJoystickAxes), NumButtons: min(len(j.Buttons), hal.MaxJoystickButtons), NumPOVs: min(len(j.POVs), hal.MaxJoystickPOVs)}
-	copy(dst.Axes[:], j.Axes)
-	copy(dst.POVs[:], j.POVs)
-	for i := 0; i < dst.NumButtons; i++ {
-		if j.Buttons[i] {
-			dst.Buttons |= 1 << i
-		}
+// joystick fills joystick n for the telemetry's PREFIX/ds/joystickN/
+// topics, as driverStation does for ROS: the sim's, or what the backend
+// hears (hal.Joysticks); false when neither knows it.
+func (d *Daemon) joystick(n int, dst *hal.JoystickState) bool {
+	if d.Sim != nil {
+		d.Sim.ReadJoystick(n, dst)
+		return true
 	}
+	js, ok := d.backend.(hal.Joysticks)
+	return ok && js.Joystick(n, dst) == nil
 }
 
 // wpilibMatch fills the match for the /FMSInfo and /DriverStation tables:

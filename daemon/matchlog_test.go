@@ -19,12 +19,15 @@ type matched struct {
 func (m *matched) MatchInfo() (hal.MatchInfo, error) { return m.match, nil }
 
 // The log file is named by date until the Driver Station reports a match,
-// then frcd_<date>_<event>_<type><number>, and keeps that name.
+// then frcd_<date>_<event>_<type><number> with the date the match became
+// known (as WPILib's DataLogManager: a robot's clock is often set by the
+// Driver Station after boot), and keeps that name.
 func TestLogNamedByMatch(t *testing.T) {
 	b := &matched{Backend: haltest.New()}
 	b.DSState = hal.DSState{Attached: true}
 	dir := t.TempDir()
-	wall := func() time.Time { return time.Date(2026, 3, 14, 15, 30, 0, 0, time.UTC) }
+	now := time.Date(2026, 3, 14, 15, 30, 0, 0, time.UTC)
+	wall := func() time.Time { return now }
 	d, err := New(minimal(t), b, Options{Telemetry: &TelemetryOptions{LogDir: dir, Wall: wall}})
 	if err != nil {
 		t.Fatal(err)
@@ -42,9 +45,10 @@ func TestLogNamedByMatch(t *testing.T) {
 	if got := filepath.Base(d.LogPath()); got != "frcd_20260314_153000.wpilog" {
 		t.Errorf("before a match: %s", got)
 	}
+	now = now.Add(12*time.Minute + 10*time.Second) // the clock moved on (or was set by the Driver Station)
 	b.match = hal.MatchInfo{Event: "2026ctr", Type: hal.MatchQualification, Number: 12}
 	step()
-	if got := filepath.Base(d.LogPath()); got != "frcd_20260314_153000_2026ctr_Q12.wpilog" {
+	if got := filepath.Base(d.LogPath()); got != "frcd_20260314_154210_2026ctr_Q12.wpilog" {
 		t.Errorf("in qualification 12: %s", got)
 	}
 	b.match = hal.MatchInfo{Event: "2026ctr", Type: hal.MatchQualification, Number: 13}
@@ -53,7 +57,7 @@ func TestLogNamedByMatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.wpilog"))
-	if len(files) != 1 || filepath.Base(files[0]) != "frcd_20260314_153000_2026ctr_Q12.wpilog" {
+	if len(files) != 1 || filepath.Base(files[0]) != "frcd_20260314_154210_2026ctr_Q12.wpilog" {
 		t.Errorf("files %v, want the one named by the first match", files)
 	}
 }

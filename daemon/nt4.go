@@ -39,10 +39,11 @@ type telemetryState struct {
 	src     *telemetry.Source
 	log     *wpilog.Log
 	notify  <-chan struct{}
-	enabled atomic.Bool // the last snapshot's, for NT4 commands
-	start   time.Time   // the wall-clock start naming the log file
-	matched bool        // the log file is named by its match, or cannot be
-	matchIn int         // telemetry steps until the backend is asked for the match again
+	enabled atomic.Bool      // the last snapshot's, for NT4 commands
+	start   time.Time        // the wall-clock start naming the log file
+	wall    func() time.Time // the wall clock, naming it by the match
+	matched bool             // the log file is named by its match, or cannot be
+	matchIn int              // telemetry steps until the backend is asked for the match again
 }
 
 // setupTelemetry builds the topics, binds the NT4 server and opens the
@@ -60,7 +61,7 @@ func (d *Daemon) setupTelemetry() error {
 		}
 		commands, tuning = s.Bool("commands"), s.Bool("tuning")
 	}
-	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Alerts: d.alerts, Match: d.wpilibMatch, EveryCycle: true}
+	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Alerts: d.alerts, Match: d.wpilibMatch, Joystick: d.joystick, EveryCycle: true}
 	if d.Sim != nil {
 		to.Truth = d.simTruth
 	}
@@ -74,7 +75,7 @@ func (d *Daemon) setupTelemetry() error {
 		if wall == nil {
 			wall = time.Now
 		}
-		t.start = wall()
+		t.start, t.wall = wall(), wall
 		w, err := wpilog.Create(wpilog.WriterOptions{Dir: o.LogDir, Base: wpilog.FileBase(t.start), Extra: "frcd",
 			MaxBytes: o.LogMaxBytes, MaxFiles: o.LogMaxFiles})
 		if err != nil { // optional: the robot runs without its log
@@ -189,8 +190,13 @@ func (d *Daemon) passTelemetry(t *telemetryState) {
 
 // nameLogByMatch renames the log file frcd_<date>_<event>_<type><number>
 // once the backend (hal.MatchInfos) reports a match: the Driver Station
-// hears it from the field after the run began. A backend without it, or
-// a failed rename (said once), leaves the name by date.
+// hears it from the field after the run began. The date is the wall
+// clock's when the match became known, not the start's, as WPILib's
+// DataLogManager names its files by the match (allwpilib caf0fb2dcc
+// wpilibc/src/main/native/cpp/system/DataLogManager.cpp: "now" at the
+// rename): a robot's clock is often set by the Driver Station after boot,
+// so the start's date may be 1970's. A backend without it, or a failed
+// rename (said once), leaves the name by date.
 func (d *Daemon) nameLogByMatch(t *telemetryState) {
 	mi, ok := d.backend.(hal.MatchInfos)
 	if !ok {
@@ -202,7 +208,7 @@ func (d *Daemon) nameLogByMatch(t *telemetryState) {
 		return
 	}
 	t.matched = true
-	if err := t.log.Writer().Rename(wpilog.FileBase(t.start, m.Event, m.Label())); err != nil {
+	if err := t.log.Writer().Rename(wpilog.FileBase(t.wall(), m.Event, m.Label())); err != nil {
 		d.logf("frcd: naming the log by its match: %v", err)
 	}
 }

@@ -37,6 +37,10 @@ func (r *recorder) OpenDutyCycleOut(ch int) (hal.DutyCycleOut, error) {
 	r.used |= hal.CapDutyCycle
 	return r.Backend.OpenDutyCycleOut(ch)
 }
+func (r *recorder) OpenDutyCycleIn(ch int) (hal.DutyCycleIn, error) {
+	r.used |= hal.CapDutyCycleIn
+	return r.Backend.OpenDutyCycleIn(ch)
+}
 func (r *recorder) OpenAnalogIn(ch, avg, over int) (hal.AnalogIn, error) {
 	r.used |= hal.CapAnalogIn
 	return r.Backend.OpenAnalogIn(ch, avg, over)

@@ -77,6 +77,17 @@ type DutyCycleOut interface {
 	SetDutyCycle(duty float64) error
 }
 
+// DutyCycleIn is one channel measuring a PWM signal: how much of each
+// period it is high, as an absolute encoder (REV's Through Bore, CTRE's
+// CANcoder's PWM output) gives its angle.
+type DutyCycleIn interface {
+	// Output is the fraction of each period the signal is high, 0 to 1.
+	Output() (float64, error)
+	// Frequency is the signal's frequency, Hz; 0 when none is seen (no
+	// sensor plugged in).
+	Frequency() (float64, error)
+}
+
 // AnalogIn is one analog input channel.
 type AnalogIn interface {
 	// Voltage reads the input, 0-5 V. A backend that averages or

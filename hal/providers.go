@@ -29,6 +29,12 @@ type DutyCycleOuts interface {
 	OpenDutyCycleOut(channel int) (DutyCycleOut, error)
 }
 
+// DutyCycleIns is a backend that measures a PWM signal's duty cycle on a
+// channel.
+type DutyCycleIns interface {
+	OpenDutyCycleIn(channel int) (DutyCycleIn, error)
+}
+
 // AnalogIns is a backend with analog inputs.
 type AnalogIns interface {
 	// OpenAnalogIn opens an analog input, averaging 2^averageBits samples
@@ -111,21 +117,22 @@ type Caps uint32
 
 // The providers as Caps.
 const (
-	CapPWM        Caps = 1 << iota // PWMs
-	CapDIO                         // DigitalIOs
-	CapDutyCycle                   // DutyCycleOuts
-	CapAnalogIn                    // AnalogIns
-	CapAnalogOut                   // AnalogOuts
-	CapEncoder                     // Encoders
-	CapRelay                       // Relays
-	CapCAN                         // CANBuses
-	CapCANMotor                    // CANMotors
-	CapPigeon                      // Pigeons
-	CapRIOPorts                    // RIOPorts
-	CapLinuxBuses                  // LinuxBuses
-	CapAccel                       // BuiltInAccelerometer
-	CapPhoenix6                    // Phoenix6
-	CapIMU                         // BuiltInIMUs
+	CapPWM         Caps = 1 << iota // PWMs
+	CapDIO                          // DigitalIOs
+	CapDutyCycle                    // DutyCycleOuts
+	CapAnalogIn                     // AnalogIns
+	CapAnalogOut                    // AnalogOuts
+	CapEncoder                      // Encoders
+	CapRelay                        // Relays
+	CapCAN                          // CANBuses
+	CapCANMotor                     // CANMotors
+	CapPigeon                       // Pigeons
+	CapRIOPorts                     // RIOPorts
+	CapLinuxBuses                   // LinuxBuses
+	CapAccel                        // BuiltInAccelerometer
+	CapPhoenix6                     // Phoenix6
+	CapIMU                          // BuiltInIMUs
+	CapDutyCycleIn                  // DutyCycleIns
 	capEnd
 )
 
@@ -140,7 +147,7 @@ var capNames = [...]string{
 	"PWM outputs", "DIO channels", "DIO duty-cycle outputs", "analog inputs", "analog outputs", "quadrature encoders",
 	"relay channels", "a CAN bus", "vendor-library CAN motor controllers", "vendor-library Pigeon IMUs",
 	"roboRIO SPI or I2C ports", "Linux SPI or I2C buses by number", "a built-in accelerometer", "CTRE Phoenix 6 devices",
-	"a built-in IMU",
+	"a built-in IMU", "duty-cycle inputs",
 }
 
 // String names the providers: "PWM outputs, a CAN bus".
@@ -192,6 +199,8 @@ func CapsOf(b any) Caps {
 	has(ok, CapPhoenix6)
 	_, ok = b.(BuiltInIMUs)
 	has(ok, CapIMU)
+	_, ok = b.(DutyCycleIns)
+	has(ok, CapDutyCycleIn)
 	if v, ok := b.(VendorLibs); ok && v.Vendor() != nil {
 		c |= CapsOf(v.Vendor())
 	}
@@ -252,6 +261,15 @@ func OpenDutyCycleOut(b Backend, channel int) (DutyCycleOut, error) {
 		return p.OpenDutyCycleOut(channel)
 	}
 	return nil, lacks(b, CapDutyCycle)
+}
+
+// OpenDutyCycleIn opens b's channel as a duty-cycle input, or says b has
+// none.
+func OpenDutyCycleIn(b Backend, channel int) (DutyCycleIn, error) {
+	if p, ok := b.(DutyCycleIns); ok {
+		return p.OpenDutyCycleIn(channel)
+	}
+	return nil, lacks(b, CapDutyCycleIn)
 }
 
 // OpenAnalogIn opens b's analog input, or says b has none.

@@ -26,6 +26,7 @@ const (
 	dioOut
 	dioDuty
 	dioEncoder
+	dioDutyIn
 )
 
 type dioPin struct {
@@ -33,7 +34,8 @@ type dioPin struct {
 	level   bool    // written by an output
 	duty    float64 // written by a duty-cycle output
 	dutySet bool
-	in      *digitalSensor // what drives the pin, or nil
+	in      *digitalSensor   // what drives the pin, or nil
+	abs     *dutyCycleSensor // the absolute encoder whose PWM output drives it, or nil
 }
 
 type aiPin struct {

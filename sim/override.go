@@ -306,6 +306,27 @@ func (s *Sim) Joystick(n int) Joystick {
 	return Joystick{Axes: append([]float64{}, j.Axes...), Buttons: append([]bool{}, j.Buttons...), POVs: append([]int{}, j.POVs...)}
 }
 
+// ReadJoystick fills dst with joystick n (0-5) as hal's JoystickState,
+// without allocating (the telemetry reads it every sample); empty until
+// SetJoystick or for an n out of range.
+func (s *Sim) ReadJoystick(n int, dst *hal.JoystickState) {
+	*dst = hal.JoystickState{}
+	if n < 0 || n >= NumJoysticks {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	j := &s.ovr.joy[n]
+	dst.NumAxes = copy(dst.Axes[:], j.Axes)
+	dst.NumPOVs = copy(dst.POVs[:], j.POVs)
+	dst.NumButtons = min(len(j.Buttons), hal.MaxJoystickButtons)
+	for i := 0; i < dst.NumButtons; i++ {
+		if j.Buttons[i] {
+			dst.Buttons |= 1 << i
+		}
+	}
+}
+
 // DIOUse says how the robot program opened a DIO channel.
 type DIOUse uint8
 

@@ -26,6 +26,7 @@
 //	loop/cycles, overruns, refused, stale, blocked, device_errors, disabled  int
 //	loop/period_mean, period_max, jitter_p99, busy_p99                       double (s)
 //	ds/enabled, estop, attached boolean; ds/mode, ds/state string
+//	ds/joystickN/axes, povs, buttons         double[]: joystick N (0-5) as the Driver Station sends it (joystick.go)
 //	Alerts/.type "Alerts"; Alerts/errors, warnings, infos string[] (WPILib Alerts)
 //	sim/pose struct:Pose2d, sim/pose3d struct:Pose3d (the sim's true field pose)
 //	sim/components struct:Pose3d[]: each URDF link's pose relative to the robot

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/urdf"
@@ -49,6 +50,10 @@ type Options struct {
 	// (event, match, alliance station) for the /FMSInfo and
 	// /DriverStation tables; called at most once a second.
 	Match func(m *Match)
+	// Joystick, when set, fills joystick n (0 to hal.MaxJoysticks-1) as
+	// the Driver Station last sent it, false when unknown, for the
+	// PREFIX/ds/joystickN/ topics; called on Sample's goroutine.
+	Joystick func(n int, dst *hal.JoystickState) bool
 	// EveryCycle keeps every cycle's joint states (Loop.EnableHistory)
 	// instead of the latest snapshot's: Replay gives them one cycle at a
 	// time, so that a reader of every value (NT4's "all", the WPILOG)
@@ -78,6 +83,7 @@ type Source struct {
 	loop     loopTopics
 	ds       dsTopics
 	wds      wpilibDS
+	joys     []joystickTopics // joystick.go
 	mech     mechanism
 	lastMech time.Duration
 	alerts   alertTopics
@@ -229,6 +235,7 @@ func New(o Options) *Source {
 	s.alerts.devOK = make([]bool, len(s.snap.Devices))
 	s.alerts.lastExtra = -time.Hour
 	s.addWPILibDS()
+	s.addJoysticks()
 	s.addMechanism()
 	if o.Truth != nil && o.Truth(&s.truth) {
 		s.addSim()
@@ -314,6 +321,7 @@ func (s *Source) Sample() bool {
 	if s.wds.needed() {
 		s.sampleWPILibDS(now)
 	}
+	s.sampleJoysticks(now)
 	if s.mech.needed() && (s.lastMech == 0 || now-s.lastMech >= s.o.SimEvery-time.Millisecond/2) { // a dashboard's rate, as the sim/ topics
 		s.lastMech = now
 		s.sampleMechanism(now)

@@ -20,6 +20,26 @@ import (
 	"github.com/frcd/frcd/robot"
 )
 
+// systemcoreIO loads examples/systemcore_io and gives the Systemcore
+// backend's options for it with the HAL library lib, and its parts with a
+// fake CAN bus for each of its buses (classic, not CAN FD).
+func systemcoreIO(t *testing.T, lib string) (*robot.Robot, systemcore.Options, linux.Parts, map[string]bool) {
+	t.Helper()
+	r, list, err := robot.Load("../../examples/systemcore_io/robot.urdf", "../../examples/systemcore_io/robot.yaml")
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("%v %v", err, list)
+	}
+	o := systemcore.OptionsFrom(r.Config)
+	o.HALLibrary = lib
+	p := linux.Parts{Buses: map[string]hal.CANBus{}}
+	fd := map[string]bool{}
+	for _, n := range o.CAN {
+		p.Buses[n] = haltest.NewCAN()
+		fd[n] = false
+	}
+	return r, o, p, fd
+}
+
 // examples/systemcore_io (the competition robot's style re-wired for
 // Systemcore) on the systemcore backend over the fake 2027 HAL
 // (internal/fakehal: WPILib's HAL functions as its headers declare them,
@@ -36,31 +56,8 @@ import (
 // every pulse 0.
 func TestExampleOnFakeHAL(t *testing.T) {
 	tooltest.Require(t, tooltest.CC)
-	dir := t.TempDir()
-	lib, err := fakehal.Build(dir, "", "2027")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := fakehal.NewFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, kv := range f.Env() {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
-	r, list, err := robot.Load("../../examples/systemcore_io/robot.urdf", "../../examples/systemcore_io/robot.yaml")
-	if err != nil || list.Errors() > 0 {
-		t.Fatalf("%v %v", err, list)
-	}
-	o := systemcore.OptionsFrom(r.Config)
-	o.HALLibrary = lib
-	p := linux.Parts{Buses: map[string]hal.CANBus{}}
-	fd := map[string]bool{}
-	for _, n := range o.CAN {
-		p.Buses[n] = haltest.NewCAN()
-		fd[n] = false
-	}
+	lib, f := fakehal.Setup(t, "2027")
+	r, o, p, fd := systemcoreIO(t, lib)
 	// The universal heartbeat on can_s0, sent here (on Systemcore the OS
 	// sends it): its enable bit must follow the HAL's Driver Station.
 	can0 := p.Buses["can_s0"].(*haltest.CAN)

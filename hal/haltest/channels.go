@@ -73,6 +73,18 @@ func (d *DIO) SetDutyCycle(duty float64) error {
 	return nil
 }
 
+// DutyCycleIn is a fake duty-cycle input.
+type DutyCycleIn struct {
+	Duty, Hz float64 // what Output and Frequency return
+	Err      error
+}
+
+// Output returns Duty.
+func (d *DutyCycleIn) Output() (float64, error) { return d.Duty, d.Err }
+
+// Frequency returns Hz.
+func (d *DutyCycleIn) Frequency() (float64, error) { return d.Hz, d.Err }
+
 // AnalogIn is a fake analog input.
 type AnalogIn struct {
 	Volts                       float64

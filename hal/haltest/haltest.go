@@ -37,6 +37,8 @@ type Backend struct {
 	DIO       [NumDIO]DIO
 	AnalogIn  [NumAnalogIn]AnalogIn
 	AnalogOut [NumAnalogOut]AnalogOut
+	// DutyCycleIn is indexed by the DIO channel it is opened on.
+	DutyCycleIn [NumDIO]DutyCycleIn
 	// Encoder is indexed by the encoder's channel A.
 	Encoder [NumDIO]Encoder
 	Relay   [NumRelay]Relay
@@ -159,6 +161,15 @@ func (b *Backend) OpenDutyCycleOut(channel int) (hal.DutyCycleOut, error) {
 	}
 	b.DIO[channel].Mode = DIODutyCycle
 	return &b.DIO[channel], nil
+}
+
+// OpenDutyCycleIn opens DutyCycleIn[channel], claiming DIO channel
+// channel.
+func (b *Backend) OpenDutyCycleIn(channel int) (hal.DutyCycleIn, error) {
+	if err := b.claim("dio", channel, NumDIO); err != nil {
+		return nil, err
+	}
+	return &b.DutyCycleIn[channel], nil
 }
 
 // OpenAnalogIn opens AnalogIn[channel], recording its bits.

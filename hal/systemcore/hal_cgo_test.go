@@ -3,6 +3,7 @@
 package systemcore
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -22,19 +23,7 @@ import (
 func onFakeHAL(t *testing.T, o Options) (*Backend, fakehal.Files, *haltest.CAN) {
 	t.Helper()
 	tooltest.Require(t, tooltest.CC)
-	dir := t.TempDir()
-	lib, err := fakehal.Build(dir, "", "2027")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := fakehal.NewFiles(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, kv := range f.Env() {
-		k, v, _ := strings.Cut(kv, "=")
-		t.Setenv(k, v)
-	}
+	lib, f := fakehal.Setup(t, "2027")
 	p := linux.Parts{Buses: map[string]hal.CANBus{}}
 	for _, n := range Buses {
 		p.Buses[n] = haltest.NewCAN()
@@ -126,5 +115,26 @@ func TestROSEnableOnFakeHAL(t *testing.T) {
 	}
 	if _, err := b.OpenDigitalOut(5); err != nil {
 		t.Error(err)
+	}
+}
+
+// A duty-cycle input (an absolute encoder's PWM output) on a SmartIO
+// channel, through the HAL: its output and frequency, and the channel
+// taken for nothing else.
+func TestDutyCycleOnFakeHAL(t *testing.T) {
+	b, f, _ := onFakeHAL(t, Options{})
+	f.Set("pwmin 3 512 1024")
+	d, err := hal.OpenDutyCycleIn(b, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := d.Output(); err != nil || v != 0.5 {
+		t.Errorf("output %v, %v", v, err)
+	}
+	if hz, err := d.Frequency(); err != nil || hz != 1e6/1024 {
+		t.Errorf("frequency %v, %v", hz, err)
+	}
+	if _, err := b.OpenAnalogIn(3, 0, 0); !errors.Is(err, hal.ErrInUse) {
+		t.Errorf("SmartIO 3 opened again as an analog input: %v", err)
 	}
 }

@@ -14,6 +14,7 @@ type halIO interface {
 	hal.DigitalIOs
 	hal.AnalogIns
 	hal.Encoders
+	hal.DutyCycleIns
 	hal.BuiltInIMUs
 	hal.Joysticks
 	hal.MatchTimer

@@ -88,8 +88,8 @@ func (o Options) HeartbeatMode() string {
 
 // Caps are the providers Systemcore's backend has as make systemcore
 // builds it: its CAN buses; through WPILib's 2027 HAL (hal/wpihal) the
-// SmartIO channels as PWM outputs, DIO, analog inputs and quadrature
-// encoders, and the built-in IMU; CTRE's devices through CTRE's Phoenix
+// SmartIO channels as PWM outputs, DIO, analog inputs, quadrature
+// encoders and duty-cycle inputs, and the built-in IMU; CTRE's devices through CTRE's Phoenix
 // libraries for SocketCAN, when deployed (deploy/ctre.md; the ctre build
 // tag). What it has no hardware for (relays, analog out, duty-cycle
 // outputs, the roboRIO's ports) it does not implement; Lacks says why.
@@ -221,6 +221,15 @@ func (b *Backend) OpenEncoder(a, bch int, enc hal.Encoding) (hal.Encoder, error)
 		return nil, errNoHAL
 	}
 	return b.io.OpenEncoder(a, bch, enc)
+}
+
+// OpenDutyCycleIn opens SmartIO channel ch as a duty-cycle input (an
+// absolute encoder's PWM output).
+func (b *Backend) OpenDutyCycleIn(ch int) (hal.DutyCycleIn, error) {
+	if b.io == nil {
+		return nil, errNoHAL
+	}
+	return b.io.OpenDutyCycleIn(ch)
 }
 
 // OpenBuiltInIMU opens Systemcore's IMU; it can be opened once.

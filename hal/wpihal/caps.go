@@ -15,7 +15,7 @@ const RoboRIOCaps = hal.CapPWM | hal.CapDIO | hal.CapDutyCycle | hal.CapAnalogIn
 	hal.CapRelay | hal.CapCAN | hal.CapRIOPorts | hal.CapAccel | ctre.Caps
 
 // SystemcoreCaps are the providers the 2027 HAL's backend has on
-// Systemcore: the SmartIO channels as PWM outputs, DIO, analog inputs and
-// quadrature encoders, and the built-in IMU. (CAN is Systemcore's
+// Systemcore: the SmartIO channels as PWM outputs, DIO, analog inputs,
+// quadrature encoders and duty-cycle inputs, and the built-in IMU. (CAN is Systemcore's
 // SocketCAN, hal/systemcore's.) TestCaps checks it against the backend.
-const SystemcoreCaps = hal.CapPWM | hal.CapDIO | hal.CapAnalogIn | hal.CapEncoder | hal.CapIMU
+const SystemcoreCaps = hal.CapPWM | hal.CapDIO | hal.CapAnalogIn | hal.CapEncoder | hal.CapIMU | hal.CapDutyCycleIn

@@ -218,9 +218,12 @@ func (b *Backend) Vendor() any {
 	return b.ctre
 }
 
-// Lacks says why CTRE's devices cannot open: their libraries did not load
-// (or lack that family).
+// Lacks says why CTRE's devices cannot open (their libraries did not load,
+// or lack that family), and why duty-cycle inputs cannot.
 func (b *Backend) Lacks(c hal.Caps) string {
+	if c&hal.CapDutyCycleIn != 0 {
+		return "frcd reads duty-cycle inputs through Systemcore's 2027 HAL only: the roboRIO's 2026 HAL_InitializeDutyCycle takes a DIO's handle and an analog trigger type, which frcd does not bind"
+	}
 	if c&ctre.Caps == 0 {
 		return ""
 	}

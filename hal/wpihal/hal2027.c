@@ -117,7 +117,11 @@ typedef struct {
 	X(HAL_GetEncoderRaw, int32_t, (HAL_Handle h, int32_t * status))                                         \
 	X(HAL_GetIMUQuaternion, void, (frcd_Quaternion * q, int32_t * status))                                  \
 	X(HAL_GetIMUGyroRates, void, (frcd_GyroRate3d * rates, int32_t * status))                                 \
-	X(HAL_GetIMUAcceleration, void, (frcd_Acceleration3d * accel, int32_t * status))
+	X(HAL_GetIMUAcceleration, void, (frcd_Acceleration3d * accel, int32_t * status))                        \
+	X(HAL_InitializeDutyCycle, HAL_Handle, (int32_t channel, const char* loc, int32_t* status))             \
+	X(HAL_FreeDutyCycle, void, (HAL_Handle h))                                                              \
+	X(HAL_GetDutyCycleFrequency, double, (HAL_Handle h, int32_t * status))                                  \
+	X(HAL_GetDutyCycleOutput, double, (HAL_Handle h, int32_t * status))
 
 #define FRCD_HAL_YEAR "2027"
 #define FRCD_OWN_YEAR_SYMBOL "HAL_GetMonotonicTime"
@@ -312,4 +316,19 @@ int32_t frcd_imu_read(double* out) {
 	double v[10] = {q.w, q.x, q.y, q.z, g.x, g.y, g.z, a.x, a.y, a.z};
 	memcpy(out, v, sizeof v);
 	return s;
+}
+
+frcd_int frcd_dutycycle_init(int32_t ch) { FRCD_INIT(p_HAL_InitializeDutyCycle(ch, NULL, &r.status)) }
+void frcd_dutycycle_free(int32_t h) { p_HAL_FreeDutyCycle(h); }
+
+frcd_double frcd_dutycycle_frequency(int32_t h) {
+	frcd_double r = {0, 0};
+	r.v = p_HAL_GetDutyCycleFrequency(h, &r.status);
+	return r;
+}
+
+frcd_double frcd_dutycycle_output(int32_t h) {
+	frcd_double r = {0, 0};
+	r.v = p_HAL_GetDutyCycleOutput(h, &r.status);
+	return r;
 }

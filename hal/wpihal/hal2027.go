@@ -17,9 +17,13 @@ import (
 )
 
 // Systemcore's 2027 HAL: what only it has (the SmartIO PWM period,
-// quadrature encoders on SmartIO pairs, the built-in IMU).
+// quadrature encoders on SmartIO pairs, duty-cycle inputs, the built-in
+// IMU).
 
-var _ hal.BuiltInIMUs = (*Backend)(nil)
+var (
+	_ hal.BuiltInIMUs  = (*Backend)(nil)
+	_ hal.DutyCycleIns = (*Backend)(nil)
+)
 
 // ctreOptions are empty: on Systemcore CTRE's libraries drive SocketCAN,
 // loaded by hal/linux as on a coprocessor.
@@ -119,6 +123,43 @@ func (b *Backend) OpenEncoder(a, bch int, enc hal.Encoding) (hal.Encoder, error)
 		return nil, err
 	}
 	return &encoder{b: b, h: h}, nil
+}
+
+// OpenDutyCycleIn opens a SmartIO channel, 0-5, as a duty-cycle input
+// (HAL_InitializeDutyCycle: the channel in mrclib's PWM input mode).
+func (b *Backend) OpenDutyCycleIn(ch int) (hal.DutyCycleIn, error) {
+	o := b.opening()
+	h := o.handle(fmt.Sprintf("HAL_InitializeDutyCycle(%d)", ch), func() C.frcd_int { return C.frcd_dutycycle_init(C.int32_t(ch)) },
+		func(h C.int32_t) { C.frcd_dutycycle_free(h) })
+	if err := o.done(); err != nil {
+		return nil, err
+	}
+	return &dutyCycleIn{b: b, h: h}, nil
+}
+
+type dutyCycleIn struct {
+	b *Backend
+	h C.int32_t
+}
+
+// Output is HAL_GetDutyCycleOutput: the high time over the period, 0 to 1
+// (0 with no signal).
+func (d *dutyCycleIn) Output() (float64, error) {
+	if d.b.isClosed() {
+		return 0, d.b.closedErr()
+	}
+	r := C.frcd_dutycycle_output(d.h)
+	return float64(r.v), d.b.status("HAL_GetDutyCycleOutput", r.status)
+}
+
+// Frequency is HAL_GetDutyCycleFrequency, Hz: 1e6 over the period in µs,
+// 0 with no signal.
+func (d *dutyCycleIn) Frequency() (float64, error) {
+	if d.b.isClosed() {
+		return 0, d.b.closedErr()
+	}
+	r := C.frcd_dutycycle_frequency(d.h)
+	return float64(r.v), d.b.status("HAL_GetDutyCycleFrequency", r.status)
 }
 
 // OpenBuiltInIMU opens Systemcore's built-in IMU (HAL_GetIMUQuaternion,

@@ -261,6 +261,45 @@ func TestSmartIO(t *testing.T) {
 	}
 }
 
+// A duty-cycle input on a SmartIO channel: the output and frequency from
+// mrclib's high time and period as the 2027 HAL computes them (the fake
+// does the same arithmetic); no signal reads 0 Hz; the channel is taken.
+func TestDutyCycleIn2027(t *testing.T) {
+	f := open(t, "pwmin 2 256 1025")
+	f.calls()
+	d, err := f.b.OpenDutyCycleIn(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.expect("HAL_InitializeDutyCycle channel=2 -> 0x50002 status=0")
+	if v, err := d.Output(); err != nil || v != 256.0/1025 {
+		t.Errorf("output %v, %v; want %v", v, err, 256.0/1025)
+	}
+	if hz, err := d.Frequency(); err != nil || hz != 1e6/1025 {
+		t.Errorf("frequency %v, %v", hz, err)
+	}
+	f.set("pwmin 2 2000 1025") // a high time past the period: 1
+	if v, err := d.Output(); err != nil || v != 1 {
+		t.Errorf("output %v, %v; want 1", v, err)
+	}
+	f.set("pwmin 2 0 0") // nothing plugged in
+	if hz, err := d.Frequency(); err != nil || hz != 0 {
+		t.Errorf("no signal: %v Hz, %v", hz, err)
+	}
+	_, err = f.b.OpenDigitalIn(2)
+	mustStatus(t, err, -1029, hal.ErrInUse, "Resource already allocated")
+	_, err = f.b.OpenDutyCycleIn(6)
+	mustStatus(t, err, -1030, hal.ErrNoDevice, "out of range")
+	f.set("fail HAL_GetDutyCycleOutput -1098")
+	if _, err := d.Output(); err == nil {
+		t.Error("a failed HAL_GetDutyCycleOutput read without an error")
+	}
+	f.b.Close()
+	if _, err := d.Frequency(); !errors.Is(err, hal.ErrClosed) {
+		t.Errorf("after Close: %v", err)
+	}
+}
+
 func TestIMU2027(t *testing.T) {
 	f := open(t, "quat 1 0 0 0", "gyro 0 0 0.5", "accel 0 0 9.81")
 	m, err := f.b.OpenBuiltInIMU()

@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 //go:embed c/fakehal2026.c
@@ -136,4 +137,26 @@ func LastPulses(calls []string) [6]int {
 		last[p.Channel] = p.Micros
 	}
 	return last
+}
+
+// Setup builds the fake HAL of year with $FAKEHAL_CC (else cc) into a
+// test's temporary directory, makes its files there and points the fake at
+// them through the test's environment (t.Setenv). It returns the library
+// and the files.
+func Setup(t testing.TB, year string) (string, Files) {
+	t.Helper()
+	dir := t.TempDir()
+	lib, err := Build(dir, "", year)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range f.Env() {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	return lib, f
 }

@@ -16,11 +16,13 @@
 //   joybuttons N MASK AVAILABLE    its buttons and the mask of those it has
 //   matchinfo EVENT TYPE NUMBER REPLAY, gamedata TEXT, matchtime S
 //   vin V, brownout 0|1, dio CH 0|1, ai CH VOLTS, encoder CH COUNT
+//   pwmin CH HIGH PERIOD           a duty-cycle input's signal as mrclib
+//                                  measures it: high time and period, µs
 //   quat W X Y Z, gyro X Y Z, accel X Y Z
 //   runtime 1                      HAL_GetRuntimeType says simulation
 //
 // SmartIO channels 0-5 are one resource whatever they are opened as
-// (PWM, DIO, analog input, encoder pairs), as smartIoHandles is in the
+// (PWM, DIO, analog input, encoder pairs, duty-cycle inputs), as smartIoHandles is in the
 // real HAL. Built by the tests with the host's C compiler, or for arm64:
 //   cc -shared -fPIC -o libwpiHal.so fakehal2027.c
 
@@ -92,7 +94,7 @@ typedef struct HAL_Acceleration3d HAL_GyroRate3d; // the same layout
 
 // ---- SmartIO channels and handles
 
-enum { K_PWM = 1, K_DIO, K_AI, K_ENC };
+enum { K_PWM = 1, K_DIO, K_AI, K_ENC, K_DUTY };
 static int owner[6]; // the kind each SmartIO channel is open as, 0 free
 static int period[6];
 
@@ -389,6 +391,53 @@ int32_t HAL_GetEncoderRaw(HAL_Handle h, int32_t* status) {
 	}
 	snprintf(key, sizeof key, "encoder %d", ch_of(h));
 	return (int32_t)in_int(key, 0);
+}
+
+// ---- SmartIO: duty-cycle inputs (the systemcore DutyCycle.cpp's
+// arithmetic on mrclib's high time and period, both uint16_t µs: the
+// frequency 1e6 / period, the output high / period at most 1, both 0
+// without a period)
+
+HAL_Handle HAL_InitializeDutyCycle(int32_t channel, const char* loc, int32_t* status) {
+	HAL_Handle h = 0;
+	if (!failed("HAL_InitializeDutyCycle", status)) {
+		h = take(K_DUTY, channel, status);
+	}
+	logf_("HAL_InitializeDutyCycle channel=%d -> %#x status=%d", channel, h, *status);
+	return h;
+}
+
+void HAL_FreeDutyCycle(HAL_Handle h) { release("HAL_FreeDutyCycle", h, K_DUTY); }
+
+static void pwmin(HAL_Handle h, unsigned* high, unsigned* period) {
+	char key[32], v[64];
+	*high = *period = 0;
+	snprintf(key, sizeof key, "pwmin %d", ch_of(h));
+	if (in_find(key, v, sizeof v) && sscanf(v, "%u %u", high, period) == 2) {
+		*high &= 0xFFFF;
+		*period &= 0xFFFF;
+	}
+}
+
+double HAL_GetDutyCycleFrequency(HAL_Handle h, int32_t* status) {
+	unsigned high, period;
+	if (check("HAL_GetDutyCycleFrequency", h, K_DUTY, status)) {
+		return 0;
+	}
+	pwmin(h, &high, &period);
+	return period == 0 ? 0.0 : 1000000.0 / period;
+}
+
+double HAL_GetDutyCycleOutput(HAL_Handle h, int32_t* status) {
+	unsigned high, period;
+	if (check("HAL_GetDutyCycleOutput", h, K_DUTY, status)) {
+		return 0;
+	}
+	pwmin(h, &high, &period);
+	if (period == 0) {
+		return 0.0;
+	}
+	return high >= period ? 1.0 : (double)high / period;
 }
 
 // ---- the IMU
