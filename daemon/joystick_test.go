@@ -13,7 +13,7 @@ import (
 // it, changed, and a joystick never plugged in publishes nothing; reading
 // them does not allocate.
 func TestJoystickTopics(t *testing.T) {
-	d := telemetryDaemon(t, 1000, "")
+	d := telemetryDaemon(t, 1000, t.TempDir()) // the log: every topic kept
 	topic := func(name string) *telemetry.Topic {
 		for _, tp := range d.tel.src.Topics {
 			if tp.Name == name {

@@ -105,6 +105,9 @@ func (d *Daemon) setupTelemetry() error {
 		}
 		d.NT = s
 		d.noteListen(PartNT4, s.ListenErr(), o.NT4)
+		if t.log == nil { // only what the NT4 clients subscribe to
+			t.src.KeepAll(false)
+		}
 	}
 	t.notify = d.Loop.Notify()
 	d.tel = t
@@ -152,10 +155,14 @@ func (d *Daemon) StepTelemetry() {
 	if t == nil {
 		return
 	}
+	fresh := d.NT != nil && d.NT.Interest(t.src) // a client subscribed or went
 	for t.src.Replay() {
 		d.passTelemetry(t)
 	}
 	if !t.src.Sample() {
+		if fresh { // no cycle since: the current values of the topics now wanted
+			d.NT.Publish(t.src)
+		}
 		return
 	}
 	t.enabled.Store(t.src.Snapshot().Enabled)
@@ -226,6 +233,10 @@ func (d *Daemon) runTelemetry(ctx context.Context) error {
 	}()
 	flush := time.NewTicker(time.Second) // the log reaches the disk even if the loop stops
 	defer flush.Stop()
+	var wake <-chan struct{} // a client subscribed to a topic nobody read
+	if d.NT != nil {
+		wake = d.NT.Wake()
+	}
 	for {
 		if t.log == nil && d.NT != nil && d.NT.Idle() {
 			// Nobody reads: no sampling, no encoding, no history kept by
@@ -258,11 +269,14 @@ func (d *Daemon) runTelemetry(ctx context.Context) error {
 			if err != nil {
 				d.partDown(PartNT4, err.Error())
 			}
+		case <-wake: // its current value now, not after the next cycle
+			d.StepTelemetry()
 		case <-t.notify:
 			d.StepTelemetry()
 			if t.log != nil && t.log.Writer().Err() != nil {
 				d.partDown(PartLog, fmt.Sprintf("%v: the log stops", t.log.Writer().Err()))
 				t.log = nil
+				t.src.KeepAll(d.NT == nil)
 			}
 		}
 	}
@@ -277,6 +291,7 @@ func (d *Daemon) CloseLog() error {
 	d.StepTelemetry()
 	err := d.tel.log.Writer().Close()
 	d.tel.log = nil
+	d.tel.src.KeepAll(d.NT == nil)
 	return err
 }
 

@@ -23,11 +23,15 @@ type subscription struct {
 	topicsOnly bool
 	all        bool // every value, not only the latest of each period
 	period     time.Duration
+	periodic   *float64 // the periodic option as asked, s (nil: the default)
+	bytes      int      // of its patterns
 }
 
+// matches says whether the subscription wants the topic name: by name,
+// or by prefix (a meta topic, $..., by a non-empty prefix only: meta.go).
 func (sub *subscription) matches(name string) bool {
 	for _, p := range sub.patterns {
-		if name == p || sub.prefix && strings.HasPrefix(name, p) {
+		if name == p || sub.prefix && strings.HasPrefix(name, p) && !hidden(name, p) {
 			return true
 		}
 	}
@@ -39,8 +43,12 @@ func (sub *subscription) matches(name string) bool {
 type client struct {
 	s           *Server
 	name, proto string
+	addr        string // the remote host:port
+	// its meta topics, $clientsub$NAME and $clientpub$NAME (meta.go)
+	metaSub, metaPub *topic
 
 	subs      map[int64]*subscription
+	subBytes  int              // the subscriptions' pattern bytes (maxSubBytes)
 	pubs      map[int64]*topic // by pubuid
 	announced []bool           // by topic id
 	want      []bool           // by topic id: a subscription wants its values
@@ -129,8 +137,16 @@ func (c *client) subscribe(t *topic) (match bool) {
 			all = all || sub.all && !sub.topicsOnly
 		}
 	}
-	if values && !c.want[t.id] {
-		c.sent[t.id] = 0 // send its current value
+	if values != c.want[t.id] {
+		if values {
+			c.sent[t.id] = 0 // send its current value
+			if t.wants++; t.wants == 1 {
+				c.s.poke() // the telemetry brings it up to date
+			}
+		} else {
+			c.s.unwant(t)
+		}
+		c.s.interest++
 	}
 	c.want[t.id] = values
 	switch {
@@ -155,8 +171,10 @@ func (c *client) forget(t *topic) {
 		c.all[t.id] = false
 		t.allSubs--
 	}
-	if t.id < len(c.want) {
+	if t.id < len(c.want) && c.want[t.id] {
 		c.want[t.id] = false
+		c.s.unwant(t)
+		c.s.interest++
 	}
 }
 
@@ -256,6 +274,14 @@ func (c *client) handle(m Control) {
 			c.refuse(&s.stats.PublishRefused, "a publish refused: it needs a name, a pubuid and a type")
 			return
 		}
+		if strings.HasPrefix(p.Name, "$") { // a meta topic a client to come would need
+			c.refuse(&s.stats.PublishRefused, "publish %q refused: names starting with $ are the server's meta topics", p.Name)
+			return
+		}
+		if len(p.Name) > maxNameBytes { // bounds the topics and their $clientpub$ value
+			c.refuse(&s.stats.PublishRefused, "a publish refused: a name of %d bytes, %d is the limit", len(p.Name), maxNameBytes)
+			return
+		}
 		if _, again := c.pubs[*p.PubUID]; !again && len(c.pubs) >= maxPublishers {
 			c.refuse(&s.stats.PublishRefused, "publish %q refused: %d publishers is a client's limit", p.Name, maxPublishers)
 			return
@@ -295,6 +321,7 @@ func (c *client) handle(m Control) {
 		t.pubs++
 		c.pubs[*p.PubUID] = t
 		c.maybeAnnounce(t, p.PubUID)
+		c.updatePubMeta()
 	case "unpublish":
 		var p unpublishParams
 		if json.Unmarshal(m.Params, &p) != nil || p.PubUID == nil {
@@ -303,6 +330,7 @@ func (c *client) handle(m Control) {
 		if t := c.pubs[*p.PubUID]; t != nil {
 			delete(c.pubs, *p.PubUID)
 			s.unpublishLocked(t)
+			c.updatePubMeta()
 		}
 	case "setproperties":
 		var p setPropertiesParams
@@ -350,10 +378,25 @@ func (c *client) handle(m Control) {
 		if len(p.Prefixes) > 0 { // 4.0's form
 			sub.patterns, sub.prefix = append(p.Prefixes, p.Topics...), true
 		}
+		for _, pat := range sub.patterns {
+			sub.bytes += len(pat)
+		}
+		held := c.subBytes + sub.bytes
+		if old := c.subs[*p.SubUID]; old != nil {
+			held -= old.bytes
+		}
+		if held > maxSubBytes { // bounds the memory and its $clientsub$ value
+			c.refuse(&s.stats.SubscribeRefused, "subscribe %d refused: %d bytes of topic names in its subscriptions, %d is a client's limit", *p.SubUID, held, maxSubBytes)
+			return
+		}
+		c.subBytes = held
 		if p.Options.Periodic != nil && !math.IsNaN(*p.Options.Periodic) {
 			sub.period = time.Duration(min(max(*p.Options.Periodic, 0), 10) * float64(time.Second))
+			v := sub.period.Seconds()
+			sub.periodic = &v
 		}
 		c.subs[*p.SubUID] = sub
+		c.updateSubMeta()
 		c.reperiod()
 		for _, t := range s.topics {
 			if t != nil {
@@ -365,7 +408,11 @@ func (c *client) handle(m Control) {
 		if json.Unmarshal(m.Params, &p) != nil || p.SubUID == nil {
 			return
 		}
+		if old := c.subs[*p.SubUID]; old != nil {
+			c.subBytes -= old.bytes
+		}
 		delete(c.subs, *p.SubUID)
+		c.updateSubMeta()
 		c.reperiod()
 		for id := range c.want {
 			if t := s.topics[id]; t != nil {

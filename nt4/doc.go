@@ -7,7 +7,9 @@
 // v4.1.networktables.first.wpi.edu or networktables.first.wpi.edu (4.0),
 // plus 4.1's rtt.networktables.first.wpi.edu connection, which only
 // answers time messages. A second main connection with a NAME in use is
-// answered 409 Conflict; a handshake offering neither subprotocol 400. A
+// served as NAME@1 (NAME@2...), as the spec says since 2022 (names need
+// not be unique; Elastic always connects as Elastic, AdvantageScope as
+// AdvantageScope); a handshake offering neither subprotocol 400. A
 // plain GET of / is answered 200 (AdvantageScope probes it before it
 // connects). Text frames are JSON arrays of control messages (publish,
 // unpublish, setproperties, subscribe, unsubscribe from the client;
@@ -25,8 +27,8 @@
 //
 // Nothing is refused silently: a publish to one of frcd's own topics, of
 // a type other than the topic's, past a limit, a subscription past a
-// limit, a value of the wrong type or size, a refused command, a second
-// client of a name in use (409) are each counted (Stats) and logged with
+// limit, a value of the wrong type or size, a refused command are each
+// counted (Stats) and logged with
 // the reason (a client's refusals at most 10 lines at once, then one a
 // second, with the count of those not logged). At shutdown every
 // connection gets a close frame (1001, going away) and a second to answer.
@@ -53,7 +55,8 @@
 // never subscribed or published (admission.go; refused with 503 only when
 // every client in its way did); a message of 1 MiB;
 // 4096 topics, of which 512 created by clients; a client's value of
-// 64 KiB; 256 subscriptions and 256 publishers per client; handshake
+// 64 KiB; 256 subscriptions (with 128 KiB of topic names in all) and 256
+// publishers (names of 1 KiB at most) per client; handshake
 // headers of 16 KiB read within 5 s; every write within 2 s; a ping every
 // 2 s, answered within 2 s, or the connection is closed. With
 // Options.Retry, a port another program holds is tried again every Retry
@@ -63,8 +66,14 @@
 // Subscribe, Publish, Set, the announced topics and their latest values
 // (frcd's tests and the Systemcore VM's agent use it).
 //
-// Not served: the $clients, $serverpub... meta topics (AdvantageScope's
-// NT4 source, Mechanical-Advantage/AdvantageScope 39b8239
-// src/hub/dataSources/nt4, subscribes to none of them), getvalues (4.0),
-// persistent topics, TLS on 5811, 4.2's subprotocol.
+// The meta topics $clients, $serverpub, $serversub, $clientsub$NAME and
+// $clientpub$NAME are served (meta.go), hidden from the prefix "" as the
+// spec says; the per-topic $sub$TOPIC and $pub$TOPIC are not, nor
+// getvalues (4.0), persistent topics, TLS on 5811, 4.2's subprotocol.
+// AdvantageScope (39b8239 src/hub/dataSources/nt4) and Elastic (d725321
+// lib/services) subscribe to no meta topic.
+//
+// frcd's own topics cost only what their clients read: Publish encodes a
+// topic only while a client subscribes to its values, and Interest tells
+// the telemetry source which ones those are (telemetry.Source.Want).
 package nt4

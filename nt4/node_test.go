@@ -11,6 +11,7 @@ import (
 	"math"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -149,7 +150,7 @@ func TestNTCoreTSClient(t *testing.T) {
 
 // TestTimeSyncAndDuplicateName: over the wire, with the same client's
 // WebSocket and MessagePack libraries, a second connection of a name in
-// use is refused with 409, and time messages are answered with the
+// use is served too (101, as dashboard@1), and time messages are answered with the
 // server's time (the loop's clock, µs) and the client's own value, on
 // the 4.1 RTT connection and on a 4.0 connection.
 func TestTimeSyncAndDuplicateName(t *testing.T) {
@@ -164,8 +165,8 @@ func TestTimeSyncAndDuplicateName(t *testing.T) {
 	if ev := c.wait("the first connection", func(ev event) bool { return ev.Event == "open" }); ev.Proto != "v4.1.networktables.first.wpi.edu" {
 		t.Errorf("subprotocol %q, want 4.1", ev.Proto)
 	}
-	if ev := c.wait("the duplicate", func(ev event) bool { return ev.Event == "duplicate" }); ev.Status != 409 {
-		t.Errorf("a second /nt/dashboard: status %d, want 409", ev.Status)
+	if ev := c.wait("the duplicate", func(ev event) bool { return ev.Event == "duplicate" }); ev.Status != 101 {
+		t.Errorf("a second /nt/dashboard: status %d, want 101 (served as dashboard@1)", ev.Status)
 	}
 	for _, proto := range []string{"rtt.networktables.first.wpi.edu", "networktables.first.wpi.edu"} {
 		ev := c.wait("a time reply on "+proto, func(ev event) bool { return ev.Event == "time" })
@@ -246,4 +247,69 @@ func TestLoggingModeEveryCycle(t *testing.T) {
 	if s := d.NT.Stats(); s.ValuesLost != 0 {
 		t.Errorf("values lost: %+v", s)
 	}
+}
+
+// TestSubscribeFewThenMore: ntcore-ts-client subscribes to three topics
+// and gets their values; frcd (no log) builds and encodes only what its
+// clients read, and a topic nobody read so far still comes with its
+// current value the moment the client subscribes to it: the constants of
+// the Mechanism2d (set once when frcd starts, never changed since), its
+// ligaments' angles and the PDP's voltage.
+func TestSubscribeFewThenMore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs node and the ROS tools: skipped with -short")
+	}
+	tooltest.Require(t, tooltest.Node, tooltest.Rostopic)
+	tooltest.RequireFile(t, clientNode, "npm ci in test/nt4")
+	_, e, port := running(t)
+	few := []string{"/frcd/ds/enabled", "/FMSInfo/.type", "/frcd/loop/cycles"}
+	c := startClient(t, e, append([]string{"watch", strconv.Itoa(port)}, few...)...)
+	c.wait("the connection", func(ev event) bool { return ev.Event == "connected" })
+	got := map[string]event{}
+	c.wait("the three values", func(ev event) bool {
+		if ev.Event == "value" {
+			got[ev.Name] = ev
+		}
+		return len(got) >= len(few) && got[few[0]].Name != "" && got[few[1]].Name != "" && got[few[2]].Name != ""
+	})
+	if ev := got[few[0]]; ev.Type != "boolean" || string(ev.Value) != "true" {
+		t.Errorf("%s: %+v, want true (enabled)", few[0], ev)
+	}
+	if ev := got[few[1]]; ev.Type != "string" || string(ev.Value) != `"FMSInfo"` {
+		t.Errorf("%s: %+v, want \"FMSInfo\"", few[1], ev)
+	}
+	if ev := got[few[2]]; ev.Type != "int" || float(ev) < 1 {
+		t.Errorf("%s: %+v, want a count of cycles", few[2], ev)
+	}
+	for name := range got {
+		if !slices.Contains(few, name) {
+			t.Errorf("a value of %s, not subscribed to", name)
+		}
+	}
+
+	c.Send("/frcd/mechanism/")
+	c.Send("/frcd/power/")
+	want := map[string]func(event) bool{
+		"/frcd/mechanism/.type":           func(ev event) bool { return string(ev.Value) == `"Mechanism2d"` },
+		"/frcd/mechanism/backgroundColor": func(ev event) bool { return string(ev.Value) == `"#202020"` },
+		"/frcd/power/pdp/voltage":         func(ev event) bool { return float(ev) > 6 && float(ev) < 14 },
+	}
+	angles := 0
+	c.wait("the Mechanism2d and the PDP", func(ev event) bool {
+		if ev.Event != "value" {
+			return false
+		}
+		if strings.HasPrefix(ev.Name, "/frcd/mechanism/") && strings.HasSuffix(ev.Name, "/angle") {
+			if v := float(ev); ev.Type == "double" && v >= -180 && v <= 180 {
+				angles++
+			}
+		}
+		if ok := want[ev.Name]; ok != nil {
+			if !ok(ev) {
+				t.Errorf("%s: %+v", ev.Name, ev)
+			}
+			delete(want, ev.Name)
+		}
+		return len(want) == 0 && angles > 0
+	})
 }

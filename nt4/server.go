@@ -38,7 +38,9 @@ const (
 	maxClientValue   = 64 << 10        // the largest value a client may publish, bytes
 	maxSubscriptions = 256             // per client
 	maxSubTopics     = 256             // topics or prefixes of one subscription
+	maxSubBytes      = 128 << 10       // the topic names and prefixes of a client's subscriptions, bytes
 	maxPublishers    = 256             // per client
+	maxNameBytes     = 1024            // a topic name a client publishes
 	maxAllBytes      = 512 << 10       // values waiting for a client that wants every value
 	closeWait        = time.Second     // for a client's answer to the close frame at shutdown
 	textQueue        = maxTopics + 256 // control messages waiting for a client: beyond it the client is too slow and is dropped
@@ -77,7 +79,7 @@ type Options struct {
 type Stats struct {
 	Clients    int    // connected now (main connections)
 	Connects   uint64 // main connections accepted
-	Duplicates uint64 // connections refused for a name in use (409)
+	Duplicates uint64 // connections whose name was in use, served as NAME@N
 	TimeSyncs  uint64 // time synchronisation messages answered
 	Refused    uint64 // client values and properties refused (wrong type, too large, a refused command)
 	Dropped    uint64 // clients dropped for being too slow or breaking a limit
@@ -108,8 +110,12 @@ type topic struct {
 	seq    uint64
 	own    bool // frcd's: clients may not publish to it
 	pubs   int  // client publishers
-	// allSubs counts the clients that want every value of the topic.
-	allSubs int
+	// allSubs counts the clients that want every value of the topic,
+	// wants those that want its values (all or the latest).
+	allSubs, wants int
+	// src is the topic's index in the telemetry source, -1 for the
+	// clients' and the meta topics.
+	src int
 }
 
 // Server is an NT4 server: frcd's topics (Publish) plus any clients'.
@@ -124,10 +130,15 @@ type Server struct {
 	stop    chan struct{} // closed when Run's context ends: connections close with a close frame
 	wake    chan struct{} // a client connected (Wake)
 	created int           // topics clients created, still published
-	seen    []uint64      // per telemetry topic, the Seq last published
+	seen    []uint64      // per telemetry topic, the Seq last encoded
 	srcIDs  []int         // per telemetry topic, its server topic id
-	gates   admission
-	stats   Stats
+	// interest counts the changes of the topics' wants; synced is its
+	// count the telemetry source last heard (Interest).
+	interest, synced uint64
+	// the meta topics $clients and $serverpub (meta.go)
+	metaClients, metaServerPub *topic
+	gates                      admission
+	stats                      Stats
 
 	// The WebSocket handlers running (http.Server's Shutdown does not
 	// wait for hijacked connections): Run waits for them, so that none
@@ -155,6 +166,7 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{o: o, ln: ln, byName: map[string]*topic{}, clients: map[string]*client{}, gates: newAdmission(), stop: make(chan struct{}), wake: make(chan struct{}, 1)}
 	s.hcond = sync.NewCond(&s.hmu)
+	s.initMeta()
 	return s, nil
 }
 
@@ -187,9 +199,20 @@ func (s *Server) Idle() bool {
 	return len(s.clients) == 0
 }
 
-// Wake receives when a client connects (the newest winning): a publisher
-// idle while nobody read starts again.
+// Wake receives when a client connects or subscribes to the values of a
+// topic nobody read (the newest winning): a publisher idle while nobody
+// read starts again, and one that skips the topics nobody reads
+// (Interest) brings those now wanted up to date without waiting for the
+// next cycle.
 func (s *Server) Wake() <-chan struct{} { return s.wake }
+
+// poke sends on wake without blocking.
+func (s *Server) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
 
 // Run serves until ctx ends, then closes every connection.
 func (s *Server) Run(ctx context.Context) error {
@@ -222,11 +245,14 @@ func (s *Server) now() int64 { return int64(s.o.Clock() / time.Microsecond) }
 
 // Publish takes the topics of a telemetry source that changed since the
 // last call: it announces new ones and keeps each one's latest value for
-// the clients' next sweep. It never waits on a client, and allocates
-// only for topics it has not seen before.
+// the clients' next sweep. Only the values of topics a client subscribes
+// to are encoded: the others wait, as the source's Seq, until one does
+// (then the next Publish encodes the current value). It never waits on a
+// client, and allocates only for topics it has not seen before.
 func (s *Server) Publish(src *telemetry.Source) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	grew := len(s.seen) < len(src.Topics)
 	for len(s.seen) < len(src.Topics) {
 		t := src.Topics[len(s.seen)]
 		var props map[string]json.RawMessage
@@ -234,17 +260,24 @@ func (s *Server) Publish(src *telemetry.Source) {
 		st := s.addTopic(t.Name, t.Type, props, true)
 		id := -1
 		if st != nil {
-			id = st.id
+			id, st.src = st.id, len(s.seen)
 		}
 		s.seen, s.srcIDs = append(s.seen, 0), append(s.srcIDs, id)
+	}
+	if grew {
+		s.updateServerPub()
 	}
 	changed := false
 	for i, t := range src.Topics {
 		if t.Seq == s.seen[i] || s.srcIDs[i] < 0 {
 			continue
 		}
-		s.seen[i] = t.Seq
 		st := s.topics[s.srcIDs[i]]
+		if st.wants == 0 { // nobody reads it: its old value is no longer current
+			st.value = st.value[:0]
+			continue
+		}
+		s.seen[i] = t.Seq
 		st.value = encodeValue(st.value[:0], int64(st.id), t)
 		s.changed(st)
 		changed = true
@@ -252,6 +285,35 @@ func (s *Server) Publish(src *telemetry.Source) {
 	if changed {
 		s.stats.Published++
 	}
+}
+
+// unwant counts one reader less of t's values. A telemetry topic left
+// with none drops its value: the source stops updating it, and the
+// reader that comes next gets the value the source then has, encoded
+// afresh, not this one. Under s.mu.
+func (s *Server) unwant(t *topic) {
+	if t.wants--; t.wants == 0 && t.src >= 0 {
+		t.value, s.seen[t.src] = t.value[:0], 0
+	}
+}
+
+// Interest tells the telemetry source which of its topics clients
+// subscribe to the values of (telemetry.Source.Want), so that its next
+// Sample works on those alone (and on every topic when the source keeps
+// all, for the log); true when that changed since the last call (a
+// Publish then sends the topics now wanted their current values, even
+// with no new cycle). A lock and a comparison when nothing changed.
+func (s *Server) Interest(src *telemetry.Source) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.interest == s.synced {
+		return false
+	}
+	s.synced = s.interest
+	for i, id := range s.srcIDs {
+		src.Want(i, id >= 0 && s.topics[id] != nil && s.topics[id].wants > 0)
+	}
+	return true
 }
 
 // changed marks t's new value (t.value) for the clients' next sweep and
@@ -309,7 +371,7 @@ func (s *Server) addTopic(name, typ string, props map[string]json.RawMessage, ow
 	if props == nil {
 		props = map[string]json.RawMessage{}
 	}
-	t := &topic{id: len(s.topics), name: name, typ: typ, typeID: TypeID(typ), props: props, own: own}
+	t := &topic{id: len(s.topics), name: name, typ: typ, typeID: TypeID(typ), props: props, own: own, src: -1}
 	s.topics = append(s.topics, t)
 	s.byName[name] = t
 	for _, c := range s.clients {
@@ -361,39 +423,28 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		defer tk.Leave()
 	} else {
-		s.mu.Lock()
-		_, dup := s.clients[name]
-		if dup {
-			s.stats.Duplicates++
-		}
-		s.mu.Unlock()
-		if dup {
-			s.o.Logf("nt4: a second client named %q from %s refused (409): the name is in use", name, r.RemoteAddr)
-			http.Error(w, "nt4: a client named "+name+" is already connected", http.StatusConflict)
-			return
-		}
 		if tk = s.admitClient(w, r, s.gates.main, "client"); tk == nil {
 			return
 		}
 		defer tk.Leave()
+		// A name in use is made unique, as the spec says
+		// (networktables4.adoc, "WebSockets Protocol Configuration"):
+		// Elastic always connects as Elastic, AdvantageScope as
+		// AdvantageScope, from every laptop and window.
 		s.mu.Lock()
-		_, dup = s.clients[name] // one of the same name may have come meanwhile
-		if dup {
+		unique := name
+		for n := 1; s.clients[unique] != nil; n++ {
+			unique = fmt.Sprintf("%s@%d", name, n)
+		}
+		if unique != name {
 			s.stats.Duplicates++
-		} else {
-			c = newClient(s, name, proto)
-			c.tk = tk
-			s.clients[name] = c
-			select { // the telemetry wakes for its first reader
-			case s.wake <- struct{}{}:
-			default:
-			}
 		}
+		c = newClient(s, unique, proto)
+		c.tk, c.addr = tk, r.RemoteAddr
+		s.clients[unique] = c
+		c.addClientMeta()
+		s.poke() // the telemetry wakes for its first reader
 		s.mu.Unlock()
-		if dup {
-			http.Error(w, "nt4: a client named "+name+" is already connected", http.StatusConflict)
-			return
-		}
 	}
 	conn, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{proto},
 		InsecureSkipVerify: true, CompressionMode: websocket.CompressionDisabled})
@@ -419,10 +470,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.stats.Connects++
 	s.mu.Unlock()
-	s.o.Logf("nt4: %s connected from %s (%s)", name, r.RemoteAddr, proto)
+	s.o.Logf("nt4: %s connected from %s (%s)", c.name, r.RemoteAddr, proto)
 	err = c.serve(ctx, conn)
 	s.drop(c)
-	s.o.Logf("nt4: %s disconnected: %v", name, err)
+	s.o.Logf("nt4: %s disconnected: %v", c.name, err)
 }
 
 // pickProtocol is the subprotocol the server takes of those offered.
@@ -448,6 +499,7 @@ func (s *Server) drop(c *client) {
 	defer s.mu.Unlock()
 	if s.clients[c.name] == c {
 		delete(s.clients, c.name)
+		c.dropClientMeta()
 	}
 	for _, t := range c.pubs {
 		s.unpublishLocked(t)
@@ -458,6 +510,13 @@ func (s *Server) drop(c *client) {
 			s.topics[id].allSubs--
 		}
 		c.all[id] = false
+	}
+	for id, want := range c.want {
+		if want && s.topics[id] != nil {
+			s.unwant(s.topics[id])
+			s.interest++
+		}
+		c.want[id] = false
 	}
 }
 

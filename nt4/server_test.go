@@ -272,6 +272,9 @@ func TestAllValues(t *testing.T) {
 	const cycles = "/frcd/loop/cycles"
 	all.send(`{"method":"subscribe","params":{"topics":["/frcd/loop/"],"subuid":1,"options":{"prefix":true,"all":true,"periodic":0.5}}}`)
 	latest.send(`{"method":"subscribe","params":{"topics":["/frcd/loop/"],"subuid":1,"options":{"prefix":true,"periodic":0.5}}}`)
+	all.until("the announcement", nil, func() bool { _, ok := all.announce[cycles]; return ok })
+	latest.until("the announcement", nil, func() bool { _, ok := latest.announce[cycles]; return ok })
+	d.StepTelemetry() // no cycle: the topics now wanted, brought up to date
 	all.until("the first value", nil, func() bool { return len(all.values[cycles]) > 0 })
 	latest.until("the first value", nil, func() bool { return len(latest.values[cycles]) > 0 })
 	const n = 200 // cycles run between two of the clients' periods, mostly
@@ -305,8 +308,10 @@ func TestAllValues(t *testing.T) {
 }
 
 // Refusals are counted and logged with their reason: a publish to frcd's
-// own topic, a publish past a client's publishers, a subscription of too
-// many topics, a command topic published as the wrong type.
+// own topic, a publish past a client's publishers, of a name too long or
+// a meta topic's ($...), a subscription of too many topics or past a
+// client's bytes of topic names, a command topic published as the wrong
+// type.
 func TestRefusals(t *testing.T) {
 	var mu sync.Mutex
 	var logged []string
@@ -324,7 +329,9 @@ func TestRefusals(t *testing.T) {
 	d.StepTelemetry()
 	w := dial(t, d, "r")
 	w.send(`{"method":"publish","params":{"name":"/frcd/loop/cycles","pubuid":1000,"type":"int","properties":{}}}`,
-		`{"method":"publish","params":{"name":"/frcd/commands/right_front_voltage","pubuid":1001,"type":"boolean","properties":{}}}`)
+		`{"method":"publish","params":{"name":"/frcd/commands/right_front_voltage","pubuid":1001,"type":"boolean","properties":{}}}`,
+		`{"method":"publish","params":{"name":"/`+strings.Repeat("n", 1024)+`","pubuid":1002,"type":"double","properties":{}}}`,
+		`{"method":"publish","params":{"name":"$clientsub$later","pubuid":1003,"type":"msgpack","properties":{}}}`)
 	var msgs []string
 	for i := range 257 {
 		msgs = append(msgs, `{"method":"publish","params":{"name":"/dash/p`+strconv.Itoa(i)+`","pubuid":`+strconv.Itoa(i)+`,"type":"double","properties":{}}}`)
@@ -335,20 +342,18 @@ func TestRefusals(t *testing.T) {
 		topics[i] = `"/t` + strconv.Itoa(i) + `"`
 	}
 	w.send(`{"method":"subscribe","params":{"topics":[` + strings.Join(topics, ",") + `],"subuid":1,"options":{}}}`)
+	long := `"/` + strings.Repeat("x", 100<<10) + `"`
+	w.send(`{"method":"subscribe","params":{"topics":[`+long+`],"subuid":2,"options":{}}}`,
+		`{"method":"subscribe","params":{"topics":[`+long+`],"subuid":3,"options":{}}}`)
 	tooltest.Eventually(t, waitLimit, "the refusals counted", func() bool {
 		s := d.NT.Stats()
-		return s.PublishRefused == 3 && s.SubscribeRefused == 1
+		return s.PublishRefused == 5 && s.SubscribeRefused == 2
 	})
 	w.until("the 256 publishes announced", nil, func() bool { return len(w.announce) == 256 })
 	for _, name := range []string{"/dash/p256", "/frcd/loop/cycles", "/frcd/commands/right_front_voltage"} {
 		if _, ok := w.announce[name]; ok {
 			t.Errorf("%s announced: its publish was refused", name)
 		}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	if _, res, err := websocket.Dial(ctx, "ws://"+d.NT.Addr().String()+"/nt/r", &websocket.DialOptions{Subprotocols: []string{nt4.ProtoV41}}); err == nil || res == nil || res.StatusCode != http.StatusConflict {
-		t.Errorf("a second client named r: %v, want 409", err)
 	}
 	mu.Lock()
 	all := strings.Join(logged, "\n")
@@ -358,7 +363,9 @@ func TestRefusals(t *testing.T) {
 		`nt4: r: publish "/frcd/commands/right_front_voltage" as boolean refused: the command takes double`,
 		`nt4: r: publish "/dash/p256" refused: 256 publishers is a client's limit`,
 		`nt4: r: subscribe 1 refused: 257 topics, 256 is the limit`,
-		`nt4: a second client named "r" from 127.0.0.1:`,
+		`nt4: r: a publish refused: a name of 1025 bytes, 1024 is the limit`,
+		`nt4: r: publish "$clientsub$later" refused: names starting with $ are the server's meta topics`,
+		`nt4: r: subscribe 3 refused: 204802 bytes of topic names in its subscriptions, 131072 is a client's limit`,
 	} {
 		if !strings.Contains(all, want) {
 			t.Errorf("not logged: %s\nlog:\n%s", want, all)
@@ -379,6 +386,8 @@ func TestCloseFrameOnStop(t *testing.T) {
 	w.send(`{"method":"subscribe","params":{"topics":["/frcd/ds/"],"subuid":1,"options":{"prefix":true}}}`)
 	d.Step()
 	d.StepTelemetry()
+	w.until("the announcement", nil, func() bool { _, ok := w.announce["/frcd/ds/enabled"]; return ok })
+	d.StepTelemetry()
 	w.until("a value", nil, func() bool { return len(w.values["/frcd/ds/enabled"]) > 0 })
 	cancel()
 	w.until("the close", nil, func() bool { return w.closed != nil })
@@ -390,21 +399,34 @@ func TestCloseFrameOnStop(t *testing.T) {
 	}
 }
 
-// A message over the size limit ends the connection; a duplicate name is
-// answered 409 while the first is connected, and free again after.
+// A message over the size limit ends the connection; a second client of
+// a name in use is served as NAME@1 (networktables4.adoc: names need not
+// be unique, the server makes them so), listed so in $clients.
 func TestLimits(t *testing.T) {
-	d, _ := stepped(t)
+	d, step := stepped(t)
 	w := dial(t, d, "big")
+	twin := dial(t, d, "big")
+	twin.send(`{"method":"subscribe","params":{"topics":["$clients"],"subuid":1,"options":{}}}`)
+	twin.until("both in $clients", step, func() bool {
+		v := twin.values["$clients"]
+		if len(v) == 0 {
+			return false
+		}
+		raw, _ := v[len(v)-1].([]byte)
+		return strings.Contains(string(raw), "big@1") && strings.Count(string(raw), "big") == 2
+	})
+	if s := d.NT.Stats(); s.Duplicates != 1 || s.Clients != 2 {
+		t.Errorf("stats %+v, want 2 clients, 1 renamed", s)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	_, res, err := websocket.Dial(ctx, "ws://"+d.NT.Addr().String()+"/nt/big", &websocket.DialOptions{Subprotocols: []string{nt4.ProtoV41}})
-	if err == nil || res == nil || res.StatusCode != http.StatusConflict {
-		t.Fatalf("a duplicate name: %v %v, want 409", res, err)
-	}
 	go w.c.Write(ctx, websocket.MessageText, []byte(`["`+strings.Repeat("x", 2<<20)+`"]`))
 	w.until("the server closing the connection", nil, func() bool { return w.closed != nil })
-	tooltest.Eventually(t, waitLimit, "the name free again", func() bool { return d.NT.Stats().Clients == 0 })
-	dial(t, d, "big")
+	tooltest.Eventually(t, waitLimit, "the first gone", func() bool { return d.NT.Stats().Clients == 1 })
+	dial(t, d, "big") // the name free again: no rename
+	if s := d.NT.Stats(); s.Duplicates != 1 {
+		t.Errorf("stats %+v, want still 1 renamed", s)
+	}
 }
 
 // robotWith is the example robot with its YAML extended.
@@ -544,4 +566,75 @@ func TestIdleWithoutClients(t *testing.T) {
 	w := dial(t, d, "late")
 	w.send(`{"method":"subscribe","params":{"topics":["/frcd/loop/cycles"],"subuid":1,"options":{}}}`)
 	w.until("the cycles", nil, func() bool { return len(w.values["/frcd/loop/cycles"]) > 0 })
+}
+
+// The meta topics (networktables4.adoc, "Server-Published Meta Topics"):
+// $clients lists the clients (name, host:port, protocol version),
+// $clientsub$NAME a client's subscriptions with the options it gave,
+// $clientpub$NAME its publishers, $serverpub frcd's topics, $serversub
+// nothing. They are hidden from a subscription to the prefix "", shown to
+// one to "$", and a client's go with it.
+func TestMetaTopics(t *testing.T) {
+	d, step := stepped(t)
+	step(1)
+	plain, meta := dial(t, d, "plain"), dial(t, d, "meta")
+	plain.send(`{"method":"subscribe","params":{"topics":[""],"subuid":1,"options":{"prefix":true,"topicsonly":true}}}`)
+	meta.send(`{"method":"subscribe","params":{"topics":["$"],"subuid":5,"options":{"prefix":true,"periodic":0.05}}}`,
+		`{"method":"publish","params":{"name":"/dash/x","pubuid":7,"type":"double","properties":{}}}`)
+	last := func(name string) []any {
+		v := meta.values[name]
+		if len(v) == 0 {
+			return nil
+		}
+		raw, _ := v[len(v)-1].([]byte)
+		out, _, err := msgp.ReadIntfBytes(raw)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		list, _ := out.([]any)
+		return list
+	}
+	str := func(v any) string { return fmt.Sprint(v) }
+	clients := func() string {
+		var names []string
+		for _, c := range last("$clients") {
+			m, _ := c.(map[string]any)
+			names = append(names, str(m["id"])+" "+str(m["ver"])+" "+fmt.Sprint(strings.HasPrefix(str(m["conn"]), "127.0.0.1:")))
+		}
+		return strings.Join(names, ",")
+	}
+	meta.until("the meta topics", step, func() bool {
+		return clients() == "meta 1025 true,plain 1025 true" && len(last("$clientsub$meta")) == 1 &&
+			len(last("$clientpub$meta")) == 1 && len(last("$serverpub")) > 100 && meta.values["$serversub"] != nil
+	})
+	plain.until("the topics", step, func() bool { _, ok := plain.announce["/frcd/loop/cycles"]; return ok })
+	for name := range plain.announce {
+		if strings.HasPrefix(name, "$") {
+			t.Errorf("%s announced to a subscription to the prefix \"\"", name)
+		}
+	}
+	for name, id := range meta.announce {
+		if !strings.HasPrefix(name, "$") && name != "/dash/x" { // its own publish is announced to it
+			t.Errorf("%s (%d) announced to a subscription to \"$\"", name, id)
+		}
+	}
+	if got := fmt.Sprint(last("$clientsub$meta")); got != "[map[options:map[periodic:0.05 prefix:true] topics:[$] uid:5]]" {
+		t.Errorf("$clientsub$meta %s", got)
+	}
+	if got := fmt.Sprint(last("$clientpub$meta")); got != "[map[topic:/dash/x uid:7]]" {
+		t.Errorf("$clientpub$meta %s", got)
+	}
+	if got := fmt.Sprint(last("$clientsub$plain")); got != "[map[options:map[prefix:true topicsonly:true] topics:[] uid:1]]" {
+		t.Errorf("$clientsub$plain %s", got)
+	}
+	found := false
+	for _, p := range last("$serverpub") {
+		m, _ := p.(map[string]any)
+		found = found || m["topic"] == "/frcd/loop/cycles"
+	}
+	if !found || len(last("$serversub")) != 0 {
+		t.Errorf("$serverpub %v without /frcd/loop/cycles, or $serversub %v not empty", last("$serverpub"), last("$serversub"))
+	}
+	plain.c.CloseNow()
+	meta.until("plain gone", step, func() bool { return clients() == "meta 1025 true" && meta.gone["$clientsub$plain"] })
 }

@@ -8,7 +8,9 @@
 // loop's latest snapshot (control.Loop.ReadSnapshot) and updates the
 // topics whose value changed, bumping their Seq; readers keep their own
 // cursor of Seqs. Sampling does not allocate once the topics exist (a
-// change in device health builds the Alerts' strings).
+// change in device health builds the Alerts' strings). Sample works only
+// on the topics someone reads (want.go): all of them while the WPILOG is
+// open (KeepAll), else those the NT4 clients subscribe to (Want).
 //
 // Names, under Prefix (default /frcd):
 //

@@ -118,6 +118,21 @@ func (s *Source) addWPILibDS() {
 	d.lastMatch = -time.Hour
 }
 
+// needed says whether one of the tables' topics is needed.
+func (d *wpilibDS) needed() bool {
+	if anyNeeded(d.fmsControl, d.word, d.stationID) {
+		return true
+	}
+	for i := range d.match {
+		for _, t := range d.match[i] {
+			if t.need {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // sampleWPILibDS updates the control words every cycle and the match
 // once a second.
 func (s *Source) sampleWPILibDS(now time.Duration) {

@@ -37,11 +37,14 @@ func (s *Source) addJoysticks() {
 	}
 }
 
-// sampleJoysticks reads each joystick plugged in and updates what
-// changed. It does not allocate.
+// sampleJoysticks reads each joystick plugged in whose topics are needed
+// and updates what changed. It does not allocate.
 func (s *Source) sampleJoysticks(now time.Duration) {
 	for n := range s.joys {
 		j := &s.joys[n]
+		if !anyNeeded(j.axes, j.povs, j.buttons) {
+			continue
+		}
 		if !s.o.Joystick(n, &j.st) || j.st.NumAxes == 0 && j.st.NumButtons == 0 && j.st.NumPOVs == 0 {
 			continue
 		}

@@ -147,6 +147,16 @@ func (s *Source) ligament(path string, step, parent int, tip bool) ligament {
 		length: s.add(path+"length", "double", Double, props("unit", "m"))}
 }
 
+// needed says whether one of the ligaments' topics is needed.
+func (m *mechanism) needed() bool {
+	for i := range m.ligs {
+		if m.ligs[i].angle.need || m.ligs[i].length.need {
+			return true
+		}
+	}
+	return false
+}
+
 // sampleMechanism places the ligaments from the joints' measured
 // positions (a joint not measured yet at its rest position).
 func (s *Source) sampleMechanism(now time.Duration) {

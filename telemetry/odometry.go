@@ -49,6 +49,9 @@ func (s *Source) sampleOdometry(now time.Duration) {
 	for i := range s.odo {
 		p := s.snap.Odometry[i].Pose
 		t := s.odo[i]
+		if !anyNeeded(t.pose, t.field) {
+			continue
+		}
 		copy(s.odoOld[:], t.pose.Raw)
 		putPose2d(t.pose.Raw, p.X, p.Y, p.Yaw)
 		t.pose.setRaw(s.odoOld[:], now)

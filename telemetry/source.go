@@ -1,7 +1,6 @@
 package telemetry
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"time"
@@ -89,6 +88,8 @@ type Source struct {
 	lastMech time.Duration
 	alerts   alertTopics
 	schema   map[string]bool // the schemas published
+	keepAll  bool            // every topic kept current (want.go)
+	woke     bool            // a topic became needed since the last Sample
 
 	// the sim's
 	truth      Truth
@@ -119,25 +120,6 @@ type loopTopics struct {
 	periodMean, periodMax, jitter, busy                            *Topic
 }
 type dsTopics struct{ enabled, estop, attached, mode, state *Topic }
-type alertTopics struct {
-	errors, warnings, infos *Topic
-	devOK                   []bool
-	errs, warns, infosList  []string
-	lastExtra               time.Duration
-	extraErrs, extraWarns   []string
-	refused                 []uint64 // per controller, its refused commands at the last refresh
-	overruns                uint64   // the loop's at the last refresh
-}
-
-// linkStep places one link: its parent's pose (index into linkPose, -1
-// for the robot's root), the joint's origin and motion.
-type linkStep struct {
-	parent int
-	origin xform
-	typ    urdf.JointType
-	axis   [3]float64
-	joint  string
-}
 
 // New builds the topics of a loop's robot.
 func New(o Options) *Source {
@@ -148,7 +130,7 @@ func New(o Options) *Source {
 		o.SimEvery = 20 * time.Millisecond
 	}
 	o.Prefix = "/" + strings.Trim(o.Prefix, "/")
-	s := &Source{o: o, snap: o.Loop.NewSnapshot()}
+	s := &Source{o: o, snap: o.Loop.NewSnapshot(), keepAll: true}
 	if o.EveryCycle {
 		s.hist = o.Loop.EnableHistory(0)
 		s.replay = s.setJoints
@@ -263,7 +245,7 @@ func New(o Options) *Source {
 }
 
 func (s *Source) add(name, typ string, k Kind, props string) *Topic {
-	t := &Topic{Name: name, Type: typ, Kind: k, Props: props}
+	t := &Topic{Name: name, Type: typ, Kind: k, Props: props, need: s.keepAll}
 	s.Topics = append(s.Topics, t)
 	return t
 }
@@ -288,88 +270,83 @@ func (s *Source) addSchema(sc Schema) {
 	t.bump(time.Microsecond)
 }
 
-// addSim adds the schemas, the true pose and the links' poses.
-func (s *Source) addSim() {
-	s.addSchemas()
-	p := s.o.Prefix + "/sim/"
-	s.pose2d = s.add(p+"pose", "struct:Pose2d", Raw, props("unit", "m, rad: the true field pose"))
-	s.pose2d.Raw = make([]byte, Pose2dSize)
-	s.pose3d = s.add(p+"pose3d", "struct:Pose3d", Raw, "{}")
-	s.pose3d.Raw = make([]byte, Pose3dSize)
-	var names []string
-	s.links, names = chain(s.o.Robot.URDF)
-	s.linkPose = make([]xform, len(s.links))
-	s.q = make([]float64, len(s.links))
-	s.components = s.add(p+"components", "struct:Pose3d[]", Raw, props("links", strings.Join(names, ",")))
-	s.components.Raw = make([]byte, Pose3dSize*len(s.links))
-	s.old = make([]byte, len(s.components.Raw))
-}
-
-// chain lists the URDF's joints parents first, walking out from the
-// root, each with its child link's name.
-func chain(u *urdf.Robot) (steps []linkStep, children []string) {
-	if u == nil || u.Root == nil {
-		return nil, nil
-	}
-	at := map[string]int{u.Root.Name: -1}
-	for grew := true; grew; {
-		grew = false
-		for _, j := range u.Joints {
-			pi, ok := at[j.Parent]
-			if _, done := at[j.Child]; !ok || done || j.Child == "" {
-				continue
-			}
-			ax := [3]float64(j.Axis)
-			if n := math.Sqrt(ax[0]*ax[0] + ax[1]*ax[1] + ax[2]*ax[2]); n > 0 {
-				ax = [3]float64{ax[0] / n, ax[1] / n, ax[2] / n}
-			}
-			o := xform{q: j.Origin.RPY.Quaternion(), t: [3]float64(j.Origin.XYZ)}
-			steps = append(steps, linkStep{parent: pi, origin: o, typ: j.Type, axis: ax, joint: j.Name})
-			at[j.Child] = len(steps) - 1
-			children = append(children, j.Child)
-			grew = true
-		}
-	}
-	return steps, children
-}
-
-// place computes each link's pose from the joints' values q (one per
-// step), parents first.
-func place(steps []linkStep, q []float64, pose []xform) {
-	for k, l := range steps {
-		parent := identity
-		if l.parent >= 0 {
-			parent = pose[l.parent]
-		}
-		move := identity
-		switch l.typ {
-		case urdf.Revolute, urdf.Continuous:
-			move.q = aboutAxis(l.axis, q[k])
-		case urdf.Prismatic:
-			move.t = [3]float64{l.axis[0] * q[k], l.axis[1] * q[k], l.axis[2] * q[k]}
-		}
-		pose[k] = parent.then(l.origin).then(move)
-	}
-}
-
-// Sample reads the loop's latest snapshot and updates the topics; false
-// when no cycle ran since the last call.
+// Sample reads the loop's latest snapshot and updates the topics that
+// are needed (want.go); false when no cycle ran since the last call and
+// no topic became needed.
 func (s *Source) Sample() bool {
 	s.o.Loop.ReadSnapshot(s.snap)
 	s.drainCommands()
 	sn := s.snap
-	if s.seen && sn.Now == s.last {
+	if s.seen && sn.Now == s.last && !s.woke {
 		return false
 	}
 	s.seen, s.last = true, sn.Now
 	now := sn.Now
+	woke := s.woke
+	if woke { // the throttled parts at once
+		s.woke = false
+		s.lastMech, s.wds.lastMatch, s.alerts.lastExtra = 0, -time.Hour, -time.Hour
+	}
 	if s.hist == nil {
 		for i, j := range sn.Joints {
 			s.setJoint(i, &j.State, now)
 		}
 	}
+	s.sampleDevices(now)
+	for i, d := range sn.LinkDigital {
+		if d.OK {
+			s.linkD[i].setBool(d.State.Value, now)
+		}
+	}
+	for i, d := range sn.LinkAnalog {
+		if d.OK {
+			s.linkA[i].setDouble(d.State.Value, now)
+		}
+	}
+	s.sampleLoop(now)
+	for _, g := range s.gains {
+		if g.t.need {
+			v := g.c.Gains()
+			vs := [4]float64{v.P, v.I, v.D, v.F}
+			g.t.setDoubles(vs[:], now)
+		}
+	}
+	if d := &s.ds; anyNeeded(d.enabled, d.estop, d.attached, d.mode, d.state) {
+		d.enabled.setBool(sn.Enabled, now)
+		d.estop.setBool(sn.DS.EStop, now)
+		d.attached.setBool(sn.DS.Attached, now)
+		d.mode.setString(sn.DS.Mode.String(), now)
+		s.setState(now)
+	}
+	if s.wds.needed() {
+		s.sampleWPILibDS(now)
+	}
+	s.sampleJoysticks(now)
+	if s.mech.needed() && (s.lastMech == 0 || now-s.lastMech >= s.o.SimEvery-time.Millisecond/2) { // a dashboard's rate, as the sim/ topics
+		s.lastMech = now
+		s.sampleMechanism(now)
+	}
+	if a := &s.alerts; anyNeeded(a.errors, a.warnings, a.infos) {
+		s.sampleAlerts(now)
+	}
+	s.sampleOdometry(now)
+	if s.pose2d != nil && anyNeeded(s.pose2d, s.pose3d, s.components) &&
+		(woke || s.pose2d.Seq == 0 || now-s.lastSim >= s.o.SimEvery-time.Millisecond/2) {
+		s.lastSim = now
+		s.sampleSim(now)
+	}
+	return true
+}
+
+// sampleDevices updates the IMUs, the power distribution, the
+// compressors and the input voltage that are needed.
+func (s *Source) sampleDevices(now time.Duration) {
+	sn := s.snap
 	for i, m := range sn.IMUs {
 		t := s.imus[i]
+		if !anyNeeded(t.ok, t.orientation, t.yaw, t.angVel, t.linAcc) {
+			continue
+		}
 		t.ok.setBool(m.OK, now)
 		if !m.OK {
 			continue
@@ -382,6 +359,9 @@ func (s *Source) Sample() bool {
 	}
 	for i, d := range sn.PDPs {
 		t := s.pdps[i]
+		if !anyNeeded(t.ok, t.voltage, t.current, t.temperature, t.channels) {
+			continue
+		}
 		t.ok.setBool(d.OK, now)
 		if !d.OK {
 			continue
@@ -394,6 +374,9 @@ func (s *Source) Sample() bool {
 	}
 	for i, c := range sn.Compressors {
 		t := s.comps[i]
+		if !anyNeeded(t.ok, t.running, t.full, t.closedLoop, t.current) {
+			continue
+		}
 		t.ok.setBool(c.OK, now)
 		if !c.OK {
 			continue
@@ -403,26 +386,24 @@ func (s *Source) Sample() bool {
 		t.closedLoop.setBool(c.State.ClosedLoop, now)
 		t.current.setDouble(c.State.Current, now)
 	}
-	if s.vin != nil {
+	if s.vin != nil && s.vin.need {
 		if v, err := s.o.Vin(); err == nil {
 			s.vin.setDouble(v, now)
 		}
 	}
-	for i, d := range sn.LinkDigital {
-		if d.OK {
-			s.linkD[i].setBool(d.State.Value, now)
-		}
-	}
-	for i, d := range sn.LinkAnalog {
-		if d.OK {
-			s.linkA[i].setDouble(d.State.Value, now)
-		}
-	}
-	st := &sn.Stats
+}
+
+// sampleLoop updates the loop's statistics when one is needed.
+func (s *Source) sampleLoop(now time.Duration) {
 	l := &s.loop
+	if !anyNeeded(l.cycles, l.overruns, l.refused, l.stale, l.blocked, l.devErrors, l.disabled,
+		l.periodMean, l.periodMax, l.jitter, l.busy) {
+		return
+	}
+	st := &s.snap.Stats
 	l.cycles.setInt(int64(st.Cycles), now)
 	l.overruns.setInt(int64(st.Overruns), now)
-	l.refused.setInt(int64(st.Refused+sn.Refused), now)
+	l.refused.setInt(int64(st.Refused+s.snap.Refused), now)
 	l.stale.setInt(int64(st.Stale), now)
 	l.blocked.setInt(int64(st.Blocked), now)
 	l.devErrors.setInt(int64(st.DeviceErrors), now)
@@ -431,30 +412,6 @@ func (s *Source) Sample() bool {
 	l.periodMax.setDouble(st.Period.Max.Seconds(), now)
 	l.jitter.setDouble(st.Jitter.Quantile(0.99).Seconds(), now)
 	l.busy.setDouble(st.Busy.Quantile(0.99).Seconds(), now)
-	for _, g := range s.gains {
-		v := g.c.Gains()
-		vs := [4]float64{v.P, v.I, v.D, v.F}
-		g.t.setDoubles(vs[:], now)
-	}
-	d := &s.ds
-	d.enabled.setBool(sn.Enabled, now)
-	d.estop.setBool(sn.DS.EStop, now)
-	d.attached.setBool(sn.DS.Attached, now)
-	d.mode.setString(sn.DS.Mode.String(), now)
-	s.setState(now)
-	s.sampleWPILibDS(now)
-	s.sampleJoysticks(now)
-	if s.lastMech == 0 || now-s.lastMech >= s.o.SimEvery-time.Millisecond/2 { // a dashboard's rate, as the sim/ topics
-		s.lastMech = now
-		s.sampleMechanism(now)
-	}
-	s.sampleAlerts(now)
-	s.sampleOdometry(now)
-	if s.pose2d != nil && (s.pose2d.Seq == 0 || now-s.lastSim >= s.o.SimEvery-time.Millisecond/2) {
-		s.lastSim = now
-		s.sampleSim(now)
-	}
-	return true
 }
 
 func (s *Source) setJoint(i int, j *interfaces.JointState, now time.Duration) {
@@ -526,82 +483,6 @@ func (s *Source) setState(now time.Duration) {
 	}
 }
 
-// sampleAlerts lists the failing devices as errors, the backend's own
-// findings and an inhibited loop as warnings; the strings are built only
-// when a device's health changes, or once a second for the backend's.
-func (s *Source) sampleAlerts(now time.Duration) {
-	a := &s.alerts
-	changed := s.alerts.errors.Seq == 0
-	for i, d := range s.snap.Devices {
-		if a.devOK[i] != d.OK {
-			a.devOK[i] = d.OK
-			changed = true
-		}
-	}
-	if changed || now-a.lastExtra >= time.Second { // at once when a device's health changed
-		a.lastExtra = now
-		a.extraErrs, a.extraWarns = a.extraErrs[:0], a.extraWarns[:0]
-		if s.o.Alerts != nil {
-			a.extraErrs, a.extraWarns = s.o.Alerts(a.extraErrs, a.extraWarns)
-		}
-		a.extraWarns = s.refusedWarnings(a.extraWarns)
-		changed = true
-	}
-	if s.snap.Inhibit != "" && (len(a.warns) == 0 || !strings.HasSuffix(a.warns[len(a.warns)-1], s.snap.Inhibit)) ||
-		s.snap.Inhibit == "" && len(a.warns) > 0 && strings.HasPrefix(a.warns[len(a.warns)-1], "loop inhibited: ") {
-		changed = true
-	}
-	if !changed {
-		return
-	}
-	a.errs, a.warns = a.errs[:0], a.warns[:0]
-	for _, d := range s.snap.Devices {
-		if d.OK {
-			continue
-		}
-		msg := d.Name + ": not answering"
-		if d.LastErr != nil {
-			msg = d.Name + ": " + d.LastErr.Error()
-		}
-		a.errs = append(a.errs, msg)
-	}
-	a.errs = append(a.errs, a.extraErrs...)
-	a.warns = append(a.warns, a.extraWarns...)
-	if s.snap.Inhibit != "" {
-		a.warns = append(a.warns, "loop inhibited: "+s.snap.Inhibit)
-	}
-	a.errors.setStrings(a.errs, now)
-	a.warnings.setStrings(a.warns, now)
-	a.infos.setStrings(a.infosList, now)
-}
-
-// refusedWarnings warns of the loop's overruns (cycles longer than the
-// period) and of each controller that refused commands since the last
-// refresh (NaN, out of range, stopped: the same refusals /diagnostics and
-// /rosout report), with the counts.
-func (s *Source) refusedWarnings(warns []string) []string {
-	a := &s.alerts
-	if n := s.snap.Stats.Overruns; n > a.overruns {
-		warns = append(warns, fmt.Sprintf("loop: %d overruns (%d in all): cycles started late", n-a.overruns, n))
-		a.overruns = n
-	}
-	ctls := s.o.Loop.Controllers()
-	if len(a.refused) != len(ctls) {
-		a.refused = make([]uint64, len(ctls))
-		for i, c := range ctls {
-			a.refused[i] = c.Refused()
-		}
-		return warns
-	}
-	for i, c := range ctls {
-		if n := c.Refused(); n > a.refused[i] {
-			warns = append(warns, fmt.Sprintf("controller %s: %d commands refused (%d in all)", c.Name, n-a.refused[i], n))
-			a.refused[i] = n
-		}
-	}
-	return warns
-}
-
 // drainCommands passes on the controllers' commands and keeps each
 // joint's last accepted one.
 func (s *Source) drainCommands() {
@@ -622,46 +503,6 @@ func (s *Source) drainCommands() {
 			}
 		}
 	})
-}
-
-// sampleSim publishes the true pose and the links' poses from the true
-// joint positions.
-func (s *Source) sampleSim(now time.Duration) {
-	if !s.o.Truth(&s.truth) {
-		return
-	}
-	tr := &s.truth
-	copy(s.old, s.pose2d.Raw)
-	putPose2d(s.pose2d.Raw, tr.X, tr.Y, tr.Yaw)
-	s.pose2d.setRaw(s.old[:Pose2dSize], now)
-	copy(s.old, s.pose3d.Raw)
-	putPose3d(s.pose3d.Raw, xform{q: urdf.Vec3{0, 0, tr.Yaw}.Quaternion(), t: [3]float64{tr.X, tr.Y, 0}})
-	s.pose3d.setRaw(s.old[:Pose3dSize], now)
-	if len(s.links) == 0 {
-		return
-	}
-	if len(s.jointIndex) != len(tr.Names) {
-		s.jointIndex = make([]int, len(tr.Names))
-		for i, n := range tr.Names {
-			s.jointIndex[i] = -1
-			for k, l := range s.links {
-				if l.joint == n {
-					s.jointIndex[i] = k
-				}
-			}
-		}
-	}
-	for i, k := range s.jointIndex {
-		if k >= 0 && i < len(tr.Position) {
-			s.q[k] = tr.Position[i]
-		}
-	}
-	place(s.links, s.q, s.linkPose)
-	copy(s.old, s.components.Raw)
-	for k := range s.links {
-		putPose3d(s.components.Raw[k*Pose3dSize:], s.linkPose[k])
-	}
-	s.components.setRaw(s.old, now)
 }
 
 // Snapshot is the snapshot the last Sample read.

@@ -48,6 +48,10 @@ type Topic struct {
 	// before the first value.
 	Stamp time.Duration
 	Seq   uint64
+
+	// wanted: a reader wants the value (Source.Want); need: the Source
+	// keeps it current (wanted or Source.KeepAll).
+	wanted, need bool
 }
 
 // LogType is the WPILOG type of an NT4 type: the same but for integers,

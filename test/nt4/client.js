@@ -7,7 +7,8 @@
 //     {"event":"connected"}
 //     {"event":"value","name":"/frcd/joints/x/velocity","type":"double","value":1.5}
 //   ntcore-ts-client logs plain-text lines of its own; readers skip lines
-//   that are not JSON objects.
+//   that are not JSON objects. Each line on stdin is one more prefix to
+//   subscribe to, at once; {"event":"subscribed","name":PREFIX} says so.
 //
 // Usage: node client.js log PORT NAME...
 //   AdvantageScope's logging mode, on the wire as its NT4.ts speaks it (a
@@ -21,9 +22,10 @@
 // Usage: node client.js sync PORT NAME
 //   checks the wire itself with the same client's WebSocket and MessagePack
 //   libraries (ws, @msgpack/msgpack): opens /nt/NAME (v4.1), tries a second
-//   /nt/NAME (expecting a refusal), opens the v4.1 RTT connection and a 4.0
+//   /nt/NAME (served too: NT4 makes names unique), opens the v4.1 RTT
+//   connection and a 4.0
 //   connection and sends each a time message [-1, 0, type, t]; prints
-//     {"event":"duplicate","status":409}
+//     {"event":"duplicate","status":101}
 //     {"event":"time","proto":"rtt.networktables.first.wpi.edu","reply":[-1,T,1,t]}
 //   then {"event":"done"}.
 "use strict";
@@ -45,11 +47,19 @@ if (mode === "watch") {
   nt.addRobotConnectionListener((connected) => {
     if (connected) emit({ event: "connected" });
   }, true);
-  for (const prefix of process.argv.slice(4)) {
+  const watch = (prefix) =>
     nt.createPrefixTopic(prefix).subscribe((value, params) => {
       emit({ event: "value", name: params ? params.name : null, type: params ? params.type : null, value: value });
     });
-  }
+  for (const prefix of process.argv.slice(4)) watch(prefix);
+  require("readline")
+    .createInterface({ input: process.stdin })
+    .on("line", (line) => {
+      const prefix = line.trim();
+      if (prefix === "") return;
+      watch(prefix);
+      emit({ event: "subscribed", name: prefix });
+    });
 } else if (mode === "log") {
   const WebSocket = require("ws");
   const { decodeMulti } = require("@msgpack/msgpack");
