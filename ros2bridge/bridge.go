@@ -16,8 +16,8 @@
 // the ROS 1 bridge's /frcd/enable does (the sim; real hardware only when
 // the YAML allows it).
 //
-// Controllers taking other messages (Twist, JointTrajectory)
-// have no ROS 2 topic yet: New logs which.
+// Drive bases take twists and joint trajectory controllers trajectories
+// and the FollowJointTrajectory action (command_motion.go, action.go).
 //
 // The loop never waits for the bridge: Run copies its snapshots on its
 // own goroutine and publishes from there, rebuilding one message in place
@@ -33,7 +33,6 @@ import (
 
 	"github.com/frcd/frcd/cdr"
 	"github.com/frcd/frcd/control"
-	"github.com/frcd/frcd/internal/ratelimit"
 	"github.com/frcd/frcd/jointstate"
 	"github.com/frcd/frcd/ros2msg"
 	"github.com/frcd/frcd/ros2node"
@@ -159,6 +158,11 @@ func New(o Options) (*Bridge, error) {
 	for _, c := range o.Loop.Controllers() {
 		msg, handler := b.commandHandler(c)
 		if handler == nil {
+			if ok, err := b.subscribeMotion(c); err != nil {
+				return fail(err)
+			} else if ok {
+				continue
+			}
 			o.Logf("ros2: controller %s (%s): its commands have no ROS 2 topic yet", c.Name, c.Type)
 			continue
 		}
@@ -184,22 +188,8 @@ const (
 // commandHandler is c's command topic's message and handler, or a nil
 // handler for a command type without a ROS 2 topic.
 func (b *Bridge) commandHandler(c *control.Controller) (ros2msg.Message, func(rtps.Sample)) {
-	var mu sync.Mutex // the message and the limiter
-	limit := ratelimit.Limiter{Rate: refusedRate, Burst: refusedBurst}
-	count := func(err error) { // mu held
-		if err == nil {
-			b.commands.Add(1)
-			return
-		}
-		b.refused.Add(1)
-		if ok, held := limit.Allow(b.o.Clock()); !ok {
-			return
-		} else if held > 0 {
-			b.o.Logf("ros2: /%s/%s refused: %v (and %d more refused)", c.Name, c.Topic(), err, held)
-		} else {
-			b.o.Logf("ros2: /%s/%s refused: %v", c.Name, c.Topic(), err)
-		}
-	}
+	var mu sync.Mutex // the message
+	count := b.counter(c, "/"+c.Name+"/"+c.Topic())
 	// take is the handler decoding into the reused message m (mu held)
 	// and passing it on by apply.
 	take := func(m ros2msg.Message, apply func() error) (ros2msg.Message, func(rtps.Sample)) {
