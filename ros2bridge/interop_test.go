@@ -1,0 +1,92 @@
+package ros2bridge_test
+
+import (
+	"math"
+	"os"
+	"testing"
+
+	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/internal/ddstest"
+	"github.com/frcd/frcd/internal/tooltest"
+	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/ros2msg"
+	"github.com/frcd/frcd/ros2node"
+	"github.com/frcd/frcd/rtps"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	ddstest.Cleanup()
+	os.Exit(code)
+}
+
+// clientEvent is a line of testdata/cyclone/action_client.c.
+type clientEvent struct {
+	Sent       int  `json:"sent"`
+	Accepted   *int `json:"accepted"`
+	Status     int  `json:"status"`
+	ErrorCode  int  `json:"error_code"`
+	Feedback   int  `json:"feedback"`
+	StatusMsgs int  `json:"status_msgs"`
+	Cancel     *int `json:"cancel"`
+	Canceling  int  `json:"canceling"`
+}
+
+// TestCycloneCommands runs the competition robot with a diff drive and a
+// trajectory controller on the sim in real time, its ROS 2 node on
+// Cyclone's domain, and a client on Cyclone DDS 0.10.2 in
+// rmw_cyclonedds's conventions (testdata/cyclone/action_client.c, the
+// types from their .msg definitions by idlc): 2 s of TwistStamped at 50 Hz
+// on /drive/cmd_vel move the base forward; a FollowJointTrajectory goal
+// is accepted, reports feedback and status, and SUCCEEDED (4) with error
+// code 0 and the joints at the goal; a second one, cancelled after 1 s,
+// ends CANCELED (5) with the shoulder stopped between its start and goal.
+func TestCycloneCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a Cyclone DDS peer: skipped with -short")
+	}
+	bin := ddstest.Cyclone.Program(t, "testdata/cyclone/action_client.c", "testdata/ActionCyclone.idl")
+	r, list, err := robot.Load(exampleURDF, motionYAML(t))
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("%v %v", err, list)
+	}
+	domain := ddstest.Domain()
+	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS2: &daemon.ROS2Options{
+		Node: ros2node.Config{Name: "frcd", RTPS: rtps.Config{Domain: domain, MaxPeerID: ddstest.MaxPeerID, Logf: t.Logf}}, Logf: t.Logf}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tooltest.Serve(t, d.Run)
+	env := ddstest.Env(domain)
+
+	p0, _ := d.Sim.Pose()
+	tw := tooltest.StartJSON[clientEvent](t, env, bin, "twist", "2")
+	e := tw.Wait("the twists sent", func(e clientEvent) bool { return e.Sent > 0 })
+	p1, _ := d.Sim.Pose()
+	t.Logf("%d twists; the base from x %.3f to %.3f; stats %+v", e.Sent, p0.X, p1.X, d.Bridge2.Stats())
+	if p1.X-p0.X < 0.3 || d.Bridge2.Stats().Commands < 50 {
+		t.Errorf("2 s of 0.5 m/s moved the base %.3f m (want 0.3 or more); stats %+v", p1.X-p0.X, d.Bridge2.Stats())
+	}
+
+	run := func(mode string) clientEvent {
+		c := tooltest.StartJSON[clientEvent](t, env, bin, mode)
+		return c.Wait(mode+": the result", func(e clientEvent) bool { return e.Accepted != nil })
+	}
+	e = run("succeed")
+	sh, _ := d.Sim.Joint("shoulder_joint")
+	el, _ := d.Sim.Joint("elevator_joint")
+	t.Logf("succeed: %+v; shoulder %.3f elevator %.3f", e, sh.Position, el.Position)
+	if *e.Accepted != 1 || e.Status != int(ros2msg.GoalSucceeded) || e.ErrorCode != 0 || e.Feedback == 0 || e.StatusMsgs == 0 ||
+		math.Abs(sh.Position-0.8) > 0.05 || math.Abs(el.Position-0.4) > 0.05 {
+		t.Errorf("want accepted, SUCCEEDED (4), code 0, feedback and status, the shoulder at 0.8 and the elevator at 0.4")
+	}
+	c := tooltest.StartJSON[clientEvent](t, env, bin, "cancel")
+	cancelled := c.Wait("cancel: the cancel's answer", func(e clientEvent) bool { return e.Cancel != nil })
+	e = c.Wait("cancel: the result", func(e clientEvent) bool { return e.Accepted != nil })
+	sh, _ = d.Sim.Joint("shoulder_joint")
+	t.Logf("cancel: %+v then %+v; shoulder %.3f", cancelled, e, sh.Position)
+	if *cancelled.Cancel != int(ros2msg.CancelNone) || cancelled.Canceling != 1 || e.Status != int(ros2msg.GoalCanceled) ||
+		sh.Position > 0.77 || sh.Position < 0.53 {
+		t.Errorf("want the cancel taken (0, 1 goal), CANCELED (5), the shoulder stopped between 0.8 and 0.5")
+	}
+}
