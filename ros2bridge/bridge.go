@@ -73,6 +73,9 @@ type Options struct {
 	// on real hardware (unless the YAML allows it): the service then
 	// answers every request with a failure, the Driver Station decides.
 	SetEnabled func(bool) error
+	// Manager is the controller manager the controller_manager services
+	// serve (shared with the ROS 1 bridge); nil: no such services.
+	Manager *control.Manager
 	// OnPanic, when set, is told of a panic in a command or service
 	// handler, on the node's goroutine that ran it (the daemon makes every
 	// output neutral and stops); nil lets the panic go on.
@@ -153,6 +156,12 @@ func New(o Options) (*Bridge, error) {
 		return b.enable(req, resp)
 	}
 	if _, err := n.NewService(EnableService, "std_srvs/srv/SetBool", enable); err != nil {
+		return fail(err)
+	}
+	if err := b.serveParams(); err != nil {
+		return fail(err)
+	}
+	if err := b.serveControllerManager(); err != nil {
 		return fail(err)
 	}
 	for _, c := range o.Loop.Controllers() {
