@@ -90,3 +90,71 @@ func TestCycloneCommands(t *testing.T) {
 		t.Errorf("want the cancel taken (0, 1 goal), CANCELED (5), the shoulder stopped between 0.8 and 0.5")
 	}
 }
+
+// servicesEvent is a line of testdata/cyclone/services_client.c.
+type servicesEvent struct {
+	Phase   int     `json:"phase"`
+	Name    string  `json:"name"`
+	State   string  `json:"state"`
+	Claimed string  `json:"claimed"`
+	Rate    int     `json:"rate"`
+	Switch  *int    `json:"switch"`
+	Message string  `json:"message"`
+	Get     *int    `json:"get"`
+	Value   float64 `json:"value"`
+	Set     *int    `json:"set"`
+	Reason  string  `json:"reason"`
+}
+
+// TestCycloneServices: a Cyclone DDS client (testdata/cyclone/services_client.c,
+// Jazzy's controller_manager_msgs and rcl_interfaces types by idlc) lists
+// the example robot's controllers (turret_position active, claiming
+// turret_joint/command, at the loop's 100 Hz), deactivates turret_position
+// (STRICT) and sees it inactive, claiming nothing, its commands refused;
+// reads turret_position.pid.p as the YAML has it, sets it 1.5 higher (the
+// controller has it), and is refused an integer for it.
+func TestCycloneServices(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a Cyclone DDS peer: skipped with -short")
+	}
+	bin := ddstest.Cyclone.Program(t, "testdata/cyclone/services_client.c", "testdata/ServicesCyclone.idl")
+	r, list, err := robot.Load(exampleURDF, exampleYAML)
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("%v %v", err, list)
+	}
+	domain := ddstest.Domain()
+	d, err := daemon.NewSim(r, daemon.Options{Enabled: true, ROS2: &daemon.ROS2Options{
+		Node: ros2node.Config{Name: "frcd", RTPS: rtps.Config{Domain: domain, MaxPeerID: ddstest.MaxPeerID}}, Logf: t.Logf}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	turret := d.Loop.Controller("turret_position")
+	yamlP := turret.Gains().P
+	c := tooltest.StartJSON[servicesEvent](t, ddstest.Env(domain), bin)
+	e := c.Wait("turret_position listed", func(e servicesEvent) bool { return e.Phase == 1 && e.Name == "turret_position" })
+	if e.State != "active" || e.Claimed != "turret_joint/command" || e.Rate != 100 {
+		t.Errorf("turret_position: %+v, want active, claiming turret_joint/command, at 100 Hz", e)
+	}
+	if e = c.Wait("the switch", func(e servicesEvent) bool { return e.Switch != nil }); *e.Switch != 1 {
+		t.Errorf("deactivating turret_position: %+v", e)
+	}
+	if e = c.Wait("turret_position listed again", func(e servicesEvent) bool { return e.Phase == 2 && e.Name == "turret_position" }); e.State != "inactive" || e.Claimed != "" {
+		t.Errorf("turret_position after the switch: %+v, want inactive, claiming nothing", e)
+	}
+	if err := turret.Command(0.3, d.Now()); err == nil {
+		t.Error("the inactive turret_position took a command")
+	}
+	if e = c.Wait("the gain", func(e servicesEvent) bool { return e.Get != nil }); *e.Get != 3 || e.Value != yamlP {
+		t.Errorf("turret_position.pid.p: %+v, want a double, %v", e, yamlP)
+	}
+	if e = c.Wait("the set", func(e servicesEvent) bool { return e.Set != nil }); *e.Set != 1 || turret.Gains().P != yamlP+1.5 {
+		t.Errorf("set p to %v: %+v; the controller has %v", yamlP+1.5, e, turret.Gains().P)
+	}
+	if e = c.Wait("the integer set", func(e servicesEvent) bool { return e.Set != nil }); *e.Set != 0 || e.Reason == "" {
+		t.Errorf("an integer for p: %+v, want refused with a reason", e)
+	}
+	if e = c.Wait("the gain again", func(e servicesEvent) bool { return e.Get != nil }); e.Value != yamlP+1.5 {
+		t.Errorf("turret_position.pid.p at the end: %+v, want %v", e, yamlP+1.5)
+	}
+}
