@@ -2,13 +2,13 @@ package ros2bridge
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/frcd/frcd/cdr"
 	"github.com/frcd/frcd/control"
-	"github.com/frcd/frcd/interfaces"
 )
 
 // The node's parameters, served as rclcpp serves a node's (~/list_parameters,
@@ -119,7 +119,7 @@ func (p *param) check(v paramValue) error {
 		return fmt.Errorf("parameter %s is read only", p.name)
 	case v.typ != p.typ:
 		return fmt.Errorf("wrong parameter type: %s is a double, not type %d", p.name, v.typ)
-	case !interfaces.Finite(v.f) || v.f < 0:
+	case math.IsNaN(v.f) || math.IsInf(v.f, 0) || v.f < 0:
 		return fmt.Errorf("%s: %v is not a finite gain >= 0", p.name, v.f)
 	}
 	return nil
