@@ -15,7 +15,7 @@ import (
 // on /NAME/follow_joint_trajectory, as a ROS 2 action server is on the
 // wire (ros2/rcl rolling c19dab55 rcl_action/src/rcl_action/names.c and
 // default_qos.h; the types as rosidl generates an action's: ros2/rosidl
-// rosidl_parser/definition.py Action):
+// rosidl 95739d5b rosidl_parser/definition.py Action):
 //
 //	NAME/_action/send_goal    service FollowJointTrajectory_SendGoal:
 //	                          {UUID goal_id; Goal goal} -> {bool accepted; Time stamp}

@@ -107,6 +107,16 @@ func (b *Bridge) params() map[string]*param {
 	return ps
 }
 
+// typeName is rcl_interfaces/msg/ParameterType's name for t.
+func typeName(t uint8) string {
+	names := []string{"not set", "a bool", "an integer", "a double", "a string", "a byte array", "a bool array",
+		"an integer array", "a double array", "a string array"}
+	if int(t) < len(names) {
+		return names[t]
+	}
+	return fmt.Sprintf("type %d", t)
+}
+
 // gainsOf is g as p, i, d, f.
 func gainsOf(g control.Gains) [4]float64 { return [4]float64{g.P, g.I, g.D, g.F} }
 
@@ -118,7 +128,7 @@ func (p *param) check(v paramValue) error {
 	case p.readOnly:
 		return fmt.Errorf("parameter %s is read only", p.name)
 	case v.typ != p.typ:
-		return fmt.Errorf("wrong parameter type: %s is a double, not type %d", p.name, v.typ)
+		return fmt.Errorf("wrong parameter type: %s is a double, not %s (write 2.0, not 2)", p.name, typeName(v.typ))
 	case math.IsNaN(v.f) || math.IsInf(v.f, 0) || v.f < 0:
 		return fmt.Errorf("%s: %v is not a finite gain >= 0", p.name, v.f)
 	}
