@@ -277,13 +277,18 @@ func (a *trajAction) reply(r ros2node.Request, st int8, res *ros2msg.FollowJoint
 const actionPoll = 20 * time.Millisecond
 
 // follow publishes goal cid's feedback until it ends, then its status
-// and result. It runs on its own goroutine.
+// and result, or until the bridge closes. It runs on its own goroutine.
 func (a *trajAction) follow(id ros2msg.UUID, cid uint64) {
 	defer a.b.guard()
 	tick := time.NewTicker(actionPoll)
 	defer tick.Stop()
 	var fb control.TrajectoryFeedback
-	for range tick.C {
+	for {
+		select {
+		case <-tick.C:
+		case <-a.b.done: // the bridge closed: nobody to tell
+			return
+		}
 		done, st, code, text := a.c.TrajectoryResult(cid)
 		if done {
 			a.finish(id, st, code, text)

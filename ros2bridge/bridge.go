@@ -106,12 +106,13 @@ type Bridge struct {
 	jointStates, commands, refused, publishErr atomic.Uint64
 	closeOnce                                  sync.Once
 	closeErr                                   error
+	done                                       chan struct{} // closed by Close: the action goroutines end
 }
 
 // Close stops the node (Run does when it returns); it may be called
 // more than once.
 func (b *Bridge) Close() error {
-	b.closeOnce.Do(func() { b.closeErr = b.node.Close() })
+	b.closeOnce.Do(func() { close(b.done); b.closeErr = b.node.Close() })
 	return b.closeErr
 }
 
@@ -138,7 +139,7 @@ func New(o Options) (*Bridge, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bridge{o: o, node: n, updated: o.Loop.Notify(), snap: o.Loop.NewSnapshot()}
+	b := &Bridge{o: o, node: n, updated: o.Loop.Notify(), snap: o.Loop.NewSnapshot(), done: make(chan struct{})}
 	b.build = jointstate.New(b.snap, o.Rest)
 	b.js.Name = b.build.Names
 	fail := func(err error) (*Bridge, error) { n.Close(); return nil, err }
@@ -294,8 +295,8 @@ func (b *Bridge) Run(ctx context.Context) error {
 			return nil
 		case <-b.updated:
 		}
-		if b.o.Clock()-last < b.o.Every-tolerance {
-			continue // not due: do not even copy the snapshot
+		if b.o.Clock()-last < b.o.Every-tolerance || b.o.Manager != nil && b.o.Manager.JointStatesStopped() {
+			continue // not due (or the joint state controller is stopped): do not even copy the snapshot
 		}
 		last = b.Publish()
 	}
