@@ -158,3 +158,35 @@ func TestCycloneServices(t *testing.T) {
 		t.Errorf("turret_position.pid.p at the end: %+v, want %v", e, yamlP+1.5)
 	}
 }
+
+// TestFastDDSAction: a FollowJointTrajectory client on Fast DDS 2.9.1 in
+// rmw_fastrtps's convention (testdata/fastdds/action_client.cpp, types by
+// fastddsgen from ActionFastDDS.idl: the request identity inline, so the
+// deferred get_result reply must carry it back) sends a goal and asks for
+// its result at once: accepted, SUCCEEDED (4), code 0, the joints at the
+// goal.
+func TestFastDDSAction(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a Fast DDS peer: skipped with -short")
+	}
+	bin := ddstest.FastDDS.Program(t, "testdata/fastdds/action_client.cpp", "testdata/ActionFastDDS.idl")
+	r, list, err := robot.Load(exampleURDF, motionYAML(t))
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("%v %v", err, list)
+	}
+	domain := ddstest.Domain()
+	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS2: &daemon.ROS2Options{
+		Node: ros2node.Config{Name: "frcd", RTPS: rtps.Config{Domain: domain, MaxPeerID: ddstest.MaxPeerID}}, Logf: t.Logf}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tooltest.Serve(t, d.Run)
+	c := tooltest.StartJSON[clientEvent](t, ddstest.Env(domain), bin)
+	e := c.Wait("the result", func(e clientEvent) bool { return e.Accepted != nil })
+	sh, _ := d.Sim.Joint("shoulder_joint")
+	el, _ := d.Sim.Joint("elevator_joint")
+	t.Logf("%+v; shoulder %.3f elevator %.3f", e, sh.Position, el.Position)
+	if *e.Accepted != 1 || e.Status != int(ros2msg.GoalSucceeded) || e.ErrorCode != 0 || math.Abs(sh.Position-0.8) > 0.05 || math.Abs(el.Position-0.4) > 0.05 {
+		t.Errorf("want accepted, SUCCEEDED (4), code 0, the shoulder at 0.8 and the elevator at 0.4")
+	}
+}
