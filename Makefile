@@ -35,6 +35,7 @@ FUZZ_TARGETS ?= \
 	./internal/sparkspec:FuzzRead \
 	./ros2msg:FuzzUnmarshal \
 	./ros2msg:FuzzMotionUnmarshal \
+	./ros2bridge:FuzzReadParameters \
 	./rtps:FuzzParse \
 	./rtps:FuzzHandle \
 	./ros2node:FuzzParseArgs

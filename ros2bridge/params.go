@@ -168,6 +168,18 @@ func (b *Bridge) SetParams(values map[string]string) []error {
 	return errs
 }
 
+// readSets reads Parameter[] {string name; ParameterValue value}; each
+// takes at least 49 bytes, so the payload bounds their number.
+func readSets(req *cdr.Decoder) ([]string, []paramValue) {
+	n := req.SeqLen(5 + 1 + 8*3 + 5*4)
+	ns, vs := make([]string, n), make([]paramValue, n)
+	for i := 0; i < n && req.Err() == nil; i++ {
+		ns[i] = req.String()
+		vs[i].unmarshal(req)
+	}
+	return ns, vs
+}
+
 // serveParams offers the parameter services.
 func (b *Bridge) serveParams() error {
 	ps := b.params()
@@ -180,16 +192,6 @@ func (b *Bridge) serveParams() error {
 		b.refused.Add(1)
 		b.o.Logf("ros2: set_parameters: %v", err)
 		return err.Error()
-	}
-	// readSets reads Parameter[] {string name; ParameterValue value}.
-	readSets := func(req *cdr.Decoder) ([]string, []paramValue) {
-		n := req.SeqLen(5 + 1 + 8*3 + 5*4)
-		ns, vs := make([]string, n), make([]paramValue, n)
-		for i := 0; i < n && req.Err() == nil; i++ {
-			ns[i] = req.String()
-			vs[i].unmarshal(req)
-		}
-		return ns, vs
 	}
 	const pkg = "rcl_interfaces/srv/"
 	for _, s := range []struct {
