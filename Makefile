@@ -34,6 +34,8 @@ FUZZ_TARGETS ?= \
 	./ros:FuzzParseArgs \
 	./internal/sparkspec:FuzzRead \
 	./ros2msg:FuzzUnmarshal \
+	./ros2msg:FuzzMotionUnmarshal \
+	./ros2bridge:FuzzReadParameters \
 	./rtps:FuzzParse \
 	./rtps:FuzzHandle \
 	./ros2node:FuzzParseArgs

@@ -109,6 +109,8 @@ type ROSOptions struct {
 // Daemon is a running robot: a backend (the sim or real hardware), its
 // devices and the loop.
 type Daemon struct {
+	manager *control.Manager // the controller manager both ROS bridges serve
+
 	// rt is the loop thread's priority as the status line shows it:
 	// "fifo:N" or "normal" (Run sets it).
 	rt atomic.Value
@@ -255,8 +257,9 @@ func (d *Daemon) bind() error {
 	if err := d.setupTelemetry(); err != nil {
 		return err
 	}
+	d.manager = control.NewManager(d.Robot.Config, loop) // one for ROS 1 and ROS 2
 	if o := d.opts.ROS; o != nil {
-		ro := ros.Options{Loop: loop, Config: d.Robot.Config, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
+		ro := ros.Options{Loop: loop, Config: d.Robot.Config, Manager: d.manager, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
 			Diagnostics: d.health, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf,
 			Namespace: o.Namespace, Remaps: o.Remaps, Params: o.Params, Rest: jointstate.RestPositions(d.Robot), DriverStation: d.driverStation,
 			OnPanic: func(v any) { d.Panicked(newPanic("a ROS callback", v)) }}

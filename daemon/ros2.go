@@ -1,6 +1,8 @@
 package daemon
 
 import (
+	"errors"
+
 	"github.com/frcd/frcd/jointstate"
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/ros2bridge"
@@ -14,6 +16,10 @@ type ROS2Options struct {
 	// ROS_DOMAIN_ID and the discovery range).
 	Node ros2node.Config
 	URDF string // the URDF text, for /robot_description
+	// Params are the node's parameters from the command line (-p
+	// NAME:=VALUE): the controllers' gains (ros2bridge.Bridge.SetParams);
+	// a refused one is an error.
+	Params map[string]string
 	// PublishRate overrides the joint state controller's publish_rate.
 	PublishRate float64
 	Logf        func(format string, args ...any)
@@ -28,11 +34,15 @@ func (d *Daemon) setupROS2() error {
 	}
 	b, err := ros2bridge.New(ros2bridge.Options{Loop: d.Loop, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
 		Rest: jointstate.RestPositions(d.Robot), Every: ros.PublishPeriod(d.Robot.Config, d.Loop.Period(), o.PublishRate),
-		Node: o.Node, Logf: o.Logf, SetEnabled: d.rosEnable(),
+		Node: o.Node, Logf: o.Logf, SetEnabled: d.rosEnable(), Manager: d.manager,
 		OnPanic: func(v any) { d.Panicked(newPanic("a ROS 2 callback", v)) }})
 	if err != nil {
 		return err
 	}
 	d.Bridge2 = b
+	if errs := b.SetParams(o.Params); len(errs) > 0 {
+		b.Close()
+		return errors.Join(errs...)
+	}
 	return nil
 }

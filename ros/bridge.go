@@ -47,6 +47,9 @@ type Options struct {
 	Loop *control.Loop
 	// Config is the robot's YAML (the joint state controller's rate).
 	Config *config.File
+	// Manager is the controller manager, shared with the ROS 2 bridge;
+	// nil: the bridge makes its own of Config's controllers.
+	Manager *control.Manager
 	// URDF is the robot's URDF text, set as /robot_description.
 	URDF string
 	// Clock is the loop's clock, safe from any goroutine: commands are
@@ -167,7 +170,7 @@ type Bridge struct {
 	hostport  string
 	every     time.Duration // state topics' period
 	names     *Names
-	cm        *manager
+	cm        *control.Manager
 	out       rosout
 	ctlTopics map[string]*control.Controller
 	joints    map[string]bool // the movable joints, for /sim/push
@@ -218,7 +221,9 @@ func New(o Options) (*Bridge, error) {
 	}
 	b.out.clock = o.Clock
 	b.o.Logf = b.teeLog(o.Logf)
-	b.cm = newManager(o.Config, o.Loop, b.o.Logf)
+	if b.cm = o.Manager; b.cm == nil {
+		b.cm = control.NewManager(o.Config, o.Loop)
+	}
 	b.stats.MasterURI, b.stats.PublishEvery = uri, b.every
 	return b, nil
 }

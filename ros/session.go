@@ -177,7 +177,7 @@ func (s *session) setup() error {
 	if err := b.readRate(context.Background()); err != nil {
 		b.o.Logf("ros: %v: keeping a period of %s", err, b.every)
 	}
-	b.cm.firstRegistration(b.boolParam(StartParam, true))
+	b.cm.FirstRegistration(b.boolParam(StartParam, true))
 	s.msgs = newBuilder(s.snap, b)
 	var err error
 	if s.joints, err = s.publisher(JointStatesTopic, &sensor_msgs.JointState{}); err != nil {
@@ -475,7 +475,7 @@ func (s *session) publishState() {
 	s.publishDS()
 	s.publishOdometry()
 	s.publishControllerStates()
-	if s.b.cm.jsStopped.Load() { // the joint state controller stopped
+	if s.b.cm.JointStatesStopped() { // the joint state controller stopped
 		return
 	}
 	s.joints.Write(s.msgs.jointState())

@@ -94,18 +94,7 @@ func toTrajectory(m *JointTrajectory, path, goal []JointTolerance, goalTime time
 			Velocities: p.Velocities, Accelerations: p.Accelerations})
 	}
 	tols := func(ts []JointTolerance) []float64 {
-		if len(ts) == 0 {
-			return nil
-		}
-		out := make([]float64, len(m.JointNames))
-		for _, t := range ts {
-			for i, n := range m.JointNames {
-				if n == t.Name && t.Position > 0 {
-					out[i] = t.Position
-				}
-			}
-		}
-		return out
+		return control.Tolerances(m.JointNames, len(ts), func(i int) (string, float64) { return ts[i].Name, ts[i].Position })
 	}
 	tr.PathTolerance, tr.GoalTolerance = tols(path), tols(goal)
 	return tr

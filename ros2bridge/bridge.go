@@ -16,8 +16,8 @@
 // the ROS 1 bridge's /frcd/enable does (the sim; real hardware only when
 // the YAML allows it).
 //
-// Controllers taking other messages (Twist, JointTrajectory)
-// have no ROS 2 topic yet: New logs which.
+// Drive bases take twists and joint trajectory controllers trajectories
+// and the FollowJointTrajectory action (command_motion.go, action.go).
 //
 // The loop never waits for the bridge: Run copies its snapshots on its
 // own goroutine and publishes from there, rebuilding one message in place
@@ -33,7 +33,6 @@ import (
 
 	"github.com/frcd/frcd/cdr"
 	"github.com/frcd/frcd/control"
-	"github.com/frcd/frcd/internal/ratelimit"
 	"github.com/frcd/frcd/jointstate"
 	"github.com/frcd/frcd/ros2msg"
 	"github.com/frcd/frcd/ros2node"
@@ -74,6 +73,9 @@ type Options struct {
 	// on real hardware (unless the YAML allows it): the service then
 	// answers every request with a failure, the Driver Station decides.
 	SetEnabled func(bool) error
+	// Manager is the controller manager the controller_manager services
+	// serve (shared with the ROS 1 bridge); nil: no such services.
+	Manager *control.Manager
 	// OnPanic, when set, is told of a panic in a command or service
 	// handler, on the node's goroutine that ran it (the daemon makes every
 	// output neutral and stops); nil lets the panic go on.
@@ -104,12 +106,13 @@ type Bridge struct {
 	jointStates, commands, refused, publishErr atomic.Uint64
 	closeOnce                                  sync.Once
 	closeErr                                   error
+	done                                       chan struct{} // closed by Close: the action goroutines end
 }
 
 // Close stops the node (Run does when it returns); it may be called
 // more than once.
 func (b *Bridge) Close() error {
-	b.closeOnce.Do(func() { b.closeErr = b.node.Close() })
+	b.closeOnce.Do(func() { close(b.done); b.closeErr = b.node.Close() })
 	return b.closeErr
 }
 
@@ -136,7 +139,7 @@ func New(o Options) (*Bridge, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bridge{o: o, node: n, updated: o.Loop.Notify(), snap: o.Loop.NewSnapshot()}
+	b := &Bridge{o: o, node: n, updated: o.Loop.Notify(), snap: o.Loop.NewSnapshot(), done: make(chan struct{})}
 	b.build = jointstate.New(b.snap, o.Rest)
 	b.js.Name = b.build.Names
 	fail := func(err error) (*Bridge, error) { n.Close(); return nil, err }
@@ -156,9 +159,20 @@ func New(o Options) (*Bridge, error) {
 	if _, err := n.NewService(EnableService, "std_srvs/srv/SetBool", enable); err != nil {
 		return fail(err)
 	}
+	if err := b.serveParams(); err != nil {
+		return fail(err)
+	}
+	if err := b.serveControllerManager(); err != nil {
+		return fail(err)
+	}
 	for _, c := range o.Loop.Controllers() {
 		msg, handler := b.commandHandler(c)
 		if handler == nil {
+			if ok, err := b.subscribeMotion(c); err != nil {
+				return fail(err)
+			} else if ok {
+				continue
+			}
 			o.Logf("ros2: controller %s (%s): its commands have no ROS 2 topic yet", c.Name, c.Type)
 			continue
 		}
@@ -184,22 +198,8 @@ const (
 // commandHandler is c's command topic's message and handler, or a nil
 // handler for a command type without a ROS 2 topic.
 func (b *Bridge) commandHandler(c *control.Controller) (ros2msg.Message, func(rtps.Sample)) {
-	var mu sync.Mutex // the message and the limiter
-	limit := ratelimit.Limiter{Rate: refusedRate, Burst: refusedBurst}
-	count := func(err error) { // mu held
-		if err == nil {
-			b.commands.Add(1)
-			return
-		}
-		b.refused.Add(1)
-		if ok, held := limit.Allow(b.o.Clock()); !ok {
-			return
-		} else if held > 0 {
-			b.o.Logf("ros2: /%s/%s refused: %v (and %d more refused)", c.Name, c.Topic(), err, held)
-		} else {
-			b.o.Logf("ros2: /%s/%s refused: %v", c.Name, c.Topic(), err)
-		}
-	}
+	var mu sync.Mutex // the message
+	count := b.counter(c, "/"+c.Name+"/"+c.Topic())
 	// take is the handler decoding into the reused message m (mu held)
 	// and passing it on by apply.
 	take := func(m ros2msg.Message, apply func() error) (ros2msg.Message, func(rtps.Sample)) {
@@ -295,8 +295,8 @@ func (b *Bridge) Run(ctx context.Context) error {
 			return nil
 		case <-b.updated:
 		}
-		if b.o.Clock()-last < b.o.Every-tolerance {
-			continue // not due: do not even copy the snapshot
+		if b.o.Clock()-last < b.o.Every-tolerance || b.o.Manager != nil && b.o.Manager.JointStatesStopped() {
+			continue // not due (or the joint state controller is stopped): do not even copy the snapshot
 		}
 		last = b.Publish()
 	}

@@ -44,7 +44,13 @@ func discovery(t testing.TB) rtps.Config {
 // the URDF text too.
 func newBridge(tb testing.TB, logf func(string, ...any), opts ...func(*ros2bridge.Options)) (*daemon.Daemon, *ros2bridge.Bridge, []byte) {
 	tb.Helper()
-	r, list, err := robot.Load(exampleURDF, exampleYAML)
+	return newBridgeFor(tb, exampleYAML, logf, opts...)
+}
+
+// newBridgeFor is newBridge with the example's URDF and another YAML.
+func newBridgeFor(tb testing.TB, yaml string, logf func(string, ...any), opts ...func(*ros2bridge.Options)) (*daemon.Daemon, *ros2bridge.Bridge, []byte) {
+	tb.Helper()
+	r, list, err := robot.Load(exampleURDF, yaml)
 	if err != nil || list.Errors() > 0 {
 		tb.Fatalf("example robot: %v %v", err, list)
 	}

@@ -1,7 +1,6 @@
 package ros2node
 
 import (
-	"fmt"
 	"sync"
 
 	"github.com/frcd/frcd/cdr"
@@ -25,9 +24,12 @@ type Service struct {
 	w       *rtps.Writer
 	r       *rtps.Reader
 	handler func(req *cdr.Decoder, resp *cdr.Encoder) error
-	mu      sync.Mutex
-	enc     cdr.Encoder
-	errors  uint64
+	// deferred, for a service made by NewDeferredService, takes the
+	// request instead of handler; Reply answers it.
+	deferred func(req *cdr.Decoder, r Request) error
+	mu       sync.Mutex
+	enc      cdr.Encoder
+	errors   uint64
 }
 
 // Service types: a ROS 2 service pkg/srv/T has the DDS types
@@ -45,6 +47,10 @@ func serviceTypes(rosType string) (req, resp string, err error) {
 // writes the response's to resp; an error sends no reply (and is
 // counted). It runs on the node's receiving goroutine.
 func (n *Node) NewService(name, rosType string, handler func(req *cdr.Decoder, resp *cdr.Encoder) error) (*Service, error) {
+	return n.newService(name, rosType, &Service{n: n, handler: handler})
+}
+
+func (n *Node) newService(name, rosType string, s *Service) (*Service, error) {
 	full, err := ResolveRemapped(n.cfg.Namespace, n.cfg.Name, name, n.cfg.Remaps)
 	if err != nil {
 		return nil, err
@@ -53,7 +59,6 @@ func (n *Node) NewService(name, rosType string, handler func(req *cdr.Decoder, r
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{n: n, handler: handler}
 	if s.w, err = n.p.NewWriter("rr"+full+"Reply", respType, Services); err != nil {
 		return nil, err
 	}
@@ -76,44 +81,34 @@ func (s *Service) Errors() uint64 {
 }
 
 func (s *Service) onRequest(smp rtps.Sample) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if err := s.answer(smp); err != nil {
+	var err error
+	if s.deferred != nil {
+		err = s.take(smp) // without s.mu: the handler may Reply at once
+	} else {
+		s.mu.Lock()
+		err = s.answer(smp)
+		s.mu.Unlock()
+	}
+	if err != nil {
+		s.mu.Lock()
 		s.errors++
+		s.mu.Unlock()
 		s.n.p.Logf("ros2node: service %s: request %d of %v: %v", s.r.Topic(), smp.SN, smp.Writer, err)
 	}
 }
 
 func (s *Service) answer(smp rtps.Sample) error {
-	d, err := cdr.NewDecoder(smp.Payload)
+	d, r, err := requestOf(smp)
 	if err != nil {
 		return err
 	}
 	s.enc.Reset(s.enc.Bytes()[:0], cdr.CDRLE)
-	if smp.Vendor == rtps.VendorFastDDS {
-		related := smp.Writer
-		if g, _, ok := smp.Inline.RelatedSampleIdentity(); ok && g != (rtps.GUID{}) {
-			related = g // the client's reply reader
-		}
-		if err := s.handler(d, &s.enc); err != nil {
-			return err
-		}
-		if err := d.Err(); err != nil {
-			return err
-		}
-		return s.w.WriteInline(s.enc.Bytes(), rtps.RelatedSampleIdentity(related, smp.SN))
-	}
-	id, seq := d.Uint64(), d.Int64()
-	if err := d.Err(); err != nil {
-		return fmt.Errorf("request header: %w", err)
-	}
-	s.enc.Uint64(id)
-	s.enc.Int64(seq)
+	r.header(&s.enc)
 	if err := s.handler(d, &s.enc); err != nil {
 		return err
 	}
 	if err := d.Err(); err != nil {
 		return err
 	}
-	return s.w.Write(s.enc.Bytes())
+	return r.write(s.w, s.enc.Bytes())
 }

@@ -55,7 +55,7 @@ func ros2Options(a ros2node.Args, getenv func(string) string, urdf string, logf 
 		name = a.Node
 	}
 	return &daemon.ROS2Options{Node: ros2node.Config{Name: name, Namespace: a.Namespace, Enclave: a.Enclave, Remaps: a.Remaps, RTPS: cfg},
-		URDF: urdf, Logf: logf}, nil
+		URDF: urdf, Params: a.Params, Logf: logf}, nil
 }
 
 // interfaceAddr is the first IPv4 address of an interface that is up,

@@ -1,0 +1,218 @@
+package ros2bridge
+
+import (
+	"strings"
+	"time"
+
+	"github.com/frcd/frcd/cdr"
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/control"
+)
+
+// ros2_control's controller_manager services, under controller_manager/
+// in the node's namespace (/controller_manager/list_controllers...: what
+// `ros2 control` calls by default), with Jazzy's controller_manager_msgs
+// (ros-controls/ros2_control jazzy 9ffbf97f: controller_manager.cpp
+// "~/list_controllers"..., controller_manager_msgs/msg and srv; Humble's
+// ControllerState and SwitchController differ, docs/ros2.md). The table is
+// control.Manager, the ROS 1 bridge's too: ROS 2's "active" is ROS 1's
+// running, "inactive" stopped or loaded and never run (frcd's controllers
+// need no configuring). Served: list_controllers, list_controller_types,
+// list_hardware_interfaces, load_controller, configure_controller (ok for
+// a loaded controller), unload_controller, switch_controller and
+// reload_controller_libraries.
+
+const cmPrefix = "controller_manager/"
+
+// cmBaseClass is what list_controller_types gives as every type's base.
+const cmBaseClass = "controller_interface::ControllerInterface"
+
+// ros2State is a controller's state as ros2_control names it.
+func ros2State(s string) string {
+	if s == control.Running {
+		return "active"
+	}
+	return "inactive"
+}
+
+// commandInterface is the ros2_control command interface a ROS 1
+// hardware interface writes (hardware_interface::EffortJointInterface:
+// effort...); frcd's own write "voltage" or "command".
+func commandInterface(hw string) string {
+	switch {
+	case strings.HasSuffix(hw, "EffortJointInterface"):
+		return "effort"
+	case strings.HasSuffix(hw, "PositionJointInterface"):
+		return "position"
+	case strings.HasSuffix(hw, "VelocityJointInterface"):
+		return "velocity"
+	case strings.HasSuffix(hw, "JointStateInterface"):
+		return "" // reads, commands nothing
+	case strings.Contains(hw, "voltage"):
+		return "voltage"
+	}
+	return "command"
+}
+
+// claimedInterfaces is its joints' command interfaces (JOINT/IFACE).
+func claimedInterfaces(c control.ManagedController) []string {
+	iface := commandInterface(c.Interface)
+	if iface == "" {
+		return []string{}
+	}
+	out := make([]string, len(c.Joints))
+	for i, j := range c.Joints {
+		out[i] = j + "/" + iface
+	}
+	return out
+}
+
+// stateInterfaces is what every joint offers.
+var stateInterfaces = []string{"position", "velocity", "effort"}
+
+// serveControllerManager offers the services when the bridge has a
+// manager.
+func (b *Bridge) serveControllerManager() error {
+	m := b.o.Manager
+	if m == nil {
+		return nil
+	}
+	rate := uint16(min(time.Second/b.o.Loop.Period(), 65535))
+	jointNames := func() []string {
+		s := b.o.Loop.NewSnapshot()
+		out := make([]string, len(s.Joints))
+		for i, j := range s.Joints {
+			out[i] = j.Name
+		}
+		return out
+	}()
+	ok := func(resp *cdr.Encoder, err error) {
+		if err != nil {
+			b.o.Logf("ros2: %v", err)
+		}
+		resp.Bool(err == nil)
+	}
+	name := func(req *cdr.Decoder) string { return req.String() }
+	const pkg = "controller_manager_msgs/srv/"
+	for _, s := range []struct {
+		name, typ string
+		h         func(req *cdr.Decoder, resp *cdr.Encoder) error
+	}{
+		{"list_controllers", "ListControllers", func(_ *cdr.Decoder, resp *cdr.Encoder) error {
+			list := m.List()
+			resp.SeqLen(len(list))
+			for _, c := range list {
+				resp.String(c.Name)
+				resp.String(ros2State(c.State))
+				resp.String(c.Type)
+				resp.Bool(false) // is_async
+				resp.Uint16(rate)
+				claimed := claimedInterfaces(c)
+				if c.State == control.Running {
+					resp.Strings(claimed)
+				} else {
+					resp.Strings(nil)
+				}
+				resp.Strings(claimed) // required_command_interfaces
+				var st []string
+				for _, j := range c.Joints {
+					st = append(st, j+"/position")
+				}
+				resp.Strings(st)  // required_state_interfaces
+				resp.Bool(false)  // is_chainable
+				resp.Bool(false)  // is_chained
+				resp.Strings(nil) // exported_state_interfaces
+				resp.Strings(nil) // reference_interfaces
+				resp.SeqLen(0)    // chain_connections
+			}
+			return nil
+		}},
+		{"list_controller_types", "ListControllerTypes", func(_ *cdr.Decoder, resp *cdr.Encoder) error {
+			types := config.ControllerTypeNames()
+			resp.Strings(types)
+			resp.SeqLen(len(types))
+			for range types {
+				resp.String(cmBaseClass)
+			}
+			return nil
+		}},
+		{"list_hardware_interfaces", "ListHardwareInterfaces", func(_ *cdr.Decoder, resp *cdr.Encoder) error {
+			type hwi struct {
+				name             string
+				available, claim bool
+			}
+			var cmds []hwi
+			for _, c := range m.List() {
+				for _, n := range claimedInterfaces(c) {
+					cmds = append(cmds, hwi{n, true, c.State == control.Running})
+				}
+			}
+			resp.SeqLen(len(cmds))
+			for _, h := range cmds {
+				resp.String(h.name)
+				resp.String("double")
+				resp.Bool(h.available)
+				resp.Bool(h.claim)
+			}
+			resp.SeqLen(len(jointNames) * len(stateInterfaces))
+			for _, j := range jointNames {
+				for _, s := range stateInterfaces {
+					resp.String(j + "/" + s)
+					resp.String("double")
+					resp.Bool(true)
+					resp.Bool(false)
+				}
+			}
+			return nil
+		}},
+		{"load_controller", "LoadController", func(req *cdr.Decoder, resp *cdr.Encoder) error {
+			ok(resp, m.Load(name(req)))
+			return nil
+		}},
+		{"configure_controller", "ConfigureController", func(req *cdr.Decoder, resp *cdr.Encoder) error {
+			n := name(req)
+			loaded := false
+			for _, c := range m.List() {
+				loaded = loaded || c.Name == n
+			}
+			resp.Bool(loaded)
+			return nil
+		}},
+		{"unload_controller", "UnloadController", func(req *cdr.Decoder, resp *cdr.Encoder) error {
+			ok(resp, m.Unload(name(req)))
+			return nil
+		}},
+		{"switch_controller", "SwitchController", func(req *cdr.Decoder, resp *cdr.Encoder) error {
+			activate, deactivate := req.Strings(nil), req.Strings(nil)
+			strictness := req.Int32()
+			req.Bool()   // activate_asap: the switch is at once
+			req.Int32()  // timeout: nothing to wait for
+			req.Uint32() //
+			if err := req.Err(); err != nil {
+				return err
+			}
+			done, err := m.Switch(deactivate, activate, int(strictness))
+			msg := "switched"
+			if err != nil {
+				msg = err.Error()
+				b.o.Logf("ros2: %v", err)
+			}
+			resp.Bool(done)
+			resp.String(msg)
+			return nil
+		}},
+		{"reload_controller_libraries", "ReloadControllerLibraries", func(req *cdr.Decoder, resp *cdr.Encoder) error {
+			ok(resp, m.Reload(req.Bool()))
+			return nil
+		}},
+	} {
+		h := s.h
+		if _, err := b.node.NewService(cmPrefix+s.name, pkg+s.typ, func(req *cdr.Decoder, resp *cdr.Encoder) error {
+			defer b.guard()
+			return h(req, resp)
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

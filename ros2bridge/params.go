@@ -1,0 +1,359 @@
+package ros2bridge
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/frcd/frcd/cdr"
+	"github.com/frcd/frcd/control"
+)
+
+// The node's parameters, served as rclcpp serves a node's (~/list_parameters,
+// ~/get_parameters, ~/set_parameters, ~/set_parameters_atomically,
+// ~/describe_parameters, ~/get_parameter_types, with rcl_interfaces'
+// types: ros2/rcl_interfaces jazzy 003987ec msg/ParameterValue.msg,
+// Parameter, ParameterDescriptor, SetParametersResult,
+// ListParametersResult and the srv/ files), so that `ros2 param
+// list/get/set/describe` work:
+//
+//	CONTROLLER.pid.p, .i, .d, .f   double, a PID controller's gains
+//	                               (control.Controller.SetGains: finite, >= 0,
+//	                               taken by the loop at its next cycle)
+//	use_sim_time                   bool, read only, false
+//
+// A value of another type (an integer for a gain, as rclcpp refuses
+// one), an unknown name, a read-only parameter, or a gain the controller
+// refuses is answered with successful false and its reason, counted
+// (Stats.Refused) and logged; nothing changes. `-p NAME:=VALUE` on the
+// command line sets a gain at start the same way. /parameter_events is not
+// published.
+
+// Parameter types, rcl_interfaces/msg/ParameterType.
+const (
+	paramNotSet = 0
+	paramBool   = 1
+	paramInt    = 2
+	paramDouble = 3
+)
+
+// paramValue is an rcl_interfaces/msg/ParameterValue of the types frcd
+// uses; the others are read past.
+type paramValue struct {
+	typ uint8
+	b   bool
+	i   int64
+	f   float64
+	s   string
+}
+
+func (v *paramValue) marshal(e *cdr.Encoder) {
+	e.Uint8(v.typ)
+	e.Bool(v.b)
+	e.Int64(v.i)
+	e.Float64(v.f)
+	e.String(v.s)
+	for range 5 { // byte, bool, integer, double, string arrays
+		e.SeqLen(0)
+	}
+}
+
+func (v *paramValue) unmarshal(d *cdr.Decoder) {
+	v.typ, v.b, v.i, v.f, v.s = d.Uint8(), d.Bool(), d.Int64(), d.Float64(), d.String()
+	d.Octets()       // byte_array_value
+	d.Octets()       // bool_array_value: one octet each
+	n := d.SeqLen(8) // integer_array_value
+	for i := 0; i < n && d.Err() == nil; i++ {
+		d.Int64()
+	}
+	d.Float64s(nil)
+	d.Strings(nil)
+}
+
+// param is one of the node's parameters.
+type param struct {
+	name, doc string
+	typ       uint8
+	readOnly  bool
+	get       func() paramValue
+	set       func(v float64) error // a double's; nil for a read-only one
+}
+
+// params is the node's parameter table, by name.
+func (b *Bridge) params() map[string]*param {
+	ps := map[string]*param{
+		"use_sim_time": {name: "use_sim_time", doc: "frcd runs on its own clock (the sim's or the robot's)", typ: paramBool, readOnly: true,
+			get: func() paramValue { return paramValue{typ: paramBool} }},
+	}
+	for _, c := range b.o.Loop.Controllers() {
+		if !c.HasPID() {
+			continue
+		}
+		for i, k := range []string{"p", "i", "d", "f"} {
+			c, i := c, i
+			name := c.Name + ".pid." + k
+			ps[name] = &param{name: name, typ: paramDouble,
+				doc: fmt.Sprintf("controller %s's PID gain %s (its YAML's pid.%s), taken at the loop's next cycle", c.Name, k, k),
+				get: func() paramValue { return paramValue{typ: paramDouble, f: gainsOf(c.Gains())[i]} },
+				set: func(v float64) error {
+					gs := gainsOf(c.Gains())
+					gs[i] = v
+					return c.SetGains(control.Gains{P: gs[0], I: gs[1], D: gs[2], F: gs[3]}, b.o.Clock())
+				}}
+		}
+	}
+	return ps
+}
+
+// typeName is rcl_interfaces/msg/ParameterType's name for t.
+func typeName(t uint8) string {
+	names := []string{"not set", "a bool", "an integer", "a double", "a string", "a byte array", "a bool array",
+		"an integer array", "a double array", "a string array"}
+	if int(t) < len(names) {
+		return names[t]
+	}
+	return fmt.Sprintf("type %d", t)
+}
+
+// gainsOf is g as p, i, d, f.
+func gainsOf(g control.Gains) [4]float64 { return [4]float64{g.P, g.I, g.D, g.F} }
+
+// check says why v cannot be p's value; nil when it can.
+func (p *param) check(v paramValue) error {
+	switch {
+	case p == nil:
+		return fmt.Errorf("no such parameter")
+	case p.readOnly:
+		return fmt.Errorf("parameter %s is read only", p.name)
+	case v.typ != p.typ:
+		return fmt.Errorf("wrong parameter type: %s is a double, not %s (write 2.0, not 2)", p.name, typeName(v.typ))
+	case math.IsNaN(v.f) || math.IsInf(v.f, 0) || v.f < 0:
+		return fmt.Errorf("%s: %v is not a finite gain >= 0", p.name, v.f)
+	}
+	return nil
+}
+
+// SetParams sets parameters from the command line (-p NAME:=VALUE, the
+// value as YAML writes a double); each refusal is returned, but for a
+// name frcd does not have, which is logged and left (as rclcpp leaves an
+// override of a parameter not declared).
+func (b *Bridge) SetParams(values map[string]string) []error {
+	ps := b.params()
+	var errs []error
+	names := make([]string, 0, len(values))
+	for n := range values {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if ps[n] == nil {
+			b.o.Logf("ros2: -p %s:=%s: frcd's node has no parameter %s (ros2 param list /%s lists them)", n, values[n], n, b.o.Node.Name)
+			continue
+		}
+		v := paramValue{typ: paramDouble}
+		var err error
+		if v.f, err = strconv.ParseFloat(values[n], 64); err != nil || strings.IndexAny(values[n], ".eE") < 0 {
+			v.typ = paramInt // YAML's integer, as rclcpp reads it
+		}
+		if err = ps[n].check(v); err == nil {
+			err = ps[n].set(v.f)
+		}
+		if err != nil {
+			b.refused.Add(1)
+			errs = append(errs, fmt.Errorf("-p %s:=%s: %w", n, values[n], err))
+		}
+	}
+	return errs
+}
+
+// readSets reads Parameter[] {string name; ParameterValue value}; each
+// takes at least 49 bytes, so the payload bounds their number.
+func readSets(req *cdr.Decoder) ([]string, []paramValue) {
+	n := req.SeqLen(5 + 1 + 8*3 + 5*4)
+	ns, vs := make([]string, n), make([]paramValue, n)
+	for i := 0; i < n && req.Err() == nil; i++ {
+		ns[i] = req.String()
+		vs[i].unmarshal(req)
+	}
+	return ns, vs
+}
+
+// serveParams offers the parameter services.
+func (b *Bridge) serveParams() error {
+	ps := b.params()
+	names := make([]string, 0, len(ps))
+	for n := range ps {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	refuse := func(err error) string {
+		b.refused.Add(1)
+		b.o.Logf("ros2: set_parameters: %v", err)
+		return err.Error()
+	}
+	const pkg = "rcl_interfaces/srv/"
+	for _, s := range []struct {
+		name, typ string
+		h         func(req *cdr.Decoder, resp *cdr.Encoder) error
+	}{
+		{"list_parameters", "ListParameters", func(req *cdr.Decoder, resp *cdr.Encoder) error {
+			prefixes, depth := req.Strings(nil), req.Uint64()
+			if err := req.Err(); err != nil {
+				return err
+			}
+			var out []string
+			pre := map[string]bool{}
+			for _, n := range names {
+				if !listed(n, prefixes, depth) {
+					continue
+				}
+				out = append(out, n)
+				if i := strings.LastIndexByte(n, '.'); i > 0 {
+					pre[n[:i]] = true
+				}
+			}
+			resp.Strings(out)
+			var ps []string
+			for p := range pre {
+				ps = append(ps, p)
+			}
+			sort.Strings(ps)
+			resp.Strings(ps)
+			return nil
+		}},
+		{"get_parameters", "GetParameters", func(req *cdr.Decoder, resp *cdr.Encoder) error {
+			ns := req.Strings(nil)
+			if err := req.Err(); err != nil {
+				return err
+			}
+			resp.SeqLen(len(ns))
+			for _, n := range ns {
+				v := paramValue{} // PARAMETER_NOT_SET for an unknown name, as rclcpp
+				if p := ps[n]; p != nil {
+					v = p.get()
+				}
+				v.marshal(resp)
+			}
+			return nil
+		}},
+		{"get_parameter_types", "GetParameterTypes", func(req *cdr.Decoder, resp *cdr.Encoder) error {
+			ns := req.Strings(nil)
+			if err := req.Err(); err != nil {
+				return err
+			}
+			resp.SeqLen(len(ns))
+			for _, n := range ns {
+				t := uint8(paramNotSet)
+				if p := ps[n]; p != nil {
+					t = p.typ
+				}
+				resp.Uint8(t)
+			}
+			return nil
+		}},
+		{"describe_parameters", "DescribeParameters", func(req *cdr.Decoder, resp *cdr.Encoder) error {
+			ns := req.Strings(nil)
+			if err := req.Err(); err != nil {
+				return err
+			}
+			resp.SeqLen(len(ns))
+			for _, n := range ns {
+				p := ps[n]
+				if p == nil {
+					p = &param{name: n}
+				}
+				resp.String(n)
+				resp.Uint8(p.typ)
+				resp.String(p.doc)
+				if p.set != nil {
+					resp.String("finite, >= 0")
+				} else {
+					resp.String("")
+				}
+				resp.Bool(p.readOnly)
+				resp.Bool(false) // dynamic_typing
+				resp.SeqLen(0)   // floating_point_range
+				resp.SeqLen(0)   // integer_range
+			}
+			return nil
+		}},
+		{"set_parameters", "SetParameters", func(req *cdr.Decoder, resp *cdr.Encoder) error {
+			ns, vs := readSets(req)
+			if err := req.Err(); err != nil {
+				return err
+			}
+			resp.SeqLen(len(ns))
+			for i, n := range ns {
+				err := ps[n].check(vs[i])
+				if err == nil {
+					err = ps[n].set(vs[i].f)
+				}
+				reason := ""
+				if err != nil {
+					reason = refuse(fmt.Errorf("%s: %w", n, err))
+				}
+				resp.Bool(err == nil)
+				resp.String(reason)
+			}
+			return nil
+		}},
+		{"set_parameters_atomically", "SetParametersAtomically", func(req *cdr.Decoder, resp *cdr.Encoder) error {
+			ns, vs := readSets(req)
+			if err := req.Err(); err != nil {
+				return err
+			}
+			var err error
+			for i, n := range ns { // all are checked before any is set
+				if err == nil {
+					if err = ps[n].check(vs[i]); err != nil {
+						err = fmt.Errorf("%s: %w", n, err)
+					}
+				}
+			}
+			for i, n := range ns {
+				if err == nil {
+					err = ps[n].set(vs[i].f)
+				}
+			}
+			reason := ""
+			if err != nil {
+				reason = refuse(err)
+			}
+			resp.Bool(err == nil)
+			resp.String(reason)
+			return nil
+		}},
+	} {
+		h := s.h
+		if _, err := b.node.NewService("~/"+s.name, pkg+s.typ, func(req *cdr.Decoder, resp *cdr.Encoder) error {
+			defer b.guard()
+			return h(req, resp)
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// listed says whether list_parameters lists name for prefixes and depth
+// (rcl_interfaces/srv/ListParameters: a name is listed when it is one of
+// the prefixes or under one, or when no prefix is given; depth, unless 0
+// (DEPTH_RECURSIVE), bounds how many dot-separated levels below the
+// prefix it may be).
+func listed(name string, prefixes []string, depth uint64) bool {
+	levels := func(s string) uint64 { return uint64(strings.Count(s, ".")) + 1 }
+	if len(prefixes) == 0 {
+		return depth == 0 || levels(name) <= depth
+	}
+	for _, p := range prefixes {
+		if name == p {
+			return true
+		}
+		if strings.HasPrefix(name, p+".") && (depth == 0 || levels(name[len(p)+1:]) <= depth) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,120 @@
+package ros2bridge_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/frcd/frcd/cdr"
+)
+
+// param writes an rcl_interfaces/msg/Parameter of type typ (2 integer, 3
+// double).
+func param(e *cdr.Encoder, name string, typ uint8, v float64) {
+	e.String(name)
+	e.Uint8(typ)
+	e.Bool(false)
+	e.Int64(int64(v))
+	e.Float64(v)
+	e.String("")
+	for range 5 {
+		e.SeqLen(0)
+	}
+}
+
+// TestParameterServices: ~/list_parameters lists the PID controllers'
+// gains and use_sim_time; get_parameters reads turret_position.pid.p as
+// the YAML set it; set_parameters sets it (the controller has it), and
+// refuses a negative gain, an integer, an unknown name and use_sim_time,
+// each counted; set_parameters_atomically with one bad value sets none;
+// get_parameter_types and describe_parameters answer; SetParams (-p on the
+// command line) sets a gain, refuses an integer and leaves an unknown name.
+func TestParameterServices(t *testing.T) {
+	d, b, _ := newBridge(t, t.Logf)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	c := newClient(t, ctx)
+	srv := func(name string) func(func(*cdr.Encoder)) *cdr.Decoder {
+		return c.service("/frcd/"+name, "rcl_interfaces/srv/"+map[string]string{"list_parameters": "ListParameters", "get_parameters": "GetParameters",
+			"set_parameters": "SetParameters", "set_parameters_atomically": "SetParametersAtomically", "get_parameter_types": "GetParameterTypes",
+			"describe_parameters": "DescribeParameters"}[name], 100e6)
+	}
+	list, get, set, atomic, types, describe := srv("list_parameters"), srv("get_parameters"), srv("set_parameters"),
+		srv("set_parameters_atomically"), srv("get_parameter_types"), srv("describe_parameters")
+	r := list(func(e *cdr.Encoder) { e.Strings(nil); e.Uint64(0) })
+	names, prefixes := r.Strings(nil), r.Strings(nil)
+	if !slices.Contains(names, "turret_position.pid.p") || !slices.Contains(names, "use_sim_time") || !slices.Contains(prefixes, "turret_position.pid") {
+		t.Fatalf("list_parameters: %v, prefixes %v", names, prefixes)
+	}
+	r = list(func(e *cdr.Encoder) { e.Strings([]string{"turret_position"}); e.Uint64(1) })
+	if n := r.Strings(nil); len(n) != 0 {
+		t.Fatalf("turret_position at depth 1: %v (its gains are 2 levels down)", n)
+	}
+	turret := d.Loop.Controller("turret_position")
+	yamlP := turret.Gains().P
+	getP := func() (uint8, float64) {
+		r := get(func(e *cdr.Encoder) { e.Strings([]string{"turret_position.pid.p", "nope"}) })
+		if n := r.SeqLen(1); n != 2 {
+			t.Fatalf("%d values for 2 names", n)
+		}
+		typ, _, _, v := r.Uint8(), r.Bool(), r.Int64(), r.Float64()
+		return typ, v
+	}
+	if typ, v := getP(); typ != 3 || v != yamlP {
+		t.Fatalf("turret_position.pid.p: type %d value %v, want double %v", typ, v, yamlP)
+	}
+	setOne := func(name string, typ uint8, v float64) (bool, string) {
+		r := set(func(e *cdr.Encoder) { e.SeqLen(1); param(e, name, typ, v) })
+		if n := r.SeqLen(1); n != 1 {
+			t.Fatalf("%d results", n)
+		}
+		return r.Bool(), r.String()
+	}
+	if ok, why := setOne("turret_position.pid.p", 3, yamlP+1.5); !ok {
+		t.Fatalf("set: %s", why)
+	}
+	if g := turret.Gains().P; g != yamlP+1.5 {
+		t.Fatalf("the controller's p is %v after setting %v", g, yamlP+1.5)
+	}
+	if _, v := getP(); v != yamlP+1.5 {
+		t.Fatalf("get after set: %v", v)
+	}
+	refused := b.Stats().Refused
+	for _, bad := range []struct {
+		name string
+		typ  uint8
+		v    float64
+	}{{"turret_position.pid.p", 3, -1}, {"turret_position.pid.p", 2, 4}, {"nope", 3, 1}, {"use_sim_time", 1, 1}} {
+		if ok, why := setOne(bad.name, bad.typ, bad.v); ok || why == "" {
+			t.Errorf("set %+v: ok %v %q", bad, ok, why)
+		}
+	}
+	if _, v := getP(); v != yamlP+1.5 {
+		t.Fatalf("a refused set changed p to %v", v)
+	}
+	if st := b.Stats(); st.Refused < refused+4 {
+		t.Fatalf("refusals not counted: %d -> %d", refused, st.Refused)
+	}
+	r = atomic(func(e *cdr.Encoder) {
+		e.SeqLen(2)
+		param(e, "turret_position.pid.p", 3, 7)
+		param(e, "turret_position.pid.d", 3, -7)
+	})
+	if ok, why := r.Bool(), r.String(); ok || why == "" {
+		t.Fatalf("atomically with a negative d: ok %v %q", ok, why)
+	}
+	if _, v := getP(); v != yamlP+1.5 {
+		t.Fatalf("a refused atomic set changed p to %v", v)
+	}
+	r = types(func(e *cdr.Encoder) { e.Strings([]string{"turret_position.pid.i", "use_sim_time", "nope"}) })
+	if n := r.SeqLen(1); n != 3 || r.Uint8() != 3 || r.Uint8() != 1 || r.Uint8() != 0 {
+		t.Fatal("get_parameter_types: want double, bool, not set")
+	}
+	r = describe(func(e *cdr.Encoder) { e.Strings([]string{"use_sim_time"}) })
+	if n, name, typ, _, _, ro := r.SeqLen(1), r.String(), r.Uint8(), r.String(), r.String(), r.Bool(); n != 1 || name != "use_sim_time" || typ != 1 || !ro {
+		t.Fatalf("describe use_sim_time: %d %q %d read-only %v", n, name, typ, ro)
+	}
+	if errs := b.SetParams(map[string]string{"turret_position.pid.i": "0.25", "turret_position.pid.d": "3", "other": "1"}); len(errs) != 1 || turret.Gains().I != 0.25 {
+		t.Fatalf("SetParams: %v; i %v", errs, turret.Gains().I)
+	}
+}
