@@ -13,6 +13,7 @@ FUZZ_TARGETS ?= \
 	./urdf:FuzzParse \
 	./urdf:FuzzFastRead \
 	./config:FuzzParse \
+	./config:FuzzSplitSame \
 	./devices:FuzzPDPStatus \
 	./devices:FuzzPCMStatus \
 	./devices:FuzzREVStatus \

@@ -124,11 +124,7 @@ func (p *parser) keys(d *Device, label string, rest []keyNode) {
 		}
 		if key == nil {
 			hint := ""
-			cands := t.KeyNames()
-			if t.Group == "section" {
-				cands = cands[2:] // sections have no type key, loop and sim no name
-			}
-			if s := diag.Suggest(e.key, cands); s != "" {
+			if s := p.suggestKey(t, e.key); s != "" {
 				hint = ` (did you mean "` + s + `"?)`
 				written[s] = true // a misspelt key: "missing" would say it twice
 			}
@@ -139,6 +135,40 @@ func (p *parser) keys(d *Device, label string, rest []keyNode) {
 		p.value(d, label, key, e)
 	}
 	p.defaults(d, label, written)
+}
+
+// decimal reads a plain decimal integer (no leading zero, which yaml.v3
+// reads as octal), as yaml.v3 would, without starting a decoder for it.
+func decimal(s string) (int64, error) {
+	digits := strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	if digits == "" || len(digits) > 1 && digits[0] == '0' || strings.Trim(digits, "0123456789") != "" {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.ParseInt(s, 10, 64)
+}
+
+// suggestKey is the key of t that an unknown key is likely a misspelling
+// of, or "". Its answers are kept: a large file repeats its mistakes.
+func (p *parser) suggestKey(t *Type, key string) string {
+	sk := suggestion{t, key}
+	if s, ok := p.suggested[sk]; ok {
+		return s
+	}
+	cands := t.KeyNames()
+	if t.Group == "section" {
+		cands = cands[2:] // sections have no type key, loop and sim no name
+	}
+	s := diag.Suggest(key, cands)
+	if p.suggested == nil {
+		p.suggested = map[suggestion]string{}
+	}
+	p.suggested[sk] = s
+	return s
+}
+
+type suggestion struct {
+	t   *Type
+	key string
 }
 
 // value decodes and checks one key's value into d.
@@ -275,8 +305,11 @@ func (p *parser) scalar(n *yaml.Node, kind Kind, what string) (Value, bool) {
 		if n.Tag != "!!int" {
 			return bad("")
 		}
-		var i int64
-		if err := n.Decode(&i); err != nil || i < math.MinInt32 || i > math.MaxInt32 {
+		i, err := decimal(n.Value)
+		if err != nil {
+			err = n.Decode(&i) // 0x10, 0o17, 1_000: yaml.v3's forms
+		}
+		if err != nil || i < math.MinInt32 || i > math.MaxInt32 {
 			p.list.Errorf(p.pos(n), "%s: %s is out of range", what, n.Value)
 			return v, false
 		}

@@ -50,53 +50,68 @@ func (p *parser) canonicalize(root *yaml.Node) *yaml.Node {
 	if joints.Kind != yaml.SequenceNode {
 		return root
 	}
-	var added []*yaml.Node // key, value pairs of new controllers
-	aliasNoted, gainsNoted := map[string]bool{}, false
+	var c canonEntries
 	for _, e := range joints.Content {
-		e = resolve(e)
-		if e.Kind != yaml.MappingNode {
-			continue
-		}
-		name, typ := scalarOf(e, "name"), valueOf(e, "type")
-		if typ != nil && typ.Kind == yaml.ScalarNode {
-			if t, ok := aliases[typ.Value]; ok {
-				canon := t.Name
-				if !aliasNoted[typ.Value] {
-					aliasNoted[typ.Value] = true
-					p.list.Notef(p.pos(typ), "type %s is frc_control's name for %s: read as %s (frcd migrate writes it so)", typ.Value, canon, canon)
-				}
-				typ.Value = canon
-			}
-		}
-		var speed bool
-		if typ != nil {
-			t := Lookup(typ.Value)
-			speed = t != nil && t.Speed
-		}
-		for _, g := range gainsControllers {
-			k := keyIndex(e, g.key)
-			if k < 0 || !speed || name == "" {
-				continue // not a speed controller's: decoding reports the key
-			}
-			key, gains := e.Content[k], e.Content[k+1]
-			e.Content = append(e.Content[:k:k], e.Content[k+2:]...)
-			ctl := name + "_" + g.suffix
-			if !gainsNoted {
-				gainsNoted = true
-				p.list.Notef(p.pos(key), "%s on %q is frc_control's form of a PID controller: read as controller %s (%s) under controllers:, and so for every *_gains (frcd migrate writes it so)",
-					g.key, name, ctl, g.typ)
-			}
-			at := key
-			added = append(added, scalar(ctl, at), mapping(at,
-				scalar("type", at), scalar(g.typ, at),
-				scalar("joint", at), scalar(name, at),
-				scalar("pid", at), gains))
-		}
+		p.canonEntry(resolve(e), &c)
 	}
-	if len(added) > 0 {
-		root = p.addControllers(root, added)
+	if len(c.added) > 0 {
+		root = p.addControllers(root, c.added)
 	}
 	return root
+}
+
+// canonEntries is what canonEntry carries from one `joints:` entry to the
+// next: the notes already given and the controllers to add.
+type canonEntries struct {
+	aliasNoted map[string]bool
+	gainsNoted bool
+	added      []*yaml.Node // key, value pairs of new controllers
+}
+
+// canonEntry rewrites one `joints:` entry (resolved) in frcd's form: its
+// type's frc_control name, its *_gains as controllers (added to c).
+func (p *parser) canonEntry(e *yaml.Node, c *canonEntries) {
+	if c.aliasNoted == nil {
+		c.aliasNoted = map[string]bool{}
+	}
+	if e.Kind != yaml.MappingNode {
+		return
+	}
+	name, typ := scalarOf(e, "name"), valueOf(e, "type")
+	if typ != nil && typ.Kind == yaml.ScalarNode {
+		if t, ok := aliases[typ.Value]; ok {
+			canon := t.Name
+			if !c.aliasNoted[typ.Value] {
+				c.aliasNoted[typ.Value] = true
+				p.list.Notef(p.pos(typ), "type %s is frc_control's name for %s: read as %s (frcd migrate writes it so)", typ.Value, canon, canon)
+			}
+			typ.Value = canon
+		}
+	}
+	var speed bool
+	if typ != nil {
+		t := Lookup(typ.Value)
+		speed = t != nil && t.Speed
+	}
+	for _, g := range gainsControllers {
+		k := keyIndex(e, g.key)
+		if k < 0 || !speed || name == "" {
+			continue // not a speed controller's: decoding reports the key
+		}
+		key, gains := e.Content[k], e.Content[k+1]
+		e.Content = append(e.Content[:k:k], e.Content[k+2:]...)
+		ctl := name + "_" + g.suffix
+		if !c.gainsNoted {
+			c.gainsNoted = true
+			p.list.Notef(p.pos(key), "%s on %q is frc_control's form of a PID controller: read as controller %s (%s) under controllers:, and so for every *_gains (frcd migrate writes it so)",
+				g.key, name, ctl, g.typ)
+		}
+		at := key
+		c.added = append(c.added, scalar(ctl, at), mapping(at,
+			scalar("type", at), scalar(g.typ, at),
+			scalar("joint", at), scalar(name, at),
+			scalar("pid", at), gains))
+	}
 }
 
 // unnest lifts a device list written under one namespace key

@@ -85,7 +85,13 @@ func Parse(path string, data []byte) (f *File, list diag.List) {
 			list.Errorf(diag.Pos{File: path, Line: 1, Col: 1}, "the YAML parser failed on this file: %v", r)
 		}
 	}()
-	p := &parser{file: f, path: path, list: &list, mergeLimit: MergeLimit + 16*len(data)}
+	mergeLimit := MergeLimit + 16*len(data)
+	if len(data) >= splitMin && utf8.Valid(data) && bytes.IndexByte(data, 0) < 0 {
+		if sf, sl, ok := parseSplit(path, data, mergeLimit); ok {
+			return sf, sl // split.go: the `joints:` list decoded in pieces
+		}
+	}
+	p := &parser{file: f, path: path, list: &list, mergeLimit: mergeLimit}
 	f.Unreadable = !p.parse(data)
 	return f, list
 }
@@ -103,6 +109,8 @@ type parser struct {
 	// once (pdpLooked) rather than per controller.
 	pdpDefault *Device
 	pdpLooked  bool
+	// suggested keeps suggestKey's answers.
+	suggested map[suggestion]string
 }
 
 // MergeLimit bounds the work `<<` merge keys make: a file's merge keys may
@@ -159,21 +167,37 @@ func (p *parser) parse(data []byte) bool {
 		return false
 	}
 	root = p.canonicalize(root) // frc_control's forms (frccontrol.go)
-	var joints, controllers, loop, sim, linux, nt4 *yaml.Node
+	s := p.sections(root)
+	if s.joints == nil {
+		p.list.Errorf(p.pos(root), "no `joints:` list: every robot file lists its devices under `joints:`")
+		return false
+	}
+	p.joints(s.joints)
+	p.finish(s)
+	return true
+}
+
+// sectionNodes are the top-level sections' values, nil when absent.
+type sectionNodes struct {
+	joints, controllers, loop, sim, linux, nt4 *yaml.Node
+}
+
+// sections finds the top-level sections of root, reporting unknown ones.
+func (p *parser) sections(root *yaml.Node) (s sectionNodes) {
 	p.mapping(root, func(key string, k, v *yaml.Node) {
 		switch key {
 		case "joints":
-			joints = v
+			s.joints = v
 		case "controllers":
-			controllers = v
+			s.controllers = v
 		case "loop":
-			loop = v
+			s.loop = v
 		case "sim":
-			sim = v
+			s.sim = v
 		case "linux":
-			linux = v
+			s.linux = v
 		case "nt4":
-			nt4 = v
+			s.nt4 = v
 		default:
 			if strings.HasPrefix(key, "x-") {
 				return // a place for YAML anchors, as in docker-compose files
@@ -181,19 +205,18 @@ func (p *parser) parse(data []byte) bool {
 			p.list.Errorf(p.pos(k), "unknown section %q%s; known sections: %s", key, diag.DidYouMean(key, sections), strings.Join(sections, ", "))
 		}
 	})
-	if joints == nil {
-		p.list.Errorf(p.pos(root), "no `joints:` list: every robot file lists its devices under `joints:`")
-		return false
-	}
-	p.joints(joints)
-	p.file.Loop = p.section("loop", Loop, loop)
-	p.file.Controllers = p.listSection("controllers", controllers, controllerKind)
-	p.simSection(sim)
-	p.file.Linux = p.section("linux", Linux, linux)
-	p.file.NT4 = p.section("nt4", NT4, nt4)
+	return s
+}
+
+// finish decodes the sections after `joints:` and checks the whole file.
+func (p *parser) finish(s sectionNodes) {
+	p.file.Loop = p.section("loop", Loop, s.loop)
+	p.file.Controllers = p.listSection("controllers", s.controllers, controllerKind)
+	p.simSection(s.sim)
+	p.file.Linux = p.section("linux", Linux, s.linux)
+	p.file.NT4 = p.section("nt4", NT4, s.nt4)
 	p.resolveCANBuses()
 	p.checkFile()
-	return true
 }
 
 // entryKind says how the entries of a list section are decoded.

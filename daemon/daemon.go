@@ -146,6 +146,8 @@ type Daemon struct {
 	NT    *nt4.Server
 	tel   *telemetryState
 	parts parts // the optional parts that are down (parts.go)
+	// masterReported: the embedded ROS master was once down (masterDown).
+	masterReported atomic.Bool
 }
 
 // NewSim builds a daemon on the simulated HAL for a checked robot (one
@@ -262,7 +264,7 @@ func (d *Daemon) bind() error {
 		ro := ros.Options{Loop: loop, Config: d.Robot.Config, Manager: d.manager, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
 			Diagnostics: d.health, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf,
 			Namespace: o.Namespace, Remaps: o.Remaps, Params: o.Params, Rest: jointstate.RestPositions(d.Robot), DriverStation: d.driverStation,
-			OnPanic: func(v any) { d.Panicked(newPanic("a ROS callback", v)) }}
+			OnPanic: func(v any) { d.Panicked(newPanic("a ROS callback", v)) }, MasterDown: d.masterDown}
 		ro.SetEnabled = d.rosEnable()
 		if d.Sim != nil {
 			ro.Truth, ro.Push = d.Truth, d.Sim.SetJoint
@@ -411,8 +413,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 	ctx, stopLoop := context.WithCancel(ctx)
 	defer stopLoop()
 	// The bridge and the WebSocket server stop after the loop has halted
-	// every output; if one fails (the embedded master cannot start), the
-	// loop stops too.
+	// every output; if one fails (the master shut the node down), the
+	// loop stops too. An embedded master that cannot start is no failure:
+	// the bridge reports it (masterDown) and tries again.
 	beside := func(where string, run func(context.Context) error) (wait func()) {
 		bctx, stop := context.WithCancel(context.Background())
 		done := make(chan struct{})

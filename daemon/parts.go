@@ -95,7 +95,22 @@ func (d *Daemon) partNames() []string {
 	if o := d.opts.Telemetry; o != nil && o.LogDir != "" {
 		names = append(names, PartLog)
 	}
+	if d.masterReported.Load() {
+		names = append(names, PartMaster)
+	}
 	return names
+}
+
+// masterDown is the ROS bridge's Options.MasterDown: the embedded master
+// is a part once it was ever down (with an external master, or one that
+// started at once, it is no part of this daemon's health).
+func (d *Daemon) masterDown(why string) {
+	if why == "" {
+		d.partUp(PartMaster, "a ROS master answers")
+		return
+	}
+	d.masterReported.Store(true)
+	d.partDown(PartMaster, why)
 }
 
 // The optional parts, as Down names them.
@@ -103,6 +118,10 @@ const (
 	PartNT4 = "NT4 server"
 	PartWS  = "WPILib WebSocket server"
 	PartLog = "WPILOG log"
+	// PartMaster is the embedded ROS master when it cannot start (its port
+	// taken by something that is not a master): the robot runs on without
+	// ROS, and the bridge tries again every ros.EmbeddedRetry retries.
+	PartMaster = "embedded ROS master"
 )
 
 // noteListen reports part down when its server could not listen yet

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -59,5 +60,49 @@ func TestOptionalPartsDown(t *testing.T) {
 	}
 	if len(logs) < 3 {
 		t.Errorf("logged %d lines, want one per part down", len(logs))
+	}
+}
+
+// TestMasterDown: the ROS bridge's report that the embedded master cannot
+// start makes it a part that is down (status line, /diagnostics, NT4
+// Alerts, the log once); its report that a master answers makes it run.
+// Without any report (an external master) it is no part of the health.
+func TestMasterDown(t *testing.T) {
+	r := exampleRobot(t, "competition", func(y string) string { return y })
+	var logs []string
+	d, err := NewSim(r, Options{Enabled: true, Logf: func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := func() (ros.Status, bool) {
+		for _, st := range d.diagnostics(nil) {
+			if st.Name == "frcd: "+PartMaster {
+				return st, true
+			}
+		}
+		return ros.Status{}, false
+	}
+	if st, ok := status(); ok {
+		t.Errorf("before any report: %+v", st)
+	}
+	why := "no master answers at http://127.0.0.1:1/ and the embedded one cannot listen there (address already in use)"
+	d.masterDown(why)
+	d.masterDown(why)
+	d.Step()
+	if line := d.StatusLine(); !strings.Contains(line, "down: "+PartMaster) {
+		t.Errorf("status: %s", line)
+	}
+	if st, ok := status(); !ok || st.Level != ros.LevelWarn || st.Message != why {
+		t.Errorf("/diagnostics: %+v %v", st, ok)
+	}
+	if _, warns := d.alerts(nil, nil); !strings.Contains(strings.Join(warns, "\n"), "frcd: embedded ROS master: no master answers") {
+		t.Errorf("NT4 Alerts' warnings: %q", warns)
+	}
+	d.masterDown("")
+	if st, ok := status(); !ok || st.Level != ros.LevelOK || strings.Contains(d.StatusLine(), "down:") {
+		t.Errorf("after a master answers: %+v, %s", st, d.StatusLine())
+	}
+	if len(logs) != 2 || !strings.Contains(logs[0], "embedded ROS master is down, the robot runs on: no master") || !strings.Contains(logs[1], "is up") {
+		t.Errorf("logs: %q", logs)
 	}
 }

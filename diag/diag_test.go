@@ -3,6 +3,7 @@ package diag
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -42,10 +43,28 @@ func TestDistance(t *testing.T) {
 		{"", "", 0}, {"a", "", 1}, {"", "abc", 3}, {"abc", "abc", 0},
 		{"abc", "acb", 1}, {"kitten", "sitting", 3}, {"ca", "abc", 3},
 	}
+	long := strings.Repeat("ab", 40) // past the 32 characters kept off the heap
+	cases = append(cases, struct {
+		a, b string
+		d    int
+	}{long, long + "c", 1}, struct {
+		a, b string
+		d    int
+	}{"Ä-x", "ä_x", 1}) // only ASCII letters fold; '-' is '_'
 	for _, c := range cases {
 		if got := distance(c.a, c.b); got != c.d {
 			t.Errorf("distance(%q,%q) = %d, want %d", c.a, c.b, got, c.d)
 		}
+	}
+}
+
+// TestSuggestAllocs: a hint for a key or type name takes no heap memory (a
+// file at the size limit asks hundreds of thousands; 183 MB of garbage
+// when each distance allocated its rows).
+func TestSuggestAllocs(t *testing.T) {
+	cands := []string{"talon", "spark", "victor_sp", "double_solenoid", "dist_per_pulse", "pdp_ch"}
+	if n := testing.AllocsPerRun(100, func() { Suggest("dist_per_pluse", cands) }); n != 0 {
+		t.Errorf("Suggest allocates %v times a call", n)
 	}
 }
 

@@ -1,12 +1,14 @@
 package diag
 
+import "unicode/utf8"
+
 // Suggest returns the candidate closest to word when it is close enough to be
 // a likely misspelling, or "" when none is. It is used for "did you mean"
 // hints on device types, keys and names.
 func Suggest(word string, candidates []string) string {
 	best, bestDist := "", -1
 	limit := 3
-	switch n := len([]rune(word)); {
+	switch n := utf8.RuneCountInString(word); {
 	case n <= 4:
 		limit = 1
 	case n <= 8:
@@ -36,12 +38,20 @@ func DidYouMean(word string, candidates []string) string {
 // distance is the optimal string alignment distance: insertions, deletions,
 // substitutions and transpositions of adjacent characters each cost one.
 // Letters are compared without case, and '-' counts as '_'.
+//
+// Words of up to 32 characters, every key and type name, take no memory of
+// the heap: a large file's hundreds of thousands of hints cost no garbage.
 func distance(a, b string) int {
-	ra, rb := fold(a), fold(b)
+	var abuf, bbuf [32]rune
+	var rows [3 * 33]int
+	ra, rb := fold(abuf[:0], a), fold(bbuf[:0], b)
 	n, m := len(ra), len(rb)
-	prev2 := make([]int, m+1)
-	prev := make([]int, m+1)
-	cur := make([]int, m+1)
+	var prev2, prev, cur []int
+	if m+1 <= len(rows)/3 {
+		prev2, prev, cur = rows[0:m+1], rows[m+1:2*(m+1)], rows[2*(m+1):3*(m+1)]
+	} else {
+		prev2, prev, cur = make([]int, m+1), make([]int, m+1), make([]int, m+1)
+	}
 	for j := 0; j <= m; j++ {
 		prev[j] = j
 	}
@@ -63,15 +73,16 @@ func distance(a, b string) int {
 	return prev[m]
 }
 
-func fold(s string) []rune {
-	r := []rune(s)
-	for i, c := range r {
+// fold appends s's characters to r, lower case, '-' as '_'.
+func fold(r []rune, s string) []rune {
+	for _, c := range s {
 		switch {
 		case c >= 'A' && c <= 'Z':
-			r[i] = c + 'a' - 'A'
+			c += 'a' - 'A'
 		case c == '-':
-			r[i] = '_'
+			c = '_'
 		}
+		r = append(r, c)
 	}
 	return r
 }

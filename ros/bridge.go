@@ -105,6 +105,12 @@ type Options struct {
 	// OnPanic, when set, is told of a panic in a topic or service
 	// callback, on goroslib's goroutine that ran it (see guard).
 	OnPanic func(v any)
+	// MasterDown, when set, is told why the embedded master is down when
+	// no master answers and it cannot start (its port taken by something
+	// that is not a master, say), and "" once it runs or a master answers
+	// again; without it the bridge logs each change. The bridge runs on
+	// either way and tries again every EmbeddedRetry retries.
+	MasterDown func(why string)
 }
 
 // Status is one entry of /diagnostics from outside the loop: a level
@@ -152,6 +158,7 @@ type Stats struct {
 	Pushes       uint64 // joints placed through /sim/push
 	PushRefused  uint64 // /sim/push messages refused
 	EmbeddedURI  string // the embedded master's URI, when one runs
+	EmbeddedDown string // why the embedded master cannot start, while it cannot
 	MasterURI    string // the master in use
 	MasterPID    int    // its pid, as getPid says
 	Connected    bool
@@ -258,47 +265,28 @@ func (b *Bridge) Stats() Stats {
 // Run keeps the bridge registered until ctx ends: it starts an embedded
 // master when allowed and none answers (at start, or when the master it
 // used stops answering), registers, publishes, and re-registers whenever
-// the master is lost or restarts. It returns nil
-// when ctx ends, an error when the embedded master cannot start, or one
-// that is ErrShutdown when the master shut the node down.
+// the master is lost or restarts. An embedded master that cannot start
+// (its port taken) is reported (Options.MasterDown) and tried again: the
+// robot runs on without ROS meanwhile. It returns nil when ctx ends, or
+// an error that is ErrShutdown when the master shut the node down.
 func (b *Bridge) Run(ctx context.Context) error {
-	var embedded *master.Master
-	defer func() {
-		if embedded != nil {
-			embedded.Close()
-		}
-	}()
-	// startEmbedded starts the embedded master at ROS_MASTER_URI, from its
-	// state file when there is one.
-	startEmbedded := func() error {
-		m := master.New(master.Options{Logf: b.masterLog, StateFile: b.o.Env.MasterState(b.hostport)})
-		if err := m.Start(b.hostport); err != nil {
-			m.Close()
-			return err
-		}
-		embedded = m
-		b.mu.Lock()
-		b.stats.EmbeddedURI = m.URI()
-		b.mu.Unlock()
-		b.o.Logf("ros: no master at %s: started an embedded one", b.masterURI)
-		return nil
-	}
+	e := embeddedMaster{b: b}
+	defer e.close()
 	if b.o.Master == MasterEmbedded {
 		if _, err := b.probe(ctx); err != nil {
-			if err := startEmbedded(); err != nil {
-				return fmt.Errorf("ros: no master answers at %s and the embedded one cannot start: %w", b.masterURI, err)
-			}
+			e.start()
 		}
 	}
 	quiet := false // log a failed connection once until one succeeds
 	for ctx.Err() == nil {
 		s, err := b.connect(ctx)
-		if err != nil && embedded == nil && b.o.Master == MasterEmbedded && errors.Is(err, syscall.ECONNREFUSED) &&
-			b.embeddedWasHere() && startEmbedded() == nil {
+		if err != nil && e.m == nil && b.o.Master == MasterEmbedded &&
+			(e.down() || errors.Is(err, syscall.ECONNREFUSED) && b.embeddedWasHere()) && e.start() {
 			// The master this frcd used went away, and it was another
 			// frcd's embedded one: this one hosts it now, from the state
 			// file. (A rosmaster that restarts leaves no state file: its
-			// port is left to it.)
+			// port is left to it.) Or this frcd's own could not start
+			// before, and now it has.
 			continue
 		}
 		if err != nil {
@@ -312,6 +300,7 @@ func (b *Bridge) Run(ctx context.Context) error {
 			continue
 		}
 		quiet = false
+		e.report("") // a master answers: nothing is down
 		b.o.Logf("ros: registered with the master at %s (pid %d)", b.masterURI, s.pid)
 		err = s.run(ctx)
 		s.close()

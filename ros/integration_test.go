@@ -15,6 +15,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -516,15 +517,20 @@ func TestEmbeddedMaster(t *testing.T) {
 }
 
 // TestEmbeddedMasterCannotStart: when no master answers and the embedded
-// one cannot take the address (something else listens there), frcd stops
-// with the reason, every output neutral, rather than run unreachable.
+// one cannot take the address (something else listens there), the robot
+// runs on without ROS: the embedded master is down on the status line,
+// with why, and tried again; once the address is free it starts, frcd
+// registers with it and nothing is down. Every output is neutral at the
+// end as ever.
 func TestEmbeddedMasterCannotStart(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
+	hungUp := make(chan struct{})
 	go func() { // not a master: hang up on everyone
+		defer close(hungUp)
 		for {
 			c, err := l.Accept()
 			if err != nil {
@@ -533,17 +539,63 @@ func TestEmbeddedMasterCannotStart(t *testing.T) {
 			c.Close()
 		}
 	}()
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
-		Env: ros.Env{MasterURI: "http://" + l.Addr().String(), IP: "127.0.0.1"}, Master: ros.MasterEmbedded, Logf: t.Logf,
+	var logs strings.Builder
+	var mu sync.Mutex
+	logf := func(f string, a ...any) { mu.Lock(); fmt.Fprintf(&logs, f+"\n", a...); mu.Unlock() }
+	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: true, Logf: logf, ROS: &daemon.ROSOptions{
+		Env: ros.Env{MasterURI: "http://" + l.Addr().String(), IP: "127.0.0.1", Home: t.TempDir()}, Master: ros.MasterEmbedded, Logf: logf,
 	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = d.Run(context.Background()) // returns by itself
-	if err == nil || !strings.Contains(err.Error(), "the embedded one cannot start") {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	stopped := func() bool {
+		select {
+		case err := <-done:
+			t.Fatalf("Run returned while the master's port was taken: %v", err)
+		default:
+		}
+		return false
+	}
+	tooltest.Eventually(t, waitLimit, "the embedded master down on the status line", func() bool {
+		return !stopped() && strings.Contains(d.StatusLine(), "down: "+daemon.PartMaster)
+	})
+	why := d.Down()[daemon.PartMaster]
+	if !strings.Contains(why, "cannot listen there") || !strings.Contains(why, "address already in use") {
+		t.Errorf("why the master is down: %q", why)
+	}
+	cycles := func() int {
+		_, after, _ := strings.Cut(d.StatusLine(), "cycles=")
+		n, _ := strconv.Atoi(strings.Fields(after + " x")[0])
+		return n
+	}
+	before := cycles()
+	tooltest.Eventually(t, waitLimit, "the loop cycling on", func() bool { return !stopped() && cycles() > before+10 })
+	// The address freed: the embedded master starts at the next try.
+	l.Close()
+	<-hungUp
+	tooltest.Eventually(t, waitLimit, "frcd's registration with its embedded master", func() bool {
+		return !stopped() && d.Bridge.Stats().Connected
+	})
+	if s := d.Bridge.Stats(); s.EmbeddedURI == "" || s.EmbeddedDown != "" {
+		t.Errorf("stats: %+v, want an embedded master in use", s)
+	}
+	if down := d.Down(); len(down) != 0 {
+		t.Errorf("down: %v", down)
+	}
+	cancel()
+	if err := <-done; err != nil {
 		t.Fatalf("Run: %v", err)
 	}
 	if j, _ := d.Sim.Joint("shoulder_joint"); j.Voltage != 0 {
 		t.Errorf("shoulder voltage %v after stopping", j.Voltage)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if n := strings.Count(logs.String(), "embedded ROS master is down"); n != 1 {
+		t.Errorf("logged the master down %d times, want once:\n%s", n, logs.String())
 	}
 }

@@ -145,6 +145,13 @@ func (m *Master) Start(addr string) error {
 	if err != nil {
 		return fmt.Errorf("ros master: listen on %s: %w", addr, err)
 	}
+	return m.StartOn(l)
+}
+
+// StartOn serves on l, which it then owns, in the background until Close:
+// Start for a caller that listens first (the ROS bridge tries the
+// master's port before it makes a master, which reads its state file).
+func (m *Master) StartOn(l net.Listener) error {
 	if err := m.setURI(l); err != nil {
 		l.Close()
 		return err

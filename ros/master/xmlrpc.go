@@ -179,6 +179,11 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 type parser struct {
 	d     *xml.Decoder
 	limit int // of the body, and so of one text
+	// open are the elements open, innermost last: the parser reads raw
+	// tokens (xml.Decoder.RawToken, which neither copies each token nor
+	// keeps a namespace stack: a quarter of a registration flood's
+	// allocations) and matches each end tag to its start itself.
+	open []xml.Name
 }
 
 // element is the next start or end tag after skipping whitespace.
@@ -205,7 +210,7 @@ func newParserLimit(r io.Reader, limit int64) (*parser, error) {
 // instructions and directives.
 func (p *parser) token() (xml.Token, error) {
 	for {
-		t, err := p.d.Token()
+		t, err := p.rawToken()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return nil, io.ErrUnexpectedEOF
@@ -222,6 +227,38 @@ func (p *parser) token() (xml.Token, error) {
 		return t, nil
 	}
 }
+
+// rawToken is the decoder's next raw token, its end tags matched to their
+// start tags as xml.Decoder.Token would.
+func (p *parser) rawToken() (xml.Token, error) {
+	t, err := p.d.RawToken()
+	if err != nil {
+		if errors.Is(err, io.EOF) && len(p.open) > 0 {
+			return nil, io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	switch t := t.(type) {
+	case xml.StartElement:
+		if len(p.open) >= maxOpen {
+			return nil, errors.New("xmlrpc: elements nested too deep")
+		}
+		p.open = append(p.open, t.Name)
+	case xml.EndElement:
+		if len(p.open) == 0 {
+			return nil, fmt.Errorf("unexpected end element </%s>", t.Name.Local)
+		}
+		if top := p.open[len(p.open)-1]; top != t.Name {
+			return nil, fmt.Errorf("element <%s> closed by </%s>", top.Local, t.Name.Local)
+		}
+		p.open = p.open[:len(p.open)-1]
+	}
+	return t, nil
+}
+
+// maxOpen bounds the elements open at once: the values' depth limit
+// keeps a valid call far below it.
+const maxOpen = 4096
 
 // nextElement skips whitespace and returns the next start or end tag.
 func (p *parser) nextElement() (element, error) {
@@ -272,7 +309,7 @@ func (p *parser) expectEnd() error {
 // the end of input.
 func (p *parser) eof() error {
 	for {
-		t, err := p.d.Token()
+		t, err := p.rawToken()
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
