@@ -34,6 +34,7 @@ FUZZ_TARGETS ?= \
 	./ros:FuzzParseArgs \
 	./internal/sparkspec:FuzzRead \
 	./ros2msg:FuzzUnmarshal \
+	./ros2msg:FuzzUnmarshalState \
 	./rtps:FuzzParse \
 	./rtps:FuzzHandle \
 	./ros2node:FuzzParseArgs

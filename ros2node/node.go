@@ -75,13 +75,13 @@ func New(cfg Config) (*Node, error) {
 	}
 	n := &Node{cfg: cfg, p: p, others: map[ros2msg.Gid][]ros2msg.NodeEntitiesInfo{}, changed: make(chan struct{})}
 	infoType := (&ros2msg.ParticipantEntitiesInfo{}).TypeName()
-	if n.info, err = p.NewWriter(topicDiscoveryInfo, infoType, Latched); err != nil {
+	if n.info, err = p.NewWriterUserData(topicDiscoveryInfo, infoType, Latched, ros2msg.UserDataTypeHash(infoType)); err != nil {
 		p.Close()
 		return nil, err
 	}
 	// rmw_cyclonedds reads the graph keeping all samples, transient local.
 	readQoS := rtps.QoS{Reliability: rtps.Reliable, Durability: rtps.TransientLocal, History: rtps.KeepAll}
-	if _, err := p.NewReader(topicDiscoveryInfo, infoType, readQoS, n.onInfo); err != nil {
+	if _, err := p.NewReaderUserData(topicDiscoveryInfo, infoType, readQoS, ros2msg.UserDataTypeHash(infoType), n.onInfo); err != nil {
 		p.Close()
 		return nil, err
 	}
@@ -195,7 +195,7 @@ func (n *Node) Publisher(topic string, msg ros2msg.Message, q rtps.QoS) (*Publis
 	if err != nil {
 		return nil, err
 	}
-	w, err := n.p.NewWriter(TopicName(name), msg.TypeName(), q)
+	w, err := n.p.NewWriterUserData(TopicName(name), msg.TypeName(), q, ros2msg.UserDataTypeHash(msg.TypeName()))
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +228,7 @@ func (n *Node) Subscribe(topic string, msg ros2msg.Message, q rtps.QoS, handler 
 	if err != nil {
 		return nil, err
 	}
-	r, err := n.p.NewReader(TopicName(name), msg.TypeName(), q, handler)
+	r, err := n.p.NewReaderUserData(TopicName(name), msg.TypeName(), q, ros2msg.UserDataTypeHash(msg.TypeName()), handler)
 	if err != nil {
 		return nil, err
 	}
