@@ -147,6 +147,9 @@ func (b *Bridge) setupState() error {
 		return err
 	}
 	s.refused = make([]uint64, len(b.o.Loop.Controllers()))
+	// The first /rosout line, kept for late joiners as rcl keeps them.
+	b.o.Logf("ros2: node up: %d IMUs, %d PDPs, %d controller states, %d drive bases, %d fixed joints on %s",
+		len(s.imus), len(s.batteries), len(s.ctlStates), len(s.odoms), len(b.o.State.Static), TFStaticTopic)
 	if len(b.o.State.Static) == 0 {
 		return nil
 	}
