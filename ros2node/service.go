@@ -5,7 +5,6 @@ import (
 	"sync"
 
 	"github.com/frcd/frcd/cdr"
-	"github.com/frcd/frcd/ros2msg"
 	"github.com/frcd/frcd/rtps"
 )
 
@@ -55,10 +54,10 @@ func (n *Node) NewService(name, rosType string, handler func(req *cdr.Decoder, r
 		return nil, err
 	}
 	s := &Service{n: n, handler: handler}
-	if s.w, err = n.p.NewWriterUserData("rr"+full+"Reply", respType, Services, ros2msg.UserDataTypeHash(respType)); err != nil {
+	if s.w, err = n.p.NewWriterUserData("rr"+full+"Reply", respType, Services, n.userData(respType)); err != nil {
 		return nil, err
 	}
-	if s.r, err = n.p.NewReaderUserData("rq"+full+"Request", reqType, Services, ros2msg.UserDataTypeHash(reqType), s.onRequest); err != nil {
+	if s.r, err = n.p.NewReaderUserData("rq"+full+"Request", reqType, Services, n.userData(reqType), s.onRequest); err != nil {
 		return nil, err
 	}
 	n.mu.Lock()
