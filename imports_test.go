@@ -45,7 +45,7 @@ var allowed = map[string][]string{
 	"nt4":                {"telemetry", "internal/ratelimit", "internal/admit", "internal/relisten", "github.com/coder/websocket", "github.com/tinylib/msgp/msgp"},
 	"wpilog":             {"telemetry", "control"},
 	"jointstate":         {"interfaces", "urdf", "control", "robot"},
-	"ros2bridge":         {"cdr", "config", "control", "jointstate", "ros2msg", "ros2node", "rtps", "internal/ratelimit"},
+	"ros2bridge":         {"cdr", "config", "control", "hal", "jointstate", "ros2msg", "ros2node", "rtps", "internal/ratelimit"},
 	"ros":                {"hal", "interfaces", "config", "urdf", "control", "robot", "jointstate", "ros/master", "internal/ratelimit", "gopkg.in/yaml.v3", goroslib, goroslib + "/pkg/msg", goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/geometry_msgs", goroslib + "/pkg/msgs/nav_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
 	"ros/master":         {goroslib + "/pkg/peerlimit"}, // the fork's per-address caps (issue 32)
 	"cdr":                {},

@@ -82,6 +82,8 @@ type Options struct {
 	OnPanic func(v any)
 	// Logf reports refused commands; nil discards.
 	Logf func(format string, args ...any)
+	// State is what the state topics need beyond the loop (state.go).
+	State StateOptions
 }
 
 // Stats count the bridge's work.
@@ -102,6 +104,8 @@ type Bridge struct {
 	snap    *control.Snapshot
 	build   *jointstate.Builder
 	js      ros2msg.JointState
+	st      *stateTopics // state.go
+	out     *rosout      // rosout.go
 
 	jointStates, commands, refused, publishErr atomic.Uint64
 	closeOnce                                  sync.Once
@@ -112,7 +116,7 @@ type Bridge struct {
 // Close stops the node (Run does when it returns); it may be called
 // more than once.
 func (b *Bridge) Close() error {
-	b.closeOnce.Do(func() { close(b.done); b.closeErr = b.node.Close() })
+	b.closeOnce.Do(func() { close(b.done); b.out.stop(); b.closeErr = b.node.Close() })
 	return b.closeErr
 }
 
@@ -142,7 +146,7 @@ func New(o Options) (*Bridge, error) {
 	b := &Bridge{o: o, node: n, updated: o.Loop.Notify(), snap: o.Loop.NewSnapshot(), done: make(chan struct{})}
 	b.build = jointstate.New(b.snap, o.Rest)
 	b.js.Name = b.build.Names
-	fail := func(err error) (*Bridge, error) { n.Close(); return nil, err }
+	fail := func(err error) (*Bridge, error) { b.out.stop(); n.Close(); return nil, err }
 	if b.joints, err = n.Publisher(JointStatesTopic, &b.js, ros2node.Default); err != nil {
 		return fail(err)
 	}
@@ -150,6 +154,9 @@ func New(o Options) (*Bridge, error) {
 		return fail(err)
 	}
 	if err := b.desc.Publish(&ros2msg.String{Data: o.URDF}); err != nil {
+		return fail(err)
+	}
+	if err := b.setupState(); err != nil {
 		return fail(err)
 	}
 	enable := func(req *cdr.Decoder, resp *cdr.Encoder) error {
@@ -310,6 +317,7 @@ func (b *Bridge) Publish() time.Duration {
 	b.o.Loop.ReadSnapshot(b.snap)
 	b.js.Header.Stamp = ros2msg.TimeOf(b.o.Epoch.Add(b.snap.Now))
 	b.js.Position, b.js.Velocity, b.js.Effort = b.build.Fill(b.snap, b.js.Position, b.js.Velocity, b.js.Effort)
+	b.publishState()
 	if err := b.joints.Publish(&b.js); err != nil {
 		b.publishErr.Add(1)
 		return b.snap.Now

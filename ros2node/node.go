@@ -31,6 +31,30 @@ type Config struct {
 	// RTPS is the participant's configuration (Discovery reads it from
 	// the environment); its UserData is the node's.
 	RTPS rtps.Config
+	// TypeHashes announces each endpoint's type hash in its USER_DATA
+	// (typehash=RIHS01_...;) as Iron and later do; Humble's rmw neither
+	// sends nor reads it. TypeHashesFor says when to set it.
+	TypeHashes bool
+}
+
+// TypeHashesFor says whether a node in ROS distribution distro
+// ($ROS_DISTRO) announces type hashes: as Jazzy does unless distro names
+// Humble or an older one (a robot's service usually runs without
+// ROS_DISTRO: "" is Jazzy's behaviour).
+func TypeHashesFor(distro string) bool {
+	switch distro {
+	case "humble", "galactic", "foxy":
+		return false
+	}
+	return true
+}
+
+// userData is an endpoint's USER_DATA for DDS type typ.
+func (n *Node) userData(typ string) []byte {
+	if !n.cfg.TypeHashes {
+		return nil
+	}
+	return ros2msg.UserDataTypeHash(typ)
 }
 
 // Node is a ROS 2 node: one DDS participant, its publishers and
@@ -75,13 +99,13 @@ func New(cfg Config) (*Node, error) {
 	}
 	n := &Node{cfg: cfg, p: p, others: map[ros2msg.Gid][]ros2msg.NodeEntitiesInfo{}, changed: make(chan struct{})}
 	infoType := (&ros2msg.ParticipantEntitiesInfo{}).TypeName()
-	if n.info, err = p.NewWriter(topicDiscoveryInfo, infoType, Latched); err != nil {
+	if n.info, err = p.NewWriterUserData(topicDiscoveryInfo, infoType, Latched, n.userData(infoType)); err != nil {
 		p.Close()
 		return nil, err
 	}
 	// rmw_cyclonedds reads the graph keeping all samples, transient local.
 	readQoS := rtps.QoS{Reliability: rtps.Reliable, Durability: rtps.TransientLocal, History: rtps.KeepAll}
-	if _, err := p.NewReader(topicDiscoveryInfo, infoType, readQoS, n.onInfo); err != nil {
+	if _, err := p.NewReaderUserData(topicDiscoveryInfo, infoType, readQoS, n.userData(infoType), n.onInfo); err != nil {
 		p.Close()
 		return nil, err
 	}
@@ -195,7 +219,7 @@ func (n *Node) Publisher(topic string, msg ros2msg.Message, q rtps.QoS) (*Publis
 	if err != nil {
 		return nil, err
 	}
-	w, err := n.p.NewWriter(TopicName(name), msg.TypeName(), q)
+	w, err := n.p.NewWriterUserData(TopicName(name), msg.TypeName(), q, n.userData(msg.TypeName()))
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +252,7 @@ func (n *Node) Subscribe(topic string, msg ros2msg.Message, q rtps.QoS, handler 
 	if err != nil {
 		return nil, err
 	}
-	r, err := n.p.NewReader(TopicName(name), msg.TypeName(), q, handler)
+	r, err := n.p.NewReaderUserData(TopicName(name), msg.TypeName(), q, n.userData(msg.TypeName()), handler)
 	if err != nil {
 		return nil, err
 	}

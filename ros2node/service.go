@@ -59,10 +59,10 @@ func (n *Node) newService(name, rosType string, s *Service) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.w, err = n.p.NewWriter("rr"+full+"Reply", respType, Services); err != nil {
+	if s.w, err = n.p.NewWriterUserData("rr"+full+"Reply", respType, Services, n.userData(respType)); err != nil {
 		return nil, err
 	}
-	if s.r, err = n.p.NewReader("rq"+full+"Request", reqType, Services, s.onRequest); err != nil {
+	if s.r, err = n.p.NewReaderUserData("rq"+full+"Request", reqType, Services, n.userData(reqType), s.onRequest); err != nil {
 		return nil, err
 	}
 	n.mu.Lock()

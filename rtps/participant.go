@@ -306,6 +306,13 @@ func (p *Participant) leave() {
 // NewWriter creates a writer of topic with type typ (DDS names: ROS 2's
 // rt/ prefix and ::dds_:: type names are the caller's) and announces it.
 func (p *Participant) NewWriter(topic, typ string, q QoS) (*Writer, error) {
+	return p.NewWriterUserData(topic, typ, q, nil)
+}
+
+// NewWriterUserData is NewWriter announcing the writer with USER_DATA
+// userData (nil: none), as ROS 2 from Iron on gives each endpoint its
+// type hash.
+func (p *Participant) NewWriterUserData(topic, typ string, q QoS, userData []byte) (*Writer, error) {
 	if err := checkQoS(&q); err != nil {
 		return nil, err
 	}
@@ -319,7 +326,7 @@ func (p *Participant) NewWriter(topic, typ string, q QoS) (*Writer, error) {
 		limit = 1 << 16
 	}
 	w := p.newWriter(p.entity(entityKindWriterNoKey), topic, typ, q, limit, false)
-	p.announce(p.sedpPub, &EndpointData{GUID: w.guid, Participant: p.guid, Topic: topic, Type: typ, QoS: q})
+	p.announce(p.sedpPub, &EndpointData{GUID: w.guid, Participant: p.guid, Topic: topic, Type: typ, QoS: q, UserData: userData})
 	for g, e := range p.remoteReaders {
 		p.tryMatch(w, g, e)
 	}
@@ -330,6 +337,12 @@ func (p *Participant) NewWriter(topic, typ string, q QoS) (*Writer, error) {
 // handler gets each sample in order, on the participant's receiving
 // goroutine: it must return soon.
 func (p *Participant) NewReader(topic, typ string, q QoS, handler func(Sample)) (*Reader, error) {
+	return p.NewReaderUserData(topic, typ, q, nil, handler)
+}
+
+// NewReaderUserData is NewReader announcing the reader with USER_DATA
+// userData (nil: none).
+func (p *Participant) NewReaderUserData(topic, typ string, q QoS, userData []byte, handler func(Sample)) (*Reader, error) {
 	if err := checkQoS(&q); err != nil {
 		return nil, err
 	}
@@ -339,7 +352,7 @@ func (p *Participant) NewReader(topic, typ string, q QoS, handler func(Sample)) 
 		return nil, ErrClosed
 	}
 	r := p.newReader(p.entity(entityKindReaderNoKey), topic, typ, q, handler, false)
-	p.announce(p.sedpSub, &EndpointData{GUID: r.guid, Participant: p.guid, Topic: topic, Type: typ, QoS: q})
+	p.announce(p.sedpSub, &EndpointData{GUID: r.guid, Participant: p.guid, Topic: topic, Type: typ, QoS: q, UserData: userData})
 	for g, e := range p.remoteWriters {
 		p.tryMatchReader(r, g, e)
 	}

@@ -42,7 +42,8 @@ func ros2Args(args []string) (rest []string, a ros2node.Args, err error) {
 
 // ros2Options are the ROS 2 node's options from its arguments and the
 // environment (ROS_DOMAIN_ID, ROS_AUTOMATIC_DISCOVERY_RANGE,
-// ROS_LOCALHOST_ONLY, ROS_STATIC_PEERS). Discovery reaching the subnet
+// ROS_LOCALHOST_ONLY, ROS_STATIC_PEERS; ROS_DISTRO humble or older: no
+// type hashes in the endpoints' USER_DATA). Discovery reaching the subnet
 // uses the first IPv4 address of an interface that is up and not
 // loopback.
 func ros2Options(a ros2node.Args, getenv func(string) string, urdf string, logf func(string, ...any)) (*daemon.ROS2Options, error) {
@@ -54,7 +55,8 @@ func ros2Options(a ros2node.Args, getenv func(string) string, urdf string, logf 
 	if a.Node != "" {
 		name = a.Node
 	}
-	return &daemon.ROS2Options{Node: ros2node.Config{Name: name, Namespace: a.Namespace, Enclave: a.Enclave, Remaps: a.Remaps, RTPS: cfg},
+	return &daemon.ROS2Options{Node: ros2node.Config{Name: name, Namespace: a.Namespace, Enclave: a.Enclave, Remaps: a.Remaps, RTPS: cfg,
+		TypeHashes: ros2node.TypeHashesFor(getenv("ROS_DISTRO"))},
 		URDF: urdf, Params: a.Params, Logf: logf}, nil
 }
 
