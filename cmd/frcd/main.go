@@ -19,7 +19,7 @@ import (
 	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/diag"
 	"github.com/frcd/frcd/hal"
-	"github.com/frcd/frcd/hal/systemcore"
+	"github.com/frcd/frcd/hal/backends"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/sim"
@@ -134,20 +134,16 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	caps, known := backendCaps(*halName)
+	be, known := backends.Lookup(*halName)
 	if *halName != "" && !known {
-		fmt.Fprintf(stderr, "frcd validate: --hal %s: want %s%s\n", *halName, backendList(), diag.DidYouMean(*halName, backendNames))
+		fmt.Fprintf(stderr, "frcd validate: --hal %s: want %s%s\n", *halName, backendList(), diag.DidYouMean(*halName, backends.Names()))
 		return exitUsage
 	}
 	r, list, ioErr := robot.Load(urdfPath, yamlPath)
-	if r != nil && *halName != "" {
-		vendored := caps & hal.VendorCaps // CTRE's libraries, on hardware; the sim emulates them
-		if *halName == "sim" {
-			vendored = 0
-		}
-		devices.CheckBackend(r.Config, *halName, caps, vendored, &list)
-		if *halName == "systemcore" {
-			systemcore.CheckChannels(r.Config, &list)
+	if r != nil && known {
+		devices.CheckBackend(r.Config, be.Name, be.Caps, be.Vendored, &list)
+		if be.Validate != nil {
+			be.Validate(r.Config, &list)
 		}
 	}
 	loads := checkCAN(r, &list)
@@ -177,7 +173,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 func runDaemon(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", stderr)
 	useSim := fs.Bool("sim", false, "run on the simulated HAL (--hal sim)")
-	halName := fs.String("hal", "", "the HAL: sim (simulated robot), linux (a Linux coprocessor: SocketCAN, GPIO, spidev; the YAML's linux: section), roborio (the roboRIO's FPGA through the WPILib HAL) or systemcore (WPILib's 2027 controller; docs/systemcore.md)")
+	halName := fs.String("hal", "", halHelp())
 	noROS := fs.Bool("no-ros", false, "run without the ROS bridge")
 	rosFlag := fs.String("ros", "1", rosUsage)
 	masterFlag := fs.String("master", "embedded", "embedded: use the master at ROS_MASTER_URI, or start one in-process when none answers; external: only use (and wait for) an external master")
@@ -210,22 +206,24 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *useSim {
-		if *halName != "" && *halName != "sim" {
+		simulated, _ := backends.Simulated()
+		if *halName != "" && *halName != simulated.Name {
 			fmt.Fprintf(stderr, "frcd run: --sim and --hal %s contradict each other\n", *halName)
 			return exitUsage
 		}
-		*halName = "sim"
+		*halName = simulated.Name
 	}
-	switch _, known := backendCaps(*halName); {
+	be, known := backends.Lookup(*halName)
+	switch {
 	case known:
 	case *halName == "":
-		fmt.Fprintln(stderr, "frcd run: which HAL? add --hal sim (or --sim) for the simulated robot, --hal linux on a coprocessor, --hal roborio on the roboRIO, --hal systemcore on Systemcore")
+		fmt.Fprintln(stderr, "frcd run: "+halHint())
 		return exitUsage
 	default:
-		fmt.Fprintf(stderr, "frcd run: --hal %s: want %s%s\n", *halName, backendList(), diag.DidYouMean(*halName, backendNames))
+		fmt.Fprintf(stderr, "frcd run: --hal %s: want %s%s\n", *halName, backendList(), diag.DidYouMean(*halName, backends.Names()))
 		return exitUsage
 	}
-	onSim := *halName == "sim"
+	onSim := be.Simulated
 	if !onSim {
 		var simOnly []string
 		fs.Visit(func(f *flag.Flag) {
@@ -313,7 +311,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		d, err = daemon.NewSim(r, o)
 	} else {
 		var b hal.Backend
-		if b, where, err = openHardware(*halName, r, logger.Printf); err != nil {
+		if b, where, err = be.Open(r.Config, logger.Printf); err != nil {
 			fmt.Fprintf(stderr, "frcd run: %v\n", err)
 			return exitUnavailable
 		}
