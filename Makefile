@@ -27,8 +27,8 @@ FUZZ_TARGETS ?= \
 	./wpilibws:FuzzDecode \
 	./hal/socketcan:FuzzDecode \
 	./hal/socketcan:FuzzDecodeFD \
-	./nt4:FuzzDecode \
-	./nt4:FuzzClientDecode \
+	./nt4/wire:FuzzDecode \
+	./nt4/wire:FuzzClientDecode \
 	./wpilog:FuzzSummarize \
 	./frc:FuzzSparkStatus \
 	./ros:FuzzParseArgs \

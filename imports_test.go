@@ -35,7 +35,7 @@ var allowed = map[string][]string{
 	"hal/ctre":           {"hal", "frc"},
 	"internal/qemutest":  {"internal/tooltest"},
 	"internal/fakehal":   {},
-	"internal/scagent":   {"internal/fakehal", "internal/vmagent", "nt4"},
+	"internal/scagent":   {"internal/fakehal", "internal/vmagent", "nt4/wire"},
 	"internal/vmagent":   {},
 	"internal/canagent":  {"internal/vmagent", goroslib, goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
 	"devices":            {"diag", "frc", "hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
@@ -43,7 +43,8 @@ var allowed = map[string][]string{
 	"control":            {"hal", "interfaces", "config", "urdf", "robot"},
 	"daemon":             {"diag", "hal", "interfaces", "config", "urdf", "robot", "devices", "sim", "control", "ros", "wpilibws", "nt4", "wpilog", "telemetry", "jointstate", "ros2bridge", "ros2node", "rtps"},
 	"telemetry":          {"hal", "interfaces", "control", "robot", "urdf"},
-	"nt4":                {"telemetry", "internal/ratelimit", "internal/admit", "internal/relisten", "github.com/coder/websocket", "github.com/tinylib/msgp/msgp"},
+	"nt4/wire":           {"github.com/coder/websocket", "github.com/tinylib/msgp/msgp"},
+	"nt4":                {"telemetry", "nt4/wire", "internal/ratelimit", "internal/admit", "internal/relisten", "github.com/coder/websocket", "github.com/tinylib/msgp/msgp"},
 	"wpilog":             {"telemetry", "control"},
 	"jointstate":         {"interfaces", "urdf", "control", "robot"},
 	"ros2bridge":         {"cdr", "control", "jointstate", "ros2msg", "ros2node", "rtps", "internal/ratelimit"},
@@ -59,7 +60,7 @@ var allowed = map[string][]string{
 	"internal/ratelimit": {},
 	"internal/admit":     {},
 	"internal/relisten":  {},
-	"internal/attack":    {"nt4", "ros/master", goroslib, goroslib + "/pkg/msgs/sensor_msgs", "github.com/coder/websocket"},
+	"internal/attack":    {"nt4/wire", "ros/master", goroslib, goroslib + "/pkg/msgs/sensor_msgs", "github.com/coder/websocket"},
 	"internal/testrobot": {},
 	"internal/sparkspec": {},
 	"internal/sshdtest":  {"internal/tooltest", "golang.org/x/crypto/ssh"},
@@ -72,7 +73,9 @@ var allowed = map[string][]string{
 	"internal/cpubench/bareloop": {},
 }
 
-// TestImportGraph checks the default build, the roboRIO's (the roborio
+// TestImportGraph checks each package's direct imports against allowed
+// and everything it reaches against DESIGN.md's layers (layers_test.go),
+// in the default build, the roboRIO's (the roborio
 // tag adds hal/wpihal's 2026 cgo files and cmd/frcd's import of
 // hal/roborio) and Systemcore's (the systemcore tag: the 2027 ones).
 func TestImportGraph(t *testing.T) {
@@ -82,6 +85,9 @@ func TestImportGraph(t *testing.T) {
 			t.Fatalf("go list -tags %q: %v", tags, err)
 		}
 		checkImports(t, string(out))
+		for _, e := range checkLayers(goListDeps(t, tags)) { // layers_test.go: transitively
+			t.Errorf("-tags %q: %s", tags, e)
+		}
 	}
 }
 

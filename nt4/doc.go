@@ -59,9 +59,10 @@
 // Options.Retry, a port another program holds is tried again every Retry
 // (ListenErr says why it does not listen yet).
 //
-// Conn (conn.go) is the client side, sharing the message codec: Dial,
-// Subscribe, Publish, Set, the announced topics and their latest values
-// (frcd's tests and the Systemcore VM's agent use it).
+// The message codec and the client side (Conn: Dial, Subscribe, Publish,
+// Set, the announced topics and their latest values; frcd's tests and the
+// Systemcore VM's agent use it) are package nt4/wire, which imports no
+// frcd package: a user of the client does not pull in this server.
 //
 // Not served: the $clients, $serverpub... meta topics (AdvantageScope's
 // NT4 source, Mechanical-Advantage/AdvantageScope 39b8239
