@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,7 +17,6 @@ import (
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/diag"
-	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/backends"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
@@ -205,40 +203,11 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	if *useSim {
-		simulated, _ := backends.Simulated()
-		if *halName != "" && *halName != simulated.Name {
-			fmt.Fprintf(stderr, "frcd run: --sim and --hal %s contradict each other\n", *halName)
-			return exitUsage
-		}
-		*halName = simulated.Name
-	}
-	be, known := backends.Lookup(*halName)
-	switch {
-	case known:
-	case *halName == "":
-		fmt.Fprintln(stderr, "frcd run: "+halHint())
-		return exitUsage
-	default:
-		fmt.Fprintf(stderr, "frcd run: --hal %s: want %s%s\n", *halName, backendList(), diag.DidYouMean(*halName, backends.Names()))
+	be, ok := chooseBackend(fs, *halName, *useSim, stderr)
+	if !ok {
 		return exitUsage
 	}
 	onSim := be.Simulated
-	if !onSim {
-		var simOnly []string
-		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "disabled", "seed", "scenario", "save-scenario", "wpilibws":
-				if f.Name != "wpilibws" || f.Value.String() != "off" { // off is off anywhere (a launch file's)
-					simOnly = append(simOnly, "--"+f.Name)
-				}
-			}
-		})
-		if len(simOnly) > 0 {
-			fmt.Fprintf(stderr, "frcd run: %s only apply to the simulated HAL (--hal sim)\n", strings.Join(simOnly, ", "))
-			return exitUsage
-		}
-	}
 	mode, err := ros.ParseMasterMode(*masterFlag)
 	if err != nil {
 		fmt.Fprintf(stderr, "frcd run: %v\n", err)
@@ -253,16 +222,10 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "frcd run: %v\n", err)
 		return exitUsage
 	}
-	r, list, ioErr := robot.Load(urdfPath, yamlPath)
-	if ioErr != nil || list.Errors() > 0 {
-		list.WriteText(stderr)
-		fmt.Fprintln(stderr, summary(r, list, urdfPath, yamlPath))
-		if ioErr != nil {
-			return exitUsage
-		}
-		return exitInvalid
+	r, code := loadRobot(urdfPath, yamlPath, stderr)
+	if r == nil {
+		return code
 	}
-	list.WriteText(stderr) // warnings
 	logger := log.New(stderr, "", 0)
 	limit, from := applyMemoryLimit(os.Getenv)
 	var sigs *signals // set before the daemon runs
@@ -305,21 +268,9 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	var d *daemon.Daemon
-	where := "the simulated HAL"
-	if onSim {
-		d, err = daemon.NewSim(r, o)
-	} else {
-		var b hal.Backend
-		if b, where, err = be.Open(r.Config, logger.Printf); err != nil {
-			fmt.Fprintf(stderr, "frcd run: %v\n", err)
-			return exitUnavailable
-		}
-		d, err = daemon.New(r, b, o) // closes b when it fails
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "frcd run: %v\n", err)
-		return exitInvalid
+	d, where, code := openDaemon(be, r, o, stderr)
+	if d == nil {
+		return code
 	}
 	defer func() {
 		if err := d.Close(); err != nil {
@@ -365,23 +316,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	printTelemetry(stdout, d)
-	if err := d.Run(ctx); err != nil {
-		fmt.Fprintf(stderr, "frcd run: stopping, every output neutral: %v\n", err)
-		var pe *daemon.PanicError
-		if errors.As(err, &pe) {
-			fmt.Fprintf(stderr, "frcd: every output made neutral after the panic\n%s", pe.Stack)
-			return exitPanic
-		}
-		if errors.Is(err, ros.ErrShutdown) {
-			return exitShutdown
-		}
-		return exitInvalid
-	}
-	fmt.Fprintln(stdout, "frcd: stopped; every output neutral")
-	if sig := sigs.Dump(); sig != nil {
-		return exitCode(sig, exitSignal)
-	}
-	return exitOK
+	return runUntilStopped(ctx, d, sigs, stdout, stderr)
 }
 
 // robotFiles parses flags and the two robot files, URDF then YAML (either
