@@ -28,8 +28,8 @@ FUZZ_TARGETS ?= \
 	./wpilibws:FuzzDecode \
 	./hal/socketcan:FuzzDecode \
 	./hal/socketcan:FuzzDecodeFD \
-	./nt4:FuzzDecode \
-	./nt4:FuzzClientDecode \
+	./nt4/wire:FuzzDecode \
+	./nt4/wire:FuzzClientDecode \
 	./wpilog:FuzzSummarize \
 	./frc:FuzzSparkStatus \
 	./ros:FuzzParseArgs \
@@ -162,8 +162,9 @@ fuzz: ## run each fuzz target for FUZZTIME (default 60s)
 		$(GO) test $$pkg -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME); \
 	done
 
-docs: ## regenerate docs/devices.md from the device table
+docs: ## regenerate docs/devices.md from the device table and docs/flags.md from the commands' flags
 	$(GO) test ./config -run TestDocsUpToDate -update
+	$(GO) test ./cmd/frcd -run TestFlagReference -update
 
 run: build ## run the example robot on the simulated HAL, bridged to ROS (embedded master if none runs; Ctrl-C stops)
 	bin/frcd validate $(EXAMPLE_URDF) $(EXAMPLE_YAML)

@@ -23,9 +23,10 @@ var allowed = map[string][]string{
 	"config":             {"diag", "frc", "gopkg.in/yaml.v3"},
 	"robot":              {"diag", "urdf", "config"},
 	"hal":                {"periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
-	"hal/systemcore":     {"hal", "hal/ctre", "config", "diag", "hal/linux", "hal/socketcan", "hal/heartbeat", "hal/wpihal"},
-	"hal/linux":          {"hal", "hal/ctre", "config", "hal/periph", "hal/socketcan", "hal/heartbeat", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
-	"hal/roborio":        {"hal/ctre", "hal/wpihal"},
+	"hal/backends":       {"hal", "config", "diag"},
+	"hal/systemcore":     {"hal", "hal/backends", "hal/ctre", "config", "diag", "hal/linux", "hal/socketcan", "hal/heartbeat", "hal/wpihal"},
+	"hal/linux":          {"hal", "hal/backends", "hal/ctre", "config", "hal/periph", "hal/socketcan", "hal/heartbeat", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
+	"hal/roborio":        {"hal", "hal/backends", "config", "hal/ctre", "hal/wpihal"},
 	"hal/wpihal":         {"hal", "hal/ctre", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"hal/periph":         {"hal", "periph.io/x/conn/v3/gpio", "periph.io/x/conn/v3/gpio/gpioreg", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/i2c/i2creg", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3/spi/spireg", "periph.io/x/host/v3"},
 	"hal/haltest":        {"frc", "hal", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
@@ -34,15 +35,16 @@ var allowed = map[string][]string{
 	"hal/ctre":           {"hal", "frc"},
 	"internal/qemutest":  {"internal/tooltest"},
 	"internal/fakehal":   {},
-	"internal/scagent":   {"internal/fakehal", "internal/vmagent", "nt4"},
+	"internal/scagent":   {"internal/fakehal", "internal/vmagent", "nt4/wire"},
 	"internal/vmagent":   {},
 	"internal/canagent":  {"internal/vmagent", goroslib, goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
 	"devices":            {"diag", "frc", "hal", "interfaces", "config", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
-	"sim":                {"frc", "hal", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
+	"sim":                {"frc", "hal", "hal/backends", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"control":            {"hal", "interfaces", "config", "urdf", "robot"},
 	"daemon":             {"diag", "hal", "interfaces", "config", "urdf", "robot", "devices", "sim", "control", "ros", "wpilibws", "nt4", "wpilog", "telemetry", "jointstate", "ros2bridge", "ros2node", "rtps"},
 	"telemetry":          {"hal", "interfaces", "control", "robot", "urdf"},
-	"nt4":                {"telemetry", "internal/ratelimit", "internal/admit", "internal/relisten", "github.com/coder/websocket", "github.com/tinylib/msgp/msgp"},
+	"nt4/wire":           {"github.com/coder/websocket", "github.com/tinylib/msgp/msgp"},
+	"nt4":                {"telemetry", "nt4/wire", "internal/ratelimit", "internal/admit", "internal/relisten", "github.com/coder/websocket", "github.com/tinylib/msgp/msgp"},
 	"wpilog":             {"telemetry", "control"},
 	"jointstate":         {"interfaces", "urdf", "control", "robot"},
 	"ros2bridge":         {"cdr", "config", "control", "hal", "jointstate", "ros2msg", "ros2node", "rtps", "internal/ratelimit"},
@@ -58,12 +60,12 @@ var allowed = map[string][]string{
 	"internal/ratelimit": {},
 	"internal/admit":     {},
 	"internal/relisten":  {},
-	"internal/attack":    {"nt4", "ros/master", goroslib, goroslib + "/pkg/msgs/sensor_msgs", "github.com/coder/websocket"},
+	"internal/attack":    {"nt4/wire", "ros/master", goroslib, goroslib + "/pkg/msgs/sensor_msgs", "github.com/coder/websocket"},
 	"internal/testrobot": {},
 	"internal/sparkspec": {},
 	"internal/sshdtest":  {"internal/tooltest", "golang.org/x/crypto/ssh"},
 	"deploy":             {"diag", "robot", "github.com/pkg/sftp", "golang.org/x/crypto/ssh", "golang.org/x/crypto/ssh/knownhosts"},
-	"cmd/frcd":           {"diag", "config", "devices", "hal", "hal/roborio", "hal/linux", "hal/systemcore", "robot", "daemon", "ros", "sim", "wpilibws", "deploy", "nt4", "wpilog", "ros2node", "rtps"},
+	"cmd/frcd":           {"diag", "config", "devices", "hal", "hal/backends", "hal/roborio", "hal/linux", "hal/systemcore", "robot", "daemon", "ros", "sim", "wpilibws", "deploy", "nt4", "wpilog", "ros2node", "rtps"},
 	"wpilibws":           {"frc", "hal", "config", "sim", "urdf", "github.com/coder/websocket", "internal/admit", "internal/relisten"},
 
 	// make bench's CPU measure and its bare-loop reference
@@ -71,7 +73,9 @@ var allowed = map[string][]string{
 	"internal/cpubench/bareloop": {},
 }
 
-// TestImportGraph checks the default build, the roboRIO's (the roborio
+// TestImportGraph checks each package's direct imports against allowed
+// and everything it reaches against DESIGN.md's layers (layers_test.go),
+// in the default build, the roboRIO's (the roborio
 // tag adds hal/wpihal's 2026 cgo files and cmd/frcd's import of
 // hal/roborio) and Systemcore's (the systemcore tag: the 2027 ones).
 func TestImportGraph(t *testing.T) {
@@ -81,6 +85,9 @@ func TestImportGraph(t *testing.T) {
 			t.Fatalf("go list -tags %q: %v", tags, err)
 		}
 		checkImports(t, string(out))
+		for _, e := range checkLayers(goListDeps(t, tags)) { // layers_test.go: transitively
+			t.Errorf("-tags %q: %s", tags, e)
+		}
 	}
 }
 

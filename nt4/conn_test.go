@@ -8,6 +8,7 @@ import (
 
 	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/nt4"
+	"github.com/frcd/frcd/nt4/wire"
 )
 
 // startServer runs an nt4.Server on a free loopback port.
@@ -30,12 +31,12 @@ func TestConnPublishSubscribe(t *testing.T) {
 	s := startServer(t)
 	addr := s.Addr().String()
 	ctx := context.Background()
-	sys, err := nt4.Dial(ctx, addr, "systemserver")
+	sys, err := wire.Dial(ctx, addr, "systemserver")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer sys.Close()
-	robot, err := nt4.Dial(ctx, addr, "frcd")
+	robot, err := wire.Dial(ctx, addr, "frcd")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestConnPublishSubscribe(t *testing.T) {
 		t.Errorf("Err %v, Dropped %d", robot.Err(), robot.Dropped())
 	}
 	s2 := startServer(t) // a server that goes away: the reader stops, saying why
-	c, err := nt4.Dial(ctx, s2.Addr().String(), "x")
+	c, err := wire.Dial(ctx, s2.Addr().String(), "x")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestConnPublishSubscribe(t *testing.T) {
 	default:
 		t.Errorf("Done not closed after Close")
 	}
-	if _, err := nt4.Dial(ctx, "127.0.0.1:1", "x"); err == nil {
+	if _, err := wire.Dial(ctx, "127.0.0.1:1", "x"); err == nil {
 		t.Errorf("Dial to a closed port succeeded")
 	}
 }

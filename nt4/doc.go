@@ -62,9 +62,10 @@
 // Options.Retry, a port another program holds is tried again every Retry
 // (ListenErr says why it does not listen yet).
 //
-// Conn (conn.go) is the client side, sharing the message codec: Dial,
-// Subscribe, Publish, Set, the announced topics and their latest values
-// (frcd's tests and the Systemcore VM's agent use it).
+// The message codec and the client side (Conn: Dial, Subscribe, Publish,
+// Set, the announced topics and their latest values; frcd's tests and the
+// Systemcore VM's agent use it) are package nt4/wire, which imports no
+// frcd package: a user of the client does not pull in this server.
 //
 // The meta topics $clients, $serverpub, $serversub, $clientsub$NAME and
 // $clientpub$NAME are served (meta.go), hidden from the prefix "" as the

@@ -16,6 +16,7 @@ import (
 
 	"github.com/frcd/frcd/internal/admit"
 	"github.com/frcd/frcd/internal/relisten"
+	"github.com/frcd/frcd/nt4/wire"
 	"github.com/frcd/frcd/telemetry"
 )
 
@@ -25,9 +26,9 @@ const DefaultAddr = "127.0.0.1:5810"
 
 // The subprotocols, in the order the server prefers them.
 const (
-	ProtoV41 = "v4.1.networktables.first.wpi.edu"
-	ProtoV40 = "networktables.first.wpi.edu"
-	ProtoRTT = "rtt.networktables.first.wpi.edu"
+	ProtoV41 = wire.ProtoV41
+	ProtoV40 = wire.ProtoV40
+	ProtoRTT = wire.ProtoRTT
 )
 
 // Limits on clients.

@@ -245,12 +245,29 @@ func TestCrossChecks(t *testing.T) {
 	}
 }
 
+// A leftover xacro element urdfdom skips, beside a whole robot, is a
+// warning: the URDF is readable and the YAML is checked against it as
+// usual, here with no error; the YAML naming a joint only a macro would
+// have made fails that check.
+func TestLeftoverXacroIsCrossChecked(t *testing.T) {
+	leftover := edit(t, baseURDF, `<robot name="t">`, `<robot name="t" xmlns:xacro="http://ros.org/wiki/xacro">
+  <xacro:include filename="$(find t)/t.xacro"/>`)
+	r, got := check(t, leftover, baseYAML)
+	if r == nil || len(got) != 1 || !strings.Contains(got[0], "r.urdf:3:3: warning: xacro is not expanded: urdfdom (ROS) skips these xacro elements") {
+		t.Fatalf("robot %v, findings:\n%s\nwant the one xacro warning", r != nil, strings.Join(got, "\n"))
+	}
+	_, got = check(t, leftover, baseYAML+"  - {name: lift_joint, type: talon, channel: 9}\n")
+	if !strings.Contains(strings.Join(got, "\n"), `error: talon "lift_joint": no URDF joint named "lift_joint"`) {
+		t.Errorf("a YAML joint the xacro would have made is not refused:\n%s", strings.Join(got, "\n"))
+	}
+}
+
 // An unreadable file gets its one finding; the other file is not checked
 // against the little that was read from it.
 func TestUnreadableFileIsNotCrossChecked(t *testing.T) {
 	cases := map[string][2]string{
 		"malformed URDF":  {"<robot name=\"t\"><link name=\"base\">", baseYAML},
-		"xacro URDF":      {"<robot name=\"t\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\"><xacro:property name=\"a\" value=\"1\"/><link name=\"base\"/></robot>", baseYAML},
+		"xacro URDF":      {"<robot name=\"t\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\"><xacro:property name=\"a\" value=\"1\"/><link name=\"${a}\"/></robot>", baseYAML},
 		"empty URDF":      {"", baseYAML},
 		"invalid YAML":    {baseURDF, "joints:\n  - {name: a\n"},
 		"binary YAML":     {baseURDF, "\x00\x01"},

@@ -8,6 +8,7 @@ import (
 // TestInputProblems pins whole-file problems to exact file:line:col strings.
 func TestInputProblems(t *testing.T) {
 	const xacroErr = "error: xacro is not expanded: run `xacro` first"
+	const xacroWarn = "warning: " + xacroSkipped
 	tests := []struct {
 		name  string
 		src   string
@@ -59,7 +60,7 @@ func TestInputProblems(t *testing.T) {
 		{"xacro attribute", "<robot name=\"r\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n  <link name=\"a\" xacro:if=\"1\"/>\n</robot>",
 			[]string{"r.urdf:2:18: " + xacroErr}, []string{"a"}},
 		{"xacro namespace under another prefix", "<robot name=\"r\" xmlns:x=\"http://ros.org/wiki/xacro\">\n  <link name=\"a\"/>\n  <x:include filename=\"arm.xacro\"/>\n</robot>",
-			[]string{"r.urdf:3:3: " + xacroErr}, []string{"a"}},
+			[]string{"r.urdf:3:3: " + xacroWarn}, []string{"a"}},
 		{"xacro expression", "<robot name=\"r\">\n  <link name=\"a\"><visual><origin xyz=\"${w} 0 0\"/><geometry><box size=\"1 1 1\"/></geometry></visual></link>\n</robot>",
 			[]string{"r.urdf:2:34: " + xacroErr}, []string{"a"}},
 		{"xacro does not hide other findings", "<robot name=\"r\" xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n  <xacro:include filename=\"arm.xacro\"/>\n  <link name=\"a\"/>\n  <joint name=\"j\" type=\"revolut\"><parent link=\"a\"/><child link=\"b\"/><limit effort=\"${e}\" velocity=\"1\"/></joint>\n  <link name=\"b\"><inertial><mass value=\"x\"/><inertia ixx=\"1\" ixy=\"0\" ixz=\"0\" iyy=\"1\" iyz=\"0\" izz=\"1\"/></inertial></link>\n</robot>",
@@ -117,5 +118,41 @@ func TestRuneColumns(t *testing.T) {
 	}
 	if p, w := r.Link("b").Pos, at(t, src, `<link name="b"`); p != w {
 		t.Errorf("link b at %s, want %s", p, w)
+	}
+}
+
+// Leftover xacro elements urdfdom skips (check_urdf accepts both files
+// below as they are) are a warning when the rest is a whole robot: the
+// file is readable and its joints are there. When the rest is not whole
+// (a joint's child only the macro would make: check_urdf refuses it too),
+// or xacro sits in an attribute urdfdom reads, it stays an error and the
+// file unreadable.
+func TestLeftoverXacroElements(t *testing.T) {
+	const decl = `<robot name="r" xmlns:xacro="http://ros.org/wiki/xacro">` + "\n"
+	const joint = `  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/><limit lower="0" upper="1" effort="1" velocity="1"/></joint>` + "\n"
+	for _, tt := range []struct {
+		name, src  string
+		unreadable bool
+		want       string
+	}{
+		{"include, property and an uncalled macro", decl + `  <xacro:include filename="$(find arm)/arm.xacro"/>` + "\n" + `  <xacro:property name="w" value="1"/>` + "\n" +
+			`  <xacro:macro name="m" params="p"><link name="${p}_x"/></xacro:macro>` + "\n" + `  <link name="a"/>` + "\n" + `  <link name="b"/>` + "\n" + joint + "</robot>",
+			false, "r.urdf:2:3: warning: " + xacroSkipped},
+		{"a macro call that would add a link", decl + `  <link name="a"/>` + "\n" + `  <xacro:arm parent="a"/>` + "\n" + joint + "</robot>",
+			true, "r.urdf:3:3: error: xacro is not expanded: run `xacro` first"},
+		{"an element urdfdom reads holds xacro", decl + `  <xacro:property name="w" value="1"/>` + "\n" + `  <link name="a"/>` + "\n" + `  <link name="b"/>` + "\n" +
+			`  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/><limit lower="0" upper="${w}" effort="1" velocity="1"/></joint>` + "\n</robot>",
+			true, "r.urdf:2:3: error: xacro is not expanded: run `xacro` first"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, l := Parse(testFile, []byte(tt.src))
+			got := strings.Join(lines(l), "\n")
+			if got != tt.want || r.Unreadable != tt.unreadable {
+				t.Errorf("unreadable %v, findings:\n\t%s\nwant unreadable %v:\n\t%s", r.Unreadable, got, tt.unreadable, tt.want)
+			}
+			if !tt.unreadable && (r.Joint("j") == nil || len(r.Links) != 2) {
+				t.Errorf("joint j %v, %d links: want the file read without the xacro", r.Joint("j"), len(r.Links))
+			}
+		})
 	}
 }

@@ -13,13 +13,7 @@ import (
 // The Robot is never nil: it holds whatever could be read, even when there
 // are errors, so that callers can still cross-check names against it.
 func Parse(path string, data []byte) (*Robot, diag.List) {
-	r := &Robot{
-		Path:    path,
-		Pos:     diag.Pos{File: path, Line: 1, Col: 1},
-		links:   map[string]*Link{},
-		joints:  map[string]*Joint{},
-		sensors: map[string]*Sensor{},
-	}
+	r := newRobot(path)
 	var l diag.List
 	p := newPositions(path, data)
 	ok, ascii := checkText(p, data, &l)
@@ -36,7 +30,7 @@ func Parse(path string, data []byte) (*Robot, diag.List) {
 	if !fast {
 		root, wellFormed = rd.read(ascii)
 	}
-	r.Unreadable = !wellFormed || rd.xacro || root == nil || root.name != "robot"
+	r.Unreadable = !wellFormed || rd.xacro || root == nil || root.name != "robot" // withoutXacro may take xacro back
 	switch {
 	case root == nil:
 		if wellFormed {
@@ -53,9 +47,56 @@ func Parse(path string, data []byte) (*Robot, diag.List) {
 			b.l = new(diag.List)
 		}
 		b.robot(root)
+		if rd.xacro && wellFormed && onlyXacroElements(root) {
+			if r2, l2, ok := withoutXacro(path, p, root, l, rd.xacroAt); ok {
+				r, l = r2, l2
+			}
+		}
 	}
 	l.Sort()
 	return r, l
+}
+
+// xacroSkipped is withoutXacro's warning.
+const xacroSkipped = "xacro is not expanded: urdfdom (ROS) skips these xacro elements, and so does frcd; the rest is a whole robot. Run `xacro` first if they were meant to add links or joints"
+
+func newRobot(path string) *Robot {
+	return &Robot{
+		Path:    path,
+		Pos:     diag.Pos{File: path, Line: 1, Col: 1},
+		links:   map[string]*Link{},
+		joints:  map[string]*Joint{},
+		sensors: map[string]*Sensor{},
+	}
+}
+
+// withoutXacro reads a file whose only xacro is elements urdfdom skips
+// (a leftover <xacro:include>, <xacro:property>, a macro never called) as
+// urdfdom does: without them. When that finds no error the builder did not
+// find beside the xacro one (the tree is whole, every reference resolves),
+// the xacro hides nothing frcd reads, and the file is readable with a
+// warning at the first xacro element; ok is false otherwise, and the file
+// stays refused as unexpanded. A YAML that names a joint or link the xacro
+// would have made still fails its cross-check. read are the findings with
+// the xacro error, at xacroAt.
+func withoutXacro(path string, p *positions, root *node, read diag.List, xacroAt diag.Pos) (*Robot, diag.List, bool) {
+	var l diag.List
+	for _, f := range read {
+		if f.Pos == xacroAt && f.Message == xacroMsg {
+			continue
+		}
+		l = append(l, f)
+	}
+	before := l.Errors()
+	forgetXacro(root)
+	r := newRobot(path)
+	b := &builder{r: r, l: &l, p: p}
+	b.robot(root)
+	if l.Errors() > before {
+		return nil, nil, false
+	}
+	l.Warnf(xacroAt, xacroSkipped)
+	return r, l, true
 }
 
 // builder fills a Robot from the element tree and reports what is wrong.

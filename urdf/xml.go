@@ -23,6 +23,9 @@ type node struct {
 	xacro bool
 	// inXacro is set on an element in the xacro namespace (xacro:macro, ...).
 	inXacro bool
+	// xacroAttr is set when an attribute is xacro's or holds ${...} or
+	// $(...).
+	xacroAttr bool
 }
 
 type attr struct {
@@ -80,6 +83,8 @@ type reader struct {
 	data  []byte
 	l     *diag.List
 	xacro bool // a xacro construct was found (and reported once)
+	// xacroAt is where the first was found.
+	xacroAt diag.Pos
 	// xacroPrefixes are the prefixes bound to the xacro namespace.
 	xacroPrefixes map[string]bool
 }
@@ -87,7 +92,36 @@ type reader struct {
 func (rd *reader) foundXacro(pos diag.Pos) {
 	if !rd.xacro {
 		rd.xacro = true
+		rd.xacroAt = pos
 		rd.l.Errorf(pos, xacroMsg)
+	}
+}
+
+// onlyXacroElements reports whether every xacro construct under n is an
+// element in xacro's namespace, or within one: an element urdfdom skips,
+// with all it holds, as it skips any element it does not know. No
+// attribute outside them is xacro's or holds ${...} or $(...).
+func onlyXacroElements(n *node) bool {
+	if n.inXacro {
+		return true
+	}
+	if n.xacroAttr {
+		return false
+	}
+	for _, k := range n.kids {
+		if !onlyXacroElements(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// forgetXacro clears the xacro marks of n and the elements under it, so
+// that a builder judges them as urdfdom does, without the skipped xacro.
+func forgetXacro(n *node) {
+	n.xacro = false
+	for _, k := range n.kids {
+		forgetXacro(k)
 	}
 }
 
@@ -235,11 +269,11 @@ func (rd *reader) element(t xml.StartElement, before, after int) *node {
 		}
 		if a.Name.Space != "xmlns" && rd.isXacro(a.Name) {
 			rd.foundXacro(rd.p.at(at.off))
-			n.xacro = true
+			n.xacro, n.xacroAttr = true, true
 		}
 		if xacroValue(a.Value) {
 			rd.foundXacro(rd.p.at(at.off))
-			n.xacro = true
+			n.xacro, n.xacroAttr = true, true
 		}
 		for k := 0; k < i; k++ {
 			if n.attrs[k].name == at.name {

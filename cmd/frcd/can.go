@@ -11,6 +11,7 @@ import (
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/diag"
+	"github.com/frcd/frcd/hal/backends"
 	"github.com/frcd/frcd/robot"
 )
 
@@ -115,19 +116,19 @@ func canCommand(args []string, stdout, stderr io.Writer) int {
 	// that the devices poll and the heartbeat goes out as in a match).
 	var d *daemon.Daemon
 	var err error
-	switch *halName {
-	case "sim":
+	switch be, known := backends.Lookup(*halName); {
+	case !known:
+		fmt.Fprintf(stderr, "frcd can scan: --hal %q: want %s\n", *halName, backendList())
+		return exitUsage
+	case be.Simulated:
 		d, err = daemon.NewSim(r, daemon.Options{})
-	case "linux", "roborio", "systemcore":
-		b, _, oerr := openHardware(*halName, r, log.New(stderr, "", 0).Printf)
+	default:
+		b, _, oerr := be.Open(r.Config, log.New(stderr, "", 0).Printf)
 		if oerr != nil {
 			fmt.Fprintf(stderr, "frcd can scan: %v\n", oerr)
 			return exitUnavailable
 		}
 		d, err = daemon.New(r, b, daemon.Options{RealTime: true}) // closes b when it fails
-	default:
-		fmt.Fprintf(stderr, "frcd can scan: --hal %q: want %s\n", *halName, backendList())
-		return exitUsage
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "frcd can scan: %v\n", err)

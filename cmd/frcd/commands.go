@@ -2,22 +2,7 @@ package main
 
 import (
 	"io"
-	"strings"
 )
-
-// backendNames are the --hal names, in the order help texts list them.
-// Every help text, error and suggestion takes them from here; backendCaps
-// (hal.go) says what each provides, and a test checks the two agree.
-var backendNames = []string{"sim", "linux", "roborio", "systemcore"}
-
-// halChoices is the --hal argument as usage lines show it: sim|linux|...
-var halChoices = strings.Join(backendNames, "|")
-
-// backendList is the backends in a sentence: "sim, linux, roborio or systemcore".
-func backendList() string {
-	n := len(backendNames)
-	return strings.Join(backendNames[:n-1], ", ") + " or " + backendNames[n-1]
-}
 
 // A command is one subcommand of frcd.
 type command struct {

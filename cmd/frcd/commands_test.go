@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/frcd/frcd/hal/backends"
 	"github.com/frcd/frcd/internal/tooltest"
 )
 
@@ -32,21 +33,16 @@ func TestHelpExitsZero(t *testing.T) {
 	}
 }
 
-// Each help text that takes --hal names every backend, and every backend
-// name is one backendCaps knows (and no other is).
+// The backends register themselves in the order help texts have always
+// listed them, and each help text that takes --hal names every one.
 func TestHelpNamesEveryBackend(t *testing.T) {
-	for _, name := range backendNames {
-		if _, ok := backendCaps(name); !ok {
-			t.Errorf("backend %q listed but unknown to backendCaps", name)
-		}
-	}
-	if _, ok := backendCaps("rio"); ok {
-		t.Error("backendCaps knows a name that is not a backend")
+	if got, want := strings.Join(backends.Names(), " "), "sim linux roborio systemcore"; got != want {
+		t.Errorf("registered backends %q, want %q", got, want)
 	}
 	_, usage, _ := runFrcd("help")
 	for _, args := range [][]string{{"run", "--help"}, {"validate", "--help"}, {"can", "scan", "--help"}} {
 		_, out, _ := runFrcd(args...)
-		for _, name := range backendNames {
+		for _, name := range backends.Names() {
 			for _, text := range []string{out, usage} {
 				if !regexp.MustCompile(`\b` + name + `\b`).MatchString(text) {
 					t.Errorf("frcd %v or the usage omits backend %q:\n%s", args, name, text)
@@ -56,6 +52,27 @@ func TestHelpNamesEveryBackend(t *testing.T) {
 		if !strings.Contains(out, halChoices) {
 			t.Errorf("frcd %v: no %q:\n%s", args, halChoices, out)
 		}
+	}
+	if _, out, _ := runFrcd("run", "--help"); !strings.Contains(out, "the HAL: sim (simulated robot), linux (a Linux coprocessor: SocketCAN, GPIO, spidev; the YAML's linux: section), roborio (the roboRIO's FPGA through the WPILib HAL) or systemcore (WPILib's 2027 controller; docs/systemcore.md)") {
+		t.Errorf("run --help: --hal's text is not built from every backend's Help:\n%s", out)
+	}
+}
+
+// Without --hal, run names each registered backend and where it runs; an
+// unknown one gets a suggestion from the registered names.
+func TestRunWithoutHAL(t *testing.T) {
+	urdf, yaml := "../../examples/minimal/robot.urdf", "../../examples/minimal/robot.yaml"
+	code, _, errOut := runFrcd("run", urdf, yaml)
+	if want := "frcd run: which HAL? add --hal sim (or --sim) for the simulated robot, --hal linux on a coprocessor, --hal roborio on the roboRIO, --hal systemcore on Systemcore\n"; code != exitUsage || errOut != want {
+		t.Errorf("run without --hal: exit %d, stderr %q, want %d, %q", code, errOut, exitUsage, want)
+	}
+	code, _, errOut = runFrcd("run", "--hal", "systemcor", urdf, yaml)
+	if code != exitUsage || !strings.Contains(errOut, "want sim, linux, roborio or systemcore") || !strings.Contains(errOut, `"systemcore"`) {
+		t.Errorf("run --hal systemcor: exit %d, stderr %q", code, errOut)
+	}
+	code, _, errOut = runFrcd("run", "--sim", "--hal", "linux", urdf, yaml)
+	if code != exitUsage || !strings.Contains(errOut, "--sim and --hal linux contradict each other") {
+		t.Errorf("run --sim --hal linux: exit %d, stderr %q", code, errOut)
 	}
 }
 

@@ -1,53 +1,57 @@
 package main
 
 import (
-	"fmt"
+	"strings"
 
-	"github.com/frcd/frcd/hal"
-	"github.com/frcd/frcd/hal/linux"
-	"github.com/frcd/frcd/hal/roborio"
-	"github.com/frcd/frcd/hal/systemcore"
-	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/hal/backends"
+
+	// The backends register themselves (the sim's through daemon).
+	_ "github.com/frcd/frcd/hal/linux"
+	_ "github.com/frcd/frcd/hal/roborio"
+	_ "github.com/frcd/frcd/hal/systemcore"
+	_ "github.com/frcd/frcd/sim"
 )
 
-// openHardware opens a real backend by its --hal name, and says where the
-// robot runs for the start-up line. logf takes the backend's own log
-// lines (the heartbeat's changes of state). The daemon closes it.
-func openHardware(name string, r *robot.Robot, logf func(string, ...any)) (hal.Backend, string, error) {
-	switch name {
-	case "roborio":
-		b, err := openRoboRIO()
-		return b, "the roboRIO (WPILib HAL)", err
-	case "linux":
-		o := linux.OptionsFrom(r.Config)
-		b, err := linux.Open(o, logf)
-		if err != nil {
-			return nil, "", err
-		}
-		return b, fmt.Sprintf("a Linux coprocessor (SocketCAN %v, heartbeat %s)", o.CAN, o.Heartbeat), nil
-	case "systemcore":
-		o := systemcore.OptionsFrom(r.Config)
-		b, err := systemcore.Open(o, logf)
-		if err != nil {
-			return nil, "", err
-		}
-		return b, fmt.Sprintf("Systemcore (SocketCAN %v, heartbeat %s, WPILib HAL)", o.CAN, o.HeartbeatMode()), nil
+// Every --hal help text, error and suggestion takes the backends from
+// their registry (hal/backends), in its order.
+
+// halChoices is the --hal argument as usage lines show it: sim|linux|...
+var halChoices = strings.Join(backends.Names(), "|")
+
+// backendList is the backends in a sentence: "sim, linux, roborio or systemcore".
+func backendList() string { return orList(backends.Names()) }
+
+// halHelp is run's --hal help: each backend's name and what it is.
+func halHelp() string {
+	var items []string
+	for _, b := range backends.All() {
+		items = append(items, b.Name+" ("+b.Help+")")
 	}
-	return nil, "", fmt.Errorf("--hal %s: want sim, linux, roborio or systemcore", name)
+	return "the HAL: " + orList(items)
 }
 
-// backendCaps is what the backend of that --hal name provides, known
-// without opening it (the sim emulates every device).
-func backendCaps(name string) (hal.Caps, bool) {
-	switch name {
-	case "sim":
-		return hal.AllCaps, true
-	case "linux":
-		return linux.Caps, true
-	case "roborio":
-		return roborio.Caps, true
-	case "systemcore":
-		return systemcore.Caps, true
+// halHint is what run says when --hal is missing: each backend's --hal
+// and where it runs.
+func halHint() string {
+	var items []string
+	for _, b := range backends.All() {
+		item := "--hal " + b.Name
+		if b.Simulated {
+			item += " (or --sim)"
+		}
+		items = append(items, item+" "+b.Hint)
 	}
-	return 0, false
+	return "which HAL? add " + strings.Join(items, ", ")
+}
+
+// orList is a list in a sentence: "a, b or c".
+func orList(items []string) string {
+	switch n := len(items); n {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	default:
+		return strings.Join(items[:n-1], ", ") + " or " + items[n-1]
+	}
 }

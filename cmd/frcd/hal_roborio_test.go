@@ -9,8 +9,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/backends"
 	"github.com/frcd/frcd/hal/roborio"
 )
+
+// openRoboRIO opens the roborio backend as `frcd run --hal roborio` does,
+// through the registry.
+func openRoboRIO() (hal.Backend, error) {
+	be, ok := backends.Lookup("roborio")
+	if !ok {
+		return nil, errors.New("no roborio backend registered")
+	}
+	b, _, err := be.Open(nil, nil)
+	return b, err
+}
 
 // On a machine without the WPILib HAL (any but a roboRIO), opening it
 // fails with one line naming the file, where frcd looked and what to do.

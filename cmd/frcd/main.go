@@ -3,7 +3,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,8 +17,7 @@ import (
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/devices"
 	"github.com/frcd/frcd/diag"
-	"github.com/frcd/frcd/hal"
-	"github.com/frcd/frcd/hal/systemcore"
+	"github.com/frcd/frcd/hal/backends"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/sim"
@@ -134,20 +132,16 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	caps, known := backendCaps(*halName)
+	be, known := backends.Lookup(*halName)
 	if *halName != "" && !known {
-		fmt.Fprintf(stderr, "frcd validate: --hal %s: want %s%s\n", *halName, backendList(), diag.DidYouMean(*halName, backendNames))
+		fmt.Fprintf(stderr, "frcd validate: --hal %s: want %s%s\n", *halName, backendList(), diag.DidYouMean(*halName, backends.Names()))
 		return exitUsage
 	}
 	r, list, ioErr := robot.Load(urdfPath, yamlPath)
-	if r != nil && *halName != "" {
-		vendored := caps & hal.VendorCaps // CTRE's libraries, on hardware; the sim emulates them
-		if *halName == "sim" {
-			vendored = 0
-		}
-		devices.CheckBackend(r.Config, *halName, caps, vendored, &list)
-		if *halName == "systemcore" {
-			systemcore.CheckChannels(r.Config, &list)
+	if r != nil && known {
+		devices.CheckBackend(r.Config, be.Name, be.Caps, be.Vendored, &list)
+		if be.Validate != nil {
+			be.Validate(r.Config, &list)
 		}
 	}
 	loads := checkCAN(r, &list)
@@ -177,7 +171,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 func runDaemon(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", stderr)
 	useSim := fs.Bool("sim", false, "run on the simulated HAL (--hal sim)")
-	halName := fs.String("hal", "", "the HAL: sim (simulated robot), linux (a Linux coprocessor: SocketCAN, GPIO, spidev; the YAML's linux: section), roborio (the roboRIO's FPGA through the WPILib HAL) or systemcore (WPILib's 2027 controller; docs/systemcore.md)")
+	halName := fs.String("hal", "", halHelp())
 	noROS := fs.Bool("no-ros", false, "run without the ROS bridge")
 	rosFlag := fs.String("ros", "1", rosUsage)
 	masterFlag := fs.String("master", "embedded", "embedded: use the master at ROS_MASTER_URI, or start one in-process when none answers; external: only use (and wait for) an external master")
@@ -209,38 +203,11 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return exitUsage
 	}
-	if *useSim {
-		if *halName != "" && *halName != "sim" {
-			fmt.Fprintf(stderr, "frcd run: --sim and --hal %s contradict each other\n", *halName)
-			return exitUsage
-		}
-		*halName = "sim"
-	}
-	switch _, known := backendCaps(*halName); {
-	case known:
-	case *halName == "":
-		fmt.Fprintln(stderr, "frcd run: which HAL? add --hal sim (or --sim) for the simulated robot, --hal linux on a coprocessor, --hal roborio on the roboRIO, --hal systemcore on Systemcore")
-		return exitUsage
-	default:
-		fmt.Fprintf(stderr, "frcd run: --hal %s: want %s%s\n", *halName, backendList(), diag.DidYouMean(*halName, backendNames))
+	be, ok := chooseBackend(fs, *halName, *useSim, stderr)
+	if !ok {
 		return exitUsage
 	}
-	onSim := *halName == "sim"
-	if !onSim {
-		var simOnly []string
-		fs.Visit(func(f *flag.Flag) {
-			switch f.Name {
-			case "disabled", "seed", "scenario", "save-scenario", "wpilibws":
-				if f.Name != "wpilibws" || f.Value.String() != "off" { // off is off anywhere (a launch file's)
-					simOnly = append(simOnly, "--"+f.Name)
-				}
-			}
-		})
-		if len(simOnly) > 0 {
-			fmt.Fprintf(stderr, "frcd run: %s only apply to the simulated HAL (--hal sim)\n", strings.Join(simOnly, ", "))
-			return exitUsage
-		}
-	}
+	onSim := be.Simulated
 	mode, err := ros.ParseMasterMode(*masterFlag)
 	if err != nil {
 		fmt.Fprintf(stderr, "frcd run: %v\n", err)
@@ -255,16 +222,10 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "frcd run: %v\n", err)
 		return exitUsage
 	}
-	r, list, ioErr := robot.Load(urdfPath, yamlPath)
-	if ioErr != nil || list.Errors() > 0 {
-		list.WriteText(stderr)
-		fmt.Fprintln(stderr, summary(r, list, urdfPath, yamlPath))
-		if ioErr != nil {
-			return exitUsage
-		}
-		return exitInvalid
+	r, code := loadRobot(urdfPath, yamlPath, stderr)
+	if r == nil {
+		return code
 	}
-	list.WriteText(stderr) // warnings
 	logger := log.New(stderr, "", 0)
 	limit, from := applyMemoryLimit(os.Getenv)
 	var sigs *signals // set before the daemon runs
@@ -307,21 +268,9 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	var d *daemon.Daemon
-	where := "the simulated HAL"
-	if onSim {
-		d, err = daemon.NewSim(r, o)
-	} else {
-		var b hal.Backend
-		if b, where, err = openHardware(*halName, r, logger.Printf); err != nil {
-			fmt.Fprintf(stderr, "frcd run: %v\n", err)
-			return exitUnavailable
-		}
-		d, err = daemon.New(r, b, o) // closes b when it fails
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "frcd run: %v\n", err)
-		return exitInvalid
+	d, where, code := openDaemon(be, r, o, stderr)
+	if d == nil {
+		return code
 	}
 	defer func() {
 		if err := d.Close(); err != nil {
@@ -367,23 +316,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	printTelemetry(stdout, d)
-	if err := d.Run(ctx); err != nil {
-		fmt.Fprintf(stderr, "frcd run: stopping, every output neutral: %v\n", err)
-		var pe *daemon.PanicError
-		if errors.As(err, &pe) {
-			fmt.Fprintf(stderr, "frcd: every output made neutral after the panic\n%s", pe.Stack)
-			return exitPanic
-		}
-		if errors.Is(err, ros.ErrShutdown) {
-			return exitShutdown
-		}
-		return exitInvalid
-	}
-	fmt.Fprintln(stdout, "frcd: stopped; every output neutral")
-	if sig := sigs.Dump(); sig != nil {
-		return exitCode(sig, exitSignal)
-	}
-	return exitOK
+	return runUntilStopped(ctx, d, sigs, stdout, stderr)
 }
 
 // robotFiles parses flags and the two robot files, URDF then YAML (either

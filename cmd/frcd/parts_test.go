@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/internal/tooltest"
-	"github.com/frcd/frcd/nt4"
+	"github.com/frcd/frcd/nt4/wire"
 )
 
 // lines runs a scanner of r into a channel.
@@ -107,7 +107,7 @@ func TestTwoRobotsOnOneMachine(t *testing.T) {
 	waitLine(t, err2, "frcd: NT4 server is up: listening on 127.0.0.1:"+itoa(nt), all2)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := nt4.Dial(ctx, "127.0.0.1:"+itoa(nt), "dashboard")
+	c, err := wire.Dial(ctx, "127.0.0.1:"+itoa(nt), "dashboard")
 	if err != nil {
 		t.Fatalf("a dashboard on the second: %v", err)
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/frcd/frcd/internal/tooltest"
-	"github.com/frcd/frcd/nt4"
+	"github.com/frcd/frcd/nt4/wire"
 )
 
 // TestSignalsEndNeutral runs frcd on the sim in a child process, drives
@@ -79,7 +79,7 @@ type signalled struct {
 	lines  chan string
 	stderr *tooltest.Buffer
 	ws     *websocket.Conn
-	nt     *nt4.Conn
+	nt     *wire.Conn
 	guard  *time.Timer
 
 	mu       sync.Mutex
@@ -132,7 +132,7 @@ func startSignalled(t *testing.T, yamlPath string) *signalled {
 		t.Fatal(err)
 	}
 	go f.readWS()
-	f.nt, err = nt4.Dial(ctx, ntAddr, "signals")
+	f.nt, err = wire.Dial(ctx, ntAddr, "signals")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ import (
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
 	"github.com/coder/websocket"
 
-	"github.com/frcd/frcd/nt4"
+	"github.com/frcd/frcd/nt4/wire"
 	"github.com/frcd/frcd/ros/master"
 )
 
@@ -164,7 +164,7 @@ func main() {
 	run("40 idle NT4 clients, then a dashboard", func() {
 		var conns []*websocket.Conn
 		for i := range 40 {
-			c, _, err := websocket.Dial(ctx, fmt.Sprintf("ws://"+ntAddr+"/nt/idle%d", i), &websocket.DialOptions{Subprotocols: []string{nt4.ProtoV41}})
+			c, _, err := websocket.Dial(ctx, fmt.Sprintf("ws://"+ntAddr+"/nt/idle%d", i), &websocket.DialOptions{Subprotocols: []string{wire.ProtoV41}})
 			if err == nil {
 				conns = append(conns, c)
 				go func() {
@@ -176,7 +176,7 @@ func main() {
 				}()
 			}
 		}
-		d, err := nt4.Dial(ctx, ntAddr, "dashboard")
+		d, err := wire.Dial(ctx, ntAddr, "dashboard")
 		fmt.Printf("[dashboard served: %v] ", err == nil)
 		if d != nil {
 			d.Close()

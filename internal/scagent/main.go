@@ -21,7 +21,7 @@ import (
 
 	"github.com/frcd/frcd/internal/fakehal"
 	"github.com/frcd/frcd/internal/vmagent"
-	"github.com/frcd/frcd/nt4"
+	"github.com/frcd/frcd/nt4/wire"
 )
 
 func main() {
@@ -182,11 +182,11 @@ func run(frcd, urdf, yaml, lib string) error {
 }
 
 // dialFrcd connects to frcd's NT4 server once it listens.
-func dialFrcd(ctx context.Context) (*nt4.Conn, error) {
-	var c *nt4.Conn
+func dialFrcd(ctx context.Context) (*wire.Conn, error) {
+	var c *wire.Conn
 	err := until("frcd's NT4 server", 30*time.Second, func() bool {
 		var err error
-		c, err = nt4.Dial(ctx, "127.0.0.1:5810", "scagent")
+		c, err = wire.Dial(ctx, "127.0.0.1:5810", "scagent")
 		return err == nil
 	})
 	return c, err

@@ -1,4 +1,4 @@
-package nt4
+package wire
 
 import (
 	"testing"
@@ -28,7 +28,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if len(b) > maxMessageBytes {
+		if len(b) > MaxMessageBytes {
 			return
 		}
 		tooltest.Within(t, time.Second, func() {
@@ -48,13 +48,13 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
-func appendHeaderAny(v Value) []byte { return appendHeader(nil, v.ID, v.Time, v.Type) }
+func appendHeaderAny(v Value) []byte { return AppendHeader(nil, v.ID, v.Time, v.Type) }
 
 // FuzzClientDecode feeds a client connection a server's frames, as text
 // and as binary: it never panics, keeps its topic tables consistent and
 // within their limits, and keeps no value larger than its limit.
 func FuzzClientDecode(f *testing.F) {
-	val := appendHeader(nil, 3, 10, TypeBoolean)
+	val := AppendHeader(nil, 3, 10, TypeBoolean)
 	val = msgp.AppendBool(val, true)
 	for _, s := range [][]byte{
 		[]byte(`[{"method":"announce","params":{"name":"/rhsp/0/connected","id":3,"type":"boolean","properties":{}}}]`),
@@ -65,7 +65,7 @@ func FuzzClientDecode(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if len(b) > maxMessageBytes {
+		if len(b) > MaxMessageBytes {
 			return
 		}
 		tooltest.Within(t, time.Second, func() {

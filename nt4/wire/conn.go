@@ -1,4 +1,4 @@
-package nt4
+package wire
 
 import (
 	"context"
@@ -47,6 +47,13 @@ type ClientTopic struct {
 	Updates uint64
 }
 
+// The client's limits (Conn's comment).
+const (
+	maxTopics      = 4096     // announced topics kept
+	maxClientValue = 64 << 10 // the largest value kept, bytes
+	writeTimeout   = 2 * time.Second
+)
+
 // announceIn and unannounceIn are the server's announce and unannounce
 // params as a client reads them.
 type (
@@ -71,7 +78,7 @@ func Dial(ctx context.Context, addr, name string) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("nt4: %s: %w", addr, err)
 	}
-	ws.SetReadLimit(maxMessageBytes)
+	ws.SetReadLimit(MaxMessageBytes)
 	rctx, rcancel := context.WithCancel(context.Background())
 	c := newConn()
 	c.ws, c.cancel = ws, rcancel
@@ -218,7 +225,7 @@ func (c *Conn) Publish(name, typ string) (int64, error) {
 // Set sends a value of a published topic: typ its binary type id, value
 // its MessagePack encoding (msgp.AppendFloat64 and the like), stamped t µs.
 func (c *Conn) Set(pubuid int64, t int64, typ uint8, value []byte) error {
-	b := append(appendHeader(nil, pubuid, t, typ), value...)
+	b := append(AppendHeader(nil, pubuid, t, typ), value...)
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
 	if err := c.ws.Write(ctx, websocket.MessageBinary, b); err != nil {
