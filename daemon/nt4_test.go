@@ -14,7 +14,7 @@ import (
 	"github.com/tinylib/msgp/msgp"
 
 	"github.com/frcd/frcd/internal/tooltest"
-	"github.com/frcd/frcd/nt4"
+	"github.com/frcd/frcd/nt4/wire"
 	"github.com/frcd/frcd/sim"
 	"github.com/frcd/frcd/telemetry"
 	"github.com/frcd/frcd/urdf"
@@ -35,17 +35,17 @@ func telemetryDaemon(tb testing.TB, rate float64, dir string) *Daemon {
 	return d
 }
 
-// ntReader connects a client (nt4.Conn) to d's NT4 server, serving it
+// ntReader connects a client (wire.Conn) to d's NT4 server, serving it
 // until the test ends, and subscribes it to topics (prefixes) at period:
 // with all, every value (AdvantageScope's logging mode: prefix "",
 // periodic 0.02), else the latest of each period (an Elastic widget:
 // 0.1 s). Call it once per d. It returns once the client holds a value of
 // the topic named first, stepping the telemetry (not the loop) while it
 // waits.
-func ntReader(tb testing.TB, d *Daemon, all bool, period time.Duration, topics ...string) *nt4.Conn {
+func ntReader(tb testing.TB, d *Daemon, all bool, period time.Duration, topics ...string) *wire.Conn {
 	tb.Helper()
 	tooltest.Serve(tb, d.NT.Run)
-	c, err := nt4.Dial(context.Background(), d.NT.Addr().String(), fmt.Sprintf("reader%d", d.NT.Stats().Connects))
+	c, err := wire.Dial(context.Background(), d.NT.Addr().String(), fmt.Sprintf("reader%d", d.NT.Stats().Connects))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func ntReader(tb testing.TB, d *Daemon, all bool, period time.Duration, topics .
 	defer tick.Stop()
 	for {
 		var has bool
-		c.Read(first, func(t *nt4.ClientTopic) { has = t.Value.Raw != nil })
+		c.Read(first, func(t *wire.ClientTopic) { has = t.Value.Raw != nil })
 		if has {
 			return c
 		}
@@ -341,7 +341,7 @@ func TestLinkPoses(t *testing.T) {
 
 // TestTelemetryFollowsSubscriptions: with no log, the telemetry builds
 // and encodes only the topics an NT4 client subscribes to the values of.
-// A client (nt4.Conn) reading three topics gets their values as the
+// A client (wire.Conn) reading three topics gets their values as the
 // source holds them, while the parts nobody reads (the sim's link poses,
 // the Mechanism2d, the Alerts) are not built; when it subscribes to more,
 // the new topics' current values come without another loop cycle; when it
@@ -403,7 +403,7 @@ func TestTelemetryFollowsSubscriptions(t *testing.T) {
 			t.Fatalf("%s: kind %d not compared here", tp.Name, tp.Kind)
 		}
 		var got []byte
-		c.Read(tp.Name, func(ct *nt4.ClientTopic) { got = append(got, ct.Value.Raw...) })
+		c.Read(tp.Name, func(ct *wire.ClientTopic) { got = append(got, ct.Value.Raw...) })
 		return string(got) == string(want)
 	}
 	waitFor := func(what string, ok func() bool) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/frcd/frcd/nt4"
+	"github.com/frcd/frcd/nt4/wire"
 )
 
 // dialFrom opens a plain NT4 connection from local address ip, reading
@@ -22,7 +22,7 @@ func dialFrom(t *testing.T, addr string, ip net.IP, name, subscribe string) (c *
 	hc := &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	c, res, err := websocket.Dial(ctx, "ws://"+addr+"/nt/"+name, &websocket.DialOptions{HTTPClient: hc, Subprotocols: []string{nt4.ProtoV41}})
+	c, res, err := websocket.Dial(ctx, "ws://"+addr+"/nt/"+name, &websocket.DialOptions{HTTPClient: hc, Subprotocols: []string{wire.ProtoV41}})
 	if err != nil {
 		if res == nil {
 			t.Fatal(err)

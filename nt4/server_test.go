@@ -20,6 +20,7 @@ import (
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/nt4"
+	"github.com/frcd/frcd/nt4/wire"
 	"github.com/frcd/frcd/robot"
 )
 
@@ -66,7 +67,7 @@ type frame struct {
 func dial(t *testing.T, d *daemon.Daemon, name string, protos ...string) *wsClient {
 	t.Helper()
 	if len(protos) == 0 {
-		protos = []string{nt4.ProtoV41, nt4.ProtoV40}
+		protos = []string{wire.ProtoV41, wire.ProtoV40}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
@@ -198,9 +199,9 @@ func TestProbeAndHandshake(t *testing.T) {
 	if err == nil || res == nil || res.StatusCode != http.StatusBadRequest {
 		t.Errorf("a handshake without NT4's subprotocol: %v %v, want 400", res, err)
 	}
-	w := dial(t, d, "x", nt4.ProtoV40)
-	if w.c.Subprotocol() != nt4.ProtoV40 {
-		t.Errorf("subprotocol %q, want %q", w.c.Subprotocol(), nt4.ProtoV40)
+	w := dial(t, d, "x", wire.ProtoV40)
+	if w.c.Subprotocol() != wire.ProtoV40 {
+		t.Errorf("subprotocol %q, want %q", w.c.Subprotocol(), wire.ProtoV40)
 	}
 }
 

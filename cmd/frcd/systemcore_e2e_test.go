@@ -19,7 +19,7 @@ import (
 	"github.com/frcd/frcd/hal/systemcore"
 	"github.com/frcd/frcd/internal/fakehal"
 	"github.com/frcd/frcd/internal/tooltest"
-	"github.com/frcd/frcd/nt4"
+	"github.com/frcd/frcd/nt4/wire"
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/wpilog"
 )
@@ -104,7 +104,7 @@ func TestSystemcoreDriverStationEndToEnd(t *testing.T) {
 	// joystick under frcd's prefix, as a dashboard reads them.
 	dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer dcancel()
-	c, err := nt4.Dial(dctx, ntAddr, "e2e")
+	c, err := wire.Dial(dctx, ntAddr, "e2e")
 	if err != nil {
 		t.Fatal(err)
 	}
