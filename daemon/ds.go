@@ -2,7 +2,6 @@ package daemon
 
 import (
 	"github.com/frcd/frcd/hal"
-	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/telemetry"
 )
 
@@ -14,7 +13,7 @@ import (
 // hal.MatchTimer. Brownout comes from the backend, sim or hardware, when
 // it implements hal.Brownouts (the sim's from its battery's sag); a
 // failed read leaves it unknown.
-func (d *Daemon) driverStation(dst *ros.DSInfo) {
+func (d *Daemon) driverStation(dst *hal.DSInfo) {
 	if bo, ok := d.backend.(hal.Brownouts); ok {
 		b, err := bo.BrownedOut()
 		dst.Brownout, dst.HasBrownout = b, err == nil
@@ -25,7 +24,7 @@ func (d *Daemon) driverStation(dst *ros.DSInfo) {
 		}
 		if d.WS != nil {
 			station, t := d.WS.Match()
-			dst.Alliance, dst.Station = ros.ParseStation(station)
+			dst.Alliance, dst.Station = hal.ParseStation(station)
 			dst.MatchTime = t
 		}
 		return
@@ -67,7 +66,7 @@ func (d *Daemon) wpilibMatch(m *telemetry.Match) {
 	}
 	if d.Sim != nil && d.WS != nil {
 		station, _ := d.WS.Match()
-		alliance, n := ros.ParseStation(station)
+		alliance, n := hal.ParseStation(station)
 		m.Red, m.Station = alliance == "red", n
 	}
 }

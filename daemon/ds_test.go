@@ -3,8 +3,8 @@ package daemon
 import (
 	"testing"
 
+	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/robot"
-	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/sim"
 )
 
@@ -25,7 +25,7 @@ func TestDriverStationBrownout(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		info := ros.DSInfo{HasBrownout: !c.want, Brownout: !c.want}
+		info := hal.DSInfo{HasBrownout: !c.want, Brownout: !c.want}
 		d.driverStation(&info)
 		if !info.HasBrownout || info.Brownout != c.want {
 			t.Errorf("battery %v V: brownout %v (known %v), want %v", c.volts, info.Brownout, info.HasBrownout, c.want)

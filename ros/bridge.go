@@ -13,6 +13,7 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/ros/master"
 )
 
@@ -78,7 +79,7 @@ type Options struct {
 	// DriverStation, when set, fills what the Driver Station says beyond
 	// the snapshot (joysticks, match time, alliance, brownout) for the
 	// driver_station/ topics, from the bridge's goroutine.
-	DriverStation func(*DSInfo)
+	DriverStation func(*hal.DSInfo)
 	// Rest are the positions /joint_states reports for joints not yet
 	// measured (jointstate.RestPositions); nil: 0.
 	Rest map[string]float64

@@ -2,7 +2,6 @@ package ros
 
 import (
 	"math"
-	"strings"
 	"time"
 
 	goroslib "github.com/bluenviron/goroslib/v2"
@@ -11,24 +10,6 @@ import (
 
 	"github.com/frcd/frcd/hal"
 )
-
-// DSInfo is what the Driver Station says beyond enable, e-stop, mode
-// and attached (which the loop's snapshot has): Options.DriverStation
-// fills it.
-type DSInfo struct {
-	// Joysticks as the Driver Station sends them; a slot with nothing
-	// plugged in has no axes, buttons or POVs and is not published.
-	Joysticks [hal.MaxJoysticks]hal.JoystickState
-	// MatchTime is the time left in the match period, s; negative when
-	// unknown (not published then).
-	MatchTime float64
-	// Alliance is "red" or "blue", Station 1 to 3; "" and 0 when unknown.
-	Alliance string
-	Station  int
-	// Brownout: the roboRIO is in brownout (its outputs disabled);
-	// HasBrownout says whether the backend knows.
-	Brownout, HasBrownout bool
-}
 
 // Driver Station topics, relative to the node's namespace.
 const (
@@ -44,7 +25,7 @@ type dsPubs struct {
 	mode, alliance                     *goroslib.Publisher
 	station                            *goroslib.Publisher
 	matchTime                          *goroslib.Publisher
-	info                               DSInfo
+	info                               hal.DSInfo
 	seq                                [hal.MaxJoysticks]uint32
 }
 
@@ -133,15 +114,4 @@ func joyMessage(j *hal.JoystickState, stamp time.Time, seq *uint32) *sensor_msgs
 		}
 	}
 	return m
-}
-
-// ParseStation reads a WPILib station name ("red1".."blue3").
-func ParseStation(s string) (alliance string, station int) {
-	s = strings.ToLower(strings.TrimSpace(s))
-	for _, a := range []string{"red", "blue"} {
-		if rest, ok := strings.CutPrefix(s, a); ok && len(rest) == 1 && rest[0] >= '1' && rest[0] <= '3' {
-			return a, int(rest[0] - '0')
-		}
-	}
-	return "", 0
 }

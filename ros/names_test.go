@@ -1,7 +1,6 @@
 package ros
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -92,11 +91,6 @@ func TestJoyMessage(t *testing.T) {
 	m := joyMessage(&j, time.Unix(5, 0), &seq)
 	if want := []float32{-1, -1, 1, 0, 0}; !reflect.DeepEqual(m.Axes, want) || !reflect.DeepEqual(m.Buttons, []int32{0, 1}) || m.Header.Seq != 1 {
 		t.Errorf("joy %+v, want axes %v", m, want)
-	}
-	for in, want := range map[string]string{"red1": "red 1", "Blue3": "blue 3", "blue4": " 0", "": " 0", "red": " 0"} {
-		if a, s := ParseStation(in); fmt.Sprintf("%s %d", a, s) != want {
-			t.Errorf("ParseStation(%q) = %s %d", in, a, s)
-		}
 	}
 }
 
