@@ -110,6 +110,17 @@ func newJointTrajectory(cd *config.Device, b *Binder) (runner, error) {
 	return jt, nil
 }
 
+// pids are the PIDs of the joints the roboRIO drives (not those whose
+// device closes its own loop), for SetGain.
+func (jt *jointTrajectory) pids() (joints []string, pids []*PID) {
+	for i := range jt.joints {
+		if !jt.joints[i].device {
+			joints, pids = append(joints, jt.names[i]), append(pids, &jt.joints[i].pid)
+		}
+	}
+	return joints, pids
+}
+
 func (jt *jointTrajectory) fields() int                    { return 0 }
 func (jt *jointTrajectory) observe(time.Duration, float64) {}
 
