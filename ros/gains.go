@@ -67,10 +67,33 @@ type gainWatch struct {
 
 // serveGains sets every controller's type, joints and gains on the
 // parameter server, then reads the gains back every gainPoll until the
-// session closes.
+// session closes: in a goroutine of its own, so that the calls (three or
+// more per controller) never delay the topics and services of a
+// registration.
 func (s *session) serveGains() error {
 	b := s.b
 	w := &gainWatch{b: b, limit: ratelimit.Limiter{Rate: refusedRate, Burst: refusedBurst}}
+	for _, c := range b.o.Loop.Controllers() {
+		for _, id := range c.GainIDs() {
+			g := b.gainParamOf(c, id)
+			g.last, _ = c.Gain(id)
+			w.params = append(w.params, g)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	serve := guard(w.serve, b.o.OnPanic).(func(context.Context))
+	go func() {
+		defer close(done)
+		serve(ctx)
+	}()
+	s.closers = append(s.closers, func() { cancel(); <-done })
+	return nil
+}
+
+// list sets each controller's type, joint(s) and gains.
+func (w *gainWatch) list() error {
+	b := w.b
 	for _, c := range b.o.Loop.Controllers() {
 		if err := b.setParam(b.names.Resolve(c.Name+"/type"), c.Type); err != nil {
 			return fmt.Errorf("set %s/type: %w", c.Name, err)
@@ -82,25 +105,13 @@ func (s *session) serveGains() error {
 		if err := b.setParam(b.names.Resolve(c.Name+"/"+key), joints); err != nil {
 			return fmt.Errorf("set %s/%s: %w", c.Name, key, err)
 		}
-		for _, id := range c.GainIDs() {
-			g := b.gainParamOf(c, id)
-			g.last, _ = c.Gain(id)
-			if err := b.setParam(g.key(), g.last); err != nil {
-				return fmt.Errorf("set %s: %w", g.key(), err)
-			}
-			w.params = append(w.params, g)
+	}
+	for i := range w.params {
+		g := &w.params[i]
+		if err := b.setParam(g.key(), g.last); err != nil {
+			return fmt.Errorf("set %s: %w", g.key(), err)
 		}
 	}
-	if len(w.params) == 0 {
-		return nil
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		w.run(ctx)
-	}()
-	s.closers = append(s.closers, func() { cancel(); <-done })
 	return nil
 }
 
@@ -112,7 +123,14 @@ func toAny(ss []string) []any {
 	return out
 }
 
-func (w *gainWatch) run(ctx context.Context) {
+// serve lists the controllers, then reads the gains back until ctx ends.
+func (w *gainWatch) serve(ctx context.Context) {
+	if err := w.list(); err != nil {
+		w.b.o.Logf("ros: the controllers' parameters: %v", err)
+	}
+	if len(w.params) == 0 {
+		return
+	}
 	tick := time.NewTicker(gainPoll)
 	defer tick.Stop()
 	for {

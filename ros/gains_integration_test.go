@@ -57,6 +57,12 @@ func TestGainsOnParameterServer(t *testing.T) {
 		}
 		return v
 	}
+	// The parameters are set beside the registration: the last one set
+	// (the last joint's feedforward of the last controller) says they all are.
+	tooltest.Eventually(t, 10*time.Second, "the controllers on the parameter server", func() bool {
+		out, err := e.Run("rosparam", "get", "/arm_trajectory/velocity_ff/elevator_joint")
+		return err == nil && strings.TrimSpace(out) == "0.5"
+	})
 	for key, want := range map[string]string{
 		"/hood_position/type": "effort_controllers/JointPositionController", "/hood_position/joint": "hood_joint",
 		"/hood_position/pid/p": "20.0", "/arm_trajectory/gains/shoulder_joint/p": "40.0",
