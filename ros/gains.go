@@ -2,6 +2,7 @@ package ros
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -182,12 +183,23 @@ func (w *gainWatch) poll(ctx context.Context) {
 	}
 }
 
+// maxGainsReply bounds the reply to one namespace of gains read back: a
+// controller's take a few hundred bytes.
+const maxGainsReply = 64 << 10
+
 // get returns the value of key on the parameter server, or nil when the
-// master does not answer; a key that is not set is an empty tree.
+// master does not answer or the value is over maxGainsReply (logged); a
+// key that is not set is an empty tree.
 func (w *gainWatch) get(ctx context.Context, key string) any {
 	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
 	defer cancel()
-	v, err := master.Call(ctx, w.b.masterURI, "getParam", w.b.names.Node(), key)
+	v, err := master.CallLimit(ctx, maxGainsReply, w.b.masterURI, "getParam", w.b.names.Node(), key)
+	if errors.Is(err, master.ErrTooLarge) {
+		if ok, _ := w.limit.Allow(w.b.o.Clock()); ok {
+			w.b.o.Logf("ros: %s is over %d bytes: its gains are not read until it is smaller", key, maxGainsReply)
+		}
+		return nil
+	}
 	if err != nil {
 		return nil
 	}

@@ -122,4 +122,24 @@ func TestGainsOnParameterServer(t *testing.T) {
 	if v := get("/hood_position/command_unused"); v != "0" {
 		t.Errorf("a neighbour parameter became %q", v)
 	}
+
+	// 100 kB beside the hood's gains: their namespace is not read (logged)
+	// until it is gone, then a new gain is.
+	e.MustRun(t, "rosparam", "set", "/hood_position/pid/junk", strings.Repeat("x", 100_000))
+	logged := func(s string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, l := range logs {
+			if strings.Contains(l, s) {
+				return true
+			}
+		}
+		return false
+	}
+	tooltest.Eventually(t, 10*time.Second, "the oversized namespace logged", func() bool {
+		return logged("/hood_position/pid is over 65536 bytes")
+	})
+	e.MustRun(t, "rosparam", "delete", "/hood_position/pid/junk")
+	e.MustRun(t, "rosparam", "set", "/hood_position/pid/p", "13")
+	tooltest.Eventually(t, 10*time.Second, "hood p 13 in the loop", func() bool { return pidP() == 13 })
 }
