@@ -30,7 +30,8 @@ import (
 // changed one to Controller.SetGain, which the loop takes between two
 // cycles. A value SetGain refuses (not a number, out of its YAML key's
 // range) is logged and counted, and the parameter set back to the gain the
-// controller kept, so the server never shows a gain that is not running.
+// controller kept, so the server never shows a gain that is not running;
+// a gain retuned through another transport (NT4, ROS 2) is set there too.
 // control_toolbox's i_clamp_min and i_clamp_max are not read: frcd's
 // integral clamp is symmetric (i_clamp).
 
@@ -160,6 +161,11 @@ func (w *gainWatch) poll(ctx context.Context) {
 		}
 		if tree == nil {
 			continue // the master did not answer: next time
+		}
+		if cur, _ := g.c.Gain(g.id); cur != g.last { // retuned elsewhere (NT4, ROS 2): the server follows
+			g.last = cur
+			w.restore(g, "retuned elsewhere")
+			continue
 		}
 		v, present := lookup(tree, g.path)
 		if !present {

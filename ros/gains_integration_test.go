@@ -123,6 +123,15 @@ func TestGainsOnParameterServer(t *testing.T) {
 		t.Errorf("a neighbour parameter became %q", v)
 	}
 
+	// Retuned through another transport (NT4's tuning, ROS 2's
+	// parameters): the parameter server follows.
+	if err := hood.SetGain(control.GainID{Term: control.GainD}, 0.25, d.Now()); err != nil {
+		t.Fatal(err)
+	}
+	tooltest.Eventually(t, 10*time.Second, "/hood_position/pid/d following the controller", func() bool {
+		return get("/hood_position/pid/d") == "0.25"
+	})
+
 	// 100 kB beside the hood's gains: their namespace is not read (logged)
 	// until it is gone, then a new gain is.
 	e.MustRun(t, "rosparam", "set", "/hood_position/pid/junk", strings.Repeat("x", 100_000))
