@@ -126,3 +126,17 @@ func TestSetGain(t *testing.T) {
 		t.Errorf("%v allocations per SetGain and cycle", a)
 	}
 }
+
+// BenchmarkSetGain: a gain handed to a running controller, from outside
+// the loop (a transport's goroutine): a mutex and a copy, no allocation.
+func BenchmarkSetGain(b *testing.B) {
+	d := profiledRobot(b, gainsYAML)
+	arm := d.Loop.Controller("arm")
+	id := control.GainID{Term: control.GainP}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := arm.SetGain(id, float64(i%100), d.Now()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
