@@ -68,7 +68,7 @@ test: deps fmt-check vet rio rio-test systemcore systemcore-test ## install test
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore ./hal/wpihal ./hal/systemcore
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore -run 'ExampleOnFakeHAL|ValidateSystemcore|SystemcoreDriverStationEndToEnd' ./cmd/frcd
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags ctre ./hal/ctre ./hal/linux
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO" ./cmd/frcd
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO|RoboRIOPose" ./cmd/frcd
 	cd third_party/goroslib && FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
 
 deps-bench: ## install what make bench needs on top of deps (roscpp headers, valgrind), only when missing

@@ -56,7 +56,7 @@ type input struct {
 	stamp   time.Duration
 	set     bool
 	refused uint64
-	gains   Gains // a PID's gains (SetGains); fresh until the loop takes them
+	tune    []float64 // the tunable PIDs' gains (SetGain, gains.go); fresh until the loop takes them
 	fresh   bool
 	stopped bool // SetStopped: no command taken, the output neutral
 }
@@ -83,6 +83,7 @@ type Controller struct {
 	run   runner                     // a kindRunner's cycle
 
 	pid        PID
+	tune       tuning       // the PIDs SetGain tunes (gains.go)
 	device     bool         // a position or velocity setpoint goes to the device's own closed loop (config.Device.ClosesLoop), not a PID
 	joint      *mergedJoint // PID feedback, or nil
 	prof       *profiled    // a profiled position controller's, or nil
@@ -450,10 +451,11 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 			iclamp = cd.Float("pid.i_clamp")
 		}
 		c.pid = PID{P: cd.Float("pid.p"), I: cd.Float("pid.i"), D: cd.Float("pid.d"), F: cd.Float("pid.f"), IClamp: iclamp, Max: max}
-		c.in.gains = Gains{P: c.pid.P, I: c.pid.I, D: c.pid.D, F: c.pid.F}
 		iface := bind.iface
 		if i, ok := deviceLoop(cd.Type, targets[0]); ok {
 			iface, c.device = i, true
+		} else {
+			c.bindGains([]string{""}, []*PID{&c.pid})
 		}
 		c.f64, err = interfaces.Claim[float64](reg, c.Name, c.Joints[0], iface)
 	}

@@ -2,13 +2,143 @@ package control
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
+	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/interfaces"
 )
 
 // Gains are a PID controller's gains (the YAML's pid: p, i, d, f).
 type Gains struct{ P, I, D, F float64 }
+
+// The terms of a PID that can be tuned at run time, as control_toolbox's
+// Pid names its parameters (p, i, d, i_clamp; f is frcd's feedforward).
+// Each is checked against its YAML key's range (config.PIDKeys:
+// pid.p...), so a transport takes what a YAML file could have written.
+const (
+	GainP      = "p"
+	GainI      = "i"
+	GainD      = "d"
+	GainIClamp = "i_clamp"
+	GainF      = "f"
+)
+
+// gainTerms are the terms in the order they are stored per PID.
+var gainTerms = [...]string{GainP, GainI, GainD, GainIClamp, GainF}
+
+const nTerms = len(gainTerms)
+
+// GainID names one gain a controller lets be tuned: Term (GainP...) of
+// the PID of Joint, "" for a controller with a single PID (a joint's
+// position, velocity, effort or profiled controller); a joint trajectory
+// controller has one PID per joint its roboRIO drives. Transports map it
+// to their names: ROS 1's <controller>/pid/p or <controller>/gains/<joint>/p.
+type GainID struct{ Joint, Term string }
+
+func (g GainID) String() string {
+	if g.Joint == "" {
+		return g.Term
+	}
+	return g.Joint + "/" + g.Term
+}
+
+// tunable is a runner whose PIDs can be tuned (a joint trajectory
+// controller's): the joints they drive and the PIDs, in one order.
+type tunable interface {
+	pids() (joints []string, pids []*PID)
+}
+
+// tuning is a controller's tunable PIDs, set up by bindGains.
+type tuning struct {
+	joints []string // per PID: its joint, "" for a controller's single PID
+	pids   []*PID   // the PIDs the loop runs, written only by the loop (takeGains)
+	ids    []GainID // every gain, in order: PID by PID, term by term
+	ranges []config.Key
+}
+
+// bindGains records the PIDs a controller lets be tuned and their gains
+// as built, in c.in.tune.
+func (c *Controller) bindGains(joints []string, pids []*PID) {
+	t := &c.tune
+	t.joints, t.pids = joints, pids
+	for _, term := range gainTerms {
+		k := c.typ.Config.Key("pid." + term)
+		if k == nil {
+			continue // an effort controller has no pid.f
+		}
+		t.ranges = append(t.ranges, *k)
+	}
+	c.in.tune = make([]float64, len(pids)*nTerms)
+	for i, p := range pids {
+		copy(c.in.tune[i*nTerms:], []float64{p.P, p.I, p.D, p.IClamp, p.F})
+		for _, k := range t.ranges {
+			t.ids = append(t.ids, GainID{Joint: joints[i], Term: k.Name[len("pid."):]})
+		}
+	}
+}
+
+// GainIDs lists the gains SetGain takes: none for a controller without a
+// PID on the roboRIO (a device closing its own loop keeps the gains of
+// its entry). The slice is shared: do not change it.
+func (c *Controller) GainIDs() []GainID { return c.tune.ids }
+
+// locate returns where id's value is in c.in.tune and its key (with its
+// range), or -1.
+func (c *Controller) locate(id GainID) (int, *config.Key) {
+	p := slices.Index(c.tune.joints, id.Joint)
+	if p < 0 {
+		return -1, nil
+	}
+	for i, term := range gainTerms {
+		if term != id.Term {
+			continue
+		}
+		for k := range c.tune.ranges {
+			if c.tune.ranges[k].Name[len("pid."):] == term {
+				return p*nTerms + i, &c.tune.ranges[k]
+			}
+		}
+	}
+	return -1, nil
+}
+
+// Gain returns a gain's value: the YAML's, or the last SetGain's; false
+// when the controller has no such gain. Safe from any goroutine.
+func (c *Controller) Gain(id GainID) (float64, bool) {
+	i, _ := c.locate(id)
+	if i < 0 {
+		return 0, false
+	}
+	c.in.mu.Lock()
+	defer c.in.mu.Unlock()
+	return c.in.tune[i], true
+}
+
+// SetGain tunes one gain from outside (ROS parameters, a dashboard): the
+// loop takes it at its next cycle, between two PID updates, keeping the
+// integral term. A value that is not finite or outside its YAML key's
+// range (p, i, d and i_clamp >= 0...), and a gain the controller does not
+// have, are refused with ErrRefused, counted as a refused command, and
+// the old value kept. Safe from any goroutine; it does not allocate.
+func (c *Controller) SetGain(id GainID, v float64, now time.Duration) error {
+	i, k := c.locate(id)
+	ok := i >= 0 && interfaces.Finite(v) && v >= k.Min && v <= k.Max
+	vs := [1]float64{v}
+	c.recordAs(now, !ok, true, vs[:])
+	c.in.mu.Lock()
+	defer c.in.mu.Unlock()
+	switch {
+	case i < 0:
+		c.in.refused++
+		return fmt.Errorf("controller %q has no gain %q (it has %v): %w", c.Name, id, c.tune.ids, ErrRefused)
+	case !ok:
+		c.in.refused++
+		return fmt.Errorf("controller %q: gain %s %v: want a number in %g..%g: %w", c.Name, id, v, k.Min, k.Max, ErrRefused)
+	}
+	c.in.tune[i], c.in.fresh = v, true
+	return nil
+}
 
 // HasPID says whether the controller runs a PID (position, velocity,
 // effort and profiled controllers), whose gains SetGains tunes.
@@ -20,12 +150,16 @@ func (c *Controller) HasPID() bool {
 	return false
 }
 
-// Gains returns the PID's gains: the YAML's, or the last SetGains.
-// Safe from any goroutine.
+// Gains returns the PID's gains: the YAML's, or the last SetGains or
+// SetGain. Safe from any goroutine.
 func (c *Controller) Gains() Gains {
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
-	return c.in.gains
+	if len(c.in.tune) < nTerms {
+		return Gains{}
+	}
+	g := c.in.tune
+	return Gains{P: g[0], I: g[1], D: g[2], F: g[4]}
 }
 
 // SetGains tunes the PID from outside (a dashboard): the loop takes the
@@ -34,7 +168,7 @@ func (c *Controller) Gains() Gains {
 // and counted as a refused command. Safe from any goroutine.
 func (c *Controller) SetGains(g Gains, now time.Duration) error {
 	vs := [4]float64{g.P, g.I, g.D, g.F}
-	ok := c.HasPID()
+	ok := c.HasPID() && len(c.in.tune) >= nTerms
 	for _, v := range vs {
 		ok = ok && interfaces.Finite(v) && v >= 0
 	}
@@ -45,13 +179,18 @@ func (c *Controller) SetGains(g Gains, now time.Duration) error {
 		c.in.refused++
 		return fmt.Errorf("controller %q: gains %+v: want a PID controller and finite gains >= 0: %w", c.Name, g, ErrRefused)
 	}
-	c.in.gains, c.in.fresh = g, true
+	t := c.in.tune
+	t[0], t[1], t[2], t[4] = g.P, g.I, g.D, g.F
+	c.in.fresh = true
 	return nil
 }
 
-// takeGains applies gains set by SetGains; the loop calls it under c.in.mu.
+// takeGains applies gains set by SetGain or SetGains to the PIDs; the
+// loop calls it under c.in.mu, between two cycles.
 func (c *Controller) takeGains() {
-	g := c.in.gains
-	c.pid.P, c.pid.I, c.pid.D, c.pid.F = g.P, g.I, g.D, g.F
+	for i, p := range c.tune.pids {
+		g := c.in.tune[i*nTerms : (i+1)*nTerms]
+		p.P, p.I, p.D, p.IClamp, p.F = g[0], g[1], g[2], g[3], g[4]
+	}
 	c.in.fresh = false
 }

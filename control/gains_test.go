@@ -1,37 +1,142 @@
-package control
+package control_test
 
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
+
+	"github.com/frcd/frcd/control"
 )
 
-// SetGains reaches the PID at the loop's next update, not before; gains
-// that are not finite or negative, or a controller without a PID, are
-// refused and counted.
-func TestSetGains(t *testing.T) {
-	c := &Controller{Name: "hood", kind: kindPosition, pid: PID{P: 20, I: 2}}
-	c.in.gains = Gains{P: 20, I: 2}
-	if err := c.SetGains(Gains{P: 12, I: 0.5, D: 0.25}, 0); err != nil {
+// gainsYAML: a profiled controller (one PID, with pid.f) on the arm and
+// a joint trajectory controller (a PID per joint) on the table.
+const gainsYAML = `joints:
+  - {name: arm_joint, type: talon_srx, id: 1}
+  - {name: arm_encoder, type: encoder, ch_a: 0, ch_b: 1, dist_per_pulse: 0.001}
+  - {name: table_joint, type: can_victor_spx, id: 2}
+  - {name: table_encoder, type: encoder, ch_a: 2, ch_b: 3, dist_per_pulse: 0.001}
+controllers:
+  arm: {type: frcd_controllers/ProfiledPositionController, joint: arm_joint, pid: {p: 60, i: 20, d: 1, i_clamp: 1, f: 1.22}, max_acceleration: 10}
+  table: {type: effort_controllers/JointTrajectoryController, joints: [table_joint], pid: {p: 40, d: 2}}
+loop: {rate_hz: 200}
+sim:
+  joints:
+    - {name: arm_joint, motor: 775pro, gearing: 200, inertia: 0.5}
+    - {name: table_joint, motor: 775pro, gearing: 200, inertia: 0.5}
+`
+
+// SetGain checks each gain against its YAML key's range and reaches the
+// PID only at the loop's next cycle, where the state the loop reports
+// (JointControllerState's p, i, d, i_clamp) shows it; a refused one is
+// counted and the old value kept. A trajectory controller's gains are
+// per joint. Setting a gain and the cycle that takes it allocate nothing.
+func TestSetGain(t *testing.T) {
+	d := profiledRobot(t, gainsYAML)
+	arm, table := d.Loop.Controller("arm"), d.Loop.Controller("table")
+	want := []control.GainID{{"", "p"}, {"", "i"}, {"", "d"}, {"", "i_clamp"}, {"", "f"}}
+	if !slices.Equal(arm.GainIDs(), want) {
+		t.Errorf("arm's gains %v, want %v", arm.GainIDs(), want)
+	}
+	if ids := table.GainIDs(); len(ids) != 5 || ids[0] != (control.GainID{Joint: "table_joint", Term: "p"}) {
+		t.Errorf("table's gains %v", ids)
+	}
+	if g, ok := arm.Gain(control.GainID{Term: "i_clamp"}); !ok || g != 1 {
+		t.Errorf("arm i_clamp %v %v, want the YAML's 1", g, ok)
+	}
+	if err := arm.Command(0.5, d.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if c.pid.P != 20 {
-		t.Fatalf("the PID changed outside the loop: %+v", c.pid)
+	d.Step()
+	pidState := func() control.ControllerSample {
+		s := d.Loop.NewSnapshot()
+		d.Loop.ReadSnapshot(s)
+		for _, p := range s.PIDs {
+			if p.Name == "arm" {
+				return p
+			}
+		}
+		t.Fatal("no arm state")
+		return control.ControllerSample{}
 	}
-	c.update(0, 0.01)
-	if c.pid.P != 12 || c.pid.I != 0.5 || c.pid.D != 0.25 || c.Gains().P != 12 {
-		t.Errorf("after a cycle: PID %+v, Gains %+v", c.pid, c.Gains())
+	if err := arm.SetGain(control.GainID{Term: "p"}, 12, d.Now()); err != nil {
+		t.Fatal(err)
 	}
-	for _, g := range []Gains{{P: -1}, {I: math.NaN()}, {D: math.Inf(1)}} {
-		if err := c.SetGains(g, 0); !errors.Is(err, ErrRefused) {
-			t.Errorf("SetGains(%+v): %v, want refused", g, err)
+	if err := arm.SetGain(control.GainID{Term: "i_clamp"}, 0.5, d.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if st := pidState(); st.P != 60 || st.IClamp != 1 {
+		t.Errorf("the PID changed before a cycle: %+v", st)
+	}
+	d.Step()
+	if st := pidState(); st.P != 12 || st.IClamp != 0.5 || st.I != 20 {
+		t.Errorf("after a cycle: p %v i %v i_clamp %v, want 12, 20, 0.5", st.P, st.I, st.IClamp)
+	}
+	if g := arm.Gains(); g.P != 12 || g.F != 1.22 {
+		t.Errorf("Gains %+v", g)
+	}
+	refused := arm.Refused()
+	for _, c := range []struct {
+		id control.GainID
+		v  float64
+	}{
+		{control.GainID{Term: "p"}, math.NaN()},
+		{control.GainID{Term: "i"}, -1},
+		{control.GainID{Term: "d"}, math.Inf(1)},
+		{control.GainID{Term: "i_clamp"}, 25}, // over pid.i_clamp's 24 V
+		{control.GainID{Term: "p"}, 2e6},      // over 1e6
+		{control.GainID{Term: "q"}, 1},
+		{control.GainID{Joint: "table_joint", Term: "p"}, 1}, // the arm's PID has no joint
+	} {
+		if err := arm.SetGain(c.id, c.v, d.Now()); !errors.Is(err, control.ErrRefused) {
+			t.Errorf("SetGain(%v, %v): %v, want refused", c.id, c.v, err)
 		}
 	}
-	v := &Controller{Name: "v", kind: kindForward}
-	if err := v.SetGains(Gains{P: 1}, 0); !errors.Is(err, ErrRefused) {
-		t.Errorf("gains for a controller without a PID: %v", err)
+	if n := arm.Refused() - refused; n != 7 {
+		t.Errorf("%d refusals counted, want 7", n)
 	}
-	if c.Refused() != 3 || v.Refused() != 1 || c.Gains().P != 12 {
-		t.Errorf("refused %d and %d, gains %+v", c.Refused(), v.Refused(), c.Gains())
+	d.Step()
+	if st := pidState(); st.P != 12 || st.I != 20 || st.D != 1 || st.IClamp != 0.5 {
+		t.Errorf("a refused gain reached the PID: %+v", st)
+	}
+	if g, _ := arm.Gain(control.GainID{Term: "f"}); g != 1.22 {
+		t.Errorf("f %v", g)
+	}
+	if err := arm.SetGain(control.GainID{Term: "f"}, -0.5, d.Now()); err != nil { // pid.f may be negative
+		t.Errorf("f -0.5: %v", err)
+	}
+	tp := control.GainID{Joint: "table_joint", Term: "p"}
+	if err := table.SetGain(tp, 55, d.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if err := table.SetGain(control.GainID{Term: "p"}, 55, d.Now()); !errors.Is(err, control.ErrRefused) {
+		t.Errorf("a trajectory controller's gain without its joint: %v", err)
+	}
+	d.Step()
+	if g, _ := table.Gain(tp); g != 55 {
+		t.Errorf("table p %v", g)
+	}
+	i := control.GainID{Term: "i"}
+	if a := testing.AllocsPerRun(200, func() {
+		if err := arm.SetGain(i, 3, d.Now()); err != nil {
+			t.Fatal(err)
+		}
+		d.Step()
+	}); a != 0 {
+		t.Errorf("%v allocations per SetGain and cycle", a)
+	}
+}
+
+// BenchmarkSetGain: a gain handed to a running controller, from outside
+// the loop (a transport's goroutine): a mutex and a copy, no allocation.
+func BenchmarkSetGain(b *testing.B) {
+	d := profiledRobot(b, gainsYAML)
+	arm := d.Loop.Controller("arm")
+	id := control.GainID{Term: control.GainP}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := arm.SetGain(id, float64(i%100), d.Now()); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

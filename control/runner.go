@@ -70,5 +70,8 @@ func (c *Controller) bindRunner(cd *config.Device, reg *interfaces.Registry, m *
 	c.in.values = make([]float64, r.fields())
 	c.vals = make([]float64, r.fields())
 	c.valid = anyValue
+	if t, ok := r.(tunable); ok {
+		c.bindGains(t.pids())
+	}
 	return nil
 }

@@ -3,6 +3,7 @@ package control
 import (
 	"errors"
 	"sync"
+	"time"
 )
 
 // Joint trajectories (type_joint_trajectory.go): a goal is a list of
@@ -169,7 +170,8 @@ func (g *trajGoal) finish(id uint64, st TrajectoryState, code int, msg string) {
 // difference.
 type TrajectoryFeedback struct {
 	Goal                                   uint64
-	Time                                   float64 // s from the goal's start
+	Stamp                                  time.Duration // the loop's clock at the cycle that wrote it; 0: none yet
+	Time                                   float64       // s from the goal's start
 	Desired, DesiredVel, Actual, ActualVel []float64
 }
 

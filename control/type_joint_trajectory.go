@@ -28,8 +28,9 @@ var jointTrajectoryType = &Type{family: kindRunner, New: newJointTrajectory, Tak
 			"it succeeds once every joint is within its goal tolerance and moving slower than stopped_velocity_tolerance, " +
 			"or aborts after goal_time (GOAL_TOLERANCE_VIOLATED). A new goal or a cancel preempts the running one; the joints " +
 			"then hold where they are. The last point holds while enabled; disabled, the goal aborts and nothing moves on " +
-			"re-enable until a new goal. State: control_msgs/JointTrajectoryControllerState is not published yet; the " +
-			"action's feedback has the desired and actual positions.",
+			"re-enable until a new goal. State: control_msgs/JointTrajectoryControllerState on /NAME/state (desired, " +
+			"actual and error positions and velocities) while a trajectory runs or holds. Gains: /NAME/gains/JOINT/ and " +
+			"/NAME/velocity_ff/JOINT on the parameter server, retuned at run time.",
 		Keys: append([]config.Key{
 			{Name: "joints", Kind: config.StringList, Required: true, Ref: config.SpeedRef, Doc: "The joints the trajectories move."},
 			{Name: "constraints.goal_time", Kind: config.Float, Default: 0.0, HasRange: true, Min: 0, Max: 3600, Unit: "s",
@@ -110,6 +111,17 @@ func newJointTrajectory(cd *config.Device, b *Binder) (runner, error) {
 	return jt, nil
 }
 
+// pids are the PIDs of the joints the roboRIO drives (not those whose
+// device closes its own loop), for SetGain.
+func (jt *jointTrajectory) pids() (joints []string, pids []*PID) {
+	for i := range jt.joints {
+		if !jt.joints[i].device {
+			joints, pids = append(joints, jt.names[i]), append(pids, &jt.joints[i].pid)
+		}
+	}
+	return joints, pids
+}
+
 func (jt *jointTrajectory) fields() int                    { return 0 }
 func (jt *jointTrajectory) observe(time.Duration, float64) {}
 
@@ -183,7 +195,7 @@ func (jt *jointTrajectory) run(_ []float64, now time.Duration, dt float64) bool 
 	g := &jt.goal
 	g.mu.Lock()
 	fb := &g.feedback
-	fb.Goal, fb.Time = jt.id, t
+	fb.Goal, fb.Time, fb.Stamp = jt.id, t, now
 	for j := range jt.joints {
 		jn := &jt.joints[j]
 		if jn.st.Has&interfaces.HasPosition == 0 {
@@ -431,7 +443,7 @@ func (c *Controller) Feedback(dst *TrajectoryFeedback) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	f := &g.feedback
-	dst.Goal, dst.Time = f.Goal, f.Time
+	dst.Goal, dst.Time, dst.Stamp = f.Goal, f.Time, f.Stamp
 	dst.Desired = append(dst.Desired[:0], f.Desired...)
 	dst.DesiredVel = append(dst.DesiredVel[:0], f.DesiredVel...)
 	dst.Actual = append(dst.Actual[:0], f.Actual...)

@@ -42,6 +42,11 @@ func TestControllerManagerMD5(t *testing.T) {
 	if got, err := msgproc.MD5(JointControllerState{}); err != nil || got != "987ad85e4756f3aef7f1e5e7fe0595d1" {
 		t.Errorf("JointControllerState: md5 %s (%v)", got, err)
 	}
+	// control_msgs/JointTrajectoryControllerState: genpy's md5 of
+	// ctlmsgs/msg/'s text, with ctlmsgs/trajectory_msgs/.
+	if got, err := msgproc.MD5(JointTrajectoryControllerState{}); err != nil || got != "10817c60c2486ef6b33e97dcd87f4474" {
+		t.Errorf("JointTrajectoryControllerState: md5 %s (%v)", got, err)
+	}
 	// trajectory_msgs/JointTrajectory as Debian's python3-trajectory-msgs
 	// has it (its _md5sum), for the command topic.
 	if got, err := msgproc.MD5(JointTrajectory{}); err != nil || got != "65b4f94a94d1ed67169da35a02f33d3f" {

@@ -52,6 +52,7 @@ type session struct {
 	ds          *dsPubs // the driver_station/ topics, with Options.DriverStation
 	odom        *odomPubs
 	ctlStates   *ctlStatePubs
+	trajStates  []*trajStatePub
 }
 
 // connect registers a node and everything on it with the master.
@@ -279,6 +280,12 @@ func (s *session) setup() error {
 	if err := s.serveTrajectories(); err != nil {
 		return err
 	}
+	if err := s.setupTrajectoryStates(); err != nil {
+		return err
+	}
+	if err := s.serveGains(); err != nil {
+		return err
+	}
 	return s.serveControllerManager()
 }
 
@@ -475,6 +482,7 @@ func (s *session) publishState() {
 	s.publishDS()
 	s.publishOdometry()
 	s.publishControllerStates()
+	s.publishTrajectoryStates()
 	if s.b.cm.JointStatesStopped() { // the joint state controller stopped
 		return
 	}

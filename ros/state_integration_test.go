@@ -15,7 +15,7 @@ import (
 )
 
 // genControlMsgs generates the Python package control_msgs (its
-// JointControllerState) with genpy from frcd's ctlmsgs/ (Debian has no
+// JointControllerState and JointTrajectoryControllerState) with genpy from frcd's ctlmsgs/ (Debian has no
 // control_msgs), and returns the directory for PYTHONPATH.
 func genControlMsgs(t *testing.T, e *tooltest.ROS) string {
 	t.Helper()
@@ -25,8 +25,12 @@ func genControlMsgs(t *testing.T, e *tooltest.ROS) string {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("ctlmsgs/msg: %v", err)
 	}
+	traj, err := filepath.Abs("ctlmsgs/trajectory_msgs") // JointTrajectoryControllerState's points
+	if err != nil {
+		t.Fatal(err)
+	}
 	gen := "/usr/lib/genpy/genmsg_py.py"
-	e.MustRun(t, "/usr/bin/python3", append([]string{gen, "-p", "control_msgs", "-Istd_msgs:/usr/share/std_msgs/msg", "-o", dir}, files...)...)
+	e.MustRun(t, "/usr/bin/python3", append([]string{gen, "-p", "control_msgs", "-Istd_msgs:/usr/share/std_msgs/msg", "-Itrajectory_msgs:" + traj, "-o", dir}, files...)...)
 	e.MustRun(t, "/usr/bin/python3", gen, "--initpy", "-p", "control_msgs", "-o", dir)
 	if err := os.WriteFile(filepath.Join(out, "control_msgs", "__init__.py"), nil, 0o644); err != nil {
 		t.Fatal(err)

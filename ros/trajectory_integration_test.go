@@ -6,7 +6,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/internal/tooltest"
@@ -27,7 +30,7 @@ func genFollowTrajectory(t *testing.T, e *tooltest.ROS) string {
 	out := t.TempDir()
 	msgs := filepath.Join(out, "msgs")
 	e.MustRun(t, "/usr/bin/python3", "/usr/lib/actionlib_msgs/genaction.py", "-o", msgs, "ctlmsgs/action/FollowJointTrajectory.action")
-	for _, m := range []string{"JointTolerance.msg", "JointControllerState.msg"} {
+	for _, m := range []string{"JointTolerance.msg", "JointControllerState.msg", "JointTrajectoryControllerState.msg"} {
 		b, err := os.ReadFile(filepath.Join("ctlmsgs/msg", m))
 		if err != nil {
 			t.Fatal(err)
@@ -66,7 +69,9 @@ type followReport struct {
 // python3-actionlib, with the control_msgs types genpy makes of ctlmsgs/)
 // sends a 3-point FollowJointTrajectory goal to the competition robot's
 // shoulder and elevator on the sim, in real time: SUCCEEDED, the arm at the
-// last point within its tolerance. The same goal again, from there (the
+// last point within its tolerance, and rostopic reads the controller's
+// control_msgs/JointTrajectoryControllerState on /arm_trajectory/state:
+// the last point desired, the arm near it, error = desired - actual. The same goal again, from there (the
 // shoulder goes down to 0.5 rad first), cancelled half way to its first
 // point, is PREEMPTED and the shoulder stops where it was, between the two.
 func TestFollowJointTrajectory(t *testing.T) {
@@ -106,6 +111,28 @@ func TestFollowJointTrajectory(t *testing.T) {
 	if !rep.Finished || rep.State != succeeded || rep.ErrorCode == nil || *rep.ErrorCode != 0 || rep.Feedback == 0 ||
 		math.Abs(sh.Position-0.8) > 0.05 || math.Abs(el.Position-0.4) > 0.05 {
 		t.Errorf("want SUCCEEDED with feedback, the shoulder at 0.8 and the elevator at 0.4")
+	}
+	// joint_trajectory_controller's state while the last point holds:
+	// desired, actual and their difference, from one message.
+	var st struct {
+		JointNames             []string `yaml:"joint_names"`
+		Desired, Actual, Error struct{ Positions, Velocities []float64 }
+	}
+	out := e.MustRun(t, tooltest.Rostopic.Name, "echo", "-n", "1", "/arm_trajectory/state")
+	if err := yaml.Unmarshal([]byte(strings.TrimSuffix(strings.TrimSpace(out), "---")), &st); err != nil {
+		t.Fatalf("/arm_trajectory/state: %v\n%s", err, out)
+	}
+	t.Logf("state: %+v", st)
+	if len(st.JointNames) != 2 || st.JointNames[0] != "shoulder_joint" || len(st.Desired.Positions) != 2 ||
+		len(st.Actual.Positions) != 2 || len(st.Error.Positions) != 2 || len(st.Error.Velocities) != 2 {
+		t.Fatalf("state: %+v", st)
+	}
+	for j, want := range []float64{0.8, 0.4} {
+		if st.Desired.Positions[j] != want || math.Abs(st.Actual.Positions[j]-want) > 0.05 ||
+			math.Abs(st.Error.Positions[j]-(st.Desired.Positions[j]-st.Actual.Positions[j])) > 1e-12 {
+			t.Errorf("state of %s: desired %v actual %v error %v, want desired %v, error = desired - actual",
+				st.JointNames[j], st.Desired.Positions[j], st.Actual.Positions[j], st.Error.Positions[j], want)
+		}
 	}
 	rep = run("preempt")
 	sh, _ = d.Sim.Joint("shoulder_joint")

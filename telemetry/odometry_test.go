@@ -36,6 +36,11 @@ func TestOdometryTopics(t *testing.T) {
 	if byName["/robot/sim/pose"] != nil {
 		t.Fatal("no truth was asked for, yet the sim's pose is published")
 	}
+	// The twist (vx, vy, ωz) is no command of a wheel: the wheels' command
+	// topics once showed vx and vy.
+	if tp := byName["/robot/joints/left_front_wheel_joint/command"]; tp != nil {
+		t.Errorf("a drive base's wheel has a command topic: %v", tp.Name)
+	}
 	c := d.Loop.Controller("drive")
 	for i := 0; i < 200; i++ {
 		if err := c.CommandGroup([]float64{1, 0, 0.5}, d.Now()); err != nil {

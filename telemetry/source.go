@@ -160,9 +160,12 @@ func New(o Options) *Source {
 	}
 	for _, c := range o.Loop.Controllers() {
 		var ts []*Topic
+		// A drive base's twist (vx, vy, ωz) and a trajectory are no value
+		// per joint: its wheels and joints get no command topic.
+		perJoint := c.Takes() != control.Twist && c.Takes() != control.JointTrajectory
 		for _, jn := range c.Joints {
 			var t *Topic
-			if _, ok := jointAt[jn]; ok {
+			if _, ok := jointAt[jn]; ok && perJoint {
 				t = s.add(p+"/joints/"+jn+"/command", "double", Double, props("controller", c.Name, "type", c.Type))
 			}
 			ts = append(ts, t)

@@ -109,8 +109,15 @@ void HAL_Shutdown(void) {
 	initialized = 0;
 }
 
+// "fpga US": the FPGA clock, 0 by default; "fpgawall 1": it follows
+// CLOCK_MONOTONIC instead, for a program running in real time.
 uint64_t HAL_GetFPGATime(int32_t* status) {
 	failed("HAL_GetFPGATime", status);
+	if (in_int("fpgawall", 0)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+	}
 	return (uint64_t)in_int("fpga", 0);
 }
 

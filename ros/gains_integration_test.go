@@ -1,0 +1,154 @@
+package ros_test
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/internal/tooltest"
+	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/ros"
+)
+
+// TestGainsOnParameterServer: the competition robot's controllers are on
+// the parameter server as ros_controllers' are, read with Debian's
+// rosparam: the hood's position PID under /hood_position/pid/, the arm
+// trajectory controller's under /arm_trajectory/gains/JOINT/ and
+// /arm_trajectory/velocity_ff/JOINT. `rosparam set` retunes the running
+// controllers (the loop's PID state shows the new gain); a negative gain,
+// an i_clamp over 24 V and a string are refused, logged and counted, the
+// running gain kept and the parameter set back to it.
+func TestGainsOnParameterServer(t *testing.T) {
+	integration(t, tooltest.Rosparam)
+	yp := tooltest.ControllersYAML(t, "../examples/competition/robot.yaml", []string{"shoulder_voltage", "elevator_voltage"},
+		"  arm_trajectory: {type: effort_controllers/JointTrajectoryController, joints: [shoulder_joint, elevator_joint], "+
+			"pid: {p: 40, i: 4, d: 2, i_clamp: 3, f: 0.5}, constraints: {goal: 0.03, goal_time: 2, trajectory: 0.3}}")
+	r, list, err := robot.Load("../examples/competition/robot.urdf", yp)
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("%v %v", err, list)
+	}
+	var mu sync.Mutex
+	var logs []string
+	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
+	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
+		Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded,
+		Logf: func(format string, args ...any) {
+			t.Logf(format, args...)
+			mu.Lock()
+			logs = append(logs, fmt.Sprintf(format, args...))
+			mu.Unlock()
+		},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &frcd{d: d, Service: tooltest.Serve(t, d.Run)}
+	f.registered(t, 1)
+	get := func(key string) string { return strings.TrimSpace(e.MustRun(t, "rosparam", "get", key)) }
+	num := func(key string) float64 {
+		v, err := strconv.ParseFloat(get(key), 64)
+		if err != nil {
+			t.Fatalf("rosparam get %s: %v", key, err)
+		}
+		return v
+	}
+	// The parameters are set beside the registration: the last one set
+	// (the last joint's feedforward of the last controller) says they all are.
+	tooltest.Eventually(t, 10*time.Second, "the controllers on the parameter server", func() bool {
+		out, err := e.Run("rosparam", "get", "/arm_trajectory/velocity_ff/elevator_joint")
+		return err == nil && strings.TrimSpace(out) == "0.5"
+	})
+	for key, want := range map[string]string{
+		"/hood_position/type": "effort_controllers/JointPositionController", "/hood_position/joint": "hood_joint",
+		"/hood_position/pid/p": "20.0", "/arm_trajectory/gains/shoulder_joint/p": "40.0",
+		"/arm_trajectory/gains/elevator_joint/i_clamp": "3.0", "/arm_trajectory/velocity_ff/shoulder_joint": "0.5",
+		"/arm_trajectory/joints": "- shoulder_joint\n- elevator_joint",
+	} {
+		if got := get(key); got != want {
+			t.Errorf("rosparam get %s: %q, want %q", key, got, want)
+		}
+	}
+	hood, arm := d.Loop.Controller("hood_position"), d.Loop.Controller("arm_trajectory")
+	pidP := func() float64 { // the gain the loop ran with at its last cycle
+		s := d.Loop.NewSnapshot()
+		d.Loop.ReadSnapshot(s)
+		for _, p := range s.PIDs {
+			if p.Name == "hood_position" {
+				return p.P
+			}
+		}
+		return -1
+	}
+	e.MustRun(t, "rosparam", "set", "/hood_position/command_unused", "0") // a neighbour: untouched
+	e.MustRun(t, "rosparam", "set", "/hood_position/pid/p", "12")         // an int, as rosparam sends 12
+	e.MustRun(t, "rosparam", "set", "/arm_trajectory/gains/elevator_joint/d", "0.75")
+	if err := hood.Command(0.3, d.Now()); err != nil { // the PID runs, so its state is this cycle's
+		t.Fatal(err)
+	}
+	tooltest.Eventually(t, 10*time.Second, "hood p 12 in the loop, elevator d 0.75", func() bool {
+		g, _ := arm.Gain(control.GainID{Joint: "elevator_joint", Term: control.GainD})
+		return pidP() == 12 && g == 0.75
+	})
+	refused := hood.Refused()
+	for _, c := range [][2]string{{"/hood_position/pid/i", "-1"}, {"/hood_position/pid/i_clamp", "30"}, {"/hood_position/pid/d", "abc"}} {
+		e.MustRun(t, "rosparam", "set", c[0], c[1])
+	}
+	tooltest.Eventually(t, 10*time.Second, "three refusals, the parameters set back", func() bool {
+		return hood.Refused()-refused == 3 && get("/hood_position/pid/i") == "2.0" && get("/hood_position/pid/d") == "0.0"
+	})
+	if v := num("/hood_position/pid/i_clamp"); v != 12 { // the hood's i_clamp: its max_voltage
+		t.Errorf("i_clamp back to %v, want 12", v)
+	}
+	g := hood.Gains()
+	if g.P != 12 || g.I != 2 || g.D != 0 {
+		t.Errorf("hood gains %+v, want p 12 and the YAML's i 2, d 0", g)
+	}
+	mu.Lock()
+	n := 0
+	for _, l := range logs {
+		if strings.Contains(l, "/hood_position/pid/") && strings.Contains(l, "refused") {
+			n++
+		}
+	}
+	mu.Unlock()
+	if n != 3 {
+		t.Errorf("%d refusals logged, want 3", n)
+	}
+	if v := get("/hood_position/command_unused"); v != "0" {
+		t.Errorf("a neighbour parameter became %q", v)
+	}
+
+	// Retuned through another transport (NT4's tuning, ROS 2's
+	// parameters): the parameter server follows.
+	if err := hood.SetGain(control.GainID{Term: control.GainD}, 0.25, d.Now()); err != nil {
+		t.Fatal(err)
+	}
+	tooltest.Eventually(t, 10*time.Second, "/hood_position/pid/d following the controller", func() bool {
+		return get("/hood_position/pid/d") == "0.25"
+	})
+
+	// 100 kB beside the hood's gains: their namespace is not read (logged)
+	// until it is gone, then a new gain is.
+	e.MustRun(t, "rosparam", "set", "/hood_position/pid/junk", strings.Repeat("x", 100_000))
+	logged := func(s string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, l := range logs {
+			if strings.Contains(l, s) {
+				return true
+			}
+		}
+		return false
+	}
+	tooltest.Eventually(t, 10*time.Second, "the oversized namespace logged", func() bool {
+		return logged("/hood_position/pid is over 65536 bytes")
+	})
+	e.MustRun(t, "rosparam", "delete", "/hood_position/pid/junk")
+	e.MustRun(t, "rosparam", "set", "/hood_position/pid/p", "13")
+	tooltest.Eventually(t, 10*time.Second, "hood p 13 in the loop", func() bool { return pidP() == 13 })
+}
