@@ -7,11 +7,13 @@ import (
 )
 
 // ros2State is what the ROS 2 bridge's state topics need from the daemon:
-// the URDF's fixed joints for /tf_static, and the one health model for
-// /diagnostics (the same statuses the ROS 1 bridge, the NT4 Alerts and the
-// WPILOG read).
+// the URDF's fixed joints for /tf_static, what the Driver Station says for
+// driver_station/ (as the ROS 1 bridge has it), and the one health model
+// for /diagnostics (the same statuses the ROS 1 bridge, the NT4 Alerts and
+// the WPILOG read).
 func (d *Daemon) ros2State() ros2bridge.StateOptions {
-	return ros2bridge.StateOptions{Static: staticTransforms(d.Robot.URDF), Diagnostics: healthFor2(d.health)}
+	return ros2bridge.StateOptions{Static: staticTransforms(d.Robot.URDF), Diagnostics: healthFor2(d.health),
+		DriverStation: d.driverStation}
 }
 
 // staticTransforms are the URDF's fixed joints: each child link's frame

@@ -1,6 +1,9 @@
 package hal
 
-import "strings"
+import (
+	"math"
+	"strings"
+)
 
 // DSInfo is what the Driver Station says beyond enable, e-stop, mode
 // and attached (which the loop's snapshot has), for the ROS bridges'
@@ -29,4 +32,36 @@ func ParseStation(s string) (alliance string, station int) {
 		}
 	}
 	return "", 0
+}
+
+// AppendJoyAxes appends joystick j's axes as sensor_msgs/Joy carries
+// them (both ROS versions): its axes, then two per POV, x then y, as
+// joy_node gives a hat: -1..1, 0 when not pressed, 45° both ±1.
+func AppendJoyAxes(dst []float32, j *JoystickState) []float32 {
+	na, np := min(j.NumAxes, MaxJoystickAxes), min(j.NumPOVs, MaxJoystickPOVs)
+	for i := 0; i < na; i++ {
+		dst = append(dst, float32(j.Axes[i]))
+	}
+	for i := 0; i < np; i++ {
+		x, y := 0.0, 0.0
+		if p := j.POVs[i]; p >= 0 {
+			s, c := math.Sincos(float64(p) * math.Pi / 180)
+			x, y = math.Round(s), math.Round(c)
+		}
+		dst = append(dst, float32(x), float32(y))
+	}
+	return dst
+}
+
+// AppendJoyButtons appends joystick j's buttons as sensor_msgs/Joy
+// carries them: 1 pressed, 0 not, button 1 first.
+func AppendJoyButtons(dst []int32, j *JoystickState) []int32 {
+	for i := 0; i < min(j.NumButtons, MaxJoystickButtons); i++ {
+		var v int32
+		if j.Button(i + 1) {
+			v = 1
+		}
+		dst = append(dst, v)
+	}
+	return dst
 }

@@ -1,7 +1,6 @@
 package ros
 
 import (
-	"math"
 	"time"
 
 	goroslib "github.com/bluenviron/goroslib/v2"
@@ -94,24 +93,8 @@ func (s *session) publishDS() {
 
 func joyMessage(j *hal.JoystickState, stamp time.Time, seq *uint32) *sensor_msgs.Joy {
 	*seq++
-	na, nb, np := min(j.NumAxes, hal.MaxJoystickAxes), min(j.NumButtons, hal.MaxJoystickButtons), min(j.NumPOVs, hal.MaxJoystickPOVs)
-	m := &sensor_msgs.Joy{Axes: make([]float32, 0, na+2*np), Buttons: make([]int32, nb)}
+	m := &sensor_msgs.Joy{Axes: hal.AppendJoyAxes(make([]float32, 0, hal.MaxJoystickAxes+2*hal.MaxJoystickPOVs), j),
+		Buttons: hal.AppendJoyButtons(make([]int32, 0, hal.MaxJoystickButtons), j)}
 	m.Header.Seq, m.Header.Stamp = *seq, stamp
-	for i := 0; i < na; i++ {
-		m.Axes = append(m.Axes, float32(j.Axes[i]))
-	}
-	for i := 0; i < np; i++ {
-		x, y := 0.0, 0.0
-		if p := j.POVs[i]; p >= 0 {
-			s, c := math.Sincos(float64(p) * math.Pi / 180)
-			x, y = math.Round(s), math.Round(c) // 45°: both 1, as a hat's diagonal
-		}
-		m.Axes = append(m.Axes, float32(x), float32(y))
-	}
-	for i := 0; i < nb; i++ {
-		if j.Button(i + 1) {
-			m.Buttons[i] = 1
-		}
-	}
 	return m
 }

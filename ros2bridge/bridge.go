@@ -111,6 +111,7 @@ type Bridge struct {
 	closeOnce                                  sync.Once
 	closeErr                                   error
 	done                                       chan struct{} // closed by Close: the action goroutines end
+	ds                                         *dsTopics     // the driver_station/ topics, with StateOptions.DriverStation
 }
 
 // Close stops the node (Run does when it returns); it may be called

@@ -36,6 +36,10 @@ type StateOptions struct {
 	// own (the daemon's: CAN buses, the inventory, devices' reports), from
 	// the bridge's goroutine, once a second.
 	Diagnostics func(dst []Status) []Status
+	// DriverStation, when set, fills what the Driver Station says beyond
+	// the snapshot (joysticks, match time, alliance, brownout) for the
+	// driver_station/ topics (ds.go), from the bridge's goroutine.
+	DriverStation func(*hal.DSInfo)
 }
 
 // StaticTransform is a fixed joint: its child link's frame in its
@@ -95,6 +99,9 @@ type stateTopics struct {
 // setupState creates the state publishers and publishes /tf_static.
 func (b *Bridge) setupState() error {
 	if err := b.setupRosout(); err != nil {
+		return err
+	}
+	if err := b.setupDS(); err != nil {
 		return err
 	}
 	s := &stateTopics{diagLast: -1 << 62}
@@ -223,6 +230,7 @@ func (b *Bridge) publishState() {
 		count(s.ctlStates[i].Publish(&s.ctlState))
 	}
 	b.publishOdometry(stamp, count)
+	b.publishDS(stamp)
 	if snap.Now-s.diagLast >= time.Second-b.o.Loop.Period()/2 {
 		s.diagLast = snap.Now
 		b.buildDiagnostics(stamp)

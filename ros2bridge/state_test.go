@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/ros2bridge"
 	"github.com/frcd/frcd/ros2msg"
 	"github.com/frcd/frcd/ros2node"
@@ -174,11 +175,15 @@ func TestStateTopics(t *testing.T) {
 // TestStatePublishAllocatesNothing: with the loop running between
 // publications, once each writer's history is full (keep last 10: then
 // it reuses the evicted sample's buffer), /joint_states and the state
-// topics (IMUs, PDP, controller state) allocate nothing; only
+// topics (IMUs, PDP, controller state, the Driver Station's) allocate nothing; only
 // /diagnostics, once a second of loop time, builds strings.
 func TestStatePublishAllocatesNothing(t *testing.T) {
 	d, b, _ := newBridge(t, nil, func(o *ros2bridge.Options) {
 		o.State.Static = []ros2bridge.StaticTransform{{Parent: "a", Child: "b", Rotation: [4]float64{0, 0, 0, 1}}}
+		o.State.DriverStation = func(dst *hal.DSInfo) { // a joystick and the match: the driver_station/ topics too
+			dst.Joysticks[0].NumAxes, dst.Joysticks[0].NumButtons, dst.Joysticks[0].NumPOVs = 4, 10, 1
+			dst.Alliance, dst.Station, dst.MatchTime = "blue", 3, 12
+		}
 	})
 	for range 11 { // sizes the messages, fills each writer's history (keep last 10), the first /diagnostics
 		d.Step()
