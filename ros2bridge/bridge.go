@@ -110,8 +110,9 @@ type Bridge struct {
 	jointStates, commands, refused, publishErr atomic.Uint64
 	closeOnce                                  sync.Once
 	closeErr                                   error
-	done                                       chan struct{} // closed by Close: the action goroutines end
-	ds                                         *dsTopics     // the driver_station/ topics, with StateOptions.DriverStation
+	done                                       chan struct{}       // closed by Close: the action goroutines end
+	ds                                         *dsTopics           // the driver_station/ topics, with StateOptions.DriverStation
+	paramEvents                                *ros2node.Publisher // /parameter_events (param_events.go)
 }
 
 // Close stops the node (Run does when it returns); it may be called

@@ -28,8 +28,8 @@ import (
 // one), an unknown name, a read-only parameter, or a gain the controller
 // refuses is answered with successful false and its reason, counted
 // (Stats.Refused) and logged; nothing changes. `-p NAME:=VALUE` on the
-// command line sets a gain at start the same way. /parameter_events is not
-// published.
+// command line sets a gain at start the same way. /parameter_events:
+// param_events.go.
 
 // Parameter types, rcl_interfaces/msg/ParameterType.
 const (
@@ -163,7 +163,9 @@ func (b *Bridge) SetParams(values map[string]string) []error {
 		if err != nil {
 			b.refused.Add(1)
 			errs = append(errs, fmt.Errorf("-p %s:=%s: %w", n, values[n], err))
+			continue
 		}
+		b.paramsChanged(ps, n)
 	}
 	return errs
 }
@@ -188,6 +190,9 @@ func (b *Bridge) serveParams() error {
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	if err := b.setupParamEvents(ps); err != nil {
+		return err
+	}
 	refuse := func(err error) string {
 		b.refused.Add(1)
 		b.o.Logf("ros2: set_parameters: %v", err)
@@ -285,6 +290,7 @@ func (b *Bridge) serveParams() error {
 				return err
 			}
 			resp.SeqLen(len(ns))
+			var changed []string
 			for i, n := range ns {
 				err := ps[n].check(vs[i])
 				if err == nil {
@@ -293,10 +299,13 @@ func (b *Bridge) serveParams() error {
 				reason := ""
 				if err != nil {
 					reason = refuse(fmt.Errorf("%s: %w", n, err))
+				} else {
+					changed = append(changed, n)
 				}
 				resp.Bool(err == nil)
 				resp.String(reason)
 			}
+			b.paramsChanged(ps, changed...)
 			return nil
 		}},
 		{"set_parameters_atomically", "SetParametersAtomically", func(req *cdr.Decoder, resp *cdr.Encoder) error {
@@ -320,6 +329,8 @@ func (b *Bridge) serveParams() error {
 			reason := ""
 			if err != nil {
 				reason = refuse(err)
+			} else {
+				b.paramsChanged(ps, ns...)
 			}
 			resp.Bool(err == nil)
 			resp.String(reason)

@@ -4,9 +4,74 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/frcd/frcd/cdr"
+	"github.com/frcd/frcd/ros2bridge"
+	"github.com/frcd/frcd/rtps"
 )
+
+// paramChange is one changed parameter of a /parameter_events event.
+type paramChange struct {
+	node, name string
+	typ        uint8
+	v          float64
+}
+
+// paramEvents reads /parameter_events (rcl_interfaces/msg/ParameterEvent,
+// decoded field by field) on p and passes each changed double parameter.
+func paramEvents(t *testing.T, p *rtps.Participant) <-chan paramChange {
+	t.Helper()
+	ch := make(chan paramChange, 100)
+	q := rtps.QoS{Reliability: rtps.Reliable, Durability: rtps.Volatile, History: rtps.KeepLast, Depth: 1000}
+	if _, err := p.NewReader("rt"+ros2bridge.ParameterEventsTopic, "rcl_interfaces::msg::dds_::ParameterEvent_", q, func(s rtps.Sample) {
+		d, err := cdr.NewDecoder(s.Payload)
+		if err != nil {
+			return
+		}
+		d.Int32()
+		d.Uint32()
+		node := d.String()
+		for list := range 3 { // new, changed, deleted
+			n := d.SeqLen(49)
+			for i := 0; i < n && d.Err() == nil; i++ {
+				name, typ, _, _, v := d.String(), d.Uint8(), d.Bool(), d.Int64(), d.Float64()
+				_ = d.String() // string_value
+				d.Octets()
+				d.Octets()
+				for range d.SeqLen(8) {
+					d.Int64()
+				}
+				d.Float64s(nil)
+				d.Strings(nil)
+				if list == 1 && d.Err() == nil {
+					ch <- paramChange{node, name, typ, v}
+				}
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return ch
+}
+
+// waitChange waits for a /parameter_events change of name to v.
+func waitChange(t *testing.T, ctx context.Context, ch <-chan paramChange, name string, v float64) {
+	t.Helper()
+	for {
+		select {
+		case c := <-ch:
+			if c.name == name && c.v == v {
+				if c.node != "/frcd" || c.typ != 3 {
+					t.Errorf("/parameter_events: %+v", c)
+				}
+				return
+			}
+		case <-ctx.Done():
+			t.Fatalf("no /parameter_events change of %s to %v", name, v)
+		}
+	}
+}
 
 // param writes an rcl_interfaces/msg/Parameter of type typ (2 integer, 3
 // double).
@@ -29,6 +94,7 @@ func param(e *cdr.Encoder, name string, typ uint8, v float64) {
 // each counted; set_parameters_atomically with one bad value sets none;
 // get_parameter_types and describe_parameters answer; SetParams (-p on the
 // command line) sets a gain, refuses an integer and leaves an unknown name.
+// Each accepted set is a change on /parameter_events.
 func TestParameterServices(t *testing.T) {
 	d, b, _ := newBridge(t, t.Logf)
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
@@ -70,8 +136,23 @@ func TestParameterServices(t *testing.T) {
 		}
 		return r.Bool(), r.String()
 	}
-	if ok, why := setOne("turret_position.pid.p", 3, yamlP+1.5); !ok {
-		t.Fatalf("set: %s", why)
+	events := paramEvents(t, c.p)
+	// (the events' reader is matched once a set's event arrives: set
+	// again until one does)
+	for matched := false; !matched; {
+		if ok, why := setOne("turret_position.pid.p", 3, yamlP+1.5); !ok {
+			t.Fatalf("set: %s", why)
+		}
+		select {
+		case ev := <-events:
+			matched = true
+			if ev != (paramChange{"/frcd", "turret_position.pid.p", 3, yamlP + 1.5}) {
+				t.Fatalf("/parameter_events: %+v", ev)
+			}
+		case <-time.After(100 * time.Millisecond):
+		case <-ctx.Done():
+			t.Fatal("no /parameter_events")
+		}
 	}
 	if g := turret.Gains().P; g != yamlP+1.5 {
 		t.Fatalf("the controller's p is %v after setting %v", g, yamlP+1.5)
@@ -116,5 +197,14 @@ func TestParameterServices(t *testing.T) {
 	}
 	if errs := b.SetParams(map[string]string{"turret_position.pid.i": "0.25", "turret_position.pid.d": "3", "other": "1"}); len(errs) != 1 || turret.Gains().I != 0.25 {
 		t.Fatalf("SetParams: %v; i %v", errs, turret.Gains().I)
+	}
+	waitChange(t, ctx, events, "turret_position.pid.i", 0.25) // d "3", an integer, was refused
+	for {
+		select {
+		case ev := <-events:
+			t.Errorf("a refused or unknown parameter raised an event: %+v", ev)
+		default:
+			return
+		}
 	}
 }

@@ -77,6 +77,11 @@ var definitions = map[string]string{
 	"diagnostic_msgs/msg/DiagnosticArray":  "std_msgs/msg/Header header; diagnostic_msgs/msg/DiagnosticStatus[] status",
 	"control_msgs/msg/JointControllerState": "std_msgs/msg/Header header; float64 set_point; float64 process_value; float64 process_value_dot; " +
 		"float64 error; float64 time_step; float64 command; float64 p; float64 i; float64 d; float64 i_clamp; bool antiwindup",
+	"rcl_interfaces/msg/ParameterEvent": "builtin_interfaces/msg/Time stamp; string node; rcl_interfaces/msg/Parameter[] new_parameters; " +
+		"rcl_interfaces/msg/Parameter[] changed_parameters; rcl_interfaces/msg/Parameter[] deleted_parameters",
+	"rcl_interfaces/msg/Parameter": "string name; rcl_interfaces/msg/ParameterValue value",
+	"rcl_interfaces/msg/ParameterValue": "uint8 type; bool bool_value; int64 integer_value; float64 double_value; string string_value; " +
+		"byte[] byte_array_value; bool[] bool_array_value; int64[] integer_array_value; float64[] double_array_value; string[] string_array_value",
 	"rcl_interfaces/msg/Log":       "builtin_interfaces/msg/Time stamp; uint8 level; string name; string msg; string file; string function; uint32 line",
 	"std_srvs/srv/SetBool_Request": "bool data",
 	"rmw_dds_common/msg/Gid":       "char[16] data",
