@@ -7,13 +7,29 @@ import (
 )
 
 // ros2State is what the ROS 2 bridge's state topics need from the daemon:
-// the URDF's fixed joints for /tf_static, what the Driver Station says for
-// driver_station/ (as the ROS 1 bridge has it), and the one health model
-// for /diagnostics (the same statuses the ROS 1 bridge, the NT4 Alerts and
+// the URDF's fixed joints for /tf_static and its movable ones for /tf, what
+// the Driver Station says for driver_station/ (as the ROS 1 bridge has
+// it), and the one health model for /diagnostics (the same statuses the ROS 1 bridge, the NT4 Alerts and
 // the WPILOG read).
 func (d *Daemon) ros2State() ros2bridge.StateOptions {
 	return ros2bridge.StateOptions{Static: staticTransforms(d.Robot.URDF), Diagnostics: healthFor2(d.health),
-		DriverStation: d.driverStation}
+		DriverStation: d.driverStation, Movable: movableJoints(d.Robot.URDF)}
+}
+
+// movableJoints are the URDF's revolute, continuous and prismatic joints,
+// for /tf as robot_state_publisher puts them.
+func movableJoints(m *urdf.Robot) []ros2bridge.MovableJoint {
+	if m == nil {
+		return nil
+	}
+	var out []ros2bridge.MovableJoint
+	for _, j := range m.Joints {
+		switch j.Type {
+		case urdf.Revolute, urdf.Continuous, urdf.Prismatic:
+			out = append(out, ros2bridge.MovableJoint{Name: j.Name, Parent: j.Parent, Child: j.Child, Motion: j.Motion})
+		}
+	}
+	return out
 }
 
 // staticTransforms are the URDF's fixed joints: each child link's frame

@@ -27,11 +27,7 @@ func TestDriverStationTopics(t *testing.T) {
 	d, b, _ := newBridge(t, t.Logf, func(o *ros2bridge.Options) { o.State.DriverStation = fill })
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	peer, err := ros2node.New(ros2node.Config{Name: "peer", RTPS: discovery(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer peer.Close()
+	peer := newPeer(t)
 	joy := sub(t, peer, "/driver_station/joy0", ros2node.Default, func() *ros2msg.Joy { return &ros2msg.Joy{} })
 	joy1 := sub(t, peer, "/driver_station/joy1", ros2node.Default, func() *ros2msg.Joy { return &ros2msg.Joy{} })
 	enabled := sub(t, peer, "/driver_station/enabled", ros2node.Default, func() *ros2msg.Bool { return &ros2msg.Bool{} })

@@ -28,11 +28,7 @@ func TestOdometryTopics(t *testing.T) {
 	if err := cmd.WaitMatched(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
-	peer, err := ros2node.New(ros2node.Config{Name: "peer", RTPS: discovery(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer peer.Close()
+	peer := newPeer(t)
 	odoms := sub(t, peer, "/drive/odom", ros2node.Default, func() *ros2msg.Odometry { return &ros2msg.Odometry{} })
 	tfs := sub(t, peer, "/tf", ros2node.Default, func() *ros2msg.TFMessage { return &ros2msg.TFMessage{} })
 

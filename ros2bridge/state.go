@@ -20,7 +20,8 @@ import (
 //	/NAME/currents      std_msgs/msg/Float64MultiArray per PDP/PDH: its 16 or 24 channels
 //	/NAME/state         control_msgs/msg/JointControllerState per PID controller
 //	/NAME/odom          nav_msgs/msg/Odometry per drive base, at its publish_rate
-//	/tf                 tf2_msgs/msg/TFMessage: each drive base's odom -> base (enable_odom_tf)
+//	/tf                 tf2_msgs/msg/TFMessage: each drive base's odom -> base (enable_odom_tf),
+//	                    and the movable joints at their positions (tf_joints.go)
 //	/tf_static          tf2_msgs/msg/TFMessage: the URDF's fixed joints, once, transient local
 //	/diagnostics        diagnostic_msgs/msg/DiagnosticArray once a second (loop time)
 //
@@ -40,6 +41,8 @@ type StateOptions struct {
 	// the snapshot (joysticks, match time, alliance, brownout) for the
 	// driver_station/ topics (ds.go), from the bridge's goroutine.
 	DriverStation func(*hal.DSInfo)
+	// Movable are the URDF's movable joints, for /tf (tf_joints.go).
+	Movable []MovableJoint
 }
 
 // StaticTransform is a fixed joint: its child link's frame in its
@@ -80,6 +83,7 @@ type stateTopics struct {
 	imus, batteries, currents []*ros2node.Publisher
 	ctlStates, odoms          []*ros2node.Publisher
 	tf, tfStatic, diagnostics *ros2node.Publisher
+	joints                    *tfJoints // the movable joints on /tf
 
 	imu      ros2msg.Imu
 	battery  ros2msg.BatteryState
@@ -144,6 +148,8 @@ func (b *Bridge) setupState() error {
 		s.odoms, s.odomLast = append(s.odoms, p), append(s.odomLast, -1<<62)
 		tf = tf || od.TF
 	}
+	s.joints = b.setupTFJoints()
+	tf = tf || s.joints != nil
 	var err error
 	if tf {
 		if s.tf, err = pub(TFTopic, &s.tfm, tfQoS); err != nil {
@@ -230,6 +236,7 @@ func (b *Bridge) publishState() {
 		count(s.ctlStates[i].Publish(&s.ctlState))
 	}
 	b.publishOdometry(stamp, count)
+	b.publishTFJoints(stamp)
 	b.publishDS(stamp)
 	if snap.Now-s.diagLast >= time.Second-b.o.Loop.Period()/2 {
 		s.diagLast = snap.Now

@@ -35,6 +35,18 @@ func sub[M ros2msg.Message](t *testing.T, peer *ros2node.Node, topic string, q r
 	return ch
 }
 
+// newPeer is a ros2node peer in the tests' domain, closed at the test's
+// end.
+func newPeer(t *testing.T) *ros2node.Node {
+	t.Helper()
+	peer, err := ros2node.New(ros2node.Config{Name: "peer", RTPS: discovery(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { peer.Close() })
+	return peer
+}
+
 func recv[M any](t *testing.T, what string, ch <-chan M, ok func(M) bool) M {
 	t.Helper()
 	timeout := time.After(waitLimit)
