@@ -1,0 +1,69 @@
+package ros_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/internal/tooltest"
+)
+
+var dynreconf = tooltest.Tool{Name: "/usr/lib/python3/dist-packages/dynamic_reconfigure/client.py", Package: "python3-dynamic-reconfigure"}
+
+// TestDynamicReconfigure: the competition robot's hood PID is a
+// dynamic_reconfigure server at /hood_position/pid, as control_toolbox's
+// Pid is, driven by Debian's dynamic_reconfigure.client (as rqt_reconfigure
+// and dynparam use it; testdata/dynreconf.py): get lists the running
+// gains, set retunes the loop's PID, and a NaN and a negative gain
+// are refused (counted, logged), the reply and get still showing
+// the running gain. A gain retuned elsewhere (NT4's SetGain) reaches
+// parameter_updates, so get follows it.
+func TestDynamicReconfigure(t *testing.T) {
+	integration(t)
+	tooltest.RequireFile(t, dynreconf.Name, "the Debian package "+dynreconf.Package)
+	d, e, logged := tuningRobot(t, "../examples/competition/robot.yaml")
+	hood := d.Loop.Controller("hood_position")
+	pidP := func() float64 { return loopP(d, "hood_position") }
+	run := func(args ...string) string {
+		return strings.TrimSpace(e.MustRun(t, "/usr/bin/python3", append([]string{"testdata/dynreconf.py", "/hood_position/pid"}, args...)...))
+	}
+	get := func() string { return run("get") }
+	if out, want := get(), `{"d": 0.0, "i": 2.0, "i_clamp": 12.0, "p": 20.0}`; out != want {
+		t.Fatalf("get: %s, want the YAML's %s", out, want)
+	}
+	running := `{"d": 0.0, "i": 2.0, "i_clamp": 12.0, "p": 12.0}`
+	if out := run("set", `{"p": 12}`); out != running {
+		t.Errorf("set p 12: reply %s, want %s", out, running)
+	}
+	if err := hood.Command(0.3, d.Now()); err != nil { // the PID runs, so its state is this cycle's
+		t.Fatal(err)
+	}
+	tooltest.Eventually(t, 10*time.Second, "hood p 12 in the loop", func() bool { return pidP() == 12 })
+	refused := hood.Refused()
+	for _, v := range []string{`{"i": NaN}`, `{"i": -1.0}`, `{"d": -0.5}`} {
+		if out := run("set", v); out != running { // the reply: the gains still running
+			t.Errorf("set %s: reply %s, want %s", v, out, running)
+		}
+	}
+	if n := hood.Refused() - refused; n != 3 {
+		t.Errorf("%d refused, want 3", n)
+	}
+	if g := hood.Gains(); g.P != 12 || g.I != 2 || g.D != 0 || math.IsNaN(g.I) {
+		t.Errorf("hood gains %+v, want p 12 and the YAML's i 2, d 0", g)
+	}
+	if out := get(); out != running {
+		t.Errorf("get after the refusals: %s, want %s", out, running)
+	}
+	if n := logged("/hood_position/pid/set_parameters refused"); n != 3 {
+		t.Errorf("%d refusals logged, want 3", n)
+	}
+	// Retuned elsewhere: parameter_updates follows at the next poll.
+	if err := hood.SetGain(control.GainID{Term: control.GainD}, 0.25, d.Now()); err != nil {
+		t.Fatal(err)
+	}
+	tooltest.Eventually(t, 10*time.Second, "get following the controller", func() bool {
+		return get() == `{"d": 0.25, "i": 2.0, "i_clamp": 12.0, "p": 12.0}`
+	})
+}
