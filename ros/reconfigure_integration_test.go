@@ -2,12 +2,16 @@ package ros_test
 
 import (
 	"math"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/bluenviron/goroslib/v2"
+
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/internal/tooltest"
+	"github.com/frcd/frcd/ros"
 )
 
 var dynreconf = tooltest.Tool{Name: "/usr/lib/python3/dist-packages/dynamic_reconfigure/client.py", Package: "python3-dynamic-reconfigure"}
@@ -16,12 +20,13 @@ var dynreconf = tooltest.Tool{Name: "/usr/lib/python3/dist-packages/dynamic_reco
 // dynamic_reconfigure server at /hood_position/pid, as control_toolbox's
 // Pid is, driven by Debian's dynamic_reconfigure.client (as rqt_reconfigure
 // and dynparam use it; testdata/dynreconf.py): get lists the running
-// gains, set retunes the loop's PID, and a NaN and a negative gain
+// gains, set retunes the loop's PID (and /hood_position/pid/p on the
+// parameter server follows), and a NaN and a negative gain
 // are refused (counted, logged), the reply and get still showing
 // the running gain. A gain retuned elsewhere (NT4's SetGain) reaches
 // parameter_updates, so get follows it.
 func TestDynamicReconfigure(t *testing.T) {
-	integration(t)
+	integration(t, tooltest.Rosparam)
 	tooltest.RequireFile(t, dynreconf.Name, "the Debian package "+dynreconf.Package)
 	d, e, logged := tuningRobot(t, "../examples/competition/robot.yaml")
 	hood := d.Loop.Controller("hood_position")
@@ -41,6 +46,10 @@ func TestDynamicReconfigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	tooltest.Eventually(t, 10*time.Second, "hood p 12 in the loop", func() bool { return pidP() == 12 })
+	tooltest.Eventually(t, 10*time.Second, "/hood_position/pid/p 12 on the parameter server", func() bool {
+		out, err := e.Run("rosparam", "get", "/hood_position/pid/p")
+		return err == nil && strings.TrimSpace(out) == "12.0"
+	})
 	refused := hood.Refused()
 	for _, v := range []string{`{"i": NaN}`, `{"i": -1.0}`, `{"d": -0.5}`} {
 		if out := run("set", v); out != running { // the reply: the gains still running
@@ -58,6 +67,49 @@ func TestDynamicReconfigure(t *testing.T) {
 	}
 	if n := logged("/hood_position/pid/set_parameters refused"); n != 3 {
 		t.Errorf("%d refusals logged, want 3", n)
+	}
+
+	// What dynamic_reconfigure.client never sends (it checks names and
+	// types against the description), from a goroslib client: control_toolbox's
+	// i_clamp_min, a bool, a string, and over 64 parameters at once; each
+	// refused and counted, the reply the running gains.
+	u, err := url.Parse(e.MasterURI)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := goroslib.NewNode(goroslib.NodeConf{Name: "reconf_client", MasterAddress: u.Host, Host: "127.0.0.1", LogDestinations: goroslib.LogDestinationCallback})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	sc, err := goroslib.NewServiceClient(goroslib.ServiceClientConf{Node: n, Name: "/hood_position/pid/set_parameters", Srv: &ros.Reconfigure{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sc.Close()
+	many := make([]ros.DRDouble, 65)
+	for i := range many {
+		many[i] = ros.DRDouble{Key: "p", Value: 1}
+	}
+	refused = hood.Refused()
+	for _, req := range []ros.ReconfigureReq{
+		{Config: ros.DRConfig{Doubles: []ros.DRDouble{{Key: "i_clamp_min", Value: -1}}}},
+		{Config: ros.DRConfig{Bools: []ros.DRBool{{Key: "antiwindup", Value: true}}, Strs: []ros.DRStr{{Key: "p", Value: "1"}}}},
+		{Config: ros.DRConfig{Doubles: many}},
+	} {
+		var res ros.ReconfigureRes
+		if err := sc.Call(&req, &res); err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Config.Doubles) != 4 || res.Config.Doubles[0].Key != "p" || res.Config.Doubles[0].Value != 12 {
+			t.Errorf("reply %+v, want the running gains (p 12)", res.Config.Doubles)
+		}
+	}
+	if n := hood.Refused() - refused; n != 4 {
+		t.Errorf("%d refused, want 4 (i_clamp_min, a bool, a string, 65 parameters)", n)
+	}
+	if g := hood.Gains(); g.P != 12 {
+		t.Errorf("hood p %v after the refused requests, want 12", g.P)
 	}
 	// Retuned elsewhere: parameter_updates follows at the next poll.
 	if err := hood.SetGain(control.GainID{Term: control.GainD}, 0.25, d.Now()); err != nil {
