@@ -11,7 +11,8 @@ import (
 )
 
 // dynamic_reconfigure, as rqt_reconfigure and dynparam use it: each PID
-// controller's NAME/pid namespace is a dynamic_reconfigure server, as
+// controller's NAME/pid namespace (and each joint's NAME/gains/JOINT of a
+// trajectory controller) is a dynamic_reconfigure server, as
 // control_toolbox's Pid makes one there (control_toolbox noetic-devel
 // src/pid.cpp: Pid::init(node) calls initDynamicReconfig(node) on the
 // pid NodeHandle), offering the service NAME/pid/set_parameters
@@ -34,7 +35,8 @@ type reconfServer struct {
 	b       *Bridge
 	c       *control.Controller
 	ns      string
-	ids     []control.GainID // the gains offered (the controller's own, Joint "")
+	joint   string           // the joint whose gains these are ("": the controller's)
+	ids     []control.GainID // the gains offered
 	updates *goroslib.Publisher
 
 	mu    sync.Mutex
@@ -43,35 +45,54 @@ type reconfServer struct {
 }
 
 // serveReconfigure serves dynamic_reconfigure for each controller whose
-// gains are at NAME/pid.
+// gains are at NAME/pid, and for each joint of a trajectory controller at
+// NAME/gains/JOINT (joint_trajectory_controller's
+// hardware_interface_adapter.h inits a control_toolbox Pid per joint on
+// NodeHandle(controller_nh, "gains/" + joint)).
 func (s *session) serveReconfigure() ([]*reconfServer, error) {
 	var out []*reconfServer
 	for _, c := range s.b.o.Loop.Controllers() {
-		r := &reconfServer{b: s.b, c: c, ns: c.Name + "/pid", limit: ratelimit.Limiter{Rate: refusedRate, Burst: refusedBurst}}
+		byNS := map[string]*reconfServer{}
+		var order []*reconfServer
 		for _, id := range c.GainIDs() {
-			if id.Joint == "" {
-				r.ids = append(r.ids, id)
+			ns := c.Name + "/pid"
+			if id.Joint != "" {
+				if id.Term == control.GainF {
+					continue // NAME/velocity_ff/JOINT, not the joint's Pid
+				}
+				ns = c.Name + "/gains/" + id.Joint
 			}
+			r := byNS[ns]
+			if r == nil {
+				r = &reconfServer{b: s.b, c: c, ns: ns, joint: id.Joint, limit: ratelimit.Limiter{Rate: refusedRate, Burst: refusedBurst}}
+				byNS[ns] = r
+				order = append(order, r)
+			}
+			r.ids = append(r.ids, id)
 		}
-		if len(r.ids) == 0 {
-			continue
+		for _, r := range order {
+			if err := s.startReconfigure(r); err != nil {
+				return nil, err
+			}
+			out = append(out, r)
 		}
-		r.last = make([]float64, len(r.ids))
-		descr, err := s.latched(r.ns+"/parameter_descriptions", &DRConfigDescription{})
-		if err != nil {
-			return nil, err
-		}
-		if r.updates, err = s.latched(r.ns+"/parameter_updates", &DRConfig{}); err != nil {
-			return nil, err
-		}
-		descr.Write(r.description())
-		r.publish()
-		if err := s.serve(r.ns+"/set_parameters", &Reconfigure{}, r.set); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
 	}
 	return out, nil
+}
+
+// startReconfigure advertises r's topics and service.
+func (s *session) startReconfigure(r *reconfServer) error {
+	r.last = make([]float64, len(r.ids))
+	descr, err := s.latched(r.ns+"/parameter_descriptions", &DRConfigDescription{})
+	if err != nil {
+		return err
+	}
+	if r.updates, err = s.latched(r.ns+"/parameter_updates", &DRConfig{}); err != nil {
+		return err
+	}
+	descr.Write(r.description())
+	r.publish()
+	return s.serve(r.ns+"/set_parameters", &Reconfigure{}, r.set)
 }
 
 // latched publishes a latched topic, its name resolved.
@@ -161,7 +182,7 @@ func (r *reconfServer) set(req *ReconfigureReq) (*ReconfigureRes, bool) {
 		return &ReconfigureRes{Config: *r.publish()}, true
 	}
 	setOne := func(name string, v float64) {
-		id := control.GainID{Term: name}
+		id := control.GainID{Joint: r.joint, Term: name}
 		old, _ := r.c.Gain(id)
 		if err := r.c.SetGain(id, v, now); err != nil {
 			r.refused(err)

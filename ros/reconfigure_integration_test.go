@@ -24,16 +24,21 @@ var dynreconf = tooltest.Tool{Name: "/usr/lib/python3/dist-packages/dynamic_reco
 // parameter server follows), and a NaN and a negative gain
 // are refused (counted, logged), the reply and get still showing
 // the running gain. A gain retuned elsewhere (NT4's SetGain) reaches
-// parameter_updates, so get follows it.
+// parameter_updates, so get follows it. A trajectory controller's joint
+// is a server at /arm_trajectory/gains/JOINT, retuning that joint only.
 func TestDynamicReconfigure(t *testing.T) {
 	integration(t, tooltest.Rosparam)
 	tooltest.RequireFile(t, dynreconf.Name, "the Debian package "+dynreconf.Package)
-	d, e, logged := tuningRobot(t, "../examples/competition/robot.yaml")
+	yp := tooltest.ControllersYAML(t, "../examples/competition/robot.yaml", []string{"shoulder_voltage", "elevator_voltage"},
+		"  arm_trajectory: {type: effort_controllers/JointTrajectoryController, joints: [shoulder_joint, elevator_joint], "+
+			"pid: {p: 40, i: 4, d: 2, i_clamp: 3, f: 0.5}, constraints: {goal: 0.03, goal_time: 2, trajectory: 0.3}}")
+	d, e, logged := tuningRobot(t, yp)
 	hood := d.Loop.Controller("hood_position")
 	pidP := func() float64 { return loopP(d, "hood_position") }
-	run := func(args ...string) string {
-		return strings.TrimSpace(e.MustRun(t, "/usr/bin/python3", append([]string{"testdata/dynreconf.py", "/hood_position/pid"}, args...)...))
+	runAt := func(server string, args ...string) string {
+		return strings.TrimSpace(e.MustRun(t, "/usr/bin/python3", append([]string{"testdata/dynreconf.py", server}, args...)...))
 	}
+	run := func(args ...string) string { return runAt("/hood_position/pid", args...) }
 	get := func() string { return run("get") }
 	if out, want := get(), `{"d": 0.0, "i": 2.0, "i_clamp": 12.0, "p": 20.0}`; out != want {
 		t.Fatalf("get: %s, want the YAML's %s", out, want)
@@ -118,4 +123,20 @@ func TestDynamicReconfigure(t *testing.T) {
 	tooltest.Eventually(t, 10*time.Second, "get following the controller", func() bool {
 		return get() == `{"d": 0.25, "i": 2.0, "i_clamp": 12.0, "p": 12.0}`
 	})
+
+	// A trajectory controller: a server per joint at
+	// /arm_trajectory/gains/JOINT, as joint_trajectory_controller's Pids.
+	elevator := "/arm_trajectory/gains/elevator_joint"
+	if out, want := runAt(elevator, "get"), `{"d": 2.0, "i": 4.0, "i_clamp": 3.0, "p": 40.0}`; out != want {
+		t.Errorf("%s get: %s, want %s", elevator, out, want)
+	}
+	if out, want := runAt(elevator, "set", `{"d": 0.75}`), `{"d": 0.75, "i": 4.0, "i_clamp": 3.0, "p": 40.0}`; out != want {
+		t.Errorf("%s set d 0.75: %s, want %s", elevator, out, want)
+	}
+	arm := d.Loop.Controller("arm_trajectory")
+	for joint, want := range map[string]float64{"elevator_joint": 0.75, "shoulder_joint": 2} {
+		if g, _ := arm.Gain(control.GainID{Joint: joint, Term: control.GainD}); g != want {
+			t.Errorf("arm_trajectory %s d %v, want %v", joint, g, want)
+		}
+	}
 }
