@@ -14,12 +14,17 @@ import (
 	"github.com/frcd/frcd/ros"
 )
 
+var (
+	dynparam        = tooltest.Tool{Name: "/usr/lib/dynamic_reconfigure/dynparam", Package: "python3-dynamic-reconfigure"}
+	dynparamPackage = "/usr/share/dynamic_reconfigure/package.xml"
+)
+
 var dynreconf = tooltest.Tool{Name: "/usr/lib/python3/dist-packages/dynamic_reconfigure/client.py", Package: "python3-dynamic-reconfigure"}
 
 // TestDynamicReconfigure: the competition robot's hood PID is a
 // dynamic_reconfigure server at /hood_position/pid, as control_toolbox's
 // Pid is, driven by Debian's dynamic_reconfigure.client (as rqt_reconfigure
-// and dynparam use it; testdata/dynreconf.py): get lists the running
+// and dynparam use it; testdata/dynreconf.py) and by dynparam itself: get lists the running
 // gains, set retunes the loop's PID (and /hood_position/pid/p on the
 // parameter server follows), and a NaN and a negative gain
 // are refused (counted, logged), the reply and get still showing
@@ -29,6 +34,8 @@ var dynreconf = tooltest.Tool{Name: "/usr/lib/python3/dist-packages/dynamic_reco
 func TestDynamicReconfigure(t *testing.T) {
 	integration(t, tooltest.Rosparam)
 	tooltest.RequireFile(t, dynreconf.Name, "the Debian package "+dynreconf.Package)
+	tooltest.RequireFile(t, dynparam.Name, "the Debian package "+dynparam.Package)
+	tooltest.RequireFile(t, dynparamPackage, "the Debian package libdynamic-reconfigure-config-init-mutex-dev")
 	yp := tooltest.ControllersYAML(t, "../examples/competition/robot.yaml", []string{"shoulder_voltage", "elevator_voltage"},
 		"  arm_trajectory: {type: effort_controllers/JointTrajectoryController, joints: [shoulder_joint, elevator_joint], "+
 			"pid: {p: 40, i: 4, d: 2, i_clamp: 3, f: 0.5}, constraints: {goal: 0.03, goal_time: 2, trajectory: 0.3}}")
@@ -123,6 +130,18 @@ func TestDynamicReconfigure(t *testing.T) {
 	tooltest.Eventually(t, 10*time.Second, "get following the controller", func() bool {
 		return get() == `{"d": 0.25, "i": 2.0, "i_clamp": 12.0, "p": 12.0}`
 	})
+
+	// Debian's dynparam (its package.xml, which roslib needs to load it,
+	// is in libdynamic-reconfigure-config-init-mutex-dev), run by
+	// /usr/bin/python3: its "#!/usr/bin/env python3" may find another
+	// Python on PATH, without rospy.
+	e.MustRun(t, "/usr/bin/python3", dynparam.Name, "set", "/hood_position/pid", "p", "14")
+	if g := hood.Gains(); g.P != 14 {
+		t.Errorf("hood p %v after dynparam set p 14", g.P)
+	}
+	if out := e.MustRun(t, "/usr/bin/python3", dynparam.Name, "get", "/hood_position/pid"); !strings.Contains(out, "'p': 14.0") {
+		t.Errorf("dynparam get: %s, want p 14", out)
+	}
 
 	// A trajectory controller: a server per joint at
 	// /arm_trajectory/gains/JOINT, as joint_trajectory_controller's Pids.
