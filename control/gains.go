@@ -115,6 +115,16 @@ func (c *Controller) Gain(id GainID) (float64, bool) {
 	return c.in.tune[i], true
 }
 
+// GainRange returns the range SetGain takes for a gain (its YAML key's),
+// false when the controller has no such gain.
+func (c *Controller) GainRange(id GainID) (lo, hi float64, ok bool) {
+	i, k := c.locate(id)
+	if i < 0 {
+		return 0, 0, false
+	}
+	return k.Min, k.Max, true
+}
+
 // SetGain tunes one gain from outside (ROS parameters, a dashboard): the
 // loop takes it at its next cycle, between two PID updates, keeping the
 // integral term. A value that is not finite or outside its YAML key's

@@ -44,6 +44,16 @@ func TestSetGain(t *testing.T) {
 	if g, ok := arm.Gain(control.GainID{Term: "i_clamp"}); !ok || g != 1 {
 		t.Errorf("arm i_clamp %v %v, want the YAML's 1", g, ok)
 	}
+	// The ranges SetGain takes, as dynamic_reconfigure describes them.
+	if lo, hi, ok := arm.GainRange(control.GainID{Term: "p"}); !ok || lo != 0 || hi <= lo {
+		t.Errorf("arm p range %v..%v %v, want 0..a positive bound", lo, hi, ok)
+	}
+	if _, hi, ok := arm.GainRange(control.GainID{Term: "i_clamp"}); !ok || arm.SetGain(control.GainID{Term: "i_clamp"}, hi*2, d.Now()) == nil {
+		t.Errorf("arm i_clamp range ..%v %v: SetGain took twice its max", hi, ok)
+	}
+	if _, _, ok := arm.GainRange(control.GainID{Term: "i_clamp_min"}); ok {
+		t.Error("a range for a gain the arm does not have")
+	}
 	if err := arm.Command(0.5, d.Now()); err != nil {
 		t.Fatal(err)
 	}

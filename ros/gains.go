@@ -65,6 +65,7 @@ type gainWatch struct {
 	b      *Bridge
 	params []gainParam
 	limit  ratelimit.Limiter
+	reconf []*reconfServer // dynamic_reconfigure servers, following the gains
 }
 
 // serveGains sets every controller's type, joints and gains on the
@@ -81,6 +82,10 @@ func (s *session) serveGains() error {
 			g.last, _ = c.Gain(id)
 			w.params = append(w.params, g)
 		}
+	}
+	var err error
+	if w.reconf, err = s.serveReconfigure(); err != nil {
+		return err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -142,6 +147,9 @@ func (w *gainWatch) serve(ctx context.Context) {
 		case <-tick.C:
 		}
 		w.poll(ctx)
+		for _, r := range w.reconf {
+			r.follow()
+		}
 	}
 }
 

@@ -28,27 +28,7 @@ func TestGainsOnParameterServer(t *testing.T) {
 	yp := tooltest.ControllersYAML(t, "../examples/competition/robot.yaml", []string{"shoulder_voltage", "elevator_voltage"},
 		"  arm_trajectory: {type: effort_controllers/JointTrajectoryController, joints: [shoulder_joint, elevator_joint], "+
 			"pid: {p: 40, i: 4, d: 2, i_clamp: 3, f: 0.5}, constraints: {goal: 0.03, goal_time: 2, trajectory: 0.3}}")
-	r, list, err := robot.Load("../examples/competition/robot.urdf", yp)
-	if err != nil || list.Errors() > 0 {
-		t.Fatalf("%v %v", err, list)
-	}
-	var mu sync.Mutex
-	var logs []string
-	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
-	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
-		Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded,
-		Logf: func(format string, args ...any) {
-			t.Logf(format, args...)
-			mu.Lock()
-			logs = append(logs, fmt.Sprintf(format, args...))
-			mu.Unlock()
-		},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &frcd{d: d, Service: tooltest.Serve(t, d.Run)}
-	f.registered(t, 1)
+	d, e, logged := tuningRobot(t, yp)
 	get := func(key string) string { return strings.TrimSpace(e.MustRun(t, "rosparam", "get", key)) }
 	num := func(key string) float64 {
 		v, err := strconv.ParseFloat(get(key), 64)
@@ -74,16 +54,7 @@ func TestGainsOnParameterServer(t *testing.T) {
 		}
 	}
 	hood, arm := d.Loop.Controller("hood_position"), d.Loop.Controller("arm_trajectory")
-	pidP := func() float64 { // the gain the loop ran with at its last cycle
-		s := d.Loop.NewSnapshot()
-		d.Loop.ReadSnapshot(s)
-		for _, p := range s.PIDs {
-			if p.Name == "hood_position" {
-				return p.P
-			}
-		}
-		return -1
-	}
+	pidP := func() float64 { return loopP(d, "hood_position") }
 	e.MustRun(t, "rosparam", "set", "/hood_position/command_unused", "0") // a neighbour: untouched
 	e.MustRun(t, "rosparam", "set", "/hood_position/pid/p", "12")         // an int, as rosparam sends 12
 	e.MustRun(t, "rosparam", "set", "/arm_trajectory/gains/elevator_joint/d", "0.75")
@@ -108,15 +79,7 @@ func TestGainsOnParameterServer(t *testing.T) {
 	if g.P != 12 || g.I != 2 || g.D != 0 {
 		t.Errorf("hood gains %+v, want p 12 and the YAML's i 2, d 0", g)
 	}
-	mu.Lock()
-	n := 0
-	for _, l := range logs {
-		if strings.Contains(l, "/hood_position/pid/") && strings.Contains(l, "refused") {
-			n++
-		}
-	}
-	mu.Unlock()
-	if n != 3 {
+	if n := logged("/hood_position/pid/", "refused"); n != 3 {
 		t.Errorf("%d refusals logged, want 3", n)
 	}
 	if v := get("/hood_position/command_unused"); v != "0" {
@@ -135,20 +98,65 @@ func TestGainsOnParameterServer(t *testing.T) {
 	// 100 kB beside the hood's gains: their namespace is not read (logged)
 	// until it is gone, then a new gain is.
 	e.MustRun(t, "rosparam", "set", "/hood_position/pid/junk", strings.Repeat("x", 100_000))
-	logged := func(s string) bool {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, l := range logs {
-			if strings.Contains(l, s) {
-				return true
-			}
-		}
-		return false
-	}
 	tooltest.Eventually(t, 10*time.Second, "the oversized namespace logged", func() bool {
-		return logged("/hood_position/pid is over 65536 bytes")
+		return logged("/hood_position/pid is over 65536 bytes") > 0
 	})
 	e.MustRun(t, "rosparam", "delete", "/hood_position/pid/junk")
 	e.MustRun(t, "rosparam", "set", "/hood_position/pid/p", "13")
 	tooltest.Eventually(t, 10*time.Second, "hood p 13 in the loop", func() bool { return pidP() == 13 })
+}
+
+// tuningRobot runs the competition robot with controllers yaml on the sim
+// under an embedded master, registered; logged counts the log lines that
+// contain every one of its strings.
+func tuningRobot(t *testing.T, yaml string) (d *daemon.Daemon, e *tooltest.ROS, logged func(...string) int) {
+	r, list, err := robot.Load("../examples/competition/robot.urdf", yaml)
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("%v %v", err, list)
+	}
+	var mu sync.Mutex
+	var logs []string
+	e = tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
+	d, err = daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
+		Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded,
+		Logf: func(format string, args ...any) {
+			t.Logf(format, args...)
+			mu.Lock()
+			logs = append(logs, fmt.Sprintf(format, args...))
+			mu.Unlock()
+		},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &frcd{d: d, Service: tooltest.Serve(t, d.Run)}
+	f.registered(t, 1)
+	logged = func(subs ...string) (n int) {
+		mu.Lock()
+		defer mu.Unlock()
+	lines:
+		for _, l := range logs {
+			for _, s := range subs {
+				if !strings.Contains(l, s) {
+					continue lines
+				}
+			}
+			n++
+		}
+		return n
+	}
+	return d, e, logged
+}
+
+// loopP is the P gain controller name's PID ran with at the loop's last
+// cycle (-1 when it has no PID state).
+func loopP(d *daemon.Daemon, name string) float64 {
+	s := d.Loop.NewSnapshot()
+	d.Loop.ReadSnapshot(s)
+	for _, p := range s.PIDs {
+		if p.Name == name {
+			return p.P
+		}
+	}
+	return -1
 }

@@ -48,6 +48,10 @@ rospack                rospack-tools
 /usr/lib/python3/dist-packages/trajectory_msgs/msg/_JointTrajectory.py python3-trajectory-msgs
 /usr/lib/actionlib_msgs/genaction.py libactionlib-msgs-dev
 /usr/share/actionlib_msgs/msg/GoalID.msg ros-actionlib-msgs
+# dynparam and dynamic_reconfigure.client, for the dynamic_reconfigure test (ros/reconfigure_integration_test.go)
+/usr/lib/dynamic_reconfigure/dynparam python3-dynamic-reconfigure
+# dynparam loads itself through roslib, which needs dynamic_reconfigure's package.xml: Debian ships it in the -dev package
+/usr/share/dynamic_reconfigure/package.xml libdynamic-reconfigure-config-init-mutex-dev
 # message definitions, so rostopic can echo the topics of frcd and rosservice call its services
 /usr/lib/python3/dist-packages/sensor_msgs/msg/_JointState.py python3-sensor-msgs
 /usr/lib/python3/dist-packages/diagnostic_msgs/msg/_DiagnosticArray.py python3-diagnostic-msgs
