@@ -223,6 +223,8 @@ func (b *Bridge) publishState() {
 		count(s.ctlStates[i].Publish(&s.ctlState))
 	}
 	b.publishOdometry(stamp, count)
+	b.publishSensors(count)
+	b.publishSim(stamp, count)
 	if snap.Now-s.diagLast >= time.Second-b.o.Loop.Period()/2 {
 		s.diagLast = snap.Now
 		b.buildDiagnostics(stamp)
