@@ -34,7 +34,7 @@ func (d *Daemon) setupROS2() error {
 	}
 	b, err := ros2bridge.New(ros2bridge.Options{Loop: d.Loop, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
 		Rest: jointstate.RestPositions(d.Robot), Every: ros.PublishPeriod(d.Robot.Config, d.Loop.Period(), o.PublishRate),
-		Node: o.Node, Logf: o.Logf, SetEnabled: d.rosEnable(), Manager: d.manager, State: d.ros2State(),
+		Node: o.Node, Logf: o.Logf, SetEnabled: d.rosEnable(), Manager: d.manager, State: d.ros2State(), Sim: d.ROS2Sim(),
 		OnPanic: func(v any) { d.Panicked(newPanic("a ROS 2 callback", v)) }})
 	if err != nil {
 		return err

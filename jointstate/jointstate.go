@@ -1,7 +1,8 @@
 // Package jointstate builds the joint states frcd publishes, by the same
 // rules on every transport (ROS 1's sensor_msgs/JointState, ROS 2's):
 // every movable joint, always all of them, in the loop's order, never
-// NaN. It knows no message type: it fills plain slices.
+// NaN. It knows no message type: it fills plain slices. The sim's ground
+// truth and the sim/push rules, shared by both bridges, are in sim.go.
 package jointstate
 
 import (

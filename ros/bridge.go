@@ -14,6 +14,7 @@ import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/jointstate"
 	"github.com/frcd/frcd/ros/master"
 )
 
@@ -134,20 +135,8 @@ const (
 )
 
 // Truth is the simulator's ground truth, apart from what the sensors
-// measure.
-type Truth struct {
-	// Every movable joint: name, true position (rad or m), velocity and
-	// effort (N·m or N).
-	Names                      []string
-	Position, Velocity, Effort []float64
-	// HasPose: the sim moves a drive base. Its true pose on the field (m,
-	// rad) and twist in its own frame (forward and left m/s, rad/s);
-	// BaseFrame names that frame (the URDF's root link).
-	HasPose    bool
-	BaseFrame  string
-	X, Y, Yaw  float64
-	VX, VY, WZ float64
-}
+// measure (package jointstate's, shared with the ROS 2 bridge).
+type Truth = jointstate.Truth
 
 // Stats count the bridge's work; read them with Bridge.Stats.
 type Stats struct {

@@ -1,12 +1,9 @@
 package ros
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
 
-	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/jointstate"
 )
 
 // PushTopic is the sim's "push": a sensor_msgs/JointState whose named
@@ -15,9 +12,6 @@ import (
 // than a service: no srv type that the stock rosservice knows takes joints
 // and positions.
 const PushTopic = "sim/push"
-
-// errPush says why a push message was refused whole.
-var errPush = errors.New("refused: nothing moved")
 
 // push is /sim/push's callback: it checks the whole message, then places
 // each joint through Options.Push. A message that names no joint, an
@@ -45,29 +39,5 @@ func (b *Bridge) push(m *sensor_msgs.JointState) {
 }
 
 func (b *Bridge) checkPush(m *sensor_msgs.JointState) error {
-	switch {
-	case len(m.Name) == 0:
-		return fmt.Errorf("names no joint: %w", errPush)
-	case len(m.Position) != len(m.Name):
-		return fmt.Errorf("%d names but %d positions: %w", len(m.Name), len(m.Position), errPush)
-	case len(m.Velocity) != 0 && len(m.Velocity) != len(m.Name):
-		return fmt.Errorf("%d names but %d velocities (give none, or one per joint): %w", len(m.Name), len(m.Velocity), errPush)
-	}
-	seen := make(map[string]bool, len(m.Name))
-	for i, name := range m.Name {
-		if !b.joints[name] {
-			return fmt.Errorf("no movable joint named %q: %w", name, errPush)
-		}
-		if seen[name] {
-			return fmt.Errorf("joint %q named twice: %w", name, errPush)
-		}
-		seen[name] = true
-		if !interfaces.Finite(m.Position[i]) {
-			return fmt.Errorf("joint %q: position %v: %w", name, m.Position[i], errPush)
-		}
-		if len(m.Velocity) > 0 && !interfaces.Finite(m.Velocity[i]) {
-			return fmt.Errorf("joint %q: velocity %v: %w", name, m.Velocity[i], errPush)
-		}
-	}
-	return nil
+	return jointstate.CheckPush(m.Name, m.Position, m.Velocity, b.joints, nil)
 }

@@ -84,6 +84,9 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// State is what the state topics need beyond the loop (state.go).
 	State StateOptions
+	// Sim are the simulator's hooks for the sim/ topics (sim.go); zero
+	// on real hardware.
+	Sim SimOptions
 }
 
 // Stats count the bridge's work.
@@ -104,8 +107,10 @@ type Bridge struct {
 	snap    *control.Snapshot
 	build   *jointstate.Builder
 	js      ros2msg.JointState
-	st      *stateTopics // state.go
-	out     *rosout      // rosout.go
+	st      *stateTopics  // state.go
+	out     *rosout       // rosout.go
+	sensors *sensorTopics // sensors.go
+	sim     *simTopics    // sim.go
 
 	jointStates, commands, refused, publishErr atomic.Uint64
 	closeOnce                                  sync.Once
@@ -159,6 +164,12 @@ func New(o Options) (*Bridge, error) {
 		return fail(err)
 	}
 	if err := b.setupState(); err != nil {
+		return fail(err)
+	}
+	if err := b.setupSensors(); err != nil {
+		return fail(err)
+	}
+	if err := b.setupSim(); err != nil {
 		return fail(err)
 	}
 	enable := func(req *cdr.Decoder, resp *cdr.Encoder) error {

@@ -64,7 +64,7 @@ func newBridgeFor(tb testing.TB, yaml string, logf func(string, ...any), opts ..
 	}
 	tb.Cleanup(func() { d.Close() })
 	o := ros2bridge.Options{Loop: d.Loop, URDF: string(urdf), Clock: d.Now, Epoch: d.Epoch(), SetEnabled: d.Enable,
-		Rest: jointstate.RestPositions(r), Node: ros2node.Config{Name: "frcd", RTPS: discovery(tb)}, Logf: logf}
+		Rest: jointstate.RestPositions(r), Node: ros2node.Config{Name: "frcd", RTPS: discovery(tb)}, Logf: logf, Sim: d.ROS2Sim()}
 	for _, f := range opts {
 		f(&o)
 	}

@@ -237,6 +237,8 @@ func (b *Bridge) publishState() {
 	}
 	b.publishOdometry(stamp, count)
 	b.publishTFJoints(stamp)
+	b.publishSensors(count)
+	b.publishSim(stamp, count)
 	b.publishDS(stamp)
 	if snap.Now-s.diagLast >= time.Second-b.o.Loop.Period()/2 {
 		s.diagLast = snap.Now

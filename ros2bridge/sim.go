@@ -1,0 +1,163 @@
+package ros2bridge
+
+import (
+	"fmt"
+	"math"
+	"sync"
+	"sync/atomic"
+
+	"github.com/frcd/frcd/jointstate"
+	"github.com/frcd/frcd/ros2msg"
+	"github.com/frcd/frcd/ros2node"
+	"github.com/frcd/frcd/rtps"
+)
+
+// The simulator's topics, as the ROS 1 bridge's (package ros, push.go and
+// Options.Truth), on the sim only:
+//
+//	sim/joint_states_truth  sensor_msgs/msg/JointState: every movable joint's true state
+//	sim/ground_truth        nav_msgs/msg/Odometry: the drive base's true pose in "odom" and
+//	                        its twist in the base's frame (with a drive base)
+//	sim/push                sensor_msgs/msg/JointState in: place the named joints at its
+//	                        positions (and velocities, when given) at once
+//
+// The two published are reliable, volatile, keep last 10; sim/push's
+// reader is best effort, as the command topics', so that reliable and
+// best-effort publishers both match.
+const (
+	JointStatesTruthTopic = "sim/joint_states_truth"
+	GroundTruthTopic      = "sim/ground_truth"
+	PushTopic             = "sim/push"
+)
+
+// SimOptions are the simulator's hooks; both nil on real hardware, where
+// the sim topics do not exist.
+type SimOptions struct {
+	// Truth fills t with the simulator's ground truth, reusing its
+	// slices; false when there is none.
+	Truth func(t *Truth) bool
+	// Push places a joint at a position (rad or m) and velocity.
+	Push func(joint string, pos, vel float64) error
+}
+
+// Truth is the simulator's ground truth (package jointstate's, shared
+// with the ROS 1 bridge).
+type Truth = jointstate.Truth
+
+// simTopics are the sim's publishers, their reused messages and the push
+// counters.
+type simTopics struct {
+	joints, ground *ros2node.Publisher
+	truth          Truth
+	js             ros2msg.JointState
+	odom           ros2msg.Odometry
+
+	movable map[string]bool // for sim/push
+	mu      sync.Mutex      // push's message and seen
+	push    ros2msg.JointState
+	seen    map[string]bool
+
+	pushes, refused atomic.Uint64
+}
+
+// setupSim creates the sim's topics when Options.Sim asks for them.
+func (b *Bridge) setupSim() error {
+	o := b.o.Sim
+	s := &simTopics{}
+	b.sim = s
+	var err error
+	if o.Truth != nil && o.Truth(&s.truth) {
+		if s.joints, err = b.node.Publisher(JointStatesTruthTopic, &s.js, ros2node.Default); err != nil {
+			return err
+		}
+		if s.truth.HasPose {
+			if s.ground, err = b.node.Publisher(GroundTruthTopic, &s.odom, ros2node.Default); err != nil {
+				return err
+			}
+		}
+	}
+	if o.Push == nil {
+		return nil
+	}
+	s.movable, s.seen = map[string]bool{}, map[string]bool{}
+	for _, j := range b.snap.Joints {
+		s.movable[j.Name] = true
+	}
+	_, err = b.node.Subscribe(PushTopic, &s.push, pushQoS, b.onPush)
+	return err
+}
+
+// pushQoS is the command topics' (best effort).
+var pushQoS = rtps.QoS{Reliability: rtps.BestEffort, Durability: rtps.Volatile, History: rtps.KeepLast, Depth: 10}
+
+// publishSim publishes the sim's truth from the bridge's goroutine,
+// stamped with the snapshot's time; it allocates nothing once the
+// messages are sized.
+func (b *Bridge) publishSim(stamp ros2msg.Time, count func(error)) {
+	s := b.sim
+	if s == nil || s.joints == nil || !b.o.Sim.Truth(&s.truth) {
+		return
+	}
+	t := &s.truth
+	js := &s.js
+	js.Header = ros2msg.Header{Stamp: stamp}
+	js.Name = append(js.Name[:0], t.Names...)
+	js.Position = append(js.Position[:0], t.Position...)
+	js.Velocity = append(js.Velocity[:0], t.Velocity...)
+	js.Effort = append(js.Effort[:0], t.Effort...)
+	count(s.joints.Publish(js))
+	if s.ground == nil || !t.HasPose {
+		return
+	}
+	sy, cy := math.Sincos(t.Yaw / 2)
+	s.odom = ros2msg.Odometry{Header: ros2msg.Header{Stamp: stamp, FrameID: "odom"}, ChildFrameID: t.BaseFrame,
+		Position: ros2msg.Vector3{X: t.X, Y: t.Y}, Orientation: ros2msg.Quaternion{Z: sy, W: cy},
+		Twist: ros2msg.Twist{Linear: ros2msg.Vector3{X: t.VX, Y: t.VY}, Angular: ros2msg.Vector3{Z: t.WZ}}}
+	count(s.ground.Publish(&s.odom))
+}
+
+// onPush is sim/push's handler: it checks the whole message, then places
+// each joint through SimOptions.Push. A message that does not decode,
+// names no joint, an unknown joint or one twice, has another number of
+// positions (or of velocities, when it has any) than of names, or a value
+// that is not finite, is refused whole, counted (PushStats) and logged:
+// nothing moves.
+func (b *Bridge) onPush(smp rtps.Sample) {
+	defer b.guard()
+	s := b.sim
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := &s.push
+	err := ros2msg.Unmarshal(smp.Payload, m)
+	if err == nil {
+		err = jointstate.CheckPush(m.Name, m.Position, m.Velocity, s.movable, s.seen)
+	} else {
+		err = fmt.Errorf("%v: %w", err, jointstate.ErrPush)
+	}
+	if err != nil {
+		s.refused.Add(1)
+		b.o.Logf("ros2: /%s: %v", PushTopic, err)
+		return
+	}
+	for i, name := range m.Name {
+		vel := 0.0
+		if len(m.Velocity) > 0 {
+			vel = m.Velocity[i]
+		}
+		if err := b.o.Sim.Push(name, m.Position[i], vel); err != nil {
+			s.refused.Add(1)
+			b.o.Logf("ros2: /%s: %v", PushTopic, err)
+			continue
+		}
+		s.pushes.Add(1)
+	}
+}
+
+// PushStats are the joints placed through sim/push and the messages
+// (or joints the sim refused) refused.
+func (b *Bridge) PushStats() (pushes, refused uint64) {
+	if b.sim == nil {
+		return 0, 0
+	}
+	return b.sim.pushes.Load(), b.sim.refused.Load()
+}
