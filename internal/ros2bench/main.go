@@ -218,13 +218,19 @@ func measureOne(o options, name string, cmd []string, listen bool) (measured, er
 	var sub *exec.Cmd
 	var subOut bytes.Buffer
 	var subErr strings.Builder
+	var subDone chan error
 	if listen {
 		sub = exec.Command(filepath.Join(o.work, "sub"), strconv.FormatFloat(o.warm.Seconds(), 'f', -1, 64), strconv.FormatFloat(o.measure.Seconds(), 'f', -1, 64))
 		sub.Env, sub.Stdout, sub.Stderr = env, &subOut, &subErr
 		if err := sub.Start(); err != nil {
 			return m, err
 		}
-		defer func() { _ = sub.Process.Kill(); _ = sub.Wait() }()
+		subDone = make(chan error, 1)
+		go func() { subDone <- sub.Wait() }()
+		defer func() {
+			_ = sub.Process.Kill() // an error once it has exited
+			<-subDone
+		}()
 	}
 	c := exec.Command(cmd[0], cmd[1:]...)
 	c.Env = env
@@ -246,7 +252,7 @@ func measureOne(o options, name string, cmd []string, listen bool) (measured, er
 		}
 	}
 	defer stop()
-	lines := make(chan string, 16)
+	lines := make(chan string, 256)
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
@@ -274,14 +280,12 @@ func measureOne(o options, name string, cmd []string, listen bool) (measured, er
 	}
 	m.cpuPerMin = (t1 - t0).Seconds() / time.Since(start).Seconds() * 60
 	if listen {
-		done := make(chan error, 1)
-		go func() { done <- sub.Wait() }()
 		select {
-		case err = <-done:
+		case err = <-subDone:
+			subDone <- err // for the deferred receive
 		case <-time.After(o.warm + 10*time.Second):
 			err = errors.New("sub did not finish")
 		}
-		sub = &exec.Cmd{Process: sub.Process} // waited for: the deferred Wait returns at once
 		if err != nil {
 			return m, fmt.Errorf("%s: the subscriber: %v: %s", name, err, subErr.String())
 		}

@@ -59,3 +59,16 @@ func TestHarness(t *testing.T) {
 		t.Errorf("no ratio in\n%s", out.String())
 	}
 }
+
+// TestBadFlags: a rate or duration out of range is refused before anything
+// is built or run.
+func TestBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--rates", "0"}, {"--rates", "100,x"}, {"--rates", "20000"}, {"--warm", "0s"}, {"--for", "-1s"}, {"--for", "11m"}, {"--bogus"},
+	} {
+		var out strings.Builder
+		if err := run(append([]string{"--root", "/nonexistent"}, args...), &out); err == nil || out.Len() != 0 {
+			t.Errorf("%v: err %v, output %q; want an error and no output", args, err, out.String())
+		}
+	}
+}
