@@ -74,9 +74,10 @@ test: deps fmt-check vet rio rio-test systemcore systemcore-test ## install test
 deps-bench: ## install what make bench needs on top of deps (roscpp headers, valgrind), only when missing
 	@scripts/install-deps.sh --bench
 
-bench: deps-bench ## run the benchmarks, then the robot's CPU per simulated minute as ratios to references (internal/cpubench; BENCHFLAGS passes it flags)
+bench: deps-bench ## run the benchmarks, then the robot's CPU per simulated minute as ratios to references (internal/cpubench; BENCHFLAGS passes it flags), then ROS 2 against Cyclone DDS (internal/ros2bench; ROS2BENCHFLAGS)
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem ./...
 	$(GO) run ./internal/cpubench $(BENCHFLAGS)
+	$(GO) run ./internal/ros2bench $(ROS2BENCHFLAGS)
 
 lint: fmt-check vet ## gofmt check and go vet
 

@@ -69,8 +69,11 @@ var allowed = map[string][]string{
 	"wpilibws":           {"frc", "hal", "config", "sim", "urdf", "github.com/coder/websocket", "internal/admit", "internal/relisten"},
 
 	// make bench's CPU measure and its bare-loop reference
-	"internal/cpubench":          {"control", "daemon", "robot", "ros", "sim"},
+	"internal/cpubench":          {"control", "daemon", "internal/proccpu", "robot", "ros", "sim"},
 	"internal/cpubench/bareloop": {},
+	// make bench's ROS 2 publishing against Cyclone DDS
+	"internal/ros2bench": {"internal/ddstest", "internal/proccpu"},
+	"internal/proccpu":   {},
 }
 
 // TestImportGraph checks each package's direct imports against allowed

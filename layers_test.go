@@ -26,7 +26,7 @@ const (
 var layers = map[string]int{
 	"diag": layerBase, "frc": layerBase, "internal/bounds": layerBase, "internal/ratelimit": layerBase,
 	"internal/admit": layerBase, "internal/relisten": layerBase, "internal/tooltest": layerBase,
-	"internal/testrobot": layerBase, "internal/sparkspec": layerBase, "internal/ddstest": layerBase,
+	"internal/testrobot": layerBase, "internal/sparkspec": layerBase, "internal/ddstest": layerBase, "internal/proccpu": layerBase,
 	"internal/qemutest": layerBase, "internal/sshdtest": layerBase, "internal/vmagent": layerBase,
 	"internal/fakehal": layerBase, "internal/cpubench/bareloop": layerBase,
 
@@ -48,7 +48,7 @@ var layers = map[string]int{
 
 	"daemon": layerDaemon,
 
-	"cmd/frcd": layerCommands, "internal/cpubench": layerCommands, "internal/attack": layerCommands,
+	"cmd/frcd": layerCommands, "internal/cpubench": layerCommands, "internal/ros2bench": layerCommands, "internal/attack": layerCommands,
 }
 
 // apart are sets of groups that never reach each other (DESIGN.md:

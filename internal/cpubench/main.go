@@ -41,10 +41,10 @@ import (
 	"strings"
 	"syscall"
 	"time"
-	"unsafe"
 
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/internal/proccpu"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/sim"
@@ -387,14 +387,14 @@ func measure(o options, cmd, env []string, stdin string) (sample, error) {
 		return sample{}, fmt.Errorf("%v: %s", err, lastLine(stderr.String()))
 	}
 	time.Sleep(o.warm) // the measured program runs meanwhile
-	t0, err := processCPU(c.Process.Pid)
+	t0, err := proccpu.CPU(c.Process.Pid)
 	if err != nil {
 		return fail(err)
 	}
 	start := time.Now()
 	time.Sleep(o.measure)
-	t1, err := processCPU(c.Process.Pid)
-	if err == nil && exited(c.Process.Pid) {
+	t1, err := proccpu.CPU(c.Process.Pid)
+	if err == nil && proccpu.Exited(c.Process.Pid) {
 		err = errors.New("exited before the end of its measure")
 	}
 	if err != nil {
@@ -416,32 +416,9 @@ func measure(o options, cmd, env []string, stdin string) (sample, error) {
 	return s, nil
 }
 
-// exited says whether the child has exited (a zombie not yet waited for
-// still has a CPU clock).
-func exited(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	i := bytes.LastIndexByte(b, ')')
-	return i < 0 || i+2 >= len(b) || b[i+2] == 'Z' || b[i+2] == 'X'
-}
-
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
-}
-
-// processCPU reads the CPU clock of another process: clock_gettime on the
-// clock id the kernel derives from its pid (CPUCLOCK_SCHED of the whole
-// thread group), nanosecond resolution, all threads, user and system.
-func processCPU(pid int) (time.Duration, error) {
-	clock := (^pid)<<3 | 2
-	var ts syscall.Timespec
-	if _, _, errno := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, uintptr(clock), uintptr(unsafe.Pointer(&ts)), 0); errno != 0 {
-		return 0, fmt.Errorf("the CPU clock of pid %d: %w", pid, errno)
-	}
-	return time.Duration(ts.Nano()), nil
 }
 
 func median(xs []float64) float64 {

@@ -1,0 +1,320 @@
+// Command ros2bench is `make bench`'s measure of frcd's ROS 2 publishing
+// against Cyclone DDS: side by side, for the same wall-clock time, `frcd
+// run --sim --ros 2` on the competition example publishing /joint_states
+// at 100 Hz and at 1 kHz (the loop at that rate, and the example's
+// joint_state_controller publish_rate set to it), and pub, a Cyclone DDS
+// 0.10.2 C publisher of the same sensor_msgs/JointState (as many joints
+// as frcd publishes) at the same rate. Each publishes to sub, a Cyclone
+// C subscriber that records each sample's latency (its receive time less
+// the header's stamp, one host clock). It prints each publisher's CPU
+// seconds per minute (user + sys, the kernel's process CPU clock, read
+// after a warm-up and at the end of the measure), the ratio frcd/Cyclone,
+// and the latency p50/p99/max to the subscriber. A second frcd with no
+// ROS (--ros none) at the same rate gives frcd's ROS 2 share.
+//
+// All on loopback, on a domain id of this process, peers found by unicast
+// (ddstest.CycloneURI). It asserts nothing: the figures are the machine's.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/frcd/frcd/internal/ddstest"
+	"github.com/frcd/frcd/internal/proccpu"
+)
+
+const (
+	exampleURDF = "examples/competition/robot.urdf"
+	exampleYAML = "examples/competition/robot.yaml"
+	idlFile     = "cmd/frcd/testdata/ros2/JointState.idl"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "ros2bench: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	warm, measure time.Duration
+	rates         []float64
+	root, work    string
+	domain        int
+}
+
+func run(args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("ros2bench", flag.ContinueOnError)
+	var o options
+	fs.DurationVar(&o.warm, "warm", 2*time.Second, "how long each publisher runs before it is measured (discovery, start-up)")
+	fs.DurationVar(&o.measure, "for", 5*time.Second, "how long each publisher is measured")
+	rates := fs.String("rates", "100,1000", "publish rates in Hz, comma separated")
+	fs.StringVar(&o.root, "root", ".", "the repository's root (the example robot, the IDL)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if o.warm <= 0 || o.measure <= 0 || o.warm+o.measure > 10*time.Minute {
+		return errors.New("--warm and --for: positive, at most 10 minutes in all")
+	}
+	for _, f := range strings.Split(*rates, ",") {
+		r, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || r <= 0 || r > 10000 {
+			return fmt.Errorf("--rates: %q: want a rate in (0, 10000] Hz", f)
+		}
+		o.rates = append(o.rates, r)
+	}
+	o.domain = 10 + os.Getpid()%90
+	work, err := os.MkdirTemp("", "ros2bench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	o.work = work
+	if err := build(o); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "ROS 2 /joint_states, frcd against a Cyclone DDS C publisher (domain %d, loopback; %s measured after %s):\n", o.domain, o.measure, o.warm)
+	fmt.Fprintf(out, "%8s %-12s %12s %12s %9s %9s %9s %9s\n", "rate", "publisher", "CPU s/min", "samples", "joints", "p50 µs", "p99 µs", "max µs")
+	for _, rate := range o.rates {
+		res, err := measureRate(o, rate)
+		if err != nil {
+			return fmt.Errorf("%g Hz: %w", rate, err)
+		}
+		for _, r := range res.runs {
+			if r.lat.Samples == 0 { // no subscriber: CPU only
+				fmt.Fprintf(out, "%8g %-12s %12.3f %12s %9s %9s %9s %9s\n", rate, r.name, r.cpuPerMin, "-", "-", "-", "-", "-")
+				continue
+			}
+			fmt.Fprintf(out, "%8g %-12s %12.3f %12d %9d %9.1f %9.1f %9.1f\n", rate, r.name, r.cpuPerMin, r.lat.Samples, r.lat.Joints, r.lat.P50, r.lat.P99, r.lat.Max)
+		}
+		fmt.Fprintf(out, "%8g frcd/Cyclone CPU %.2f; frcd's ROS 2 share (frcd less frcd --ros none) %.3f s/min, %.2f × Cyclone's\n",
+			rate, res.ratio(), res.share(), res.share()/res.runs[1].cpuPerMin)
+	}
+	return nil
+}
+
+// build puts frcd, pub and sub in o.work.
+func build(o options) error {
+	cmd := exec.Command("go", "build", "-o", filepath.Join(o.work, "frcd"), "./cmd/frcd")
+	cmd.Dir = o.root
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build ./cmd/frcd: %v\n%s", err, msg)
+	}
+	idl, err := filepath.Abs(filepath.Join(o.root, idlFile))
+	if err != nil {
+		return err
+	}
+	cmds := [][]string{{"idlc", idl}}
+	for _, p := range []string{"pub", "sub"} {
+		src, err := filepath.Abs(filepath.Join(o.root, "internal/ros2bench/cyclone", p+".c"))
+		if err != nil {
+			return err
+		}
+		cmds = append(cmds, []string{"sh", "-c", "gcc -O2 -Wall -o " + p + " " + src + " JointState.c -I. $(pkg-config --cflags --libs CycloneDDS)"})
+	}
+	for _, c := range cmds {
+		cmd := exec.Command(c[0], c[1:]...)
+		cmd.Dir = o.work
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("%s: %v\n%s (make deps-bench installs cyclonedds-dev and cyclonedds-tools)", strings.Join(c, " "), err, msg)
+		}
+	}
+	return nil
+}
+
+// latency is sub's report.
+type latency struct {
+	Samples int     `json:"samples"`
+	Joints  int     `json:"joints"`
+	P50     float64 `json:"p50_us"`
+	P99     float64 `json:"p99_us"`
+	Max     float64 `json:"max_us"`
+}
+
+type measured struct {
+	name      string
+	cpuPerMin float64
+	lat       latency
+}
+
+// rateResult is frcd, Cyclone's pub and frcd without ROS at one rate.
+type rateResult struct{ runs []measured }
+
+func (r rateResult) ratio() float64 { return r.runs[0].cpuPerMin / r.runs[1].cpuPerMin }
+func (r rateResult) share() float64 { return r.runs[0].cpuPerMin - r.runs[2].cpuPerMin }
+
+var everyRE = regexp.MustCompile(`publishing /joint_states every (\S+)`)
+
+func measureRate(o options, rate float64) (rateResult, error) {
+	yaml, err := robotYAML(o, rate)
+	if err != nil {
+		return rateResult{}, err
+	}
+	urdf, err := filepath.Abs(filepath.Join(o.root, exampleURDF))
+	if err != nil {
+		return rateResult{}, err
+	}
+	hz := strconv.FormatFloat(rate, 'f', -1, 64)
+	frcd := func(ros string) []string {
+		return []string{filepath.Join(o.work, "frcd"), "run", "--sim", "--ros", ros, "--rate", hz, "--status", "1h",
+			"--rt-priority", "0", "--wpilibws", "off", "--nt", "off", urdf, yaml}
+	}
+	var res rateResult
+	f, err := measureOne(o, "frcd", frcd("2"), true)
+	if err != nil {
+		return res, err
+	}
+	if f.lat.Samples == 0 || f.lat.Joints == 0 {
+		return res, fmt.Errorf("the Cyclone subscriber got no joint state from frcd: %+v", f.lat)
+	}
+	c, err := measureOne(o, "Cyclone C", []string{filepath.Join(o.work, "pub"), hz, strconv.FormatFloat((o.warm + o.measure + 5*time.Second).Seconds(), 'f', -1, 64), strconv.Itoa(f.lat.Joints)}, true)
+	if err != nil {
+		return res, err
+	}
+	n, err := measureOne(o, "frcd no ROS", frcd("none"), false)
+	if err != nil {
+		return res, err
+	}
+	res.runs = []measured{f, c, n}
+	return res, nil
+}
+
+// robotYAML writes the example's YAML with its joint_state_controller's
+// publish_rate set to rate, and returns its path.
+func robotYAML(o options, rate float64) (string, error) {
+	b, err := os.ReadFile(filepath.Join(o.root, exampleYAML))
+	if err != nil {
+		return "", err
+	}
+	const key = "publish_rate: 50"
+	if bytes.Count(b, []byte(key)) != 1 {
+		return "", fmt.Errorf("%s: want one %q (the joint_state_controller's) to replace", exampleYAML, key)
+	}
+	b = bytes.Replace(b, []byte(key), []byte("publish_rate: "+strconv.FormatFloat(rate, 'f', -1, 64)), 1)
+	p := filepath.Join(o.work, fmt.Sprintf("robot-%g.yaml", rate))
+	return p, os.WriteFile(p, b, 0o644)
+}
+
+// measureOne runs the publisher cmd, with sub listening when listen, for
+// o.warm + o.measure, and returns its CPU per minute over the measure and
+// what sub saw.
+func measureOne(o options, name string, cmd []string, listen bool) (measured, error) {
+	m := measured{name: name}
+	env := append(ddstest.Env(o.domain).Vars, "ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST", "ROS_LOG_DIR="+o.work)
+	var sub *exec.Cmd
+	var subOut bytes.Buffer
+	var subErr strings.Builder
+	var subDone chan error
+	if listen {
+		sub = exec.Command(filepath.Join(o.work, "sub"), strconv.FormatFloat(o.warm.Seconds(), 'f', -1, 64), strconv.FormatFloat(o.measure.Seconds(), 'f', -1, 64))
+		sub.Env, sub.Stdout, sub.Stderr = env, &subOut, &subErr
+		if err := sub.Start(); err != nil {
+			return m, err
+		}
+		subDone = make(chan error, 1)
+		go func() { subDone <- sub.Wait() }()
+		defer func() {
+			_ = sub.Process.Kill() // an error once it has exited
+			<-subDone
+		}()
+	}
+	c := exec.Command(cmd[0], cmd[1:]...)
+	c.Env = env
+	stdout, err := c.StdoutPipe()
+	if err != nil {
+		return m, err
+	}
+	var stderr strings.Builder
+	c.Stderr = &stderr
+	if err := c.Start(); err != nil {
+		return m, err
+	}
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			_ = c.Process.Signal(syscall.SIGTERM)
+			_ = c.Wait()
+		}
+	}
+	defer stop()
+	lines := make(chan string, 256)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			default:
+			}
+		}
+		close(lines)
+	}()
+	time.Sleep(o.warm) // the publisher runs meanwhile
+	t0, err := proccpu.CPU(c.Process.Pid)
+	if err != nil {
+		return m, err
+	}
+	start := time.Now()
+	time.Sleep(o.measure)
+	t1, err := proccpu.CPU(c.Process.Pid)
+	if err == nil && proccpu.Exited(c.Process.Pid) {
+		err = errors.New("exited before the end of its measure")
+	}
+	if err != nil {
+		stop()
+		return m, fmt.Errorf("%s: %v: %s", name, err, stderr.String())
+	}
+	m.cpuPerMin = (t1 - t0).Seconds() / time.Since(start).Seconds() * 60
+	if listen {
+		select {
+		case err = <-subDone:
+			subDone <- err // for the deferred receive
+		case <-time.After(o.warm + 10*time.Second):
+			err = errors.New("sub did not finish")
+		}
+		if err != nil {
+			return m, fmt.Errorf("%s: the subscriber: %v: %s", name, err, subErr.String())
+		}
+		if err := json.Unmarshal(bytes.TrimSpace(subOut.Bytes()), &m.lat); err != nil {
+			return m, fmt.Errorf("%s: the subscriber's report %q: %v", name, subOut.String(), err)
+		}
+	}
+	stop()
+	if strings.HasPrefix(name, "frcd") && listen {
+		every := ""
+		for l := range lines {
+			if s := everyRE.FindStringSubmatch(l); s != nil {
+				every = s[1]
+			}
+		}
+		if want := time.Duration(float64(time.Second) / rateOf(cmd)); every != want.String() {
+			return m, fmt.Errorf("%s published /joint_states every %q, want %s", name, every, want)
+		}
+	}
+	return m, nil
+}
+
+// rateOf is the --rate of frcd's arguments.
+func rateOf(cmd []string) float64 {
+	for i, a := range cmd {
+		if a == "--rate" && i+1 < len(cmd) {
+			r, _ := strconv.ParseFloat(cmd[i+1], 64)
+			return r
+		}
+	}
+	return 0
+}
