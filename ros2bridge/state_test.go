@@ -187,7 +187,7 @@ func TestStateTopics(t *testing.T) {
 // TestStatePublishAllocatesNothing: with the loop running between
 // publications, once each writer's history is full (keep last 10: then
 // it reuses the evicted sample's buffer), /joint_states and the state
-// topics (IMUs, PDP, controller state, the Driver Station's) allocate nothing; only
+// topics (IMUs, PDP, controller state, the Driver Station's, /tf) allocate nothing; only
 // /diagnostics, once a second of loop time, builds strings.
 func TestStatePublishAllocatesNothing(t *testing.T) {
 	d, b, _ := newBridge(t, nil, func(o *ros2bridge.Options) {
@@ -196,9 +196,13 @@ func TestStatePublishAllocatesNothing(t *testing.T) {
 			dst.Joysticks[0].NumAxes, dst.Joysticks[0].NumButtons, dst.Joysticks[0].NumPOVs = 4, 10, 1
 			dst.Alliance, dst.Station, dst.MatchTime = "blue", 3, 12
 		}
+		o.State.Movable, _ = exampleMovable(t) // /tf
 	})
 	for range 11 { // sizes the messages, fills each writer's history (keep last 10), the first /diagnostics
 		d.Step()
+		b.Publish()
+	}
+	for range 90 { // /tf's (keep last 100), in no loop time
 		b.Publish()
 	}
 	step := testing.AllocsPerRun(5, func() { d.Step() })

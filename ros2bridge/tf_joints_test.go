@@ -13,12 +13,10 @@ import (
 	"github.com/frcd/frcd/urdf"
 )
 
-// TestJointTransforms: with the example robot's movable joints, a peer
-// reads /tf with one transform per joint (parent -> child, as
-// robot_state_publisher publishes them) and each equals the URDF joint's
-// motion at the position /joint_states gave with the same stamp; the
-// turret, moved to 1 rad by its command, is turned 1 rad about its axis.
-func TestJointTransforms(t *testing.T) {
+// exampleMovable are the example robot's movable joints, and its joints
+// by child link.
+func exampleMovable(t *testing.T) ([]ros2bridge.MovableJoint, map[string]*urdf.Joint) {
+	t.Helper()
 	r, _, err := robot.Load(exampleURDF, exampleYAML)
 	if err != nil {
 		t.Fatal(err)
@@ -31,6 +29,16 @@ func TestJointTransforms(t *testing.T) {
 			joints[j.Child] = j
 		}
 	}
+	return movable, joints
+}
+
+// TestJointTransforms: with the example robot's movable joints, a peer
+// reads /tf with one transform per joint (parent -> child, as
+// robot_state_publisher publishes them) and each equals the URDF joint's
+// motion at the position /joint_states gave with the same stamp; the
+// turret, moved to 1 rad by its command, is turned 1 rad about its axis.
+func TestJointTransforms(t *testing.T) {
+	movable, joints := exampleMovable(t)
 	d, b, _ := newBridge(t, t.Logf, func(o *ros2bridge.Options) { o.State.Movable = movable })
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
