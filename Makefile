@@ -66,7 +66,7 @@ test: deps fmt-check vet rio rio-test systemcore systemcore-test ## install test
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio ./hal/wpihal
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore ./hal/wpihal ./hal/systemcore
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore -run 'ExampleOnFakeHAL|ValidateSystemcore|SystemcoreDriverStationEndToEnd' ./cmd/frcd
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore -run 'ExampleOnFakeHAL|AddressableLEDOnFakeHAL|ValidateSystemcore|SystemcoreDriverStationEndToEnd' ./cmd/frcd
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags ctre ./hal/ctre ./hal/linux
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO|RoboRIOPose" ./cmd/frcd
 	cd third_party/goroslib && FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
@@ -152,7 +152,7 @@ systemcore-test: deps ## run the WPILib HAL binding's 2027 tests, the Systemcore
 	cd hal/systemcore && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/systemcore.test -test.count=1 -test.v
 	# qemu-user does not pass SO_RXQ_OVFL on to the kernel: the two tests of it run natively in make test.
 	cd hal/socketcan && $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/socketcan.test -test.count=1 -test.short -test.skip 'TestSockConnReadsFramesAndTimesOut|TestSockConnCountsKernelDrops'
-	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.short -test.run 'ValidateHAL|ValidateSystemcore|ExampleOnFakeHAL' -test.v
+	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.short -test.run 'ValidateHAL|ValidateSystemcore|ExampleOnFakeHAL|AddressableLEDOnFakeHAL' -test.v
 	# The whole daemon on the fake HAL, read by rostopic (the host's, started by the arm64 test) and an NT4 client.
 	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.run 'SystemcoreDriverStationEndToEnd' -test.v
 

@@ -25,6 +25,7 @@ const (
 	DigitalOutputController  = "frcd_controllers/DigitalOutputController"
 	CompressorController     = "frcd_controllers/CompressorController"
 	AnalogOutputController   = "frcd_controllers/AnalogOutputController"
+	LEDColorController       = "frcd_controllers/LEDColorController"
 )
 
 // ProfiledPositionController is the type name of frcd's profiled position

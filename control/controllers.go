@@ -463,5 +463,8 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 		return nil, err
 	}
 	c.valid = rangeOf(c, bind.iface)
+	if bind.valid != nil {
+		c.valid = *bind.valid
+	}
 	return c, nil
 }

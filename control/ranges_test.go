@@ -24,6 +24,10 @@ func TestCommandRanges(t *testing.T) {
 			[]float64{1, -1, 1.5, 2, -2}, []float64{2.01, -50, 1e300}},
 		{with("  - {name: arm_e, type: effort_controllers/JointEffortController, joint: arm, pid: {p: 1}}\n"), "arm_e",
 			[]float64{1, -2, 2}, []float64{2.5, -1e300}},
+		// An LED colour: 0xRRGGBB, 0 to 0xFFFFFF, not an analog output's volts.
+		{strings.Replace(with("  - {name: glow, type: frcd_controllers/LEDColorController, joint: led}\n"), "controllers:",
+			"  - {name: led, type: addressable_led, dio_channel: 5, length: 8}\ncontrollers:", 1), "glow",
+			[]float64{0, 0xFF0000, 255, 0xFFFFFF}, []float64{-1, 0x1000000, 1e300}},
 	} {
 		g := newRigWith(t, c.yaml)
 		ctl := g.l.Controller(c.ctl)

@@ -36,6 +36,9 @@ type Type struct {
 	// it ("timeout" when empty; a drive base's "cmd_vel_timeout").
 	Timeout    time.Duration
 	TimeoutKey string
+	// valid, when set, is the range of its commands, in place of its
+	// interface's (rangeOf): an LED colour's 0 to 0xFFFFFF.
+	valid *commandRange
 }
 
 // Default command timeouts of a Type.

@@ -41,6 +41,10 @@ func (r *recorder) OpenDutyCycleIn(ch int) (hal.DutyCycleIn, error) {
 	r.used |= hal.CapDutyCycleIn
 	return r.Backend.OpenDutyCycleIn(ch)
 }
+func (r *recorder) OpenAddressableLED(ch, start, n int, order hal.LEDOrder) (hal.AddressableLED, error) {
+	r.used |= hal.CapAddressableLED
+	return r.Backend.OpenAddressableLED(ch, start, n, order)
+}
 func (r *recorder) OpenAnalogIn(ch, avg, over int) (hal.AnalogIn, error) {
 	r.used |= hal.CapAnalogIn
 	return r.Backend.OpenAnalogIn(ch, avg, over)

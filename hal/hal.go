@@ -88,6 +88,31 @@ type DutyCycleIn interface {
 	Frequency() (float64, error)
 }
 
+// AddressableLED is one channel's string of addressable LEDs (WS2812B
+// and the like): a window of LEDs the backend drives.
+type AddressableLED interface {
+	// SetColors writes every LED of the window: rgb holds red, green and
+	// blue, 0-255, for each LED in turn, 3 × the window's length bytes.
+	SetColors(rgb []byte) error
+}
+
+// LEDOrder is the order an LED string takes its colours in, as the 2027
+// HAL's HAL_AddressableLEDColorOrder numbers them.
+type LEDOrder int
+
+// The colour orders.
+const (
+	LEDRGB LEDOrder = iota
+	LEDRBG
+	LEDBGR
+	LEDBRG
+	LEDGBR
+	LEDGRB
+)
+
+// LEDOrders names the colour orders, indexed by LEDOrder.
+var LEDOrders = []string{"rgb", "rbg", "bgr", "brg", "gbr", "grb"}
+
 // AnalogIn is one analog input channel.
 type AnalogIn interface {
 	// Voltage reads the input, 0-5 V. A backend that averages or

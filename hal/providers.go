@@ -35,6 +35,12 @@ type DutyCycleIns interface {
 	OpenDutyCycleIn(channel int) (DutyCycleIn, error)
 }
 
+// AddressableLEDs is a backend that drives addressable LEDs on a channel:
+// length LEDs from start in a buffer all channels share, in order.
+type AddressableLEDs interface {
+	OpenAddressableLED(channel, start, length int, order LEDOrder) (AddressableLED, error)
+}
+
 // AnalogIns is a backend with analog inputs.
 type AnalogIns interface {
 	// OpenAnalogIn opens an analog input, averaging 2^averageBits samples
@@ -117,22 +123,23 @@ type Caps uint32
 
 // The providers as Caps.
 const (
-	CapPWM         Caps = 1 << iota // PWMs
-	CapDIO                          // DigitalIOs
-	CapDutyCycle                    // DutyCycleOuts
-	CapAnalogIn                     // AnalogIns
-	CapAnalogOut                    // AnalogOuts
-	CapEncoder                      // Encoders
-	CapRelay                        // Relays
-	CapCAN                          // CANBuses
-	CapCANMotor                     // CANMotors
-	CapPigeon                       // Pigeons
-	CapRIOPorts                     // RIOPorts
-	CapLinuxBuses                   // LinuxBuses
-	CapAccel                        // BuiltInAccelerometer
-	CapPhoenix6                     // Phoenix6
-	CapIMU                          // BuiltInIMUs
-	CapDutyCycleIn                  // DutyCycleIns
+	CapPWM            Caps = 1 << iota // PWMs
+	CapDIO                             // DigitalIOs
+	CapDutyCycle                       // DutyCycleOuts
+	CapAnalogIn                        // AnalogIns
+	CapAnalogOut                       // AnalogOuts
+	CapEncoder                         // Encoders
+	CapRelay                           // Relays
+	CapCAN                             // CANBuses
+	CapCANMotor                        // CANMotors
+	CapPigeon                          // Pigeons
+	CapRIOPorts                        // RIOPorts
+	CapLinuxBuses                      // LinuxBuses
+	CapAccel                           // BuiltInAccelerometer
+	CapPhoenix6                        // Phoenix6
+	CapIMU                             // BuiltInIMUs
+	CapDutyCycleIn                     // DutyCycleIns
+	CapAddressableLED                  // AddressableLEDs
 	capEnd
 )
 
@@ -147,7 +154,7 @@ var capNames = [...]string{
 	"PWM outputs", "DIO channels", "DIO duty-cycle outputs", "analog inputs", "analog outputs", "quadrature encoders",
 	"relay channels", "a CAN bus", "vendor-library CAN motor controllers", "vendor-library Pigeon IMUs",
 	"roboRIO SPI or I2C ports", "Linux SPI or I2C buses by number", "a built-in accelerometer", "CTRE Phoenix 6 devices",
-	"a built-in IMU", "duty-cycle inputs",
+	"a built-in IMU", "duty-cycle inputs", "addressable LEDs",
 }
 
 // String names the providers: "PWM outputs, a CAN bus".
@@ -201,6 +208,8 @@ func CapsOf(b any) Caps {
 	has(ok, CapIMU)
 	_, ok = b.(DutyCycleIns)
 	has(ok, CapDutyCycleIn)
+	_, ok = b.(AddressableLEDs)
+	has(ok, CapAddressableLED)
 	if v, ok := b.(VendorLibs); ok && v.Vendor() != nil {
 		c |= CapsOf(v.Vendor())
 	}
@@ -270,6 +279,15 @@ func OpenDutyCycleIn(b Backend, channel int) (DutyCycleIn, error) {
 		return p.OpenDutyCycleIn(channel)
 	}
 	return nil, lacks(b, CapDutyCycleIn)
+}
+
+// OpenAddressableLED opens b's channel as addressable LEDs, or says b
+// has none.
+func OpenAddressableLED(b Backend, channel, start, length int, order LEDOrder) (AddressableLED, error) {
+	if p, ok := b.(AddressableLEDs); ok {
+		return p.OpenAddressableLED(channel, start, length, order)
+	}
+	return nil, lacks(b, CapAddressableLED)
 }
 
 // OpenAnalogIn opens b's analog input, or says b has none.

@@ -27,6 +27,7 @@ const (
 	dioDuty
 	dioEncoder
 	dioDutyIn
+	dioLED
 )
 
 type dioPin struct {

@@ -49,6 +49,7 @@ type Sim struct {
 
 	pwm   [numPWM]pwmPin
 	dio   [numDIO]dioPin
+	leds  [maxLEDs * 3]byte // the LED buffer every addressable_led's window is of, r, g, b
 	ai    [numAI]aiPin
 	ao    [numAO]aoPin
 	relay [numRelay]relayPin

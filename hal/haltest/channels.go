@@ -85,6 +85,25 @@ func (d *DutyCycleIn) Output() (float64, error) { return d.Duty, d.Err }
 // Frequency returns Hz.
 func (d *DutyCycleIn) Frequency() (float64, error) { return d.Hz, d.Err }
 
+// AddressableLED is a fake string of addressable LEDs: what was written.
+type AddressableLED struct {
+	Start, Length int
+	Order         hal.LEDOrder
+	RGB           []byte // the last colours written, r, g, b per LED
+	Writes        int
+	Err           error
+}
+
+// SetColors records rgb.
+func (l *AddressableLED) SetColors(rgb []byte) error {
+	if len(rgb) != 3*l.Length {
+		return hal.ErrUnsupported
+	}
+	l.RGB = append(l.RGB[:0], rgb...)
+	l.Writes++
+	return l.Err
+}
+
 // AnalogIn is a fake analog input.
 type AnalogIn struct {
 	Volts                       float64

@@ -39,6 +39,8 @@ type Backend struct {
 	AnalogOut [NumAnalogOut]AnalogOut
 	// DutyCycleIn is indexed by the DIO channel it is opened on.
 	DutyCycleIn [NumDIO]DutyCycleIn
+	// AddressableLED is indexed by the DIO channel it is opened on.
+	AddressableLED [NumDIO]AddressableLED
 	// Encoder is indexed by the encoder's channel A.
 	Encoder [NumDIO]Encoder
 	Relay   [NumRelay]Relay
@@ -170,6 +172,17 @@ func (b *Backend) OpenDutyCycleIn(channel int) (hal.DutyCycleIn, error) {
 		return nil, err
 	}
 	return &b.DutyCycleIn[channel], nil
+}
+
+// OpenAddressableLED opens AddressableLED[channel], claiming DIO
+// channel channel.
+func (b *Backend) OpenAddressableLED(channel, start, length int, order hal.LEDOrder) (hal.AddressableLED, error) {
+	if err := b.claim("dio", channel, NumDIO); err != nil {
+		return nil, err
+	}
+	l := &b.AddressableLED[channel]
+	l.Start, l.Length, l.Order = start, length, order
+	return l, nil
 }
 
 // OpenAnalogIn opens AnalogIn[channel], recording its bits.

@@ -389,7 +389,7 @@ func (b *Backend) Vendor() any {
 // Lacks says, for providers a coprocessor lacks, what to use instead.
 func (b *Backend) Lacks(c hal.Caps) string {
 	switch {
-	case c&(hal.CapPWM|hal.CapDutyCycle|hal.CapDutyCycleIn|hal.CapAnalogIn|hal.CapAnalogOut|hal.CapEncoder|hal.CapRelay) != 0:
+	case c&(hal.CapPWM|hal.CapDutyCycle|hal.CapDutyCycleIn|hal.CapAddressableLED|hal.CapAnalogIn|hal.CapAnalogOut|hal.CapEncoder|hal.CapRelay) != 0:
 		return "a Linux coprocessor has no roboRIO FPGA: drive motors over CAN, or run frcd on the roboRIO (--hal roborio)"
 	case c&hal.VendorCaps != 0:
 		if b.p.CTREErr != nil {

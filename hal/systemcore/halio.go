@@ -15,6 +15,7 @@ type halIO interface {
 	hal.AnalogIns
 	hal.Encoders
 	hal.DutyCycleIns
+	hal.AddressableLEDs
 	hal.BuiltInIMUs
 	hal.Joysticks
 	hal.MatchTimer

@@ -89,7 +89,7 @@ func (o Options) HeartbeatMode() string {
 // Caps are the providers Systemcore's backend has as make systemcore
 // builds it: its CAN buses; through WPILib's 2027 HAL (hal/wpihal) the
 // SmartIO channels as PWM outputs, DIO, analog inputs, quadrature
-// encoders and duty-cycle inputs, and the built-in IMU; CTRE's devices through CTRE's Phoenix
+// encoders, duty-cycle inputs and addressable LEDs, and the built-in IMU; CTRE's devices through CTRE's Phoenix
 // libraries for SocketCAN, when deployed (deploy/ctre.md; the ctre build
 // tag). What it has no hardware for (relays, analog out, duty-cycle
 // outputs, the roboRIO's ports) it does not implement; Lacks says why.
@@ -230,6 +230,15 @@ func (b *Backend) OpenDutyCycleIn(ch int) (hal.DutyCycleIn, error) {
 		return nil, errNoHAL
 	}
 	return b.io.OpenDutyCycleIn(ch)
+}
+
+// OpenAddressableLED opens SmartIO channel ch as addressable LEDs: length
+// LEDs from start of the buffer all channels share, in colour order order.
+func (b *Backend) OpenAddressableLED(ch, start, length int, order hal.LEDOrder) (hal.AddressableLED, error) {
+	if b.io == nil {
+		return nil, errNoHAL
+	}
+	return b.io.OpenAddressableLED(ch, start, length, order)
 }
 
 // OpenBuiltInIMU opens Systemcore's IMU; it can be opened once.

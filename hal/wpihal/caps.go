@@ -16,6 +16,7 @@ const RoboRIOCaps = hal.CapPWM | hal.CapDIO | hal.CapDutyCycle | hal.CapAnalogIn
 
 // SystemcoreCaps are the providers the 2027 HAL's backend has on
 // Systemcore: the SmartIO channels as PWM outputs, DIO, analog inputs,
-// quadrature encoders and duty-cycle inputs, and the built-in IMU. (CAN is Systemcore's
+// quadrature encoders, duty-cycle inputs and addressable LEDs, and the
+// built-in IMU. (CAN is Systemcore's
 // SocketCAN, hal/systemcore's.) TestCaps checks it against the backend.
-const SystemcoreCaps = hal.CapPWM | hal.CapDIO | hal.CapAnalogIn | hal.CapEncoder | hal.CapIMU | hal.CapDutyCycleIn
+const SystemcoreCaps = hal.CapPWM | hal.CapDIO | hal.CapAnalogIn | hal.CapEncoder | hal.CapIMU | hal.CapDutyCycleIn | hal.CapAddressableLED

@@ -174,7 +174,7 @@ func compare(vendor, ours *decls) []string {
 
 // int32Types are the vendor's typedefs of int32_t (Types.h: HAL_Bool,
 // HAL_Status, HAL_Handle and its handle typedefs; HAL_ENUM's enums).
-var int32Types = regexp.MustCompile(`^HAL_(Bool|Status|\w*Handle|MatchType|RuntimeType|EncoderEncodingType|AnalogTriggerType|SPIPort|SPIMode|I2CPort|AccelerometerRange|AllianceStationID)$`)
+var int32Types = regexp.MustCompile(`^HAL_(Bool|Status|\w*Handle|MatchType|RuntimeType|EncoderEncodingType|AnalogTriggerType|SPIPort|SPIMode|I2CPort|AccelerometerRange|AllianceStationID|AddressableLEDColorOrder)$`)
 
 var ident = regexp.MustCompile(`[A-Za-z_]\w*|\*`)
 
@@ -190,6 +190,9 @@ func normType(s string) string {
 	var out []string
 	for _, tok := range ident.FindAllString(s, -1) {
 		tok = halName(tok)
+		if tok == "struct" { // a struct's tag names the typedef's type
+			continue
+		}
 		switch {
 		case int32Types.MatchString(tok):
 			tok = "int32_t"

@@ -221,6 +221,9 @@ func (b *Backend) Vendor() any {
 // Lacks says why CTRE's devices cannot open (their libraries did not load,
 // or lack that family), and why duty-cycle inputs cannot.
 func (b *Backend) Lacks(c hal.Caps) string {
+	if c&hal.CapAddressableLED != 0 {
+		return "frcd drives addressable LEDs through Systemcore's 2027 HAL only: the roboRIO's 2026 HAL drives them from a PWM handle per program, which frcd does not bind"
+	}
 	if c&hal.CapDutyCycleIn != 0 {
 		return "frcd reads duty-cycle inputs through Systemcore's 2027 HAL only: the roboRIO's 2026 HAL_InitializeDutyCycle takes a DIO's handle and an analog trigger type, which frcd does not bind"
 	}

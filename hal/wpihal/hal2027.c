@@ -79,6 +79,11 @@ typedef struct {
 	double x, y, z;
 } frcd_GyroRate3d;
 
+// One LED's colour (AddressableLEDTypes.h): 3 bytes, r, g, b.
+typedef struct {
+	uint8_t r, g, b;
+} frcd_AddressableLEDData;
+
 // X(name, return type, parameter list): every HAL function frcd calls.
 #define FRCD_HAL_FUNCS(X)                                                                                   \
 	X(HAL_Initialize, HAL_Bool, (void))                                                                     \
@@ -121,7 +126,13 @@ typedef struct {
 	X(HAL_InitializeDutyCycle, HAL_Handle, (int32_t channel, const char* loc, int32_t* status))             \
 	X(HAL_FreeDutyCycle, void, (HAL_Handle h))                                                              \
 	X(HAL_GetDutyCycleFrequency, double, (HAL_Handle h, int32_t * status))                                  \
-	X(HAL_GetDutyCycleOutput, double, (HAL_Handle h, int32_t * status))
+	X(HAL_GetDutyCycleOutput, double, (HAL_Handle h, int32_t * status))                                     \
+	X(HAL_InitializeAddressableLED, HAL_Handle, (int32_t channel, const char* loc, int32_t* status))        \
+	X(HAL_FreeAddressableLED, void, (HAL_Handle h))                                                         \
+	X(HAL_SetAddressableLEDStart, void, (HAL_Handle h, int32_t start, int32_t * status))                    \
+	X(HAL_SetAddressableLEDLength, void, (HAL_Handle h, int32_t length, int32_t * status))                  \
+	X(HAL_SetAddressableLEDData, void,                                                                      \
+	  (int32_t start, int32_t length, int32_t order, const frcd_AddressableLEDData* data, int32_t* status))
 
 #define FRCD_HAL_YEAR "2027"
 #define FRCD_OWN_YEAR_SYMBOL "HAL_GetMonotonicTime"
@@ -331,4 +342,22 @@ frcd_double frcd_dutycycle_output(int32_t h) {
 	frcd_double r = {0, 0};
 	r.v = p_HAL_GetDutyCycleOutput(h, &r.status);
 	return r;
+}
+
+frcd_int frcd_led_init(int32_t ch) { FRCD_INIT(p_HAL_InitializeAddressableLED(ch, NULL, &r.status)) }
+void frcd_led_free(int32_t h) { p_HAL_FreeAddressableLED(h); }
+
+int32_t frcd_led_window(int32_t h, int32_t start, int32_t length) {
+	int32_t s = 0;
+	p_HAL_SetAddressableLEDStart(h, start, &s);
+	if (s == 0) {
+		p_HAL_SetAddressableLEDLength(h, length, &s);
+	}
+	return s;
+}
+
+int32_t frcd_led_set(int32_t start, int32_t length, int32_t order, const uint8_t* rgb) {
+	int32_t s = 0;
+	p_HAL_SetAddressableLEDData(start, length, order, (const frcd_AddressableLEDData*)rgb, &s);
+	return s;
 }

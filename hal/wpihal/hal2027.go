@@ -21,8 +21,9 @@ import (
 // IMU).
 
 var (
-	_ hal.BuiltInIMUs  = (*Backend)(nil)
-	_ hal.DutyCycleIns = (*Backend)(nil)
+	_ hal.BuiltInIMUs     = (*Backend)(nil)
+	_ hal.DutyCycleIns    = (*Backend)(nil)
+	_ hal.AddressableLEDs = (*Backend)(nil)
 )
 
 // ctreOptions are empty: on Systemcore CTRE's libraries drive SocketCAN,
@@ -196,4 +197,49 @@ func (m *imu) Read() (q [4]float64, gyro, accel [3]float64, err error) {
 	copy(gyro[:], v[4:7])
 	copy(accel[:], v[7:10])
 	return q, gyro, accel, nil
+}
+
+// maxLEDs is HAL_ADDRESSABLE_LED_MAX_LEN: the LEDs of the one buffer all
+// SmartIO channels' windows share.
+const maxLEDs = 1024
+
+// OpenAddressableLED opens a SmartIO channel, 0-5, as addressable LEDs
+// (HAL_InitializeAddressableLED), its window length LEDs from start of the
+// shared buffer (HAL_SetAddressableLEDStart, HAL_SetAddressableLEDLength),
+// and writes them off. Close writes them off again before freeing.
+func (b *Backend) OpenAddressableLED(ch, start, length int, order hal.LEDOrder) (hal.AddressableLED, error) {
+	if start < 0 || length < 1 || start+length > maxLEDs || order < hal.LEDRGB || order > hal.LEDGRB {
+		return nil, fmt.Errorf("wpihal: LEDs %d to %d in order %d: not within the %d LEDs of the buffer: %w", start, start+length-1, order, maxLEDs, hal.ErrNoDevice)
+	}
+	l := &addressableLED{b: b, start: C.int32_t(start), length: C.int32_t(length), order: C.int32_t(order), off: make([]byte, 3*length)}
+	o := b.opening()
+	h := o.handle(fmt.Sprintf("HAL_InitializeAddressableLED(%d)", ch), func() C.frcd_int { return C.frcd_led_init(C.int32_t(ch)) },
+		func(h C.int32_t) { l.write(l.off); C.frcd_led_free(h) })
+	o.do("HAL_SetAddressableLEDStart/Length", func() C.int32_t { return C.frcd_led_window(h, l.start, l.length) })
+	o.do("HAL_SetAddressableLEDData", func() C.int32_t { return l.write(l.off) })
+	if err := o.done(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+type addressableLED struct {
+	b                    *Backend
+	start, length, order C.int32_t
+	off                  []byte // every LED off
+}
+
+func (l *addressableLED) write(rgb []byte) C.int32_t {
+	return C.frcd_led_set(l.start, l.length, l.order, (*C.uint8_t)(unsafe.Pointer(&rgb[0])))
+}
+
+// SetColors is HAL_SetAddressableLEDData on the window: r, g, b per LED.
+func (l *addressableLED) SetColors(rgb []byte) error {
+	if l.b.isClosed() {
+		return l.b.closedErr()
+	}
+	if len(rgb) != len(l.off) {
+		return fmt.Errorf("wpihal: %d bytes of colour for %d LEDs (want %d): %w", len(rgb), l.length, len(l.off), hal.ErrUnsupported)
+	}
+	return l.b.status("HAL_SetAddressableLEDData", l.write(rgb))
 }

@@ -32,4 +32,13 @@ void frcd_dutycycle_free(int32_t h);
 frcd_double frcd_dutycycle_frequency(int32_t h);
 frcd_double frcd_dutycycle_output(int32_t h);
 
+// Addressable LEDs on SmartIO channels (AddressableLED.h): a channel's
+// window (start, length) of the one buffer of 1024 LEDs all channels
+// share, and its colours, 3 bytes r, g, b per LED, written in the order
+// given (HAL_AddressableLEDColorOrder).
+frcd_int frcd_led_init(int32_t ch);
+void frcd_led_free(int32_t h);
+int32_t frcd_led_window(int32_t h, int32_t start, int32_t length);
+int32_t frcd_led_set(int32_t start, int32_t length, int32_t order, const uint8_t* rgb);
+
 #endif

@@ -353,3 +353,48 @@ func TestNoAllocations2027(t *testing.T) {
 func itoa(n int) string {
 	return strings.TrimSpace(strings.Replace(time.Duration(n).String(), "ns", "", 1))
 }
+
+// Addressable LEDs on a SmartIO channel: the window set, written off at
+// open, colours written into the shared buffer at the window, a bad
+// window or colour length refused before the HAL, and Close writing the
+// LEDs off before freeing the channel.
+func TestAddressableLED2027(t *testing.T) {
+	f := open(t)
+	f.calls()
+	l, err := f.b.OpenAddressableLED(4, 10, 2, hal.LEDGRB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.expect("HAL_InitializeAddressableLED channel=4 -> 0x60004 status=0",
+		"HAL_SetAddressableLEDStart h=0x60004 start=10 status=0",
+		"HAL_SetAddressableLEDLength h=0x60004 length=2 status=0",
+		"HAL_SetAddressableLEDData start=10 length=2 order=5 rgb=000000000000")
+	if err := l.SetColors([]byte{255, 0, 1, 2, 3, 4}); err != nil {
+		t.Fatal(err)
+	}
+	f.expect("HAL_SetAddressableLEDData start=10 length=2 order=5 rgb=ff0001020304")
+	if err := l.SetColors([]byte{1, 2, 3}); !errors.Is(err, hal.ErrUnsupported) {
+		t.Errorf("one LED's colours for two: %v", err)
+	}
+	f.expect()
+	for _, w := range [][2]int{{-1, 5}, {1000, 25}, {0, 0}} {
+		if _, err := f.b.OpenAddressableLED(5, w[0], w[1], hal.LEDRGB); !errors.Is(err, hal.ErrNoDevice) {
+			t.Errorf("window %v: %v", w, err)
+		}
+	}
+	if _, err := f.b.OpenAddressableLED(5, 0, 1, hal.LEDOrder(6)); !errors.Is(err, hal.ErrNoDevice) {
+		t.Errorf("order 6: %v", err)
+	}
+	f.expect()
+	_, err = f.b.OpenDigitalIn(4)
+	mustStatus(t, err, -1029, hal.ErrInUse, "Resource already allocated")
+	f.calls()
+	f.b.Close()
+	got := f.calls()
+	if len(got) < 2 || got[0] != "HAL_SetAddressableLEDData start=10 length=2 order=5 rgb=000000000000" || got[1] != "HAL_FreeAddressableLED h=0x60004" {
+		t.Errorf("Close: %q; want the LEDs off, then freed", got)
+	}
+	if err := l.SetColors(make([]byte, 6)); !errors.Is(err, hal.ErrClosed) {
+		t.Errorf("after Close: %v", err)
+	}
+}

@@ -10,6 +10,7 @@ package fakehal
 
 import (
 	_ "embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -127,6 +128,27 @@ func Pulses(calls []string) []Pulse {
 		}
 	}
 	return out
+}
+
+var ledRE = regexp.MustCompile(`^(?:\d+ )?HAL_SetAddressableLEDData start=(\d+) length=(\d+) order=\d rgb=([0-9a-f]*)$`)
+
+// LEDBuffer is the 2027 fake's LED buffer after calls: the 1024 LEDs all
+// SmartIO channels share, r, g, b each, as the HAL_SetAddressableLEDData
+// calls logged left it.
+func LEDBuffer(calls []string) [1024 * 3]byte {
+	var buf [1024 * 3]byte
+	for _, c := range calls {
+		m := ledRE.FindStringSubmatch(c)
+		if m == nil {
+			continue
+		}
+		start, _ := strconv.Atoi(m[1])
+		b, err := hex.DecodeString(m[3])
+		if err == nil && 3*start+len(b) <= len(buf) {
+			copy(buf[3*start:], b)
+		}
+	}
+	return buf
 }
 
 // LastPulses are the last pulse width of each SmartIO channel set, -1

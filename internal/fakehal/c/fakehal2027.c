@@ -22,7 +22,7 @@
 //   runtime 1                      HAL_GetRuntimeType says simulation
 //
 // SmartIO channels 0-5 are one resource whatever they are opened as
-// (PWM, DIO, analog input, encoder pairs, duty-cycle inputs), as smartIoHandles is in the
+// (PWM, DIO, analog input, encoder pairs, duty-cycle inputs, LEDs), as smartIoHandles is in the
 // real HAL. Built by the tests with the host's C compiler, or for arm64:
 //   cc -shared -fPIC -o libwpiHal.so fakehal2027.c
 
@@ -94,7 +94,7 @@ typedef struct HAL_Acceleration3d HAL_GyroRate3d; // the same layout
 
 // ---- SmartIO channels and handles
 
-enum { K_PWM = 1, K_DIO, K_AI, K_ENC, K_DUTY };
+enum { K_PWM = 1, K_DIO, K_AI, K_ENC, K_DUTY, K_LED };
 static int owner[6]; // the kind each SmartIO channel is open as, 0 free
 static int period[6];
 
@@ -438,6 +438,73 @@ double HAL_GetDutyCycleOutput(HAL_Handle h, int32_t* status) {
 		return 0.0;
 	}
 	return high >= period ? 1.0 : (double)high / period;
+}
+
+// ---- SmartIO: addressable LEDs (systemcore AddressableLED.cpp): each
+// channel a window (start, length) of one buffer of 1024 LEDs; each
+// HAL_SetAddressableLEDData copies LEDs start..start+length-1 in and
+// hands mrclib the whole buffer. The fake keeps the buffer as r, g, b
+// (the order is logged, not applied) and logs each write's LEDs in hex,
+// so that a test replays the log into the buffer (fakehal.LEDBuffer).
+
+struct HAL_AddressableLEDData {
+	uint8_t r, g, b;
+};
+
+enum { MAX_LEDS = 1024 };
+static struct HAL_AddressableLEDData leds[MAX_LEDS];
+static int led_start[6], led_length[6];
+
+HAL_Handle HAL_InitializeAddressableLED(int32_t channel, const char* loc, int32_t* status) {
+	HAL_Handle h = 0;
+	if (!failed("HAL_InitializeAddressableLED", status)) {
+		h = take(K_LED, channel, status);
+	}
+	logf_("HAL_InitializeAddressableLED channel=%d -> %#x status=%d", channel, h, *status);
+	return h;
+}
+
+void HAL_FreeAddressableLED(HAL_Handle h) { release("HAL_FreeAddressableLED", h, K_LED); }
+
+void HAL_SetAddressableLEDStart(HAL_Handle h, int32_t start, int32_t* status) {
+	if (!check("HAL_SetAddressableLEDStart", h, K_LED, status)) {
+		if (start < 0 || start >= MAX_LEDS) {
+			*status = PARAMETER_OUT_OF_RANGE;
+		} else {
+			led_start[ch_of(h)] = start;
+		}
+	}
+	logf_("HAL_SetAddressableLEDStart h=%#x start=%d status=%d", h, start, *status);
+}
+
+void HAL_SetAddressableLEDLength(HAL_Handle h, int32_t length, int32_t* status) {
+	if (!check("HAL_SetAddressableLEDLength", h, K_LED, status)) {
+		if (length < 0 || length > MAX_LEDS) {
+			*status = PARAMETER_OUT_OF_RANGE;
+		} else {
+			led_length[ch_of(h)] = length;
+		}
+	}
+	logf_("HAL_SetAddressableLEDLength h=%#x length=%d status=%d", h, length, *status);
+}
+
+void HAL_SetAddressableLEDData(int32_t start, int32_t length, int32_t order,
+                               const struct HAL_AddressableLEDData* data, int32_t* status) {
+	static char hex[MAX_LEDS * 6 + 1];
+	if (failed("HAL_SetAddressableLEDData", status)) {
+		return;
+	}
+	if (start < 0 || length < 0 || start + length > MAX_LEDS || order < 0 || order > 5) {
+		*status = PARAMETER_OUT_OF_RANGE;
+		logf_("HAL_SetAddressableLEDData start=%d length=%d order=%d status=%d", start, length, order, *status);
+		return;
+	}
+	memcpy(&leds[start], data, (size_t)length * sizeof leds[0]);
+	for (int i = 0; i < length; i++) {
+		snprintf(hex + 6 * i, 7, "%02x%02x%02x", leds[start + i].r, leds[start + i].g, leds[start + i].b);
+	}
+	hex[6 * length] = 0;
+	logf_("HAL_SetAddressableLEDData start=%d length=%d order=%d rgb=%s", start, length, order, hex);
 }
 
 // ---- the IMU
