@@ -50,7 +50,7 @@ rospack                rospack-tools
 /usr/share/actionlib_msgs/msg/GoalID.msg ros-actionlib-msgs
 # dynparam and dynamic_reconfigure.client, for the dynamic_reconfigure test (ros/reconfigure_integration_test.go)
 /usr/lib/dynamic_reconfigure/dynparam python3-dynamic-reconfigure
-# dynparam loads itself through roslib, which needs dynamic_reconfigure's package.xml: Debian ships it in the -dev package
+# dynparam loads itself through roslib, which needs the package.xml of dynamic_reconfigure: Debian ships it in the -dev package
 /usr/share/dynamic_reconfigure/package.xml libdynamic-reconfigure-config-init-mutex-dev
 # message definitions, so rostopic can echo the topics of frcd and rosservice call its services
 /usr/lib/python3/dist-packages/sensor_msgs/msg/_JointState.py python3-sensor-msgs
