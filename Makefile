@@ -40,7 +40,8 @@ FUZZ_TARGETS ?= \
 	./ros2msg:FuzzUnmarshalState \
 	./rtps:FuzzParse \
 	./rtps:FuzzHandle \
-	./ros2node:FuzzParseArgs
+	./ros2node:FuzzParseArgs \
+	./hal:FuzzParseStation
 
 EXAMPLE_URDF := examples/competition/robot.urdf
 EXAMPLE_YAML := examples/competition/robot.yaml

@@ -91,15 +91,7 @@ func TestRoboRIOPoseOnNT4(t *testing.T) {
 	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", tooltest.FreePort(t)))
 	cmd := frcdProcess("run", "--hal", "roborio", "--wpilibws", "off", "--nt", "127.0.0.1:0", "--rt-priority", "0", "--status", "1h", urdfPath, yamlPath)
 	cmd.Env = append(append(cmd.Env, f.Env()...), "LD_LIBRARY_PATH="+dir, "ROS_MASTER_URI="+e.MasterURI, "ROS_IP=127.0.0.1")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdout, stderr := startChild(t, cmd)
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()

@@ -88,15 +88,7 @@ func startROS2Frcd(t *testing.T, domain int, distro string) {
 	const urdf, yaml = "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"
 	cmd := frcdProcess("run", "--sim", "--ros", "2", "--status", "1h", "--wpilibws", "off", "--nt", "off", urdf, yaml)
 	cmd.Env = append(cmd.Env, fmt.Sprintf("ROS_DOMAIN_ID=%d", domain), "ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST", "ROS_DISTRO="+distro)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	out, stderr := startChild(t, cmd)
 	t.Cleanup(func() { _ = cmd.Process.Signal(syscall.SIGTERM); _ = cmd.Wait() })
 	guard := time.AfterFunc(2*tooltest.Timeout, func() { _ = cmd.Process.Kill() })
 	t.Cleanup(func() { guard.Stop() })

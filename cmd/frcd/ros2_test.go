@@ -75,15 +75,7 @@ func TestROS2JointStatesInterop(t *testing.T) {
 	cmd := frcdProcess("run", "--sim", "--ros", "both", "--status", "1h", "--wpilibws", "off", "--nt", "off", urdf, yaml,
 		"--ros-args", "-r", "__node:=frcd_ros2", "--")
 	cmd.Env = append(cmd.Env, fmt.Sprintf("ROS_DOMAIN_ID=%d", domain), "ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST", "ROS_MASTER_URI="+uri, "ROS_IP=127.0.0.1")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	out, stderr := startChild(t, cmd)
 	// A guard against a hung child only: the test waits on output.
 	guard := time.AfterFunc(2*tooltest.Timeout, func() { _ = cmd.Process.Kill() })
 	defer guard.Stop()

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -29,6 +30,22 @@ func frcdProcess(args ...string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "FRCD_RUN_MAIN=1")
 	return cmd
+}
+
+// startChild starts cmd (a frcdProcess) with its stdout to read and its
+// stderr kept for failure messages.
+func startChild(t *testing.T, cmd *exec.Cmd) (io.ReadCloser, *strings.Builder) {
+	t.Helper()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &strings.Builder{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return out, stderr
 }
 
 // validatedCounts is what validate says of an example: "32 devices, 16
@@ -76,15 +93,7 @@ func TestRunStopsOnSignal(t *testing.T) {
 			if c.ros {
 				cmd.Env = append(cmd.Env, "ROS_MASTER_URI="+uri, "ROS_IP=127.0.0.1")
 			}
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			var stderr strings.Builder
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
+			out, stderr := startChild(t, cmd)
 			// A guard against a hung child only: the test waits on the
 			// child's output, not on a clock.
 			guard := time.AfterFunc(60*time.Second, func() { _ = cmd.Process.Kill() })
@@ -105,7 +114,7 @@ func TestRunStopsOnSignal(t *testing.T) {
 					}
 				}
 			}
-			err = cmd.Wait()
+			err := cmd.Wait()
 			var exit *exec.ExitError
 			if errors.As(err, &exit) {
 				t.Fatalf("exit %d after %v\nstdout:\n%s\nstderr:\n%s", exit.ExitCode(), sig, strings.Join(lines, "\n"), stderr.String())
