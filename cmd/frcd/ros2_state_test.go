@@ -64,15 +64,23 @@ func TestROS2StateInterop(t *testing.T) {
 				return "typehash=" + h + ";"
 			}
 			sub := tooltest.StartJSON[stateEvent](t, ddstest.Env(p.domain), bin)
-			tf := sub.Wait("/tf_static", func(e stateEvent) bool { return e.Topic == "tf_static" })
+			// The three topics arrive in any order (the peer's readers
+			// match frcd's writers one by one): each one's first.
+			got := map[string]stateEvent{}
+			sub.Wait("/tf_static, /rosout's first line and /diagnostics", func(e stateEvent) bool {
+				want := e.Topic == "tf_static" || e.Topic == "diagnostics" || e.Topic == "rosout" && strings.HasPrefix(e.Msg, "ros2: node up")
+				if _, seen := got[e.Topic]; want && !seen {
+					got[e.Topic] = e
+				}
+				return len(got) == 3
+			})
+			tf, up, dg := got["tf_static"], got["rosout"], got["diagnostics"]
 			if tf.N != 2 || tf.Parent != "base_link" || tf.Child != "front_bumper" || tf.X != 0.42 || tf.W != 1 || tf.TypeHash != hash("tf2_msgs/msg/TFMessage") {
 				t.Errorf("/tf_static %+v", tf)
 			}
-			up := sub.Wait("/rosout's first line", func(e stateEvent) bool { return e.Topic == "rosout" && strings.HasPrefix(e.Msg, "ros2: node up") })
 			if up.Level != int(ros2msg.LogInfo) || up.Name != "frcd" || up.TypeHash != hash("rcl_interfaces/msg/Log") {
 				t.Errorf("/rosout %+v", up)
 			}
-			dg := sub.Wait("/diagnostics", func(e stateEvent) bool { return e.Topic == "diagnostics" })
 			if dg.N < 10 || dg.First != "frcd: loop" || dg.TypeHash != hash("diagnostic_msgs/msg/DiagnosticArray") {
 				t.Errorf("/diagnostics %+v", dg)
 			}
