@@ -16,7 +16,8 @@ import (
 // TestCmdVelDrivesOdom: Debian's rostopic streams geometry_msgs/Twist on
 // the competition robot's diff_drive_controller's cmd_vel (its wheels' four
 // voltage controllers replaced by it), on the sim in real time; the base
-// moves, /drive/odom (nav_msgs/Odometry) follows it and /tf carries
+// moves, /drive/odom (nav_msgs/Odometry) follows it, the stale twist makes
+// the wheels neutral and the base coasts to rest, /tf carries
 // odom → base_link; a Pose2D on /drive/reset_pose places the odometry.
 func TestCmdVelDrivesOdom(t *testing.T) {
 	integration(t, tooltest.Rostopic)
@@ -45,12 +46,25 @@ func TestCmdVelDrivesOdom(t *testing.T) {
 	}
 	tooltest.Eventually(t, 20*time.Second, "the odometry past 0.5 m", func() bool { return odomX() > 0.5 })
 	stop()
-	last := odomX() // the twist expires: wait for the base to stop
-	tooltest.Eventually(t, 20*time.Second, "the base stopped", func() bool {
-		x := odomX()
-		still := x-last < 0.005
-		last = x
-		return still
+	// The twist expires after cmd_vel_timeout: every wheel's output goes
+	// neutral (a stale command) and the base coasts to a stop on the
+	// sim's friction; the odometry's own twist says when it has.
+	wheels := []string{"left_front_wheel_joint", "left_rear_wheel_joint", "right_front_wheel_joint", "right_rear_wheel_joint"}
+	tooltest.Eventually(t, 20*time.Second, "the wheels neutral", func() bool {
+		for _, w := range wheels {
+			if j, _ := d.Sim.Joint(w); j.Voltage != 0 {
+				return false
+			}
+		}
+		return true
+	})
+	tooltest.Eventually(t, 60*time.Second, "the base stopped", func() bool {
+		out := e.MustRun(t, tooltest.Rostopic.Name, "echo", "-n", "1", "/drive/odom/twist/twist/linear/x")
+		v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(out), "---")), 64)
+		if err != nil {
+			t.Fatalf("odom twist: %q: %v", out, err)
+		}
+		return v < 0.005 && v > -0.005
 	})
 	x := odomX()
 	p, _ := d.Sim.Pose()
