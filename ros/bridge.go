@@ -178,6 +178,7 @@ type Bridge struct {
 	waiters []registrationWaiter // see Registered
 
 	commands, wrongType, pushes, pushRefused atomic.Uint64
+	pushLog                                  pushLog
 	typesTooLarge                            atomic.Bool // checkTypes found the reply over maxTypesReply (logged once)
 	refused                                  refusals
 }

@@ -1,8 +1,11 @@
 package ros
 
 import (
+	"sync"
+
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
 
+	"github.com/frcd/frcd/internal/ratelimit"
 	"github.com/frcd/frcd/jointstate"
 )
 
@@ -20,8 +23,7 @@ const PushTopic = "sim/push"
 // finite, is refused whole, counted and logged: nothing moves.
 func (b *Bridge) push(m *sensor_msgs.JointState) {
 	if err := b.checkPush(m); err != nil {
-		b.pushRefused.Add(1)
-		b.o.Logf("ros: %s: %v", b.names.Resolve(PushTopic), err)
+		b.refusePush(err)
 		return
 	}
 	for i, name := range m.Name {
@@ -30,8 +32,7 @@ func (b *Bridge) push(m *sensor_msgs.JointState) {
 			vel = m.Velocity[i]
 		}
 		if err := b.o.Push(name, m.Position[i], vel); err != nil {
-			b.pushRefused.Add(1)
-			b.o.Logf("ros: %s: %v", b.names.Resolve(PushTopic), err)
+			b.refusePush(err)
 			continue
 		}
 		b.pushes.Add(1)
@@ -40,4 +41,29 @@ func (b *Bridge) push(m *sensor_msgs.JointState) {
 
 func (b *Bridge) checkPush(m *sensor_msgs.JointState) error {
 	return jointstate.CheckPush(m.Name, m.Position, m.Velocity, b.joints, nil)
+}
+
+// pushLog rate-limits /sim/push's refusal lines as a controller's refused
+// commands are: a publisher flooding bad pushes costs a count, not a log
+// line each.
+type pushLog struct {
+	mu    sync.Mutex
+	limit ratelimit.Limiter
+}
+
+// refusePush counts a refused push and logs it, refusedBurst at once then
+// refusedRate a second, with the count of those held back.
+func (b *Bridge) refusePush(err error) {
+	b.pushRefused.Add(1)
+	b.pushLog.mu.Lock()
+	b.pushLog.limit.Rate, b.pushLog.limit.Burst = refusedRate, refusedBurst
+	ok, held := b.pushLog.limit.Allow(b.o.Clock())
+	b.pushLog.mu.Unlock()
+	switch {
+	case !ok:
+	case held > 0:
+		b.o.Logf("ros: %s: %v (and %d more refused)", b.names.Resolve(PushTopic), err, held)
+	default:
+		b.o.Logf("ros: %s: %v", b.names.Resolve(PushTopic), err)
+	}
 }

@@ -23,7 +23,8 @@ func TestPush(t *testing.T) {
 	var calls []call
 	var logs []string
 	fail := false
-	b, err := New(Options{Loop: l, Config: c, Clock: func() time.Duration { return 0 },
+	var now time.Duration // a second passes between refusals: each is logged
+	b, err := New(Options{Loop: l, Config: c, Clock: func() time.Duration { now += time.Second; return now },
 		Push: func(name string, pos, vel float64) error {
 			if fail {
 				return errors.New("sim says no")
@@ -68,5 +69,34 @@ func TestPush(t *testing.T) {
 	b.push(&sensor_msgs.JointState{Name: []string{"arm"}, Position: []float64{0.1}})
 	if st := b.Stats(); st.Pushes != 3 || st.PushRefused != 8 || !strings.Contains(logs[len(logs)-1], "sim says no") {
 		t.Errorf("stats %+v, log %q", st, logs[len(logs)-1])
+	}
+}
+
+// TestPushRefusalsRateLimited: a flood of bad pushes is counted whole but
+// logged refusedBurst lines at once, then refusedRate a second, the next
+// line saying how many were held back.
+func TestPushRefusalsRateLimited(t *testing.T) {
+	l, c, _ := testLoop(t, testYAML)
+	var now time.Duration
+	var logs []string
+	b, err := New(Options{Loop: l, Config: c, Clock: func() time.Duration { return now },
+		Push: func(string, float64, float64) error { t.Fatal("a refused push moved a joint"); return nil },
+		Logf: func(format string, args ...any) { logs = append(logs, fmt.Sprintf(format, args...)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 100 {
+		b.push(&sensor_msgs.JointState{})
+	}
+	if len(logs) != int(refusedBurst) {
+		t.Errorf("100 refusals at once logged %d lines, want %v", len(logs), refusedBurst)
+	}
+	now += time.Second
+	b.push(&sensor_msgs.JointState{})
+	if st := b.Stats(); st.PushRefused != 101 {
+		t.Errorf("refused %d, want 101", st.PushRefused)
+	}
+	if last := logs[len(logs)-1]; len(logs) != int(refusedBurst)+1 || !strings.Contains(last, "(and 95 more refused)") {
+		t.Errorf("after a second: %d lines, the last %q", len(logs), last)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/frcd/frcd/internal/ratelimit"
 	"github.com/frcd/frcd/jointstate"
 	"github.com/frcd/frcd/ros2msg"
 	"github.com/frcd/frcd/ros2node"
@@ -53,9 +54,10 @@ type simTopics struct {
 	odom           ros2msg.Odometry
 
 	movable map[string]bool // for sim/push
-	mu      sync.Mutex      // push's message and seen
+	mu      sync.Mutex      // push's message, seen and limit
 	push    ros2msg.JointState
 	seen    map[string]bool
+	limit   ratelimit.Limiter // refusal lines, as refused commands'
 
 	pushes, refused atomic.Uint64
 }
@@ -135,8 +137,7 @@ func (b *Bridge) onPush(smp rtps.Sample) {
 		err = fmt.Errorf("%v: %w", err, jointstate.ErrPush)
 	}
 	if err != nil {
-		s.refused.Add(1)
-		b.o.Logf("ros2: /%s: %v", PushTopic, err)
+		b.refusePush(err)
 		return
 	}
 	for i, name := range m.Name {
@@ -145,11 +146,26 @@ func (b *Bridge) onPush(smp rtps.Sample) {
 			vel = m.Velocity[i]
 		}
 		if err := b.o.Sim.Push(name, m.Position[i], vel); err != nil {
-			s.refused.Add(1)
-			b.o.Logf("ros2: /%s: %v", PushTopic, err)
+			b.refusePush(err)
 			continue
 		}
 		s.pushes.Add(1)
+	}
+}
+
+// refusePush counts a refused push and logs it, refusedBurst lines at
+// once then refusedRate a second with the count held back, so that a
+// flood of bad pushes costs counts, not log lines. s.mu is held.
+func (b *Bridge) refusePush(err error) {
+	s := b.sim
+	s.refused.Add(1)
+	s.limit.Rate, s.limit.Burst = refusedRate, refusedBurst
+	switch ok, held := s.limit.Allow(b.o.Clock()); {
+	case !ok:
+	case held > 0:
+		b.o.Logf("ros2: /%s: %v (and %d more refused)", PushTopic, err, held)
+	default:
+		b.o.Logf("ros2: /%s: %v", PushTopic, err)
 	}
 }
 
