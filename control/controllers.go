@@ -462,7 +462,7 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 	if err != nil {
 		return nil, err
 	}
-	c.valid = rangeOf(c, bind.iface)
+	c.valid = rangeOf(c, bind.iface, targets[0])
 	if bind.valid != nil {
 		c.valid = *bind.valid
 	}

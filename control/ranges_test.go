@@ -13,6 +13,10 @@ import (
 func TestCommandRanges(t *testing.T) {
 	armV := "  - {name: arm_v, type: voltage_controllers/JointVoltageController, joint: arm, timeout: 0.1}\n"
 	with := func(ctl string) string { return strings.Replace(testYAML, armV, ctl, 1) }
+	analog := func(keys string) string {
+		return strings.Replace(with("  - {name: gauge_out, type: frcd_controllers/AnalogOutputController, joint: led}\n"), "controllers:",
+			"  - {name: led, type: analog_output, aout_channel: 0, "+keys+"}\ncontrollers:", 1)
+	}
 	for _, c := range []struct {
 		yaml, ctl string
 		ok, bad   []float64
@@ -28,6 +32,12 @@ func TestCommandRanges(t *testing.T) {
 		{strings.Replace(with("  - {name: glow, type: frcd_controllers/LEDColorController, joint: led}\n"), "controllers:",
 			"  - {name: led, type: addressable_led, dio_channel: 5, length: 8}\ncontrollers:", 1), "glow",
 			[]float64{0, 0xFF0000, 255, 0xFFFFFF}, []float64{-1, 0x1000000, 1e300}},
+		// An analog output's command is in its units: 0..5 V give or take
+		// 1 V is 0..140 at scale 100, offset 20 (it once was -1..6 in any
+		// units, refusing most of such an output's range).
+		{analog("scale: 100, offset: 20"), "gauge_out", []float64{20, 120, 0, 140, 70}, []float64{140.1, -0.5, 1e300}},
+		// A negative scale turns the range round: -7..7 at scale -10, offset 5.
+		{analog("scale: -10, offset: 5"), "gauge_out", []float64{-7, 7, 5, -5}, []float64{7.5, -8}},
 	} {
 		g := newRigWith(t, c.yaml)
 		ctl := g.l.Controller(c.ctl)
