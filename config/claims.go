@@ -11,6 +11,7 @@ import (
 type Checker struct {
 	list   *diag.List
 	claims map[claimKey]*Device
+	spans  map[string][]*Device // ClaimSpan's buffers: each item's device
 }
 
 type claimKey struct {
@@ -63,6 +64,35 @@ func (c *Checker) ClaimName(d *Device, r Resource, name string, pos diag.Pos) {
 		return
 	}
 	c.claims[k] = d
+}
+
+// ClaimSpan records that d uses items start to start+n-1 of the buffer
+// named what, of size items (the addressable LEDs every SmartIO channel's
+// string is a window of), and reports an error naming the first item
+// another device already uses. A span outside the buffer is left to the
+// keys' ranges. The cost is at most size per device, whatever the file.
+func (c *Checker) ClaimSpan(d *Device, what string, start, n, size int, pos diag.Pos) {
+	if start < 0 || n <= 0 || start+n > size {
+		return
+	}
+	if c.spans == nil {
+		c.spans = map[string][]*Device{}
+	}
+	owners := c.spans[what]
+	if owners == nil {
+		owners = make([]*Device, size)
+		c.spans[what] = owners
+	}
+	for i := start; i < start+n; i++ {
+		if o := owners[i]; o != nil && o != d {
+			c.list.Errorf(pos, "%s: %s %d to %d overlap those of %s (line %d), first at %d; each needs a window of its own",
+				d, what, start, start+n-1, o, o.Pos.Line, i)
+			return
+		}
+	}
+	for i := start; i < start+n; i++ {
+		owners[i] = d
+	}
 }
 
 // Once reports a second entry of something a file may have only one of.

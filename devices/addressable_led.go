@@ -32,7 +32,7 @@ var addressableLEDType = &config.Type{
 		"0xRRGGBB (red 16711680, green 65280, blue 255), written to every LED of the string. No command, a command that is " +
 		"not a whole number from 0 to 16777215, disabled, e-stopped, a stale Driver Station or command, and shutdown turn " +
 		"every LED off. It gets no joint state. The LEDs of all channels are windows (start, length) of one buffer of 1024 " +
-		"LEDs: give each string its own.",
+		"LEDs: give each string its own (validate refuses two that overlap).",
 	Place:   config.Output,
 	Example: "{name: underglow, type: addressable_led, dio_channel: 4, length: 60}",
 	Keys: []config.Key{
@@ -44,6 +44,10 @@ var addressableLEDType = &config.Type{
 			Doc: "The order the LEDs take their colours in (WS2812B: grb)."},
 	},
 	Facts: config.Facts{Roles: []config.Role{config.LEDColorController}},
+	Check: func(d *config.Device, c *config.Checker) {
+		// Two strings over the same LEDs would each repaint the other's.
+		c.ClaimSpan(d, "LEDs", d.Int("start"), d.Int("length"), maxLEDs, d.KeyPos("start"))
+	},
 }
 
 // addressableLED lights a string of LEDs in the colour of the name/analog

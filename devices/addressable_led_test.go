@@ -78,6 +78,20 @@ func TestAddressableLEDKeys(t *testing.T) {
 			t.Errorf("%s: %v, want an error naming %q", c.yaml, err, c.want)
 		}
 	}
+	// Two strings over the same LEDs would repaint each other: refused
+	// at the second string's start, naming the first; windows that only
+	// touch are fine.
+	two := func(a, b string) string {
+		return "joints:\n  - {name: a, type: addressable_led, dio_channel: 0, " + a + "}\n  - {name: b, type: addressable_led, dio_channel: 1, " + b + "}\n"
+	}
+	for _, c := range [][2]string{{"length: 30", "start: 29, length: 10"}, {"start: 100, length: 10", "start: 50, length: 51"}, {"start: 5, length: 1", "length: 1024"}} {
+		if _, err := tryBind(two(c[0], c[1])); err == nil || !strings.Contains(err.Error(), `overlap those of addressable_led "a"`) {
+			t.Errorf("%v: %v, want the overlap refused", c, err)
+		}
+	}
+	if _, err := tryBind(two("length: 30", "start: 30, length: 994")); err != nil {
+		t.Errorf("windows that touch: %v", err)
+	}
 	r := bind(t, "joints:\n  - {name: s, type: addressable_led, dio_channel: 1, length: 4}\n")
 	if l := r.hal.AddressableLED[1]; l.Start != 0 || l.Order != hal.LEDGRB {
 		t.Errorf("defaults: start %d, order %v; want 0, grb", l.Start, l.Order)
