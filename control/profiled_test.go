@@ -56,7 +56,7 @@ func profiledRobot(t testing.TB, yaml string) *daemon.Daemon {
 	if ul.Errors()+cl.Errors()+xl.Errors() > 0 {
 		t.Fatalf("robot: %v %v %v", ul, cl, xl)
 	}
-	d, err := daemon.NewSim(r, daemon.Options{Enabled: true})
+	d, err := daemon.NewSim(r, daemon.SimOptions{Enabled: true}, daemon.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,7 @@ func TestUnpluggedDeviceAlert(t *testing.T) {
 		t.Fatalf("load: %v %v", err, list)
 	}
 	logDir := t.TempDir()
-	d, err := NewSim(r, Options{Telemetry: &TelemetryOptions{LogDir: logDir}})
+	d, err := NewSim(r, SimOptions{}, Options{Telemetry: &TelemetryOptions{LogDir: logDir}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ func competition(tb testing.TB, rate float64, realTime bool) *Daemon {
 	if err != nil || list.Errors() > 0 {
 		tb.Fatalf("load: %v %v", err, list)
 	}
-	d, err := NewSim(r, Options{Rate: rate, Enabled: true, RealTime: realTime})
+	d, err := NewSim(r, SimOptions{Enabled: true, RealTime: realTime}, Options{Rate: rate})
 	if err != nil {
 		tb.Fatal(err)
 	}

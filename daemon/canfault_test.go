@@ -14,7 +14,7 @@ import (
 func exampleDaemon(t *testing.T, example, extra string) *Daemon {
 	t.Helper()
 	r := exampleRobot(t, example, func(y string) string { return y + extra })
-	d, err := NewSim(r, Options{Rate: 100, Enabled: true, Seed: 1})
+	d, err := NewSim(r, SimOptions{Enabled: true, Seed: 1}, Options{Rate: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestCoprocessorNavXOnSim(t *testing.T) {
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("load: %v %v", err, list)
 	}
-	d, err := NewSim(r, Options{Rate: 100, Enabled: true})
+	d, err := NewSim(r, SimOptions{Enabled: true}, Options{Rate: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,17 +34,11 @@ import (
 	"github.com/frcd/frcd/wpilibws"
 )
 
-// Options configure a Daemon.
+// Options configure a Daemon, on the sim (NewSim) or on real hardware
+// (New). What only the sim has is in SimOptions, which New does not take.
 type Options struct {
-	// RealTime runs the sim on the wall clock (Run); otherwise the sim is
-	// stepped by Step.
-	RealTime bool
 	// Rate overrides the YAML's loop.rate_hz when > 0.
 	Rate float64
-	// Seed seeds the sim.
-	Seed int64
-	// Enabled starts the simulated Driver Station enabled (teleop).
-	Enabled bool
 	// Spin is how long before each cycle's deadline Run stops sleeping and
 	// spins on the clock, trading CPU for jitter. Negative means never;
 	// 0 spins at 500 Hz and above only as long as the measured wake-up
@@ -63,13 +57,9 @@ type Options struct {
 	// ROS2, when set, runs the ROS 2 bridge beside the loop (ros2.go),
 	// alone or beside the ROS 1 one.
 	ROS2 *ROS2Options
-	// Scenario, when set, is the sim's starting point (sim.Scenario): it
-	// replaces the YAML's sim: section, Seed and Enabled.
-	Scenario *sim.Scenario
-	// WPILibWS, when set, is the host:port of the WPILib HAL simulation
-	// WebSocket server (NewSim binds it, Run serves it); port 0 picks one.
-	WPILibWS string
-	// Logf reports the WebSocket server's clients; nil discards.
+	// Logf gets the daemon's log lines (the loop's priority, the CAN
+	// inventory, parts down and up, a panic) and those of the NT4 and
+	// WebSocket servers about their clients; nil discards.
 	Logf func(format string, args ...any)
 	// Telemetry, when set, runs the NT4 server and writes WPILOG files
 	// (nt4.go).
@@ -82,6 +72,27 @@ type Options struct {
 	// wrap, in tests, wraps each device as the loop sees it (a device
 	// that panics on demand).
 	wrap func(control.Device) control.Device
+}
+
+// SimOptions configure the simulated HAL a daemon runs on (NewSim). Real
+// hardware has none of them: New does not take them, and Options has no
+// field of theirs.
+type SimOptions struct {
+	// RealTime runs the sim's clock on the wall clock from NewSim, as Run
+	// needs; otherwise it is the time Step advanced the sim to. (A hardware
+	// backend keeps its own clock.)
+	RealTime bool
+	// Seed seeds the sim's random streams (its sensor faults' drift and
+	// read noise, its disturbances).
+	Seed int64
+	// Enabled starts the simulated Driver Station enabled (teleop).
+	Enabled bool
+	// Scenario, when set, is the sim's starting point (sim.Scenario): it
+	// replaces the YAML's sim: section, Seed and Enabled.
+	Scenario *sim.Scenario
+	// WPILibWS, when set, is the host:port of the WPILib HAL simulation
+	// WebSocket server (NewSim binds it, Run serves it); port 0 picks one.
+	WPILibWS string
 }
 
 // DefaultPriority is the loop thread's SCHED_FIFO priority unless
@@ -140,7 +151,7 @@ type Daemon struct {
 	Bridge *ros.Bridge
 	// Bridge2 is the ROS 2 bridge, when Options.ROS2 is set.
 	Bridge2 *ros2bridge.Bridge
-	// WS is the WPILib WebSocket server, when Options.WPILibWS is set.
+	// WS is the WPILib WebSocket server, when SimOptions.WPILibWS is set.
 	WS *wpilibws.Server
 	// NT is the NT4 server, when Options.Telemetry asks for one.
 	NT    *nt4.Server
@@ -151,17 +162,17 @@ type Daemon struct {
 }
 
 // NewSim builds a daemon on the simulated HAL for a checked robot (one
-// whose findings hold no errors).
-func NewSim(r *robot.Robot, o Options) (*Daemon, error) {
-	so := sim.ConfigOptions(r.Config, o.Seed, o.RealTime)
-	so.Enabled = o.Enabled
-	if o.Scenario != nil {
+// whose findings hold no errors): so configure the sim, o the rest.
+func NewSim(r *robot.Robot, so SimOptions, o Options) (*Daemon, error) {
+	sop := sim.ConfigOptions(r.Config, so.Seed, so.RealTime)
+	sop.Enabled = so.Enabled
+	if so.Scenario != nil {
 		var err error
-		if so, err = o.Scenario.Options(r, o.RealTime); err != nil {
+		if sop, err = so.Scenario.Options(r, so.RealTime); err != nil {
 			return nil, err
 		}
 	}
-	s, err := sim.New(r, so) // its errors say "sim: "
+	s, err := sim.New(r, sop) // its errors say "sim: "
 	if err != nil {
 		return nil, err
 	}
@@ -169,23 +180,23 @@ func NewSim(r *robot.Robot, o Options) (*Daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.WPILibWS != "" {
-		d.WS, err = wpilibws.New(wpilibws.Options{Addr: o.WPILibWS, Sim: s, Config: r.Config, SetEnabled: d.SetEnabled, Logf: o.Logf, Retry: PartRetry,
+	if so.WPILibWS != "" {
+		d.WS, err = wpilibws.New(wpilibws.Options{Addr: so.WPILibWS, Sim: s, Config: r.Config, SetEnabled: d.SetEnabled, Logf: o.Logf, Retry: PartRetry,
 			OnPanic: func(v any) { d.Panicked(newPanic("the WPILib WebSocket server", v)) }})
 		if err != nil {
 			return nil, err
 		}
-		d.noteListen(PartWS, d.WS.ListenErr(), o.WPILibWS)
+		d.noteListen(PartWS, d.WS.ListenErr(), so.WPILibWS)
 	}
 	return d, nil
 }
 
-// New builds a daemon on real hardware (the Linux or roboRIO backend) for
-// a checked robot. The sim's options do not apply: Scenario and WPILibWS
-// are refused, Seed and Enabled ignored. The daemon owns b: Close closes
-// it, and so does New when it fails.
+// New builds a daemon on real hardware (a backend such as Linux, the
+// roboRIO or Systemcore) for a checked robot; the sim's options
+// (SimOptions) have no place here. The daemon owns b: Close closes it,
+// and so does New when it fails.
 func New(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
-	d, err := newHardware(r, b, o)
+	d, err := newDaemon(r, b, o)
 	if err != nil {
 		if c, ok := b.(io.Closer); ok {
 			c.Close()
@@ -193,13 +204,6 @@ func New(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
 		return nil, err
 	}
 	return d, nil
-}
-
-func newHardware(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
-	if o.Scenario != nil || o.WPILibWS != "" {
-		return nil, errors.New("scenarios and the WPILib simulation WebSocket need the simulated HAL")
-	}
-	return newDaemon(r, b, o)
 }
 
 func newDaemon(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {

@@ -66,7 +66,7 @@ func devloopDaemon(t *testing.T) *Daemon {
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("load: %v %v", err, list)
 	}
-	d, err := NewSim(r, Options{})
+	d, err := NewSim(r, SimOptions{}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -194,7 +194,7 @@ func TestDriveSquareDifferential(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := driveRobot(t, "../examples/competition", drop, diffDrive, tc.sim)
-			d, err := NewSim(r, Options{Seed: 4, Enabled: true})
+			d, err := NewSim(r, SimOptions{Seed: 4, Enabled: true}, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -228,7 +228,7 @@ func TestDriveSquareSwerve(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := driveRobot(t, "../examples/2026", drop, tc.ctl, tc.sim)
-			d, err := NewSim(r, Options{Seed: 4, Enabled: true})
+			d, err := NewSim(r, SimOptions{Seed: 4, Enabled: true}, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -247,7 +247,7 @@ func TestDriveSquareSwerve(t *testing.T) {
 func TestDriveCycleDoesNotAllocate(t *testing.T) {
 	drop := []string{"_steer, type: effort_controllers", "name: swerve_drive", "type: voltage_controllers/JointGroupVoltageController", "joints: [front_left_drive_joint"}
 	r := driveRobot(t, "../examples/2026", drop, strings.Replace(swerveDrive, "max_wheel_speed: 4", "max_wheel_speed: 4, imu: pigeon, field_relative: true", 1), swerveSim)
-	d, err := NewSim(r, Options{Seed: 4, Enabled: true})
+	d, err := NewSim(r, SimOptions{Seed: 4, Enabled: true}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +296,7 @@ func TestDriveSquareMecanum(t *testing.T) {
 			"    rear_left: left_rear_wheel_joint\n    rear_right: right_rear_wheel_joint\n",
 	}
 	r := driveRobot(t, "../examples/competition", drop, ctl, "", edits...)
-	d, err := NewSim(r, Options{Seed: 4, Enabled: true})
+	d, err := NewSim(r, SimOptions{Seed: 4, Enabled: true}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func TestDriverStationBrownout(t *testing.T) {
 		want  bool
 	}{{12.8, false}, {6.5, true}} {
 		sc := sim.ScenarioOf(r, sim.Options{Battery: sim.Battery{Voltage: c.volts}}, false)
-		d, err := NewSim(r, Options{Scenario: sc})
+		d, err := NewSim(r, SimOptions{Scenario: sc}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

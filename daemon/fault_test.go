@@ -45,7 +45,7 @@ func realTime(t *testing.T, name string, wrap *panicky) *Daemon {
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("load: %v %v", err, list)
 	}
-	o := Options{Rate: 200, Enabled: true, RealTime: true, Logf: t.Logf}
+	o := Options{Rate: 200, Logf: t.Logf}
 	if wrap != nil {
 		o.wrap = func(dev control.Device) control.Device {
 			if dev.Name() != name {
@@ -55,7 +55,7 @@ func realTime(t *testing.T, name string, wrap *panicky) *Daemon {
 			return wrap
 		}
 	}
-	d, err := NewSim(r, o)
+	d, err := NewSim(r, SimOptions{RealTime: true, Enabled: true}, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package daemon
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -11,7 +12,6 @@ import (
 	"github.com/frcd/frcd/hal/haltest"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
-	"github.com/frcd/frcd/sim"
 )
 
 // stepped is a hardware backend with work on the loop's beat and a
@@ -132,16 +132,41 @@ func TestNewWithoutEnabler(t *testing.T) {
 	}
 }
 
-// TestNewRefusesSimOptions: the sim's options are errors on hardware, and
-// New closes the backend it was given.
-func TestNewRefusesSimOptions(t *testing.T) {
-	for _, o := range []Options{{WPILibWS: "127.0.0.1:0"}, {Scenario: &sim.Scenario{}}} {
-		b := &stepped{Backend: haltest.New()}
-		if _, err := New(minimal(t), b, o); err == nil {
-			t.Errorf("%+v accepted", o)
+// TestNewClosesBackendOnFailure: a New that fails (the arm's PWM is
+// already taken) closes the backend it was given.
+func TestNewClosesBackendOnFailure(t *testing.T) {
+	b := &stepped{Backend: haltest.New()}
+	if _, err := b.OpenPWM(0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(minimal(t), b, Options{}); err == nil {
+		t.Fatal("New bound the arm's motor to a PWM already in use")
+	}
+	if !b.closed {
+		t.Error("the backend was left open")
+	}
+}
+
+// TestSimOptionsOnlyOnSim: the sim's options cannot reach real hardware.
+// New takes no SimOptions, and Options has no field of the same name as
+// one of SimOptions' (as RealTime, Seed, Enabled, Scenario and WPILibWS
+// once were), which New could only ignore or refuse at run time.
+func TestSimOptionsOnlyOnSim(t *testing.T) {
+	simOpts := reflect.TypeOf(SimOptions{})
+	newType := reflect.TypeOf(New)
+	for i := 0; i < newType.NumIn(); i++ {
+		if newType.In(i) == simOpts {
+			t.Errorf("New takes %v", simOpts)
 		}
-		if !b.closed {
-			t.Errorf("%+v: the backend was left open", o)
+	}
+	opts := reflect.TypeOf(Options{})
+	for i := 0; i < simOpts.NumField(); i++ {
+		name := simOpts.Field(i).Name
+		if _, ok := opts.FieldByName(name); ok {
+			t.Errorf("Options has the sim's %s", name)
 		}
+	}
+	if simOpts.NumField() == 0 {
+		t.Error("SimOptions has no fields")
 	}
 }

@@ -113,7 +113,7 @@ func TestInventoryOnSim(t *testing.T) {
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("%v %v", err, list)
 	}
-	d, err := NewSim(r, Options{Enabled: true})
+	d, err := NewSim(r, SimOptions{Enabled: true}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func telemetryDaemon(tb testing.TB, rate float64, dir string) *Daemon {
 	tb.Helper()
 	d := competition(tb, rate, false)
 	r := d.Robot
-	d, err := NewSim(r, Options{Rate: rate, Enabled: true, Telemetry: &TelemetryOptions{NT4: "127.0.0.1:0", LogDir: dir}})
+	d, err := NewSim(r, SimOptions{Enabled: true}, Options{Rate: rate, Telemetry: &TelemetryOptions{NT4: "127.0.0.1:0", LogDir: dir}})
 	if err != nil {
 		tb.Fatal(err)
 	}

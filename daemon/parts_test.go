@@ -32,7 +32,7 @@ func TestOptionalPartsDown(t *testing.T) {
 	}
 	r := exampleRobot(t, "competition", func(y string) string { return y })
 	var logs []string
-	d, err := NewSim(r, Options{Enabled: true, WPILibWS: held2.Addr().String(), Logf: func(f string, a ...any) { logs = append(logs, f) },
+	d, err := NewSim(r, SimOptions{Enabled: true, WPILibWS: held2.Addr().String()}, Options{Logf: func(f string, a ...any) { logs = append(logs, f) },
 		Telemetry: &TelemetryOptions{NT4: held.Addr().String(), LogDir: file}})
 	if err != nil {
 		t.Fatalf("NewSim with its optional parts' ports taken: %v", err)
@@ -70,7 +70,7 @@ func TestOptionalPartsDown(t *testing.T) {
 func TestMasterDown(t *testing.T) {
 	r := exampleRobot(t, "competition", func(y string) string { return y })
 	var logs []string
-	d, err := NewSim(r, Options{Enabled: true, Logf: func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }})
+	d, err := NewSim(r, SimOptions{Enabled: true}, Options{Logf: func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) }})
 	if err != nil {
 		t.Fatal(err)
 	}

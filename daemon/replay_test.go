@@ -59,7 +59,7 @@ func TestScenarioReplays(t *testing.T) {
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("load: %v %v", err, list)
 	}
-	first, err := NewSim(r, Options{Seed: 9, Enabled: true})
+	first, err := NewSim(r, SimOptions{Seed: 9, Enabled: true}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestScenarioReplays(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(sc *sim.Scenario) trace {
-		d, err := NewSim(r, Options{Scenario: sc})
+		d, err := NewSim(r, SimOptions{Scenario: sc}, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -74,7 +74,7 @@ func TestWSCountersOnDiagnostics(t *testing.T) {
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("load: %v %v", err, list)
 	}
-	d, err := NewSim(r, Options{WPILibWS: "127.0.0.1:0"})
+	d, err := NewSim(r, SimOptions{WPILibWS: "127.0.0.1:0"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

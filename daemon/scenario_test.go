@@ -145,7 +145,7 @@ func (s *scenario) do(f []string) {
 			s.fail("the robot has errors")
 			return
 		}
-		dd, err := NewSim(r, Options{})
+		dd, err := NewSim(r, SimOptions{}, Options{})
 		if err != nil {
 			s.printf("error: %v", err)
 			return

@@ -15,7 +15,7 @@ const armTrajectory = "  arm_trajectory: {type: effort_controllers/JointTrajecto
 func armDaemon(t *testing.T) (*Daemon, *control.Controller) {
 	t.Helper()
 	r := driveRobot(t, "../examples/competition", []string{"shoulder_voltage", "elevator_voltage"}, armTrajectory, "")
-	d, err := NewSim(r, Options{Seed: 4, Enabled: true})
+	d, err := NewSim(r, SimOptions{Seed: 4, Enabled: true}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,7 +90,7 @@ func running(t *testing.T) (*daemon.Daemon, *tooltest.ROS, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: true, Logf: t.Logf,
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{Logf: t.Logf,
 		Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"},
 		ROS:       &daemon.ROSOptions{Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded, URDF: string(text), Logf: t.Logf}})
 	if err != nil {

@@ -33,7 +33,7 @@ func stepped(t *testing.T) (d *daemon.Daemon, step func(n int)) {
 
 func steppedRobot(t *testing.T, r *robot.Robot, enabled bool) (d *daemon.Daemon, step func(n int)) {
 	t.Helper()
-	d, err := daemon.NewSim(r, daemon.Options{Enabled: enabled, Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
+	d, err := daemon.NewSim(r, daemon.SimOptions{Enabled: enabled}, daemon.Options{Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +321,7 @@ func TestRefusals(t *testing.T) {
 		logged = append(logged, fmt.Sprintf(format, args...))
 		mu.Unlock()
 	}
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{Enabled: true, Logf: logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{Enabled: true}, daemon.Options{Logf: logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -376,7 +376,7 @@ func TestRefusals(t *testing.T) {
 
 // At shutdown every client gets a close frame: 1001, going away.
 func TestCloseFrameOnStop(t *testing.T) {
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{Enabled: true, Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{Enabled: true}, daemon.Options{Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -551,7 +551,7 @@ func TestTuning(t *testing.T) {
 // sampled or published while the robot runs; a client connecting starts
 // it, and gets the topics.
 func TestIdleWithoutClients(t *testing.T) {
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: true, Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{Logf: t.Logf, Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,7 +121,7 @@ func benchLatency(b *testing.B, rate float64) {
 	}
 	r := exampleRobot(b)
 	port := freePort(b)
-	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Rate: rate, Enabled: true, ROS: &daemon.ROSOptions{
+	d, err := daemon.NewSim(r, daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{Rate: rate, ROS: &daemon.ROSOptions{
 		Env: ros.Env{MasterURI: fmt.Sprintf("http://127.0.0.1:%d", port)}, Master: ros.MasterEmbedded, PublishRate: rate}})
 	if err != nil {
 		b.Fatal(err)
@@ -205,7 +205,7 @@ func BenchmarkPublishThroughput(b *testing.B) {
 		b.Skip("network benchmark: skipped with -short")
 	}
 	// The names the bridge publishes: the loop's joints.
-	d, err := daemon.NewSim(exampleRobot(b), daemon.Options{})
+	d, err := daemon.NewSim(exampleRobot(b), daemon.SimOptions{}, daemon.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 func TestPublishCadenceSlowerThanLoop(t *testing.T) {
 	const want = 40
 	port := freePort(t)
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Rate: 1000, ROS: &daemon.ROSOptions{
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{RealTime: true}, daemon.Options{Rate: 1000, ROS: &daemon.ROSOptions{
 		Env: ros.Env{MasterURI: fmt.Sprintf("http://127.0.0.1:%d", port)}, Master: ros.MasterEmbedded, PublishRate: 100}})
 	if err != nil {
 		t.Fatal(err)

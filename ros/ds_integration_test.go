@@ -30,7 +30,7 @@ func TestDriverStationTopics(t *testing.T) {
 	}
 	r := exampleRobot(t)
 	flat := sim.ScenarioOf(r, sim.Options{Battery: sim.Battery{Voltage: 6.5}}, true)
-	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, Scenario: flat, WPILibWS: "127.0.0.1:0", Logf: t.Logf,
+	d, err := daemon.NewSim(r, daemon.SimOptions{RealTime: true, Enabled: true, Scenario: flat, WPILibWS: "127.0.0.1:0"}, daemon.Options{Logf: t.Logf,
 		ROS: &daemon.ROSOptions{Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded, URDF: string(text), Logf: t.Logf, Namespace: "bot"}})
 	if err != nil {
 		t.Fatal(err)

@@ -117,7 +117,7 @@ func tuningRobot(t *testing.T, yaml string) (d *daemon.Daemon, e *tooltest.ROS, 
 	var mu sync.Mutex
 	var logs []string
 	e = tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
-	d, err = daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
+	d, err = daemon.NewSim(r, daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{ROS: &daemon.ROSOptions{
 		Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded,
 		Logf: func(format string, args ...any) {
 			t.Logf(format, args...)

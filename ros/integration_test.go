@@ -71,7 +71,7 @@ func startFrcd(t *testing.T, e *tooltest.ROS, mode ros.MasterMode) *frcd {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
+	d, err := daemon.NewSim(r, daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{ROS: &daemon.ROSOptions{
 		Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: mode, URDF: string(text), Logf: t.Logf,
 	}})
 	if err != nil {
@@ -542,7 +542,7 @@ func TestEmbeddedMasterCannotStart(t *testing.T) {
 	var logs strings.Builder
 	var mu sync.Mutex
 	logf := func(f string, a ...any) { mu.Lock(); fmt.Fprintf(&logs, f+"\n", a...); mu.Unlock() }
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: true, Logf: logf, ROS: &daemon.ROSOptions{
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{Logf: logf, ROS: &daemon.ROSOptions{
 		Env: ros.Env{MasterURI: "http://" + l.Addr().String(), IP: "127.0.0.1", Home: t.TempDir()}, Master: ros.MasterEmbedded, Logf: logf,
 	}})
 	if err != nil {

@@ -22,7 +22,7 @@ func namedDaemon(t *testing.T, e *tooltest.ROS, ns string, mode ros.MasterMode) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{ROS: &daemon.ROSOptions{
 		Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: mode, URDF: string(text), Logf: t.Logf, Namespace: ns,
 	}})
 	if err != nil {
@@ -154,7 +154,7 @@ func TestEmbeddedMasterTakeover(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
+		d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{ROS: &daemon.ROSOptions{
 			Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1", Home: home}, Master: ros.MasterEmbedded, URDF: string(text), Logf: t.Logf, Namespace: ns,
 		}})
 		if err != nil {

@@ -47,7 +47,7 @@ func genControlMsgs(t *testing.T, e *tooltest.ROS) string {
 func TestPositionStateHolds(t *testing.T) {
 	integration(t, tooltest.Rostopic, genpy)
 	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{ROS: &daemon.ROSOptions{
 		Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded, Logf: t.Logf,
 	}})
 	if err != nil {

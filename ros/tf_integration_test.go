@@ -52,7 +52,7 @@ func TestTFTree(t *testing.T) {
 				t.Fatal(err)
 			}
 			e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
-			d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
+			d, err := daemon.NewSim(r, daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{ROS: &daemon.ROSOptions{
 				Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded, URDF: string(text), Logf: t.Logf, Namespace: "bot",
 			}})
 			if err != nil {

@@ -86,7 +86,7 @@ func TestFollowJointTrajectory(t *testing.T) {
 		t.Fatalf("%v %v", err, list)
 	}
 	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
-	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS: &daemon.ROSOptions{
+	d, err := daemon.NewSim(r, daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{ROS: &daemon.ROSOptions{
 		Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded, Logf: t.Logf,
 	}})
 	if err != nil {

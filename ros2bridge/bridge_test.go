@@ -58,7 +58,7 @@ func newBridgeFor(tb testing.TB, yaml string, logf func(string, ...any), opts ..
 	if err != nil {
 		tb.Fatal(err)
 	}
-	d, err := daemon.NewSim(r, daemon.Options{Enabled: true})
+	d, err := daemon.NewSim(r, daemon.SimOptions{Enabled: true}, daemon.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}

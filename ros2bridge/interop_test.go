@@ -51,7 +51,7 @@ func TestCycloneCommands(t *testing.T) {
 		t.Fatalf("%v %v", err, list)
 	}
 	domain := ddstest.Domain()
-	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS2: &daemon.ROS2Options{
+	d, err := daemon.NewSim(r, daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{ROS2: &daemon.ROS2Options{
 		Node: ros2node.Config{Name: "frcd", RTPS: rtps.Config{Domain: domain, MaxPeerID: ddstest.MaxPeerID, Logf: t.Logf}}, Logf: t.Logf}})
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +123,7 @@ func TestCycloneServices(t *testing.T) {
 		t.Fatalf("%v %v", err, list)
 	}
 	domain := ddstest.Domain()
-	d, err := daemon.NewSim(r, daemon.Options{Enabled: true, ROS2: &daemon.ROS2Options{
+	d, err := daemon.NewSim(r, daemon.SimOptions{Enabled: true}, daemon.Options{ROS2: &daemon.ROS2Options{
 		Node: ros2node.Config{Name: "frcd", RTPS: rtps.Config{Domain: domain, MaxPeerID: ddstest.MaxPeerID}}, Logf: t.Logf}})
 	if err != nil {
 		t.Fatal(err)
@@ -175,7 +175,7 @@ func TestFastDDSAction(t *testing.T) {
 		t.Fatalf("%v %v", err, list)
 	}
 	domain := ddstest.Domain()
-	d, err := daemon.NewSim(r, daemon.Options{RealTime: true, Enabled: true, ROS2: &daemon.ROS2Options{
+	d, err := daemon.NewSim(r, daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{ROS2: &daemon.ROS2Options{
 		Node: ros2node.Config{Name: "frcd", RTPS: rtps.Config{Domain: domain, MaxPeerID: ddstest.MaxPeerID}}, Logf: t.Logf}})
 	if err != nil {
 		t.Fatal(err)

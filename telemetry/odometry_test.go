@@ -20,7 +20,7 @@ func TestOdometryTopics(t *testing.T) {
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("%v %v", err, list)
 	}
-	d, err := daemon.NewSim(r, daemon.Options{Enabled: true})
+	d, err := daemon.NewSim(r, daemon.SimOptions{Enabled: true}, daemon.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

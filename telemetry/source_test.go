@@ -19,7 +19,7 @@ func source(t *testing.T) (*daemon.Daemon, *telemetry.Source, map[string]*teleme
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("example robot: %v %v", err, list)
 	}
-	d, err := daemon.NewSim(r, daemon.Options{Enabled: true})
+	d, err := daemon.NewSim(r, daemon.SimOptions{Enabled: true}, daemon.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 // stopped), a client gets every output neutral and a close frame (1001),
 // not its last non-zero values and an abnormal closure (1006).
 func TestFinalUpdate(t *testing.T) {
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{Enabled: true, WPILibWS: "127.0.0.1:0", Logf: t.Logf})
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{Enabled: true, WPILibWS: "127.0.0.1:0"}, daemon.Options{Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestFinalUpdate(t *testing.T) {
 // to OnPanic on that goroutine; the client is closed, the lock released,
 // and the server goes on serving.
 func TestHandlerPanic(t *testing.T) {
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{})
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{}, daemon.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

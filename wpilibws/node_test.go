@@ -76,7 +76,7 @@ func TestWPILibClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{RealTime: true, Enabled: false, WPILibWS: "127.0.0.1:0", Logf: t.Logf,
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{RealTime: true, Enabled: false, WPILibWS: "127.0.0.1:0"}, daemon.Options{Logf: t.Logf,
 		ROS: &daemon.ROSOptions{Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded, URDF: string(text), Logf: t.Logf}})
 	if err != nil {
 		t.Fatal(err)

@@ -36,7 +36,7 @@ func exampleRobot(t testing.TB) *robot.Robot {
 // WebSocket server on a free port, serving.
 func stepped(t *testing.T, enabled bool) *daemon.Daemon {
 	t.Helper()
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{Enabled: enabled, WPILibWS: "127.0.0.1:0", Logf: t.Logf})
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{Enabled: enabled, WPILibWS: "127.0.0.1:0"}, daemon.Options{Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -152,7 +152,7 @@ func (e *specEntry) last(t *testing.T) []byte {
 // has it, the links' poses, and every command received and refused.
 func TestLogReadBack(t *testing.T) {
 	dir := t.TempDir()
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{Enabled: true, Rate: 100, Telemetry: &daemon.TelemetryOptions{LogDir: dir}})
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{Enabled: true}, daemon.Options{Rate: 100, Telemetry: &daemon.TelemetryOptions{LogDir: dir}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestLogReadBack(t *testing.T) {
 // MaxFiles files are kept.
 func TestRotation(t *testing.T) {
 	dir := t.TempDir()
-	d, err := daemon.NewSim(exampleRobot(t), daemon.Options{Enabled: true, Rate: 100,
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{Enabled: true}, daemon.Options{Rate: 100,
 		Telemetry: &daemon.TelemetryOptions{LogDir: dir, LogMaxBytes: 16 << 10, LogMaxFiles: 3}})
 	if err != nil {
 		t.Fatal(err)

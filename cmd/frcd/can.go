@@ -121,14 +121,14 @@ func canCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "frcd can scan: --hal %q: want %s\n", *halName, backendList())
 		return exitUsage
 	case be.Simulated:
-		d, err = daemon.NewSim(r, daemon.Options{})
+		d, err = daemon.NewSim(r, daemon.SimOptions{}, daemon.Options{})
 	default:
 		b, _, oerr := be.Open(r.Config, log.New(stderr, "", 0).Printf)
 		if oerr != nil {
 			fmt.Fprintf(stderr, "frcd can scan: %v\n", oerr)
 			return exitUnavailable
 		}
-		d, err = daemon.New(r, b, daemon.Options{RealTime: true}) // closes b when it fails
+		d, err = daemon.New(r, b, daemon.Options{}) // closes b when it fails
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "frcd can scan: %v\n", err)

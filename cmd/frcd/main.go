@@ -229,7 +229,10 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	logger := log.New(stderr, "", 0)
 	limit, from := applyMemoryLimit(os.Getenv)
 	var sigs *signals // set before the daemon runs
-	o := daemon.Options{RealTime: true, Rate: *rate, Seed: *seed, Enabled: !*disabled, Spin: *spin, Priority: *priority, Status: stdout, StatusEvery: *every, Logf: logger.Printf,
+	// The sim's options (SimOptions) reach only the simulated backend; on
+	// the others chooseBackend refused their flags.
+	so := daemon.SimOptions{RealTime: true, Seed: *seed, Enabled: !*disabled}
+	o := daemon.Options{Rate: *rate, Spin: *spin, Priority: *priority, Status: stdout, StatusEvery: *every, Logf: logger.Printf,
 		Halted: func() {
 			if sig := sigs.Dump(); sig != nil { // SIGQUIT's dump, of the daemon still running but halted
 				dumpGoroutines(stderr, sig)
@@ -242,13 +245,13 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if *scenario != "" {
-		if o.Scenario, err = sim.LoadScenario(*scenario); err != nil {
+		if so.Scenario, err = sim.LoadScenario(*scenario); err != nil {
 			fmt.Fprintf(stderr, "frcd run: %v\n", err)
 			return exitInvalid
 		}
 	}
 	if *wsAddr != "off" && onSim {
-		o.WPILibWS = *wsAddr
+		so.WPILibWS = *wsAddr
 	}
 	o.Telemetry = tel.options()
 	if transports.ros1 || transports.ros2 {
@@ -268,7 +271,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	d, where, code := openDaemon(be, r, o, stderr)
+	d, where, code := openDaemon(be, r, so, o, stderr)
 	if d == nil {
 		return code
 	}

@@ -63,7 +63,7 @@ func TestROS2JointStatesInterop(t *testing.T) {
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("%v %v", err, list)
 	}
-	d, err := daemon.NewSim(r, daemon.Options{})
+	d, err := daemon.NewSim(r, daemon.SimOptions{}, daemon.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,15 +79,16 @@ func loadRobot(urdfPath, yamlPath string, stderr io.Writer) (*robot.Robot, int) 
 }
 
 // openDaemon builds the daemon on the backend: the simulated one from the
-// whole robot, a real one opened from the robot's YAML (its log lines on
-// stderr). It says where the robot runs, for the start-up line; nil and
-// the exit status when it cannot.
-func openDaemon(be backends.Backend, r *robot.Robot, o daemon.Options, stderr io.Writer) (*daemon.Daemon, string, int) {
+// whole robot and so, a real one opened from the robot's YAML (its log
+// lines on stderr), which so does not reach (chooseBackend refused the
+// sim's flags there). It says where the robot runs, for the start-up
+// line; nil and the exit status when it cannot.
+func openDaemon(be backends.Backend, r *robot.Robot, so daemon.SimOptions, o daemon.Options, stderr io.Writer) (*daemon.Daemon, string, int) {
 	var d *daemon.Daemon
 	var err error
 	where := "the simulated HAL"
 	if be.Simulated {
-		d, err = daemon.NewSim(r, o)
+		d, err = daemon.NewSim(r, so, o)
 	} else {
 		var b hal.Backend
 		if b, where, err = be.Open(r.Config, log.New(stderr, "", 0).Printf); err != nil {

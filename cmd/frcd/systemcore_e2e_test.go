@@ -62,7 +62,7 @@ func TestSystemcoreDriverStationEndToEnd(t *testing.T) {
 	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", tooltest.FreePort(t)))
 	logDir := t.TempDir()
 	ntAddr := fmt.Sprintf("127.0.0.1:%d", tooltest.FreePort(t))
-	d, err := daemon.New(r, b, daemon.Options{RealTime: true, Priority: -1, Rate: 100, Logf: t.Logf,
+	d, err := daemon.New(r, b, daemon.Options{Priority: -1, Rate: 100, Logf: t.Logf,
 		ROS:       &daemon.ROSOptions{Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded, URDF: string(text), Logf: t.Logf},
 		Telemetry: &daemon.TelemetryOptions{NT4: ntAddr, LogDir: logDir}})
 	if err != nil {

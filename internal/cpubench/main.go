@@ -156,7 +156,7 @@ func rosSpec(urdfPath, yamlPath string, rates []float64) (map[float64]string, er
 	if err != nil || list.Errors() > 0 {
 		return nil, fmt.Errorf("load the example robot: %v %v", err, list)
 	}
-	d, err := daemon.NewSim(r, daemon.Options{})
+	d, err := daemon.NewSim(r, daemon.SimOptions{}, daemon.Options{})
 	if err != nil {
 		return nil, err
 	}
