@@ -140,8 +140,9 @@ func find(dirs []string) []string {
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-// Families says which of CTRE's C interfaces loaded whole.
-func (l *Lib) Families() (phoenix5, phoenix6 bool) { return l.p5, l.p6 }
+// Families says which of CTRE's C interfaces loaded whole: Phoenix 5,
+// Phoenix 6.
+func (l *Lib) Families() (p5, p6 bool) { return l.p5, l.p6 }
 
 // Caps are the providers this Lib gives, by the families loaded.
 func (l *Lib) Caps() hal.Caps {
