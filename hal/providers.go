@@ -151,21 +151,28 @@ var capNames = []string{
 	"a built-in IMU", "duty-cycle inputs", "addressable LEDs",
 }
 
-// registered are the providers other packages declared (RegisterCap), in
-// the order they did: each one's bit and how to tell a provider of it.
-var registered []struct {
+// registeredCap is a provider another package declared (RegisterCap):
+// its bit and how to tell a provider of it.
+type registeredCap struct {
 	c   Caps
 	has func(p any) bool
 }
+
+// registered are the providers other packages declared, in the order
+// they did. Written only while packages initialize.
+var registered []registeredCap
 
 // RegisterCap declares a provider that a package outside hal defines (a
 // vendor's devices: hal/phoenix6's Provider), so that hal names no vendor:
 // CapsOf then finds P in a backend or its vendor libraries as it finds
 // hal's own. name says what it is in messages ("CTRE Phoenix 6 devices").
-// It returns the provider's bit, the next free one. Call it once, from
-// the providing package's variable (var Cap = hal.RegisterCap[Provider](
-// "...")), which Go sets before any importer's; it panics on a name given
-// twice or past 32 providers, as a program that cannot start.
+// It returns the provider's bit, the next free one. Call it once, from a
+// variable of the providing package, which Go sets before any importer's:
+//
+//	var Cap = hal.RegisterCap[Provider]("CTRE Phoenix 6 devices")
+//
+// It panics on a name given twice or past 32 providers, as a program that
+// cannot start.
 func RegisterCap[P any](name string) Caps {
 	for _, n := range capNames {
 		if n == name {
@@ -177,10 +184,7 @@ func RegisterCap[P any](name string) Caps {
 	}
 	c := Caps(1) << len(capNames)
 	capNames = append(capNames, name)
-	registered = append(registered, struct {
-		c   Caps
-		has func(p any) bool
-	}{c, func(p any) bool { _, ok := p.(P); return ok }})
+	registered = append(registered, registeredCap{c, func(p any) bool { _, ok := p.(P); return ok }})
 	return c
 }
 
