@@ -33,7 +33,7 @@ var layers = map[string]int{
 	"urdf": layerFiles, "config": layerFiles, "cdr": layerFiles,
 
 	"robot": layerModel, "interfaces": layerModel, "hal": layerModel, "hal/backends": layerModel,
-	"hal/ctre": layerModel, "hal/haltest": layerModel, "hal/heartbeat": layerModel, "hal/linux": layerModel,
+	"hal/ctre": layerModel, "hal/phoenix6": layerModel, "hal/haltest": layerModel, "hal/heartbeat": layerModel, "hal/linux": layerModel,
 	"hal/periph": layerModel, "hal/roborio": layerModel, "hal/socketcan": layerModel,
 	"hal/systemcore": layerModel, "hal/wpihal": layerModel, "nt4/wire": layerModel,
 	"ros2msg": layerModel, "rtps": layerModel, "ros2node": layerModel,

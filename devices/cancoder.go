@@ -6,6 +6,7 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/phoenix6"
 	"github.com/frcd/frcd/interfaces"
 )
 
@@ -13,7 +14,7 @@ func init() { MustRegister(cancoderDriver) }
 
 // cancoderDriver declares the type: its keys and facts, driver, CAN
 // traffic and HAL needs.
-var cancoderDriver = Driver{Type: cancoderType, New: newCANcoder, CAN: &CANTraffic{Kind: canCANcoder, NumberKey: "id"}, Needs: hal.CapPhoenix6}
+var cancoderDriver = Driver{Type: cancoderType, New: newCANcoder, CAN: &CANTraffic{Kind: canCANcoder, NumberKey: "id"}, Needs: phoenix6.Cap}
 
 var cancoderType = &config.Type{
 	Name: "cancoder", Class: "CANcoder", Group: "sensor",
@@ -30,13 +31,13 @@ var cancoderType = &config.Type{
 	Facts: config.Facts{Joint: config.RateSource, JointOnly: true, CAN: true},
 }
 
-// cancoder reads a CTRE CANcoder through hal.CANcoder: position =
+// cancoder reads a CTRE CANcoder through phoenix6.CANcoder: position =
 // rotations / sensor_to_mechanism_ratio × distance_per_rotation, negated
 // when inverted; velocity likewise. A stale status is the HAL's
 // hal.ErrTimeout.
 type cancoder struct {
 	name   string
-	c      hal.CANcoder
+	c      phoenix6.CANcoder
 	perRot float64
 	rate   interfaces.RateState
 	pos    interfaces.AnalogState
@@ -50,7 +51,7 @@ var (
 )
 
 func newCANcoder(d *config.Device, env *Env) (Device, error) {
-	p6, err := hal.OpenPhoenix6(env.HAL)
+	p6, err := phoenix6.Open(env.HAL)
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +59,7 @@ func newCANcoder(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("CANcoder %d: %w", d.Int("id"), err)
 	}
-	if err := hal.SetSignalRates(c); err != nil {
+	if err := phoenix6.SetSignalRates(c); err != nil {
 		return nil, fmt.Errorf("CANcoder %d: setting its signals' update frequencies: %w", d.Int("id"), err)
 	}
 	e := &cancoder{name: d.Name, c: c, id: d.Int("id"), perRot: d.JointPerRotation(), rErr: newOpError(d, "read")}

@@ -99,7 +99,7 @@ func NeedsOf(d *config.Device) hal.Caps {
 // CheckBackend warns about each device of f that a backend with the
 // providers have cannot run, naming the backend and what it lacks, and
 // about each it runs only through providers of vendored, those it has
-// through a vendor's library loaded at run time (CTRE's: hal.VendorCaps on
+// through a vendor's library loaded at run time (CTRE's: hal/ctre's Caps on
 // a real backend, none in the sim), which the robot must have deployed.
 func CheckBackend(f *config.File, backend string, have, vendored hal.Caps, list *diag.List) {
 	for _, d := range f.Devices {

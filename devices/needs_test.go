@@ -11,6 +11,7 @@ import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/haltest"
+	"github.com/frcd/frcd/hal/phoenix6"
 	"github.com/frcd/frcd/interfaces"
 )
 
@@ -70,16 +71,16 @@ func (r *recorder) OpenPigeon(id, talonID int) (hal.Pigeon, error) {
 	r.used |= hal.CapPigeon
 	return r.Backend.OpenPigeon(id, talonID)
 }
-func (r *recorder) OpenTalonFX(bus string, id int) (hal.TalonFX, error) {
-	r.used |= hal.CapPhoenix6
+func (r *recorder) OpenTalonFX(bus string, id int) (phoenix6.TalonFX, error) {
+	r.used |= phoenix6.Cap
 	return r.Backend.OpenTalonFX(bus, id)
 }
-func (r *recorder) OpenCANcoder(bus string, id int) (hal.CANcoder, error) {
-	r.used |= hal.CapPhoenix6
+func (r *recorder) OpenCANcoder(bus string, id int) (phoenix6.CANcoder, error) {
+	r.used |= phoenix6.Cap
 	return r.Backend.OpenCANcoder(bus, id)
 }
-func (r *recorder) OpenPigeon2(bus string, id int) (hal.Pigeon2, error) {
-	r.used |= hal.CapPhoenix6
+func (r *recorder) OpenPigeon2(bus string, id int) (phoenix6.Pigeon2, error) {
+	r.used |= phoenix6.Cap
 	return r.Backend.OpenPigeon2(bus, id)
 }
 func (r *recorder) OpenBuiltInIMU() (hal.Pigeon, error) {
@@ -149,7 +150,7 @@ func TestNeedsAreWhatConstructorsOpen(t *testing.T) {
 		}
 		check(f)
 	}
-	if got := hal.CapsOf(&recorder{}); got != hal.AllCaps&^hal.CapLinuxBuses {
+	if got := hal.CapsOf(&recorder{}); got != hal.AllCaps()&^hal.CapLinuxBuses {
 		t.Errorf("the recorder provides %s", got)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/phoenix6"
 )
 
 // The keys and CAN traffic the Phoenix 6 devices (talon_fx, cancoder,
@@ -49,14 +50,14 @@ func p6Period(share float64) time.Duration {
 }
 
 // p6Report is a Phoenix 6 device's /diagnostics entry from its health
-// (hal.P6Healthy, read by the diagnostics goroutine) and what the loop
+// (phoenix6.Healthy, read by the diagnostics goroutine) and what the loop
 // last measured (extra values): an error while its health cannot be read
 // (unplugged, say) or a severe fault is active (hardware, over
 // temperature, a CANcoder's magnet, a Pigeon 2's sensors at boot); a
 // warning for the other faults (undervoltage or brown-out, a reboot while
 // enabled, a saturated gyro), for sticky faults and for fault bits frcd
 // does not name.
-func p6Report(name string, h hal.P6Health, err error, extra ...[2]string) hal.Report {
+func p6Report(name string, h phoenix6.Health, err error, extra ...[2]string) hal.Report {
 	r := hal.Report{Name: name}
 	if err != nil {
 		r.Message, r.Error = "no health signals: "+err.Error(), true
@@ -69,7 +70,7 @@ func p6Report(name string, h hal.P6Health, err error, extra ...[2]string) hal.Re
 	r.Values = append(r.Values, extra...)
 	r.Values = append(r.Values, [2]string{"faults", fmt.Sprintf("0x%x", h.Faults)}, [2]string{"sticky faults", fmt.Sprintf("0x%x", h.StickyFaults)})
 	switch {
-	case h.Active&hal.P6Severe != 0:
+	case h.Active&phoenix6.Severe != 0:
 		r.Error, r.Message = true, "fault: "+h.Active.Names()
 	case h.Active != 0:
 		r.Warn, r.Message = true, "fault: "+h.Active.Names()

@@ -12,12 +12,13 @@ import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/haltest"
+	"github.com/frcd/frcd/hal/phoenix6"
 	"github.com/frcd/frcd/interfaces"
 )
 
 func TestTalonFXVoltageAndRotor(t *testing.T) {
 	b := haltest.New()
-	fx := &haltest.TalonFX{Reported: hal.FXStatus{Position: 10, Velocity: -5, SupplyVoltage: 12}}
+	fx := &haltest.TalonFX{Reported: phoenix6.FXStatus{Position: 10, Velocity: -5, SupplyVoltage: 12}}
 	b.TalonFXs[3] = fx
 	r := buildOn(t, b, "joints:\n  - {name: arm, type: talon_fx, id: 3, can_bus: canivore, sensor_to_mechanism_ratio: 50, inverted: true}\n")
 	if fx.Bus != "canivore" {
@@ -26,7 +27,7 @@ func TestTalonFXVoltageAndRotor(t *testing.T) {
 	cmd := command[float64](r, "arm", interfaces.Voltage)
 	cmd.Put(6, r.now)
 	r.cycle()
-	if fx.Last != (hal.FXControl{Mode: hal.FXVoltage, Value: -6}) {
+	if fx.Last != (phoenix6.FXControl{Mode: phoenix6.FXVoltage, Value: -6}) {
 		t.Errorf("control %+v, want VoltageOut -6 (inverted)", fx.Last)
 	}
 	if v := state[interfaces.AnalogState](r, "arm", interfaces.Voltage).Value; v != 6 {
@@ -45,13 +46,13 @@ func TestTalonFXVoltageAndRotor(t *testing.T) {
 	}
 	cmd.Put(math.NaN(), r.now)
 	r.cycle()
-	if fx.Last != (hal.FXControl{}) {
+	if fx.Last != (phoenix6.FXControl{}) {
 		t.Errorf("NaN: %+v, want neutral", fx.Last)
 	}
 	cmd.Put(3, r.now)
 	r.cycle()
 	r.halt()
-	if fx.Last != (hal.FXControl{}) {
+	if fx.Last != (phoenix6.FXControl{}) {
 		t.Errorf("Halt: %+v, want neutral", fx.Last)
 	}
 	if keys := r.reg.CommandKeys(); len(keys) != 1 {
@@ -65,23 +66,23 @@ func TestTalonFXVoltageAndRotor(t *testing.T) {
 
 func TestTalonFXDeviceClosedLoop(t *testing.T) {
 	b := haltest.New()
-	fx := &haltest.TalonFX{Reported: hal.FXStatus{SupplyVoltage: 12}}
+	fx := &haltest.TalonFX{Reported: phoenix6.FXStatus{SupplyVoltage: 12}}
 	b.TalonFXs[4] = fx
 	r := buildOn(t, b, "joints:\n  - {name: arm, type: talon_fx, id: 4, sensor_to_mechanism_ratio: 10, closed_loop: device, kp: 2.5, kd: 0.1, kv: 0.12}\n")
-	if fx.GainsSet != 1 || fx.Gains[0] != (hal.FXGains{P: 2.5, D: 0.1, V: 0.12}) {
+	if fx.GainsSet != 1 || fx.Gains[0] != (phoenix6.FXGains{P: 2.5, D: 0.1, V: 0.12}) {
 		t.Errorf("gains %+v (%d applies)", fx.Gains, fx.GainsSet)
 	}
 	pos := command[float64](r, "arm", interfaces.Position)
 	vel := command[float64](r, "arm", interfaces.Velocity)
 	pos.Put(math.Pi, r.now) // half a turn of the arm: 5 rotor rotations
 	r.cycle()
-	if fx.Last.Mode != hal.FXPosition || !approx(fx.Last.Value, 5, 1e-12) || fx.Last.Slot != 0 {
+	if fx.Last.Mode != phoenix6.FXPosition || !approx(fx.Last.Value, 5, 1e-12) || fx.Last.Slot != 0 {
 		t.Errorf("position command: %+v", fx.Last)
 	}
 	pos.Reset()
 	vel.Put(2*math.Pi, r.now)
 	r.cycle()
-	if fx.Last.Mode != hal.FXVelocity || !approx(fx.Last.Value, 10, 1e-12) {
+	if fx.Last.Mode != phoenix6.FXVelocity || !approx(fx.Last.Value, 10, 1e-12) {
 		t.Errorf("velocity command: %+v", fx.Last)
 	}
 }
@@ -175,7 +176,7 @@ func TestPhoenix6CANLoad(t *testing.T) {
 // like the applied voltage.
 func TestTalonFXEffort(t *testing.T) {
 	b := haltest.New()
-	fx := &haltest.TalonFX{Reported: hal.FXStatus{SupplyVoltage: 12, StatorCurrent: 30}}
+	fx := &haltest.TalonFX{Reported: phoenix6.FXStatus{SupplyVoltage: 12, StatorCurrent: 30}}
 	b.TalonFXs[5] = fx
 	r := buildOn(t, b, "joints:\n  - {name: arm, type: talon_fx, id: 5, k_eff: 0.5}\n")
 	effort := state[interfaces.AnalogState](r, "arm", interfaces.Effort)
@@ -196,15 +197,15 @@ func TestTalonFXEffort(t *testing.T) {
 // sticky ones.
 func TestPhoenix6Reports(t *testing.T) {
 	b := haltest.New()
-	fx := &haltest.TalonFX{Reported: hal.FXStatus{SupplyVoltage: 12.3, SupplyCurrent: 2, StatorCurrent: 10, Temperature: 41}}
-	fx.HealthOf = hal.P6Health{TempC: 41, SupplyV: 12.3}
+	fx := &haltest.TalonFX{Reported: phoenix6.FXStatus{SupplyVoltage: 12.3, SupplyCurrent: 2, StatorCurrent: 10, Temperature: 41}}
+	fx.HealthOf = phoenix6.Health{TempC: 41, SupplyV: 12.3}
 	b.TalonFXs[5] = fx
 	cc := &haltest.CANcoder{}
-	cc.HealthOf = hal.P6Health{TempC: math.NaN(), SupplyV: 5, Active: hal.P6BadMagnet}
+	cc.HealthOf = phoenix6.Health{TempC: math.NaN(), SupplyV: 5, Active: phoenix6.BadMagnet}
 	b.CANcoders[6] = cc
 	r := buildOn(t, b, "joints:\n  - {name: arm, type: talon_fx, id: 5}\n  - {name: arm_cc, type: cancoder, id: 6}\n"+
 		"  - {name: imu, type: pigeon2, id: 7, frame_id: base_link}\n")
-	b.Pigeon2s[7].HealthOf = hal.P6Health{TempC: 33, SupplyV: 12, Active: hal.P6BootIntoMotion}
+	b.Pigeon2s[7].HealthOf = phoenix6.Health{TempC: 33, SupplyV: 12, Active: phoenix6.BootIntoMotion}
 	rep := r.device("arm").(hal.Reporter)
 	r.cycle()
 	got := rep.Report(nil)
@@ -214,16 +215,16 @@ func TestPhoenix6Reports(t *testing.T) {
 		t.Errorf("Report %+v, want %+v", got, want)
 	}
 	for _, c := range []struct {
-		h           hal.P6Health
+		h           phoenix6.Health
 		err         error
 		warn, error bool
 		msg         string
 	}{
-		{h: hal.P6Health{TempC: 95, Active: hal.P6DeviceTemp | hal.P6Undervoltage}, error: true, msg: "fault: device over temperature, undervoltage"},
-		{h: hal.P6Health{Active: hal.P6BridgeBrownout}, warn: true, msg: "fault: bridge brown-out"},
-		{h: hal.P6Health{Active: hal.P6Undervoltage}, warn: true, msg: "fault: undervoltage"},
-		{h: hal.P6Health{Faults: 0x400}, warn: true, msg: "faults 0x400"},
-		{h: hal.P6Health{StickyFaults: 0x10}, warn: true, msg: "sticky faults 0x10 (cleared in Tuner X)"},
+		{h: phoenix6.Health{TempC: 95, Active: phoenix6.DeviceTemp | phoenix6.Undervoltage}, error: true, msg: "fault: device over temperature, undervoltage"},
+		{h: phoenix6.Health{Active: phoenix6.BridgeBrownout}, warn: true, msg: "fault: bridge brown-out"},
+		{h: phoenix6.Health{Active: phoenix6.Undervoltage}, warn: true, msg: "fault: undervoltage"},
+		{h: phoenix6.Health{Faults: 0x400}, warn: true, msg: "faults 0x400"},
+		{h: phoenix6.Health{StickyFaults: 0x10}, warn: true, msg: "sticky faults 0x10 (cleared in Tuner X)"},
 		{err: hal.ErrTimeout, error: true, msg: "no health signals: timed out"},
 	} {
 		fx.HealthOf, fx.HealthErr = c.h, c.err
@@ -245,7 +246,7 @@ func TestPhoenix6Reports(t *testing.T) {
 // rule), in every mode.
 func TestPhoenix6CycleAllocs(t *testing.T) {
 	b := haltest.New()
-	b.TalonFXs[1] = &haltest.TalonFX{Reported: hal.FXStatus{SupplyVoltage: 12, StatorCurrent: 3}}
+	b.TalonFXs[1] = &haltest.TalonFX{Reported: phoenix6.FXStatus{SupplyVoltage: 12, StatorCurrent: 3}}
 	r := buildOn(t, b, "joints:\n  - {name: a, type: talon_fx, id: 1, k_eff: 0.2}\n"+
 		"  - {name: b, type: talon_fx, id: 2, closed_loop: device, kp: 1}\n  - {name: c, type: cancoder, id: 3}\n"+
 		"  - {name: g, type: pigeon2, id: 4, frame_id: base_link}\n")

@@ -5,6 +5,7 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/phoenix6"
 	"github.com/frcd/frcd/interfaces"
 )
 
@@ -12,7 +13,7 @@ func init() { MustRegister(pigeon2Driver) }
 
 // pigeon2Driver declares the type: its keys and facts, driver, CAN traffic
 // and HAL needs.
-var pigeon2Driver = Driver{Type: pigeon2Type, New: newPigeon2, CAN: &CANTraffic{Kind: canPigeon2, NumberKey: "id"}, Needs: hal.CapPhoenix6}
+var pigeon2Driver = Driver{Type: pigeon2Type, New: newPigeon2, CAN: &CANTraffic{Kind: canPigeon2, NumberKey: "id"}, Needs: phoenix6.Cap}
 
 var pigeon2Type = &config.Type{
 	Name: "pigeon2", Class: "Pigeon2", Group: "sensor",
@@ -32,7 +33,7 @@ var pigeon2Type = &config.Type{
 // health on /diagnostics.
 type pigeon2 struct {
 	*pigeonIMU
-	h  hal.P6Healthy
+	h  phoenix6.Healthy
 	id int
 }
 
@@ -44,10 +45,10 @@ func (g pigeon2) Report(dst []hal.Report) []hal.Report {
 	return append(dst, p6Report(fmt.Sprintf("%s (Pigeon 2 %d)", g.name, g.id), h, err))
 }
 
-// newPigeon2 binds a Pigeon 2 through hal.Phoenix6's hal.Pigeon2: the same
+// newPigeon2 binds a Pigeon 2 through phoenix6.Provider's phoenix6.Pigeon2: the same
 // reading, reordering and checks as a pigeon_imu (pigeonIMU).
 func newPigeon2(d *config.Device, env *Env) (Device, error) {
-	p6, err := hal.OpenPhoenix6(env.HAL)
+	p6, err := phoenix6.Open(env.HAL)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +56,7 @@ func newPigeon2(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Pigeon 2 at CAN id %d: %w", d.Int("id"), err)
 	}
-	if err := hal.SetSignalRates(p); err != nil {
+	if err := phoenix6.SetSignalRates(p); err != nil {
 		return nil, fmt.Errorf("Pigeon 2 at CAN id %d: setting its signals' update frequencies: %w", d.Int("id"), err)
 	}
 	g := &pigeonIMU{name: d.Name, p: p, rErr: newOpError(d, "read")}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/phoenix6"
 	"github.com/frcd/frcd/interfaces"
 )
 
@@ -14,7 +15,7 @@ func init() { MustRegister(talonFxDriver) }
 
 // talonFxDriver declares the type: its keys and facts, driver, CAN traffic
 // and HAL needs.
-var talonFxDriver = Driver{Type: talonFXType, New: newTalonFX, CAN: &CANTraffic{Kind: canTalonFX, NumberKey: "id"}, Needs: hal.CapPhoenix6}
+var talonFxDriver = Driver{Type: talonFXType, New: newTalonFX, CAN: &CANTraffic{Kind: canTalonFX, NumberKey: "id"}, Needs: phoenix6.Cap}
 
 var talonFXType = &config.Type{
 	Name: "talon_fx", Class: "TalonFX", Group: "speed controller",
@@ -41,7 +42,7 @@ var talonFXType = &config.Type{
 	Facts: config.Facts{Speed: true, CAN: true, Joint: config.RateSource, EffortState: true},
 }
 
-// talonFX drives a CTRE Talon FX through hal.TalonFX (CTRE's Phoenix 6 C
+// talonFX drives a CTRE Talon FX through phoenix6.TalonFX (CTRE's Phoenix 6 C
 // interface on a robot, the sim's emulation behind the same interface).
 // A voltage command is a VoltageOut of that many volts (negated when
 // inverted; unset or not finite: NeutralOut). With closed_loop: device a
@@ -52,7 +53,7 @@ var talonFXType = &config.Type{
 // supply voltage; a stale status is hal.ErrTimeout from the HAL.
 type talonFX struct {
 	name    string
-	fx      hal.TalonFX
+	fx      phoenix6.TalonFX
 	perRot  float64 // joint distance per rotor rotation, signed by inverted
 	inv     float64 // -1 when inverted
 	devLoop bool
@@ -64,13 +65,13 @@ type talonFX struct {
 	kEff                float64
 	rate                interfaces.RateState
 	pos                 interfaces.AnalogState
-	status              hal.FXStatus
+	status              phoenix6.FXStatus
 
 	rErr, wErr, hErr opError
 
 	// diag is the last status read, for Report (another goroutine).
 	mu   sync.Mutex
-	diag hal.FXStatus
+	diag phoenix6.FXStatus
 	id   int
 	seen bool
 }
@@ -81,7 +82,7 @@ var (
 )
 
 func newTalonFX(d *config.Device, env *Env) (Device, error) {
-	p6, err := hal.OpenPhoenix6(env.HAL)
+	p6, err := phoenix6.Open(env.HAL)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +90,7 @@ func newTalonFX(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Talon FX %d: %w", d.Int("id"), err)
 	}
-	if err := hal.SetSignalRates(fx); err != nil {
+	if err := phoenix6.SetSignalRates(fx); err != nil {
 		return nil, fmt.Errorf("Talon FX %d: setting its signals' update frequencies: %w", d.Int("id"), err)
 	}
 	t := &talonFX{name: d.Name, fx: fx, id: d.Int("id"), perRot: d.JointPerRotation(), inv: 1, devLoop: d.ClosesLoop(),
@@ -108,7 +109,7 @@ func newTalonFX(d *config.Device, env *Env) (Device, error) {
 		return nil, err
 	}
 	if t.devLoop {
-		g := hal.FXGains{P: d.Float("kp"), I: d.Float("ki"), D: d.Float("kd"), V: d.Float("kv"), S: d.Float("ks")}
+		g := phoenix6.FXGains{P: d.Float("kp"), I: d.Float("ki"), D: d.Float("kd"), V: d.Float("kv"), S: d.Float("ks")}
 		if err := fx.SetGains(0, g); err != nil {
 			return nil, fmt.Errorf("Talon FX %d: applying slot 0 gains: %w", d.Int("id"), err)
 		}
@@ -147,21 +148,21 @@ func (t *talonFX) Read(now, dt time.Duration) error {
 }
 
 func (t *talonFX) Write(now, dt time.Duration) error {
-	c := hal.FXControl{}
+	c := phoenix6.FXControl{}
 	t.devRan = false
 	switch {
 	case t.devLoop && t.posCmd.Set && interfaces.Finite(t.posCmd.Value):
-		c = hal.FXControl{Mode: hal.FXPosition, Value: t.posCmd.Value / t.perRot}
+		c = phoenix6.FXControl{Mode: phoenix6.FXPosition, Value: t.posCmd.Value / t.perRot}
 		t.devRan = true
 	case t.devLoop && t.velCmd.Set && interfaces.Finite(t.velCmd.Value):
-		c = hal.FXControl{Mode: hal.FXVelocity, Value: t.velCmd.Value / t.perRot}
+		c = phoenix6.FXControl{Mode: phoenix6.FXVelocity, Value: t.velCmd.Value / t.perRot}
 		t.devRan = true
 	case t.cmd.Set && interfaces.Finite(t.cmd.Value):
 		v := t.cmd.Value
 		if usableSupply(t.status.SupplyVoltage) { // the Talon cannot apply more than its supply
 			v = max(-t.status.SupplyVoltage, min(t.status.SupplyVoltage, v))
 		}
-		c = hal.FXControl{Mode: hal.FXVoltage, Value: v * t.inv}
+		c = phoenix6.FXControl{Mode: phoenix6.FXVoltage, Value: v * t.inv}
 		t.volts.Value = v
 	default:
 		t.volts.Value = 0
@@ -187,5 +188,5 @@ func (t *talonFX) Report(dst []hal.Report) []hal.Report {
 
 func (t *talonFX) Halt() error {
 	t.volts.Value, t.devRan = 0, false
-	return t.hErr.wrap(t.fx.Control(hal.FXControl{}))
+	return t.hErr.wrap(t.fx.Control(phoenix6.FXControl{}))
 }

@@ -149,7 +149,7 @@ type NamedCAN interface {
 func OpenCAN(b Backend, name string) (CANBus, error) {
 	cb, ok := b.(CANBuses)
 	if !ok {
-		return nil, lacks(b, CapCAN)
+		return nil, LackError(b, CapCAN)
 	}
 	if name == "" {
 		return cb.CAN(), nil

@@ -16,14 +16,14 @@ type NamedCANDevices interface {
 // backend that is a NamedCANDevices. A backend without CANMotors has
 // none.
 func OpenCANMotor(b Backend, bus, model string, id int) (CANMotor, error) {
-	cm, ok := provider[CANMotors](b)
+	cm, ok := ProviderOf[CANMotors](b)
 	if !ok {
-		return nil, lacks(b, CapCANMotor)
+		return nil, LackError(b, CapCANMotor)
 	}
 	if bus == "" {
 		return cm.OpenCANMotor(model, id)
 	}
-	if nb, ok := provider[NamedCANDevices](b); ok {
+	if nb, ok := ProviderOf[NamedCANDevices](b); ok {
 		return nb.OpenCANMotorOn(bus, model, id)
 	}
 	return nil, fmt.Errorf("CAN bus %q: this backend opens motor controllers on its default bus only: %w", bus, ErrUnsupported)
@@ -32,14 +32,14 @@ func OpenCANMotor(b Backend, bus, model string, id int) (CANMotor, error) {
 // OpenPigeon opens b's Pigeon IMU on the bus of that name, as
 // OpenCANMotor does.
 func OpenPigeon(b Backend, bus string, id, talonID int) (Pigeon, error) {
-	pg, ok := provider[Pigeons](b)
+	pg, ok := ProviderOf[Pigeons](b)
 	if !ok {
-		return nil, lacks(b, CapPigeon)
+		return nil, LackError(b, CapPigeon)
 	}
 	if bus == "" {
 		return pg.OpenPigeon(id, talonID)
 	}
-	if nb, ok := provider[NamedCANDevices](b); ok {
+	if nb, ok := ProviderOf[NamedCANDevices](b); ok {
 		return nb.OpenPigeonOn(bus, id, talonID)
 	}
 	return nil, fmt.Errorf("CAN bus %q: this backend opens Pigeons on its default bus only: %w", bus, ErrUnsupported)

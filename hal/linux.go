@@ -31,5 +31,5 @@ func OpenLinuxBuses(b Backend) (LinuxBuses, error) {
 	if lb, ok := b.(LinuxBuses); ok {
 		return lb, nil
 	}
-	return nil, lacks(b, CapLinuxBuses)
+	return nil, LackError(b, CapLinuxBuses)
 }

@@ -102,8 +102,9 @@ type VendorLibs interface {
 	Vendor() any
 }
 
-// provider is b, or its vendor libraries, as the provider P.
-func provider[P any](b any) (P, bool) {
+// ProviderOf is b, or its vendor libraries, as the provider P: how a
+// provider package outside hal (hal/phoenix6) finds its interface.
+func ProviderOf[P any](b any) (P, bool) {
 	if p, ok := b.(P); ok {
 		return p, true
 	}
@@ -136,26 +137,60 @@ const (
 	CapRIOPorts                        // RIOPorts
 	CapLinuxBuses                      // LinuxBuses
 	CapAccel                           // BuiltInAccelerometer
-	CapPhoenix6                        // Phoenix6
 	CapIMU                             // BuiltInIMUs
 	CapDutyCycleIn                     // DutyCycleIns
 	CapAddressableLED                  // AddressableLEDs
-	capEnd
 )
 
-// VendorCaps are the providers a real backend has only through a vendor
-// library loaded at run time (hal/ctre: CTRE's Phoenix 5 and 6).
-const VendorCaps = CapCANMotor | CapPigeon | CapPhoenix6
-
-// AllCaps is every provider (the sim's set).
-const AllCaps = capEnd - 1
-
-var capNames = [...]string{
+// capNames names each provider bit in order: hal's own, then those
+// RegisterCap added.
+var capNames = []string{
 	"PWM outputs", "DIO channels", "DIO duty-cycle outputs", "analog inputs", "analog outputs", "quadrature encoders",
 	"relay channels", "a CAN bus", "vendor-library CAN motor controllers", "vendor-library Pigeon IMUs",
-	"roboRIO SPI or I2C ports", "Linux SPI or I2C buses by number", "a built-in accelerometer", "CTRE Phoenix 6 devices",
+	"roboRIO SPI or I2C ports", "Linux SPI or I2C buses by number", "a built-in accelerometer",
 	"a built-in IMU", "duty-cycle inputs", "addressable LEDs",
 }
+
+// registeredCap is a provider another package declared (RegisterCap):
+// its bit and how to tell a provider of it.
+type registeredCap struct {
+	c   Caps
+	has func(p any) bool
+}
+
+// registered are the providers other packages declared, in the order
+// they did. Written only while packages initialize.
+var registered []registeredCap
+
+// RegisterCap declares a provider that a package outside hal defines (a
+// vendor's devices: hal/phoenix6's Provider), so that hal names no vendor:
+// CapsOf then finds P in a backend or its vendor libraries as it finds
+// hal's own. name says what it is in messages ("CTRE Phoenix 6 devices").
+// It returns the provider's bit, the next free one. Call it once, from a
+// variable of the providing package, which Go sets before any importer's:
+//
+//	var Cap = hal.RegisterCap[Provider]("CTRE Phoenix 6 devices")
+//
+// It panics on a name given twice or past 32 providers, as a program that
+// cannot start.
+func RegisterCap[P any](name string) Caps {
+	for _, n := range capNames {
+		if n == name {
+			panic("hal: provider " + name + " registered twice")
+		}
+	}
+	if len(capNames) == 32 {
+		panic("hal: more than 32 providers")
+	}
+	c := Caps(1) << len(capNames)
+	capNames = append(capNames, name)
+	registered = append(registered, registeredCap{c, func(p any) bool { _, ok := p.(P); return ok }})
+	return c
+}
+
+// AllCaps is every provider, hal's own and those registered (the sim's
+// set).
+func AllCaps() Caps { return Caps(1)<<len(capNames) - 1 }
 
 // String names the providers: "PWM outputs, a CAN bus".
 func (c Caps) String() string {
@@ -202,14 +237,15 @@ func CapsOf(b any) Caps {
 	has(ok, CapLinuxBuses)
 	_, ok = b.(BuiltInAccelerometer)
 	has(ok, CapAccel)
-	_, ok = b.(Phoenix6)
-	has(ok, CapPhoenix6)
 	_, ok = b.(BuiltInIMUs)
 	has(ok, CapIMU)
 	_, ok = b.(DutyCycleIns)
 	has(ok, CapDutyCycleIn)
 	_, ok = b.(AddressableLEDs)
 	has(ok, CapAddressableLED)
+	for _, r := range registered {
+		has(r.has(b), r.c)
+	}
 	if v, ok := b.(VendorLibs); ok && v.Vendor() != nil {
 		c |= CapsOf(v.Vendor())
 	}
@@ -223,8 +259,10 @@ type Lacker interface {
 	Lacks(c Caps) string
 }
 
-// lacks is the error of backend b without provider c.
-func lacks(b Backend, c Caps) error {
+// LackError is the error of backend b without provider c: the backend's
+// advice (Lacker) when it has some. A provider package outside hal
+// returns it from its Open.
+func LackError(b Backend, c Caps) error {
 	if l, ok := b.(Lacker); ok {
 		if why := l.Lacks(c); why != "" {
 			return fmt.Errorf("this backend has no %s: %s: %w", c, why, ErrUnsupported)
@@ -244,7 +282,7 @@ func OpenPWM(b Backend, channel int) (PWM, error) {
 	if p, ok := b.(PWMs); ok {
 		return p.OpenPWM(channel)
 	}
-	return nil, lacks(b, CapPWM)
+	return nil, LackError(b, CapPWM)
 }
 
 // OpenDigitalIn opens b's DIO channel as an input, or says b has none.
@@ -252,7 +290,7 @@ func OpenDigitalIn(b Backend, channel int) (DigitalIn, error) {
 	if p, ok := b.(DigitalIOs); ok {
 		return p.OpenDigitalIn(channel)
 	}
-	return nil, lacks(b, CapDIO)
+	return nil, LackError(b, CapDIO)
 }
 
 // OpenDigitalOut opens b's DIO channel as an output, or says b has none.
@@ -260,7 +298,7 @@ func OpenDigitalOut(b Backend, channel int) (DigitalOut, error) {
 	if p, ok := b.(DigitalIOs); ok {
 		return p.OpenDigitalOut(channel)
 	}
-	return nil, lacks(b, CapDIO)
+	return nil, LackError(b, CapDIO)
 }
 
 // OpenDutyCycleOut opens b's DIO channel as a duty-cycle output, or says
@@ -269,7 +307,7 @@ func OpenDutyCycleOut(b Backend, channel int) (DutyCycleOut, error) {
 	if p, ok := b.(DutyCycleOuts); ok {
 		return p.OpenDutyCycleOut(channel)
 	}
-	return nil, lacks(b, CapDutyCycle)
+	return nil, LackError(b, CapDutyCycle)
 }
 
 // OpenDutyCycleIn opens b's channel as a duty-cycle input, or says b has
@@ -278,7 +316,7 @@ func OpenDutyCycleIn(b Backend, channel int) (DutyCycleIn, error) {
 	if p, ok := b.(DutyCycleIns); ok {
 		return p.OpenDutyCycleIn(channel)
 	}
-	return nil, lacks(b, CapDutyCycleIn)
+	return nil, LackError(b, CapDutyCycleIn)
 }
 
 // OpenAddressableLED opens b's channel as addressable LEDs, or says b
@@ -287,7 +325,7 @@ func OpenAddressableLED(b Backend, channel, start, length int, order LEDOrder) (
 	if p, ok := b.(AddressableLEDs); ok {
 		return p.OpenAddressableLED(channel, start, length, order)
 	}
-	return nil, lacks(b, CapAddressableLED)
+	return nil, LackError(b, CapAddressableLED)
 }
 
 // OpenAnalogIn opens b's analog input, or says b has none.
@@ -295,7 +333,7 @@ func OpenAnalogIn(b Backend, channel, averageBits, oversampleBits int) (AnalogIn
 	if p, ok := b.(AnalogIns); ok {
 		return p.OpenAnalogIn(channel, averageBits, oversampleBits)
 	}
-	return nil, lacks(b, CapAnalogIn)
+	return nil, LackError(b, CapAnalogIn)
 }
 
 // OpenAnalogOut opens b's analog output, or says b has none.
@@ -303,7 +341,7 @@ func OpenAnalogOut(b Backend, channel int) (AnalogOut, error) {
 	if p, ok := b.(AnalogOuts); ok {
 		return p.OpenAnalogOut(channel)
 	}
-	return nil, lacks(b, CapAnalogOut)
+	return nil, LackError(b, CapAnalogOut)
 }
 
 // OpenEncoder opens b's quadrature encoder, or says b has none.
@@ -311,7 +349,7 @@ func OpenEncoder(b Backend, channelA, channelB int, enc Encoding) (Encoder, erro
 	if p, ok := b.(Encoders); ok {
 		return p.OpenEncoder(channelA, channelB, enc)
 	}
-	return nil, lacks(b, CapEncoder)
+	return nil, LackError(b, CapEncoder)
 }
 
 // OpenRelay opens b's relay channel, or says b has none.
@@ -319,7 +357,7 @@ func OpenRelay(b Backend, channel int) (Relay, error) {
 	if p, ok := b.(Relays); ok {
 		return p.OpenRelay(channel)
 	}
-	return nil, lacks(b, CapRelay)
+	return nil, LackError(b, CapRelay)
 }
 
 // OpenAccelerometer opens b's built-in accelerometer at a range of 2, 4
@@ -328,7 +366,7 @@ func OpenAccelerometer(b Backend, rangeG int) (Accelerometer, error) {
 	if p, ok := b.(BuiltInAccelerometer); ok {
 		return p.OpenAccelerometer(rangeG)
 	}
-	return nil, lacks(b, CapAccel)
+	return nil, LackError(b, CapAccel)
 }
 
 // BuiltInIMUs is implemented by backends whose controller has an IMU of
@@ -345,7 +383,7 @@ func OpenBuiltInIMU(b Backend) (Pigeon, error) {
 	if p, ok := b.(BuiltInIMUs); ok {
 		return p.OpenBuiltInIMU()
 	}
-	return nil, lacks(b, CapIMU)
+	return nil, LackError(b, CapIMU)
 }
 
 // OpenRIOPorts returns b's roboRIO SPI and I2C ports, or says b has none.
@@ -353,5 +391,5 @@ func OpenRIOPorts(b Backend) (RIOPorts, error) {
 	if p, ok := b.(RIOPorts); ok {
 		return p, nil
 	}
-	return nil, lacks(b, CapRIOPorts)
+	return nil, LackError(b, CapRIOPorts)
 }

@@ -9,7 +9,7 @@ import (
 // The sim emulates every device, so it provides everything a backend may
 // (`frcd validate --hal sim` warns about nothing).
 func TestSimProvidesEverything(t *testing.T) {
-	if got := hal.CapsOf((*Sim)(nil)); got != hal.AllCaps {
-		t.Errorf("the sim provides %s, not everything (%s)", got, hal.AllCaps)
+	if got := hal.CapsOf((*Sim)(nil)); got != hal.AllCaps() {
+		t.Errorf("the sim provides %s, not everything (%s)", got, hal.AllCaps())
 	}
 }

@@ -7,9 +7,10 @@ import (
 
 	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/phoenix6"
 )
 
-// The sim's CTRE Phoenix 6 devices, behind hal.Phoenix6 as hal/ctre puts
+// The sim's CTRE Phoenix 6 devices, behind phoenix6.Provider as hal/ctre puts
 // CTRE's C interface: a Talon FX is an emulated CAN motor controller
 // (canMotor, model frc.TalonFX) whose output its control request decides
 // on every substep, closing position and velocity loops on its rotor as
@@ -17,9 +18,9 @@ import (
 // IMU like a Pigeon's.
 
 var (
-	_ hal.Phoenix6 = (*Sim)(nil)
-	_ hal.TalonFX  = (*talonFX)(nil)
-	_ hal.CANcoder = (*cancoder)(nil)
+	_ phoenix6.Provider = (*Sim)(nil)
+	_ phoenix6.TalonFX  = (*talonFX)(nil)
+	_ phoenix6.CANcoder = (*cancoder)(nil)
 
 	errCANcoderTimeout = fmt.Errorf("sim: CANcoder: no status: %w", hal.ErrTimeout)
 	errP6Timeout       = fmt.Errorf("sim: Phoenix 6 device: no health signals: %w", hal.ErrTimeout)
@@ -28,17 +29,17 @@ var (
 // fxLoop is a Talon FX's control request and gains, applied by
 // canMotor.effective.
 type fxLoop struct {
-	req   hal.FXControl
-	gains [3]hal.FXGains
+	req   phoenix6.FXControl
+	gains [3]phoenix6.FXGains
 	integ float64       // the integral of the error, rotations·s or rotations
 	last  time.Duration // when it was last integrated
 }
 
-// talonFX is the hal.TalonFX of an emulated Talon FX.
+// talonFX is the phoenix6.TalonFX of an emulated Talon FX.
 type talonFX struct{ m *canMotor }
 
 // OpenTalonFX opens the emulated Talon FX at CAN id id on bus.
-func (s *Sim) OpenTalonFX(bus string, id int) (hal.TalonFX, error) {
+func (s *Sim) OpenTalonFX(bus string, id int) (phoenix6.TalonFX, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if id < 0 || id > maxCANID {
@@ -60,7 +61,7 @@ func (s *Sim) OpenTalonFX(bus string, id int) (hal.TalonFX, error) {
 
 // Control takes the request, as the device does on its control frame; a
 // silent device never hears it.
-func (t *talonFX) Control(c hal.FXControl) error {
+func (t *talonFX) Control(c phoenix6.FXControl) error {
 	if math.IsNaN(c.Value) || math.IsInf(c.Value, 0) || math.IsNaN(c.FeedForward) || math.IsInf(c.FeedForward, 0) {
 		return errDuty
 	}
@@ -79,7 +80,7 @@ func (t *talonFX) Control(c hal.FXControl) error {
 }
 
 // SetGains sets slot's gains (a config apply).
-func (t *talonFX) SetGains(slot int, g hal.FXGains) error {
+func (t *talonFX) SetGains(slot int, g phoenix6.FXGains) error {
 	if slot < 0 || slot > 2 {
 		return fmt.Errorf("sim: gain slot %d (0-2): %w", slot, hal.ErrNoDevice)
 	}
@@ -91,15 +92,15 @@ func (t *talonFX) SetGains(slot int, g hal.FXGains) error {
 
 // Status reports the rotor (rotations of the motor shaft, in the
 // device's direction), the supply, the currents and the temperature.
-func (t *talonFX) Status() (hal.FXStatus, error) {
+func (t *talonFX) Status() (phoenix6.FXStatus, error) {
 	m := t.m
 	s := m.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if m.silent() {
-		return hal.FXStatus{}, errMotorTimeout
+		return phoenix6.FXStatus{}, errMotorTimeout
 	}
-	st := hal.FXStatus{SupplyVoltage: s.vTerm, Temperature: pdpTempC}
+	st := phoenix6.FXStatus{SupplyVoltage: s.vTerm, Temperature: pdpTempC}
 	if j := m.j; j != nil {
 		st.MotorVoltage = j.duty * s.vTerm * j.sign // in the device's direction
 	}
@@ -140,15 +141,15 @@ func (m *canMotor) fxDuty(now time.Duration) float64 {
 	}
 	var volts float64
 	switch f.req.Mode {
-	case hal.FXDuty:
+	case phoenix6.FXDuty:
 		return max(-1, min(1, f.req.Value))
-	case hal.FXVoltage:
+	case phoenix6.FXVoltage:
 		volts = f.req.Value
-	case hal.FXPosition:
+	case phoenix6.FXPosition:
 		e := f.req.Value - pos
 		f.integ += e * dt
 		volts = g.P*e + g.I*f.integ - g.D*vel + g.S*sgn(e) + f.req.FeedForward
-	case hal.FXVelocity:
+	case phoenix6.FXVelocity:
 		e := f.req.Value - vel
 		f.integ += e * dt
 		volts = g.V*f.req.Value + g.P*e + g.I*f.integ + g.S*sgn(f.req.Value) + f.req.FeedForward
@@ -184,7 +185,7 @@ type cancoder struct {
 
 // OpenCANcoder opens the emulated CANcoder at CAN id id on bus: one a
 // YAML cancoder puts there, else one on no joint (reading 0).
-func (s *Sim) OpenCANcoder(bus string, id int) (hal.CANcoder, error) {
+func (s *Sim) OpenCANcoder(bus string, id int) (phoenix6.CANcoder, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if id < 0 || id > maxCANID {
@@ -221,7 +222,7 @@ func (c *cancoder) Read() (pos, vel, abs float64, faults uint32, err error) {
 
 // OpenPigeon2 opens the emulated Pigeon 2 at CAN id id on bus: the IMU a
 // YAML pigeon2 puts there, as a Pigeon's.
-func (s *Sim) OpenPigeon2(bus string, id int) (hal.Pigeon2, error) {
+func (s *Sim) OpenPigeon2(bus string, id int) (phoenix6.Pigeon2, error) {
 	p, err := s.OpenPigeonOn(bus, id, -1)
 	if err != nil {
 		return nil, err
@@ -234,21 +235,21 @@ type pigeon2 struct{ *pigeon }
 
 // Health: the Pigeon's temperature and the supply; no status while it is
 // silent.
-func (p pigeon2) Health() (hal.P6Health, error) {
+func (p pigeon2) Health() (phoenix6.Health, error) {
 	p.s.mu.Lock()
 	defer p.s.mu.Unlock()
 	return p.s.p6Health(p.imu != nil && p.imu.can != nil && p.imu.can.silent(), pdpTempC)
 }
 
 // Health: the Talon's temperature and supply.
-func (t *talonFX) Health() (hal.P6Health, error) {
+func (t *talonFX) Health() (phoenix6.Health, error) {
 	t.m.s.mu.Lock()
 	defer t.m.s.mu.Unlock()
 	return t.m.s.p6Health(t.m.silent(), pdpTempC)
 }
 
 // Health: the CANcoder's supply (it has no temperature signal).
-func (c *cancoder) Health() (hal.P6Health, error) {
+func (c *cancoder) Health() (phoenix6.Health, error) {
 	c.s.mu.Lock()
 	defer c.s.mu.Unlock()
 	return c.s.p6Health(c.silent(), math.NaN())
@@ -257,13 +258,13 @@ func (c *cancoder) Health() (hal.P6Health, error) {
 // p6Health is an emulated Phoenix 6 device's health (the caller holds
 // s.mu): the supply as the battery's terminal voltage, undervoltage below
 // BrownoutVolts; hal.ErrTimeout while the device is silent.
-func (s *Sim) p6Health(silent bool, tempC float64) (hal.P6Health, error) {
+func (s *Sim) p6Health(silent bool, tempC float64) (phoenix6.Health, error) {
 	if silent {
-		return hal.P6Health{}, errP6Timeout
+		return phoenix6.Health{}, errP6Timeout
 	}
-	h := hal.P6Health{TempC: tempC, SupplyV: s.vTerm}
+	h := phoenix6.Health{TempC: tempC, SupplyV: s.vTerm}
 	if s.vTerm < BrownoutVolts {
-		h.Active |= hal.P6Undervoltage
+		h.Active |= phoenix6.Undervoltage
 	}
 	return h, nil
 }

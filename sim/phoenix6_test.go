@@ -11,6 +11,7 @@ import (
 
 	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/phoenix6"
 )
 
 // armURDF is one arm on a revolute joint, limited to ±2 rad.
@@ -32,7 +33,7 @@ func TestTalonFXPositionLoopSettles(t *testing.T) {
 		"sim:\n  joints:\n    - {name: arm_joint, motor: falcon500, inertia: 0.05}\n")
 	s := newSim(t, r, Options{})
 	s.SetDS(enabled)
-	p6 := hal.Phoenix6(s)
+	p6 := phoenix6.Provider(s)
 	fx, err := p6.OpenTalonFX("", 1)
 	if err != nil {
 		t.Fatal(err)
@@ -40,14 +41,14 @@ func TestTalonFXPositionLoopSettles(t *testing.T) {
 	if _, err := p6.OpenTalonFX("", 1); !errors.Is(err, hal.ErrInUse) {
 		t.Errorf("second open: %v", err)
 	}
-	if err := fx.SetGains(0, hal.FXGains{P: 3, D: 0.15}); err != nil {
+	if err := fx.SetGains(0, phoenix6.FXGains{P: 3, D: 0.15}); err != nil {
 		t.Fatal(err)
 	}
 	target := 1.0 // rad of the arm
 	rotor := target / (2 * math.Pi) * 20
 	var now time.Duration
 	for i := 0; i < 150; i++ { // 3 s of 20 ms loops
-		if err := fx.Control(hal.FXControl{Mode: hal.FXPosition, Value: rotor}); err != nil {
+		if err := fx.Control(phoenix6.FXControl{Mode: phoenix6.FXPosition, Value: rotor}); err != nil {
 			t.Fatal(err)
 		}
 		now += 20 * time.Millisecond
@@ -68,7 +69,7 @@ func TestTalonFXPositionLoopSettles(t *testing.T) {
 	if d := s.canMotors[canKey{"", 1}].effective(false, now); d != 0 {
 		t.Errorf("disabled duty %v", d)
 	}
-	if err := fx.Control(hal.FXControl{Mode: hal.FXVoltage, Value: math.NaN()}); err == nil {
+	if err := fx.Control(phoenix6.FXControl{Mode: phoenix6.FXVoltage, Value: math.NaN()}); err == nil {
 		t.Error("a NaN request was taken")
 	}
 }
@@ -112,10 +113,10 @@ func TestCANcoderMeasuresSwerveAngle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx.SetGains(0, hal.FXGains{P: 1.5, D: 0.05})
+	fx.SetGains(0, phoenix6.FXGains{P: 1.5, D: 0.05})
 	var now time.Duration
 	for i := 0; i < 100; i++ {
-		fx.Control(hal.FXControl{Mode: hal.FXPosition, Value: -0.75 * 12.8}) // -0.75 turn of the module
+		fx.Control(phoenix6.FXControl{Mode: phoenix6.FXPosition, Value: -0.75 * 12.8}) // -0.75 turn of the module
 		now += 20 * time.Millisecond
 		s.AdvanceTo(now)
 	}

@@ -14,7 +14,7 @@ var backend = backends.Backend{
 	Name: "sim", Order: 10,
 	Help:      "simulated robot",
 	Hint:      "for the simulated robot",
-	Caps:      hal.AllCaps,
+	Caps:      hal.AllCaps(),
 	Simulated: true,
 	Built:     true,
 }

@@ -30,7 +30,7 @@ func TestRegistryOrder(t *testing.T) {
 	MustRegister(Backend{Name: "zeta", Order: 1, Open: openFails, Caps: hal.CapCAN})
 	MustRegister(Backend{Name: "beta", Order: 2, Open: openFails})
 	MustRegister(Backend{Name: "alpha", Order: 2, Open: openFails})
-	MustRegister(Backend{Name: "fake", Order: 3, Simulated: true, Caps: hal.AllCaps})
+	MustRegister(Backend{Name: "fake", Order: 3, Simulated: true, Caps: hal.AllCaps()})
 	if got := strings.Join(Names(), " "); got != "zeta alpha beta fake" {
 		t.Errorf("Names %q, want zeta alpha beta fake", got)
 	}

@@ -22,6 +22,7 @@ import (
 
 	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/phoenix6"
 )
 
 // The libraries' file names: Phoenix 6's C API and platform, then
@@ -55,7 +56,7 @@ type Options struct {
 }
 
 // Lib is CTRE's libraries, loaded. It provides hal.CANMotors,
-// hal.Pigeons, hal.NamedCANDevices and hal.Phoenix6 to a backend that
+// hal.Pigeons, hal.NamedCANDevices and phoenix6.Provider to a backend that
 // embeds it. Safe for concurrent use (CTRE's C interface is).
 type Lib struct {
 	p5, p6 bool
@@ -67,13 +68,13 @@ type Lib struct {
 }
 
 var (
-	_ hal.P6Rates         = (*talonFX)(nil)
-	_ hal.P6Rates         = (*cancoder)(nil)
-	_ hal.P6Rates         = (*pigeon2)(nil)
+	_ phoenix6.Rates      = (*talonFX)(nil)
+	_ phoenix6.Rates      = (*cancoder)(nil)
+	_ phoenix6.Rates      = (*pigeon2)(nil)
 	_ hal.CANMotors       = (*Lib)(nil)
 	_ hal.Pigeons         = (*Lib)(nil)
 	_ hal.NamedCANDevices = (*Lib)(nil)
-	_ hal.Phoenix6        = (*Lib)(nil)
+	_ phoenix6.Provider   = (*Lib)(nil)
 )
 
 // Open loads CTRE's libraries. Either family may be absent (a robot with
@@ -139,8 +140,9 @@ func find(dirs []string) []string {
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-// Families says which of CTRE's C interfaces loaded whole.
-func (l *Lib) Families() (phoenix5, phoenix6 bool) { return l.p5, l.p6 }
+// Families says which of CTRE's C interfaces loaded whole: Phoenix 5,
+// Phoenix 6.
+func (l *Lib) Families() (p5, p6 bool) { return l.p5, l.p6 }
 
 // Caps are the providers this Lib gives, by the families loaded.
 func (l *Lib) Caps() hal.Caps {
@@ -149,7 +151,7 @@ func (l *Lib) Caps() hal.Caps {
 		c |= hal.CapCANMotor | hal.CapPigeon
 	}
 	if l.p6 {
-		c |= hal.CapPhoenix6
+		c |= phoenix6.Cap
 	}
 	return c
 }
@@ -401,7 +403,7 @@ func (l *Lib) openP6(model, bus string, id int, spns []int) (*p6Dev, error) {
 }
 
 // setRates asks the device to send the signals the loop reads at
-// SignalHz (hal.P6Rates), rather than relying on its defaults; 0.1 s for
+// SignalHz (phoenix6.Rates), rather than relying on its defaults; 0.1 s for
 // each to be acknowledged.
 func (d *p6Dev) setRates() error {
 	return statusErr("c_ctre_phoenix6_SetUpdateFrequency", C.frcd_p6_set_freq(d.bus, d.hash, C.int(d.n), d.sig, SignalHz, 0.1))
@@ -409,7 +411,7 @@ func (d *p6Dev) setRates() error {
 
 // SignalHz is the update frequency frcd sets for the signals its loop
 // reads from each Phoenix 6 device: 100 Hz, one per 10 ms loop. The
-// health signals (hal.P6Healthy) keep the device's defaults.
+// health signals (phoenix6.Healthy) keep the device's defaults.
 const SignalHz = 100
 
 // signals is another set of the device's signals (the same device, C
@@ -451,31 +453,31 @@ var talonFXSignals = []int{spnFXRotorPosition, spnFXRotorVelocity, spnFXSupplyVo
 	spnFXStatorCurrent, spnFXDeviceTemp, spnAllFaults, spnFXMotorVoltage}
 
 // OpenTalonFX opens a Talon FX on bus at CAN id id.
-func (l *Lib) OpenTalonFX(bus string, id int) (hal.TalonFX, error) {
+func (l *Lib) OpenTalonFX(bus string, id int) (phoenix6.TalonFX, error) {
 	d, err := l.openP6(modelTalonFX, bus, id, talonFXSignals)
 	if err != nil {
 		return nil, err
 	}
 	return &talonFX{d: d, health: openHealth(d, spnFXDeviceTemp, spnFXSupplyVoltage,
-		namedFault{hal.P6ProcTemp, spnFaultProcTemp}, namedFault{hal.P6BridgeBrownout, spnFaultFXBridgeBrownout})}, nil
+		namedFault{phoenix6.ProcTemp, spnFaultProcTemp}, namedFault{phoenix6.BridgeBrownout, spnFaultFXBridgeBrownout})}, nil
 }
 
-// SetSignalRates sets the loop's signals to SignalHz (hal.P6Rates).
+// SetSignalRates sets the loop's signals to SignalHz (phoenix6.Rates).
 func (t *talonFX) SetSignalRates() error { return t.d.setRates() }
 
-func (t *talonFX) Control(c hal.FXControl) error {
+func (t *talonFX) Control(c phoenix6.FXControl) error {
 	v, ff := c.Value, c.FeedForward
-	if math.IsNaN(v) || math.IsInf(v, 0) || math.IsNaN(ff) || math.IsInf(ff, 0) || c.Mode < hal.FXNeutral || c.Mode > hal.FXVelocity {
-		c.Mode, v, ff = hal.FXNeutral, 0, 0
+	if math.IsNaN(v) || math.IsInf(v, 0) || math.IsNaN(ff) || math.IsInf(ff, 0) || c.Mode < phoenix6.FXNeutral || c.Mode > phoenix6.FXVelocity {
+		c.Mode, v, ff = phoenix6.FXNeutral, 0, 0
 	}
-	if c.Mode == hal.FXDuty {
+	if c.Mode == phoenix6.FXDuty {
 		v = max(-1, min(1, v))
 	}
 	slot := max(0, min(numSlots-1, c.Slot))
 	return t.ctl.of("c_ctre_phoenix6_RequestControl", C.frcd_p6_control(t.d.bus, t.d.hash, C.int(c.Mode), C.double(v), C.double(ff), C.int(slot)))
 }
 
-func (t *talonFX) SetGains(slot int, g hal.FXGains) error {
+func (t *talonFX) SetGains(slot int, g phoenix6.FXGains) error {
 	if slot < 0 || slot >= numSlots {
 		return fmt.Errorf("ctre: gain slot %d (0-%d): %w", slot, numSlots-1, hal.ErrNoDevice)
 	}
@@ -485,12 +487,12 @@ func (t *talonFX) SetGains(slot int, g hal.FXGains) error {
 	return statusErr("c_ctre_phoenix6_set_configs", C.frcd_p6_config(t.d.bus, t.d.hash, gainsPerSlot, &spns[0], &vals[0], 0.1))
 }
 
-func (t *talonFX) Status() (hal.FXStatus, error) {
+func (t *talonFX) Status() (phoenix6.FXStatus, error) {
 	v := &t.vals
 	if err := t.d.read(v[:]); err != nil {
-		return hal.FXStatus{}, err
+		return phoenix6.FXStatus{}, err
 	}
-	return hal.FXStatus{Position: v[0], Velocity: v[1], SupplyVoltage: v[2], SupplyCurrent: v[3], StatorCurrent: v[4],
+	return phoenix6.FXStatus{Position: v[0], Velocity: v[1], SupplyVoltage: v[2], SupplyCurrent: v[3], StatorCurrent: v[4],
 		Temperature: v[5], Faults: uint32(v[6]), MotorVoltage: v[7]}, nil
 }
 
@@ -501,15 +503,15 @@ type cancoder struct {
 }
 
 // OpenCANcoder opens a CANcoder on bus at CAN id id.
-func (l *Lib) OpenCANcoder(bus string, id int) (hal.CANcoder, error) {
+func (l *Lib) OpenCANcoder(bus string, id int) (phoenix6.CANcoder, error) {
 	d, err := l.openP6(modelCANcoder, bus, id, []int{spnCCPosition, spnCCVelocity, spnCCAbsPosition, spnAllFaults})
 	if err != nil {
 		return nil, err
 	}
-	return &cancoder{d: d, health: openHealth(d, -1, spnCCSupplyV, namedFault{hal.P6BadMagnet, spnFaultCCBadMagnet})}, nil
+	return &cancoder{d: d, health: openHealth(d, -1, spnCCSupplyV, namedFault{phoenix6.BadMagnet, spnFaultCCBadMagnet})}, nil
 }
 
-// SetSignalRates sets the loop's signals to SignalHz (hal.P6Rates).
+// SetSignalRates sets the loop's signals to SignalHz (phoenix6.Rates).
 func (c *cancoder) SetSignalRates() error { return c.d.setRates() }
 
 func (c *cancoder) Read() (pos, vel, abs float64, faults uint32, err error) {
@@ -526,18 +528,18 @@ type pigeon2 struct {
 }
 
 // OpenPigeon2 opens a Pigeon 2 on bus at CAN id id.
-func (l *Lib) OpenPigeon2(bus string, id int) (hal.Pigeon2, error) {
+func (l *Lib) OpenPigeon2(bus string, id int) (phoenix6.Pigeon2, error) {
 	d, err := l.openP6(modelPigeon2, bus, id, []int{spnP2QuatW, spnP2QuatW + 1, spnP2QuatW + 2, spnP2QuatW + 3,
 		spnP2AngVelX, spnP2AngVelX + 1, spnP2AngVelX + 2, spnP2AccelX, spnP2AccelX + 1, spnP2AccelX + 2})
 	if err != nil {
 		return nil, err
 	}
 	return &pigeon2{d: d, health: openHealth(d, spnP2Temperature, spnP2SupplyV,
-		namedFault{hal.P6BootupSensors, spnFaultP2BootupAccel}, namedFault{hal.P6BootupSensors, spnFaultP2BootupGyros},
-		namedFault{hal.P6BootIntoMotion, spnFaultP2BootIntoMotion}, namedFault{hal.P6Saturated, spnFaultP2SaturatedGyros})}, nil
+		namedFault{phoenix6.BootupSensors, spnFaultP2BootupAccel}, namedFault{phoenix6.BootupSensors, spnFaultP2BootupGyros},
+		namedFault{phoenix6.BootIntoMotion, spnFaultP2BootIntoMotion}, namedFault{phoenix6.Saturated, spnFaultP2SaturatedGyros})}, nil
 }
 
-// health reads a Phoenix 6 device's health signals (hal.P6Healthy): its
+// health reads a Phoenix 6 device's health signals (phoenix6.Healthy): its
 // temperature and supply, its fault fields and the named faults, through
 // C arrays of its own, apart from the loop's reads, under a lock (the
 // diagnostics goroutine calls it).
@@ -545,19 +547,19 @@ type health struct {
 	mu    *sync.Mutex
 	d     *p6Dev
 	temp  bool // the first signal is a temperature
-	named []hal.P6Fault
+	named []phoenix6.Fault
 	vals  []float64
 }
 
 // namedFault is a named fault and the SPN of its signal.
 type namedFault struct {
-	f   hal.P6Fault
+	f   phoenix6.Fault
 	spn int
 }
 
 // The named faults every Phoenix 6 device has.
-var commonFaults = []namedFault{{hal.P6Hardware, spnFaultHardware}, {hal.P6DeviceTemp, spnFaultDeviceTemp},
-	{hal.P6Undervoltage, spnFaultUndervoltage}, {hal.P6BootDuringEnable, spnFaultBootDuringEnable}}
+var commonFaults = []namedFault{{phoenix6.Hardware, spnFaultHardware}, {phoenix6.DeviceTemp, spnFaultDeviceTemp},
+	{phoenix6.Undervoltage, spnFaultUndervoltage}, {phoenix6.BootDuringEnable, spnFaultBootDuringEnable}}
 
 // openHealth opens the health signals of a device: temp's SPN (-1: none),
 // supply's, AllFaults, AllStickyFaults, then its own named faults and the
@@ -578,14 +580,14 @@ func openHealth(dev *p6Dev, temp, supply int, own ...namedFault) health {
 }
 
 // Health reads the device's health signals.
-func (h *health) Health() (hal.P6Health, error) {
+func (h *health) Health() (phoenix6.Health, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if err := h.d.read(h.vals); err != nil {
-		return hal.P6Health{}, err
+		return phoenix6.Health{}, err
 	}
 	v := h.vals
-	r := hal.P6Health{TempC: math.NaN()}
+	r := phoenix6.Health{TempC: math.NaN()}
 	if h.temp {
 		r.TempC, v = v[0], v[1:]
 	}
@@ -598,7 +600,7 @@ func (h *health) Health() (hal.P6Health, error) {
 	return r, nil
 }
 
-// SetSignalRates sets the loop's signals to SignalHz (hal.P6Rates).
+// SetSignalRates sets the loop's signals to SignalHz (phoenix6.Rates).
 func (p *pigeon2) SetSignalRates() error { return p.d.setRates() }
 
 // Read: the quaternion, the angular velocity (deg/s) in rad/s, the

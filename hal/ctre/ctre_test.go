@@ -16,6 +16,7 @@ import (
 
 	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/phoenix6"
 	"github.com/frcd/frcd/internal/tooltest"
 )
 
@@ -266,21 +267,21 @@ func TestTalonFX(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := hal.SetSignalRates(fx); err != nil {
+	if err := phoenix6.SetSignalRates(fx); err != nil {
 		t.Fatal(err)
 	}
 	f.expect(opened(7, "talon fx", "can0", "0x10007", fxSpns...)...)
 	st, err := fx.Status()
-	want := hal.FXStatus{Position: 12.5, Velocity: -3, MotorVoltage: -3.5, SupplyVoltage: 12.1, SupplyCurrent: 4.5, StatorCurrent: 20, Temperature: 45, Faults: 6}
+	want := phoenix6.FXStatus{Position: 12.5, Velocity: -3, MotorVoltage: -3.5, SupplyVoltage: 12.1, SupplyCurrent: 4.5, StatorCurrent: 20, Temperature: 45, Faults: 6}
 	if err != nil || st != want {
 		t.Errorf("Status = %+v, %v; want %+v", st, err, want)
 	}
 	f.expect(`c_ctre_phoenix6_get_signal 8 "can0" 0 0 0x10007:1786 0x10007:1785 0x10007:1781 0x10007:1780 0x10007:1779 0x10007:1782 0x10007:844 0x10007:1772`)
 
-	for _, c := range []hal.FXControl{
-		{Mode: hal.FXDuty, Value: 0.5}, {Mode: hal.FXDuty, Value: 2}, {Mode: hal.FXVoltage, Value: -6},
-		{Mode: hal.FXPosition, Value: 10, FeedForward: 0.5, Slot: 1}, {Mode: hal.FXVelocity, Value: 40, Slot: 9},
-		{Mode: hal.FXVoltage, Value: math.Inf(1)}, {Mode: hal.FXNeutral},
+	for _, c := range []phoenix6.FXControl{
+		{Mode: phoenix6.FXDuty, Value: 0.5}, {Mode: phoenix6.FXDuty, Value: 2}, {Mode: phoenix6.FXVoltage, Value: -6},
+		{Mode: phoenix6.FXPosition, Value: 10, FeedForward: 0.5, Slot: 1}, {Mode: phoenix6.FXVelocity, Value: 40, Slot: 9},
+		{Mode: phoenix6.FXVoltage, Value: math.Inf(1)}, {Mode: phoenix6.FXNeutral},
 	} {
 		if err := fx.Control(c); err != nil {
 			t.Errorf("Control(%+v): %v", c, err)
@@ -295,7 +296,7 @@ func TestTalonFX(t *testing.T) {
 		`c_ctre_phoenix6_RequestControlNeutralOut "can0" 0x10007 100 0`,
 		`c_ctre_phoenix6_RequestControlNeutralOut "can0" 0x10007 100 0`,
 	)
-	if err := fx.SetGains(1, hal.FXGains{P: 2, I: 0.1, D: 0.05, V: 0.12, S: 0.25}); err != nil {
+	if err := fx.SetGains(1, phoenix6.FXGains{P: 2, I: 0.1, D: 0.05, V: 0.12, S: 0.25}); err != nil {
 		t.Fatal(err)
 	}
 	// Slot 1's kP, kI, kD, kS, kV are SPNs 1885-1889 (phoenix6 26.1.0's
@@ -308,18 +309,18 @@ func TestTalonFX(t *testing.T) {
 	// own Slot*Configs are, leaves the device's other configs as they are
 	// (true would return them to their defaults).
 	f.expect(append(want6, `c_ctre_phoenix6_set_configs 0 "can0" 0x10007 0.1 "1885=2;1886=0.1;1887=0.05;1888=0.25;1889=0.12;" 46 000`)...)
-	if err := fx.SetGains(3, hal.FXGains{}); !errors.Is(err, hal.ErrNoDevice) {
+	if err := fx.SetGains(3, phoenix6.FXGains{}); !errors.Is(err, hal.ErrNoDevice) {
 		t.Errorf("slot 3: %v", err)
 	}
 	f.set("fail c_ctre_phoenix6_set_configs 5", "sigerr 0x10007 1782 -10")
-	if err := fx.SetGains(0, hal.FXGains{}); err == nil || !strings.Contains(err.Error(), "c_ctre_phoenix6_set_configs: status 5") {
+	if err := fx.SetGains(0, phoenix6.FXGains{}); err == nil || !strings.Contains(err.Error(), "c_ctre_phoenix6_set_configs: status 5") {
 		t.Errorf("failed config apply: %v", err)
 	}
 	if _, err := fx.Status(); err == nil || !strings.Contains(err.Error(), "status -10") {
 		t.Errorf("a signal's error: %v", err)
 	}
 	f.set("fail c_ctre_phoenix6_RequestControlVoltageOut 1")
-	if err := fx.Control(hal.FXControl{Mode: hal.FXVoltage, Value: 1}); err == nil || errors.Is(err, hal.ErrTimeout) {
+	if err := fx.Control(phoenix6.FXControl{Mode: phoenix6.FXVoltage, Value: 1}); err == nil || errors.Is(err, hal.ErrTimeout) {
 		t.Errorf("Phoenix 6 status 1 is not Phoenix 5's CAN_MSG_STALE: %v", err)
 	}
 }
@@ -337,7 +338,7 @@ func TestGainsKeepOtherConfigs(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.expect(opened(7, "talon fx", "", "0x10007")...)
-	if err := fx.SetGains(0, hal.FXGains{P: 1}); err != nil {
+	if err := fx.SetGains(0, phoenix6.FXGains{P: 1}); err != nil {
 		t.Fatal(err)
 	}
 	var want []string
@@ -359,8 +360,8 @@ func TestCANcoderAndPigeon2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hal.SetSignalRates(cc)
-	hal.SetSignalRates(p2)
+	phoenix6.SetSignalRates(cc)
+	phoenix6.SetSignalRates(p2)
 	f.expect(append(append(opened(9, "cancoder", "canivore", "0x20009"), opened(10, "pigeon 2", "", "0x3000a")...),
 		append(opened(9, "cancoder", "canivore", "0x20009", ccSpns...)[1:], opened(10, "pigeon 2", "", "0x3000a", p2Spns...)[1:]...)...)...)
 	pos, vel, abs, faults, err := cc.Read()
@@ -374,7 +375,7 @@ func TestCANcoderAndPigeon2(t *testing.T) {
 	}
 	f.expect(`c_ctre_phoenix6_get_signal 10 "" 0 0 0x3000a:952 0x3000a:953 0x3000a:954 0x3000a:955 0x3000a:976 0x3000a:977 0x3000a:978 0x3000a:970 0x3000a:971 0x3000a:972`)
 	f.set("fail c_ctre_phoenix6_SetUpdateFrequency 7")
-	if err := hal.SetSignalRates(cc); err == nil || !strings.Contains(err.Error(), "c_ctre_phoenix6_SetUpdateFrequency: status 7") {
+	if err := phoenix6.SetSignalRates(cc); err == nil || !strings.Contains(err.Error(), "c_ctre_phoenix6_SetUpdateFrequency: status 7") {
 		t.Errorf("a device refusing its update frequencies: %v", err)
 	}
 	if _, err := f.l.OpenCANcoder("", 63); !errors.Is(err, hal.ErrNoDevice) {
@@ -397,23 +398,23 @@ func TestHealth(t *testing.T) {
 	f.expect(append(append(opened(7, "talon fx", "can0", "0x10007"), opened(9, "cancoder", "can0", "0x20009")...),
 		opened(10, "pigeon 2", "can0", "0x3000a")...)...)
 	h, err := fx.Health()
-	want := hal.P6Health{TempC: 81, SupplyV: 6.2, Faults: 3, StickyFaults: 16, Active: hal.P6BridgeBrownout | hal.P6DeviceTemp}
+	want := phoenix6.Health{TempC: 81, SupplyV: 6.2, Faults: 3, StickyFaults: 16, Active: phoenix6.BridgeBrownout | phoenix6.DeviceTemp}
 	if err != nil || h != want {
 		t.Errorf("Talon FX Health = %+v, %v; want %+v", h, err, want)
 	}
 	f.expect(`c_ctre_phoenix6_get_signal 10 "can0" 0 0 0x10007:1782 0x10007:1781 0x10007:844 0x10007:845 0x10007:10004 0x10007:10049 0x10007:10001 0x10007:10007 0x10007:10010 0x10007:10013`)
 	h, err = cc.Health()
-	if err != nil || !math.IsNaN(h.TempC) || h.SupplyV != 5 || h.Active != hal.P6BadMagnet {
+	if err != nil || !math.IsNaN(h.TempC) || h.SupplyV != 5 || h.Active != phoenix6.BadMagnet {
 		t.Errorf("CANcoder Health = %+v, %v", h, err)
 	}
 	f.expect(`c_ctre_phoenix6_get_signal 8 "can0" 0 0 0x20009:1958 0x20009:844 0x20009:845 0x20009:10046 0x20009:10001 0x20009:10007 0x20009:10010 0x20009:10013`)
 	h, err = p2.Health()
-	want = hal.P6Health{TempC: 31, SupplyV: 12, Active: hal.P6BootIntoMotion}
+	want = phoenix6.Health{TempC: 31, SupplyV: 12, Active: phoenix6.BootIntoMotion}
 	if err != nil || h != want {
 		t.Errorf("Pigeon 2 Health = %+v, %v; want %+v", h, err, want)
 	}
 	f.expect(`c_ctre_phoenix6_get_signal 12 "can0" 0 0 0x3000a:959 0x3000a:973 0x3000a:844 0x3000a:845 0x3000a:10019 0x3000a:10022 0x3000a:10028 0x3000a:10043 0x3000a:10001 0x3000a:10007 0x3000a:10010 0x3000a:10013`)
-	if got := (hal.P6BridgeBrownout | hal.P6DeviceTemp).Names(); got != "device over temperature, bridge brown-out" {
+	if got := (phoenix6.BridgeBrownout | phoenix6.DeviceTemp).Names(); got != "device over temperature, bridge brown-out" {
 		t.Errorf("Names = %q", got)
 	}
 	f.set("sigerr 0x3000a 10043 -10")
@@ -434,7 +435,7 @@ func TestFeed(t *testing.T) {
 func TestPhoenix6Only(t *testing.T) {
 	_, six := fakes(t)
 	f := open(t, Options{Paths: []string{six}})
-	if p5, p6 := f.l.Families(); p5 || !p6 || f.l.Caps() != hal.CapPhoenix6 {
+	if p5, p6 := f.l.Families(); p5 || !p6 || f.l.Caps() != phoenix6.Cap {
 		t.Fatalf("families %v %v, caps %v", p5, p6, f.l.Caps())
 	}
 	if _, err := f.l.OpenCANMotor(frc.TalonSRX, 1); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "libCTRE_PhoenixCCI.so") {
@@ -459,7 +460,7 @@ func TestNoAllocations(t *testing.T) {
 	os.Unsetenv("FAKECTRE_LOG")
 	n := testing.AllocsPerRun(50, func() {
 		fx.Status()
-		fx.Control(hal.FXControl{Mode: hal.FXVoltage, Value: 2})
+		fx.Control(phoenix6.FXControl{Mode: phoenix6.FXVoltage, Value: 2})
 		cc.Read()
 		p2.Read()
 		m.SetDuty(0.5)
@@ -482,7 +483,7 @@ func TestFailingCallsDoNotAllocate(t *testing.T) {
 	m, _ := f.l.OpenCANMotor(frc.TalonSRX, 4)
 	p5, _ := f.l.OpenPigeon(5, -1)
 	os.Unsetenv("FAKECTRE_LOG")
-	ctl := fx.Control(hal.FXControl{Mode: hal.FXVoltage, Value: 2})
+	ctl := fx.Control(phoenix6.FXControl{Mode: phoenix6.FXVoltage, Value: 2})
 	_, st := fx.Status()
 	duty := m.SetDuty(0.5)
 	_, ms := m.Status()
@@ -494,7 +495,7 @@ func TestFailingCallsDoNotAllocate(t *testing.T) {
 	}
 	n := testing.AllocsPerRun(50, func() {
 		_, e1 := fx.Status()
-		e2 := fx.Control(hal.FXControl{Mode: hal.FXVoltage, Value: 2})
+		e2 := fx.Control(phoenix6.FXControl{Mode: phoenix6.FXVoltage, Value: 2})
 		e3 := m.SetDuty(0.5)
 		_, e4 := m.Status()
 		_, _, _, e5 := p5.Read()
@@ -507,7 +508,7 @@ func TestFailingCallsDoNotAllocate(t *testing.T) {
 	}
 	// Another code is another error.
 	f.set("fail c_ctre_phoenix6_RequestControlVoltageOut 5")
-	if err := fx.Control(hal.FXControl{Mode: hal.FXVoltage, Value: 2}); err == ctl || !strings.Contains(err.Error(), "status 5") {
+	if err := fx.Control(phoenix6.FXControl{Mode: phoenix6.FXVoltage, Value: 2}); err == ctl || !strings.Contains(err.Error(), "status 5") {
 		t.Errorf("a new failure: %v", err)
 	}
 }

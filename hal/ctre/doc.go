@@ -10,13 +10,13 @@
 //     Create2 on a Talon SRX; Get6dQuaternion, GetRawGyro,
 //     GetBiasedAccelerometer).
 //   - Phoenix 6 (libCTRE_PhoenixTools.so): talon_fx, cancoder and pigeon2
-//     (hal.Phoenix6): c_ctre_phoenix6_encode_device gives each device's
+//     (phoenix6.Provider): c_ctre_phoenix6_encode_device gives each device's
 //     hash; the control requests DutyCycleOut, VoltageOut,
 //     PositionVoltage, VelocityVoltage and NeutralOut; signals read with
 //     c_ctre_phoenix6_get_signal (the latest value, no wait) by SPN
 //     (spns.go: the v26 numbers, checked against CTRE's phoenix6 26.1.0
 //     package); gains applied with c_ctre_phoenix6_serialize_double and
-//     c_ctre_phoenix6_set_configs. Each device's health (hal.P6Healthy:
+//     c_ctre_phoenix6_set_configs. Each device's health (phoenix6.Healthy:
 //     temperature, supply, fault fields, named faults) is read through
 //     signals of its own, apart from the loop's, for /diagnostics.
 //

@@ -1,16 +1,18 @@
 package haltest
 
-import "github.com/frcd/frcd/hal"
+import (
+	"github.com/frcd/frcd/hal/phoenix6"
+)
 
 // TalonFX is a fake Talon FX: the last control request and the gains
 // applied, and the status it reports.
 type TalonFX struct {
 	Bus       string
-	Last      hal.FXControl
+	Last      phoenix6.FXControl
 	Controls  int
-	Gains     [3]hal.FXGains
+	Gains     [3]phoenix6.FXGains
 	GainsSet  int
-	Reported  hal.FXStatus
+	Reported  phoenix6.FXStatus
 	StatusErr error
 	Err       error // fails Control
 	Healthy         // what Health returns
@@ -19,12 +21,12 @@ type TalonFX struct {
 // Healthy is a fake Phoenix 6 device's health: Health returns HealthOf,
 // HealthErr.
 type Healthy struct {
-	HealthOf  hal.P6Health
+	HealthOf  phoenix6.Health
 	HealthErr error
 }
 
 // Health returns HealthOf, HealthErr.
-func (h *Healthy) Health() (hal.P6Health, error) { return h.HealthOf, h.HealthErr }
+func (h *Healthy) Health() (phoenix6.Health, error) { return h.HealthOf, h.HealthErr }
 
 // Pigeon2 is a fake Pigeon 2.
 type Pigeon2 struct {
@@ -33,7 +35,7 @@ type Pigeon2 struct {
 }
 
 // Control records the request.
-func (t *TalonFX) Control(c hal.FXControl) error {
+func (t *TalonFX) Control(c phoenix6.FXControl) error {
 	if t.Err != nil {
 		return t.Err
 	}
@@ -43,14 +45,14 @@ func (t *TalonFX) Control(c hal.FXControl) error {
 }
 
 // SetGains records slot's gains.
-func (t *TalonFX) SetGains(slot int, g hal.FXGains) error {
+func (t *TalonFX) SetGains(slot int, g phoenix6.FXGains) error {
 	t.Gains[slot] = g
 	t.GainsSet++
 	return nil
 }
 
 // Status returns Reported, StatusErr.
-func (t *TalonFX) Status() (hal.FXStatus, error) { return t.Reported, t.StatusErr }
+func (t *TalonFX) Status() (phoenix6.FXStatus, error) { return t.Reported, t.StatusErr }
 
 // CANcoder is a fake CANcoder.
 type CANcoder struct {
@@ -67,7 +69,7 @@ func (c *CANcoder) Read() (pos, vel, abs float64, faults uint32, err error) {
 }
 
 // OpenTalonFX opens TalonFXs[id], adding it when missing.
-func (b *Backend) OpenTalonFX(bus string, id int) (hal.TalonFX, error) {
+func (b *Backend) OpenTalonFX(bus string, id int) (phoenix6.TalonFX, error) {
 	if err := b.claim("talon fx", id, 63); err != nil {
 		return nil, err
 	}
@@ -81,7 +83,7 @@ func (b *Backend) OpenTalonFX(bus string, id int) (hal.TalonFX, error) {
 }
 
 // OpenCANcoder opens CANcoders[id], adding it when missing.
-func (b *Backend) OpenCANcoder(bus string, id int) (hal.CANcoder, error) {
+func (b *Backend) OpenCANcoder(bus string, id int) (phoenix6.CANcoder, error) {
 	if err := b.claim("CANcoder", id, 63); err != nil {
 		return nil, err
 	}
@@ -95,7 +97,7 @@ func (b *Backend) OpenCANcoder(bus string, id int) (hal.CANcoder, error) {
 }
 
 // OpenPigeon2 opens Pigeon2s[id], adding it when missing.
-func (b *Backend) OpenPigeon2(bus string, id int) (hal.Pigeon2, error) {
+func (b *Backend) OpenPigeon2(bus string, id int) (phoenix6.Pigeon2, error) {
 	if err := b.claim("pigeon 2", id, 63); err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/backends"
+	"github.com/frcd/frcd/hal/ctre"
 )
 
 func init() { backends.MustRegister(backend) }
@@ -16,7 +17,7 @@ var backend = backends.Backend{
 	Help:     "a Linux coprocessor: SocketCAN, GPIO, spidev; the YAML's linux: section",
 	Hint:     "on a coprocessor",
 	Caps:     Caps,
-	Vendored: Caps & hal.VendorCaps,
+	Vendored: Caps & ctre.Caps,
 	Built:    true,
 	Open:     openFile,
 }

@@ -6,7 +6,7 @@ import "github.com/frcd/frcd/hal/ctre"
 
 // ctreCaps are the CTRE providers this build can give (hal/ctre, when
 // CTRE's libraries are present).
-const ctreCaps = ctre.Caps
+var ctreCaps = ctre.Caps
 
 // openCTRE loads CTRE's libraries for Phoenix's SocketCAN platform, the
 // first CAN interface being Phoenix 6's default bus; outside FRC, so the

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/phoenix6"
 	"github.com/frcd/frcd/internal/tooltest"
 )
 
@@ -36,7 +37,7 @@ func TestCTREOnLinux(t *testing.T) {
 	if got := hal.CapsOf(b); got != Caps {
 		t.Errorf("the backend provides %s; Caps says %s", got, Caps)
 	}
-	p6, err := hal.OpenPhoenix6(b)
+	p6, err := phoenix6.Open(b)
 	if err != nil {
 		t.Fatal(err)
 	}

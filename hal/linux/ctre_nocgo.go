@@ -5,11 +5,13 @@ package linux
 import (
 	"errors"
 
+	"github.com/frcd/frcd/hal"
+
 	"github.com/frcd/frcd/hal/ctre"
 )
 
 // ctreCaps: this build drives no CTRE devices.
-const ctreCaps = 0
+var ctreCaps hal.Caps
 
 // openCTRE says this build has no CTRE support.
 func openCTRE(Options) (Vendor, error) {

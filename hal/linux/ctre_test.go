@@ -7,6 +7,7 @@ import (
 
 	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/phoenix6"
 )
 
 // feeds counts the enable feeds, as CTRE's libraries would take them.
@@ -50,7 +51,7 @@ func TestCTREMissing(t *testing.T) {
 	if !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "none found") {
 		t.Errorf("OpenCANMotor: %v", err)
 	}
-	if _, err := hal.OpenPhoenix6(b); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "Phoenix") {
-		t.Errorf("OpenPhoenix6: %v", err)
+	if _, err := phoenix6.Open(b); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "Phoenix") {
+		t.Errorf("phoenix6.Open: %v", err)
 	}
 }

@@ -99,7 +99,7 @@ func OpenCTRE(defaultBus string) (Vendor, error) { return openCTRE(Options{CAN: 
 
 // CTRECaps are the CTRE providers this build can give (0 without the ctre
 // build tag and cgo).
-const CTRECaps = ctreCaps
+var CTRECaps = ctreCaps
 
 // Vendor is a vendor library that keeps its actuators enabled while fed
 // (hal/ctre's Lib: Phoenix's non-FRC enable).
@@ -376,7 +376,7 @@ func (b *Backend) I2CDev(bus int) (i2c.Bus, error) {
 // (PWM, analog I/O, FPGA encoders, relays, CTRE's closed CAN devices, the
 // roboRIO's port numbers) it does not implement; Lacks says what to use
 // instead. `frcd validate --hal linux` warns about devices needing more.
-const Caps = hal.CapDIO | hal.CapCAN | hal.CapLinuxBuses | ctreCaps
+var Caps = hal.CapDIO | hal.CapCAN | hal.CapLinuxBuses | ctreCaps
 
 // Vendor is CTRE's libraries (hal.VendorLibs), nil when they did not load.
 func (b *Backend) Vendor() any {
@@ -391,7 +391,7 @@ func (b *Backend) Lacks(c hal.Caps) string {
 	switch {
 	case c&(hal.CapPWM|hal.CapDutyCycle|hal.CapDutyCycleIn|hal.CapAddressableLED|hal.CapAnalogIn|hal.CapAnalogOut|hal.CapEncoder|hal.CapRelay) != 0:
 		return "a Linux coprocessor has no roboRIO FPGA: drive motors over CAN, or run frcd on the roboRIO (--hal roborio)"
-	case c&hal.VendorCaps != 0:
+	case c&ctre.Caps != 0:
 		if b.p.CTREErr != nil {
 			return fmt.Sprintf("CTRE's devices speak a closed protocol that only CTRE's Phoenix libraries drive: %v", b.p.CTREErr)
 		}

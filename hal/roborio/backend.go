@@ -1,8 +1,8 @@
 package roborio
 
 import (
-	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/backends"
+	"github.com/frcd/frcd/hal/ctre"
 )
 
 func init() { backends.MustRegister(backend) }
@@ -16,7 +16,7 @@ var backend = backends.Backend{
 	Help:     "the roboRIO's FPGA through the WPILib HAL",
 	Hint:     "on the roboRIO",
 	Caps:     Caps,
-	Vendored: Caps & hal.VendorCaps,
+	Vendored: Caps & ctre.Caps,
 	Built:    built,
 	Open:     openFile,
 }

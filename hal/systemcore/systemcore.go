@@ -93,7 +93,7 @@ func (o Options) HeartbeatMode() string {
 // libraries for SocketCAN, when deployed (deploy/ctre.md; the ctre build
 // tag). What it has no hardware for (relays, analog out, duty-cycle
 // outputs, the roboRIO's ports) it does not implement; Lacks says why.
-const Caps = hal.CapCAN | wpihal.SystemcoreCaps | ctre.Caps
+var Caps = hal.CapCAN | wpihal.SystemcoreCaps | ctre.Caps
 
 // Backend is Systemcore's hal.Backend: a hal.CANBuses, hal.NamedCAN,
 // hal.Stepper, hal.Enabler, hal.Epocher, hal.Reporter and hal.Lacker. It
@@ -317,7 +317,7 @@ func (b *Backend) CANBus(name string) (hal.CANBus, error) { return b.l.CANBus(na
 // Lacks says, for providers Systemcore's backend lacks, why and what to
 // use instead (for CTRE's, why its libraries did not load).
 func (b *Backend) Lacks(c hal.Caps) string {
-	if c&hal.VendorCaps != 0 {
+	if c&ctre.Caps != 0 {
 		return b.l.Lacks(c)
 	}
 	return Lacks(c)
@@ -333,7 +333,7 @@ func Lacks(c hal.Caps) string {
 		return "Systemcore has no relay ports or analog outputs (WPILib's Systemcore HAL: kNumRelayChannels and kNumAnalogOutputs are 0): use a CAN or SmartIO device"
 	case c&hal.CapDutyCycle != 0:
 		return "Systemcore has no duty-cycle outputs (WPILib's 2027 HAL_AllocateDigitalPWM sets HAL_HANDLE_ERROR; kNumDigitalPWMOutputs is 0): drive the motor over CAN or PWM"
-	case c&hal.VendorCaps != 0:
+	case c&ctre.Caps != 0:
 		return "CTRE's devices speak a closed protocol that only CTRE's Phoenix libraries drive: deploy them (see deploy/ctre.md)"
 	case c&(hal.CapRIOPorts|hal.CapLinuxBuses) != 0:
 		return "Systemcore has no roboRIO SPI or MXP ports, and its I2C is WPILib's through mrclib"

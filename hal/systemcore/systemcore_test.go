@@ -10,6 +10,7 @@ import (
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/ctre"
 	"github.com/frcd/frcd/hal/linux"
+	"github.com/frcd/frcd/hal/phoenix6"
 )
 
 // The backend implements exactly the providers Caps declares, so that
@@ -67,12 +68,12 @@ func TestLacksSaysWhy(t *testing.T) {
 			t.Errorf("%s: %v, want ErrUnsupported saying %q", c.name, err, c.want)
 		}
 	}
-	for _, c := range []hal.Caps{hal.CapAnalogOut, hal.CapDutyCycle, hal.CapRelay, hal.CapCANMotor, hal.CapPigeon, hal.CapPhoenix6, hal.CapRIOPorts, hal.CapLinuxBuses} {
+	for _, c := range []hal.Caps{hal.CapAnalogOut, hal.CapDutyCycle, hal.CapRelay, hal.CapCANMotor, hal.CapPigeon, phoenix6.Cap, hal.CapRIOPorts, hal.CapLinuxBuses} {
 		if Lacks(c) == "" || b.Lacks(c) == "" {
 			t.Errorf("Lacks(%s) gives no reason", c)
 		}
 	}
-	if got := b.Lacks(hal.CapPhoenix6); !strings.Contains(got, "ctre") && !strings.Contains(got, "CTRE") {
+	if got := b.Lacks(phoenix6.Cap); !strings.Contains(got, "ctre") && !strings.Contains(got, "CTRE") {
 		t.Errorf("Lacks(Phoenix 6) without the libraries: %q", got)
 	}
 	for _, c := range []hal.Caps{hal.CapPWM, hal.CapDIO, hal.CapAnalogIn, hal.CapEncoder, hal.CapIMU, hal.CapCAN} {

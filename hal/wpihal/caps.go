@@ -11,7 +11,7 @@ import (
 // deployed (hal/ctre). This file builds without tags, so that `frcd
 // validate --hal roborio` knows it anywhere; TestCTRE checks it against
 // the backend.
-const RoboRIOCaps = hal.CapPWM | hal.CapDIO | hal.CapDutyCycle | hal.CapAnalogIn | hal.CapAnalogOut | hal.CapEncoder |
+var RoboRIOCaps = hal.CapPWM | hal.CapDIO | hal.CapDutyCycle | hal.CapAnalogIn | hal.CapAnalogOut | hal.CapEncoder |
 	hal.CapRelay | hal.CapCAN | hal.CapRIOPorts | hal.CapAccel | ctre.Caps
 
 // SystemcoreCaps are the providers the 2027 HAL's backend has on

@@ -13,6 +13,7 @@ import (
 	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/ctre"
+	"github.com/frcd/frcd/hal/phoenix6"
 	"github.com/frcd/frcd/internal/tooltest"
 )
 
@@ -336,8 +337,8 @@ func TestCTRE(t *testing.T) {
 	if _, err := hal.OpenCANMotor(f.b, "", frc.TalonSRX, 3); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), ctre.Checklist) {
 		t.Errorf("OpenCANMotor: %v", err)
 	}
-	if _, err := hal.OpenPhoenix6(f.b); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "Phoenix") {
-		t.Errorf("OpenPhoenix6: %v", err)
+	if _, err := phoenix6.Open(f.b); !errors.Is(err, hal.ErrUnsupported) || !strings.Contains(err.Error(), "Phoenix") {
+		t.Errorf("phoenix6.Open: %v", err)
 	}
 	f.b.Close()
 
@@ -361,7 +362,7 @@ func TestCTRE(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.SetDuty(0.5)
-	p6, err := hal.OpenPhoenix6(b)
+	p6, err := phoenix6.Open(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +370,7 @@ func TestCTRE(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fx.Control(hal.FXControl{Mode: hal.FXVoltage, Value: 3})
+	fx.Control(phoenix6.FXControl{Mode: phoenix6.FXVoltage, Value: 3})
 	got, _ := os.ReadFile(ctreLog)
 	want := "c_MotController_Create1 0x2040003\nc_MotController_Set_4 0x2040003 0 0.5 0 0\n" +
 		"c_ctre_phoenix6_encode_device 4 \"talon fx\" \"\"\nc_ctre_phoenix6_RequestControlVoltageOut \"\" 0x10004 100 3 0000000\n"

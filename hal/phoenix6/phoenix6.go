@@ -1,42 +1,53 @@
-package hal
+// Package phoenix6 declares CTRE's Phoenix 6 devices (Talon FX, CANcoder,
+// Pigeon 2) as a provider a backend may implement, outside the core hal
+// package, which names no vendor: hal/ctre provides them over CTRE's C
+// interface on hardware, the sim behind the same interfaces, and the
+// devices talon_fx, cancoder and pigeon2 open them through Open. Cap is
+// the provider's bit in hal.Caps, registered with hal.RegisterCap.
+package phoenix6
 
-// Phoenix6 is a backend with CTRE's Phoenix 6 devices (Talon FX, CANcoder,
-// Pigeon 2): package hal/ctre over CTRE's C interface on hardware, the sim
-// behind the same interfaces. bus is the CAN bus's name, "" the default.
-type Phoenix6 interface {
+import "github.com/frcd/frcd/hal"
+
+// Cap is Provider as a hal.Caps bit (a device type's Needs, a backend's
+// Caps).
+var Cap = hal.RegisterCap[Provider]("CTRE Phoenix 6 devices")
+
+// Provider is a backend (or its vendor libraries, hal.VendorLibs) with
+// CTRE's Phoenix 6 devices. bus is the CAN bus's name, "" the default.
+type Provider interface {
 	OpenTalonFX(bus string, id int) (TalonFX, error)
 	OpenCANcoder(bus string, id int) (CANcoder, error)
 	OpenPigeon2(bus string, id int) (Pigeon2, error)
 }
 
-// P6Fault is a set of the Phoenix 6 faults frcd reads by name (each is a
+// Fault is a set of the Phoenix 6 faults frcd reads by name (each is a
 // signal of its own).
-type P6Fault uint16
+type Fault uint16
 
-// The named faults. P6Severe are those a team stops for (an error on
+// The named faults. Severe are those a team stops for (an error on
 // /diagnostics); the rest warn.
 const (
-	P6Hardware         P6Fault = 1 << iota // a hardware failure
-	P6ProcTemp                             // the processor over temperature
-	P6DeviceTemp                           // the device over temperature
-	P6Undervoltage                         // the supply under its minimum (a brown-out)
-	P6BootDuringEnable                     // the device rebooted while enabled
-	P6BridgeBrownout                       // Talon FX: its bridge browned out
-	P6BadMagnet                            // CANcoder: the magnet too weak or too strong to measure
-	P6BootupSensors                        // Pigeon 2: an accelerometer or gyro failed its boot check
-	P6BootIntoMotion                       // Pigeon 2: it booted while moving
-	P6Saturated                            // Pigeon 2: a gyro saturated
+	Hardware         Fault = 1 << iota // a hardware failure
+	ProcTemp                           // the processor over temperature
+	DeviceTemp                         // the device over temperature
+	Undervoltage                       // the supply under its minimum (a brown-out)
+	BootDuringEnable                   // the device rebooted while enabled
+	BridgeBrownout                     // Talon FX: its bridge browned out
+	BadMagnet                          // CANcoder: the magnet too weak or too strong to measure
+	BootupSensors                      // Pigeon 2: an accelerometer or gyro failed its boot check
+	BootIntoMotion                     // Pigeon 2: it booted while moving
+	Saturated                          // Pigeon 2: a gyro saturated
 
-	P6Severe = P6Hardware | P6ProcTemp | P6DeviceTemp | P6BadMagnet | P6BootupSensors
+	Severe = Hardware | ProcTemp | DeviceTemp | BadMagnet | BootupSensors
 )
 
-var p6FaultNames = [...]string{"hardware", "processor over temperature", "device over temperature", "undervoltage",
+var faultNames = [...]string{"hardware", "processor over temperature", "device over temperature", "undervoltage",
 	"rebooted while enabled", "bridge brown-out", "bad magnet", "sensor failed at boot", "booted while moving", "gyro saturated"}
 
 // Names lists the faults in f, separated by ", ".
-func (f P6Fault) Names() string {
+func (f Fault) Names() string {
 	s := ""
-	for i, n := range p6FaultNames {
+	for i, n := range faultNames {
 		if f&(1<<i) != 0 {
 			if s != "" {
 				s += ", "
@@ -47,35 +58,35 @@ func (f P6Fault) Names() string {
 	return s
 }
 
-// P6Health is a Phoenix 6 device's health: its temperature and supply
+// Health is a Phoenix 6 device's health: its temperature and supply
 // (NaN where the device has no such signal), its fault fields
 // (AllFaults and AllStickyFaults: the bits' meanings are not published)
 // and the named faults active.
-type P6Health struct {
+type Health struct {
 	TempC, SupplyV       float64
 	Faults, StickyFaults uint32
-	Active               P6Fault
+	Active               Fault
 }
 
-// P6Healthy is a Phoenix 6 device whose health can be read. Health reads
+// Healthy is a Phoenix 6 device whose health can be read. Health reads
 // signals of its own, apart from the loop's, and is safe from another
 // goroutine than the loop's (/diagnostics calls it once a second).
-type P6Healthy interface {
-	Health() (P6Health, error)
+type Healthy interface {
+	Health() (Health, error)
 }
 
-// P6Rates is a Phoenix 6 device that can be told how often to send the
+// Rates is a Phoenix 6 device that can be told how often to send the
 // signals the loop reads (CTRE's update frequencies), rather than relying
 // on its defaults. The device's driver calls it once, after opening it;
 // a backend without it (the sim) sends at the rate it has.
-type P6Rates interface {
+type Rates interface {
 	SetSignalRates() error
 }
 
 // SetSignalRates sets a Phoenix 6 device's signal rates when it can be
-// told them (P6Rates); nil otherwise.
+// told them (Rates); nil otherwise.
 func SetSignalRates(dev any) error {
-	if r, ok := dev.(P6Rates); ok {
+	if r, ok := dev.(Rates); ok {
 		return r.SetSignalRates()
 	}
 	return nil
@@ -83,8 +94,8 @@ func SetSignalRates(dev any) error {
 
 // Pigeon2 is a CTRE Pigeon 2: an IMU with its health.
 type Pigeon2 interface {
-	Pigeon
-	P6Healthy
+	hal.Pigeon
+	Healthy
 }
 
 // FXMode is a Talon FX control request.
@@ -133,20 +144,20 @@ type TalonFX interface {
 	// the loop).
 	SetGains(slot int, g FXGains) error
 	Status() (FXStatus, error)
-	P6Healthy
+	Healthy
 }
 
 // CANcoder is a CTRE CANcoder: position and velocity in rotations and
 // rotations/s, the absolute position in rotations (0-1), fault bits.
 type CANcoder interface {
 	Read() (pos, vel, abs float64, faults uint32, err error)
-	P6Healthy
+	Healthy
 }
 
-// OpenPhoenix6 returns b's Phoenix 6 devices, or says b has none.
-func OpenPhoenix6(b Backend) (Phoenix6, error) {
-	if p, ok := provider[Phoenix6](b); ok {
+// Open returns b's Phoenix 6 devices, or says b has none.
+func Open(b hal.Backend) (Provider, error) {
+	if p, ok := hal.ProviderOf[Provider](b); ok {
 		return p, nil
 	}
-	return nil, lacks(b, CapPhoenix6)
+	return nil, hal.LackError(b, Cap)
 }
