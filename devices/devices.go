@@ -105,7 +105,7 @@ func CheckBackend(f *config.File, backend string, have, vendored hal.Caps, list 
 	for _, d := range f.Devices {
 		need := NeedsOf(d)
 		if missing := need &^ have; missing != 0 {
-			list.Warnf(d.TypePos, "%s: the %s backend cannot run it: it has no %s", d, backend, missing)
+			list.Warnf(d.TypePos, "%s: the %s backend cannot run it: it has no %s", d, backend, missing.Lacked())
 		} else if v := need & vendored; v != 0 {
 			list.Warnf(d.TypePos, "%s: the %s backend runs it only with CTRE's libraries deployed (%s; see deploy/ctre.md)", d, backend, v)
 		}

@@ -203,6 +203,18 @@ func (c Caps) String() string {
 	return strings.Join(parts, ", ")
 }
 
+// Lacked names the providers of c as "has no ..." takes them: "no CAN
+// bus", not "no a CAN bus".
+func (c Caps) Lacked() string {
+	var parts []string
+	for i, n := range capNames {
+		if c&(1<<i) != 0 {
+			parts = append(parts, strings.TrimPrefix(n, "a "))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
 // CapsOf is the set of providers b implements.
 func CapsOf(b any) Caps {
 	var c Caps
@@ -265,16 +277,16 @@ type Lacker interface {
 func LackError(b Backend, c Caps) error {
 	if l, ok := b.(Lacker); ok {
 		if why := l.Lacks(c); why != "" {
-			return fmt.Errorf("this backend has no %s: %s: %w", c, why, ErrUnsupported)
+			return fmt.Errorf("this backend has no %s: %s: %w", c.Lacked(), why, ErrUnsupported)
 		}
 	}
 	switch c {
 	case CapLinuxBuses:
-		return fmt.Errorf("this backend has no %s (on a roboRIO, give the port as id): %w", c, ErrUnsupported)
+		return fmt.Errorf("this backend has no %s (on a roboRIO, give the port as id): %w", c.Lacked(), ErrUnsupported)
 	case CapRIOPorts:
-		return fmt.Errorf("this backend has no %s (on a Linux coprocessor, give the bus): %w", c, ErrUnsupported)
+		return fmt.Errorf("this backend has no %s (on a Linux coprocessor, give the bus): %w", c.Lacked(), ErrUnsupported)
 	}
-	return fmt.Errorf("this backend has no %s: %w", c, ErrUnsupported)
+	return fmt.Errorf("this backend has no %s: %w", c.Lacked(), ErrUnsupported)
 }
 
 // OpenPWM opens b's PWM output, or says b has none.

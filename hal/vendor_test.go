@@ -71,6 +71,10 @@ func TestRegisterCap(t *testing.T) {
 	if got := (CapCAN | capGadgets).String(); got != "a CAN bus, test gadgets" {
 		t.Errorf("String = %q", got)
 	}
+	// what a backend lacks reads "has no CAN bus", not "has no a CAN bus"
+	if got := (CapCAN | CapIMU | capGadgets).Lacked(); got != "CAN bus, built-in IMU, test gadgets" {
+		t.Errorf("Lacked = %q", got)
+	}
 	defer func() {
 		if recover() == nil {
 			t.Error("a second registration of the same name did not panic")
