@@ -109,6 +109,38 @@ func (c *Controller) Topic() string {
 	return c.typ.Topic
 }
 
+// ForwardTopic is the topic under a controller's name on which ROS 2's
+// forward command controllers take one value per joint
+// (std_msgs/msg/Float64MultiArray on "~/commands",
+// ros-controls/ros2_controllers forward_command_controller).
+const ForwardTopic = "commands"
+
+// ForwardTopic is the controller's forward command topic under its name
+// (ForwardTopic), or "" when its type takes none (Type.Forward).
+func (c *Controller) ForwardTopic() string {
+	if !c.typ.Forward {
+		return ""
+	}
+	return ForwardTopic
+}
+
+// CommandJoints gives the controller one value per joint, in the order of
+// Joints, as a forward command controller takes them: a group's
+// CommandGroup, a one-joint controller's Command of the only value. A
+// command of another length is refused whole and counted, as are the
+// values Command and CommandGroup refuse. It is safe to call from any
+// goroutine.
+func (c *Controller) CommandJoints(vs []float64, now time.Duration) error {
+	if c.takesArray() {
+		return c.CommandGroup(vs, now)
+	}
+	if len(vs) != 1 {
+		c.Refuse()
+		return fmt.Errorf("controller %q: %d values for its one joint: %w", c.Name, len(vs), ErrRefused)
+	}
+	return c.Command(vs[0], now)
+}
+
 // HardwareInterface is what ros_control's controller_manager lists as the
 // interface the controller claims its joints through.
 func (c *Controller) HardwareInterface() string { return c.typ.Config.Controller.HardwareInterface }

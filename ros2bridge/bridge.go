@@ -8,7 +8,10 @@
 //
 // and subscribes each controller's command topic, <controller>/command,
 // std_msgs/msg/Float64 (one joint) or std_msgs/msg/Float64MultiArray (a
-// group), best effort so that reliable and best-effort publishers both
+// group), and, for the types that forward a value per joint (voltage,
+// position, velocity, effort), <controller>/commands,
+// std_msgs/msg/Float64MultiArray as ros2_controllers' forward command
+// controllers take it, best effort so that reliable and best-effort publishers both
 // match. A command that does not decode, or that its controller refuses,
 // is counted (the controller's Refused, Stats.Refused) and logged, a few
 // at once then one a second per controller; it never reaches an output.
@@ -107,10 +110,11 @@ type Bridge struct {
 	snap    *control.Snapshot
 	build   *jointstate.Builder
 	js      ros2msg.JointState
-	st      *stateTopics  // state.go
-	out     *rosout       // rosout.go
-	sensors *sensorTopics // sensors.go
-	sim     *simTopics    // sim.go
+	st      *stateTopics   // state.go
+	out     *rosout        // rosout.go
+	sensors *sensorTopics  // sensors.go
+	sim     *simTopics     // sim.go
+	ctl     *controlTopics // control_state.go
 
 	jointStates, commands, refused, publishErr atomic.Uint64
 	closeOnce                                  sync.Once
@@ -166,6 +170,9 @@ func New(o Options) (*Bridge, error) {
 	if err := b.setupState(); err != nil {
 		return fail(err)
 	}
+	if err := b.setupControlStates(); err != nil {
+		return fail(err)
+	}
 	if err := b.setupSensors(); err != nil {
 		return fail(err)
 	}
@@ -198,6 +205,12 @@ func New(o Options) (*Bridge, error) {
 		}
 		if _, err := n.Subscribe(c.Name+"/"+c.Topic(), msg, commandQoS, handler); err != nil {
 			return fail(err)
+		}
+		if t := c.ForwardTopic(); t != "" {
+			msg, handler := b.forwardHandler(c, t)
+			if _, err := n.Subscribe(c.Name+"/"+t, msg, commandQoS, handler); err != nil {
+				return fail(err)
+			}
 		}
 	}
 	return b, nil
@@ -256,6 +269,30 @@ func (b *Bridge) commandHandler(c *control.Controller) (ros2msg.Message, func(rt
 		return take(&m, func() error { return c.CommandGroup(m.Data, b.o.Clock()) })
 	}
 	return nil, nil
+}
+
+// forwardHandler is c's forward command topic's (topic, under its name)
+// message and handler: std_msgs/msg/Float64MultiArray, one value per
+// joint, as ros2_controllers' forward command controllers take on
+// "~/commands" (forward_controllers_base.cpp, jazzy ed360c97). They drop
+// a message with a value that is not finite and fail their update on one
+// of the wrong length; frcd refuses both on arrival, counted and logged
+// as every refused command.
+func (b *Bridge) forwardHandler(c *control.Controller, topic string) (ros2msg.Message, func(rtps.Sample)) {
+	var mu sync.Mutex // m
+	var m ros2msg.Float64MultiArray
+	count := b.counter(c, "/"+c.Name+"/"+topic)
+	return &m, func(s rtps.Sample) {
+		defer b.guard()
+		mu.Lock()
+		defer mu.Unlock()
+		if err := ros2msg.Unmarshal(s.Payload, &m); err != nil {
+			c.Refuse()
+			count(err)
+			return
+		}
+		count(c.CommandJoints(m.Data, b.o.Clock()))
+	}
 }
 
 // enable answers ~/enable: std_srvs/srv/SetBool {bool data} ->
@@ -336,5 +373,6 @@ func (b *Bridge) Publish() time.Duration {
 		return b.snap.Now
 	}
 	b.jointStates.Add(1)
+	b.publishDynamicJointStates(b.js.Header.Stamp)
 	return b.snap.Now
 }
