@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/control"
-	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/jointstate"
 	"github.com/frcd/frcd/ros2msg"
 	"github.com/frcd/frcd/ros2node"
 )
@@ -36,7 +36,8 @@ import (
 //	                        joint_state_broadcaster publishes it: each
 //	                        measured joint with the interfaces it has now
 //	                        (position, velocity, effort: frcd's joint
-//	                        state) and their values, with /joint_states
+//	                        state; jointstate.Interfaces) and their values,
+//	                        with /joint_states
 //
 // All reliable, volatile, keep last 10 (rclcpp::SystemDefaultsQoS as
 // rmw's default profile). Nothing here allocates once set up.
@@ -67,23 +68,6 @@ type trajState struct {
 	last time.Duration // the feedback's stamp last published
 	msg  ros2msg.JointTrajectoryControllerState
 }
-
-// interfaceNames are the interface names of each combination of the
-// fields a joint state has, in joint_state_broadcaster's order
-// (hardware_interface's HW_IF_POSITION, HW_IF_VELOCITY, HW_IF_EFFORT).
-var interfaceNames = func() (t [8][]string) {
-	for f := range t {
-		for _, n := range [...]struct {
-			has  interfaces.Fields
-			name string
-		}{{interfaces.HasPosition, "position"}, {interfaces.HasVelocity, "velocity"}, {interfaces.HasEffort, "effort"}} {
-			if interfaces.Fields(f)&n.has != 0 {
-				t[f] = append(t[f], n.name)
-			}
-		}
-	}
-	return t
-}()
 
 // setupControlStates creates the publishers of control_state.go.
 func (b *Bridge) setupControlStates() error {
@@ -184,19 +168,8 @@ func (b *Bridge) publishDynamicJointStates(stamp ros2msg.Time) {
 	m := &t.dynMsg
 	m.Header = ros2msg.Header{Stamp: stamp}
 	for i := range b.snap.Joints {
-		st := &b.snap.Joints[i].State
 		iv := &m.InterfaceValues[i]
-		iv.InterfaceNames = interfaceNames[st.Has&7]
-		iv.Values = iv.Values[:0]
-		if st.Has&interfaces.HasPosition != 0 {
-			iv.Values = append(iv.Values, st.Position)
-		}
-		if st.Has&interfaces.HasVelocity != 0 {
-			iv.Values = append(iv.Values, st.Velocity)
-		}
-		if st.Has&interfaces.HasEffort != 0 {
-			iv.Values = append(iv.Values, st.Effort)
-		}
+		iv.InterfaceNames, iv.Values = jointstate.Interfaces(&b.snap.Joints[i].State, iv.Values)
 	}
 	b.countErr(t.dyn.Publish(m))
 }
