@@ -103,3 +103,38 @@ func voltageLoop(t *testing.T, urdfText, yamlText string, cmds map[string]*inter
 	}
 	return l
 }
+
+// TestCommandDOFs: a PID controller's reference names its joint, or no
+// joint; another name or count is refused; controllers without a PID have
+// no reference topic.
+func TestCommandDOFs(t *testing.T) {
+	g := newDevLoopRig(t, devLoopYAML)
+	c := g.l.Controller("lift_pos")
+	if c.ReferenceTopic() != ReferenceTopic || c.ForwardTopic() != ForwardTopic {
+		t.Fatalf("topics %q %q", c.ReferenceTopic(), c.ForwardTopic())
+	}
+	now := 10 * time.Millisecond
+	for _, names := range [][]string{{"lift"}, nil} {
+		if err := c.CommandDOFs(names, []float64{0.5}, now); err != nil {
+			t.Errorf("CommandDOFs(%q, [0.5]): %v", names, err)
+		}
+	}
+	for _, bad := range []struct {
+		names []string
+		vs    []float64
+	}{{[]string{"arm"}, []float64{0.5}}, {[]string{"lift", "lift"}, []float64{0.5, 0.5}}, {nil, []float64{0.5, 0.5}}, {[]string{"lift"}, []float64{nan()}}} {
+		if err := c.CommandDOFs(bad.names, bad.vs, now); !errors.Is(err, ErrRefused) {
+			t.Errorf("CommandDOFs(%q, %v) = %v, want refused", bad.names, bad.vs, err)
+		}
+	}
+	if c.Refused() != 4 {
+		t.Errorf("refused %d, want 4", c.Refused())
+	}
+	var v interfaces.JointCommand
+	l := voltageLoop(t, "<robot name=\"v\"><link name=\"b\"/><link name=\"a\"/><joint name=\"arm\" type=\"continuous\"><parent link=\"b\"/><child link=\"a\"/></joint></robot>",
+		"joints:\n  - {name: arm, type: talon, id: 0}\ncontrollers:\n  arm_v: {type: voltage_controllers/JointVoltageController, joint: arm}\n",
+		map[string]*interfaces.JointCommand{"arm": &v})
+	if got := l.Controller("arm_v").ReferenceTopic(); got != "" {
+		t.Errorf("a voltage controller's reference topic %q, want none", got)
+	}
+}

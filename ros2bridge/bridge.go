@@ -11,8 +11,9 @@
 // group), and, for the types that forward a value per joint (voltage,
 // position, velocity, effort), <controller>/commands,
 // std_msgs/msg/Float64MultiArray as ros2_controllers' forward command
-// controllers take it, best effort so that reliable and best-effort publishers both
-// match. A command that does not decode, or that its controller refuses,
+// controllers take it, and for the PID controllers <controller>/reference,
+// control_msgs/msg/MultiDOFCommand as pid_controller takes it; all best
+// effort, so that reliable and best-effort publishers both match. A command that does not decode, or that its controller refuses,
 // is counted (the controller's Refused, Stats.Refused) and logged, a few
 // at once then one a second per controller; it never reaches an output.
 // The service ~/enable (std_srvs/srv/SetBool) enables the robot where
@@ -207,8 +208,16 @@ func New(o Options) (*Bridge, error) {
 			return fail(err)
 		}
 		if t := c.ForwardTopic(); t != "" {
-			msg, handler := b.forwardHandler(c, t)
-			if _, err := n.Subscribe(c.Name+"/"+t, msg, commandQoS, handler); err != nil {
+			var m ros2msg.Float64MultiArray
+			h := b.decodeHandler(c, t, &m, func() error { return c.CommandJoints(m.Data, b.o.Clock()) })
+			if _, err := n.Subscribe(c.Name+"/"+t, &m, commandQoS, h); err != nil {
+				return fail(err)
+			}
+		}
+		if t := c.ReferenceTopic(); t != "" {
+			var m ros2msg.MultiDOFCommand
+			h := b.decodeHandler(c, t, &m, func() error { return c.CommandDOFs(m.DOFNames, m.Values, b.o.Clock()) })
+			if _, err := n.Subscribe(c.Name+"/"+t, &m, commandQoS, h); err != nil {
 				return fail(err)
 			}
 		}
@@ -271,27 +280,29 @@ func (b *Bridge) commandHandler(c *control.Controller) (ros2msg.Message, func(rt
 	return nil, nil
 }
 
-// forwardHandler is c's forward command topic's (topic, under its name)
-// message and handler: std_msgs/msg/Float64MultiArray, one value per
-// joint, as ros2_controllers' forward command controllers take on
-// "~/commands" (forward_controllers_base.cpp, jazzy ed360c97). They drop
-// a message with a value that is not finite and fail their update on one
-// of the wrong length; frcd refuses both on arrival, counted and logged
-// as every refused command.
-func (b *Bridge) forwardHandler(c *control.Controller, topic string) (ros2msg.Message, func(rtps.Sample)) {
+// decodeHandler is the handler of c's topic (under its name) that
+// decodes each sample into m and passes it on by apply (m held for it),
+// counting and logging what is refused as every command. It serves
+// ros2_controllers' forms: forward_command_controller's "~/commands"
+// (std_msgs/msg/Float64MultiArray, one value per joint; jazzy ed360c97
+// forward_controllers_base.cpp drops a message with a value that is not
+// finite and fails its update on one of the wrong length: frcd refuses
+// both on arrival) and pid_controller's "~/reference"
+// (control_msgs/msg/MultiDOFCommand: dof_names the joint or none, values
+// one; values_dot is not used, frcd's PIDs take no reference rate).
+func (b *Bridge) decodeHandler(c *control.Controller, topic string, m ros2msg.Message, apply func() error) func(rtps.Sample) {
 	var mu sync.Mutex // m
-	var m ros2msg.Float64MultiArray
 	count := b.counter(c, "/"+c.Name+"/"+topic)
-	return &m, func(s rtps.Sample) {
+	return func(s rtps.Sample) {
 		defer b.guard()
 		mu.Lock()
 		defer mu.Unlock()
-		if err := ros2msg.Unmarshal(s.Payload, &m); err != nil {
+		if err := ros2msg.Unmarshal(s.Payload, m); err != nil {
 			c.Refuse()
 			count(err)
 			return
 		}
-		count(c.CommandJoints(m.Data, b.o.Clock()))
+		count(apply())
 	}
 }
 

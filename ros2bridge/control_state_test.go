@@ -64,7 +64,10 @@ func (l *latest[M, P]) get() (M, int) {
 // hood's position PID moves the hood there, and its
 // /hood_position/controller_state (MultiDOFStateStamped) names
 // hood_joint with reference 0.4 and the feedback /dynamic_joint_states
-// reports for hood_joint; [0.1, 0.2] on it is refused. A trajectory on
+// reports for hood_joint; [0.1, 0.2] on it is refused. pid_controller's
+// control_msgs/msg/MultiDOFCommand on /hood_position/reference sets the
+// hood's reference, naming hood_joint or no joint; another joint, a NaN or
+// two values are refused and leave the reference. A trajectory on
 // /arm_trajectory/joint_trajectory is reported on
 // /arm_trajectory/controller_state (JointTrajectoryControllerState):
 // the arm's joints, error = reference - feedback, speed scaling 1.
@@ -100,6 +103,7 @@ func TestForwardCommandsAndControllerState(t *testing.T) {
 	}
 	feed := pub("/feed_voltage/commands", &ros2msg.Float64MultiArray{})
 	hood := pub("/hood_position/commands", &ros2msg.Float64MultiArray{})
+	ref := pub("/hood_position/reference", &ros2msg.MultiDOFCommand{})
 	arm := pub("/arm_trajectory/joint_trajectory", &ros2msg.JointTrajectory{})
 
 	// send publishes m until the bridge has taken or refused it, then
@@ -174,6 +178,36 @@ func TestForwardCommandsAndControllerState(t *testing.T) {
 	send(hood, array(0.1, 0.2))
 	if hoodCtl.Refused() != refused+1 {
 		t.Errorf("[0.1, 0.2] on /hood_position/commands: refused %d -> %d, want one more", refused, hoodCtl.Refused())
+	}
+
+	// pid_controller's reference: the joint named, or none.
+	for _, m := range []*ros2msg.MultiDOFCommand{{DOFNames: []string{"hood_joint"}, Values: []float64{0.2}}, {Values: []float64{0.25}}} {
+		send(ref, m)
+		for i := 0; i < 50; i++ {
+			if st, _ = pid.get(); len(st.DOFStates) == 1 && st.DOFStates[0].Reference == m.Values[0] {
+				break
+			}
+			d.Step()
+		}
+		if len(st.DOFStates) != 1 || st.DOFStates[0].Reference != m.Values[0] {
+			t.Errorf("%+v on /hood_position/reference: controller_state %+v", m, st)
+		}
+	}
+	refused = hoodCtl.Refused()
+	_, n0 := pid.get()
+	for _, m := range []*ros2msg.MultiDOFCommand{{DOFNames: []string{"turret_joint"}, Values: []float64{0.3}}, {Values: []float64{math.NaN()}},
+		{Values: []float64{0.1, 0.2}}} {
+		send(ref, m)
+	}
+	if hoodCtl.Refused() != refused+3 {
+		t.Errorf("another joint, a NaN, two values on /hood_position/reference: refused %d -> %d, want 3 more", refused, hoodCtl.Refused())
+	}
+	for i, n := 0, n0; n < n0+3 && i < 1000; i++ { // a state published after the refusals
+		d.Step()
+		st, n = pid.get()
+	}
+	if len(st.DOFStates) != 1 || st.DOFStates[0].Reference != 0.25 {
+		t.Errorf("after refused references: controller_state %+v, want the reference 0.25 still", st)
 	}
 
 	send(arm, &ros2msg.JointTrajectory{JointNames: []string{"shoulder_joint", "elevator_joint"},

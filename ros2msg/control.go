@@ -19,6 +19,9 @@ import "github.com/frcd/frcd/cdr"
 //     speed_scaling_factor (added in 5.3.0, control_msgs d2efe18). Humble's
 //     has desired and actual after output, multi_dof_desired and
 //     multi_dof_actual after multi_dof_output, and no speed_scaling_factor;
+//   - control_msgs/msg/MultiDOFCommand: string[] dof_names; float64[]
+//     values; float64[] values_dot (what pid_controller takes on
+//     ~/reference);
 //   - control_msgs/msg/DynamicJointState: header; string[] joint_names;
 //     InterfaceValue[] interface_values (joint_state_broadcaster's
 //     /dynamic_joint_states), InterfaceValue: string[] interface_names;
@@ -137,6 +140,29 @@ func (m *JointTrajectoryControllerState) UnmarshalCDR(d *cdr.Decoder) {
 	if !m.Humble {
 		m.SpeedScalingFactor = d.Float64()
 	}
+}
+
+// MultiDOFCommand is control_msgs/msg/MultiDOFCommand.
+type MultiDOFCommand struct {
+	DOFNames          []string
+	Values, ValuesDot []float64
+}
+
+// TypeName implements Message.
+func (*MultiDOFCommand) TypeName() string { return "control_msgs::msg::dds_::MultiDOFCommand_" }
+
+// MarshalCDR implements Message.
+func (m *MultiDOFCommand) MarshalCDR(e *cdr.Encoder) {
+	e.Strings(m.DOFNames)
+	e.Float64s(m.Values)
+	e.Float64s(m.ValuesDot)
+}
+
+// UnmarshalCDR implements Message.
+func (m *MultiDOFCommand) UnmarshalCDR(d *cdr.Decoder) {
+	m.DOFNames = d.Strings(m.DOFNames)
+	m.Values = d.Float64s(m.Values)
+	m.ValuesDot = d.Float64s(m.ValuesDot)
 }
 
 // InterfaceValue is control_msgs/msg/InterfaceValue.

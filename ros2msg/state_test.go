@@ -25,6 +25,7 @@ func stateMessages() []Message {
 		&MultiDOFStateStamped{Header: h, DOFStates: []SingleDOFState{{Name: "hood_joint", Reference: 1, Feedback: 2, FeedbackDot: 3, Error: 4,
 			ErrorDot: 5, TimeStep: 6, Output: 7}, {Name: "b", Output: -1}}},
 		jtcState(false),
+		&MultiDOFCommand{DOFNames: []string{"hood_joint"}, Values: []float64{0.4}, ValuesDot: []float64{0.1}},
 		&DynamicJointState{Header: h, JointNames: []string{"a", "b"}, InterfaceValues: []InterfaceValue{
 			{InterfaceNames: []string{"position", "velocity", "effort"}, Values: []float64{1, 2, 3}}, {InterfaceNames: []string{"position"}, Values: []float64{4}}}},
 	}

@@ -99,6 +99,7 @@ var definitions = map[string]string{
 	"control_msgs/msg/MultiDOFStateStamped":           "std_msgs/msg/Header header; control_msgs/msg/SingleDOFState[] dof_states",
 	"control_msgs/msg/JointTrajectoryControllerState": jtcStateFields + "; float64 speed_scaling_factor",
 	"control_msgs/msg/InterfaceValue":                 "string[] interface_names; float64[] values",
+	"control_msgs/msg/MultiDOFCommand":                "string[] dof_names; float64[] values; float64[] values_dot",
 	"control_msgs/msg/DynamicJointState": "std_msgs/msg/Header header; string[] joint_names; " +
 		"control_msgs/msg/InterfaceValue[] interface_values",
 }

@@ -49,6 +49,10 @@ var knownHashes = map[string]string{
 	"geometry_msgs/msg/Transform":                      "beb83fbe698636351461f6f35d1abb20010c43d55374d81bd041f1ba2581fddc",
 	"geometry_msgs/msg/Twist":                          "9c45bf16fe0983d80e3cfe750d6835843d265a9a6c46bd2e609fcddde6fb8d2a",
 	"geometry_msgs/msg/Vector3":                        "cc12fe83e4c02719f1ce8070bfd14aecd40f75a96696a67a2a1f37f7dbb0765d",
+	// From another generated control_msgs (rosidl_generator_c's
+	// multi_dof_command__description.c, found in the code index by its
+	// control_msgs__msg__MultiDOFCommand__get_type_hash).
+	"control_msgs/msg/MultiDOFCommand": "033fb0fa1ffc63a872ca73c61a49ded83a22daa5cc3f074cc28949f73359e677",
 }
 
 // TestJointTrajectoryControllerStateHash: that build of control_msgs
