@@ -51,6 +51,8 @@ type controlEvent struct {
 	Values    []float64 `json:"values"`
 	Sent      int       `json:"sent"`
 	Bad       int       `json:"bad"`
+	RefSent   int       `json:"ref_sent"`
+	RefBad    int       `json:"ref_bad"`
 }
 
 // TestCycloneControl runs the competition robot with the arm's trajectory
@@ -68,6 +70,9 @@ type controlEvent struct {
 // /arm_trajectory/controller_state
 // (control_msgs/msg/JointTrajectoryControllerState, Jazzy's layout with
 // speed_scaling_factor 1) with the reference at the goal [0.5, 0.3].
+// From 8 s on, control_msgs/msg/MultiDOFCommand on /hood_position/reference
+// naming hood_joint (pid_controller's form) moves the hood to 0.3; the
+// first, naming turret_joint, is refused.
 func TestCycloneControl(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a Cyclone DDS peer: skipped with -short")
@@ -77,7 +82,7 @@ func TestCycloneControl(t *testing.T) {
 	hood := controller(t, d, "hood_position")
 	refused := hood.Refused()
 
-	c := tooltest.StartJSON[controlEvent](t, ddstest.Env(domain), bin, "120")
+	c := tooltest.StartJSON[controlEvent](t, ddstest.Env(domain), bin, "120", "8")
 	pid := c.Wait("the hood at 0.4 on /hood_position/controller_state", func(e controlEvent) bool {
 		return e.Topic == "pid" && e.Name == "hood_joint" && math.Abs(e.Feedback-0.4) < 0.02
 	})
@@ -104,4 +109,10 @@ func TestCycloneControl(t *testing.T) {
 		math.Abs(tr.Err[0]-(tr.Ref[0]-tr.Fb[0])) > 1e-9 || math.Abs(tr.Err[1]-(tr.Ref[1]-tr.Fb[1])) > 1e-9 {
 		t.Errorf("want the arm's joints, feedback and error = reference - feedback, speed scaling 1")
 	}
+	pid = c.Wait("the hood at 0.3 after 8 s of references", func(e controlEvent) bool {
+		return e.Topic == "pid" && e.Reference == 0.3 && math.Abs(e.Feedback-0.3) < 0.02
+	})
+	h, _ = d.Sim.Joint("hood_joint")
+	t.Logf("pid %+v; the hood at %.3f", pid, h.Position)
+	c.Wait("the reference naming another joint refused", func(e controlEvent) bool { return e.RefBad == 1 && hood.Refused() >= refused+2 })
 }

@@ -1,11 +1,14 @@
 /* control_client: a Cyclone DDS peer commanding frcd's controllers in
  * ros2_controllers' forms and reading ros2_control's state topics.
  *
- *   control_client SECONDS
+ *   control_client SECONDS SWITCH
  *
  * Writers (reliable, keep last 10, as ros2 topic pub):
  * rt/hood_position/commands (std_msgs Float64MultiArray) [0.4] every
  * 50 ms, and once, after 1 s, [0.1, 0.2] (the wrong length: refused);
+ * from SWITCH seconds on, instead, rt/hood_position/reference
+ * (control_msgs MultiDOFCommand) {dof_names [hood_joint], values [0.3]}
+ * every 50 ms, the first one {[turret_joint], [0.3]} (refused);
  * rt/arm_trajectory/joint_trajectory (trajectory_msgs JointTrajectory)
  * once matched, and again each second until it reads the trajectory's
  * controller_state (frcd's reader may not know this writer yet when the
@@ -19,7 +22,8 @@
  *   {"topic":"pid","n":N,"name":S,"reference":R,"feedback":F,"error":E,"time_step":T,"output":O}
  *   {"topic":"trajectory","joints":[S,S],"ref":[R,R],"fb":[F,F],"err":[E,E],"speed":X}
  *   {"topic":"dynamic","n":N,"hood":[S,...],"values":[V,...]}  (hood_joint's interfaces)
- *   {"sent":N,"bad":B}  (commands written, the wrong-length one written)
+ *   {"sent":N,"bad":B,"ref_sent":R,"ref_bad":RB}  (commands written, the
+ *   wrong-length one written; references written, the wrong one written)
  * Strings are cut to 60 bytes. The domain is $ROS_DOMAIN_ID; the network
  * $CYCLONEDDS_URI.
  */
@@ -67,7 +71,7 @@ static void doubles(const double *v, unsigned n) {
 }
 
 int main(int argc, char **argv) {
-  double seconds = argc > 1 ? atof(argv[1]) : 3;
+  double seconds = argc > 1 ? atof(argv[1]) : 3, sw = argc > 2 ? atof(argv[2]) : 1e9;
   const char *d = getenv("ROS_DOMAIN_ID");
   pp = dds_create_participant(d ? atoi(d) : 0, NULL, NULL);
   if (pp < 0) {
@@ -75,20 +79,37 @@ int main(int argc, char **argv) {
     return 1;
   }
   dds_entity_t cmd = endpoint(1, &std_msgs_msg_dds__Float64MultiArray__desc, "rt/hood_position/commands");
+  dds_entity_t ref = endpoint(1, &control_msgs_msg_dds__MultiDOFCommand__desc, "rt/hood_position/reference");
   dds_entity_t trj = endpoint(1, &trajectory_msgs_msg_dds__JointTrajectory__desc, "rt/arm_trajectory/joint_trajectory");
   dds_entity_t pid = endpoint(0, &control_msgs_msg_dds__MultiDOFStateStamped__desc, "rt/hood_position/controller_state");
   dds_entity_t jtc = endpoint(0, &control_msgs_msg_dds__JointTrajectoryControllerState__desc, "rt/arm_trajectory/controller_state");
   dds_entity_t dyn = endpoint(0, &control_msgs_msg_dds__DynamicJointState__desc, "rt/dynamic_joint_states");
 
   dds_time_t start = dds_time(), end = start + (dds_duration_t)(seconds * 1e9), lastCmd = 0, lastPrint = 0;
-  int sent = 0, bad = 0, gotTraj = 0;
+  int sent = 0, bad = 0, gotTraj = 0, refSent = 0, refBad = 0;
   dds_time_t lastTraj = 0;
   double one[1] = {0.4}, two[2] = {0.1, 0.2};
   void *s[1];
   dds_sample_info_t info[1];
   while (dds_time() < end) {
     dds_time_t now = dds_time();
-    if (matched(cmd) && now - lastCmd >= DDS_MSECS(50)) {
+    if (now - start >= (dds_duration_t)(sw * 1e9)) {
+      if (matched(ref) && now - lastCmd >= DDS_MSECS(50)) {
+        control_msgs_msg_dds__MultiDOFCommand_ m;
+        memset(&m, 0, sizeof m);
+        char *hood[1] = {"hood_joint"}, *turret[1] = {"turret_joint"};
+        double v[1] = {0.3};
+        m.dof_names._buffer = refBad ? hood : turret;
+        m.dof_names._length = m.dof_names._maximum = 1;
+        m.values._buffer = v;
+        m.values._length = m.values._maximum = 1;
+        if (dds_write(ref, &m) == 0) {
+          if (refBad) refSent++;
+          refBad = 1;
+        }
+        lastCmd = now;
+      }
+    } else if (matched(cmd) && now - lastCmd >= DDS_MSECS(50)) {
       std_msgs_msg_dds__Float64MultiArray_ m;
       memset(&m, 0, sizeof m);
       int wrong = !bad && now - start > DDS_SECS(1);
@@ -186,7 +207,7 @@ int main(int argc, char **argv) {
       dds_return_loan(dyn, s, 1);
       s[0] = NULL;
     }
-    printf("{\"sent\":%d,\"bad\":%d}\n", sent, bad);
+    printf("{\"sent\":%d,\"bad\":%d,\"ref_sent\":%d,\"ref_bad\":%d}\n", sent, bad, refSent, refBad);
     fflush(stdout);
   }
   dds_delete(pp);
