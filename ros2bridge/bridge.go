@@ -13,8 +13,8 @@
 // std_msgs/msg/Float64MultiArray as ros2_controllers' forward command
 // controllers take it, and for the PID controllers <controller>/reference,
 // control_msgs/msg/MultiDOFCommand as pid_controller takes it; all best
-// effort, so that reliable and best-effort publishers both match. A command that does not decode, or that its controller refuses,
-// is counted (the controller's Refused, Stats.Refused) and logged, a few
+// effort, so that reliable and best-effort publishers both match. A
+// command that does not decode, or that its controller refuses, is counted (the controller's Refused, Stats.Refused) and logged, a few
 // at once then one a second per controller; it never reaches an output.
 // The service ~/enable (std_srvs/srv/SetBool) enables the robot where
 // the ROS 1 bridge's /frcd/enable does (the sim; real hardware only when
@@ -240,22 +240,10 @@ const (
 // commandHandler is c's command topic's message and handler, or a nil
 // handler for a command type without a ROS 2 topic.
 func (b *Bridge) commandHandler(c *control.Controller) (ros2msg.Message, func(rtps.Sample)) {
-	var mu sync.Mutex // the message
-	count := b.counter(c, "/"+c.Name+"/"+c.Topic())
-	// take is the handler decoding into the reused message m (mu held)
-	// and passing it on by apply.
+	// take is the handler decoding into the reused message m and passing
+	// it on by apply.
 	take := func(m ros2msg.Message, apply func() error) (ros2msg.Message, func(rtps.Sample)) {
-		return m, func(s rtps.Sample) {
-			defer b.guard()
-			mu.Lock()
-			defer mu.Unlock()
-			if err := ros2msg.Unmarshal(s.Payload, m); err != nil {
-				c.Refuse()
-				count(err)
-				return
-			}
-			count(apply())
-		}
+		return m, b.decodeHandler(c, c.Topic(), m, apply)
 	}
 	switch c.Takes() {
 	case control.Float64:
@@ -282,8 +270,8 @@ func (b *Bridge) commandHandler(c *control.Controller) (ros2msg.Message, func(rt
 
 // decodeHandler is the handler of c's topic (under its name) that
 // decodes each sample into m and passes it on by apply (m held for it),
-// counting and logging what is refused as every command. It serves
-// ros2_controllers' forms: forward_command_controller's "~/commands"
+// counting and logging what is refused. Every command topic uses it, and
+// so do ros2_controllers' forms: forward_command_controller's "~/commands"
 // (std_msgs/msg/Float64MultiArray, one value per joint; jazzy ed360c97
 // forward_controllers_base.cpp drops a message with a value that is not
 // finite and fails its update on one of the wrong length: frcd refuses
