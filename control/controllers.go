@@ -3,6 +3,7 @@ package control
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -107,6 +108,64 @@ func (c *Controller) Topic() string {
 		return "command"
 	}
 	return c.typ.Topic
+}
+
+// ForwardTopic is the topic under a controller's name on which ROS 2's
+// forward command controllers take one value per joint
+// (std_msgs/msg/Float64MultiArray on "~/commands",
+// ros-controls/ros2_controllers forward_command_controller).
+const ForwardTopic = "commands"
+
+// ForwardTopic is the controller's forward command topic under its name
+// (ForwardTopic), or "" when its type takes none (Type.Forward).
+func (c *Controller) ForwardTopic() string {
+	if !c.typ.Forward {
+		return ""
+	}
+	return ForwardTopic
+}
+
+// CommandJoints gives the controller one value per joint, in the order of
+// Joints, as a forward command controller takes them: a group's
+// CommandGroup, a one-joint controller's Command of the only value. A
+// command of another length is refused whole and counted, as are the
+// values Command and CommandGroup refuse. It is safe to call from any
+// goroutine.
+func (c *Controller) CommandJoints(vs []float64, now time.Duration) error {
+	if c.takesArray() {
+		return c.CommandGroup(vs, now)
+	}
+	if len(vs) != 1 {
+		c.Refuse()
+		return fmt.Errorf("controller %q: %d values for its one joint: %w", c.Name, len(vs), ErrRefused)
+	}
+	return c.Command(vs[0], now)
+}
+
+// ReferenceTopic is the topic under a PID controller's name on which ROS
+// 2's pid_controller takes its reference (control_msgs/msg/MultiDOFCommand
+// on "~/reference", ros-controls/ros2_controllers pid_controller).
+const ReferenceTopic = "reference"
+
+// ReferenceTopic is the controller's reference topic under its name
+// (ReferenceTopic) when it runs a PID (HasPID), else "".
+func (c *Controller) ReferenceTopic() string {
+	if !c.HasPID() {
+		return ""
+	}
+	return ReferenceTopic
+}
+
+// CommandDOFs gives the controller one value per joint named in names
+// (pid_controller's reference): names are its Joints, or none for values
+// in their order. Other names, another count, or a value Command refuses
+// is refused and counted. It is safe to call from any goroutine.
+func (c *Controller) CommandDOFs(names []string, vs []float64, now time.Duration) error {
+	if len(names) != 0 && !slices.Equal(names, c.Joints) {
+		c.Refuse()
+		return fmt.Errorf("controller %q: names %q, want %q or none: %w", c.Name, names, c.Joints, ErrRefused)
+	}
+	return c.CommandJoints(vs, now)
 }
 
 // HardwareInterface is what ros_control's controller_manager lists as the

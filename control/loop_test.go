@@ -325,23 +325,8 @@ func TestGroupController(t *testing.T) {
 	const gYAML = "joints:\n  - {name: left, type: talon, id: 0}\n  - {name: right, type: talon, id: 1}\n" +
 		"controllers:\n  js: {type: joint_state_controller/JointStateController}\n" +
 		"  drive: {type: voltage_controllers/JointGroupVoltageController, joints: [right, left], timeout: 0.05}\n"
-	u, ul := urdf.Parse("g.urdf", []byte(gURDF))
-	c, cl := config.Parse("g.yaml", []byte(gYAML))
-	r, xl := robot.Check(u, c)
-	if ul.Errors()+cl.Errors()+xl.Errors() > 0 {
-		t.Fatalf("robot: %v %v %v", ul, cl, xl)
-	}
-	reg := interfaces.NewRegistry()
 	var left, right interfaces.JointCommand
-	for name, h := range map[string]*interfaces.JointCommand{"left": &left, "right": &right} {
-		if err := interfaces.RegisterCommand(reg, name, name, interfaces.Voltage, h); err != nil {
-			t.Fatal(err)
-		}
-	}
-	l, err := New(r, reg, nil, &fakeDS{hal.DSState{Enabled: true, Attached: true}}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := voltageLoop(t, gURDF, gYAML, map[string]*interfaces.JointCommand{"left": &left, "right": &right})
 	if len(l.Controllers()) != 1 {
 		t.Fatalf("controllers %d, want 1 (the joint state controller takes no commands)", len(l.Controllers()))
 	}

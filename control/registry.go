@@ -30,6 +30,12 @@ type Type struct {
 	// under the controller's name ("command" when empty).
 	Takes Command
 	Topic string
+	// Forward: its controllers also take their command as ros2_controllers'
+	// forward command controllers take theirs (forward_command_controller,
+	// position_controllers/JointGroupPositionController and the like):
+	// one value per joint, in the order of its joints, on
+	// NAME/ForwardTopic (Controller.CommandJoints).
+	Forward bool
 	// Timeout is how long a command holds by default: LoopTimeout for
 	// the loop's command_timeout, NoTimeout for a set point that holds
 	// until replaced (while enabled). TimeoutKey names the key that sets

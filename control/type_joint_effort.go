@@ -8,7 +8,7 @@ import (
 func init() { MustRegister(jointEffortType) }
 
 // jointEffortType is a PID on the measured effort, to volts.
-var jointEffortType = &Type{family: kindEffort, iface: interfaces.Voltage, Config: config.JointControllerType(
+var jointEffortType = &Type{Forward: true, family: kindEffort, iface: interfaces.Voltage, Config: config.JointControllerType(
 	config.JointEffortController, "Holds a joint at a commanded effort: a PID on the PDP-measured effort.",
 	"As ros_controllers' effort_controllers/JointEffortController; a speed controller has no effort input, so a PID "+
 		"closes the loop on the effort the PDP measures (current × k_eff; needs pdp_ch), and gains. Command: "+

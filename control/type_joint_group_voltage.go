@@ -9,7 +9,7 @@ func init() { MustRegister(jointGroupVoltageType) }
 
 // jointGroupVoltageType forwards one voltage per joint to several speed
 // controllers.
-var jointGroupVoltageType = &Type{family: kindGroup, iface: interfaces.Voltage, Takes: Float64Array, Config: &config.Type{
+var jointGroupVoltageType = &Type{Forward: true, family: kindGroup, iface: interfaces.Voltage, Takes: Float64Array, Config: &config.Type{
 	Name: config.JointGroupVoltage, Check: config.CheckController,
 	Summary: "Forwards one voltage per joint to several speed controllers.",
 	Doc: "frcd's own, like forward_command_controller's group controllers. Command: std_msgs/Float64MultiArray on " +

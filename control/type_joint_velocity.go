@@ -9,7 +9,7 @@ func init() { MustRegister(jointVelocityType) }
 
 // jointVelocityType is a velocity PID plus feedforward to volts, or the
 // device's own velocity loop (closed_loop: device).
-var jointVelocityType = &Type{family: kindVelocity, iface: interfaces.Voltage, Config: config.JointControllerType(
+var jointVelocityType = &Type{Forward: true, family: kindVelocity, iface: interfaces.Voltage, Config: config.JointControllerType(
 	config.JointVelocityController, "Holds a joint at a commanded velocity: a PID plus feedforward, output in volts.",
 	"As ros_controllers' effort_controllers/JointVelocityController, with the PID's output in volts. Command: "+
 		"std_msgs/Float64 in rad/s or m/s on /NAME/command. Needs a measured velocity (an encoder or analog input), and gains.",

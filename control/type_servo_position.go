@@ -8,7 +8,7 @@ import (
 func init() { MustRegister(servoPositionType) }
 
 // servoPositionType forwards an angle to a servo, which holds it itself.
-var servoPositionType = &Type{family: kindForward, iface: interfaces.Position, Timeout: NoTimeout, Config: holds(config.JointControllerType(
+var servoPositionType = &Type{Forward: true, family: kindForward, iface: interfaces.Position, Timeout: NoTimeout, Config: holds(config.JointControllerType(
 	config.ServoPositionController, "Forwards a position command to a servo.",
 	"ros_controllers' position_controllers/JointPositionController: the servo holds the angle itself. Command: "+
 		"std_msgs/Float64 in rad on /NAME/command.",

@@ -8,9 +8,13 @@
 //
 // and subscribes each controller's command topic, <controller>/command,
 // std_msgs/msg/Float64 (one joint) or std_msgs/msg/Float64MultiArray (a
-// group), best effort so that reliable and best-effort publishers both
-// match. A command that does not decode, or that its controller refuses,
-// is counted (the controller's Refused, Stats.Refused) and logged, a few
+// group), and, for the types that forward a value per joint (voltage,
+// position, velocity, effort), <controller>/commands,
+// std_msgs/msg/Float64MultiArray as ros2_controllers' forward command
+// controllers take it, and for the PID controllers <controller>/reference,
+// control_msgs/msg/MultiDOFCommand as pid_controller takes it; all best
+// effort, so that reliable and best-effort publishers both match. A
+// command that does not decode, or that its controller refuses, is counted (the controller's Refused, Stats.Refused) and logged, a few
 // at once then one a second per controller; it never reaches an output.
 // The service ~/enable (std_srvs/srv/SetBool) enables the robot where
 // the ROS 1 bridge's /frcd/enable does (the sim; real hardware only when
@@ -107,10 +111,11 @@ type Bridge struct {
 	snap    *control.Snapshot
 	build   *jointstate.Builder
 	js      ros2msg.JointState
-	st      *stateTopics  // state.go
-	out     *rosout       // rosout.go
-	sensors *sensorTopics // sensors.go
-	sim     *simTopics    // sim.go
+	st      *stateTopics   // state.go
+	out     *rosout        // rosout.go
+	sensors *sensorTopics  // sensors.go
+	sim     *simTopics     // sim.go
+	ctl     *controlTopics // control_state.go
 
 	jointStates, commands, refused, publishErr atomic.Uint64
 	closeOnce                                  sync.Once
@@ -166,6 +171,9 @@ func New(o Options) (*Bridge, error) {
 	if err := b.setupState(); err != nil {
 		return fail(err)
 	}
+	if err := b.setupControlStates(); err != nil {
+		return fail(err)
+	}
 	if err := b.setupSensors(); err != nil {
 		return fail(err)
 	}
@@ -199,6 +207,20 @@ func New(o Options) (*Bridge, error) {
 		if _, err := n.Subscribe(c.Name+"/"+c.Topic(), msg, commandQoS, handler); err != nil {
 			return fail(err)
 		}
+		if t := c.ForwardTopic(); t != "" {
+			var m ros2msg.Float64MultiArray
+			h := b.decodeHandler(c, t, &m, func() error { return c.CommandJoints(m.Data, b.o.Clock()) })
+			if _, err := n.Subscribe(c.Name+"/"+t, &m, commandQoS, h); err != nil {
+				return fail(err)
+			}
+		}
+		if t := c.ReferenceTopic(); t != "" {
+			var m ros2msg.MultiDOFCommand
+			h := b.decodeHandler(c, t, &m, func() error { return c.CommandDOFs(m.DOFNames, m.Values, b.o.Clock()) })
+			if _, err := n.Subscribe(c.Name+"/"+t, &m, commandQoS, h); err != nil {
+				return fail(err)
+			}
+		}
 	}
 	return b, nil
 }
@@ -218,22 +240,10 @@ const (
 // commandHandler is c's command topic's message and handler, or a nil
 // handler for a command type without a ROS 2 topic.
 func (b *Bridge) commandHandler(c *control.Controller) (ros2msg.Message, func(rtps.Sample)) {
-	var mu sync.Mutex // the message
-	count := b.counter(c, "/"+c.Name+"/"+c.Topic())
-	// take is the handler decoding into the reused message m (mu held)
-	// and passing it on by apply.
+	// take is the handler decoding into the reused message m and passing
+	// it on by apply.
 	take := func(m ros2msg.Message, apply func() error) (ros2msg.Message, func(rtps.Sample)) {
-		return m, func(s rtps.Sample) {
-			defer b.guard()
-			mu.Lock()
-			defer mu.Unlock()
-			if err := ros2msg.Unmarshal(s.Payload, m); err != nil {
-				c.Refuse()
-				count(err)
-				return
-			}
-			count(apply())
-		}
+		return m, b.decodeHandler(c, c.Topic(), m, apply)
 	}
 	switch c.Takes() {
 	case control.Float64:
@@ -256,6 +266,32 @@ func (b *Bridge) commandHandler(c *control.Controller) (ros2msg.Message, func(rt
 		return take(&m, func() error { return c.CommandGroup(m.Data, b.o.Clock()) })
 	}
 	return nil, nil
+}
+
+// decodeHandler is the handler of c's topic (under its name) that
+// decodes each sample into m and passes it on by apply (m held for it),
+// counting and logging what is refused. Every command topic uses it, and
+// so do ros2_controllers' forms: forward_command_controller's "~/commands"
+// (std_msgs/msg/Float64MultiArray, one value per joint; jazzy ed360c97
+// forward_controllers_base.cpp drops a message with a value that is not
+// finite and fails its update on one of the wrong length: frcd refuses
+// both on arrival) and pid_controller's "~/reference"
+// (control_msgs/msg/MultiDOFCommand: dof_names the joint or none, values
+// one; values_dot is not used, frcd's PIDs take no reference rate).
+func (b *Bridge) decodeHandler(c *control.Controller, topic string, m ros2msg.Message, apply func() error) func(rtps.Sample) {
+	var mu sync.Mutex // m
+	count := b.counter(c, "/"+c.Name+"/"+topic)
+	return func(s rtps.Sample) {
+		defer b.guard()
+		mu.Lock()
+		defer mu.Unlock()
+		if err := ros2msg.Unmarshal(s.Payload, m); err != nil {
+			c.Refuse()
+			count(err)
+			return
+		}
+		count(apply())
+	}
 }
 
 // enable answers ~/enable: std_srvs/srv/SetBool {bool data} ->
@@ -336,5 +372,6 @@ func (b *Bridge) Publish() time.Duration {
 		return b.snap.Now
 	}
 	b.jointStates.Add(1)
+	b.publishDynamicJointStates(b.js.Header.Stamp)
 	return b.snap.Now
 }

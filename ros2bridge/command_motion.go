@@ -6,7 +6,6 @@ import (
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/internal/ratelimit"
 	"github.com/frcd/frcd/ros2msg"
-	"github.com/frcd/frcd/rtps"
 )
 
 // Commands that are not one value or one per joint, in ros2_controllers'
@@ -91,20 +90,7 @@ func (b *Bridge) subscribeMotion(c *control.Controller) (bool, error) {
 		return false, nil
 	}
 	for _, s := range subs {
-		s := s
-		count := b.counter(c, "/"+c.Name+"/"+s.topic)
-		var mu sync.Mutex // s.msg, decoded into in place
-		handler := func(smp rtps.Sample) {
-			defer b.guard()
-			mu.Lock()
-			defer mu.Unlock()
-			if err := ros2msg.Unmarshal(smp.Payload, s.msg); err != nil {
-				c.Refuse()
-				count(err)
-				return
-			}
-			count(s.apply(s.msg))
-		}
+		handler := b.decodeHandler(c, s.topic, s.msg, func() error { return s.apply(s.msg) })
 		if _, err := b.node.Subscribe(c.Name+"/"+s.topic, s.msg, commandQoS, handler); err != nil {
 			return true, err
 		}

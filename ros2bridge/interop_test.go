@@ -46,17 +46,7 @@ func TestCycloneCommands(t *testing.T) {
 		t.Skip("runs a Cyclone DDS peer: skipped with -short")
 	}
 	bin := ddstest.Cyclone.Program(t, "testdata/cyclone/action_client.c", "testdata/ActionCyclone.idl")
-	r, list, err := robot.Load(exampleURDF, motionYAML(t))
-	if err != nil || list.Errors() > 0 {
-		t.Fatalf("%v %v", err, list)
-	}
-	domain := ddstest.Domain()
-	d, err := daemon.NewSim(r, daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{ROS2: &daemon.ROS2Options{
-		Node: ros2node.Config{Name: "frcd", RTPS: rtps.Config{Domain: domain, MaxPeerID: ddstest.MaxPeerID, Logf: t.Logf}}, Logf: t.Logf}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tooltest.Serve(t, d.Run)
+	d, domain := cycloneSim(t, motionYAML(t))
 	env := ddstest.Env(domain)
 
 	p0, _ := d.Sim.Pose()

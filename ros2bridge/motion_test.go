@@ -131,24 +131,7 @@ func TestTwistDrivesBase(t *testing.T) {
 	// command, then steps the loop 5 cycles.
 	drive := func(w *rtps.Writer, m ros2msg.Message) {
 		t.Helper()
-		before := b.Stats()
-		// (sent again every 50 ms until taken: the bridge's reader may
-		// not know the writer yet)
-		for i := 0; ; i++ {
-			if st := b.Stats(); st.Commands != before.Commands || st.Refused != before.Refused {
-				break
-			}
-			if i%50 == 0 {
-				if err := w.Write(ros2msg.Marshal(nil, m)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			select {
-			case <-ctx.Done():
-				t.Fatalf("twist not taken: stats %+v", b.Stats())
-			case <-time.After(time.Millisecond):
-			}
-		}
+		untilTaken(t, ctx, b, func() error { return w.Write(ros2msg.Marshal(nil, m)) })
 		for range 5 {
 			d.Step()
 		}
@@ -187,6 +170,28 @@ func TestTwistDrivesBase(t *testing.T) {
 	}
 	if v := volts(); v != 0 {
 		t.Fatalf("the left wheels get %.2f V past the twist's timeout", v)
+	}
+}
+
+// untilTaken sends a command by send, again every 50 ms, until the bridge
+// has taken or refused one more (its reader may not know the writer yet).
+func untilTaken(t *testing.T, ctx context.Context, b *ros2bridge.Bridge, send func() error) {
+	t.Helper()
+	before := b.Stats()
+	for i := 0; ; i++ {
+		if st := b.Stats(); st.Commands != before.Commands || st.Refused != before.Refused {
+			return
+		}
+		if i%50 == 0 {
+			if err := send(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("command not taken: stats %+v", b.Stats())
+		case <-time.After(time.Millisecond):
+		}
 	}
 }
 

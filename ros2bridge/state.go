@@ -235,6 +235,7 @@ func (b *Bridge) publishState() {
 			IClamp: p.IClamp, Antiwindup: true}
 		count(s.ctlStates[i].Publish(&s.ctlState))
 	}
+	b.publishControlStates(stamp, count)
 	b.publishOdometry(stamp, count)
 	b.publishTFJoints(stamp)
 	b.publishSensors(count)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/ros2bridge"
 	"github.com/frcd/frcd/ros2msg"
@@ -187,10 +188,12 @@ func TestStateTopics(t *testing.T) {
 // TestStatePublishAllocatesNothing: with the loop running between
 // publications, once each writer's history is full (keep last 10: then
 // it reuses the evicted sample's buffer), /joint_states and the state
-// topics (IMUs, PDP, controller state, the Driver Station's, /tf) allocate nothing; only
+// topics (IMUs, PDP, controller state, the Driver Station's, /tf, a PID's
+// and a running trajectory's controller_state, /dynamic_joint_states)
+// allocate nothing; only
 // /diagnostics, once a second of loop time, builds strings.
 func TestStatePublishAllocatesNothing(t *testing.T) {
-	d, b, _ := newBridge(t, nil, func(o *ros2bridge.Options) {
+	d, b, _ := newBridgeFor(t, controlYAML(t), nil, func(o *ros2bridge.Options) {
 		o.State.Static = []ros2bridge.StaticTransform{{Parent: "a", Child: "b", Rotation: [4]float64{0, 0, 0, 1}}}
 		o.State.DriverStation = func(dst *hal.DSInfo) { // a joystick and the match: the driver_station/ topics too
 			dst.Joysticks[0].NumAxes, dst.Joysticks[0].NumButtons, dst.Joysticks[0].NumPOVs = 4, 10, 1
@@ -198,7 +201,13 @@ func TestStatePublishAllocatesNothing(t *testing.T) {
 		}
 		o.State.Movable, _ = exampleMovable(t) // /tf
 	})
-	for range 11 { // sizes the messages, fills each writer's history (keep last 10), the first /diagnostics
+	// A 10 s trajectory runs: its controller_state is sent each cycle.
+	arm := controller(t, d, "arm_trajectory")
+	if _, err := arm.FollowTrajectory(&control.Trajectory{Joints: []string{"shoulder_joint", "elevator_joint"},
+		Points: []control.TrajectoryPoint{{Time: 10, Positions: []float64{0.5, 0.3}}}}, d.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for range 25 { // sizes the messages, fills each writer's history (keep last 10; /drive/odom at half the rate), the first /diagnostics
 		d.Step()
 		b.Publish()
 	}
@@ -206,8 +215,14 @@ func TestStatePublishAllocatesNothing(t *testing.T) {
 		b.Publish()
 	}
 	step := testing.AllocsPerRun(5, func() { d.Step() })
-	if n := testing.AllocsPerRun(5, func() { d.Step(); b.Publish() }); n != step { // 23 cycles in all: under a second
+	fb := &control.TrajectoryFeedback{}
+	arm.Feedback(fb)
+	before := fb.Stamp
+	if n := testing.AllocsPerRun(5, func() { d.Step(); b.Publish() }); n != step { // 37 cycles in all: under a second
 		t.Fatalf("Step and Publish allocate %v times, Step alone %v", n, step)
+	}
+	if arm.Feedback(fb); fb.Stamp <= before || len(fb.Desired) != 2 {
+		t.Fatalf("the trajectory's feedback stamped %v, then %v (%d joints): no controller_state was due", before, fb.Stamp, len(fb.Desired))
 	}
 }
 

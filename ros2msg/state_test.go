@@ -22,6 +22,51 @@ func stateMessages() []Message {
 			Twist: Twist{Linear: Vector3{X: 1}, Angular: Vector3{Z: 2}}, TwistCovariance: [36]float64{35: 1e-2}},
 		&JointControllerState{Header: h, SetPoint: 1, ProcessValue: 2, ProcessValueDot: 3, Error: 4, TimeStep: 5, Command: 6, P: 7, I: 8, D: 9, IClamp: 10, Antiwindup: true},
 		&Log{Stamp: Time{1, 2}, Level: LogWarn, Name: "frcd", Msg: "hello", File: "f.go", Function: "F", Line: 42},
+		&MultiDOFStateStamped{Header: h, DOFStates: []SingleDOFState{{Name: "hood_joint", Reference: 1, Feedback: 2, FeedbackDot: 3, Error: 4,
+			ErrorDot: 5, TimeStep: 6, Output: 7}, {Name: "b", Output: -1}}},
+		jtcState(false),
+		&MultiDOFCommand{DOFNames: []string{"hood_joint"}, Values: []float64{0.4}, ValuesDot: []float64{0.1}},
+		&DynamicJointState{Header: h, JointNames: []string{"a", "b"}, InterfaceValues: []InterfaceValue{
+			{InterfaceNames: []string{"position", "velocity", "effort"}, Values: []float64{1, 2, 3}}, {InterfaceNames: []string{"position"}, Values: []float64{4}}}},
+	}
+}
+
+// jtcState is a filled JointTrajectoryControllerState in Jazzy's layout
+// or Humble's.
+func jtcState(humble bool) *JointTrajectoryControllerState {
+	pt := func(v float64) JointTrajectoryPoint {
+		return JointTrajectoryPoint{Positions: []float64{v, v + 1}, Velocities: []float64{v + 2, v + 3}, Accelerations: []float64{v + 4},
+			Effort: []float64{v + 5}, TimeFromStart: Duration{1, 500}}
+	}
+	m := &JointTrajectoryControllerState{Header: Header{Stamp: Time{7, 8}}, JointNames: []string{"shoulder_joint", "elevator_joint"},
+		Reference: pt(1), Feedback: pt(10), Error: pt(20), Output: pt(30), MultiDOFJointNames: []string{"x"}, Humble: humble}
+	if humble {
+		m.Desired, m.Actual = pt(40), pt(50)
+	} else {
+		m.SpeedScalingFactor = 1
+	}
+	return m
+}
+
+// TestJointTrajectoryControllerStateLayouts: Humble's layout has two
+// more points and two more empty multi-DOF points than Jazzy's, and no
+// speed_scaling_factor; each decodes to itself, and Humble's does not
+// decode as Jazzy's message.
+func TestJointTrajectoryControllerStateLayouts(t *testing.T) {
+	jazzy, humble := Marshal(nil, jtcState(false)), Marshal(nil, jtcState(true))
+	if len(humble) <= len(jazzy) {
+		t.Errorf("Humble's is %d bytes, Jazzy's %d: want Humble's two more points", len(humble), len(jazzy))
+	}
+	h := &JointTrajectoryControllerState{Humble: true}
+	if err := Unmarshal(humble, h); err != nil || !reflect.DeepEqual(h, jtcState(true)) {
+		t.Errorf("Humble's decoded as %+v, %v", h, err)
+	}
+	j := &JointTrajectoryControllerState{}
+	if err := Unmarshal(jazzy, j); err != nil || !reflect.DeepEqual(j, jtcState(false)) {
+		t.Errorf("Jazzy's decoded as %+v, %v", j, err)
+	}
+	if err := Unmarshal(humble, j); err == nil && reflect.DeepEqual(j, jtcState(false)) {
+		t.Error("Humble's layout decoded as Jazzy's message")
 	}
 }
 

@@ -40,7 +40,7 @@ import (
 // definitions are the fields of every message whose hash frcd announces,
 // in .msg syntax with full type names ("pkg/msg/T"); a nested type must be
 // here too. ros2/common_interfaces, ros2/rcl_interfaces,
-// ros2/geometry2 (tf2_msgs), ros-controls/control_msgs,
+// ros2/geometry2 (tf2_msgs), ros-controls/control_msgs (jazzy f901df26),
 // ros2/rmw_dds_common, as their .msg files have them.
 var definitions = map[string]string{
 	"builtin_interfaces/msg/Time":      "int32 sec; uint32 nanosec",
@@ -89,7 +89,29 @@ var definitions = map[string]string{
 		"rmw_dds_common/msg/Gid[] reader_gid_seq; rmw_dds_common/msg/Gid[] writer_gid_seq",
 	"rmw_dds_common/msg/ParticipantEntitiesInfo": "rmw_dds_common/msg/Gid gid; rmw_dds_common/msg/NodeEntitiesInfo[] node_entities_info_seq",
 	"std_srvs/srv/SetBool_Response":              "bool success; string message",
+	"builtin_interfaces/msg/Duration":            "int32 sec; uint32 nanosec",
+	"trajectory_msgs/msg/JointTrajectoryPoint": "float64[] positions; float64[] velocities; float64[] accelerations; float64[] effort; " +
+		"builtin_interfaces/msg/Duration time_from_start",
+	"trajectory_msgs/msg/MultiDOFJointTrajectoryPoint": "geometry_msgs/msg/Transform[] transforms; geometry_msgs/msg/Twist[] velocities; " +
+		"geometry_msgs/msg/Twist[] accelerations; builtin_interfaces/msg/Duration time_from_start",
+	"control_msgs/msg/SingleDOFState": "string name; float64 reference; float64 feedback; float64 feedback_dot; float64 error; " +
+		"float64 error_dot; float64 time_step; float64 output",
+	"control_msgs/msg/MultiDOFStateStamped":           "std_msgs/msg/Header header; control_msgs/msg/SingleDOFState[] dof_states",
+	"control_msgs/msg/JointTrajectoryControllerState": jtcStateFields + "; float64 speed_scaling_factor",
+	"control_msgs/msg/InterfaceValue":                 "string[] interface_names; float64[] values",
+	"control_msgs/msg/MultiDOFCommand":                "string[] dof_names; float64[] values; float64[] values_dot",
+	"control_msgs/msg/DynamicJointState": "std_msgs/msg/Header header; string[] joint_names; " +
+		"control_msgs/msg/InterfaceValue[] interface_values",
 }
+
+// jtcStateFields are JointTrajectoryControllerState's fields before Jazzy
+// (control_msgs 5.3.0) added speed_scaling_factor.
+const jtcStateFields = "std_msgs/msg/Header header; string[] joint_names; " +
+	"trajectory_msgs/msg/JointTrajectoryPoint reference; trajectory_msgs/msg/JointTrajectoryPoint feedback; " +
+	"trajectory_msgs/msg/JointTrajectoryPoint error; trajectory_msgs/msg/JointTrajectoryPoint output; " +
+	"string[] multi_dof_joint_names; trajectory_msgs/msg/MultiDOFJointTrajectoryPoint multi_dof_reference; " +
+	"trajectory_msgs/msg/MultiDOFJointTrajectoryPoint multi_dof_feedback; trajectory_msgs/msg/MultiDOFJointTrajectoryPoint multi_dof_error; " +
+	"trajectory_msgs/msg/MultiDOFJointTrajectoryPoint multi_dof_output"
 
 // primitiveIDs are the .msg primitive types' FieldType ids.
 var primitiveIDs = map[string]int{
@@ -176,14 +198,17 @@ func appendIndividual(b []byte, name string, fields []field) []byte {
 }
 
 // hashableJSON is the text rosidl hashes for rosType.
-func hashableJSON(rosType string) ([]byte, error) {
+func hashableJSON(rosType string) ([]byte, error) { return hashableJSONIn(definitions, rosType) }
+
+// hashableJSONIn is hashableJSON with the definitions in defs.
+func hashableJSONIn(defs map[string]string, rosType string) ([]byte, error) {
 	parsed := map[string][]field{}
 	var load func(name string) error
 	load = func(name string) error {
 		if _, ok := parsed[name]; ok {
 			return nil
 		}
-		def, ok := definitions[name]
+		def, ok := defs[name]
 		if !ok {
 			return fmt.Errorf("ros2msg: no definition of %s", name)
 		}

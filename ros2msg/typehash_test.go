@@ -1,6 +1,9 @@
 package ros2msg
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
 	"testing"
 )
 
@@ -32,6 +35,54 @@ var knownHashes = map[string]string{
 	"rmw_dds_common/msg/Gid":                     "ab6f21cfbb0a6dbb837161e1110c2051a2850ed9f9c53944d7115d9bcebedf71",
 	"rmw_dds_common/msg/NodeEntitiesInfo":        "8ffef65ee2d088c63b1e8fcd31e800ba9fc8dbe0ee15ca60d1676de5218087a7",
 	"rmw_dds_common/msg/ParticipantEntitiesInfo": "91a0593bacdcc50ea9bdcf849a938b128412cc1ea821245c663bcd26f83c295e",
+	// control_msgs 5.x and what they hold, from a Jazzy-era build of
+	// control_msgs (saahu27/aprs@4013b140 aprs_ws/install/control_msgs/
+	// include/control_msgs/control_msgs/msg/detail/*__description.c: the
+	// types' hashes and their *__EXPECTED_HASH of referenced types).
+	"control_msgs/msg/DynamicJointState":               "18024c98a62697680f581108eeed40b28fb4542fa0ac5a8e36f56c62b6813d26",
+	"control_msgs/msg/InterfaceValue":                  "74a12144ef6b7af67533195cb30f7f607d3301b66950208a72d280695f3e190c",
+	"control_msgs/msg/MultiDOFStateStamped":            "08e47e3e734a7d08131b57e14e9f740782f3bf9a1aadabd2a16b54d27e551f0a",
+	"control_msgs/msg/SingleDOFState":                  "fe8365f86265bddfefbd26698975a818bf024a1c267c8ce577cd366ef06d7163",
+	"builtin_interfaces/msg/Duration":                  "e8d009f659816f758b75334ee1a9ca5b5c0b859843261f14c7f937349599d93b",
+	"trajectory_msgs/msg/JointTrajectoryPoint":         "de8907036d8bd45aac6f30cc9044a3d4a329c42cbf719aff7d95a584cfa532d7",
+	"trajectory_msgs/msg/MultiDOFJointTrajectoryPoint": "6ada1085b5ee64eaa069b074968e69f0e27c8c5e6f5bb0586dd1c834ef0e32b8",
+	"geometry_msgs/msg/Transform":                      "beb83fbe698636351461f6f35d1abb20010c43d55374d81bd041f1ba2581fddc",
+	"geometry_msgs/msg/Twist":                          "9c45bf16fe0983d80e3cfe750d6835843d265a9a6c46bd2e609fcddde6fb8d2a",
+	"geometry_msgs/msg/Vector3":                        "cc12fe83e4c02719f1ce8070bfd14aecd40f75a96696a67a2a1f37f7dbb0765d",
+	// From another generated control_msgs (rosidl_generator_c's
+	// multi_dof_command__description.c, found in the code index by its
+	// control_msgs__msg__MultiDOFCommand__get_type_hash).
+	"control_msgs/msg/MultiDOFCommand": "033fb0fa1ffc63a872ca73c61a49ded83a22daa5cc3f074cc28949f73359e677",
+}
+
+// TestJointTrajectoryControllerStateHash: that build of control_msgs
+// predates speed_scaling_factor (5.3.0): its
+// JointTrajectoryControllerState hash is that of the fields before it,
+// which checks the nested trajectory points' descriptions; Jazzy's hash
+// is the same fields and speed_scaling_factor, so it must differ.
+func TestJointTrajectoryControllerStateHash(t *testing.T) {
+	const name = "control_msgs/msg/JointTrajectoryControllerState"
+	old := map[string]string{}
+	for k, v := range definitions {
+		old[k] = v
+	}
+	old[name] = jtcStateFields
+	j, err := hashableJSONIn(old, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(j)
+	if got, want := hex.EncodeToString(sum[:]), "6cb9ac0858fc11b54bd6c0a46f032ea243c16856182276d8eb0875f6ce6a8335"; got != want {
+		t.Errorf("before 5.3.0: %s, want %s\n%s", got, want, j)
+	}
+	jazzy, err := TypeHash(name)
+	if err != nil || jazzy == "RIHS01_"+hex.EncodeToString(sum[:]) {
+		t.Errorf("Jazzy's: %s %v: want another hash than before speed_scaling_factor", jazzy, err)
+	}
+	j, _ = hashableJSON(name)
+	if !strings.Contains(string(j), `{"name": "speed_scaling_factor", "type": {"type_id": 11,`) {
+		t.Errorf("Jazzy's description has no float64 speed_scaling_factor: %s", j)
+	}
 }
 
 func TestTypeHashes(t *testing.T) {
