@@ -13,8 +13,14 @@ import (
 // in the node's namespace (/controller_manager/list_controllers...: what
 // `ros2 control` calls by default), with Jazzy's controller_manager_msgs
 // (ros-controls/ros2_control jazzy 9ffbf97f: controller_manager.cpp
-// "~/list_controllers"..., controller_manager_msgs/msg and srv; Humble's
-// ControllerState and SwitchController differ, docs/ros2.md). The table is
+// "~/list_controllers"..., controller_manager_msgs/msg and srv), or
+// Humble's when the node is Humble's (ros2node.Config.Humble; humble
+// 0941f73c): its ControllerState has no is_async, update_rate or
+// exported_state_interfaces, its HardwareInterface no data_type, its
+// SwitchController request the deprecated start_controllers and
+// stop_controllers (added to activate and deactivate, as Humble's
+// controller manager does) and start_asap, its response no message. The
+// rest are the same in both (docs/ros2.md). The table is
 // control.Manager, the ROS 1 bridge's too: ROS 2's "active" is ROS 1's
 // running, "inactive" stopped or loaded and never run (frcd's controllers
 // need no configuring). Served: list_controllers, list_controller_types,
@@ -93,6 +99,7 @@ func (b *Bridge) serveControllerManager() error {
 		resp.Bool(err == nil)
 	}
 	name := func(req *cdr.Decoder) string { return req.String() }
+	humble := b.o.Node.Humble
 	const pkg = "controller_manager_msgs/srv/"
 	for _, s := range []struct {
 		name, typ string
@@ -105,8 +112,10 @@ func (b *Bridge) serveControllerManager() error {
 				resp.String(c.Name)
 				resp.String(ros2State(c.State))
 				resp.String(c.Type)
-				resp.Bool(false) // is_async
-				resp.Uint16(rate)
+				if !humble {
+					resp.Bool(false) // is_async
+					resp.Uint16(rate)
+				}
 				claimed := claimedInterfaces(c)
 				if c.State == control.Running {
 					resp.Strings(claimed)
@@ -118,10 +127,12 @@ func (b *Bridge) serveControllerManager() error {
 				for _, j := range c.Joints {
 					st = append(st, j+"/position")
 				}
-				resp.Strings(st)  // required_state_interfaces
-				resp.Bool(false)  // is_chainable
-				resp.Bool(false)  // is_chained
-				resp.Strings(nil) // exported_state_interfaces
+				resp.Strings(st) // required_state_interfaces
+				resp.Bool(false) // is_chainable
+				resp.Bool(false) // is_chained
+				if !humble {
+					resp.Strings(nil) // exported_state_interfaces
+				}
 				resp.Strings(nil) // reference_interfaces
 				resp.SeqLen(0)    // chain_connections
 			}
@@ -147,20 +158,22 @@ func (b *Bridge) serveControllerManager() error {
 					cmds = append(cmds, hwi{n, true, c.State == control.Running})
 				}
 			}
+			hw := func(name string, available, claimed bool) {
+				resp.String(name)
+				if !humble {
+					resp.String("double") // data_type
+				}
+				resp.Bool(available)
+				resp.Bool(claimed)
+			}
 			resp.SeqLen(len(cmds))
 			for _, h := range cmds {
-				resp.String(h.name)
-				resp.String("double")
-				resp.Bool(h.available)
-				resp.Bool(h.claim)
+				hw(h.name, h.available, h.claim)
 			}
 			resp.SeqLen(len(jointNames) * len(stateInterfaces))
 			for _, j := range jointNames {
 				for _, s := range stateInterfaces {
-					resp.String(j + "/" + s)
-					resp.String("double")
-					resp.Bool(true)
-					resp.Bool(false)
+					hw(j+"/"+s, true, false)
 				}
 			}
 			return nil
@@ -184,7 +197,14 @@ func (b *Bridge) serveControllerManager() error {
 		}},
 		{"switch_controller", "SwitchController", func(req *cdr.Decoder, resp *cdr.Encoder) error {
 			activate, deactivate := req.Strings(nil), req.Strings(nil)
+			if humble { // start_controllers, stop_controllers
+				activate = append(activate, req.Strings(nil)...)
+				deactivate = append(deactivate, req.Strings(nil)...)
+			}
 			strictness := req.Int32()
+			if humble {
+				req.Bool() // start_asap
+			}
 			req.Bool()   // activate_asap: the switch is at once
 			req.Int32()  // timeout: nothing to wait for
 			req.Uint32() //
@@ -198,7 +218,9 @@ func (b *Bridge) serveControllerManager() error {
 				b.o.Logf("ros2: %v", err)
 			}
 			resp.Bool(done)
-			resp.String(msg)
+			if !humble {
+				resp.String(msg)
+			}
 			return nil
 		}},
 		{"reload_controller_libraries", "ReloadControllerLibraries", func(req *cdr.Decoder, resp *cdr.Encoder) error {

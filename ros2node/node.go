@@ -35,7 +35,15 @@ type Config struct {
 	// (typehash=RIHS01_...;) as Iron and later do; Humble's rmw neither
 	// sends nor reads it. TypeHashesFor says when to set it.
 	TypeHashes bool
+	// Humble says the node's peers are Humble's (ROS_DISTRO humble or
+	// older, HumbleFor): services whose types changed after Humble
+	// answer in Humble's layouts (ros2bridge's controller_manager).
+	Humble bool
 }
+
+// HumbleFor says whether a node in ROS distribution distro speaks
+// Humble's message layouts: Humble or an older one ("" is Jazzy).
+func HumbleFor(distro string) bool { return !TypeHashesFor(distro) }
 
 // TypeHashesFor says whether a node in ROS distribution distro
 // ($ROS_DISTRO) announces type hashes: as Jazzy does unless distro names
