@@ -58,23 +58,27 @@ func dsFill(dst *hal.DSInfo) {
 	dst.Alliance, dst.Station, dst.MatchTime, dst.HasBrownout = "red", 2, 95, true
 }
 
-// topicPeers are the DDS peers that read the newest topics: the ROS
-// distribution frcd's node runs as (Jazzy: each writer's USER_DATA has
-// typehash=...;, which the Cyclone peer reads) and the peer's program.
+// topicPeers are the DDS peers that read the newest topics, and the ROS
+// distribution frcd's node runs as: Jazzy with the Cyclone peer (each
+// writer's USER_DATA has typehash=...;, which it reads), Humble with the
+// Fast DDS one (no type hashes; Fast DDS 2.9.1 does not show a reader its
+// writers' USER_DATA anyway).
 var topicPeers = []struct {
 	peer       *ddstest.Peer
 	src, idl   string
-	typeHashes bool // frcd as Jazzy, and the peer reads USER_DATA
+	typeHashes bool // frcd as Jazzy, and the peer reads USER_DATA; else as Humble
 }{
 	{ddstest.Cyclone, "testdata/cyclone/topics.c", "testdata/Topics.idl", true},
+	{ddstest.FastDDS, "testdata/fastdds/topics.cpp", "testdata/Topics.idl", false},
 }
 
 // TestNewestTopicsInterop runs the example robot on the stepped sim with
-// its ROS 2 bridge on a DDS peer's domain, the turret commanded to 1 rad
+// its ROS 2 bridge on a DDS peer's domain (topicPeers), the turret commanded to 1 rad
 // and stepped there, then frozen (the bridge publishes on, the sim no
 // longer steps, so every sample holds the sim's state as the test reads
 // it). A Cyclone DDS peer (testdata/cyclone/topics.c, types from
-// Topics.idl by idlc, ROS 2's type names) reads, in any order:
+// Topics.idl by idlc, ROS 2's type names), then a Fast DDS one
+// (testdata/fastdds/topics.cpp, types by fastddsgen), reads, in any order:
 // driver_station/joy0 (sensor_msgs/Joy: the axes, the POV as x 1 y 0,
 // buttons 1 0 1), enabled, estop, attached, mode, brownout, alliance,
 // station and match_time as the Driver Station and the loop say; the
@@ -99,7 +103,7 @@ func TestNewestTopicsInterop(t *testing.T) {
 				o.State.DriverStation = dsFill
 				o.State.Movable = movable
 				o.Node.RTPS = rtps.Config{Domain: domain, MaxPeerID: ddstest.MaxPeerID, Logf: t.Logf}
-				o.Node.TypeHashes = p.typeHashes
+				o.Node.TypeHashes, o.Node.Humble = p.typeHashes, !p.typeHashes
 			})
 			turret := d.Loop.Controller("turret_position")
 			if err := turret.Command(1, d.Now()); err != nil {
