@@ -24,7 +24,9 @@ import (
 // control.Manager, the ROS 1 bridge's too: ROS 2's "active" is ROS 1's
 // running, "inactive" stopped or loaded and never run (frcd's controllers
 // need no configuring). Served: list_controllers, list_controller_types,
-// list_hardware_interfaces, load_controller, configure_controller (ok for
+// list_hardware_interfaces, list_hardware_components (one: frcd's robot;
+// Jazzy's HardwareComponentState adds is_async, rw_rate and plugin_name to
+// Humble's), load_controller, configure_controller (ok for
 // a loaded controller), unload_controller, switch_controller and
 // reload_controller_libraries.
 
@@ -73,6 +75,16 @@ func claimedInterfaces(c control.ManagedController) []string {
 	return out
 }
 
+// The one hardware component list_hardware_components gives: frcd's
+// robot, every device of its YAML, a ros2_control "system" component,
+// active (lifecycle_msgs/msg/State PRIMARY_STATE_ACTIVE, ros2/rcl_interfaces
+// lifecycle_msgs/msg/State.msg).
+const (
+	hwComponent     = "frcd"
+	hwClass         = "frcd/Robot"
+	lifecycleActive = 3
+)
+
 // stateInterfaces is what every joint offers.
 var stateInterfaces = []string{"position", "velocity", "effort"}
 
@@ -100,6 +112,38 @@ func (b *Bridge) serveControllerManager() error {
 	}
 	name := func(req *cdr.Decoder) string { return req.String() }
 	humble := b.o.Node.Humble
+	// interfaces writes the command and the state interfaces
+	// (HardwareInterface[] twice).
+	interfaces := func(resp *cdr.Encoder) {
+		type hwi struct {
+			name             string
+			available, claim bool
+		}
+		var cmds []hwi
+		for _, c := range m.List() {
+			for _, n := range claimedInterfaces(c) {
+				cmds = append(cmds, hwi{n, true, c.State == control.Running})
+			}
+		}
+		hw := func(name string, available, claimed bool) {
+			resp.String(name)
+			if !humble {
+				resp.String("double") // data_type
+			}
+			resp.Bool(available)
+			resp.Bool(claimed)
+		}
+		resp.SeqLen(len(cmds))
+		for _, h := range cmds {
+			hw(h.name, h.available, h.claim)
+		}
+		resp.SeqLen(len(jointNames) * len(stateInterfaces))
+		for _, j := range jointNames {
+			for _, s := range stateInterfaces {
+				hw(j+"/"+s, true, false)
+			}
+		}
+	}
 	const pkg = "controller_manager_msgs/srv/"
 	for _, s := range []struct {
 		name, typ string
@@ -148,34 +192,24 @@ func (b *Bridge) serveControllerManager() error {
 			return nil
 		}},
 		{"list_hardware_interfaces", "ListHardwareInterfaces", func(_ *cdr.Decoder, resp *cdr.Encoder) error {
-			type hwi struct {
-				name             string
-				available, claim bool
+			interfaces(resp)
+			return nil
+		}},
+		{"list_hardware_components", "ListHardwareComponents", func(_ *cdr.Decoder, resp *cdr.Encoder) error {
+			resp.SeqLen(1)
+			resp.String(hwComponent)
+			resp.String("system") // type
+			if !humble {
+				resp.Bool(false)  // is_async
+				resp.Uint16(rate) // rw_rate
 			}
-			var cmds []hwi
-			for _, c := range m.List() {
-				for _, n := range claimedInterfaces(c) {
-					cmds = append(cmds, hwi{n, true, c.State == control.Running})
-				}
+			resp.String(hwClass) // class_type
+			if !humble {
+				resp.String(hwClass) // plugin_name
 			}
-			hw := func(name string, available, claimed bool) {
-				resp.String(name)
-				if !humble {
-					resp.String("double") // data_type
-				}
-				resp.Bool(available)
-				resp.Bool(claimed)
-			}
-			resp.SeqLen(len(cmds))
-			for _, h := range cmds {
-				hw(h.name, h.available, h.claim)
-			}
-			resp.SeqLen(len(jointNames) * len(stateInterfaces))
-			for _, j := range jointNames {
-				for _, s := range stateInterfaces {
-					hw(j+"/"+s, true, false)
-				}
-			}
+			resp.Uint8(lifecycleActive) // lifecycle_msgs/State id
+			resp.String("active")       // label
+			interfaces(resp)
 			return nil
 		}},
 		{"load_controller", "LoadController", func(req *cdr.Decoder, resp *cdr.Encoder) error {

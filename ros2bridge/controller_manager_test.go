@@ -61,7 +61,9 @@ func readControllers(t *testing.T, humble bool, r *cdr.Decoder) []controllerStat
 // refuses its commands; a STRICT switch naming an unknown controller
 // fails (Jazzy's says why) and changes nothing; list_hardware_interfaces
 // has the turret's command interface, unclaimed (a double, in Jazzy's);
-// each reply is read to its last byte.
+// list_hardware_components has one, frcd's "system", active (state 3),
+// with the same interfaces (and Jazzy's rw_rate, 100 Hz); each reply is
+// read to its last byte.
 func TestControllerManagerServices(t *testing.T) {
 	for _, humble := range []bool{false, true} {
 		name := map[bool]string{false: "jazzy", true: "humble"}[humble]
@@ -150,13 +152,15 @@ func testControllerManager(t *testing.T, humble bool) {
 	}
 	h := hw(func(*cdr.Encoder) {})
 	n, found := h.SeqLen(4), false
-	iface := func() (name, typ string, avail, claimed bool) {
+	// ifaceOf reads a HardwareInterface.
+	ifaceOf := func(h *cdr.Decoder) (name, typ string, avail, claimed bool) {
 		name, typ = h.String(), "double"
 		if !humble {
 			typ = h.String() // data_type
 		}
 		return name, typ, h.Bool(), h.Bool()
 	}
+	iface := func() (string, string, bool, bool) { return ifaceOf(h) }
 	for range n {
 		name, typ, avail, claimed := iface()
 		if name == "turret_joint/command" {
@@ -171,6 +175,41 @@ func testControllerManager(t *testing.T, humble bool) {
 	}
 	if !found || states == 0 || h.Err() != nil || h.Remaining() != 0 {
 		t.Fatalf("list_hardware_interfaces: turret_joint/command unclaimed %v, %d state interfaces, %v, %d bytes left", found, states, h.Err(), h.Remaining())
+	}
+	// list_hardware_components: frcd's robot, active, with the same
+	// interfaces.
+	hc := c.service("/controller_manager/list_hardware_components", "controller_manager_msgs/srv/ListHardwareComponents", 100e6)(func(*cdr.Encoder) {})
+	if n := hc.SeqLen(4); n != 1 {
+		t.Fatalf("list_hardware_components: %d components", n)
+	}
+	cname, ctype := hc.String(), hc.String()
+	rwRate := uint16(0)
+	if !humble {
+		hc.Bool() // is_async
+		rwRate = hc.Uint16()
+	}
+	class := hc.String()
+	if !humble {
+		if plugin := hc.String(); plugin != class {
+			t.Errorf("plugin_name %q, class_type %q", plugin, class)
+		}
+	}
+	stateID, label := hc.Uint8(), hc.String()
+	cmds, found := hc.SeqLen(4), false
+	for range cmds {
+		name, _, avail, claimed := ifaceOf(hc)
+		found = found || name == "turret_joint/command" && avail && !claimed
+	}
+	if states2 := hc.SeqLen(4); states2 != states {
+		t.Errorf("list_hardware_components: %d state interfaces, list_hardware_interfaces %d", states2, states)
+	}
+	for range states {
+		ifaceOf(hc)
+	}
+	if cname != "frcd" || ctype != "system" || class == "" || rwRate != wantRate || stateID != 3 || label != "active" || !found ||
+		hc.Err() != nil || hc.Remaining() != 0 {
+		t.Fatalf("list_hardware_components: %q %q %q rate %d, state %d %q, turret_joint/command unclaimed %v; %v, %d bytes left",
+			cname, ctype, class, rwRate, stateID, label, found, hc.Err(), hc.Remaining())
 	}
 	if ok, msg := sw([]string{"turret_position"}, nil, 1); !ok || find(readControllers(t, humble, list(func(*cdr.Encoder) {})), "turret_position").state != "active" {
 		t.Fatalf("reactivating turret_position: %v %s", ok, msg)
