@@ -230,19 +230,8 @@ func (b *Bridge) serveControllerManager() error {
 			return nil
 		}},
 		{"switch_controller", "SwitchController", func(req *cdr.Decoder, resp *cdr.Encoder) error {
-			activate, deactivate := req.Strings(nil), req.Strings(nil)
-			if humble { // start_controllers, stop_controllers
-				activate = append(activate, req.Strings(nil)...)
-				deactivate = append(deactivate, req.Strings(nil)...)
-			}
-			strictness := req.Int32()
-			if humble {
-				req.Bool() // start_asap
-			}
-			req.Bool()   // activate_asap: the switch is at once
-			req.Int32()  // timeout: nothing to wait for
-			req.Uint32() //
-			if err := req.Err(); err != nil {
+			activate, deactivate, strictness, err := readSwitch(req, humble)
+			if err != nil {
 				return err
 			}
 			done, err := m.Switch(deactivate, activate, int(strictness))
@@ -271,4 +260,26 @@ func (b *Bridge) serveControllerManager() error {
 		}
 	}
 	return nil
+}
+
+// readSwitch reads a SwitchController request: the controllers to
+// activate and deactivate, and the strictness. Humble's has the
+// deprecated start_controllers and stop_controllers after them, added to
+// them as Humble's controller manager does, and start_asap before
+// activate_asap; the asap flags and the timeout mean nothing to frcd (a
+// switch is at once).
+func readSwitch(req *cdr.Decoder, humble bool) (activate, deactivate []string, strictness int32, err error) {
+	activate, deactivate = req.Strings(nil), req.Strings(nil)
+	if humble { // start_controllers, stop_controllers
+		activate = append(activate, req.Strings(nil)...)
+		deactivate = append(deactivate, req.Strings(nil)...)
+	}
+	strictness = req.Int32()
+	if humble {
+		req.Bool() // start_asap
+	}
+	req.Bool()   // activate_asap
+	req.Int32()  // timeout: sec
+	req.Uint32() // nanosec
+	return activate, deactivate, strictness, req.Err()
 }
