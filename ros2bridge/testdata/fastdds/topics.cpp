@@ -91,16 +91,7 @@ static std::string tf(const tf2_msgs::msg::dds_::TFMessage_ &m) {
 }
 
 int main(int argc, char **argv) {
-  const char *d = std::getenv("ROS_DOMAIN_ID");
-  int domain = d ? std::atoi(d) : 0;
-  DomainParticipantQos pqos;
-  pqos.name("fastdds_topics");
-  ddstest_unicast(pqos, domain);
-  DomainParticipant *pp = DomainParticipantFactory::get_instance()->create_participant(domain, pqos);
-  if (pp == nullptr) {
-    std::fprintf(stderr, "create_participant failed\n");
-    return 1;
-  }
+  DomainParticipant *pp = ddstest_participant("fastdds_topics");
   Subscriber *sub = pp->create_subscriber(SUBSCRIBER_QOS_DEFAULT);
   DataReaderQos rq = DATAREADER_QOS_DEFAULT;
   rq.reliability().kind = RELIABLE_RELIABILITY_QOS;
