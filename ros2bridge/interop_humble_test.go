@@ -23,6 +23,7 @@ type humbleEvent struct {
 	Available int    `json:"available"`
 	Taken     int    `json:"taken"`
 	Done      int    `json:"done"`
+	componentEvent
 }
 
 // TestCycloneServicesHumble: frcd's node as Humble's (no type hashes,
@@ -33,7 +34,9 @@ type humbleEvent struct {
 // deactivates it through Humble's deprecated stop_controllers (STRICT),
 // then lists it inactive, claiming nothing, its commands refused; and
 // lists the hardware interfaces, turret_joint/command (unclaimed) among
-// the command ones and every joint's position among the state ones.
+// the command ones and every joint's position among the state ones; and
+// lists the hardware components in Humble's HardwareComponentState:
+// frcd's robot, active.
 func TestCycloneServicesHumble(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a Cyclone DDS peer: skipped with -short")
@@ -64,12 +67,20 @@ func TestCycloneServicesHumble(t *testing.T) {
 		t.Error("the inactive turret_position took a command")
 	}
 	got := map[string]humbleEvent{}
-	c.Wait("the hardware interfaces", func(e humbleEvent) bool {
+	var comp componentEvent
+	c.Wait("the hardware interfaces and components", func(e humbleEvent) bool {
 		if e.Iface != "" {
 			got[e.Iface] = e
 		}
+		if e.Component != "" {
+			comp = e.componentEvent
+		}
 		return e.Done == 1
 	})
+	if comp.Component != "frcd" || comp.Type != "system" || comp.Class == "" || comp.StateID != 3 || comp.Label != "active" ||
+		comp.Commands == 0 || comp.States != 3*len(d.Loop.NewSnapshot().Joints) {
+		t.Errorf("list_hardware_components: %+v, want frcd, a system, active (3), its interfaces", comp)
+	}
 	if e := got["turret_joint/command"]; e.Command != 1 || e.Available != 1 || e.Taken != 0 {
 		t.Errorf("turret_joint/command: %+v, want a command interface, available, unclaimed", e)
 	}

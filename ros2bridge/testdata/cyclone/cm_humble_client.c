@@ -7,6 +7,8 @@
  *                                                 deprecated stop_controllers, STRICT: {"switch":OK}
  *   list_controllers again                        {"phase":2,...} per controller
  *   /controller_manager/list_hardware_interfaces  {"iface":N,"command":1|0,"available":A,"taken":C} each
+ *   /controller_manager/list_hardware_components  {"component":N,"type":T,"class":C,"state_id":I,"label":L,
+ *                                                  "commands":N,"states":N} per component
  * then {"done":1}.
  */
 #include <stdio.h>
@@ -31,6 +33,10 @@ static void list(struct ddstest_service s, int phase) {
   fflush(stdout);
 }
 
+#define RATE(c) ""
+
+#include "components.h"
+
 static void ifaces(const dds_sequence_controller_manager_msgs_msg_dds__HardwareInterface_ *s, int command) {
   for (uint32_t i = 0; i < s->_length; i++)
     printf("{\"iface\":\"%s\",\"command\":%d,\"available\":%d,\"taken\":%d}\n", s->_buffer[i].name, command, s->_buffer[i].is_available,
@@ -47,6 +53,9 @@ int main(void) {
   struct ddstest_service hw =
       ddstest_service(pp, "/controller_manager/list_hardware_interfaces", &controller_manager_msgs_srv_dds__ListHardwareInterfaces_Request__desc,
               &controller_manager_msgs_srv_dds__ListHardwareInterfaces_Response__desc);
+  struct ddstest_service hc = ddstest_service(pp, "/controller_manager/list_hardware_components",
+                                              &controller_manager_msgs_srv_dds__ListHardwareComponents_Request__desc,
+                                              &controller_manager_msgs_srv_dds__ListHardwareComponents_Response__desc);
   dds_sleepfor(DDS_MSECS(200)); /* the server's reply writers learn the reply readers too */
   list(lc, 1);
   char *off[] = {"turret_position"};
@@ -64,6 +73,7 @@ int main(void) {
   ddstest_call(hw, &hreq, &hresp);
   ifaces(&hresp.command_interfaces, 1);
   ifaces(&hresp.state_interfaces, 0);
+  components(hc);
   printf("{\"done\":1}\n");
   fflush(stdout);
   dds_delete(pp);

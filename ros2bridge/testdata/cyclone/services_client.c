@@ -5,6 +5,9 @@
  *   /controller_manager/list_controllers   {"phase":1,"name":N,"state":S,"claimed":C,"rate":R} per controller
  *   /controller_manager/switch_controller  deactivate turret_position, STRICT: {"switch":OK,"message":M}
  *   list_controllers again                 {"phase":2,...} per controller
+ *   /controller_manager/list_hardware_components
+ *                                          {"component":N,"type":T,"class":C,"state_id":I,"label":L,
+ *                                           "commands":N,"states":N,"rw_rate":R} per component
  *   /frcd/get_parameters                   turret_position.pid.p: {"get":TYPE,"value":V}
  *   /frcd/set_parameters                   it to V+1.5 (double), then to 3 (integer):
  *                                          {"set":OK,"reason":R} each
@@ -31,6 +34,11 @@ static void list(struct ddstest_service s, int phase) {
   }
   fflush(stdout);
 }
+
+static char rate_buf[64];
+#define RATE(c) (snprintf(rate_buf, sizeof rate_buf, ",\"rw_rate\":%u", (c)->rw_rate), rate_buf)
+
+#include "components.h"
 
 static double get(struct ddstest_service s) {
   char *names[] = {"turret_position.pid.p"};
@@ -74,6 +82,9 @@ int main(void) {
                               &controller_manager_msgs_srv_dds__ListControllers_Response__desc);
   struct ddstest_service sw = ddstest_service(pp, "/controller_manager/switch_controller", &controller_manager_msgs_srv_dds__SwitchController_Request__desc,
                               &controller_manager_msgs_srv_dds__SwitchController_Response__desc);
+  struct ddstest_service hc = ddstest_service(pp, "/controller_manager/list_hardware_components",
+                                              &controller_manager_msgs_srv_dds__ListHardwareComponents_Request__desc,
+                                              &controller_manager_msgs_srv_dds__ListHardwareComponents_Response__desc);
   struct ddstest_service gp = ddstest_service(pp, "/frcd/get_parameters", &rcl_interfaces_srv_dds__GetParameters_Request__desc,
                               &rcl_interfaces_srv_dds__GetParameters_Response__desc);
   struct ddstest_service sp = ddstest_service(pp, "/frcd/set_parameters", &rcl_interfaces_srv_dds__SetParameters_Request__desc,
@@ -89,6 +100,7 @@ int main(void) {
   printf("{\"switch\":%d,\"message\":\"%s\"}\n", resp.ok, resp.message);
   fflush(stdout);
   list(lc, 2);
+  components(hc);
   double p = get(gp);
   set(sp, 3, p + 1.5);
   set(sp, 2, 3);
