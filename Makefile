@@ -37,6 +37,7 @@ FUZZ_TARGETS ?= \
 	./ros2msg:FuzzUnmarshal \
 	./ros2msg:FuzzMotionUnmarshal \
 	./ros2bridge:FuzzReadParameters \
+	./ros2bridge:FuzzReadSwitch \
 	./ros2msg:FuzzUnmarshalState \
 	./rtps:FuzzParse \
 	./rtps:FuzzHandle \

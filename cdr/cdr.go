@@ -173,6 +173,10 @@ func (d *Decoder) Reset(payload []byte) error {
 // Err is the first error met, or nil.
 func (d *Decoder) Err() error { return d.err }
 
+// Fail records err, unless an error came first, and ends the decoding
+// (what follows reads zeros): a message's own check of what it read.
+func (d *Decoder) Fail(err error) { d.fail(err) }
+
 // Remaining is the number of unread bytes.
 func (d *Decoder) Remaining() int { return len(d.b) - d.off }
 

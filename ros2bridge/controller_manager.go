@@ -13,12 +13,20 @@ import (
 // in the node's namespace (/controller_manager/list_controllers...: what
 // `ros2 control` calls by default), with Jazzy's controller_manager_msgs
 // (ros-controls/ros2_control jazzy 9ffbf97f: controller_manager.cpp
-// "~/list_controllers"..., controller_manager_msgs/msg and srv; Humble's
-// ControllerState and SwitchController differ, docs/ros2.md). The table is
+// "~/list_controllers"..., controller_manager_msgs/msg and srv), or
+// Humble's when the node is Humble's (ros2node.Config.Humble; humble
+// 0941f73c): its ControllerState has no is_async, update_rate or
+// exported_state_interfaces, its HardwareInterface no data_type, its
+// SwitchController request the deprecated start_controllers and
+// stop_controllers (added to activate and deactivate, as Humble's
+// controller manager does) and start_asap, its response no message. The
+// rest are the same in both (docs/ros2.md). The table is
 // control.Manager, the ROS 1 bridge's too: ROS 2's "active" is ROS 1's
 // running, "inactive" stopped or loaded and never run (frcd's controllers
 // need no configuring). Served: list_controllers, list_controller_types,
-// list_hardware_interfaces, load_controller, configure_controller (ok for
+// list_hardware_interfaces, list_hardware_components (one: frcd's robot;
+// Jazzy's HardwareComponentState adds is_async, rw_rate and plugin_name to
+// Humble's), load_controller, configure_controller (ok for
 // a loaded controller), unload_controller, switch_controller and
 // reload_controller_libraries.
 
@@ -67,6 +75,16 @@ func claimedInterfaces(c control.ManagedController) []string {
 	return out
 }
 
+// The one hardware component list_hardware_components gives: frcd's
+// robot, every device of its YAML, a ros2_control "system" component,
+// active (lifecycle_msgs/msg/State PRIMARY_STATE_ACTIVE, ros2/rcl_interfaces
+// lifecycle_msgs/msg/State.msg).
+const (
+	hwComponent     = "frcd"
+	hwClass         = "frcd/Robot"
+	lifecycleActive = 3
+)
+
 // stateInterfaces is what every joint offers.
 var stateInterfaces = []string{"position", "velocity", "effort"}
 
@@ -93,6 +111,39 @@ func (b *Bridge) serveControllerManager() error {
 		resp.Bool(err == nil)
 	}
 	name := func(req *cdr.Decoder) string { return req.String() }
+	humble := b.o.Node.Humble
+	// interfaces writes the command and the state interfaces
+	// (HardwareInterface[] twice).
+	interfaces := func(resp *cdr.Encoder) {
+		type hwi struct {
+			name             string
+			available, claim bool
+		}
+		var cmds []hwi
+		for _, c := range m.List() {
+			for _, n := range claimedInterfaces(c) {
+				cmds = append(cmds, hwi{n, true, c.State == control.Running})
+			}
+		}
+		hw := func(name string, available, claimed bool) {
+			resp.String(name)
+			if !humble {
+				resp.String("double") // data_type
+			}
+			resp.Bool(available)
+			resp.Bool(claimed)
+		}
+		resp.SeqLen(len(cmds))
+		for _, h := range cmds {
+			hw(h.name, h.available, h.claim)
+		}
+		resp.SeqLen(len(jointNames) * len(stateInterfaces))
+		for _, j := range jointNames {
+			for _, s := range stateInterfaces {
+				hw(j+"/"+s, true, false)
+			}
+		}
+	}
 	const pkg = "controller_manager_msgs/srv/"
 	for _, s := range []struct {
 		name, typ string
@@ -105,8 +156,10 @@ func (b *Bridge) serveControllerManager() error {
 				resp.String(c.Name)
 				resp.String(ros2State(c.State))
 				resp.String(c.Type)
-				resp.Bool(false) // is_async
-				resp.Uint16(rate)
+				if !humble {
+					resp.Bool(false) // is_async
+					resp.Uint16(rate)
+				}
 				claimed := claimedInterfaces(c)
 				if c.State == control.Running {
 					resp.Strings(claimed)
@@ -118,10 +171,12 @@ func (b *Bridge) serveControllerManager() error {
 				for _, j := range c.Joints {
 					st = append(st, j+"/position")
 				}
-				resp.Strings(st)  // required_state_interfaces
-				resp.Bool(false)  // is_chainable
-				resp.Bool(false)  // is_chained
-				resp.Strings(nil) // exported_state_interfaces
+				resp.Strings(st) // required_state_interfaces
+				resp.Bool(false) // is_chainable
+				resp.Bool(false) // is_chained
+				if !humble {
+					resp.Strings(nil) // exported_state_interfaces
+				}
 				resp.Strings(nil) // reference_interfaces
 				resp.SeqLen(0)    // chain_connections
 			}
@@ -137,32 +192,24 @@ func (b *Bridge) serveControllerManager() error {
 			return nil
 		}},
 		{"list_hardware_interfaces", "ListHardwareInterfaces", func(_ *cdr.Decoder, resp *cdr.Encoder) error {
-			type hwi struct {
-				name             string
-				available, claim bool
+			interfaces(resp)
+			return nil
+		}},
+		{"list_hardware_components", "ListHardwareComponents", func(_ *cdr.Decoder, resp *cdr.Encoder) error {
+			resp.SeqLen(1)
+			resp.String(hwComponent)
+			resp.String("system") // type
+			if !humble {
+				resp.Bool(false)  // is_async
+				resp.Uint16(rate) // rw_rate
 			}
-			var cmds []hwi
-			for _, c := range m.List() {
-				for _, n := range claimedInterfaces(c) {
-					cmds = append(cmds, hwi{n, true, c.State == control.Running})
-				}
+			resp.String(hwClass) // class_type
+			if !humble {
+				resp.String(hwClass) // plugin_name
 			}
-			resp.SeqLen(len(cmds))
-			for _, h := range cmds {
-				resp.String(h.name)
-				resp.String("double")
-				resp.Bool(h.available)
-				resp.Bool(h.claim)
-			}
-			resp.SeqLen(len(jointNames) * len(stateInterfaces))
-			for _, j := range jointNames {
-				for _, s := range stateInterfaces {
-					resp.String(j + "/" + s)
-					resp.String("double")
-					resp.Bool(true)
-					resp.Bool(false)
-				}
-			}
+			resp.Uint8(lifecycleActive) // lifecycle_msgs/State id
+			resp.String("active")       // label
+			interfaces(resp)
 			return nil
 		}},
 		{"load_controller", "LoadController", func(req *cdr.Decoder, resp *cdr.Encoder) error {
@@ -183,12 +230,8 @@ func (b *Bridge) serveControllerManager() error {
 			return nil
 		}},
 		{"switch_controller", "SwitchController", func(req *cdr.Decoder, resp *cdr.Encoder) error {
-			activate, deactivate := req.Strings(nil), req.Strings(nil)
-			strictness := req.Int32()
-			req.Bool()   // activate_asap: the switch is at once
-			req.Int32()  // timeout: nothing to wait for
-			req.Uint32() //
-			if err := req.Err(); err != nil {
+			activate, deactivate, strictness, err := readSwitch(req, humble)
+			if err != nil {
 				return err
 			}
 			done, err := m.Switch(deactivate, activate, int(strictness))
@@ -198,7 +241,9 @@ func (b *Bridge) serveControllerManager() error {
 				b.o.Logf("ros2: %v", err)
 			}
 			resp.Bool(done)
-			resp.String(msg)
+			if !humble {
+				resp.String(msg)
+			}
 			return nil
 		}},
 		{"reload_controller_libraries", "ReloadControllerLibraries", func(req *cdr.Decoder, resp *cdr.Encoder) error {
@@ -215,4 +260,26 @@ func (b *Bridge) serveControllerManager() error {
 		}
 	}
 	return nil
+}
+
+// readSwitch reads a SwitchController request: the controllers to
+// activate and deactivate, and the strictness. Humble's has the
+// deprecated start_controllers and stop_controllers after them, added to
+// them as Humble's controller manager does, and start_asap before
+// activate_asap; the asap flags and the timeout mean nothing to frcd (a
+// switch is at once).
+func readSwitch(req *cdr.Decoder, humble bool) (activate, deactivate []string, strictness int32, err error) {
+	activate, deactivate = req.Strings(nil), req.Strings(nil)
+	if humble { // start_controllers, stop_controllers
+		activate = append(activate, req.Strings(nil)...)
+		deactivate = append(deactivate, req.Strings(nil)...)
+	}
+	strictness = req.Int32()
+	if humble {
+		req.Bool() // start_asap
+	}
+	req.Bool()   // activate_asap
+	req.Int32()  // timeout: sec
+	req.Uint32() // nanosec
+	return activate, deactivate, strictness, req.Err()
 }

@@ -3,6 +3,7 @@ package ros2bridge_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/frcd/frcd/cdr"
@@ -18,22 +19,28 @@ type controllerState struct {
 	claimed          []string
 }
 
-// readControllers reads a ListControllers response (Jazzy's layout).
-func readControllers(t *testing.T, r *cdr.Decoder) []controllerState {
+// readControllers reads a ListControllers response, in Humble's layout
+// or Jazzy's (ros2_control humble 0941f73c, jazzy 9ffbf97f
+// controller_manager_msgs/msg/ControllerState.msg).
+func readControllers(t *testing.T, humble bool, r *cdr.Decoder) []controllerState {
 	t.Helper()
 	var out []controllerState
 	n := r.SeqLen(4)
 	for range n {
 		c := controllerState{name: r.String(), state: r.String(), typ: r.String()}
-		r.Bool()
-		c.rate = r.Uint16()
+		if !humble {
+			r.Bool() // is_async
+			c.rate = r.Uint16()
+		}
 		c.claimed = r.Strings(nil)
-		r.Strings(nil)
-		r.Strings(nil)
-		r.Bool()
-		r.Bool()
-		r.Strings(nil)
-		r.Strings(nil)
+		r.Strings(nil) // required_command_interfaces
+		r.Strings(nil) // required_state_interfaces
+		r.Bool()       // is_chainable
+		r.Bool()       // is_chained
+		if !humble {
+			r.Strings(nil) // exported_state_interfaces
+		}
+		r.Strings(nil) // reference_interfaces
 		if k := r.SeqLen(8); k != 0 {
 			t.Fatalf("%d chain connections", k)
 		}
@@ -45,18 +52,34 @@ func readControllers(t *testing.T, r *cdr.Decoder) []controllerState {
 	return out
 }
 
-// TestControllerManagerServices: /controller_manager/list_controllers
-// lists the example robot's controllers, active, with their claimed
-// interfaces; switch_controller deactivates turret_position (STRICT), which
-// then lists inactive, claims nothing and refuses its commands; a STRICT
-// switch naming an unknown controller fails and changes nothing;
-// list_hardware_interfaces has the turret's command interface, unclaimed.
+// TestControllerManagerServices, in Jazzy's layouts and in Humble's (the
+// node as Humble's): /controller_manager/list_controllers lists the
+// example robot's controllers, active, with their claimed interfaces (and
+// Jazzy's update rate, the loop's 100 Hz); switch_controller deactivates
+// turret_position (STRICT; Humble's through its deprecated
+// stop_controllers), which then lists inactive, claims nothing and
+// refuses its commands; a STRICT switch naming an unknown controller
+// fails (Jazzy's says why) and changes nothing; list_hardware_interfaces
+// has the turret's command interface, unclaimed (a double, in Jazzy's);
+// list_hardware_components has one, frcd's "system", active (state 3),
+// with the same interfaces (and Jazzy's rw_rate, 100 Hz); each reply is
+// read to its last byte.
 func TestControllerManagerServices(t *testing.T) {
+	for _, humble := range []bool{false, true} {
+		name := map[bool]string{false: "jazzy", true: "humble"}[humble]
+		t.Run(name, func(t *testing.T) { testControllerManager(t, humble) })
+	}
+}
+
+func testControllerManager(t *testing.T, humble bool) {
 	r, _, err := robot.Load(exampleURDF, exampleYAML)
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, _, _ := newBridge(t, t.Logf, func(o *ros2bridge.Options) { o.Manager = control.NewManager(r.Config, o.Loop) })
+	d, _, _ := newBridge(t, t.Logf, func(o *ros2bridge.Options) {
+		o.Manager = control.NewManager(r.Config, o.Loop)
+		o.Node.Humble = humble
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	c := newClient(t, ctx)
@@ -70,9 +93,13 @@ func TestControllerManagerServices(t *testing.T) {
 		}
 		return cs[i]
 	}
-	cs := readControllers(t, list(func(*cdr.Encoder) {}))
+	cs := readControllers(t, humble, list(func(*cdr.Encoder) {}))
 	turret := find(cs, "turret_position")
-	if turret.state != "active" || !slices.Equal(turret.claimed, []string{"turret_joint/command"}) || turret.rate != 100 {
+	wantRate := uint16(100)
+	if humble {
+		wantRate = 0 // not in Humble's ControllerState
+	}
+	if turret.state != "active" || !slices.Equal(turret.claimed, []string{"turret_joint/command"}) || turret.rate != wantRate {
 		t.Fatalf("turret_position: %+v", turret)
 	}
 	if js := find(cs, "joint_state_controller"); js.state != "active" || len(js.claimed) != 0 {
@@ -80,25 +107,42 @@ func TestControllerManagerServices(t *testing.T) {
 	}
 	sw := func(activate, deactivate []string, strictness int32) (bool, string) {
 		r := switchCtl(func(e *cdr.Encoder) {
-			e.Strings(activate)
-			e.Strings(deactivate)
+			if humble { // the deprecated start_ and stop_controllers, as older clients send them
+				e.Strings(nil)
+				e.Strings(nil)
+				e.Strings(activate)
+				e.Strings(deactivate)
+			} else {
+				e.Strings(activate)
+				e.Strings(deactivate)
+			}
 			e.Int32(strictness)
 			e.Bool(false)
+			if humble {
+				e.Bool(false) // start_asap
+			}
 			e.Int32(0)
 			e.Uint32(0)
 		})
-		return r.Bool(), r.String()
+		ok, msg := r.Bool(), ""
+		if !humble {
+			msg = r.String()
+		}
+		if r.Err() != nil || r.Remaining() != 0 {
+			t.Fatalf("switch_controller reply: %v, %d bytes left", r.Err(), r.Remaining())
+		}
+		return ok, msg
 	}
-	if ok, msg := sw(nil, []string{"turret_position", "no_such"}, 2); ok {
-		t.Fatalf("a STRICT switch naming no_such: ok (%s)", msg)
+	if ok, msg := sw(nil, []string{"turret_position", "no_such"}, 2); ok || !humble && msg == "" {
+		t.Fatalf("a STRICT switch naming no_such: ok %v (%q)", ok, msg)
 	}
-	if find(readControllers(t, list(func(*cdr.Encoder) {})), "turret_position").state != "active" {
+	if find(readControllers(t, humble, list(func(*cdr.Encoder) {})), "turret_position").state != "active" {
 		t.Fatal("the failed switch deactivated turret_position")
 	}
 	if ok, msg := sw(nil, []string{"turret_position"}, 2); !ok {
 		t.Fatalf("deactivating turret_position: %s", msg)
 	}
-	turret = find(readControllers(t, list(func(*cdr.Encoder) {})), "turret_position")
+	turret = find(readControllers(t, humble, list(func(*cdr.Encoder) {})), "turret_position")
 	if turret.state != "inactive" || len(turret.claimed) != 0 {
 		t.Fatalf("turret_position after the switch: %+v", turret)
 	}
@@ -108,16 +152,66 @@ func TestControllerManagerServices(t *testing.T) {
 	}
 	h := hw(func(*cdr.Encoder) {})
 	n, found := h.SeqLen(4), false
+	// ifaceOf reads a HardwareInterface.
+	ifaceOf := func(h *cdr.Decoder) (name, typ string, avail, claimed bool) {
+		name, typ = h.String(), "double"
+		if !humble {
+			typ = h.String() // data_type
+		}
+		return name, typ, h.Bool(), h.Bool()
+	}
+	iface := func() (string, string, bool, bool) { return ifaceOf(h) }
 	for range n {
-		name, typ, avail, claimed := h.String(), h.String(), h.Bool(), h.Bool()
+		name, typ, avail, claimed := iface()
 		if name == "turret_joint/command" {
 			found = typ == "double" && avail && !claimed
 		}
 	}
-	if states := h.SeqLen(4); !found || states == 0 || h.Err() != nil {
-		t.Fatalf("list_hardware_interfaces: turret_joint/effort unclaimed %v, %d state interfaces, %v", found, states, h.Err())
+	states := h.SeqLen(4)
+	for range states {
+		if name, typ, avail, _ := iface(); typ != "double" || !avail || !strings.Contains(name, "/") {
+			t.Fatalf("state interface %q %q available %v", name, typ, avail)
+		}
 	}
-	if ok, msg := sw([]string{"turret_position"}, nil, 1); !ok || find(readControllers(t, list(func(*cdr.Encoder) {})), "turret_position").state != "active" {
+	if !found || states == 0 || h.Err() != nil || h.Remaining() != 0 {
+		t.Fatalf("list_hardware_interfaces: turret_joint/command unclaimed %v, %d state interfaces, %v, %d bytes left", found, states, h.Err(), h.Remaining())
+	}
+	// list_hardware_components: frcd's robot, active, with the same
+	// interfaces.
+	hc := c.service("/controller_manager/list_hardware_components", "controller_manager_msgs/srv/ListHardwareComponents", 100e6)(func(*cdr.Encoder) {})
+	if n := hc.SeqLen(4); n != 1 {
+		t.Fatalf("list_hardware_components: %d components", n)
+	}
+	cname, ctype := hc.String(), hc.String()
+	rwRate := uint16(0)
+	if !humble {
+		hc.Bool() // is_async
+		rwRate = hc.Uint16()
+	}
+	class := hc.String()
+	if !humble {
+		if plugin := hc.String(); plugin != class {
+			t.Errorf("plugin_name %q, class_type %q", plugin, class)
+		}
+	}
+	stateID, label := hc.Uint8(), hc.String()
+	cmds, found := hc.SeqLen(4), false
+	for range cmds {
+		name, _, avail, claimed := ifaceOf(hc)
+		found = found || name == "turret_joint/command" && avail && !claimed
+	}
+	if states2 := hc.SeqLen(4); states2 != states {
+		t.Errorf("list_hardware_components: %d state interfaces, list_hardware_interfaces %d", states2, states)
+	}
+	for range states {
+		ifaceOf(hc)
+	}
+	if cname != "frcd" || ctype != "system" || class == "" || rwRate != wantRate || stateID != 3 || label != "active" || !found ||
+		hc.Err() != nil || hc.Remaining() != 0 {
+		t.Fatalf("list_hardware_components: %q %q %q rate %d, state %d %q, turret_joint/command unclaimed %v; %v, %d bytes left",
+			cname, ctype, class, rwRate, stateID, label, found, hc.Err(), hc.Remaining())
+	}
+	if ok, msg := sw([]string{"turret_position"}, nil, 1); !ok || find(readControllers(t, humble, list(func(*cdr.Encoder) {})), "turret_position").state != "active" {
 		t.Fatalf("reactivating turret_position: %v %s", ok, msg)
 	}
 }

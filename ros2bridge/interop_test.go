@@ -94,6 +94,20 @@ type servicesEvent struct {
 	Value   float64 `json:"value"`
 	Set     *int    `json:"set"`
 	Reason  string  `json:"reason"`
+	componentEvent
+}
+
+// componentEvent is a line of testdata/cyclone/components.h: a hardware
+// component (RWRate only in Jazzy's layout).
+type componentEvent struct {
+	Component string `json:"component"`
+	Type      string `json:"type"`
+	Class     string `json:"class"`
+	StateID   int    `json:"state_id"`
+	Label     string `json:"label"`
+	Commands  int    `json:"commands"`
+	States    int    `json:"states"`
+	RWRate    int    `json:"rw_rate"`
 }
 
 // TestCycloneServices: a Cyclone DDS client (testdata/cyclone/services_client.c,
@@ -101,7 +115,7 @@ type servicesEvent struct {
 // the example robot's controllers (turret_position active, claiming
 // turret_joint/command, at the loop's 100 Hz), deactivates turret_position
 // (STRICT) and sees it inactive, claiming nothing, its commands refused;
-// reads turret_position.pid.p as the YAML has it, sets it 1.5 higher (the
+// lists the hardware components (frcd's robot, active, at 100 Hz); reads turret_position.pid.p as the YAML has it, sets it 1.5 higher (the
 // controller has it), and is refused an integer for it.
 func TestCycloneServices(t *testing.T) {
 	if testing.Short() {
@@ -134,6 +148,11 @@ func TestCycloneServices(t *testing.T) {
 	}
 	if err := turret.Command(0.3, d.Now()); err == nil {
 		t.Error("the inactive turret_position took a command")
+	}
+	e = c.Wait("the hardware component", func(e servicesEvent) bool { return e.Component != "" })
+	if ce := e.componentEvent; ce.Component != "frcd" || ce.Type != "system" || ce.Class == "" || ce.StateID != 3 || ce.Label != "active" ||
+		ce.Commands == 0 || ce.States != 3*len(d.Loop.NewSnapshot().Joints) || ce.RWRate != 100 {
+		t.Errorf("list_hardware_components: %+v, want frcd, a system, active (3), its interfaces, at 100 Hz", ce)
 	}
 	if e = c.Wait("the gain", func(e servicesEvent) bool { return e.Get != nil }); *e.Get != 3 || e.Value != yamlP {
 		t.Errorf("turret_position.pid.p: %+v, want a double, %v", e, yamlP)

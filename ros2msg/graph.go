@@ -1,6 +1,8 @@
 package ros2msg
 
 import (
+	"errors"
+
 	"github.com/frcd/frcd/cdr"
 )
 
@@ -68,7 +70,8 @@ func (m *ParticipantEntitiesInfo) MarshalCDR(e *cdr.Encoder) {
 	}
 }
 
-// UnmarshalCDR implements Message; m.GidLen says the gid size to read.
+// UnmarshalCDR implements Message; m.GidLen says the gid size to read,
+// and a message that leaves bytes over fails (errGidSize).
 func (m *ParticipantEntitiesInfo) UnmarshalCDR(d *cdr.Decoder) {
 	n := m.gidLen()
 	gid := func(g *Gid) {
@@ -92,4 +95,13 @@ func (m *ParticipantEntitiesInfo) UnmarshalCDR(d *cdr.Decoder) {
 		m.Nodes[i].Readers = gids()
 		m.Nodes[i].Writers = gids()
 	}
+	if d.Err() == nil && d.Remaining() >= 4 {
+		d.Fail(errGidSize)
+	}
 }
+
+// errGidSize is a graph message with 4 bytes or more past its end (CDR
+// pads to 4 at most): read with the other distribution's gid size (a
+// Humble peer's 24-byte gids read as 16-byte ones give no nodes and leave
+// the rest).
+var errGidSize = errors.New("bytes past the end: another gid size")

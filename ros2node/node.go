@@ -23,7 +23,8 @@ type Config struct {
 	Enclave string
 	// GidLen is the size of the gids in ros_discovery_info:
 	// ros2msg.GidSize (Iron and later) or ros2msg.GidSizeHumble.
-	// (optional) defaults to ros2msg.GidSize.
+	// (optional) defaults to ros2msg.GidSizeHumble when Humble is set,
+	// else ros2msg.GidSize.
 	GidLen int
 	// Remaps are remapping rules from:=to (Args.Remaps), applied to the
 	// names of publishers and subscriptions. (optional)
@@ -35,7 +36,16 @@ type Config struct {
 	// (typehash=RIHS01_...;) as Iron and later do; Humble's rmw neither
 	// sends nor reads it. TypeHashesFor says when to set it.
 	TypeHashes bool
+	// Humble says the node's peers are Humble's (ROS_DISTRO humble or
+	// older, HumbleFor): services whose types changed after Humble
+	// answer in Humble's layouts (ros2bridge's controller_manager), and
+	// ros_discovery_info has Humble's 24-byte gids.
+	Humble bool
 }
+
+// HumbleFor says whether a node in ROS distribution distro speaks
+// Humble's message layouts: Humble or an older one ("" is Jazzy).
+func HumbleFor(distro string) bool { return !TypeHashesFor(distro) }
 
 // TypeHashesFor says whether a node in ROS distribution distro
 // ($ROS_DISTRO) announces type hashes: as Jazzy does unless distro names
@@ -85,6 +95,9 @@ func New(cfg Config) (*Node, error) {
 	}
 	if _, err := Resolve(cfg.Namespace, cfg.Name, "~"); err != nil || !validName(cfg.Name) || len(cfg.Name) > 256 {
 		return nil, fmt.Errorf("ros2node: invalid node name %q in namespace %q", cfg.Name, cfg.Namespace)
+	}
+	if cfg.GidLen == 0 && cfg.Humble {
+		cfg.GidLen = ros2msg.GidSizeHumble
 	}
 	if cfg.GidLen != ros2msg.GidSizeHumble {
 		cfg.GidLen = ros2msg.GidSize

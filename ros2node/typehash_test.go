@@ -3,11 +3,14 @@ package ros2node
 import "testing"
 
 // TestTypeHashesFor: hashes as Jazzy sends them, none for Humble and
-// older.
+// older, which speak Humble's layouts (HumbleFor).
 func TestTypeHashesFor(t *testing.T) {
 	for distro, want := range map[string]bool{"": true, "humble": false, "foxy": false, "iron": true, "jazzy": true, "kilted": true, "rolling": true} {
 		if got := TypeHashesFor(distro); got != want {
 			t.Errorf("TypeHashesFor(%q) = %v", distro, got)
+		}
+		if got := HumbleFor(distro); got == want {
+			t.Errorf("HumbleFor(%q) = %v", distro, got)
 		}
 	}
 	on := &Node{cfg: Config{TypeHashes: true}}

@@ -43,7 +43,7 @@ func ros2Args(args []string) (rest []string, a ros2node.Args, err error) {
 // ros2Options are the ROS 2 node's options from its arguments and the
 // environment (ROS_DOMAIN_ID, ROS_AUTOMATIC_DISCOVERY_RANGE,
 // ROS_LOCALHOST_ONLY, ROS_STATIC_PEERS; ROS_DISTRO humble or older: no
-// type hashes in the endpoints' USER_DATA). Discovery reaching the subnet
+// type hashes in the endpoints' USER_DATA, Humble's controller_manager_msgs). Discovery reaching the subnet
 // uses the first IPv4 address of an interface that is up and not
 // loopback.
 func ros2Options(a ros2node.Args, getenv func(string) string, urdf string, logf func(string, ...any)) (*daemon.ROS2Options, error) {
@@ -56,7 +56,7 @@ func ros2Options(a ros2node.Args, getenv func(string) string, urdf string, logf 
 		name = a.Node
 	}
 	return &daemon.ROS2Options{Node: ros2node.Config{Name: name, Namespace: a.Namespace, Enclave: a.Enclave, Remaps: a.Remaps, RTPS: cfg,
-		TypeHashes: ros2node.TypeHashesFor(getenv("ROS_DISTRO"))},
+		TypeHashes: ros2node.TypeHashesFor(getenv("ROS_DISTRO")), Humble: ros2node.HumbleFor(getenv("ROS_DISTRO"))},
 		URDF: urdf, Params: a.Params, Logf: logf}, nil
 }
 

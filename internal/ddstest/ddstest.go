@@ -49,7 +49,7 @@ var Cyclone = &Peer{
 	files: map[string]string{"/usr/include/dds/dds.h": "cyclonedds-dev"},
 	build: func(out, src string, idl []string) [][]string {
 		var cmds [][]string
-		c := "gcc -O1 -Wall -o " + out + " " + src + " -I."
+		c := "gcc -O1 -Wall -o " + out + " " + src + " -I. -I" + here()
 		for _, f := range idl {
 			cmds = append(cmds, []string{"idlc", f})
 			c += " " + idlBase(f) + ".c"
@@ -165,7 +165,8 @@ func Env(domain int) *tooltest.ROS {
 // at once on the machine (ports 7400 + 250·domain...).
 func Domain() int { return 10 + os.Getpid()%90 }
 
-// here is this package's directory (unicast.hpp, for the Fast DDS peers).
+// here is this package's directory (unicast.hpp for the Fast DDS peers,
+// userdata.h for the Cyclone ones).
 func here() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Dir(file)

@@ -2,8 +2,14 @@
 // on every g++ include path it builds with): UDPv4 on 127.0.0.1 only, no
 // shared memory, initial peers at the discovery ports of participant ids
 // 0 to 20 of the domain (DDSI-RTPS 2.3 9.6.1: 7400 + 250 domain + 10 + 2 id).
+// ddstest_participant is a participant so set up on $ROS_DOMAIN_ID.
 #pragma once
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
+
+#include <fastdds/dds/domain/DomainParticipant.hpp>
+#include <fastdds/dds/domain/DomainParticipantFactory.hpp>
 
 #include <fastdds/dds/domain/qos/DomainParticipantQos.hpp>
 #include <fastdds/rtps/transport/UDPv4TransportDescriptor.h>
@@ -27,4 +33,22 @@ inline void ddstest_unicast(eprosima::fastdds::dds::DomainParticipantQos &pqos, 
   IPLocator::setIPv4(user, 127, 0, 0, 1);
   pqos.wire_protocol().builtin.metatrafficUnicastLocatorList.push_back(meta);
   pqos.wire_protocol().default_unicast_locator_list.push_back(user);
+}
+
+// ddstest_participant creates a participant named name on the domain
+// $ROS_DOMAIN_ID (default 0) with ddstest_unicast's setup; it exits the
+// program when it cannot.
+inline eprosima::fastdds::dds::DomainParticipant *ddstest_participant(const char *name) {
+  using namespace eprosima::fastdds::dds;
+  const char *d = std::getenv("ROS_DOMAIN_ID");
+  int domain = d ? std::atoi(d) : 0;
+  DomainParticipantQos pqos;
+  pqos.name(name);
+  ddstest_unicast(pqos, domain);
+  DomainParticipant *pp = DomainParticipantFactory::get_instance()->create_participant(domain, pqos);
+  if (pp == nullptr) {
+    std::fprintf(stderr, "create_participant failed\n");
+    std::exit(1);
+  }
+  return pp;
 }

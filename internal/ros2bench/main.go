@@ -12,6 +12,12 @@
 // and the latency p50/p99/max to the subscriber. A second frcd with no
 // ROS (--ros none) at the same rate gives frcd's ROS 2 share.
 //
+// As internal/cpubench does, it runs --reps repeats interleaved (frcd,
+// Cyclone, frcd without ROS, then again), each rep's figures a row, and
+// summarises each rate by ratios taken within a rep (frcd against the
+// reference measured next to it, under the same load): their median and
+// range over the reps.
+//
 // All on loopback, on a domain id of this process, peers found by unicast
 // (ddstest.CycloneURI). It asserts nothing: the figures are the machine's.
 package main
@@ -24,10 +30,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -52,6 +60,7 @@ func main() {
 
 type options struct {
 	warm, measure time.Duration
+	reps          int
 	rates         []float64
 	root, work    string
 	domain        int
@@ -63,12 +72,16 @@ func run(args []string, out io.Writer) error {
 	fs.DurationVar(&o.warm, "warm", 2*time.Second, "how long each publisher runs before it is measured (discovery, start-up)")
 	fs.DurationVar(&o.measure, "for", 5*time.Second, "how long each publisher is measured")
 	rates := fs.String("rates", "100,1000", "publish rates in Hz, comma separated")
+	fs.IntVar(&o.reps, "reps", 3, "repeats of each rate, interleaved; the median and range of the ratios are printed")
 	fs.StringVar(&o.root, "root", ".", "the repository's root (the example robot, the IDL)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if o.warm <= 0 || o.measure <= 0 || o.warm+o.measure > 10*time.Minute {
 		return errors.New("--warm and --for: positive, at most 10 minutes in all")
+	}
+	if o.reps < 1 || o.reps > 20 {
+		return errors.New("--reps: 1 to 20")
 	}
 	for _, f := range strings.Split(*rates, ",") {
 		r, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
@@ -87,24 +100,74 @@ func run(args []string, out io.Writer) error {
 	if err := build(o); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "ROS 2 /joint_states, frcd against a Cyclone DDS C publisher (domain %d, loopback; %s measured after %s):\n", o.domain, o.measure, o.warm)
-	fmt.Fprintf(out, "%8s %-12s %12s %12s %9s %9s %9s %9s\n", "rate", "publisher", "CPU s/min", "samples", "joints", "p50 µs", "p99 µs", "max µs")
-	for _, rate := range o.rates {
-		res, err := measureRate(o, rate)
-		if err != nil {
-			return fmt.Errorf("%g Hz: %w", rate, err)
-		}
-		for _, r := range res.runs {
-			if r.lat.Samples == 0 { // no subscriber: CPU only
-				fmt.Fprintf(out, "%8g %-12s %12.3f %12s %9s %9s %9s %9s\n", rate, r.name, r.cpuPerMin, "-", "-", "-", "-", "-")
-				continue
+	fmt.Fprintf(out, "ROS 2 /joint_states, frcd against a Cyclone DDS C publisher (domain %d, loopback; %d interleaved reps, each run %s measured after %s):\n",
+		o.domain, o.reps, o.measure, o.warm)
+	fmt.Fprintf(out, "%4s %8s %-12s %12s %12s %9s %9s %9s %9s\n", "rep", "rate", "publisher", "CPU s/min", "samples", "joints", "p50 µs", "p99 µs", "max µs")
+	all := map[float64][]rateResult{}
+	for rep := 1; rep <= o.reps; rep++ {
+		for _, rate := range o.rates {
+			res, err := measureRate(o, rate)
+			if err != nil {
+				return fmt.Errorf("%g Hz: %w", rate, err)
 			}
-			fmt.Fprintf(out, "%8g %-12s %12.3f %12d %9d %9.1f %9.1f %9.1f\n", rate, r.name, r.cpuPerMin, r.lat.Samples, r.lat.Joints, r.lat.P50, r.lat.P99, r.lat.Max)
+			all[rate] = append(all[rate], res)
+			for _, r := range res.runs {
+				if r.lat.Samples == 0 { // no subscriber: CPU only
+					fmt.Fprintf(out, "%4d %8g %-12s %12.3f %12s %9s %9s %9s %9s\n", rep, rate, r.name, r.cpuPerMin, "-", "-", "-", "-", "-")
+					continue
+				}
+				fmt.Fprintf(out, "%4d %8g %-12s %12.3f %12d %9d %9.1f %9.1f %9.1f\n", rep, rate, r.name, r.cpuPerMin, r.lat.Samples, r.lat.Joints, r.lat.P50, r.lat.P99, r.lat.Max)
+			}
 		}
-		fmt.Fprintf(out, "%8g frcd/Cyclone CPU %.2f; frcd's ROS 2 share (frcd less frcd --ros none) %.3f s/min, %.2f × Cyclone's\n",
-			rate, res.ratio(), res.share(), res.share()/res.runs[1].cpuPerMin)
 	}
+	summary(out, o, all)
 	return nil
+}
+
+// summary prints, per rate, each ratio's median and range over the reps,
+// and the latencies' medians.
+func summary(out io.Writer, o options, all map[float64][]rateResult) {
+	fmt.Fprintf(out, "\nratios within each rep, the median [min, max] of %d:\n", o.reps)
+	fmt.Fprintf(out, "%8s %-40s %9s %9s %9s\n", "rate", "ratio", "median", "min", "max")
+	for _, rate := range o.rates {
+		rs := all[rate]
+		row := func(what string, f func(r rateResult) float64) {
+			xs := make([]float64, len(rs))
+			for i, r := range rs {
+				xs[i] = f(r)
+			}
+			fmt.Fprintf(out, "%8g %-40s %9.2f %9.2f %9.2f\n", rate, what, median(xs), slices.Min(xs), slices.Max(xs))
+		}
+		row("CPU frcd / Cyclone C", rateResult.ratio)
+		row("ROS 2 share (frcd - no ROS) / Cyclone C", func(r rateResult) float64 { return r.share() / r.runs[1].cpuPerMin })
+		row("latency p50 frcd / Cyclone C", func(r rateResult) float64 { return r.runs[0].lat.P50 / r.runs[1].lat.P50 })
+		row("latency p99 frcd / Cyclone C", func(r rateResult) float64 { return r.runs[0].lat.P99 / r.runs[1].lat.P99 })
+		row("latency max frcd / Cyclone C", func(r rateResult) float64 { return r.runs[0].lat.Max / r.runs[1].lat.Max })
+		for i, name := range []string{"frcd", "Cyclone C"} {
+			lat := func(f func(latency) float64) float64 {
+				xs := make([]float64, len(rs))
+				for k, r := range rs {
+					xs[k] = f(r.runs[i].lat)
+				}
+				return median(xs)
+			}
+			fmt.Fprintf(out, "%8g latency to the subscriber, %-10s median p50 / p99 / max: %.1f / %.1f / %.1f µs\n", rate, name,
+				lat(func(l latency) float64 { return l.P50 }), lat(func(l latency) float64 { return l.P99 }), lat(func(l latency) float64 { return l.Max }))
+		}
+	}
+}
+
+// median is the middle of xs (the mean of the two middle ones when even).
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // build puts frcd, pub and sub in o.work.

@@ -93,7 +93,14 @@ func (p *JSONLines[T]) Send(line string) {
 // timer only guards against a hung tool: the wait ends on the event.
 func (p *JSONLines[T]) Wait(what string, ok func(T) bool) T {
 	p.t.Helper()
-	guard := time.NewTimer(Timeout)
+	return p.WaitWithin(what, Timeout, ok)
+}
+
+// WaitWithin is Wait with another guard than Timeout: for a wait a
+// loaded machine may stretch (a peer's discovery of many topics).
+func (p *JSONLines[T]) WaitWithin(what string, limit time.Duration, ok func(T) bool) T {
+	p.t.Helper()
+	guard := time.NewTimer(limit)
 	defer guard.Stop()
 	for {
 		select {
@@ -105,7 +112,7 @@ func (p *JSONLines[T]) Wait(what string, ok func(T) bool) T {
 				return ev
 			}
 		case <-guard.C:
-			p.t.Fatalf("waiting for %s: nothing within %s", what, Timeout)
+			p.t.Fatalf("waiting for %s: nothing within %s", what, limit)
 		}
 	}
 }

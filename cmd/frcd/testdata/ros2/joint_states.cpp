@@ -39,16 +39,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   int count = std::atoi(argv[1]);
-  const char *d = std::getenv("ROS_DOMAIN_ID");
-  int domain = d ? std::atoi(d) : 0;
-  DomainParticipantQos pqos;
-  pqos.name("fastdds_joint_states");
-  ddstest_unicast(pqos, domain);
-  DomainParticipant *pp = DomainParticipantFactory::get_instance()->create_participant(domain, pqos);
-  if (pp == nullptr) {
-    std::fprintf(stderr, "create_participant failed\n");
-    return 1;
-  }
+  DomainParticipant *pp = ddstest_participant("fastdds_joint_states");
   TypeSupport type(new sensor_msgs::msg::dds_::JointState_PubSubType());
   type.register_type(pp);
   Topic *topic = pp->create_topic("rt/joint_states", type.get_type_name(), TOPIC_QOS_DEFAULT);

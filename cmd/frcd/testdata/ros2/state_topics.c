@@ -22,34 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "dds/dds.h"
+#include "userdata.h"
 #include "State.h"
 
-static void clean(char *dst, const char *s) {
-  size_t i = 0;
-  for (; s && s[i] && i < 200; i++) dst[i] = (s[i] == '"' || s[i] == '\\' || (unsigned char)s[i] < 32) ? '\'' : s[i];
-  dst[i] = 0;
-}
-
-/* userdata prints the matched writer's USER_DATA into buf (cleaned). */
-static void userdata(dds_entity_t rd, char *buf) {
-  dds_instance_handle_t h[4];
-  buf[0] = 0;
-  dds_return_t n = dds_get_matched_publications(rd, h, 4);
-  if (n <= 0) return;
-  dds_builtintopic_endpoint_t *ep = dds_get_matched_publication_data(rd, h[0]);
-  if (!ep) return;
-  void *v = NULL;
-  size_t sz = 0;
-  if (dds_qget_userdata(ep->qos, &v, &sz) && v) {
-    char tmp[256];
-    size_t k = sz < 255 ? sz : 255;
-    memcpy(tmp, v, k);
-    tmp[k] = 0;
-    clean(buf, tmp);
-    dds_free(v);
-  }
-  dds_builtintopic_free_endpoint(ep);
-}
 
 static dds_entity_t reader(dds_entity_t pp, const dds_topic_descriptor_t *desc, const char *name, int durable, int depth) {
   dds_entity_t tp = dds_create_topic(pp, desc, name, NULL, NULL);
@@ -92,9 +67,9 @@ int main(void) {
       if (info[0].valid_data) {
         const tf2_msgs_msg_dds__TFMessage_ *m = s[0];
         const geometry_msgs_msg_dds__TransformStamped_ *t = m->transforms._length > 0 ? &m->transforms._buffer[0] : NULL;
-        clean(a, t ? t->header.frame_id : "");
-        clean(b, t ? t->child_frame_id : "");
-        userdata(tf, h);
+        ddstest_clean(a, t ? t->header.frame_id : "");
+        ddstest_clean(b, t ? t->child_frame_id : "");
+        ddstest_userdata(tf, h);
         printf("{\"topic\":\"tf_static\",\"n\":%u,\"parent\":\"%s\",\"child\":\"%s\",\"x\":%g,\"w\":%g,\"typehash\":\"%s\"}\n",
                m->transforms._length, a, b, t ? t->transform.translation.x : 0, t ? t->transform.rotation.w : 0, h);
         got_tf = 1;
@@ -106,9 +81,9 @@ int main(void) {
       any = 1;
       if (info[0].valid_data) {
         const rcl_interfaces_msg_dds__Log_ *m = s[0];
-        clean(a, m->name);
-        clean(b, m->msg);
-        userdata(lg, h);
+        ddstest_clean(a, m->name);
+        ddstest_clean(b, m->msg);
+        ddstest_userdata(lg, h);
         printf("{\"topic\":\"rosout\",\"level\":%u,\"name\":\"%s\",\"msg\":\"%s\",\"typehash\":\"%s\"}\n", m->level, a, b, h);
         if (strncmp(m->msg, "ros2: node up", 13) == 0) got_up = 1;
       }
@@ -120,8 +95,8 @@ int main(void) {
       if (info[0].valid_data) {
         const diagnostic_msgs_msg_dds__DiagnosticArray_ *m = s[0];
         const diagnostic_msgs_msg_dds__DiagnosticStatus_ *st = m->status._length > 0 ? &m->status._buffer[0] : NULL;
-        clean(a, st ? st->name : "");
-        userdata(dg, h);
+        ddstest_clean(a, st ? st->name : "");
+        ddstest_userdata(dg, h);
         printf("{\"topic\":\"diagnostics\",\"n\":%u,\"first\":\"%s\",\"level\":%u,\"typehash\":\"%s\"}\n", m->status._length, a,
                st ? st->level : 0, h);
         got_diag = 1;

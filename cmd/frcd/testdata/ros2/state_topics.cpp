@@ -53,16 +53,7 @@ static DataReader *reader(DomainParticipant *pp, Subscriber *sub, TopicDataType 
 }
 
 int main() {
-  const char *d = std::getenv("ROS_DOMAIN_ID");
-  int domain = d ? std::atoi(d) : 0;
-  DomainParticipantQos pqos;
-  pqos.name("fastdds_state_topics");
-  ddstest_unicast(pqos, domain);
-  DomainParticipant *pp = DomainParticipantFactory::get_instance()->create_participant(domain, pqos);
-  if (pp == nullptr) {
-    std::fprintf(stderr, "create_participant failed\n");
-    return 1;
-  }
+  DomainParticipant *pp = ddstest_participant("fastdds_state_topics");
   Subscriber *sub = pp->create_subscriber(SUBSCRIBER_QOS_DEFAULT);
   DataReader *tf = reader(pp, sub, new tf2_msgs::msg::dds_::TFMessage_PubSubType(), "rt/tf_static", true, 1);
   DataReader *lg = reader(pp, sub, new rcl_interfaces::msg::dds_::Log_PubSubType(), "rt/rosout", true, 1000);
