@@ -80,6 +80,11 @@ func (b *Bridge) setupControlStates() error {
 			continue
 		}
 		ts := &trajState{c: c, last: -1}
+		// Humble's layout when the node is Humble's: its desired and
+		// actual (what Humble's trajectory controller filled, humble's
+		// joint_trajectory_controller.cpp publish_state) carry the
+		// reference and feedback.
+		ts.msg.Humble = b.o.Node.Humble
 		p, err := b.node.Publisher(c.Name+"/"+ControllerStateTopic, &ts.msg, ros2node.Default)
 		if err != nil {
 			return err
@@ -91,6 +96,9 @@ func (b *Bridge) setupControlStates() error {
 		}
 		ts.msg.JointNames = c.Joints
 		ts.msg.Reference, ts.msg.Feedback, ts.msg.Error = pt(), pt(), pt()
+		if ts.msg.Humble { // the same slices: filled once per publish
+			ts.msg.Desired, ts.msg.Actual = ts.msg.Reference, ts.msg.Feedback
+		}
 		ts.msg.SpeedScalingFactor = 1
 		t.trajs = append(t.trajs, ts)
 	}
@@ -154,6 +162,7 @@ func (b *Bridge) publishControlStates(stamp ros2msg.Time, count func(error)) {
 			m.Error.Velocities[j] = fb.DesiredVel[j] - fb.ActualVel[j]
 		}
 		m.Reference.TimeFromStart, m.Feedback.TimeFromStart, m.Error.TimeFromStart = tfs, tfs, tfs
+		m.Desired.TimeFromStart, m.Actual.TimeFromStart = tfs, tfs
 		count(ts.pub.Publish(m))
 	}
 }

@@ -241,3 +241,74 @@ func TestForwardCommandsAndControllerState(t *testing.T) {
 	t.Logf("pid %+v; trajectory ref %v fb %v err %v; stats %+v", st.DOFStates[0], js.Reference.Positions, js.Feedback.Positions,
 		js.Error.Positions, b.Stats())
 }
+
+// TestTrajectoryStateHumble: with the node as Humble's, a trajectory
+// controller's controller_state is JointTrajectoryControllerState in
+// Humble's layout (desired and actual after output, no
+// speed_scaling_factor), desired and actual carrying the reference and
+// feedback, read to its last byte; Jazzy's layout does not read it.
+func TestTrajectoryStateHumble(t *testing.T) {
+	d, b, _ := newBridgeFor(t, controlYAML(t), t.Logf, func(o *ros2bridge.Options) { o.Node.Humble = true })
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	runDone := make(chan error, 1)
+	go func() { runDone <- b.Run(ctx) }()
+	defer func() { cancel(); <-runDone }()
+	peer, err := ros2node.New(ros2node.Config{Name: "peer", RTPS: discovery(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer peer.Close()
+	var mu sync.Mutex
+	var got ros2msg.JointTrajectoryControllerState
+	var payload []byte
+	topic := "/arm_trajectory/" + ros2bridge.ControllerStateTopic
+	if _, err := peer.Subscribe(topic, &ros2msg.JointTrajectoryControllerState{Humble: true}, ros2node.Default, func(s rtps.Sample) {
+		m := ros2msg.JointTrajectoryControllerState{Humble: true}
+		if err := ros2msg.Unmarshal(s.Payload, &m); err != nil {
+			t.Errorf("%s in Humble's layout: %v", topic, err)
+			return
+		}
+		mu.Lock()
+		got, payload = m, append(payload[:0], s.Payload...)
+		mu.Unlock()
+	}); err != nil {
+		t.Fatal(err)
+	}
+	arm, err := peer.Publisher("/arm_trajectory/joint_trajectory", &ros2msg.JointTrajectory{}, ros2node.Default)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := arm.Writer().WaitMatched(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	untilTaken(t, ctx, b, func() error {
+		return arm.Publish(&ros2msg.JointTrajectory{JointNames: []string{"shoulder_joint", "elevator_joint"},
+			Points: []ros2msg.JointTrajectoryPoint{{Positions: []float64{0.5, 0.3}, TimeFromStart: ros2msg.Duration{Sec: 1}}}})
+	})
+	var m ros2msg.JointTrajectoryControllerState
+	var raw []byte
+	for ctx.Err() == nil {
+		d.Step()
+		mu.Lock()
+		m, raw = got, slices.Clone(payload)
+		mu.Unlock()
+		if len(m.Reference.Positions) == 2 && m.Reference.TimeFromStart.Sec >= 1 {
+			break
+		}
+	}
+	if !slices.Equal(m.JointNames, []string{"shoulder_joint", "elevator_joint"}) || len(m.Reference.Positions) != 2 ||
+		!slices.Equal(m.Desired.Positions, m.Reference.Positions) || !slices.Equal(m.Actual.Positions, m.Feedback.Positions) ||
+		!slices.Equal(m.Desired.Velocities, m.Reference.Velocities) || m.Desired.TimeFromStart != m.Reference.TimeFromStart ||
+		len(m.Actual.Positions) != 2 {
+		t.Fatalf("%s in Humble's layout: %+v", topic, m)
+	}
+	if math.Abs(m.Desired.Positions[0]-0.5) > 0.05 || math.Abs(m.Desired.Positions[1]-0.3) > 0.05 {
+		t.Errorf("desired %v, want near [0.5 0.3] a second in", m.Desired.Positions)
+	}
+	var jazzy ros2msg.JointTrajectoryControllerState
+	if err := ros2msg.Unmarshal(raw, &jazzy); err == nil && slices.Equal(jazzy.Feedback.Positions, m.Feedback.Positions) &&
+		jazzy.SpeedScalingFactor == 1 {
+		t.Errorf("Humble's layout read as Jazzy's: %+v", jazzy)
+	}
+}
