@@ -171,8 +171,14 @@ var registered []registeredCap
 //
 //	var Cap = hal.RegisterCap[Provider]("CTRE Phoenix 6 devices")
 //
-// It panics on a name given twice or past 32 providers, as a program that
-// cannot start.
+// Which bit that is depends on the providers a binary links and the order
+// Go initializes their packages (by import path: a provider package whose
+// path sorts before hal/phoenix6 takes the bit Phoenix 6 has now), so a Caps value
+// holding registered bits means something only in the process that made
+// it: never store or send one, and never compute a set from AllCaps in a
+// package variable (it holds only those registered so far; the sim's entry
+// is hal.CapsOf of the Sim instead). It panics on a name given twice or
+// past 32 providers, as a program that cannot start.
 func RegisterCap[P any](name string) Caps {
 	for _, n := range capNames {
 		if n == name {

@@ -44,20 +44,29 @@ func TestCmdVelDrivesOdom(t *testing.T) {
 		}
 		return x
 	}
-	tooltest.Eventually(t, 20*time.Second, "the odometry past 0.5 m", func() bool { return odomX() > 0.5 })
-	stop()
-	// The twist expires after cmd_vel_timeout: every wheel's output goes
-	// neutral (a stale command) and the base coasts to a stop on the
-	// sim's friction; the odometry's own twist says when it has.
+	// wheelsAt says whether every wheel's output is driven (or neutral),
+	// as the sim's truth has it; a wheel the sim does not know fails the
+	// test rather than reading 0 V.
 	wheels := []string{"left_front_wheel_joint", "left_rear_wheel_joint", "right_front_wheel_joint", "right_rear_wheel_joint"}
-	tooltest.Eventually(t, 20*time.Second, "the wheels neutral", func() bool {
+	wheelsAt := func(driven bool) bool {
 		for _, w := range wheels {
-			if j, _ := d.Sim.Joint(w); j.Voltage != 0 {
+			j, ok := d.Sim.Joint(w)
+			if !ok {
+				t.Fatalf("the sim has no joint %q", w)
+			}
+			if (j.Voltage != 0) != driven {
 				return false
 			}
 		}
 		return true
-	})
+	}
+	tooltest.Eventually(t, 20*time.Second, "the odometry past 0.5 m", func() bool { return odomX() > 0.5 })
+	tooltest.Eventually(t, 20*time.Second, "the wheels driven", func() bool { return wheelsAt(true) })
+	stop()
+	// The twist expires after cmd_vel_timeout: every wheel's output goes
+	// neutral (a stale command) and the base coasts to a stop on the
+	// sim's friction; the odometry's own twist says when it has.
+	tooltest.Eventually(t, 20*time.Second, "the wheels neutral", func() bool { return wheelsAt(false) })
 	tooltest.Eventually(t, 60*time.Second, "the base stopped", func() bool {
 		out := e.MustRun(t, tooltest.Rostopic.Name, "echo", "-n", "1", "/drive/odom/twist/twist/linear/x")
 		v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(out), "---")), 64)

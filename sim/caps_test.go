@@ -12,4 +12,7 @@ func TestSimProvidesEverything(t *testing.T) {
 	if got := hal.CapsOf((*Sim)(nil)); got != hal.AllCaps() {
 		t.Errorf("the sim provides %s, not everything (%s)", got, hal.AllCaps())
 	}
+	if backend.Caps != hal.CapsOf((*Sim)(nil)) {
+		t.Errorf("the sim's registry entry says %s, the sim provides %s", backend.Caps, hal.CapsOf((*Sim)(nil)))
+	}
 }
