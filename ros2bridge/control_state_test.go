@@ -201,7 +201,6 @@ func TestForwardCommandsAndControllerState(t *testing.T) {
 		}
 	}
 	refused = hoodCtl.Refused()
-	_, n0 := pid.get()
 	for _, m := range []*ros2msg.MultiDOFCommand{{DOFNames: []string{"turret_joint"}, Values: []float64{0.3}}, {Values: []float64{math.NaN()}},
 		{Values: []float64{0.1, 0.2}}} {
 		send(ref, m)
@@ -209,9 +208,15 @@ func TestForwardCommandsAndControllerState(t *testing.T) {
 	if hoodCtl.Refused() != refused+3 {
 		t.Errorf("another joint, a NaN, two values on /hood_position/reference: refused %d -> %d, want 3 more", refused, hoodCtl.Refused())
 	}
-	for n := n0; n < n0+3 && ctx.Err() == nil; { // a state published after the refusals
+	// A state published after the refusals: counted from now (the
+	// bridge published on while they were sent, so a count taken before
+	// them could already be reached, leaving st the one read before).
+	for _, n0 := pid.get(); ctx.Err() == nil; {
 		d.Step()
-		st, n = pid.get()
+		var n int
+		if st, n = pid.get(); n >= n0+3 {
+			break
+		}
 	}
 	if len(st.DOFStates) != 1 || st.DOFStates[0].Reference != 0.25 {
 		t.Errorf("after refused references: controller_state %+v, want the reference 0.25 still", st)
