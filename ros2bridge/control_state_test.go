@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/frcd/frcd/cdr"
 	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/ros2bridge"
 	"github.com/frcd/frcd/ros2msg"
@@ -310,6 +311,16 @@ func TestTrajectoryStateHumble(t *testing.T) {
 	}
 	if math.Abs(m.Desired.Positions[0]-0.5) > 0.05 || math.Abs(m.Desired.Positions[1]-0.3) > 0.05 {
 		t.Errorf("desired %v, want near [0.5 0.3] a second in", m.Desired.Positions)
+	}
+	// To its last byte (Unmarshal does not look at what is left over; CDR
+	// pads the end to 4 bytes at most).
+	var dec cdr.Decoder
+	if err := dec.Reset(raw); err != nil {
+		t.Fatal(err)
+	}
+	(&ros2msg.JointTrajectoryControllerState{Humble: true}).UnmarshalCDR(&dec)
+	if dec.Err() != nil || dec.Remaining() >= 4 {
+		t.Errorf("the sample read in Humble's layout: %v, %d bytes left", dec.Err(), dec.Remaining())
 	}
 	var jazzy ros2msg.JointTrajectoryControllerState
 	if err := ros2msg.Unmarshal(raw, &jazzy); err == nil && slices.Equal(jazzy.Feedback.Positions, m.Feedback.Positions) &&
