@@ -15,7 +15,7 @@
 // control_msgs/msg/MultiDOFCommand as pid_controller takes it; all best
 // effort, so that reliable and best-effort publishers both match. A
 // command that does not decode, or that its controller refuses, is counted (the controller's Refused, Stats.Refused) and logged, a few
-// at once then one a second per controller; it never reaches an output.
+// at once then one a second per controller and topic; it never reaches an output.
 // The service ~/enable (std_srvs/srv/SetBool) enables the robot where
 // the ROS 1 bridge's /frcd/enable does (the sim; real hardware only when
 // the YAML allows it).
@@ -231,7 +231,7 @@ func New(o Options) (*Bridge, error) {
 var commandQoS = rtps.QoS{Reliability: rtps.BestEffort, Durability: rtps.Volatile, History: rtps.KeepLast, Depth: 10}
 
 // Refused commands log refusedBurst lines at once, then refusedRate a
-// second, per controller (as the ROS 1 bridge).
+// second, per controller and command topic (as the ROS 1 bridge per controller).
 const (
 	refusedBurst = 5.0
 	refusedRate  = 1.0

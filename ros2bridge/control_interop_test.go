@@ -70,7 +70,9 @@ type controlEvent struct {
 // /arm_trajectory/controller_state
 // (control_msgs/msg/JointTrajectoryControllerState, Jazzy's layout with
 // speed_scaling_factor 1) with the reference at the goal [0.5, 0.3].
-// From 8 s on, control_msgs/msg/MultiDOFCommand on /hood_position/reference
+// From 8 s on, once the peer has read the hood at 0.4 (not by the clock
+// alone: a slow start on a loaded machine would otherwise skip that
+// wait's sample), control_msgs/msg/MultiDOFCommand on /hood_position/reference
 // naming hood_joint (pid_controller's form) moves the hood to 0.3; the
 // first, naming turret_joint, is refused.
 func TestCycloneControl(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/frcd/frcd/cdr"
 	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/ros2bridge"
 	"github.com/frcd/frcd/ros2msg"
@@ -201,7 +202,6 @@ func TestForwardCommandsAndControllerState(t *testing.T) {
 		}
 	}
 	refused = hoodCtl.Refused()
-	_, n0 := pid.get()
 	for _, m := range []*ros2msg.MultiDOFCommand{{DOFNames: []string{"turret_joint"}, Values: []float64{0.3}}, {Values: []float64{math.NaN()}},
 		{Values: []float64{0.1, 0.2}}} {
 		send(ref, m)
@@ -209,9 +209,15 @@ func TestForwardCommandsAndControllerState(t *testing.T) {
 	if hoodCtl.Refused() != refused+3 {
 		t.Errorf("another joint, a NaN, two values on /hood_position/reference: refused %d -> %d, want 3 more", refused, hoodCtl.Refused())
 	}
-	for n := n0; n < n0+3 && ctx.Err() == nil; { // a state published after the refusals
+	// A state published after the refusals: counted from now (the
+	// bridge published on while they were sent, so a count taken before
+	// them could already be reached, leaving st the one read before).
+	for _, n0 := pid.get(); ctx.Err() == nil; {
 		d.Step()
-		st, n = pid.get()
+		var n int
+		if st, n = pid.get(); n >= n0+3 {
+			break
+		}
 	}
 	if len(st.DOFStates) != 1 || st.DOFStates[0].Reference != 0.25 {
 		t.Errorf("after refused references: controller_state %+v, want the reference 0.25 still", st)
@@ -305,6 +311,16 @@ func TestTrajectoryStateHumble(t *testing.T) {
 	}
 	if math.Abs(m.Desired.Positions[0]-0.5) > 0.05 || math.Abs(m.Desired.Positions[1]-0.3) > 0.05 {
 		t.Errorf("desired %v, want near [0.5 0.3] a second in", m.Desired.Positions)
+	}
+	// To its last byte (Unmarshal does not look at what is left over; CDR
+	// pads the end to 4 bytes at most).
+	var dec cdr.Decoder
+	if err := dec.Reset(raw); err != nil {
+		t.Fatal(err)
+	}
+	(&ros2msg.JointTrajectoryControllerState{Humble: true}).UnmarshalCDR(&dec)
+	if dec.Err() != nil || dec.Remaining() >= 4 {
+		t.Errorf("the sample read in Humble's layout: %v, %d bytes left", dec.Err(), dec.Remaining())
 	}
 	var jazzy ros2msg.JointTrajectoryControllerState
 	if err := ros2msg.Unmarshal(raw, &jazzy); err == nil && slices.Equal(jazzy.Feedback.Positions, m.Feedback.Positions) &&

@@ -2,6 +2,7 @@ package ros2bridge_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -21,9 +22,19 @@ type controllerState struct {
 
 // readControllers reads a ListControllers response, in Humble's layout
 // or Jazzy's (ros2_control humble 0941f73c, jazzy 9ffbf97f
-// controller_manager_msgs/msg/ControllerState.msg).
+// controller_manager_msgs/msg/ControllerState.msg), to its last byte.
 func readControllers(t *testing.T, humble bool, r *cdr.Decoder) []controllerState {
 	t.Helper()
+	out, err := decodeControllers(humble, r)
+	if err != nil {
+		t.Fatalf("list_controllers reply: %v", err)
+	}
+	return out
+}
+
+// decodeControllers is readControllers' decoding: an error when the
+// reply does not read to its last byte in that layout.
+func decodeControllers(humble bool, r *cdr.Decoder) ([]controllerState, error) {
 	var out []controllerState
 	n := r.SeqLen(4)
 	for range n {
@@ -42,14 +53,14 @@ func readControllers(t *testing.T, humble bool, r *cdr.Decoder) []controllerStat
 		}
 		r.Strings(nil) // reference_interfaces
 		if k := r.SeqLen(8); k != 0 {
-			t.Fatalf("%d chain connections", k)
+			return out, fmt.Errorf("%d chain connections", k)
 		}
 		out = append(out, c)
 	}
 	if r.Err() != nil || r.Remaining() != 0 {
-		t.Fatalf("list_controllers reply: %v, %d bytes left", r.Err(), r.Remaining())
+		return out, fmt.Errorf("%v, %d bytes left", r.Err(), r.Remaining())
 	}
-	return out
+	return out, nil
 }
 
 // TestControllerManagerServices, in Jazzy's layouts and in Humble's (the
@@ -94,6 +105,10 @@ func testControllerManager(t *testing.T, humble bool) {
 		return cs[i]
 	}
 	cs := readControllers(t, humble, list(func(*cdr.Encoder) {}))
+	// The other distribution's layout does not read the reply.
+	if other, err := decodeControllers(!humble, list(func(*cdr.Encoder) {})); err == nil {
+		t.Errorf("list_controllers in the humble=%v layout read as humble=%v: %+v", humble, !humble, other)
+	}
 	turret := find(cs, "turret_position")
 	wantRate := uint16(100)
 	if humble {

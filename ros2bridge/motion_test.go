@@ -173,8 +173,11 @@ func TestTwistDrivesBase(t *testing.T) {
 	}
 }
 
-// untilTaken sends a command by send, again every 50 ms, until the bridge
-// has taken or refused one more (its reader may not know the writer yet).
+// untilTaken sends a command by send, again every 250 ms, until the
+// bridge has taken or refused one more (its reader may not know the
+// writer yet). The resend waits long enough that a copy still on its way
+// on a loaded machine is rarely sent twice: callers count refusals
+// exactly, and a duplicate counts twice.
 func untilTaken(t *testing.T, ctx context.Context, b *ros2bridge.Bridge, send func() error) {
 	t.Helper()
 	before := b.Stats()
@@ -182,7 +185,7 @@ func untilTaken(t *testing.T, ctx context.Context, b *ros2bridge.Bridge, send fu
 		if st := b.Stats(); st.Commands != before.Commands || st.Refused != before.Refused {
 			return
 		}
-		if i%50 == 0 {
+		if i%250 == 0 {
 			if err := send(); err != nil {
 				t.Fatal(err)
 			}

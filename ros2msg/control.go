@@ -62,7 +62,7 @@ func (m *MultiDOFStateStamped) MarshalCDR(e *cdr.Encoder) {
 func (m *MultiDOFStateStamped) UnmarshalCDR(d *cdr.Decoder) {
 	m.Header.UnmarshalCDR(d)
 	n := d.SeqLen(5 + 7*8) // a name's length and NUL, seven float64
-	m.DOFStates = resize(m.DOFStates, n)
+	m.DOFStates = growTo(m.DOFStates, n)
 	for i := range m.DOFStates {
 		s := &m.DOFStates[i]
 		s.Name = d.String()
@@ -197,18 +197,10 @@ func (m *DynamicJointState) UnmarshalCDR(d *cdr.Decoder) {
 	m.Header.UnmarshalCDR(d)
 	m.JointNames = d.Strings(m.JointNames)
 	n := d.SeqLen(8) // two sequences' lengths
-	m.InterfaceValues = resize(m.InterfaceValues, n)
+	m.InterfaceValues = growTo(m.InterfaceValues, n)
 	for i := range m.InterfaceValues {
 		v := &m.InterfaceValues[i]
 		v.InterfaceNames = d.Strings(v.InterfaceNames)
 		v.Values = d.Float64s(v.Values)
 	}
-}
-
-// resize is s with n elements, reusing its array when it can.
-func resize[T any](s []T, n int) []T {
-	if cap(s) >= n {
-		return s[:n]
-	}
-	return make([]T, n)
 }

@@ -79,7 +79,14 @@ type Node struct {
 	writers []ros2msg.Gid
 	others  map[ros2msg.Gid][]ros2msg.NodeEntitiesInfo // other participants' nodes, by participant gid
 	changed chan struct{}                              // closed and replaced when others changes
+	full    bool                                       // others reached maxParticipants (logged once)
 }
+
+// maxParticipants bounds the graph's other participants: each
+// ros_discovery_info sample names its own gid, so a peer writing new ones
+// would grow the graph without end. Past it, new participants are
+// dropped (and logged once); those known are still updated.
+const maxParticipants = 1024
 
 // topicDiscoveryInfo is the DDS topic of the graph (no rt/ prefix).
 const topicDiscoveryInfo = "ros_discovery_info"
@@ -176,6 +183,14 @@ func (n *Node) onInfo(s rtps.Sample) {
 		}
 	}
 	n.mu.Lock()
+	if _, known := n.others[m.Gid]; !known && len(n.others) >= maxParticipants {
+		if !n.full && n.cfg.RTPS.Logf != nil {
+			n.cfg.RTPS.Logf("ros2node: %d participants in the graph: more are not listed", len(n.others))
+		}
+		n.full = true
+		n.mu.Unlock()
+		return
+	}
 	n.others[m.Gid] = m.Nodes
 	close(n.changed)
 	n.changed = make(chan struct{})

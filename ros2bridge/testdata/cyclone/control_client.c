@@ -6,7 +6,9 @@
  * Writers (reliable, keep last 10, as ros2 topic pub):
  * rt/hood_position/commands (std_msgs Float64MultiArray) [0.4] every
  * 50 ms, and once, after 1 s, [0.1, 0.2] (the wrong length: refused);
- * from SWITCH seconds on, instead, rt/hood_position/reference
+ * from SWITCH seconds on, once it has read the hood within 0.03 of 0.4 on
+ * controller_state (so that a slow start cannot skip the reference the
+ * test waits for first), instead, rt/hood_position/reference
  * (control_msgs MultiDOFCommand) {dof_names [hood_joint], values [0.3]}
  * every 50 ms, the first one {[turret_joint], [0.3]} (refused);
  * rt/arm_trajectory/joint_trajectory (trajectory_msgs JointTrajectory)
@@ -86,14 +88,14 @@ int main(int argc, char **argv) {
   dds_entity_t dyn = endpoint(0, &control_msgs_msg_dds__DynamicJointState__desc, "rt/dynamic_joint_states");
 
   dds_time_t start = dds_time(), end = start + (dds_duration_t)(seconds * 1e9), lastCmd = 0, lastPrint = 0;
-  int sent = 0, bad = 0, gotTraj = 0, refSent = 0, refBad = 0;
+  int sent = 0, bad = 0, gotTraj = 0, refSent = 0, refBad = 0, settled = 0;
   dds_time_t lastTraj = 0;
   double one[1] = {0.4}, two[2] = {0.1, 0.2};
   void *s[1];
   dds_sample_info_t info[1];
   while (dds_time() < end) {
     dds_time_t now = dds_time();
-    if (now - start >= (dds_duration_t)(sw * 1e9)) {
+    if (settled && now - start >= (dds_duration_t)(sw * 1e9)) {
       if (matched(ref) && now - lastCmd >= DDS_MSECS(50)) {
         control_msgs_msg_dds__MultiDOFCommand_ m;
         memset(&m, 0, sizeof m);
@@ -152,6 +154,7 @@ int main(int argc, char **argv) {
       if (more) dds_return_loan(pid, q, 1);
       if (info[0].valid_data && !more && m->dof_states._length > 0) {
         const control_msgs_msg_dds__SingleDOFState_ *st = &m->dof_states._buffer[0];
+        if (st->reference == 0.4 && st->feedback > 0.37 && st->feedback < 0.43) settled = 1;
         printf("{\"topic\":\"pid\",\"n\":%u,\"name\":", m->dof_states._length);
         str(st->name);
         printf(",\"reference\":%.17g,\"feedback\":%.17g,\"error\":%.17g,\"time_step\":%.17g,\"output\":%.17g}\n", st->reference,
