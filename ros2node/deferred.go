@@ -11,8 +11,9 @@ import (
 // (NewDeferredService, Service.Reply): what its client's convention needs
 // to match the reply to it (Service's doc).
 type Request struct {
-	fast    bool      // the client is Fast DDS's: the identity goes inline
-	related rtps.GUID // Fast DDS: the client's reply reader, or its request writer
+	client  rtps.GuidPrefix // the client's participant (its request writer's)
+	fast    bool            // the client is Fast DDS's: the identity goes inline
+	related rtps.GUID       // Fast DDS: the client's reply reader, or its request writer
 	sn      rtps.SequenceNumber
 	id      uint64 // any other: the request header
 	seq     int64
@@ -26,13 +27,13 @@ func requestOf(smp rtps.Sample) (*cdr.Decoder, Request, error) {
 		return nil, Request{}, err
 	}
 	if smp.Vendor == rtps.VendorFastDDS {
-		r := Request{fast: true, related: smp.Writer, sn: smp.SN}
+		r := Request{client: smp.Writer.Prefix, fast: true, related: smp.Writer, sn: smp.SN}
 		if g, _, ok := smp.Inline.RelatedSampleIdentity(); ok && g != (rtps.GUID{}) {
 			r.related = g // the client's reply reader
 		}
 		return d, r, nil
 	}
-	r := Request{id: d.Uint64(), seq: d.Int64()}
+	r := Request{client: smp.Writer.Prefix, id: d.Uint64(), seq: d.Int64()}
 	if err := d.Err(); err != nil {
 		return nil, Request{}, fmt.Errorf("request header: %w", err)
 	}
@@ -62,7 +63,7 @@ func (r Request) write(w *rtps.Writer, payload []byte) error {
 // goroutine (an action's get_result answers when its goal ends). An error
 // from handler sends no reply and is counted.
 func (n *Node) NewDeferredService(name, rosType string, handler func(req *cdr.Decoder, r Request) error) (*Service, error) {
-	return n.newService(name, rosType, &Service{n: n, deferred: handler})
+	return n.newService(name, rosType, &Service{n: n, deferred: handler, held: make(chan struct{}, maxHeldReplies)})
 }
 
 // Reply answers r: write writes the response's fields. Safe from any
@@ -73,7 +74,7 @@ func (s *Service) Reply(r Request, write func(resp *cdr.Encoder)) error {
 	s.enc.Reset(s.enc.Bytes()[:0], cdr.CDRLE)
 	r.header(&s.enc)
 	write(&s.enc)
-	return r.write(s.w, s.enc.Bytes())
+	return s.send(r, s.enc.Bytes())
 }
 
 // take passes a deferred service's request to its handler.

@@ -1,7 +1,9 @@
 package ros2node
 
 import (
+	"context"
 	"sync"
+	"time"
 
 	"github.com/frcd/frcd/cdr"
 	"github.com/frcd/frcd/rtps"
@@ -30,6 +32,7 @@ type Service struct {
 	mu       sync.Mutex
 	enc      cdr.Encoder
 	errors   uint64
+	held     chan struct{} // replies waiting for their client (send)
 }
 
 // Service types: a ROS 2 service pkg/srv/T has the DDS types
@@ -47,7 +50,7 @@ func serviceTypes(rosType string) (req, resp string, err error) {
 // writes the response's to resp; an error sends no reply (and is
 // counted). It runs on the node's receiving goroutine.
 func (n *Node) NewService(name, rosType string, handler func(req *cdr.Decoder, resp *cdr.Encoder) error) (*Service, error) {
-	return n.newService(name, rosType, &Service{n: n, handler: handler})
+	return n.newService(name, rosType, &Service{n: n, handler: handler, held: make(chan struct{}, maxHeldReplies)})
 }
 
 func (n *Node) newService(name, rosType string, s *Service) (*Service, error) {
@@ -110,5 +113,43 @@ func (s *Service) answer(smp rtps.Sample) error {
 	if err := d.Err(); err != nil {
 		return err
 	}
-	return r.write(s.w, s.enc.Bytes())
+	return s.send(r, s.enc.Bytes())
+}
+
+// Replies held for their client's reply reader: at most maxHeldReplies at
+// once per service, each at most replyMatchWait.
+const (
+	maxHeldReplies = 16
+	replyMatchWait = time.Second
+)
+
+// send writes the reply payload to r. A client's reply reader is
+// discovered (SEDP) about when its request writer is, so a request can
+// arrive before the reply writer has matched that reader, and a volatile
+// reply written then is lost to it. As rmw_cyclonedds does before it
+// answers (rmw_node.cpp, check_for_response_reader), the reply waits, up
+// to replyMatchWait, until a reader of the client's participant is
+// matched; off the receiving goroutine, so that other samples go on
+// arriving, and at most maxHeldReplies at once (past that, or after the
+// wait, it is written as it is).
+func (s *Service) send(r Request, payload []byte) error {
+	if s.w.MatchedPrefix(r.client) {
+		return r.write(s.w, payload)
+	}
+	select {
+	case s.held <- struct{}{}:
+	default:
+		return r.write(s.w, payload)
+	}
+	p := append([]byte(nil), payload...)
+	go func() {
+		defer func() { <-s.held }()
+		ctx, cancel := context.WithTimeout(context.Background(), replyMatchWait)
+		_ = s.w.WaitMatchedPrefix(ctx, r.client)
+		cancel()
+		if err := r.write(s.w, p); err != nil {
+			s.n.p.Logf("ros2node: service %s: a reply held for its client: %v", s.r.Topic(), err)
+		}
+	}()
+	return nil
 }

@@ -64,6 +64,29 @@ func (w *Writer) WaitMatched(ctx context.Context, n int) error {
 	return w.p.waitFor(ctx, func() bool { return len(w.readers) >= n })
 }
 
+// MatchedPrefix says whether a remote reader of the participant prefix
+// (a service client's reply reader, beside its request writer) is matched.
+func (w *Writer) MatchedPrefix(prefix GuidPrefix) bool {
+	w.p.mu.Lock()
+	defer w.p.mu.Unlock()
+	return w.matchedPrefix(prefix)
+}
+
+func (w *Writer) matchedPrefix(prefix GuidPrefix) bool {
+	for g := range w.readers {
+		if g.Prefix == prefix {
+			return true
+		}
+	}
+	return false
+}
+
+// WaitMatchedPrefix waits until a remote reader of the participant prefix
+// is matched, or ctx ends.
+func (w *Writer) WaitMatchedPrefix(ctx context.Context, prefix GuidPrefix) error {
+	return w.p.waitFor(ctx, func() bool { return w.matchedPrefix(prefix) })
+}
+
 // Write publishes one sample: payload is a serialized payload with its
 // encapsulation header (package cdr). It is copied.
 func (w *Writer) Write(payload []byte) error { return w.WriteInline(payload, ParamList{}) }
