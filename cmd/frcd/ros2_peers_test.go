@@ -39,10 +39,10 @@ func TestROS2RunSeenByAllPeers(t *testing.T) {
 
 // TestROS2RunWithoutMulticastRoute is TestROS2RunSeenByAllPeers on a
 // network with no route for 224.0.0.0/4 (a static address, no gateway):
-// frcd joins the SPDP group on the interface it binds, as Cyclone DDS and
-// Fast DDS do, who see it. (frcd joining where the route says failed to
-// start there: "setsockopt: no such device".) @foxglove/rtps joins and
-// sends by the route, so it cannot take part.
+// frcd joins the SPDP group on the interface it takes its address from,
+// as Cyclone DDS and Fast DDS do, who see it. (frcd joining where the
+// route says failed to start there: "setsockopt: no such device".)
+// @foxglove/rtps joins and sends by the route, so it cannot take part.
 func TestROS2RunWithoutMulticastRoute(t *testing.T) {
 	runSeenByPeers(t, tooltest.RobotNetworkNoRoute, false)
 }
