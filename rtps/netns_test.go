@@ -1,12 +1,8 @@
 package rtps_test
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -16,51 +12,18 @@ import (
 	"github.com/frcd/frcd/rtps"
 )
 
-var (
-	unshare = tooltest.Tool{Name: "unshare", Package: "util-linux"}
-	ipTool  = tooltest.Tool{Name: "ip", Package: "iproute2"}
-	node    = tooltest.Tool{Name: "node", Package: "nodejs"}
-)
-
-// netnsEnv marks the run of a test inside its network namespace.
-const netnsEnv = "RTPS_TEST_NETNS"
-
 // inNetns runs the calling top-level test again in a new network
-// namespace (unshare --net) whose lo is up, has multicast on and the
-// route for 224.0.0.0/4, then setup (shell commands, e.g. tc netem); it
-// fails the test when that run fails or skips. It returns true in the
-// inner run, which then does the test, and false in the outer one, which
-// is done. It needs root (CAP_SYS_ADMIN), as make test in CI has.
+// namespace whose lo is up, has multicast on and the route for
+// 224.0.0.0/4, then setup (shell commands, e.g. tc netem): see
+// tooltest.InNetns. It returns true in the inner run, which then does
+// the test, and false in the outer one, which is done.
 func inNetns(t *testing.T, setup string, tools ...tooltest.Tool) bool {
 	t.Helper()
-	if os.Getenv(netnsEnv) == t.Name() {
-		return true
-	}
-	tooltest.Require(t, append([]tooltest.Tool{unshare, ipTool}, tools...)...)
-	if os.Geteuid() != 0 {
-		if os.Getenv("FRCD_REQUIRE_TOOLS") == "1" {
-			t.Fatal("a network namespace needs root")
-		}
-		t.Skip("a network namespace needs root")
-	}
-	script := "ip link set lo up && ip link set lo multicast on && ip route add 224.0.0.0/4 dev lo"
+	script := tooltest.LoopbackMulticast
 	if setup != "" {
 		script += " && " + setup
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "unshare", "--net", "sh", "-c", script+` && exec "$0" "$@"`,
-		os.Args[0], "-test.run", "^"+regexp.QuoteMeta(t.Name())+"$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), netnsEnv+"="+t.Name())
-	out, err := cmd.CombinedOutput()
-	t.Logf("in its network namespace:\n%s", out)
-	if err != nil {
-		t.Fatalf("the run in a network namespace failed: %v", err)
-	}
-	if !strings.Contains(string(out), "--- PASS: "+t.Name()) {
-		t.Fatal("the run in a network namespace did not pass")
-	}
-	return false
+	return tooltest.InNetns(t, script, nil, tools...)
 }
 
 // TestMulticastDiscovery: two participants with no unicast peers find
@@ -123,11 +86,11 @@ func expect(t *testing.T, got <-chan string, count, size int) {
 // joiner). It discovers by multicast only, hence the namespace.
 func TestFoxglove(t *testing.T) {
 	script, _ := filepath.Abs("../test/rtps/subscriber.js")
-	if os.Getenv(netnsEnv) == "" {
-		tooltest.Require(t, node)
+	if !tooltest.InsideNetns(t) {
+		tooltest.Require(t, tooltest.Node)
 		tooltest.RequireFile(t, "../test/rtps/node_modules/@foxglove/rtps/package.json", "scripts/install-deps.sh (npm ci in test/rtps)")
 	}
-	if !inNetns(t, "", node) {
+	if !inNetns(t, "", tooltest.Node) {
 		return
 	}
 	for _, c := range []struct {

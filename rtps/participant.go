@@ -17,8 +17,12 @@ import (
 type Config struct {
 	// Domain is the DDS domain id, 0 to MaxDomain. (optional) defaults to 0.
 	Domain int
-	// Addr is the IPv4 address the participant binds and announces.
-	// (optional) defaults to 127.0.0.1.
+	// Addr is the IPv4 address the participant announces and sends from.
+	// A loopback Addr is also the address it binds; any other, it binds
+	// its unicast ports on every address, as Cyclone DDS and Fast DDS do:
+	// Fast DDS sends to a participant on its own host by 127.0.0.1 (its
+	// UDPv4 transport turns a remote locator that is a local address into
+	// localhost). (optional) defaults to 127.0.0.1.
 	Addr netip.Addr
 	// Peers are addresses to send SPDP announcements to by unicast, at the
 	// discovery ports of participant ids 0 to MaxPeerID (the way Cyclone
@@ -136,7 +140,7 @@ type Participant struct {
 	cfg   Config
 	guid  GUID
 	ports Ports
-	conns []*net.UDPConn // [0] discovery unicast, [1] user unicast, [2] SPDP multicast if on
+	conns []*net.UDPConn // discovery unicast, user unicast, then out if apart, then SPDP multicast if on
 	out   *net.UDPConn
 
 	mu              sync.Mutex
@@ -212,15 +216,19 @@ func newParticipant(cfg Config) (*Participant, error) {
 
 // bind takes the first participant id whose two unicast ports are free.
 func (p *Participant) bind() error {
+	at := p.cfg.Addr
+	if !at.IsLoopback() {
+		at = netip.IPv4Unspecified() // see Config.Addr
+	}
 	var last error
 	for id := 0; id <= maxParticipantID; id++ {
 		ports := Ports{Domain: p.cfg.Domain, Participant: id}
-		meta, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(netip.AddrPortFrom(p.cfg.Addr, uint16(ports.MetaUnicast()))))
+		meta, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(netip.AddrPortFrom(at, uint16(ports.MetaUnicast()))))
 		if err != nil {
 			last = err
 			continue
 		}
-		user, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(netip.AddrPortFrom(p.cfg.Addr, uint16(ports.UserUnicast()))))
+		user, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(netip.AddrPortFrom(at, uint16(ports.UserUnicast()))))
 		if err != nil {
 			meta.Close()
 			last = err
@@ -230,12 +238,25 @@ func (p *Participant) bind() error {
 		_ = user.SetReadBuffer(4 << 20)
 		_ = meta.SetReadBuffer(1 << 20)
 		p.ports, p.conns, p.out = ports, []*net.UDPConn{meta, user}, user
+		if at != p.cfg.Addr {
+			// Sends leave from Addr, so by its interface, multicast too
+			// (Linux routes a multicast from a bound source address out of
+			// that address's interface, with no route for the group).
+			out, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(netip.AddrPortFrom(p.cfg.Addr, 0)))
+			if err != nil {
+				meta.Close()
+				user.Close()
+				return fmt.Errorf("rtps: bind %v: %w", p.cfg.Addr, err)
+			}
+			p.conns, p.out = append(p.conns, out), out
+		}
 		if p.cfg.Multicast {
 			group := &net.UDPAddr{IP: SPDPMulticastAddr.AsSlice(), Port: ports.SPDPMulticast()}
 			mc, err := net.ListenMulticastUDP("udp4", p.cfg.Interface, group)
 			if err != nil {
-				meta.Close()
-				user.Close()
+				for _, c := range p.conns {
+					c.Close()
+				}
 				return fmt.Errorf("rtps: join %v: %w", group, err)
 			}
 			p.conns = append(p.conns, mc)

@@ -45,11 +45,18 @@ func ros2Args(args []string) (rest []string, a ros2node.Args, err error) {
 // ROS_LOCALHOST_ONLY, ROS_STATIC_PEERS; ROS_DISTRO humble or older: no
 // type hashes in the endpoints' USER_DATA, Humble's controller_manager_msgs). Discovery reaching the subnet
 // uses the first IPv4 address of an interface that is up and not
-// loopback.
+// loopback, and joins the SPDP multicast group on that interface.
 func ros2Options(a ros2node.Args, getenv func(string) string, urdf string, logf func(string, ...any)) (*daemon.ROS2Options, error) {
-	cfg, err := ros2node.Discovery(getenv, interfaceAddr())
+	ifc, addr := subnetInterface()
+	cfg, err := ros2node.Discovery(getenv, addr)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Multicast && cfg.Addr == addr {
+		// The interface it binds, not the one the route for 239.255.0.1
+		// names: a robot's network may have no such route (no default
+		// route), and Cyclone and Fast DDS join on their interfaces too.
+		cfg.Interface = ifc
 	}
 	name := "frcd"
 	if a.Node != "" {
@@ -60,14 +67,15 @@ func ros2Options(a ros2node.Args, getenv func(string) string, urdf string, logf 
 		URDF: urdf, Params: a.Params, Logf: logf}, nil
 }
 
-// interfaceAddr is the first IPv4 address of an interface that is up,
-// multicast-capable and not loopback; invalid when there is none.
-func interfaceAddr() netip.Addr {
+// subnetInterface is the first interface that is up, multicast-capable
+// and not loopback with an IPv4 address, and that address; nil and an
+// invalid address when there is none.
+func subnetInterface() (*net.Interface, netip.Addr) {
 	ifs, err := net.Interfaces()
 	if err != nil {
-		return netip.Addr{}
+		return nil, netip.Addr{}
 	}
-	for _, ifc := range ifs {
+	for i, ifc := range ifs {
 		if ifc.Flags&net.FlagUp == 0 || ifc.Flags&net.FlagLoopback != 0 || ifc.Flags&net.FlagMulticast == 0 {
 			continue
 		}
@@ -75,12 +83,12 @@ func interfaceAddr() netip.Addr {
 		for _, ad := range addrs {
 			if p, ok := ad.(*net.IPNet); ok {
 				if ip, ok := netip.AddrFromSlice(p.IP.To4()); ok && p.IP.To4() != nil {
-					return ip
+					return &ifs[i], ip
 				}
 			}
 		}
 	}
-	return netip.Addr{}
+	return nil, netip.Addr{}
 }
 
 // printROS2 says where the ROS 2 node is.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -38,13 +39,32 @@ func TestParseROS(t *testing.T) {
 	}
 }
 
-// jsEvent is a line of testdata/ros2/joint_states.c.
+// jsEvent is a line of testdata/ros2/joint_states.c (and of its twins,
+// joint_states.cpp and test/rtps/joint_states.js).
 type jsEvent struct {
-	Event  string `json:"event"`
-	N      int    `json:"n"`
-	First  string `json:"first"`
-	Finite int    `json:"finite"`
-	Sec    int64  `json:"sec"`
+	Event  string   `json:"event"`
+	Error  string   `json:"error"`
+	N      int      `json:"n"`
+	First  string   `json:"first"`
+	Finite int      `json:"finite"`
+	Sec    int64    `json:"sec"`
+	Names  []string `json:"names"`
+}
+
+// loopJointNames are the names of /joint_states for a robot, in the
+// loop's order, from a NewSim of it.
+func loopJointNames(t *testing.T, urdf, yaml string) []string {
+	t.Helper()
+	r, list, err := robot.Load(urdf, yaml)
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("%v %v", err, list)
+	}
+	d, err := daemon.NewSim(r, daemon.SimOptions{}, daemon.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	return jointstate.New(d.Loop.NewSnapshot(), nil).Names
 }
 
 // TestROS2JointStatesInterop runs frcd on the sim with --ros both (as a
@@ -59,16 +79,7 @@ func TestROS2JointStatesInterop(t *testing.T) {
 		t.Skip("runs frcd and a Cyclone DDS peer: skipped with -short")
 	}
 	const urdf, yaml = "../../examples/competition/robot.urdf", "../../examples/competition/robot.yaml"
-	r, list, err := robot.Load(urdf, yaml)
-	if err != nil || list.Errors() > 0 {
-		t.Fatalf("%v %v", err, list)
-	}
-	d, err := daemon.NewSim(r, daemon.SimOptions{}, daemon.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := jointstate.New(d.Loop.NewSnapshot(), nil).Names
-	d.Close()
+	names := loopJointNames(t, urdf, yaml)
 
 	domain := ddstest.Domain()
 	uri := fmt.Sprintf("http://127.0.0.1:%d", tooltest.FreePort(t))
@@ -106,12 +117,19 @@ func TestROS2JointStatesInterop(t *testing.T) {
 			now := time.Now().Unix()
 			for i := 0; i < count; i++ {
 				e := sub.Wait(fmt.Sprintf("joint state %d", i), func(e jsEvent) bool { return e.Event == "" })
-				if e.N != len(names) || e.First != names[0] || e.Finite != 1 || e.Sec < now-5 || e.Sec > now+5 {
-					t.Fatalf("joint state %d: %+v, want %d joints from %s, finite, stamped about %d", i, e, len(names), names[0], now)
+				if e.N != len(names) || !slices.Equal(e.Names, names) || e.Finite != 1 || e.Sec < now-5 || e.Sec > now+5 {
+					t.Fatalf("joint state %d: %+v, want the joints %q, finite, stamped about %d", i, e, names, now)
 				}
 			}
 		})
 	}
+	terminate(t, cmd, stderr)
+}
+
+// terminate sends SIGTERM to a frcd child (startChild's) and fails the
+// test unless it exits 0.
+func terminate(t *testing.T, cmd *exec.Cmd, stderr *strings.Builder) {
+	t.Helper()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/internal/ddstest"
 	"github.com/frcd/frcd/sim"
 )
 
@@ -23,7 +24,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("FRCD_RUN_MAIN") == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	ddstest.Cleanup()
+	os.Exit(code)
 }
 
 func frcdProcess(args ...string) *exec.Cmd {

@@ -4,7 +4,8 @@
 // 2.9.1 (libfastrtps-dev, types by fastddsgen), from Debian's packages.
 // Each peer finds the Go participant by unicast on 127.0.0.1 (loopback
 // has no multicast here) at the discovery ports of participant ids 0 to
-// MaxPeerID.
+// MaxPeerID (Env), or by its implementation's default discovery, SPDP by
+// multicast, in a network namespace a test creates (MulticastEnv).
 package ddstest
 
 import (
@@ -149,16 +150,36 @@ var CycloneURI = fmt.Sprintf(`<CycloneDDS><Domain id="any"><General><Interfaces>
 	`<MaxAutoParticipantIndex>%d</MaxAutoParticipantIndex><Peers><Peer address="127.0.0.1"/></Peers></Discovery></Domain></CycloneDDS>`, MaxPeerID)
 
 // Env is the environment of a peer on domain: the caller's without its
-// ROS_ and CYCLONEDDS_ variables, plus ROS_DOMAIN_ID and CYCLONEDDS_URI.
+// ROS_, CYCLONEDDS_ and DDSTEST_ variables, plus ROS_DOMAIN_ID and
+// CYCLONEDDS_URI.
 func Env(domain int) *tooltest.ROS {
+	return env(fmt.Sprintf("ROS_DOMAIN_ID=%d", domain), "CYCLONEDDS_URI="+CycloneURI)
+}
+
+// MulticastEnv is the environment of a peer with its implementation's
+// default discovery, SPDP by multicast, as on a robot's network: the
+// caller's without its ROS_, CYCLONEDDS_ and DDSTEST_ variables (so Cyclone takes
+// its defaults), plus DDSTEST_DISCOVERY=multicast (the Fast DDS peers then
+// keep Fast DDS's default participant QoS: see unicast.hpp) and domain's
+// ROS_DOMAIN_ID, or none for domain < 0 (the peers' default, 0).
+func MulticastEnv(domain int) *tooltest.ROS {
+	vars := []string{"DDSTEST_DISCOVERY=multicast"}
+	if domain >= 0 {
+		vars = append(vars, fmt.Sprintf("ROS_DOMAIN_ID=%d", domain))
+	}
+	return env(vars...)
+}
+
+// env is the caller's environment without its ROS_, CYCLONEDDS_ and
+// DDSTEST_ variables, plus add.
+func env(add ...string) *tooltest.ROS {
 	var vars []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "ROS_") && !strings.HasPrefix(kv, "CYCLONEDDS_") {
+		if !strings.HasPrefix(kv, "ROS_") && !strings.HasPrefix(kv, "CYCLONEDDS_") && !strings.HasPrefix(kv, "DDSTEST_") {
 			vars = append(vars, kv)
 		}
 	}
-	vars = append(vars, fmt.Sprintf("ROS_DOMAIN_ID=%d", domain), "CYCLONEDDS_URI="+CycloneURI)
-	return &tooltest.ROS{Vars: vars}
+	return &tooltest.ROS{Vars: append(vars, add...)}
 }
 
 // Domain is a DDS domain id for this test process, apart from other runs

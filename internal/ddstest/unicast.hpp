@@ -2,10 +2,14 @@
 // on every g++ include path it builds with): UDPv4 on 127.0.0.1 only, no
 // shared memory, initial peers at the discovery ports of participant ids
 // 0 to 20 of the domain (DDSI-RTPS 2.3 9.6.1: 7400 + 250 domain + 10 + 2 id).
-// ddstest_participant is a participant so set up on $ROS_DOMAIN_ID.
+// ddstest_participant is a participant so set up on $ROS_DOMAIN_ID, or with
+// Fast DDS's default participant QoS (UDPv4 and shared memory, SPDP by
+// multicast: what rmw_fastrtps_cpp starts from) when the environment has
+// DDSTEST_DISCOVERY=multicast (ddstest.MulticastEnv).
 #pragma once
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
 #include <fastdds/dds/domain/DomainParticipant.hpp>
@@ -36,15 +40,17 @@ inline void ddstest_unicast(eprosima::fastdds::dds::DomainParticipantQos &pqos, 
 }
 
 // ddstest_participant creates a participant named name on the domain
-// $ROS_DOMAIN_ID (default 0) with ddstest_unicast's setup; it exits the
-// program when it cannot.
+// $ROS_DOMAIN_ID (default 0) with ddstest_unicast's setup, or Fast DDS's
+// defaults under DDSTEST_DISCOVERY=multicast; it exits the program when it
+// cannot.
 inline eprosima::fastdds::dds::DomainParticipant *ddstest_participant(const char *name) {
   using namespace eprosima::fastdds::dds;
   const char *d = std::getenv("ROS_DOMAIN_ID");
   int domain = d ? std::atoi(d) : 0;
   DomainParticipantQos pqos;
   pqos.name(name);
-  ddstest_unicast(pqos, domain);
+  const char *disc = std::getenv("DDSTEST_DISCOVERY");
+  if (disc == nullptr || std::strcmp(disc, "multicast") != 0) ddstest_unicast(pqos, domain);
   DomainParticipant *pp = DomainParticipantFactory::get_instance()->create_participant(domain, pqos);
   if (pp == nullptr) {
     std::fprintf(stderr, "create_participant failed\n");

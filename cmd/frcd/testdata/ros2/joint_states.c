@@ -6,9 +6,10 @@
  * by idlc), on the DDS topic rt/joint_states, reliable, volatile, keep last
  * 10 (rmw's default profile). It prints {"event":"matched"} once a writer
  * matched, then one line per sample, {"n":N,"first":"NAME","finite":F,
- * "sec":S} (N names; F 1 when positions, velocities and efforts are N
- * finite values each), and exits after COUNT samples. The domain is
- * $ROS_DOMAIN_ID; the network setup comes from $CYCLONEDDS_URI.
+ * "sec":S,"names":["NAME",...]} (N names; F 1 when positions, velocities
+ * and efforts are N finite values each), and exits after COUNT samples.
+ * The domain is $ROS_DOMAIN_ID; the network setup comes from
+ * $CYCLONEDDS_URI (Cyclone's defaults without it).
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +22,21 @@ static int finite_all(const dds_sequence_double *s, uint32_t n) {
   for (uint32_t i = 0; i < n; i++)
     if (!isfinite(s->_buffer[i])) return 0;
   return 1;
+}
+
+/* print_json_string prints s as a JSON string. */
+static void print_json_string(const char *s) {
+  putchar('"');
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      printf("\\%c", c);
+    else if (c < 0x20)
+      printf("\\u%04x", c);
+    else
+      putchar(c);
+  }
+  putchar('"');
 }
 
 int main(int argc, char **argv) {
@@ -68,7 +84,12 @@ int main(int argc, char **argv) {
       const sensor_msgs_msg_dds__JointState_ *m = samples[0];
       uint32_t n = m->name._length;
       int fin = finite_all(&m->position, n) && finite_all(&m->velocity, n) && finite_all(&m->effort, n);
-      printf("{\"n\":%u,\"first\":\"%.64s\",\"finite\":%d,\"sec\":%d}\n", n, n > 0 ? m->name._buffer[0] : "", fin, m->header.stamp.sec);
+      printf("{\"n\":%u,\"first\":\"%.64s\",\"finite\":%d,\"sec\":%d,\"names\":[", n, n > 0 ? m->name._buffer[0] : "", fin, m->header.stamp.sec);
+      for (uint32_t i = 0; i < n; i++) {
+        if (i > 0) putchar(',');
+        print_json_string(m->name._buffer[i]);
+      }
+      printf("]}\n");
       fflush(stdout);
       got++;
       continue;

@@ -5,7 +5,8 @@
 //
 // The type is sensor_msgs::msg::dds_::JointState_ (JointState.idl, by
 // fastddsgen), on rt/joint_states, reliable, volatile, keep last 10.
-// Discovery is by unicast on 127.0.0.1 only (internal/ddstest/unicast.hpp).
+// Discovery is by unicast on 127.0.0.1 only, or Fast DDS's default
+// multicast under DDSTEST_DISCOVERY=multicast (internal/ddstest/unicast.hpp).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -31,6 +32,20 @@ static bool finite_all(const std::vector<double> &v, size_t n) {
   for (double x : v)
     if (!std::isfinite(x)) return false;
   return true;
+}
+
+// print_json_string prints s as a JSON string.
+static void print_json_string(const std::string &s) {
+  std::putchar('"');
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\')
+      std::printf("\\%c", c);
+    else if (c < 0x20)
+      std::printf("\\u%04x", c);
+    else
+      std::putchar(c);
+  }
+  std::putchar('"');
 }
 
 int main(int argc, char **argv) {
@@ -72,7 +87,12 @@ int main(int argc, char **argv) {
       size_t n = msg.name().size();
       bool fin = finite_all(msg.position(), n) && finite_all(msg.velocity(), n) && finite_all(msg.effort(), n);
       std::string first = n > 0 ? msg.name()[0].substr(0, 64) : "";
-      std::printf("{\"n\":%zu,\"first\":\"%s\",\"finite\":%d,\"sec\":%d}\n", n, first.c_str(), fin ? 1 : 0, msg.header().stamp().sec());
+      std::printf("{\"n\":%zu,\"first\":\"%s\",\"finite\":%d,\"sec\":%d,\"names\":[", n, first.c_str(), fin ? 1 : 0, msg.header().stamp().sec());
+      for (size_t i = 0; i < n; i++) {
+        if (i > 0) std::putchar(',');
+        print_json_string(msg.name()[i]);
+      }
+      std::printf("]}\n");
       std::fflush(stdout);
       got++;
       continue;

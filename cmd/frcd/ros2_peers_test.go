@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/frcd/frcd/internal/ddstest"
+	"github.com/frcd/frcd/internal/tooltest"
+)
+
+// peerBinEnv names the environment variable that hands a peer program,
+// built outside the namespace, to the run inside it.
+func peerBinEnv(p *ddstest.Peer) string { return "FRCD_TEST_JOINT_STATES_" + strings.ToUpper(p.Name) }
+
+// TestROS2RunSeenByAllPeers runs `frcd run --sim --ros 2` on examples/2026
+// as a user would on a robot (a child process, ROS_DOMAIN_ID unset, no
+// --ros-args, frcd's default discovery) in a network namespace laid out as
+// a robot's network (tooltest.RobotNetwork: an interface with an IPv4
+// address, multicast and its route; lo without multicast), and three
+// subscribers of /joint_states with their implementations' default
+// discovery, SPDP by multicast, all at once: Cyclone DDS (C, Cyclone's
+// defaults: no CYCLONEDDS_URI), Fast DDS (C++, Fast DDS's default
+// participant QoS) and @foxglove/rtps (test/rtps/joint_states.js, which
+// decodes the CDR itself). Each must get samples with every joint, by
+// name in the loop's order, finite, stamped now. It needs root for the
+// namespace; skipped with -short, and when a tool is missing unless
+// FRCD_REQUIRE_TOOLS=1.
+func TestROS2RunSeenByAllPeers(t *testing.T) {
+	runSeenByPeers(t, tooltest.RobotNetwork, true)
+}
+
+// TestROS2RunWithoutMulticastRoute is TestROS2RunSeenByAllPeers on a
+// network with no route for 224.0.0.0/4 (a static address, no gateway):
+// frcd joins the SPDP group on the interface it takes its address from,
+// as Cyclone DDS and Fast DDS do, who see it. (frcd joining where the
+// route says failed to start there: "setsockopt: no such device".)
+// @foxglove/rtps joins and sends by the route, so it cannot take part.
+func TestROS2RunWithoutMulticastRoute(t *testing.T) {
+	runSeenByPeers(t, tooltest.RobotNetworkNoRoute, false)
+}
+
+// runSeenByPeers is TestROS2RunSeenByAllPeers in a namespace set up by
+// setup, with @foxglove/rtps or without.
+func runSeenByPeers(t *testing.T, setup string, foxglove bool) {
+	if testing.Short() {
+		t.Skip("runs frcd and DDS peers in a network namespace: skipped with -short")
+	}
+	const urdf, yaml = "../../examples/2026/robot.urdf", "../../examples/2026/robot.yaml"
+	script, _ := filepath.Abs("../../test/rtps/joint_states.js")
+	peers := []struct {
+		*ddstest.Peer
+		src string
+	}{{ddstest.Cyclone, "testdata/ros2/joint_states.c"}, {ddstest.FastDDS, "testdata/ros2/joint_states.cpp"}}
+	var env []string
+	var tools []tooltest.Tool
+	if foxglove {
+		tools = append(tools, tooltest.Node)
+	}
+	if !tooltest.InsideNetns(t) {
+		// Checked and built out here, where a missing tool can skip; the
+		// builds are shared with TestROS2JointStatesInterop.
+		tooltest.Require(t, tools...)
+		if foxglove {
+			tooltest.RequireFile(t, "../../test/rtps/node_modules/@foxglove/rtps/package.json", "scripts/install-deps.sh (npm ci in test/rtps)")
+		}
+		for _, p := range peers {
+			env = append(env, peerBinEnv(p.Peer)+"="+p.Program(t, p.src, "testdata/ros2/JointState.idl"))
+		}
+	}
+	if !tooltest.InNetns(t, setup, env, tools...) {
+		return
+	}
+	names := loopJointNames(t, urdf, yaml)
+
+	cmd := exec.Command(os.Args[0], "run", "--sim", "--ros", "2", "--wpilibws", "off", "--nt", "off", urdf, yaml)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "ROS_") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "FRCD_RUN_MAIN=1")
+	start := time.Now().Unix()
+	out, stderr := startChild(t, cmd)
+	// A guard against a hung child only: the test waits on output. A
+	// failed test kills the child, which would outlive the namespace's run.
+	guard := time.AfterFunc(4*time.Minute, func() { _ = cmd.Process.Kill() })
+	t.Cleanup(func() {
+		guard.Stop()
+		if t.Failed() {
+			_ = cmd.Process.Kill()
+		}
+	})
+	sc := bufio.NewScanner(out)
+	// Domain 0 and the robot network's address: multicast discovery on it.
+	want := "frcd: ROS 2 node /frcd, domain 0, on " + tooltest.RobotAddr + "; publishing /joint_states every "
+	var lines []string
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), want) {
+		lines = append(lines, sc.Text())
+	}
+	if sc.Err() != nil || !strings.HasPrefix(sc.Text(), want) {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatalf("no line %q in\n%s\nstderr:\n%s", want, strings.Join(lines, "\n"), stderr.String())
+	}
+	if strings.Contains(strings.Join(lines, "\n"), "ROS node") {
+		t.Errorf("--ros 2 started ROS 1 too:\n%s", strings.Join(lines, "\n"))
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+
+	const count = 20
+	var order []string
+	subs := map[string]*tooltest.JSONLines[jsEvent]{}
+	for _, p := range peers {
+		bin := os.Getenv(peerBinEnv(p.Peer))
+		if bin == "" {
+			t.Fatalf("no %s from the run outside the namespace", peerBinEnv(p.Peer))
+		}
+		order = append(order, p.Name)
+		subs[p.Name] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), bin, fmt.Sprint(count))
+	}
+	if foxglove {
+		order = append(order, "Foxglove")
+		subs["Foxglove"] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), "node", script, "0", fmt.Sprint(count), tooltest.RobotAddr)
+	}
+	// The peers discover at once; each one's lines wait in its own queue,
+	// so reading them one peer after the other accepts any order. The
+	// limits only guard against a hang: Fast DDS's discovery can take
+	// 20-30 s on a loaded machine.
+	const limit = 2 * time.Minute
+	for _, name := range order {
+		sub := subs[name]
+		sub.WaitWithin(name+"'s reader matched", limit, func(e jsEvent) bool { return e.Event == "matched" })
+		for i := 0; i < count; i++ {
+			e := sub.WaitWithin(fmt.Sprintf("%s: joint state %d", name, i), limit, func(e jsEvent) bool { return e.Event == "" || e.Event == "bad" })
+			now := time.Now().Unix()
+			if e.Event == "bad" || e.N != len(names) || !slices.Equal(e.Names, names) || e.Finite != 1 || e.Sec < start-1 || e.Sec > now+1 {
+				t.Fatalf("%s: joint state %d: %+v, want the joints %q, finite, stamped in [%d, %d]", name, i, e, names, start-1, now+1)
+			}
+		}
+	}
+	terminate(t, cmd, stderr)
+}
