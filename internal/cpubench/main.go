@@ -386,22 +386,11 @@ func measure(o options, cmd, env []string, stdin string) (sample, error) {
 		c.Wait() // before its output is read
 		return sample{}, fmt.Errorf("%v: %s", err, lastLine(stderr.String()))
 	}
-	time.Sleep(o.warm) // the measured program runs meanwhile
-	t0, err := proccpu.CPU(c.Process.Pid)
+	perMin, err := proccpu.PerMinute(c.Process.Pid, o.warm, o.measure)
 	if err != nil {
 		return fail(err)
 	}
-	start := time.Now()
-	time.Sleep(o.measure)
-	t1, err := proccpu.CPU(c.Process.Pid)
-	if err == nil && proccpu.Exited(c.Process.Pid) {
-		err = errors.New("exited before the end of its measure")
-	}
-	if err != nil {
-		return fail(err)
-	}
-	elapsed := time.Since(start)
-	s := sample{cpuPerMin: (t1 - t0).Seconds() / elapsed.Seconds() * 60}
+	s := sample{cpuPerMin: perMin}
 	c.Process.Signal(syscall.SIGTERM)
 	c.Wait()
 	if m := jitterRE.FindAllStringSubmatch(stdout.String(), -1); len(m) > 0 {
@@ -421,18 +410,6 @@ func lastLine(s string) string {
 	return lines[len(lines)-1]
 }
 
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
 func cpus(ss []sample) []float64 {
 	var xs []float64
 	for _, s := range ss {
@@ -446,7 +423,7 @@ func report(w io.Writer, o options, res results) {
 	fmt.Fprintf(w, "%-28s %8s %10s %8s\n", "", "ratio", "target", "% core")
 	for _, rate := range o.rates {
 		k := func(s string) []sample { return res[fmt.Sprintf("%s %g", s, rate)] }
-		loop, bare := median(cpus(k("frcd"))), median(cpus(k("bare")))
+		loop, bare := proccpu.Median(cpus(k("frcd"))), proccpu.Median(cpus(k("bare")))
 		target := "-"
 		if rate == 100 {
 			target = "<= 1.5"
@@ -460,7 +437,7 @@ func report(w io.Writer, o options, res results) {
 		for i := range nt {
 			ratio = append(ratio, nt[i]/off[i])
 		}
-		fmt.Fprintf(w, "%-28s %8.2f %10s %7.2f%%\n", "NT4 on, no client / --nt off", median(ratio), "<= 1.05", median(nt)/60*100)
+		fmt.Fprintf(w, "%-28s %8.2f %10s %7.2f%%\n", "NT4 on, no client / --nt off", proccpu.Median(ratio), "<= 1.05", proccpu.Median(nt)/60*100)
 	}
 	if !o.noROS {
 		for _, rate := range o.rates {
@@ -472,8 +449,8 @@ func report(w io.Writer, o options, res results) {
 			for i := range with {
 				share = append(share, with[i]-without[i])
 			}
-			ref := median(cpus(k("rosref")))
-			fmt.Fprintf(w, "%-28s %8.2f %10s %7.2f%%\n", fmt.Sprintf("ROS share %g Hz / roscpp", rate), median(share)/ref, "<= 1.5", median(share)/60*100)
+			ref := proccpu.Median(cpus(k("rosref")))
+			fmt.Fprintf(w, "%-28s %8.2f %10s %7.2f%%\n", fmt.Sprintf("ROS share %g Hz / roscpp", rate), proccpu.Median(share)/ref, "<= 1.5", proccpu.Median(share)/60*100)
 		}
 	}
 	jitter := func(key string) time.Duration {
@@ -481,11 +458,14 @@ func report(w io.Writer, o options, res results) {
 		for _, s := range res[key] {
 			jit = append(jit, float64(s.jitter))
 		}
-		return time.Duration(median(jit))
+		if len(jit) == 0 {
+			return 0
+		}
+		return time.Duration(proccpu.Median(jit))
 	}
 	fmt.Fprintf(w, "jitter p99 at 1 kHz, loop alone: %v (target < 100µs; the status line's p99 over each whole run, bucketed upwards)\n", jitter("frcd 1000"))
 	if fifo := res["frcd fifo 1000"]; len(fifo) > 0 {
-		fmt.Fprintf(w, "  its loop thread at SCHED_FIFO 10 (frcd's own --rt-priority 10): %v at %.2f%% of a core\n", jitter("frcd fifo 1000"), median(cpus(fifo))/60*100)
+		fmt.Fprintf(w, "  its loop thread at SCHED_FIFO 10 (frcd's own --rt-priority 10): %v at %.2f%% of a core\n", jitter("frcd fifo 1000"), proccpu.Median(cpus(fifo))/60*100)
 	}
 }
 

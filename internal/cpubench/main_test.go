@@ -76,13 +76,3 @@ func TestCallgrindTotal(t *testing.T) {
 		t.Error("a file without totals gave no error")
 	}
 }
-
-// TestMedian of odd and even counts.
-func TestMedian(t *testing.T) {
-	if m := median([]float64{3, 1, 2}); m != 2 {
-		t.Errorf("median of 3 1 2 = %v", m)
-	}
-	if m := median([]float64{4, 1, 3, 2}); m != 2.5 {
-		t.Errorf("median of 4 1 3 2 = %v", m)
-	}
-}

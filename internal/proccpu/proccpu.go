@@ -4,8 +4,11 @@ package proccpu
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"math"
 	"os"
+	"slices"
 	"syscall"
 	"time"
 	"unsafe"
@@ -33,4 +36,38 @@ func Exited(pid int) bool {
 	}
 	i := bytes.LastIndexByte(b, ')')
 	return i < 0 || i+2 >= len(b) || b[i+2] == 'Z' || b[i+2] == 'X'
+}
+
+// PerMinute measures the running child pid as both benches do: it lets it
+// run warm, then measure, and returns its CPU seconds per minute of wall
+// clock over measure. A child that exits meanwhile is an error.
+func PerMinute(pid int, warm, measure time.Duration) (float64, error) {
+	time.Sleep(warm) // the child runs meanwhile
+	t0, err := CPU(pid)
+	if err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	time.Sleep(measure)
+	t1, err := CPU(pid)
+	if err == nil && Exited(pid) {
+		err = errors.New("exited before the end of its measure")
+	}
+	if err != nil {
+		return 0, err
+	}
+	return (t1 - t0).Seconds() / time.Since(start).Seconds() * 60, nil
+}
+
+// Median is the median of xs, NaN when there are none; xs is not changed.
+func Median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

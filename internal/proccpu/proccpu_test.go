@@ -1,8 +1,10 @@
 package proccpu
 
 import (
+	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"testing"
 )
 
@@ -24,5 +26,22 @@ func TestCPUAndExited(t *testing.T) {
 	}
 	if _, err := CPU(c.Process.Pid); err == nil {
 		t.Error("CPU of a waited-for child: no error")
+	}
+}
+
+// TestMedian: the middle value, or the mean of the two middle ones; NaN
+// of none; its argument unchanged (both benches' cases, now shared).
+func TestMedian(t *testing.T) {
+	for _, c := range []struct {
+		xs   []float64
+		want float64
+	}{{[]float64{3}, 3}, {[]float64{5, 1, 3}, 3}, {[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5}} {
+		in := slices.Clone(c.xs)
+		if got := Median(c.xs); got != c.want || !slices.Equal(in, c.xs) {
+			t.Errorf("Median(%v) = %v, want %v", in, got, c.want)
+		}
+	}
+	if !math.IsNaN(Median(nil)) {
+		t.Error("Median(nil) is not NaN")
 	}
 }

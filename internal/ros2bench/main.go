@@ -30,7 +30,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -136,7 +135,7 @@ func summary(out io.Writer, o options, all map[float64][]rateResult) {
 			for i, r := range rs {
 				xs[i] = f(r)
 			}
-			fmt.Fprintf(out, "%8g %-40s %9.2f %9.2f %9.2f\n", rate, what, median(xs), slices.Min(xs), slices.Max(xs))
+			fmt.Fprintf(out, "%8g %-40s %9.2f %9.2f %9.2f\n", rate, what, proccpu.Median(xs), slices.Min(xs), slices.Max(xs))
 		}
 		row("CPU frcd / Cyclone C", rateResult.ratio)
 		row("ROS 2 share (frcd - no ROS) / Cyclone C", func(r rateResult) float64 { return r.share() / r.runs[1].cpuPerMin })
@@ -149,7 +148,7 @@ func summary(out io.Writer, o options, all map[float64][]rateResult) {
 				for k, r := range rs {
 					xs[k] = f(r.runs[i].lat)
 				}
-				return median(xs)
+				return proccpu.Median(xs)
 			}
 			fmt.Fprintf(out, "%8g latency to the subscriber, %-10s median p50 / p99 / max: %.1f / %.1f / %.1f µs\n", rate, name,
 				lat(func(l latency) float64 { return l.P50 }), lat(func(l latency) float64 { return l.P99 }), lat(func(l latency) float64 { return l.Max }))
@@ -158,18 +157,6 @@ func summary(out io.Writer, o options, all map[float64][]rateResult) {
 }
 
 // median is the middle of xs (the mean of the two middle ones when even).
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
 // build puts frcd, pub and sub in o.work.
 func build(o options) error {
 	cmd := exec.Command("go", "build", "-o", filepath.Join(o.work, "frcd"), "./cmd/frcd")
@@ -326,22 +313,12 @@ func measureOne(o options, name string, cmd []string, listen bool) (measured, er
 		}
 		close(lines)
 	}()
-	time.Sleep(o.warm) // the publisher runs meanwhile
-	t0, err := proccpu.CPU(c.Process.Pid)
-	if err != nil {
-		return m, err
-	}
-	start := time.Now()
-	time.Sleep(o.measure)
-	t1, err := proccpu.CPU(c.Process.Pid)
-	if err == nil && proccpu.Exited(c.Process.Pid) {
-		err = errors.New("exited before the end of its measure")
-	}
+	perMin, err := proccpu.PerMinute(c.Process.Pid, o.warm, o.measure) // the publisher runs meanwhile
 	if err != nil {
 		stop()
 		return m, fmt.Errorf("%s: %v: %s", name, err, stderr.String())
 	}
-	m.cpuPerMin = (t1 - t0).Seconds() / time.Since(start).Seconds() * 60
+	m.cpuPerMin = perMin
 	if listen {
 		select {
 		case err = <-subDone:

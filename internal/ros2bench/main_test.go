@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,7 +19,7 @@ import (
 // machine's.
 func TestHarness(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds frcd and runs it for a few seconds")
+		t.Skip("builds frcd and runs it for a few seconds: skipped with -short")
 	}
 	tooltest.Require(t, tooltest.Tool{Name: "idlc", Package: "cyclonedds-tools"}, tooltest.Tool{Name: "gcc", Package: "gcc"}, tooltest.Tool{Name: "pkg-config", Package: "pkgconf"})
 	tooltest.RequireFile(t, "/usr/include/dds/dds.h", "the Debian package cyclonedds-dev")
@@ -90,20 +89,5 @@ func TestBadFlags(t *testing.T) {
 		if err := run(append([]string{"--root", "/nonexistent"}, args...), &out); err == nil || out.Len() != 0 {
 			t.Errorf("%v: err %v, output %q; want an error and no output", args, err, out.String())
 		}
-	}
-}
-
-// TestMedian: the middle value, or the mean of the two middle ones.
-func TestMedian(t *testing.T) {
-	for _, c := range []struct {
-		xs   []float64
-		want float64
-	}{{[]float64{3}, 3}, {[]float64{5, 1, 3}, 3}, {[]float64{4, 1, 3, 2}, 2.5}} {
-		if got := median(c.xs); got != c.want {
-			t.Errorf("median(%v) = %v, want %v", c.xs, got, c.want)
-		}
-	}
-	if !math.IsNaN(median(nil)) {
-		t.Error("median(nil) is not NaN")
 	}
 }
