@@ -292,16 +292,18 @@ func TestNewestTopicsInterop(t *testing.T) {
 
 			// sim/push from the peer: best effort, so a push goes again
 			// until it is counted.
+			// (resent every 250 ms while it is not, as untilTaken does)
 			until := func(what, line string, done func(pushes, refused uint64) bool) {
 				t.Helper()
+				var sent time.Time
 				tooltest.Eventually(t, 4*tooltest.Timeout, what, func() bool {
-					peer.Send(line)
-					peer.Wait("the push written", func(e topicEvent) bool { return e.Pushed != nil })
-					for range 20 {
-						if done(b.PushStats()) {
-							return true
-						}
-						time.Sleep(5 * time.Millisecond)
+					if done(b.PushStats()) {
+						return true
+					}
+					if time.Since(sent) >= 250*time.Millisecond {
+						peer.Send(line)
+						peer.Wait("the push written", func(e topicEvent) bool { return e.Pushed != nil })
+						sent = time.Now()
 					}
 					return false
 				})

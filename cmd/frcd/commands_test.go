@@ -109,7 +109,7 @@ func TestExitCodesAsDocumented(t *testing.T) {
 func TestMakeInstall(t *testing.T) {
 	tooltest.Require(t, tooltest.Tool{Name: "make", Package: "make"})
 	if testing.Short() {
-		t.Skip("builds frcd")
+		t.Skip("builds frcd: skipped with -short")
 	}
 	dest := t.TempDir()
 	mk := func(target string) {
