@@ -14,6 +14,7 @@ import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/internal/ratelimit"
 	"github.com/frcd/frcd/jointstate"
 	"github.com/frcd/frcd/ros/master"
 )
@@ -178,8 +179,8 @@ type Bridge struct {
 	waiters []registrationWaiter // see Registered
 
 	commands, wrongType, pushes, pushRefused atomic.Uint64
-	pushLog                                  pushLog
-	typesTooLarge                            atomic.Bool // checkTypes found the reply over maxTypesReply (logged once)
+	pushLog                                  ratelimit.Refusals // refused pushes' lines (push.go)
+	typesTooLarge                            atomic.Bool        // checkTypes found the reply over maxTypesReply (logged once)
 	refused                                  refusals
 }
 
@@ -209,7 +210,7 @@ func New(o Options) (*Bridge, error) {
 		return nil, err
 	}
 	b := &Bridge{o: o, names: names, masterURI: uri, hostport: hostport, ctlTopics: map[string]*control.Controller{}, joints: map[string]bool{},
-		updated: o.Loop.Notify()}
+		updated: o.Loop.Notify(), pushLog: ratelimit.Refusals{Rate: refusedRate, Burst: refusedBurst}}
 	for _, j := range o.Loop.NewSnapshot().Joints {
 		b.joints[j.Name] = true
 	}

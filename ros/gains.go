@@ -64,7 +64,7 @@ func (b *Bridge) gainParamOf(c *control.Controller, id control.GainID) gainParam
 type gainWatch struct {
 	b      *Bridge
 	params []gainParam
-	limit  ratelimit.Limiter
+	limit  ratelimit.Refusals
 	reconf []*reconfServer // dynamic_reconfigure servers, following the gains
 }
 
@@ -75,7 +75,7 @@ type gainWatch struct {
 // registration.
 func (s *session) serveGains() error {
 	b := s.b
-	w := &gainWatch{b: b, limit: ratelimit.Limiter{Rate: refusedRate, Burst: refusedBurst}}
+	w := &gainWatch{b: b, limit: ratelimit.Refusals{Rate: refusedRate, Burst: refusedBurst}}
 	for _, c := range b.o.Loop.Controllers() {
 		for _, id := range c.GainIDs() {
 			g := b.gainParamOf(c, id)
@@ -257,11 +257,7 @@ func number(v any) (float64, bool) {
 // refused logs a gain the controller refused (a few at once, then one a
 // second) and sets the parameter back to the gain it kept.
 func (w *gainWatch) refused(g *gainParam, err error) {
-	if ok, held := w.limit.Allow(w.b.o.Clock()); ok {
-		more := ""
-		if held > 0 {
-			more = fmt.Sprintf(" (and %d more refused)", held)
-		}
+	if ok, more := w.limit.Allow(w.b.o.Clock()); ok {
 		w.b.o.Logf("ros: %s refused: %v; keeping %g%s", g.key(), err, g.last, more)
 	}
 	w.restore(g, "refused")

@@ -1,11 +1,8 @@
 package ros
 
 import (
-	"sync"
-
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
 
-	"github.com/frcd/frcd/internal/ratelimit"
 	"github.com/frcd/frcd/jointstate"
 )
 
@@ -43,27 +40,13 @@ func (b *Bridge) checkPush(m *sensor_msgs.JointState) error {
 	return jointstate.CheckPush(m.Name, m.Position, m.Velocity, b.joints, nil)
 }
 
-// pushLog rate-limits /sim/push's refusal lines as a controller's refused
-// commands are: a publisher flooding bad pushes costs a count, not a log
-// line each.
-type pushLog struct {
-	mu    sync.Mutex
-	limit ratelimit.Limiter
-}
-
-// refusePush counts a refused push and logs it, refusedBurst at once then
-// refusedRate a second, with the count of those held back.
+// refusePush counts a refused push and logs it as a controller's refused
+// commands are (b.pushLog: refusedBurst at once, then refusedRate a
+// second), so that a publisher flooding bad pushes costs a count, not a
+// log line each.
 func (b *Bridge) refusePush(err error) {
 	b.pushRefused.Add(1)
-	b.pushLog.mu.Lock()
-	b.pushLog.limit.Rate, b.pushLog.limit.Burst = refusedRate, refusedBurst
-	ok, held := b.pushLog.limit.Allow(b.o.Clock())
-	b.pushLog.mu.Unlock()
-	switch {
-	case !ok:
-	case held > 0:
-		b.o.Logf("ros: %s: %v (and %d more refused)", b.names.Resolve(PushTopic), err, held)
-	default:
-		b.o.Logf("ros: %s: %v", b.names.Resolve(PushTopic), err)
+	if ok, more := b.pushLog.Allow(b.o.Clock()); ok {
+		b.o.Logf("ros: %s: %v%s", b.names.Resolve(PushTopic), err, more)
 	}
 }

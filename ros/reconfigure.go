@@ -41,7 +41,7 @@ type reconfServer struct {
 
 	mu    sync.Mutex
 	last  []float64 // the gains last published on parameter_updates
-	limit ratelimit.Limiter
+	limit ratelimit.Refusals
 }
 
 // serveReconfigure serves dynamic_reconfigure for each controller whose
@@ -64,7 +64,7 @@ func (s *session) serveReconfigure() ([]*reconfServer, error) {
 			}
 			r := byNS[ns]
 			if r == nil {
-				r = &reconfServer{b: s.b, c: c, ns: ns, joint: id.Joint, limit: ratelimit.Limiter{Rate: refusedRate, Burst: refusedBurst}}
+				r = &reconfServer{b: s.b, c: c, ns: ns, joint: id.Joint, limit: ratelimit.Refusals{Rate: refusedRate, Burst: refusedBurst}}
 				byNS[ns] = r
 				order = append(order, r)
 			}
@@ -209,14 +209,7 @@ func (r *reconfServer) set(req *ReconfigureReq) (*ReconfigureRes, bool) {
 
 // refused logs a refused parameter: a few at once, then one a second.
 func (r *reconfServer) refused(err error) {
-	r.mu.Lock()
-	ok, held := r.limit.Allow(r.b.o.Clock())
-	r.mu.Unlock()
-	if ok {
-		more := ""
-		if held > 0 {
-			more = fmt.Sprintf(" (and %d more refused)", held)
-		}
+	if ok, more := r.limit.Allow(r.b.o.Clock()); ok {
 		r.b.o.Logf("ros: %s/set_parameters refused: %v; keeping the running gain%s", r.b.names.Resolve(r.ns), err, more)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -298,8 +297,7 @@ const (
 )
 
 func (b *Bridge) commandCallback(c *control.Controller) any {
-	var mu sync.Mutex
-	limit := ratelimit.Limiter{Rate: refusedRate, Burst: refusedBurst}
+	limit := &ratelimit.Refusals{Rate: refusedRate, Burst: refusedBurst}
 	count := func(err error) {
 		if err == nil {
 			b.commands.Add(1)
@@ -308,16 +306,8 @@ func (b *Bridge) commandCallback(c *control.Controller) any {
 		// Refused (not finite, out of range, a stopped controller):
 		// logged at WARN, to standard error and /rosout, a few at once
 		// then one a second per controller, with the count of the others.
-		mu.Lock()
-		ok, held := limit.Allow(b.o.Clock())
-		mu.Unlock()
-		if !ok {
-			return
-		}
-		if held > 0 {
-			b.o.Logf("ros: /%s/command refused: %v (and %d more refused)", c.Name, err, held)
-		} else {
-			b.o.Logf("ros: /%s/command refused: %v", c.Name, err)
+		if ok, more := limit.Allow(b.o.Clock()); ok {
+			b.o.Logf("ros: /%s/command refused: %v%s", c.Name, err, more)
 		}
 	}
 	switch c.Takes() {

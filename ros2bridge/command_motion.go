@@ -1,8 +1,6 @@
 package ros2bridge
 
 import (
-	"sync"
-
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/internal/ratelimit"
 	"github.com/frcd/frcd/ros2msg"
@@ -35,23 +33,15 @@ const TrajectoryTopic = "joint_trajectory"
 // counter counts c's commands and logs its refusals (topic names them),
 // a few at once, then one a second.
 func (b *Bridge) counter(c *control.Controller, topic string) func(error) {
-	var mu sync.Mutex
-	limit := ratelimit.Limiter{Rate: refusedRate, Burst: refusedBurst}
+	limit := &ratelimit.Refusals{Rate: refusedRate, Burst: refusedBurst}
 	return func(err error) {
 		if err == nil {
 			b.commands.Add(1)
 			return
 		}
 		b.refused.Add(1)
-		mu.Lock()
-		ok, held := limit.Allow(b.o.Clock())
-		mu.Unlock()
-		if !ok {
-			return
-		} else if held > 0 {
-			b.o.Logf("ros2: %s refused: %v (and %d more refused)", topic, err, held)
-		} else {
-			b.o.Logf("ros2: %s refused: %v", topic, err)
+		if ok, more := limit.Allow(b.o.Clock()); ok {
+			b.o.Logf("ros2: %s refused: %v%s", topic, err, more)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/internal/ratelimit"
 	"github.com/frcd/frcd/rtps"
 )
 
@@ -18,7 +19,7 @@ func TestPushRefusalsRateLimited(t *testing.T) {
 	b := &Bridge{o: Options{Clock: func() time.Duration { return now },
 		Logf: func(format string, args ...any) { logs = append(logs, fmt.Sprintf(format, args...)) },
 		Sim:  SimOptions{Push: func(string, float64, float64) error { t.Fatal("a refused push moved a joint"); return nil }}},
-		sim: &simTopics{movable: map[string]bool{"arm": true}, seen: map[string]bool{}}}
+		sim: &simTopics{limit: ratelimit.Refusals{Rate: refusedRate, Burst: refusedBurst}, movable: map[string]bool{"arm": true}, seen: map[string]bool{}}}
 	for range 100 {
 		b.onPush(rtps.Sample{Payload: []byte{0xde, 0xad}})
 	}

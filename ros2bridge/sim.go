@@ -57,7 +57,7 @@ type simTopics struct {
 	mu      sync.Mutex      // push's message, seen and limit
 	push    ros2msg.JointState
 	seen    map[string]bool
-	limit   ratelimit.Limiter // refusal lines, as refused commands'
+	limit   ratelimit.Refusals // refusal lines, as refused commands'
 
 	pushes, refused atomic.Uint64
 }
@@ -65,7 +65,7 @@ type simTopics struct {
 // setupSim creates the sim's topics when Options.Sim asks for them.
 func (b *Bridge) setupSim() error {
 	o := b.o.Sim
-	s := &simTopics{}
+	s := &simTopics{limit: ratelimit.Refusals{Rate: refusedRate, Burst: refusedBurst}}
 	b.sim = s
 	var err error
 	if o.Truth != nil && o.Truth(&s.truth) {
@@ -159,13 +159,8 @@ func (b *Bridge) onPush(smp rtps.Sample) {
 func (b *Bridge) refusePush(err error) {
 	s := b.sim
 	s.refused.Add(1)
-	s.limit.Rate, s.limit.Burst = refusedRate, refusedBurst
-	switch ok, held := s.limit.Allow(b.o.Clock()); {
-	case !ok:
-	case held > 0:
-		b.o.Logf("ros2: /%s: %v (and %d more refused)", PushTopic, err, held)
-	default:
-		b.o.Logf("ros2: /%s: %v", PushTopic, err)
+	if ok, more := s.limit.Allow(b.o.Clock()); ok {
+		b.o.Logf("ros2: /%s: %v%s", PushTopic, err, more)
 	}
 }
 

@@ -3,7 +3,11 @@
 // and the count of what was held back, said with the next that passes.
 package ratelimit
 
-import "time"
+import (
+	"fmt"
+	"sync"
+	"time"
+)
 
 // Limiter lets Burst events pass at once, then Rate a second. The zero
 // Limiter with Rate and Burst set is ready; not safe for concurrent use.
@@ -37,3 +41,27 @@ func (l *Limiter) Allow(now time.Duration) (ok bool, held uint64) {
 // Hold counts an event held back for another reason (a full queue): it
 // is said with the next that passes.
 func (l *Limiter) Hold() { l.held++ }
+
+// Refusals limits the log lines of refused input (commands, pushes,
+// parameters) from any goroutine, Burst at once then Rate a second: a
+// Refusals with Rate and Burst set is ready (with neither, it lets no
+// line pass).
+type Refusals struct {
+	Rate, Burst float64
+
+	mu sync.Mutex
+	l  Limiter
+}
+
+// Allow says whether a refusal at now may be logged, and what the line
+// adds for those held back since the last: "" or " (and N more refused)".
+func (r *Refusals) Allow(now time.Duration) (ok bool, more string) {
+	r.mu.Lock()
+	r.l.Rate, r.l.Burst = r.Rate, r.Burst
+	ok, held := r.l.Allow(now)
+	r.mu.Unlock()
+	if ok && held > 0 {
+		more = fmt.Sprintf(" (and %d more refused)", held)
+	}
+	return ok, more
+}

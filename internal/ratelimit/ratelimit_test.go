@@ -26,3 +26,22 @@ func TestLimiter(t *testing.T) {
 		t.Fatalf("after a second: %v, held %d, want true and 6", ok, held)
 	}
 }
+
+// TestRefusals: Burst lines at once, then Rate a second, the next line
+// saying how many were held back.
+func TestRefusals(t *testing.T) {
+	r := Refusals{Rate: 1, Burst: 2}
+	for i := range 2 {
+		if ok, more := r.Allow(0); !ok || more != "" {
+			t.Fatalf("refusal %d of the burst: %v %q", i, ok, more)
+		}
+	}
+	for range 3 {
+		if ok, _ := r.Allow(0); ok {
+			t.Fatal("a refusal past the burst passed")
+		}
+	}
+	if ok, more := r.Allow(time.Second); !ok || more != " (and 3 more refused)" {
+		t.Errorf("a second later: %v %q", ok, more)
+	}
+}
