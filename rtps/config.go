@@ -1,0 +1,104 @@
+package rtps
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"time"
+)
+
+// Config configures a Participant. The zero Config is a participant of
+// domain 0 on 127.0.0.1 that finds peers on 127.0.0.1 by unicast.
+type Config struct {
+	// Domain is the DDS domain id, 0 to MaxDomain. (optional) defaults to 0.
+	Domain int
+	// Addr is the IPv4 address the participant announces and sends from.
+	// A loopback Addr is also the address it binds; any other, it binds
+	// its unicast ports on every address, as Cyclone DDS and Fast DDS do:
+	// Fast DDS sends to a participant on its own host by 127.0.0.1 (its
+	// UDPv4 transport turns a remote locator that is a local address into
+	// localhost). (optional) defaults to 127.0.0.1.
+	Addr netip.Addr
+	// Peers are addresses to send SPDP announcements to by unicast, at the
+	// discovery ports of participant ids 0 to MaxPeerID (the way Cyclone
+	// DDS's Peers and Fast DDS's initial peers work). (optional) defaults
+	// to Addr when Multicast is off.
+	Peers []netip.Addr
+	// MaxPeerID is the highest participant id probed at each peer.
+	// (optional) defaults to 9.
+	MaxPeerID int
+	// Multicast joins the SPDP multicast group 239.255.0.1 and announces
+	// there too. (optional) defaults to off.
+	Multicast bool
+	// Interface is the multicast interface. (optional) defaults to the
+	// system's choice.
+	Interface *net.Interface
+	// LeaseDuration is how long peers keep this participant without an
+	// announcement. (optional) defaults to 20 s.
+	LeaseDuration time.Duration
+	// AnnouncePeriod is the period of SPDP announcements. (optional)
+	// defaults to 2 s.
+	AnnouncePeriod time.Duration
+	// HeartbeatPeriod is the period of a reliable writer's heartbeats
+	// while a reader has not acknowledged all. (optional) defaults to 100 ms.
+	HeartbeatPeriod time.Duration
+	// UserData is the participant's USER_DATA QoS. (optional)
+	UserData []byte
+	// Name is announced as the participant's entity name. (optional)
+	Name string
+	// MaxParticipants bounds the remote participants kept; more are
+	// ignored (and counted). (optional) defaults to 64.
+	MaxParticipants int
+	// MaxEndpoints bounds the remote endpoints kept. (optional) defaults
+	// to 1024.
+	MaxEndpoints int
+	// MaxSampleSize bounds a fragmented sample. (optional) defaults to 1 MiB.
+	MaxSampleSize int
+	// MaxReassembly bounds the memory of fragmented samples in progress.
+	// (optional) defaults to 8 MiB.
+	MaxReassembly int
+	// Logf logs discovery events. (optional) defaults to none.
+	Logf func(format string, args ...any)
+}
+
+func (c *Config) defaults() error {
+	if c.Domain < 0 || c.Domain > MaxDomain {
+		return fmt.Errorf("rtps: domain %d outside 0..%d", c.Domain, MaxDomain)
+	}
+	if !c.Addr.IsValid() {
+		c.Addr = netip.AddrFrom4([4]byte{127, 0, 0, 1})
+	}
+	if !c.Addr.Is4() {
+		return fmt.Errorf("rtps: address %v is not IPv4", c.Addr)
+	}
+	if len(c.Peers) == 0 && !c.Multicast {
+		c.Peers = []netip.Addr{c.Addr}
+	}
+	setDefault(&c.MaxPeerID, 9)
+	setDefault(&c.LeaseDuration, 20*time.Second)
+	setDefault(&c.AnnouncePeriod, 2*time.Second)
+	setDefault(&c.HeartbeatPeriod, 100*time.Millisecond)
+	setDefault(&c.MaxParticipants, 64)
+	setDefault(&c.MaxEndpoints, 1024)
+	setDefault(&c.MaxSampleSize, 1<<20)
+	setDefault(&c.MaxReassembly, 8<<20)
+	if c.Logf == nil {
+		c.Logf = func(string, ...any) {}
+	}
+	return nil
+}
+
+func setDefault[T comparable](v *T, d T) {
+	var zero T
+	if *v == zero {
+		*v = d
+	}
+}
+
+// ErrClosed is returned by a closed participant's writers.
+var ErrClosed = errors.New("rtps: participant closed")
+
+// maxParticipantID is the highest participant id tried when binding
+// (Cyclone's and Fast DDS's limit too: 120 participants per domain and host).
+const maxParticipantID = 119
