@@ -123,6 +123,8 @@ var Sim = &Type{
 		{Name: "battery_voltage", Kind: Float, Default: 12.8, HasRange: true, Min: 6, Max: 16, Unit: "V", Doc: "The battery's open-circuit voltage."},
 		{Name: "battery_resistance", Kind: Float, Default: 0.02, HasRange: true, Min: 0, Max: 1, Unit: "Ω", Doc: "The battery's internal resistance plus wiring: the bus sags by this times the total current."},
 		{Name: "pressure", Kind: Float, Default: 120.0, HasRange: true, Min: 0, Max: 120, Unit: "psi", Doc: "The tanks' pressure at start."},
+		{Name: "spark_firmware", Kind: String, Default: "26", Enum: []string{"25", "26"},
+			Doc: "The firmware major version the emulated SPARKs report: 25 (25.0.4), or 26 (REV's 2026 releases: 26.1.5 on a SPARK MAX, 26.1.6 on a SPARK Flex)."},
 	},
 }
 

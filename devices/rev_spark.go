@@ -32,7 +32,8 @@ func sparkType(name, class, summary, motor string) *config.Type {
 	return &config.Type{Name: name, Class: class, Group: "speed controller", Summary: summary,
 		Example: "{name: arm_joint, type: " + name + ", id: 3}",
 		Doc: "Driven at the frame level (no vendor library): duty-cycle set points, REV's heartbeat, and its status frames " +
-			"(firmware 25.x only: the driver reads the firmware version the SPARK reports and refuses any other, naming it). " +
+			"(firmware 25.x and 26.x, each checked against REV's CAN specification of its season: the driver reads the firmware version the SPARK reports " +
+			"and refuses any other, naming it and why; a SPARK whose Status 0 names the other model is a warning). " +
 			"State: name/voltage (the output it reports × its input voltage) and name/rate: the " + motor + "'s built-in " +
 			"encoder, which is its joint's position and velocity when no sensor on the joint gives them. On /diagnostics: its " +
 			"motor's temperature, input voltage, output current and Status 1's faults and warnings (an error for an active " +
@@ -133,6 +134,7 @@ const (
 // acknowledged. A step refused stops it for good.
 type spark struct {
 	name     string
+	model    uint8 // frc.SparkModel*: what its type says it is
 	can      hal.CANBus
 	power    hal.Power
 	hb       *sparkHeartbeat
@@ -230,7 +232,13 @@ func (st sparkCfg) value(bits uint32) string {
 	return fmt.Sprintf("%d", bits)
 }
 
-func newREVSpark(d *config.Device, env *Env) (Device, error) {
+// newREVSpark binds a SPARK of that model (frc.SparkModelMax or
+// SparkModelFlex: the model its Status 0 should report).
+func newREVSpark(model uint8) func(d *config.Device, env *Env) (Device, error) {
+	return func(d *config.Device, env *Env) (Device, error) { return openREVSpark(model, d, env) }
+}
+
+func openREVSpark(model uint8, d *config.Device, env *Env) (Device, error) {
 	n := d.Int("id")
 	if n < 1 || n > 62 {
 		return nil, fmt.Errorf("CAN id %d: want 1-62", n)
@@ -243,7 +251,7 @@ func newREVSpark(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &spark{name: d.Name, can: can, power: env.HAL, hb: hb, n: n, inverted: d.Bool("inverted"), factor: d.Float("position_factor"), kEff: d.Float("k_eff"),
+	s := &spark{name: d.Name, model: model, can: can, power: env.HAL, hb: hb, n: n, inverted: d.Bool("inverted"), factor: d.Float("position_factor"), kEff: d.Float("k_eff"),
 		idDuty: frc.SparkID(frc.SparkAPIDutyCycle, n), idVer: frc.SparkID(frc.SparkAPIVersion, n),
 		errStale:     fmt.Errorf("%s: status frames: %w", d, hal.ErrTimeout),
 		errNoVersion: fmt.Errorf("%s: no answer to the firmware version request yet: %w", d, hal.ErrTimeout),
@@ -452,9 +460,15 @@ func (s *spark) Report(dst []hal.Report) []hal.Report {
 		r.Values = append(r.Values, [2]string{"faults", bitNames(st.Faults, &frc.SparkFaultNames)}, [2]string{"warnings", bitNames(st.Warnings, &frc.SparkWarningNames)},
 			[2]string{"sticky faults", bitNames(st.StickyFaults, &frc.SparkFaultNames)}, [2]string{"sticky warnings", bitNames(st.StickyWarnings, &frc.SparkWarningNames)})
 	}
+	if d.seen0 && frc.SparkModelName(d.st0.Model) != "" {
+		r.Values = append(r.Values, [2]string{"model", frc.SparkModelName(d.st0.Model)})
+	}
 	switch {
 	case d.stale || !d.seen0 || !d.seen1:
 		r.Error, r.Message = true, "no status frames"
+	case frc.SparkModelName(d.st0.Model) != "" && d.st0.Model != s.model:
+		r.Warn, r.Message = true, fmt.Sprintf("the SPARK reports it is a %s, configured as a %s: check the YAML's type (and the motor it implies)",
+			frc.SparkModelName(d.st0.Model), frc.SparkModelName(s.model))
 	case st.Faults != 0:
 		r.Error, r.Message = true, "fault: "+bitNames(st.Faults, &frc.SparkFaultNames)
 	case st.Warnings != 0:

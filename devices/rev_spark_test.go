@@ -73,7 +73,7 @@ func TestSparkAsksFirmwareFirst(t *testing.T) {
 }
 
 func TestSparkRefusesUnknownFirmware(t *testing.T) {
-	for _, major := range []byte{24, 26} {
+	for _, major := range []byte{24, 27} {
 		r := bind(t, sparkYAML)
 		command[float64](r, "arm_joint", interfaces.Voltage).Put(6, r.now)
 		r.step(10 * time.Millisecond)
@@ -81,7 +81,7 @@ func TestSparkRefusesUnknownFirmware(t *testing.T) {
 		r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
 		for i := 0; i < 3; i++ {
 			err := r.step(10 * time.Millisecond)
-			if err == nil || errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "frcd") || !strings.Contains(err.Error(), "25.x") {
+			if err == nil || errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "frcd") || !strings.Contains(err.Error(), "26.x") {
 				t.Fatalf("firmware %d: %v", major, err)
 			}
 		}
@@ -155,6 +155,53 @@ func TestSparkDrives(t *testing.T) {
 	}
 	if hb := sentTo(r, sparkHB); len(hb) != 1 || hb[0].Data != [8]byte{} {
 		t.Errorf("halt heartbeat %+v", hb)
+	}
+}
+
+// REV's current releases, SPARK MAX 26.1.5 and SPARK Flex 26.1.6, answer
+// in firmware 26's layout (REV's specification 2.1.0: build big endian
+// at bytes 2-3) and are driven; a SPARK whose Status 0 names the other
+// model is a warning on /diagnostics, and is still driven.
+func TestSparkFirmware26(t *testing.T) {
+	for _, tc := range []struct {
+		typ, fw string
+		answer  [8]byte
+		model   byte // Status 0 byte 6: the model at bits 54-57
+		warn    string
+	}{
+		{"spark_max", "26.1.5", [8]byte{0x1a, 0x01, 0x00, 0x05, 0x00, 0x02}, 2 << 6, ""},
+		{"spark_flex", "26.1.6", [8]byte{0x1a, 0x01, 0x00, 0x06, 0x00, 0x01}, 1 << 6, ""},
+		{"spark_max", "26.1.5", [8]byte{0x1a, 0x01, 0x00, 0x05, 0x00, 0x02}, 1 << 6, "reports it is a SPARK Flex, configured as a SPARK MAX"},
+	} {
+		r := bind(t, "joints:\n  - {name: arm_joint, type: "+tc.typ+", id: 3}\n")
+		cmd := command[float64](r, "arm_joint", interfaces.Voltage)
+		r.step(10 * time.Millisecond)
+		r.hal.Bus.Inject(hal.Frame{ID: sparkVer3, Len: 8, Data: tc.answer}, r.hal.Now())
+		now := r.hal.Now() + 10*time.Millisecond
+		r.hal.Bus.Inject(hal.Frame{ID: sparkS0_3, Len: 8, Data: [8]byte{0x00, 0x00, 0x66, 0x06, 0x00, 0x19, tc.model}}, now) // 12 V, 25 °C
+		r.hal.Bus.Inject(hal.Frame{ID: sparkS1_3, Len: 8}, now)
+		r.hal.Bus.Inject(hal.Frame{ID: sparkS2_3, Len: 8}, now)
+		cmd.Put(6, now)
+		r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+		if err := r.step(10 * time.Millisecond); err != nil {
+			t.Fatalf("%s %s: %v", tc.typ, tc.fw, err)
+		}
+		if d := sentTo(r, sparkDuty3); len(d) != 1 || d[0].Data != [8]byte{0, 0, 0, 0x3F} {
+			t.Errorf("%s %s: set point %+v, want duty 0.5", tc.typ, tc.fw, d)
+		}
+		rep := r.device("arm_joint").(hal.Reporter).Report(nil)[0]
+		var fw string
+		for _, v := range rep.Values {
+			if v[0] == "firmware" {
+				fw = v[1]
+			}
+		}
+		if fw != tc.fw {
+			t.Errorf("%s: firmware shown %q, want %q", tc.typ, fw, tc.fw)
+		}
+		if tc.warn == "" && (rep.Warn || rep.Error) || tc.warn != "" && (!rep.Warn || !strings.Contains(rep.Message, tc.warn)) {
+			t.Errorf("%s %s: report %+v, want warning %q", tc.typ, tc.fw, rep, tc.warn)
+		}
 	}
 }
 

@@ -6,13 +6,14 @@ import (
 	"math"
 )
 
-// REV SPARK MAX and SPARK Flex on the CAN bus, firmware 25 (the layout
-// docs/rev-spark.md records with its sources: REV's generated frame
-// specification, can-specs sparkFramesSpec 2.0.5). Every frame is FRC
+// REV SPARK MAX and SPARK Flex on the CAN bus, firmware 25 and 26 (the
+// layouts docs/rev-spark.md records with their sources: REV's generated
+// frame specifications, can-specs sparkFramesSpec 2.0.5 and 2.1.0, which
+// agree on every frame here but the version answer). Every frame is FRC
 // device type motor controller, manufacturer REV, the SPARK's CAN id as
 // device number (the heartbeat: device 0). The APIs are class << 4 |
 // index; sparkframes_test.go checks each against the specification's
-// table (testdata/spark-frames-2.0.5.txt).
+// tables (testdata/spark-frames-2.0.5.txt, spark-frames-2.1.0.txt).
 const (
 	SparkAPIVelocitySetpoint    = 0<<4 | 0  // float32 RPM, PID slot
 	SparkAPIDutyCycle           = 0<<4 | 2  // float32 duty, -1 to 1
@@ -46,13 +47,15 @@ var (
 func SparkID(api, n int) uint32 { return FRCID(DevMotorController, MfrREV, api, n) }
 
 // SparkFirmware is a firmware version as a SPARK reports it in the
-// answer to the version request (REV's GET_FIRMWARE_VERSION: byte 0
-// major, byte 1 minor, byte 2 prerelease (high byte), byte 3 fix, byte 4
-// prerelease (low byte), byte 5 hardware revision, bytes 6-7 reserved).
+// answer to the version request (REV's GET_FIRMWARE_VERSION), whose
+// layout depends on the major version in byte 0 (DecodeSparkVersion):
+// byte 1 is the minor version and byte 5 the hardware revision in both.
 type SparkFirmware struct {
-	Major, Minor, Fix uint8
-	Prerelease        uint16 // 0 for a release
-	HWRev             uint8  // the hardware revision
+	Major, Minor uint8
+	Fix          uint16 // the fix (firmware 25) or build (the others) number
+	Prerelease   uint16 // firmware 25 only: 0 for a release
+	Debug        uint8  // the others: non-zero for a debug build
+	HWRev        uint8  // the hardware revision
 }
 
 func (v SparkFirmware) String() string {
@@ -60,41 +63,75 @@ func (v SparkFirmware) String() string {
 	if v.Prerelease != 0 {
 		s += fmt.Sprintf(" (prerelease %d)", v.Prerelease)
 	}
+	if v.Debug != 0 {
+		s += " (debug build)"
+	}
 	return s
 }
 
-// SparkFirmwareMajor is the firmware major version whose frames frcd
-// speaks: 25 (2025 season and later 25.x releases). Firmware before 25
-// uses another layout; a later major may change it again.
-const SparkFirmwareMajor = 25
+// SparkFirmwareMajors are the firmware major versions whose frames frcd
+// speaks, each checked frame by frame against REV's specification of
+// that season (docs/rev-spark.md, sparkframes_test.go): 25 (specification
+// 2.0.5) and 26 (2.1.0: the frames frcd uses are 2.0.5's, the version
+// answer's layout aside). Firmware before 25 uses another layout; a major
+// after 26 nobody has checked.
+var SparkFirmwareMajors = [...]uint8{25, 26}
+
+// SparkFirmwareNewest is the newest major version in SparkFirmwareMajors,
+// the one to update a SPARK to.
+const SparkFirmwareNewest = 26
 
 // Supported reports whether frcd drives a SPARK running this firmware,
 // and if not, why, naming the firmware and what is supported.
 func (v SparkFirmware) Supported() error {
-	if v.Major == SparkFirmwareMajor {
-		return nil
+	for _, m := range SparkFirmwareMajors {
+		if v.Major == m {
+			return nil
+		}
 	}
-	if v.Major < SparkFirmwareMajor {
-		return fmt.Errorf("firmware %s uses the frame layout before firmware 25, which frcd does not drive: update it to %d.x with the REV Hardware Client", v, SparkFirmwareMajor)
+	if v.Major < SparkFirmwareMajors[0] {
+		return fmt.Errorf("firmware %s uses the frame layout before firmware 25, which frcd does not drive: update it to %d.x with the REV Hardware Client", v, SparkFirmwareNewest)
 	}
-	return fmt.Errorf("firmware %s is newer than the firmware frcd knows the frames of (%d.x): frcd refuses to drive it rather than guess", v, SparkFirmwareMajor)
+	return fmt.Errorf("firmware %s is newer than the firmware frcd's frames were checked against (25.x and 26.x, REV's CAN specifications 2.0.5 and 2.1.0): frcd refuses to drive it rather than guess its frames", v)
 }
 
-// DecodeSparkVersion decodes a version answer (SparkFirmware's layout);
-// ok is false for a frame shorter than 4 bytes. Bytes 4 and 5 read as 0
-// when absent.
+// sparkLayout25 reports whether a version answer of that major version
+// has firmware 25's layout: byte 2 the prerelease number's high byte,
+// byte 3 the fix, byte 4 the prerelease number's low byte (REV's
+// specification 2.0.5). Every other major version, before 25 and from 26
+// on, answers in the layout REV's specification 2.1.0 gives: bytes 2-3
+// the build number, big endian, byte 4 non-zero for a debug build. (On a
+// release, prerelease 0, the two agree: fix = build.)
+func sparkLayout25(major uint8) bool { return major == 25 }
+
+// DecodeSparkVersion decodes a version answer in its major version's
+// layout (SparkFirmware); ok is false for a frame shorter than 4 bytes.
+// Bytes 4 and 5 read as 0 when absent.
 func DecodeSparkVersion(d []byte) (v SparkFirmware, ok bool) {
 	if len(d) < 4 {
 		return v, false
 	}
 	var b [6]byte
 	copy(b[:], d)
-	return SparkFirmware{Major: b[0], Minor: b[1], Fix: b[3], Prerelease: uint16(b[2])<<8 | uint16(b[4]), HWRev: b[5]}, true
+	v = SparkFirmware{Major: b[0], Minor: b[1], HWRev: b[5]}
+	if sparkLayout25(v.Major) {
+		v.Fix, v.Prerelease = uint16(b[3]), uint16(b[2])<<8|uint16(b[4])
+	} else {
+		v.Fix, v.Debug = binary.BigEndian.Uint16(b[2:4]), b[4]
+	}
+	return v, true
 }
 
-// EncodeSparkVersion is DecodeSparkVersion's inverse (8 bytes).
+// EncodeSparkVersion is DecodeSparkVersion's inverse (8 bytes); in
+// firmware 25's layout the fix is its low byte.
 func EncodeSparkVersion(v SparkFirmware) (d [8]byte, n uint8) {
-	d[0], d[1], d[2], d[3], d[4], d[5] = v.Major, v.Minor, byte(v.Prerelease>>8), v.Fix, byte(v.Prerelease), v.HWRev
+	d[0], d[1], d[5] = v.Major, v.Minor, v.HWRev
+	if sparkLayout25(v.Major) {
+		d[2], d[3], d[4] = byte(v.Prerelease>>8), byte(v.Fix), byte(v.Prerelease)
+	} else {
+		binary.BigEndian.PutUint16(d[2:4], v.Fix)
+		d[4] = v.Debug
+	}
 	return d, SparkVersionLen
 }
 
@@ -143,9 +180,12 @@ func EncodeSparkStatusesResponse(r SparkStatusesResponse) (d [8]byte, n uint8) {
 	return d, SparkSetStatusesResponseLen
 }
 
-// Status 0 scales (firmware 25): applied output int16 at bits 0-15,
-// bus voltage uint12 at bits 16-27, output current uint12 at bits 28-39,
-// motor temperature uint8 at bits 40-47 (°C).
+// Status 0 scales (firmware 25 and 26): applied output int16 at bits
+// 0-15, bus voltage uint12 at bits 16-27, output current uint12 at bits
+// 28-39, motor temperature uint8 at bits 40-47 (°C); firmware 26 adds
+// the SPARK's model, uint4 at bits 54-57 (reserved in REV's 2.0.5, but
+// a SPARK MAX on firmware 25 already sends its model there: the captured
+// frame in spark_test.go).
 const (
 	SparkAppliedLSB = 0.00003082369457075716 // per unit of applied output
 	SparkVoltsLSB   = 0.0073260073260073     // V per unit (30 V / 4095)
@@ -158,6 +198,26 @@ type SparkStatus0 struct {
 	Volts   float64 // its input voltage
 	Amps    float64 // its output current
 	TempC   float64 // its motor's temperature
+	Model   uint8   // the SPARK's model (SparkModel*)
+}
+
+// The SPARK models Status 0 gives: REVLib's SparkModel (kUnknown 0,
+// kSparkFlex 1, kSparkMax 2).
+const (
+	SparkModelUnknown = 0
+	SparkModelFlex    = 1
+	SparkModelMax     = 2
+)
+
+// SparkModelName names a model; "" for one REVLib does not name.
+func SparkModelName(m uint8) string {
+	switch m {
+	case SparkModelFlex:
+		return "SPARK Flex"
+	case SparkModelMax:
+		return "SPARK MAX"
+	}
+	return ""
 }
 
 // DecodeSparkStatus0 decodes Status 0 from its 8 bytes.
@@ -168,6 +228,7 @@ func DecodeSparkStatus0(d [8]byte) SparkStatus0 {
 		Volts:   float64(raw>>16&0xFFF) * SparkVoltsLSB,
 		Amps:    float64(raw>>28&0xFFF) * SparkAmpsLSB,
 		TempC:   float64(raw >> 40 & 0xFF),
+		Model:   uint8(raw >> 54 & 0xF),
 	}
 }
 
@@ -178,7 +239,7 @@ func EncodeSparkStatus0(s SparkStatus0) [8]byte {
 	volts := uint64(math.Round(clamp(s.Volts/SparkVoltsLSB, 0, 0xFFF)))
 	amps := uint64(math.Round(clamp(s.Amps/SparkAmpsLSB, 0, 0xFFF)))
 	temp := uint64(math.Round(clamp(s.TempC, 0, 0xFF)))
-	raw := uint64(uint16(applied)) | volts<<16 | amps<<28 | temp<<40
+	raw := uint64(uint16(applied)) | volts<<16 | amps<<28 | temp<<40 | uint64(s.Model&0xF)<<54
 	var d [8]byte
 	binary.LittleEndian.PutUint64(d[:], raw)
 	return d

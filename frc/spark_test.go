@@ -54,12 +54,12 @@ func TestSparkStatus0(t *testing.T) {
 		want SparkStatus0
 	}{
 		// Captured idle: voltage 0x6D1 (b2 | (b3 & 0xF) << 8) = 1745 units, 24 °C.
-		{"idle", [8]byte{0x00, 0x00, 0xD1, 0x06, 0x00, 0x18, 0x80, 0x00}, SparkStatus0{0, 1745 * 0.0073260073260073, 0, 24}},
+		{"idle", [8]byte{0x00, 0x00, 0xD1, 0x06, 0x00, 0x18, 0x80, 0x00}, SparkStatus0{0, 1745 * 0.0073260073260073, 0, 24, 0}},
 		// Applied 0x3F5D = 16221, voltage 0x666 = 1638, current
 		// (b3 >> 4) | b4 << 4 = 0x111 = 273, 40 °C.
-		{"driving", [8]byte{0x5D, 0x3F, 0x66, 0x16, 0x11, 0x28, 0x00, 0x00}, SparkStatus0{16221 * 0.00003082369457075716, 1638 * 0.0073260073260073, 273 * 0.0366300366300366, 40}},
+		{"driving", [8]byte{0x5D, 0x3F, 0x66, 0x16, 0x11, 0x28, 0x00, 0x00}, SparkStatus0{16221 * 0.00003082369457075716, 1638 * 0.0073260073260073, 273 * 0.0366300366300366, 40, 0}},
 		// Applied 0x8000 = -32768: full reverse, a little past -1.
-		{"reverse", [8]byte{0x00, 0x80}, SparkStatus0{-32768 * 0.00003082369457075716, 0, 0, 0}},
+		{"reverse", [8]byte{0x00, 0x80}, SparkStatus0{-32768 * 0.00003082369457075716, 0, 0, 0, 0}},
 	} {
 		got := DecodeSparkStatus0(tc.d)
 		if !near(got.Applied, tc.want.Applied) || !near(got.Volts, tc.want.Volts) || !near(got.Amps, tc.want.Amps) || got.TempC != tc.want.TempC {
@@ -123,16 +123,26 @@ func TestSparkVersion(t *testing.T) {
 	if _, ok := DecodeSparkVersion(nil); ok {
 		t.Error("the request itself decoded as an answer")
 	}
-	d, n := EncodeSparkVersion(SparkFirmware{Major: 24, Minor: 0, Fix: 3, Prerelease: 0x0201, HWRev: 5})
-	if n != 8 || d != [8]byte{24, 0, 2, 3, 1, 5} {
+	d, n := EncodeSparkVersion(SparkFirmware{Major: 25, Minor: 0, Fix: 3, Prerelease: 0x0201, HWRev: 5})
+	if n != 8 || d != [8]byte{25, 0, 2, 3, 1, 5} {
 		t.Errorf("encode: % x (%d)", d, n)
+	}
+	// Before 25 and from 26 on: major, minor, build (big endian), debug
+	// build, hardware revision (REV's specification 2.1.0, and the
+	// classic protocol's "Major.Minor.Build H.Build L").
+	if d, _ := EncodeSparkVersion(SparkFirmware{Major: 24, Minor: 0, Fix: 0x0103, HWRev: 5}); d != [8]byte{24, 0, 1, 3, 0, 5} {
+		t.Errorf("encode 24: % x", d)
+	}
+	if v, _ := DecodeSparkVersion([]byte{26, 1, 0, 5, 0, 2, 0, 0}); v != (SparkFirmware{Major: 26, Minor: 1, Fix: 5, HWRev: 2}) || v.String() != "26.1.5" || v.Supported() != nil {
+		t.Errorf("26.1.5: %+v %q %v", v, v, v.Supported())
 	}
 	for _, tc := range []struct {
 		v    SparkFirmware
 		want string
 	}{
 		{SparkFirmware{Major: 24, Fix: 3}, "firmware 24.0.3 uses the frame layout before firmware 25"},
-		{SparkFirmware{Major: 26, Minor: 1}, "firmware 26.1.0 is newer than the firmware frcd knows the frames of (25.x)"},
+		{SparkFirmware{Major: 1, Minor: 6, Fix: 4}, "firmware 1.6.4 uses the frame layout before firmware 25, which frcd does not drive: update it to 26.x"},
+		{SparkFirmware{Major: 27, Minor: 0}, "firmware 27.0.0 is newer than the firmware frcd's frames were checked against (25.x and 26.x"},
 	} {
 		if err := tc.v.Supported(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want %q", tc.v, err, tc.want)

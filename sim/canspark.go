@@ -37,10 +37,11 @@ import (
 // at every power-up; the emulation starts as if it had been cleared).
 type spark struct {
 	node
-	bus *canBus
-	id  int
-	j   *joint
-	fw  frc.SparkFirmware
+	bus   *canBus
+	id    int
+	j     *joint
+	fw    frc.SparkFirmware
+	model uint8 // frc.SparkModel*, in Status 0
 
 	idDuty, idVer, idHB        uint32
 	idPos, idVel               uint32
@@ -80,17 +81,28 @@ var sparkFlash = map[uint8]float32{frc.SparkParamP0: 0, frc.SparkParamI0: 0, frc
 // (frc.SparkWarningNames).
 const sparkHasReset = 1 << 6
 
-// sparkFirmware is the firmware the emulated SPARKs report.
-var sparkFirmware = frc.SparkFirmware{Major: frc.SparkFirmwareMajor, Minor: 2, Fix: 0, HWRev: 1}
-
 // sparkTemp is the emulated SPARK's motor temperature, °C.
 const sparkTemp = 25
 
-// sparkJoint puts an emulated SPARK on the entry's bus and makes it drive
-// the entry's joint.
-func sparkJoint(s *Sim, d *config.Device, j *joint) {
+// sparkJoint puts an emulated SPARK of that model (frc.SparkModel*) on
+// the entry's bus and makes it drive the entry's joint. It reports
+// Options.SparkFirmware: a major version alone (minor, fix and hardware
+// revision 0) is that major's release for its model (SparkRelease), zero
+// REV's current one.
+func sparkJoint(model uint8) func(s *Sim, d *config.Device, j *joint) {
+	return func(s *Sim, d *config.Device, j *joint) { s.newSpark(model, d, j) }
+}
+
+func (s *Sim) newSpark(model uint8, d *config.Device, j *joint) {
+	fw := s.opts.SparkFirmware
+	switch {
+	case fw == (frc.SparkFirmware{}):
+		fw = SparkRelease(frc.SparkFirmwareNewest, model)
+	case fw == (frc.SparkFirmware{Major: fw.Major}):
+		fw = SparkRelease(fw.Major, model)
+	}
 	b := s.busFor(d.CANBus())
-	p := &spark{bus: b, id: d.Int("id"), j: j, fw: sparkFirmware}
+	p := &spark{bus: b, id: d.Int("id"), j: j, fw: fw, model: model}
 	p.idDuty = frc.SparkID(frc.SparkAPIDutyCycle, p.id)
 	p.idVer = frc.SparkID(frc.SparkAPIVersion, p.id)
 	p.idHB = frc.SparkID(frc.SparkAPIHeartbeat, 0)
@@ -291,7 +303,7 @@ func (p *spark) send(s *Sim, at time.Duration, tick int) {
 	}
 	due := func(k int) bool { return p.enabled[k] && tick%p.every[k] == 0 }
 	if due(0) {
-		st := frc.SparkStatus0{Applied: applied, Volts: s.vTerm, Amps: math.Abs(p.j.current), TempC: sparkTemp}
+		st := frc.SparkStatus0{Applied: applied, Volts: s.vTerm, Amps: math.Abs(p.j.current), TempC: sparkTemp, Model: p.model}
 		p.bus.put(p.slots[0], hal.Frame{Len: 8, Data: frc.EncodeSparkStatus0(st)}, at)
 	}
 	if due(1) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/internal/sparkspec"
 )
@@ -22,16 +23,17 @@ const sparkSimYAML = "joints:\n  - {name: arm_joint, type: spark_max, id: 5, can
 func TestSparkFrames(t *testing.T) {
 	s := newSim(t, loadRobot(t, sparkURDF, sparkSimYAML), Options{Joints: map[string]JointParams{"arm_joint": {Gearing: 60}}})
 	bus, _ := s.CANBus("rio")
-	// The version answer to a remote frame at 0x02052605: 25.2.0 on
-	// hardware revision 1 (major, minor, prerelease high, fix, prerelease
-	// low, hardware revision). A data frame there is no request.
+	// The version answer to a remote frame at 0x02052605: REV's current
+	// SPARK MAX release, 26.1.5 on hardware revision 2 (major, minor,
+	// build big endian, debug build, hardware revision: REV's 2.1.0). A
+	// data frame there is no request.
 	bus.Send(hal.Frame{ID: 0x02052605})
 	if _, _, ok := bus.Latest(0x02052605); ok {
 		t.Fatal("a version answer to a data frame")
 	}
 	bus.Send(hal.Frame{ID: 0x02052605, Len: 8, RTR: true})
-	if f := latest(t, bus, 0x02052605); f.Len != 8 || f.Data != [8]byte{25, 2, 0, 0, 0, 1} {
-		t.Errorf("version % x (%d bytes), want 19 02 00 00 00 01 00 00", f.Data, f.Len)
+	if f := latest(t, bus, 0x02052605); f.Len != 8 || f.Data != [8]byte{0x1a, 1, 0, 5, 0, 2} {
+		t.Errorf("version % x (%d bytes), want 1a 01 00 05 00 02 00 00", f.Data, f.Len)
 	}
 	// Status 2 (the encoder) only once enabled: mask and enable bit 2 at
 	// 0x02050405, answered at 0x02050445 with result 0, the mask, and
@@ -101,6 +103,35 @@ func TestSparkFrames(t *testing.T) {
 // on at its default period; a period parameter (159, Status 1's, type 2)
 // changes a rate; a reboot brings the defaults back. Its version answer
 // has the table's length.
+// The emulated SPARK reports the firmware it is set to: 25 (25.0.4, in
+// firmware 25's layout), 26 (a SPARK MAX's 26.1.5, a SPARK Flex's
+// 26.1.6) or any other version given whole; its Status 0 names its model.
+func TestSparkEmulatedFirmware(t *testing.T) {
+	for _, tc := range []struct {
+		typ   string
+		fw    frc.SparkFirmware
+		want  [8]byte
+		model uint8
+	}{
+		{"spark_max", frc.SparkFirmware{Major: 25}, [8]byte{25, 0, 0, 4, 0, 2}, frc.SparkModelMax},
+		{"spark_max", frc.SparkFirmware{}, [8]byte{26, 1, 0, 5, 0, 2}, frc.SparkModelMax},
+		{"spark_flex", frc.SparkFirmware{Major: 26}, [8]byte{26, 1, 0, 6, 0, 1}, frc.SparkModelFlex},
+		{"spark_flex", frc.SparkFirmware{Major: 24, Minor: 1, Fix: 3}, [8]byte{24, 1, 0, 3}, frc.SparkModelFlex},
+	} {
+		y := "joints:\n  - {name: arm_joint, type: " + tc.typ + ", id: 5, can_bus: rio}\n"
+		s := newSim(t, loadRobot(t, sparkURDF, y), Options{SparkFirmware: tc.fw})
+		bus, _ := s.CANBus("rio")
+		bus.Send(hal.Frame{ID: 0x02052605, Len: 8, RTR: true})
+		if f := latest(t, bus, 0x02052605); f.Data != tc.want {
+			t.Errorf("%s %+v: answer % x, want % x", tc.typ, tc.fw, f.Data, tc.want)
+		}
+		s.AdvanceTo(20 * time.Millisecond)
+		if st := frc.DecodeSparkStatus0(latest(t, bus, 0x0205B805).Data); st.Model != tc.model {
+			t.Errorf("%s: model %d, want %d", tc.typ, st.Model, tc.model)
+		}
+	}
+}
+
 func TestSparkStatusDefaults(t *testing.T) {
 	spec, err := sparkspec.Load("../frc/testdata/spark-frames-2.0.5.txt")
 	if err != nil {
@@ -282,5 +313,25 @@ func TestSparkReboot(t *testing.T) {
 	}
 	if err := s.RebootCAN("nothing"); err == nil {
 		t.Error("rebooting no device: no error")
+	}
+}
+
+// `sim: spark_firmware:` sets the emulated SPARKs' firmware major.
+func TestSparkFirmwareFromYAML(t *testing.T) {
+	for _, tc := range []struct {
+		yaml string
+		want [8]byte
+	}{
+		{"", [8]byte{26, 1, 0, 5, 0, 2}},
+		{"sim: {spark_firmware: \"25\"}\n", [8]byte{25, 0, 0, 4, 0, 2}},
+		{"sim: {spark_firmware: \"26\"}\n", [8]byte{26, 1, 0, 5, 0, 2}},
+	} {
+		r := loadRobot(t, sparkURDF, sparkSimYAML+tc.yaml)
+		s := newSim(t, r, ConfigOptions(r.Config, 1, false))
+		bus, _ := s.CANBus("rio")
+		bus.Send(hal.Frame{ID: 0x02052605, Len: 8, RTR: true})
+		if f := latest(t, bus, 0x02052605); f.Data != tc.want {
+			t.Errorf("%q: answer % x, want % x", tc.yaml, f.Data, tc.want)
+		}
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/robot"
 )
 
@@ -48,6 +50,25 @@ type Options struct {
 	// Pose places the drive base on the field at start, at rest (only
 	// X, Y and Yaw count); nil: at the origin.
 	Pose *Pose
+	// SparkFirmware is the firmware the emulated SPARKs report; its zero
+	// value gives SparkRelease(26, model): REV's current releases.
+	SparkFirmware frc.SparkFirmware
+}
+
+// SparkRelease is the REV release of that major firmware version the
+// emulated SPARK of that model (frc.SparkModel*) reports: 25.0.4, or
+// 26.1.5 on a SPARK MAX and 26.1.6 on a SPARK Flex (REV's current
+// releases for the 2026 season); another major is major.0.0.
+func SparkRelease(major uint8, model uint8) frc.SparkFirmware {
+	switch {
+	case major == 25:
+		return frc.SparkFirmware{Major: 25, Fix: 4, HWRev: 2}
+	case major == 26 && model == frc.SparkModelFlex:
+		return frc.SparkFirmware{Major: 26, Minor: 1, Fix: 6, HWRev: 1}
+	case major == 26:
+		return frc.SparkFirmware{Major: 26, Minor: 1, Fix: 5, HWRev: 2}
+	}
+	return frc.SparkFirmware{Major: major}
 }
 
 // Battery is an open-circuit voltage behind an internal resistance.
@@ -227,6 +248,11 @@ func ConfigOptions(c *config.File, seed int64, realTime bool) Options {
 		o.Disturbances = append(o.Disturbances, d)
 	}
 	o.Drivetrain = DrivetrainFromConfig(c.SimDrivetrain)
+	if c.Sim.Has("spark_firmware") {
+		if m, err := strconv.Atoi(c.Sim.Str("spark_firmware")); err == nil && m > 0 && m < 256 {
+			o.SparkFirmware = frc.SparkFirmware{Major: uint8(m)} // the release of that major, per model (sparkJoint)
+		}
+	}
 	for _, e := range c.SimCANFaults {
 		o.CANFaults = append(o.CANFaults, CANFault{Device: e.Name, From: e.Float("from"), Until: e.Float("until")})
 	}

@@ -1,3 +1,7 @@
 package sim
 
-func init() { registerPart("spark_flex", part{actuator: sparkJoint, motor: "neo_vortex"}) }
+import "github.com/frcd/frcd/frc"
+
+func init() {
+	registerPart("spark_flex", part{actuator: sparkJoint(frc.SparkModelFlex), motor: "neo_vortex"})
+}

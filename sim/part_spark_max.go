@@ -1,3 +1,5 @@
 package sim
 
-func init() { registerPart("spark_max", part{actuator: sparkJoint, motor: "neo"}) }
+import "github.com/frcd/frcd/frc"
+
+func init() { registerPart("spark_max", part{actuator: sparkJoint(frc.SparkModelMax), motor: "neo"}) }
