@@ -57,6 +57,7 @@ type input struct {
 	stamp   time.Duration
 	set     bool
 	refused uint64
+	clamped uint64    // commands taken but clamped to their limit (ranges.go)
 	tune    []float64 // the tunable PIDs' gains (SetGain, gains.go); fresh until the loop takes them
 	fresh   bool
 	stopped bool // SetStopped: no command taken, the output neutral
@@ -75,6 +76,7 @@ type Controller struct {
 	timeout time.Duration
 
 	valid commandRange // the values Command takes (rangeOf)
+	limit commandRange // what a taken value is clamped to (limitOf)
 
 	f64   *interfaces.JointCommand   // forward, PID outputs (volts), servo angle, analog value
 	b     *interfaces.BinaryCommand  //
@@ -190,8 +192,11 @@ func (c *Controller) takesArray() bool { return c.kind == kindGroup || c.kind ==
 // physically meaningful range (ranges.go: ±16 V, a joint's limits give or
 // take 10 %, twice its velocity limit...), tri-states other than -1, 0 and
 // 1, and a profiled controller's goals outside its joint's limits are
-// refused with ErrRefused and counted; they never reach an output. A group takes
-// CommandGroup instead. It is safe to call from any goroutine.
+// refused with ErrRefused and counted; they never reach an output. A value
+// taken is clamped to its limit (a position to the joint's limits and the
+// device's range, a velocity or effort PID's set point to the URDF's
+// limit) and counted (Clamped). A group takes CommandGroup instead. It is
+// safe to call from any goroutine.
 func (c *Controller) Command(v float64, now time.Duration) error {
 	ok := interfaces.Finite(v) && !c.takesArray()
 	if ok && c.kind == kindTernary {
@@ -220,6 +225,10 @@ func (c *Controller) Command(v float64, now time.Duration) error {
 			return fmt.Errorf("controller %q: takes %d values, not one: %w", c.Name, len(c.in.values), ErrRefused)
 		}
 		return fmt.Errorf("controller %q: %v: %w", c.Name, v, ErrRefused)
+	}
+	if !c.limit.holds(v) {
+		v = c.limit.clamp(v)
+		c.in.clamped++
 	}
 	c.in.value, c.in.stamp, c.in.set = v, now, true
 	return nil
@@ -258,7 +267,13 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 		}
 		return fmt.Errorf("controller %q: %v: want %d finite values: %w", c.Name, vs, len(c.in.values), ErrRefused)
 	}
-	copy(c.in.values, vs)
+	for i, v := range vs {
+		if !c.limit.holds(v) {
+			v = c.limit.clamp(v)
+			c.in.clamped++
+		}
+		c.in.values[i] = v
+	}
 	c.in.stamp, c.in.set = now, true
 	return nil
 }
@@ -271,6 +286,18 @@ func (c *Controller) Refuse() {
 	c.in.refused++
 	c.in.mu.Unlock()
 }
+
+// Clamped counts the commands taken but clamped to their limit so far
+// (ranges.go): a position past its joint's limits, say.
+func (c *Controller) Clamped() uint64 {
+	c.in.mu.Lock()
+	defer c.in.mu.Unlock()
+	return c.in.clamped
+}
+
+// Limit is what the controller's commands are clamped to, in words, or ""
+// when they are not.
+func (c *Controller) Limit() string { return c.limit.what }
 
 // Refused counts the commands refused so far.
 func (c *Controller) Refused() uint64 {
@@ -521,7 +548,15 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 	if err != nil {
 		return nil, err
 	}
-	c.valid = rangeOf(c, bind.iface, targets[0])
+	var j *mergedJoint
+	if k, ok := m.byName[c.Joints[0]]; ok && len(targets) == 1 {
+		j = &m.joints[k]
+	}
+	c.limit = anyValue
+	if j != nil {
+		c.limit = limitOf(c, j, targets[0])
+	}
+	c.valid = rangeOf(c, bind.iface, targets[0], c.limit)
 	if bind.valid != nil {
 		c.valid = *bind.valid
 	}

@@ -48,6 +48,16 @@ func (b *Binder) State(joint string) (*interfaces.JointState, error) {
 	return &b.m.joints[k].state, nil
 }
 
+// positionLimit is where a movable URDF joint may be put (ranges.go):
+// its limits within its device's range; anyValue for another name.
+func (b *Binder) positionLimit(joint string) commandRange {
+	k, ok := b.m.byName[joint]
+	if !ok {
+		return anyValue
+	}
+	return positionLimit(&b.m.joints[k], b.m.robot.Config.Device(joint))
+}
+
 // Claim claims a joint's float64 command handle (volts, a device loop's
 // position or velocity) for the controller.
 func (b *Binder) Claim(joint, iface string) (*interfaces.JointCommand, error) {
@@ -69,7 +79,7 @@ func (c *Controller) bindRunner(cd *config.Device, reg *interfaces.Registry, m *
 	c.run, c.Joints = r, b.joints
 	c.in.values = make([]float64, r.fields())
 	c.vals = make([]float64, r.fields())
-	c.valid = anyValue
+	c.valid, c.limit = anyValue, anyValue
 	if t, ok := r.(tunable); ok {
 		c.bindGains(t.pids())
 	}
