@@ -84,6 +84,8 @@ type Controller struct {
 	group []*interfaces.JointCommand // a group's, one per joint
 	vals  []float64                  // the loop's copy of a group's (or a runner's) command
 	run   runner                     // a kindRunner's cycle
+	stop  stopper                    // run, when it stops actively on a stale command (a drive base); else nil
+	zero  []float64                  // a zero command for stop
 
 	pid        PID
 	tune       tuning       // the PIDs SetGain tunes (gains.go)
@@ -94,6 +96,7 @@ type Controller struct {
 	lastMeas   float64
 	hasLast    bool
 	active     bool // a fresh command drove the output last cycle
+	stopping   bool // stop drives the outputs to rest at a zero command: the command went stale
 
 	st      ControllerSample // a PID's state after the last cycle (state.go)
 	journal *journal         // records every command received, or nil (Loop.EnableJournal)
@@ -321,7 +324,7 @@ func (c *Controller) drop() {
 	c.in.set = false
 	c.in.mu.Unlock()
 	c.neutral()
-	c.active = false
+	c.active, c.stopping = false, false
 	c.st.Active, c.st.Command = false, 0
 }
 
@@ -359,12 +362,20 @@ func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bo
 	c.in.mu.Unlock()
 	if !set || now-stamp > c.timeout {
 		stale = c.active
-		c.active = false
+		if set && c.stop != nil && (c.active || c.stopping) && c.stop.stopping(now, c.active) {
+			// stale, not dropped: driven to rest at a zero command first
+			c.active, c.stopping = false, true
+			if c.run.run(c.zero, now, dt) {
+				return stale, false
+			}
+			noFeedback = true
+		}
+		c.active, c.stopping = false, false
 		c.neutral()
 		c.idleState(dt)
-		return stale, false
+		return stale, noFeedback
 	}
-	c.active = true
+	c.active, c.stopping = true, false
 	switch c.kind {
 	case kindForward:
 		c.f64.Put(v, now)

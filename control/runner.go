@@ -25,6 +25,14 @@ type runner interface {
 	halt()
 }
 
+// stopper is a runner that stops actively when its command goes stale
+// (a drive base, drive.go): the loop runs it at a zero command while
+// stopping says so (first on the first stale cycle), then makes it
+// neutral.
+type stopper interface {
+	stopping(now time.Duration, first bool) bool
+}
+
 // Binder is what a runner's builder binds through: its joints' merged
 // states, the command handles it claims, and the robot's description.
 type Binder struct {
@@ -77,8 +85,10 @@ func (c *Controller) bindRunner(cd *config.Device, reg *interfaces.Registry, m *
 		return err
 	}
 	c.run, c.Joints = r, b.joints
+	c.stop, _ = r.(stopper)
 	c.in.values = make([]float64, r.fields())
 	c.vals = make([]float64, r.fields())
+	c.zero = make([]float64, r.fields())
 	c.valid, c.limit = anyValue, anyValue
 	if t, ok := r.(tunable); ok {
 		c.bindGains(t.pids())

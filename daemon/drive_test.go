@@ -164,12 +164,14 @@ func driveSquare(t *testing.T, d *Daemon, ctl string, turn bool) squareResult {
 
 const (
 	diffDrive = "  drive: {type: diff_drive_controller/DiffDriveController, left_wheel: [left_front_wheel_joint, left_rear_wheel_joint], " +
-		"right_wheel: [right_front_wheel_joint, right_rear_wheel_joint], wheel_pid: {p: 0.3, f: 0.55}, " +
+		"right_wheel: [right_front_wheel_joint, right_rear_wheel_joint], wheel_pid: {p: 0.5, i: 4, f: 0.23}, " +
 		"linear: {max_velocity: 1.5, max_acceleration: 3}, angular: {max_acceleration: 8}}"
 	swerveDrive = "  - {name: swerve, type: frcd_controllers/SwerveDriveController, " +
 		"drive: [front_left_drive_joint, front_right_drive_joint, rear_left_drive_joint, rear_right_drive_joint], " +
 		"steer: [front_left_steer_joint, front_right_steer_joint, rear_left_steer_joint, rear_right_steer_joint], " +
-		"steer_pid: {p: 8, d: 0.1}, wheel_pid: {p: 0.1, f: 0.16}, max_wheel_speed: 4, linear: {max_acceleration: 3}, angular: {max_acceleration: 8}}"
+		"steer_pid: {p: 8, d: 0.1}, wheel_pid: {p: 0.2, i: 2, f: 0.14}, max_wheel_speed: 4, linear: {max_acceleration: 3}, angular: {max_acceleration: 8}}"
+	mecanumDrive = "  mecanum: {type: frcd_controllers/MecanumDriveController, front_left: left_front_wheel_joint, front_right: right_front_wheel_joint, " +
+		"rear_left: left_rear_wheel_joint, rear_right: right_rear_wheel_joint, wheel_pid: {p: 0.5, i: 4, f: 0.23}, linear: {max_acceleration: 2}, angular: {max_acceleration: 6}}"
 	swerveSim = "  drivetrain: {type: swerve, drive: [front_left_drive_joint, front_right_drive_joint, rear_left_drive_joint, rear_right_drive_joint], " +
 		"steer: [front_left_steer_joint, front_right_steer_joint, rear_left_steer_joint, rear_right_steer_joint]}"
 )
@@ -285,8 +287,6 @@ func TestDriveCycleDoesNotAllocate(t *testing.T) {
 // each rear wheel) around the square, holonomically.
 func TestDriveSquareMecanum(t *testing.T) {
 	drop := []string{"left_front_voltage", "left_rear_voltage", "right_front_voltage", "right_rear_voltage", "type: tank", "left:  [left_front", "right: [right_front"}
-	ctl := "  mecanum: {type: frcd_controllers/MecanumDriveController, front_left: left_front_wheel_joint, front_right: right_front_wheel_joint, " +
-		"rear_left: left_rear_wheel_joint, rear_right: right_rear_wheel_joint, wheel_pid: {p: 0.3, f: 0.55}, linear: {max_acceleration: 2}, angular: {max_acceleration: 6}}"
 	edits := []string{
 		`<joint name="left_rear_wheel_joint" type="continuous">`, `<joint name="left_rear_wheel_joint" type="continuous"><sensor name="left_rear_encoder" type="encoder"/>`,
 		`<joint name="right_rear_wheel_joint" type="continuous">`, `<joint name="right_rear_wheel_joint" type="continuous"><sensor name="right_rear_encoder" type="encoder"/>`,
@@ -295,7 +295,7 @@ func TestDriveSquareMecanum(t *testing.T) {
 		"  drivetrain:\n", "  drivetrain:\n    type: mecanum\n    front_left: left_front_wheel_joint\n    front_right: right_front_wheel_joint\n" +
 			"    rear_left: left_rear_wheel_joint\n    rear_right: right_rear_wheel_joint\n",
 	}
-	r := driveRobot(t, "../examples/competition", drop, ctl, "", edits...)
+	r := driveRobot(t, "../examples/competition", drop, mecanumDrive, "", edits...)
 	d, err := NewSim(r, SimOptions{Seed: 4, Enabled: true}, Options{})
 	if err != nil {
 		t.Fatal(err)
