@@ -25,7 +25,7 @@ func testDiff(hold time.Duration) (*Controller, []interfaces.JointState, []inter
 			d.right = append(d.right, w)
 		}
 	}
-	c := &Controller{Name: "drive", typ: diffDriveType, kind: kindRunner, timeout: 500 * time.Millisecond, valid: anyValue,
+	c := &Controller{Name: "drive", typ: diffDriveType, kind: kindRunner, timeout: 500 * time.Millisecond, valid: anyValue, limit: anyValue,
 		run: d, stop: d, vals: make([]float64, 3), zero: make([]float64, 3)}
 	c.in.values = make([]float64, 3)
 	return c, st, out
