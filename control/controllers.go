@@ -358,6 +358,9 @@ func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bo
 	}
 	c.in.mu.Unlock()
 	if !set || now-stamp > c.timeout {
+		if e, ok := c.run.(expirer); ok && set {
+			e.expire()
+		}
 		stale = c.active
 		c.active = false
 		c.neutral()
