@@ -78,6 +78,7 @@ type jointTrajectory struct {
 	id       uint64        // the goal running, 0 when holding
 	start    time.Duration // when it started
 	has      bool          // cur holds a trajectory (or a hold)
+	stopping bool          // the goal is an empty one: it succeeds once the joints have stopped, wherever
 	goalTol  float64
 	pathTol  float64
 	goalTime float64
@@ -155,7 +156,8 @@ func (jt *jointTrajectory) take(now time.Duration) bool {
 	}
 	g.has = false
 	jt.cur, g.pending = g.pending, jt.cur
-	if jt.cur.n == 0 { // an empty goal: stop and hold here (joint_trajectory_controller's setHoldPosition)
+	jt.stopping = jt.cur.n == 0
+	if jt.stopping { // an empty goal: stop and hold here (joint_trajectory_controller's setHoldPosition)
 		jt.holdHere()
 		if !jt.has {
 			jt.id = 0
@@ -242,7 +244,7 @@ func (jt *jointTrajectory) run(_ []float64, now time.Duration, dt float64) bool 
 			pathBad = true
 		}
 		goal := b.pts[b.n-1].pos[j]
-		if tol := b.goalTol[j]; tol > 0 && math.Abs(goal-p) > tol {
+		if tol := b.goalTol[j]; tol > 0 && !jt.stopping && math.Abs(goal-p) > tol {
 			atGoal = false
 		}
 		if math.Abs(v) > jt.stopVel {
