@@ -361,6 +361,9 @@ func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bo
 	}
 	c.in.mu.Unlock()
 	if !set || now-stamp > c.timeout {
+		if e, ok := c.run.(expirer); ok && set {
+			e.expire()
+		}
 		stale = c.active
 		if set && c.stop != nil && (c.active || c.stopping) && c.stop.stopping(now, c.active) {
 			// stale, not dropped: driven to rest at a zero command first

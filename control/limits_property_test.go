@@ -95,7 +95,7 @@ controllers:
 var limitsControllers = map[string]string{
 	config.JointVoltageController:               "{name: arm_volts, type: %s, joint: volts}",
 	config.JointGroupVoltage:                    "{name: wheels_volts, type: %s, joints: [g1, g2]}",
-	config.JointPositionController:              "{name: arm_pos, type: %s, joint: arm, pid: {p: 20, d: 1}}",
+	config.JointPositionController:              "{name: arm_pos, type: %s, joint: arm, pid: {p: 20, d: 1}, max_voltage: 24}",
 	config.JointVelocityController:              "{name: spin_vel, type: %s, joint: spin}",
 	config.JointEffortController:                "{name: arm_eff, type: %s, joint: effort, pid: {p: 3}}",
 	config.ServoPositionController:              "{name: hood_position, type: %s, joint: hood}",

@@ -39,7 +39,7 @@ type Loop struct {
 	period  time.Duration
 	watch   func() time.Duration
 	floats  []*interfaces.JointCommand // every float64 command handle, for the non-finite check
-	held    []heldHandle               // the joints' position and velocity handles, held to their limits
+	held    []heldHandle               // the joints' position, velocity and voltage handles, held to their limits
 	blocks  []limitBlock
 	last    time.Duration
 	started bool
@@ -121,7 +121,7 @@ func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverS
 	l.floats = interfaces.CommandsOf[float64](reg)
 	for i := range m.joints {
 		mj := &m.joints[i]
-		for _, iface := range []string{interfaces.Position, interfaces.Velocity} {
+		for _, iface := range []string{interfaces.Position, interfaces.Velocity, interfaces.Voltage} {
 			if h, err := interfaces.LookupCommand[float64](reg, mj.name, iface); err == nil {
 				if lim := handleLimit(mj, iface, r.Config.Device(mj.name)); lim.bounded() {
 					l.held = append(l.held, heldHandle{h: h, lim: lim})

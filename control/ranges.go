@@ -52,7 +52,7 @@ func (r commandRange) bounded() bool { return r.lo > math.Inf(-1) || r.hi < math
 // outside rangeOf and, inside it, clamped to limitOf (counted as clamped);
 // a trajectory's points are refused past PositionMargin and its samples
 // clamped to positionLimit; and each cycle, whatever a controller wrote,
-// the loop clamps every position and velocity command handle of a joint
+// the loop clamps every position, velocity and voltage command handle of a joint
 // to handleLimit (Counters.Clamped) before the devices write.
 
 // positionLimit is where joint j may be put: its URDF limits (none for a
@@ -92,14 +92,17 @@ func speedLimit(j *mergedJoint, limit float64, what string) commandRange {
 
 // handleLimit is what the loop holds joint j's command handle of
 // interface iface to each cycle: a position to positionLimit, a velocity
-// (a device's own loop) to the URDF's velocity limit; others as they are
-// (a PID's volts are within its max_voltage, a device's to its battery).
+// (a device's own loop) to the URDF's velocity limit, volts to
+// ±MaxCommandVolts (a PID's max_voltage may be set up to 24 V; the device
+// then clamps to its battery).
 func handleLimit(j *mergedJoint, iface string, dev *config.Device) commandRange {
 	switch iface {
 	case interfaces.Position:
 		return positionLimit(j, dev)
 	case interfaces.Velocity:
 		return speedLimit(j, j.maxVelocity, "velocity")
+	case interfaces.Voltage:
+		return commandRange{-MaxCommandVolts, MaxCommandVolts, fmt.Sprintf("±%g V", MaxCommandVolts)}
 	}
 	return anyValue
 }

@@ -33,6 +33,10 @@ type stopper interface {
 	stopping(now time.Duration, first bool) bool
 }
 
+// expirer is a runner told that its command ran past the controller's
+// timeout, before it halts (a trajectory's goal aborts saying so).
+type expirer interface{ expire() }
+
 // Binder is what a runner's builder binds through: its joints' merged
 // states, the command handles it claims, and the robot's description.
 type Binder struct {

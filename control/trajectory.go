@@ -61,6 +61,11 @@ const (
 // ErrNotTrajectory is returned by a controller that takes no trajectory.
 var ErrNotTrajectory = errors.New("not a joint trajectory controller")
 
+// ErrInvalidJoints wraps the refusal of a goal that does not name exactly
+// the controller's joints: control_msgs' INVALID_JOINTS, as
+// joint_trajectory_controller answers it.
+var ErrInvalidJoints = errors.New("the goal's joints are not the controller's")
+
 // trajPoint is a point in the loop's buffers, in the controller's joint
 // order.
 type trajPoint struct {
@@ -182,4 +187,5 @@ const (
 	msgPath      = "a joint left its path tolerance"
 	msgGoal      = "the joints were not within the goal tolerance by the end and the goal time"
 	msgNoState   = "a joint's position is not measured"
+	msgTimeout   = "the goal ran past the controller's timeout (from when it arrived): the outputs went neutral"
 )

@@ -42,7 +42,7 @@ var jointTrajectoryType = &Type{family: kindRunner, New: newJointTrajectory, Tak
 				Doc: "Every joint's goal tolerance (joint_trajectory_controller's per-joint constraints/JOINT/goal); 0: not checked."},
 			{Name: "constraints.trajectory", Kind: config.Float, Default: 0.0, HasRange: true, Min: 0, Max: 1e6, Unit: "rad or m",
 				Doc: "Every joint's path tolerance (constraints/JOINT/trajectory); 0: not checked."},
-			config.ControllerTimeoutKey,
+			goalTimeoutKey,
 		}, config.PIDKeys("rad/s or m/s")...),
 		Check: checkClaims("joints"),
 		Example: "{name: arm_trajectory, type: effort_controllers/JointTrajectoryController, joints: [shoulder_joint, elbow_joint], " +
@@ -50,6 +50,15 @@ var jointTrajectoryType = &Type{family: kindRunner, New: newJointTrajectory, Tak
 		Facts: config.Facts{Controller: &config.ControllerFacts{Measures: config.Position,
 			HardwareInterface: "hardware_interface::EffortJointInterface", Hints: []string{"trajectory", "joint_trajectory"}}},
 	}}
+
+// goalTimeoutKey is the trajectory controller's timeout: a deadline on
+// each goal from when it arrives, not a command's lifetime (a goal is one
+// command; joint_trajectory_controller has no such key).
+var goalTimeoutKey = config.Key{Name: "timeout", Kind: config.Float, HasRange: true, Min: 0.001, Max: 3600, Unit: "s",
+	DefaultDoc: "none: a goal runs to its end, then its last point holds while enabled",
+	Doc: "A deadline on every goal, from when it arrives: a goal (or the hold of its last point) still running " +
+		"this long after it arrived aborts (error_string: it ran past the controller's timeout) and the joints' " +
+		"outputs go neutral, nothing holding them. Set it longer than the longest trajectory plus its goal time, or not at all."}
 
 // trajJoint is one joint a trajectory moves.
 type trajJoint struct {
@@ -69,6 +78,7 @@ type jointTrajectory struct {
 	id       uint64        // the goal running, 0 when holding
 	start    time.Duration // when it started
 	has      bool          // cur holds a trajectory (or a hold)
+	stopping bool          // the goal is an empty one: it succeeds once the joints have stopped, wherever
 	goalTol  float64
 	pathTol  float64
 	goalTime float64
@@ -146,6 +156,18 @@ func (jt *jointTrajectory) take(now time.Duration) bool {
 	}
 	g.has = false
 	jt.cur, g.pending = g.pending, jt.cur
+	jt.stopping = jt.cur.n == 0
+	if jt.stopping { // an empty goal: stop and hold here (joint_trajectory_controller's setHoldPosition)
+		jt.holdHere()
+		if !jt.has {
+			jt.id = 0
+			g.finish(g.pendID, TrajectoryAborted, TrajectoryInvalidGoal, msgNoState)
+			return false
+		}
+		jt.id, jt.start = g.pendID, now
+		g.running = jt.id
+		return true
+	}
 	// the start: the measured state, at t = 0, with what the first point gives
 	p0 := &jt.cur.pts[0]
 	for j, jn := range jt.joints {
@@ -222,7 +244,7 @@ func (jt *jointTrajectory) run(_ []float64, now time.Duration, dt float64) bool 
 			pathBad = true
 		}
 		goal := b.pts[b.n-1].pos[j]
-		if tol := b.goalTol[j]; tol > 0 && math.Abs(goal-p) > tol {
+		if tol := b.goalTol[j]; tol > 0 && !jt.stopping && math.Abs(goal-p) > tol {
 			atGoal = false
 		}
 		if math.Abs(v) > jt.stopVel {
@@ -248,6 +270,16 @@ func (jt *jointTrajectory) run(_ []float64, now time.Duration, dt float64) bool 
 	return true
 }
 
+// expire aborts the running goal: it ran past the controller's timeout
+// (the loop then halts the outputs).
+func (jt *jointTrajectory) expire() {
+	g := &jt.goal
+	g.mu.Lock()
+	g.finish(jt.id, TrajectoryAborted, TrajectoryInvalidGoal, msgTimeout)
+	g.mu.Unlock()
+	jt.id = 0
+}
+
 func (jt *jointTrajectory) halt() {
 	for j := range jt.joints {
 		jt.joints[j].out.Reset()
@@ -266,10 +298,14 @@ func (jt *jointTrajectory) halt() {
 
 // FollowTrajectory hands the controller a goal at time now (the loop's
 // clock) and returns its id: the loop starts it at its next cycle,
-// preempting the running one. A goal that names other joints, has no
-// point, more than MaxTrajectoryPoints, times that do not increase, or
-// values that are not finite is refused (ErrRefused) and counted. Safe
-// from any goroutine.
+// preempting the running one. A goal that names other joints (refused
+// with ErrInvalidJoints too), whose only point is at time 0, with more
+// than MaxTrajectoryPoints points, times that do not increase, values
+// that are not finite or positions past a joint's limits is refused
+// (ErrRefused) and counted. A goal without points stops the joints where
+// they are and holds them (joint_trajectory_controller's empty
+// trajectory); it succeeds once they are stopped. Safe from any
+// goroutine.
 func (c *Controller) FollowTrajectory(tr *Trajectory, now time.Duration) (uint64, error) {
 	jt, ok := c.run.(*jointTrajectory)
 	if !ok {
@@ -277,7 +313,7 @@ func (c *Controller) FollowTrajectory(tr *Trajectory, now time.Duration) (uint64
 	}
 	if err := jt.check(tr); err != nil {
 		c.Refuse()
-		return 0, fmt.Errorf("controller %q: %v: %w", c.Name, err, ErrRefused)
+		return 0, fmt.Errorf("controller %q: %w: %w", c.Name, err, ErrRefused)
 	}
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
@@ -310,7 +346,7 @@ const (
 // check refuses a goal the controller cannot run.
 func (jt *jointTrajectory) check(tr *Trajectory) error {
 	if len(tr.Joints) != len(jt.names) {
-		return fmt.Errorf("the goal names %d joints; the controller moves %d: %v", len(tr.Joints), len(jt.names), jt.names)
+		return fmt.Errorf("the goal names %d joints; the controller moves %d: %v: %w", len(tr.Joints), len(jt.names), jt.names, ErrInvalidJoints)
 	}
 	for _, n := range jt.names {
 		found := false
@@ -318,11 +354,19 @@ func (jt *jointTrajectory) check(tr *Trajectory) error {
 			found = found || m == n
 		}
 		if !found {
-			return fmt.Errorf("the goal does not name joint %q", n)
+			return fmt.Errorf("the goal does not name joint %q (it names %q): %w", n, tr.Joints, ErrInvalidJoints)
 		}
 	}
-	if len(tr.Points) == 0 || len(tr.Points) > MaxTrajectoryPoints {
-		return fmt.Errorf("%d points: want 1 to %d", len(tr.Points), MaxTrajectoryPoints)
+	if len(tr.Points) > MaxTrajectoryPoints {
+		return fmt.Errorf("%d points: want at most %d", len(tr.Points), MaxTrajectoryPoints)
+	}
+	// joint_trajectory_controller drops the points at or before the time
+	// the goal starts (a first point at 0 silently: the trajectory starts
+	// from the joints' state) and rejects a goal left with none
+	// (init_joint_trajectory.h)
+	if len(tr.Points) == 1 && tr.Points[0].Time == 0 {
+		return fmt.Errorf("its only point is at time_from_start 0, when the goal starts: dropped, nothing is left to move to " +
+			"(give the point the time to get there)")
 	}
 	last := 0.0
 	for i, p := range tr.Points {
@@ -370,7 +414,9 @@ func (jt *jointTrajectory) check(tr *Trajectory) error {
 func (jt *jointTrajectory) fill(b *trajBuf, tr *Trajectory) {
 	b.n = len(tr.Points) + 1
 	first := 1
-	if tr.Points[0].Time == 0 { // the first point replaces the start
+	if len(tr.Points) == 0 { // stop and hold (take)
+		b.n, first = 0, 0
+	} else if tr.Points[0].Time == 0 { // the first point is dropped: the start (the measured state) takes its place
 		b.n--
 		first = 0
 	}
@@ -398,7 +444,7 @@ func (jt *jointTrajectory) fill(b *trajBuf, tr *Trajectory) {
 			}
 		}
 	}
-	if first == 1 {
+	if first == 1 && b.n > 1 {
 		b.pts[0].t, b.pts[0].hasVel, b.pts[0].hasAcc = 0, b.pts[1].hasVel, b.pts[1].hasAcc
 	}
 	b.goalTime = jt.goalTime

@@ -11,6 +11,7 @@ func init() { MustRegister(servoPositionType) }
 var servoPositionType = &Type{Forward: true, family: kindForward, iface: interfaces.Position, Timeout: NoTimeout, Config: holds(config.JointControllerType(
 	config.ServoPositionController, "Forwards a position command to a servo.",
 	"ros_controllers' position_controllers/JointPositionController: the servo holds the angle itself. Command: "+
-		"std_msgs/Float64 in rad on /NAME/command.",
+		"std_msgs/Float64 in rad on /NAME/command, held to the joint's URDF limits within the servo's min_angle..max_angle "+
+		"(past them by more than 10 % of that range: refused).",
 	config.ControllerFacts{HardwareInterface: "hardware_interface::PositionJointInterface"},
 	config.ControllerJointKey("The servo's joint.", config.ServoPositionController)))}

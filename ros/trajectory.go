@@ -1,6 +1,7 @@
 package ros
 
 import (
+	"errors"
 	"sync"
 	"time"
 
@@ -144,8 +145,10 @@ func (t *trajServer) goal(gh *goroslib.ActionServerGoalHandler, g *FollowJointTr
 	c := t.c
 	id, err := c.FollowTrajectory(toTrajectory(&g.Trajectory, g.PathTolerance, g.GoalTolerance, g.GoalTimeTolerance), t.b.o.Clock())
 	if err != nil {
+		// joint_trajectory_controller's goalCB: INVALID_JOINTS when the
+		// goal's joints are not the controller's, else INVALID_GOAL
 		code := int32(control.TrajectoryInvalidGoal)
-		if len(g.Trajectory.JointNames) != len(c.Joints) {
+		if errors.Is(err, control.ErrInvalidJoints) {
 			code = control.TrajectoryInvalidJoints
 		}
 		gh.SetRejected(&FollowJointTrajectoryResult{ErrorCode: code, ErrorString: err.Error()})

@@ -63,6 +63,47 @@ type followReport struct {
 	ErrorString string `json:"error_string"`
 	Feedback    int
 	LastActual  []float64 `json:"last_actual"`
+	// Stop is the empty goal's outcome (mode empty).
+	Stop *struct {
+		Finished    bool
+		State       int
+		ErrorCode   *int   `json:"error_code"`
+		ErrorString string `json:"error_string"`
+	}
+}
+
+// followNode runs the competition robot on the sim in real time, its
+// shoulder and elevator under a joint trajectory controller, with an
+// embedded master; run runs testdata/follow_trajectory.py in a mode.
+func followNode(t *testing.T) (e *tooltest.ROS, d *daemon.Daemon, run func(mode string) followReport) {
+	integration(t, tooltest.Rostopic, genpy)
+	tooltest.RequireFile(t, actionlibPython.Name, "the Debian package "+actionlibPython.Package)
+	tooltest.RequireFile(t, trajectoryPython, "the Debian package python3-trajectory-msgs")
+	yp := tooltest.ControllersYAML(t, "../examples/competition/robot.yaml", []string{"shoulder_voltage", "elevator_voltage"},
+		"  arm_trajectory: {type: effort_controllers/JointTrajectoryController, joints: [shoulder_joint, elevator_joint], "+
+			"pid: {p: 40, i: 4, d: 2, i_clamp: 3}, constraints: {goal: 0.03, goal_time: 2, trajectory: 0.3}}")
+	r, list, err := robot.Load("../examples/competition/robot.urdf", yp)
+	if err != nil || list.Errors() > 0 {
+		t.Fatalf("%v %v", err, list)
+	}
+	e = tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
+	d, err = daemon.NewSim(r, daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{ROS: &daemon.ROSOptions{
+		Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded, Logf: t.Logf,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &frcd{d: d, Service: tooltest.Serve(t, d.Run)}
+	f.registered(t, 1)
+	e.Vars = append(e.Vars, "PYTHONPATH="+genFollowTrajectory(t, e), "PYTHONUNBUFFERED=1")
+	return e, d, func(mode string) followReport {
+		out := e.MustRun(t, "/usr/bin/python3", "testdata/follow_trajectory.py", "/arm_trajectory/follow_joint_trajectory", mode)
+		var rep followReport
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%s: %v\n%s", mode, err, out)
+		}
+		return rep
+	}
 }
 
 // TestFollowJointTrajectory: actionlib's SimpleActionClient (Debian's
@@ -75,34 +116,7 @@ type followReport struct {
 // shoulder goes down to 0.5 rad first), cancelled half way to its first
 // point, is PREEMPTED and the shoulder stops where it was, between the two.
 func TestFollowJointTrajectory(t *testing.T) {
-	integration(t, tooltest.Rostopic, genpy)
-	tooltest.RequireFile(t, actionlibPython.Name, "the Debian package "+actionlibPython.Package)
-	tooltest.RequireFile(t, trajectoryPython, "the Debian package python3-trajectory-msgs")
-	yp := tooltest.ControllersYAML(t, "../examples/competition/robot.yaml", []string{"shoulder_voltage", "elevator_voltage"},
-		"  arm_trajectory: {type: effort_controllers/JointTrajectoryController, joints: [shoulder_joint, elevator_joint], "+
-			"pid: {p: 40, i: 4, d: 2, i_clamp: 3}, constraints: {goal: 0.03, goal_time: 2, trajectory: 0.3}}")
-	r, list, err := robot.Load("../examples/competition/robot.urdf", yp)
-	if err != nil || list.Errors() > 0 {
-		t.Fatalf("%v %v", err, list)
-	}
-	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", freePort(t)))
-	d, err := daemon.NewSim(r, daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{ROS: &daemon.ROSOptions{
-		Env: ros.Env{MasterURI: e.MasterURI, IP: "127.0.0.1"}, Master: ros.MasterEmbedded, Logf: t.Logf,
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &frcd{d: d, Service: tooltest.Serve(t, d.Run)}
-	f.registered(t, 1)
-	e.Vars = append(e.Vars, "PYTHONPATH="+genFollowTrajectory(t, e), "PYTHONUNBUFFERED=1")
-	run := func(mode string) followReport {
-		out := e.MustRun(t, "/usr/bin/python3", "testdata/follow_trajectory.py", "/arm_trajectory/follow_joint_trajectory", mode)
-		var rep followReport
-		if err := json.Unmarshal([]byte(out), &rep); err != nil {
-			t.Fatalf("%s: %v\n%s", mode, err, out)
-		}
-		return rep
-	}
+	e, d, run := followNode(t)
 	rep := run("succeed")
 	sh, _ := d.Sim.Joint("shoulder_joint")
 	el, _ := d.Sim.Joint("elevator_joint")
@@ -139,5 +153,36 @@ func TestFollowJointTrajectory(t *testing.T) {
 	t.Logf("preempt: %+v; truth shoulder %.3f (vel %.3f)", rep, sh.Position, sh.Velocity)
 	if !rep.Finished || rep.State != preempted || sh.Position > 0.77 || sh.Position < 0.53 {
 		t.Errorf("want PREEMPTED with the shoulder stopped between 0.8 and the first point's 0.5")
+	}
+}
+
+// TestFollowJointTrajectoryAsJTC: the same stock client, with goals
+// joint_trajectory_controller treats specially. One point at
+// time_from_start 0: REJECTED with INVALID_GOAL, the arm where it was (it
+// once succeeded without moving). shoulder_joint and wrist_joint: REJECTED
+// with INVALID_JOINTS (-2). A goal without points from a second client
+// while the 3-point goal runs: the running goal PREEMPTED, the empty one
+// SUCCEEDED, the shoulder stopped short of the 3-point goal's 0.8.
+func TestFollowJointTrajectoryAsJTC(t *testing.T) {
+	_, d, run := followNode(t)
+	const succeeded, preempted, rejected = 3, 2, 5 // actionlib_msgs/GoalStatus
+	before, _ := d.Sim.Joint("shoulder_joint")
+	rep := run("zero")
+	after, _ := d.Sim.Joint("shoulder_joint")
+	t.Logf("zero: %+v; shoulder %.3f then %.3f", rep, before.Position, after.Position)
+	if rep.State != rejected || rep.ErrorCode == nil || *rep.ErrorCode != -1 || !strings.Contains(rep.ErrorString, "time_from_start 0") ||
+		math.Abs(after.Position-before.Position) > 0.05 {
+		t.Errorf("one point at 0: want REJECTED, INVALID_GOAL (-1), the arm where it was")
+	}
+	rep = run("badjoints")
+	t.Logf("badjoints: %+v", rep)
+	if rep.State != rejected || rep.ErrorCode == nil || *rep.ErrorCode != -2 {
+		t.Errorf("shoulder_joint and wrist_joint: want REJECTED, INVALID_JOINTS (-2)")
+	}
+	rep = run("empty")
+	sh, _ := d.Sim.Joint("shoulder_joint")
+	t.Logf("empty: %+v stop %+v; shoulder %.3f (vel %.3f)", rep, rep.Stop, sh.Position, sh.Velocity)
+	if rep.State != preempted || rep.Stop == nil || rep.Stop.State != succeeded || math.Abs(sh.Velocity) > 0.05 || sh.Position > 0.75 {
+		t.Errorf("an empty goal: want the running goal PREEMPTED, the empty one SUCCEEDED, the shoulder stopped short of 0.8")
 	}
 }
