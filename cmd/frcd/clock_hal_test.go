@@ -307,12 +307,17 @@ func TestClockFaultRunOnFakeHAL(t *testing.T) {
 			}
 			until("every output driven", func() bool { return driven(outputs(t, f)) })
 			line := strings.ReplaceAll(tc.line, "BACK", strconv.FormatInt(monoMicros(t), 10))
+			snap := d.Loop.NewSnapshot()
+			d.Loop.ReadSnapshot(snap)
+			cycles := snap.Stats.Cycles
 			faultAt := time.Now()
 			if err := f.Set(line); err != nil {
 				t.Fatal(err)
 			}
 			until("every output neutral", func() bool { return neutral(outputs(t, f)) })
 			seen := time.Since(faultAt)
+			d.Loop.ReadSnapshot(snap)
+			cycles = snap.Stats.Cycles - cycles
 		lines:
 			for {
 				select {
@@ -336,7 +341,7 @@ func TestClockFaultRunOnFakeHAL(t *testing.T) {
 			if out := outputs(t, f); !neutral(out) {
 				t.Errorf("after Run: %v, want every output neutral", out)
 			}
-			t.Logf("FIGURES %s %s: neutral seen %v after the fault; Run returned %v after its context ended", clockYear.year, tc.name, seen.Round(time.Millisecond), took.Round(time.Microsecond))
+			t.Logf("FIGURES %s %s: neutral seen %v (%d cycles) after the fault; Run returned %v after its context ended", clockYear.year, tc.name, seen.Round(time.Millisecond), cycles, took.Round(time.Microsecond))
 		})
 	}
 }
