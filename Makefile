@@ -68,9 +68,9 @@ test: deps fmt-check vet rio rio-test systemcore systemcore-test ## install test
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio ./hal/wpihal
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore ./hal/wpihal ./hal/systemcore
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore -run 'ExampleOnFakeHAL|AddressableLEDOnFakeHAL|ValidateSystemcore|SystemcoreDriverStationEndToEnd' ./cmd/frcd
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore -run 'ExampleOnFakeHAL|AddressableLEDOnFakeHAL|ValidateSystemcore|SystemcoreDriverStationEndToEnd|ClockFault' ./cmd/frcd
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags ctre ./hal/ctre ./hal/linux
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO|RoboRIOPose" ./cmd/frcd
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO|RoboRIOPose|ClockFault" ./cmd/frcd
 	cd third_party/goroslib && FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
 
 deps-bench: ## install what make bench needs on top of deps (roscpp headers, valgrind), only when missing
@@ -126,6 +126,8 @@ rio-test: deps bin/.rio/start.o ## run the WPILib HAL binding's 2026 tests as AR
 	cd hal/wpihal && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/wpihal.test -test.count=1
 	cd hal/ctre && FRCD_REQUIRE_TOOLS=1 FAKECTRE_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/ctre.test -test.count=1
 	cd cmd/frcd && LD_LIBRARY_PATH= $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.run "OpenRoboRIO|RunRoboRIO" -test.v
+	# A HAL clock that fails, stalls or steps back, on the fake 2026 HAL built for ARM.
+	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.count=1 -test.run "ClockFault" -test.v
 
 # The Systemcore build: linux/arm64 with cgo through Debian's aarch64 cross
 # compiler, so that frcd loads WPILib's 2027 HAL (libwpiHal.so) at run time
@@ -154,7 +156,7 @@ systemcore-test: deps ## run the WPILib HAL binding's 2027 tests, the Systemcore
 	cd hal/systemcore && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/systemcore.test -test.count=1 -test.v
 	# qemu-user does not pass SO_RXQ_OVFL on to the kernel: the two tests of it run natively in make test.
 	cd hal/socketcan && $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/socketcan.test -test.count=1 -test.short -test.skip 'TestSockConnReadsFramesAndTimesOut|TestSockConnCountsKernelDrops'
-	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.short -test.run 'ValidateHAL|ValidateSystemcore|ExampleOnFakeHAL|AddressableLEDOnFakeHAL' -test.v
+	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.short -test.run 'ValidateHAL|ValidateSystemcore|ExampleOnFakeHAL|AddressableLEDOnFakeHAL|ClockFault' -test.v
 	# The whole daemon on the fake HAL, read by rostopic (the host's, started by the arm64 test) and an NT4 client.
 	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.run 'SystemcoreDriverStationEndToEnd' -test.v
 

@@ -51,7 +51,11 @@
 //     device fails with hal.ErrUnsupported saying why (Lacks).
 //   - SPI and I2C: periph spi.Port and i2c.Bus over HAL_InitializeSPI and
 //     HAL_TransactionSPI, HAL_InitializeI2C and HAL_TransactionI2C.
-//   - Vin: HAL_GetVinVoltage. Clock: HAL_GetFPGATime since Open.
+//   - Vin: HAL_GetVinVoltage. Clock: the OS's monotonic clock since Open
+//     (NetComm stamps CAN frames on it); HAL_GetFPGATime is ReadClock's,
+//     which the daemon checks against it every cycle, a clock that cannot
+//     be read, stalls or steps back disabling the robot
+//     (docs/architecture.md, The clocks).
 //
 // Every HAL status becomes an error naming the call, the status code and
 // the HAL's message (HAL_GetErrorMessage, or HAL_GetLastError when the HAL
