@@ -20,7 +20,8 @@ import (
 const attackerAddr = "10.27.0.66"
 
 // TestROS2FakeParticipants replays issue 37's lockout: `frcd run --sim
-// --ros 2` in a namespace laid out as a robot's network, and a host on
+// --ros 2 --ros2-egress 4mbit` in a namespace laid out as a robot's
+// network, and a host on
 // it announcing one-off participants (infinite leases, never a SEDP
 // message) to frcd's discovery port, 2,000 a second. Cyclone DDS and
 // Fast DDS subscribers of /joint_states, started after the first 1,000
@@ -42,7 +43,7 @@ func TestROS2FakeParticipants(t *testing.T) {
 		return
 	}
 	names := loopJointNames(t, urdf, yaml)
-	cmd, stderr := startROS2Run(t, urdf, yaml)
+	cmd, stderr := startROS2Run(t, urdf, yaml, "--ros2-egress", "4mbit")
 	start := time.Now().Unix()
 	f := startFakeParticipants(t, netip.MustParseAddrPort(tooltest.RobotAddr+":7410")) // domain 0, participant 0: frcd
 	subscribe := func() ([]string, map[string]*tooltest.JSONLines[jsEvent]) {

@@ -113,13 +113,15 @@ func buildJointStatesPeers(t *testing.T) []string {
 	return env
 }
 
-// startROS2Run starts `frcd run --sim --ros 2` on urdf and yaml as a user
-// would on a robot (ROS_ variables unset: frcd's default discovery) and
-// waits for its line saying where its node is (on RobotAddr, domain 0).
-// The output after it is discarded; a failed test kills the child.
-func startROS2Run(t *testing.T, urdf, yaml string) (*exec.Cmd, *strings.Builder) {
+// startROS2Run starts `frcd run --sim --ros 2` (and flags) on urdf and
+// yaml as a user would on a robot (ROS_ variables unset: frcd's default
+// discovery) and waits for its line saying where its node is (on
+// RobotAddr, domain 0). The output after it is discarded; a failed test
+// kills the child.
+func startROS2Run(t *testing.T, urdf, yaml string, flags ...string) (*exec.Cmd, *strings.Builder) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "run", "--sim", "--ros", "2", "--wpilibws", "off", "--nt", "off", urdf, yaml)
+	args := append(append([]string{"run", "--sim", "--ros", "2", "--wpilibws", "off", "--nt", "off"}, flags...), urdf, yaml)
+	cmd := exec.Command(os.Args[0], args...)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "ROS_") {
 			cmd.Env = append(cmd.Env, kv)
