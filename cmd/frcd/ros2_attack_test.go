@@ -4,13 +4,11 @@ import (
 	"encoding/binary"
 	"net"
 	"net/netip"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/frcd/frcd/internal/ddstest"
 	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/rtps"
 )
@@ -46,26 +44,13 @@ func TestROS2FakeParticipants(t *testing.T) {
 	cmd, stderr := startROS2Run(t, urdf, yaml, "--ros2-egress", "4mbit")
 	start := time.Now().Unix()
 	f := startFakeParticipants(t, netip.MustParseAddrPort(tooltest.RobotAddr+":7410")) // domain 0, participant 0: frcd
-	subscribe := func() ([]string, map[string]*tooltest.JSONLines[jsEvent]) {
-		var order []string
-		subs := map[string]*tooltest.JSONLines[jsEvent]{}
-		for _, p := range jointStatesPeers {
-			bin := os.Getenv(peerBinEnv(p.Peer))
-			if bin == "" {
-				t.Fatalf("no %s from the run outside the namespace", peerBinEnv(p.Peer))
-			}
-			order = append(order, p.Name)
-			subs[p.Name] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), bin, "20")
-		}
-		return order, subs
-	}
 	f.waitSent(t, 1000)
-	order, subs := subscribe()
+	order, subs := startJointStatesPeers(t, 20)
 	checkJointStates(t, order, subs, names, start, 20)
 	during := f.sent.Load()
 	f.waitSent(t, 10_000)
 	f.stop()
-	order, subs = subscribe()
+	order, subs = startJointStatesPeers(t, 20)
 	checkJointStates(t, order, subs, names, start, 20)
 	t.Logf("the subscribers started during the flood had their joint states after %d fake participants; %d in all", during, f.sent.Load())
 	terminate(t, cmd, stderr)

@@ -77,16 +77,7 @@ func runSeenByPeers(t *testing.T, setup string, foxglove bool) {
 	start := time.Now().Unix()
 
 	const count = 20
-	var order []string
-	subs := map[string]*tooltest.JSONLines[jsEvent]{}
-	for _, p := range jointStatesPeers {
-		bin := os.Getenv(peerBinEnv(p.Peer))
-		if bin == "" {
-			t.Fatalf("no %s from the run outside the namespace", peerBinEnv(p.Peer))
-		}
-		order = append(order, p.Name)
-		subs[p.Name] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), bin, fmt.Sprint(count))
-	}
+	order, subs := startJointStatesPeers(t, count)
 	if foxglove {
 		order = append(order, "Foxglove")
 		subs["Foxglove"] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), "node", script, "0", fmt.Sprint(count), tooltest.RobotAddr)
@@ -111,6 +102,23 @@ func buildJointStatesPeers(t *testing.T) []string {
 		env = append(env, peerBinEnv(p.Peer)+"="+p.Program(t, p.src, "testdata/ros2/JointState.idl"))
 	}
 	return env
+}
+
+// startJointStatesPeers starts jointStatesPeers (built by
+// buildJointStatesPeers) with SPDP by multicast, each to read count joint
+// states: their names, and their lines by name.
+func startJointStatesPeers(t *testing.T, count int) ([]string, map[string]*tooltest.JSONLines[jsEvent]) {
+	var order []string
+	subs := map[string]*tooltest.JSONLines[jsEvent]{}
+	for _, p := range jointStatesPeers {
+		bin := os.Getenv(peerBinEnv(p.Peer))
+		if bin == "" {
+			t.Fatalf("no %s from the run outside the namespace", peerBinEnv(p.Peer))
+		}
+		order = append(order, p.Name)
+		subs[p.Name] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), bin, fmt.Sprint(count))
+	}
+	return order, subs
 }
 
 // startROS2Run starts `frcd run --sim --ros 2` (and flags) on urdf and
