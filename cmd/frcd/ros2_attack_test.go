@@ -1,16 +1,15 @@
 package main
 
 import (
-	"encoding/binary"
-	"net"
+	"context"
+	"math"
 	"net/netip"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/internal/ddsattack"
 	"github.com/frcd/frcd/internal/tooltest"
-	"github.com/frcd/frcd/rtps"
 )
 
 // attackerAddr is a second address on RobotNetwork's interface: another
@@ -43,86 +42,55 @@ func TestROS2FakeParticipants(t *testing.T) {
 	names := loopJointNames(t, urdf, yaml)
 	cmd, stderr := startROS2Run(t, urdf, yaml, "--ros2-egress", "4mbit")
 	start := time.Now().Unix()
-	f := startFakeParticipants(t, netip.MustParseAddrPort(tooltest.RobotAddr+":7410")) // domain 0, participant 0: frcd
-	f.waitSent(t, 1000)
+	f, stop := startFakeParticipants(t, netip.MustParseAddrPort(tooltest.RobotAddr+":7410")) // domain 0, participant 0: frcd
+	waitAnnounced(t, f, 1000)
 	order, subs := startJointStatesPeers(t, 20)
 	checkJointStates(t, order, subs, names, start, 20)
-	during := f.sent.Load()
-	f.waitSent(t, 10_000)
-	f.stop()
+	during := f.Announced.Load()
+	waitAnnounced(t, f, 10_000)
+	stop()
 	order, subs = startJointStatesPeers(t, 20)
 	checkJointStates(t, order, subs, names, start, 20)
-	t.Logf("the subscribers started during the flood had their joint states after %d fake participants; %d in all", during, f.sent.Load())
+	t.Logf("the subscribers started during the flood had their joint states after %d fake participants; %d in all", during, f.Announced.Load())
 	terminate(t, cmd, stderr)
 }
 
-// fakeParticipants announces new participants to one address until
-// stopped.
-type fakeParticipants struct {
-	sent atomic.Int64
-	done chan struct{}
-	wg   sync.WaitGroup
-}
-
-func startFakeParticipants(t *testing.T, to netip.AddrPort) *fakeParticipants {
-	c, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(netip.MustParseAddrPort(attackerAddr+":0")))
+// startFakeParticipants floods to with one-off participants from
+// attackerAddr, 2,000 a second, until the test ends or stop.
+func startFakeParticipants(t *testing.T, to netip.AddrPort) (a *ddsattack.Attacker, stop func()) {
+	a, err := ddsattack.New(netip.MustParseAddr(attackerAddr), to)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fakeParticipants{done: make(chan struct{})}
-	t.Cleanup(f.stop)
-	loc := []rtps.Locator{rtps.UDPv4(netip.MustParseAddrPort(attackerAddr + ":7999"))}
-	f.wg.Add(1)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
 	go func() {
-		defer f.wg.Done()
-		defer c.Close()
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-		var m rtps.Builder
-		for id := uint32(1); ; {
-			select {
-			case <-f.done:
-				return
-			case <-tick.C:
-			}
-			for range 20 {
-				var prefix rtps.GuidPrefix
-				prefix[0] = 0xfa
-				binary.BigEndian.PutUint32(prefix[8:], id)
-				id++
-				d := rtps.ParticipantData{GUID: rtps.GUID{Prefix: prefix, Entity: rtps.EntityParticipant}, MetaUnicast: loc, DefaultUnicast: loc,
-					BuiltinEndpoints: 0x3f, LeaseDuration: 1 << 62}
-				m.Reset(nil, prefix)
-				m.Data(&rtps.Data{Writer: rtps.EntitySPDPWriter, SN: 1, Payload: d.Marshal(nil)})
-				if _, err := c.WriteToUDPAddrPort(m.Bytes(), to); err == nil {
-					f.sent.Add(1)
-				}
-			}
-		}
+		defer close(done)
+		_, _ = a.Participants(ctx, math.MaxInt, 20, 10*time.Millisecond)
 	}()
-	return f
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			<-done
+			a.Close()
+		})
+	}
+	t.Cleanup(stop)
+	return a, stop
 }
 
-// waitSent waits until n announcements have been sent.
-func (f *fakeParticipants) waitSent(t *testing.T, n int64) {
+// waitAnnounced waits until a has announced n participants.
+func waitAnnounced(t *testing.T, a *ddsattack.Attacker, n int64) {
 	t.Helper()
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	limit := time.After(time.Minute)
-	for f.sent.Load() < n {
+	for a.Announced.Load() < n {
 		select {
 		case <-tick.C:
 		case <-limit:
-			t.Fatalf("%d fake participants sent in a minute, want %d", f.sent.Load(), n)
+			t.Fatalf("%d fake participants announced in a minute, want %d", a.Announced.Load(), n)
 		}
 	}
-}
-
-func (f *fakeParticipants) stop() {
-	select {
-	case <-f.done:
-	default:
-		close(f.done)
-	}
-	f.wg.Wait()
 }
