@@ -5,6 +5,7 @@ import (
 	"math"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -93,4 +94,85 @@ func waitAnnounced(t *testing.T, a *ddsattack.Attacker, n int64) {
 			t.Fatalf("%d fake participants announced in a minute, want %d", a.Announced.Load(), n)
 		}
 	}
+}
+
+// TestROS2AckNackStorm: `frcd run --sim --ros 2 --ros2-egress 1mbit` and a
+// host on its network whose reader of /joint_states, matched and once
+// acknowledging, asks for the writer's whole history 5,000 times a
+// second until Cyclone DDS and Fast DDS subscribers, started as the
+// storm begins, have read 20 joint states each. What frcd sends the attacker stays within the budget
+// (1 Mbit/s over the time the attacker measured, plus a burst), and the
+// subscribers get their joint states. (Before, each ACKNACK was answered
+// in full: x28 to x81.)
+func TestROS2AckNackStorm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs frcd and DDS peers in a network namespace: skipped with -short")
+	}
+	const urdf, yaml = "../../examples/2026/robot.urdf", "../../examples/2026/robot.yaml"
+	var env []string
+	if !tooltest.InsideNetns(t) {
+		env = buildJointStatesPeers(t)
+	}
+	if !tooltest.InNetns(t, tooltest.RobotNetwork+" && ip addr add "+attackerAddr+"/24 dev frcd0", env) {
+		return
+	}
+	names := loopJointNames(t, urdf, yaml)
+	cmd, stderr := startROS2Run(t, urdf, yaml, "--ros2-egress", "1mbit")
+	start := time.Now().Unix()
+	a, err := ddsattack.New(netip.MustParseAddr(attackerAddr), netip.MustParseAddrPort(tooltest.RobotAddr+":7410"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	p, err := a.NewParticipant()
+	if err != nil {
+		t.Fatal(err)
+	}
+	writer, err := a.Writer(ctx, "rt/joint_states")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader, err := p.Reader(1, "rt/joint_states", "sensor_msgs::msg::dds_::JointState_")
+	if err != nil {
+		t.Fatal(err)
+	}
+	order, subs := startJointStatesPeers(t, 20)
+	began, before := time.Now(), a.Received.Load()
+	var sent atomic.Int64
+	done, stopped := make(chan struct{}), make(chan error, 1)
+	go func() { // 50 ACKNACKs every 10 ms (pacing the storm) until done
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			for range 50 {
+				if err := p.AckNack(reader, writer, 1); err != nil {
+					stopped <- err
+					return
+				}
+				sent.Add(1)
+			}
+			select {
+			case <-done:
+				stopped <- nil
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	checkJointStates(t, order, subs, names, start, 20)
+	close(done)
+	if err := <-stopped; err != nil {
+		t.Fatal(err)
+	}
+	got, took := a.Received.Load()-before, time.Since(began)
+	// frcd's clock spans no more than took: its budget, 125,000 bytes a
+	// second, and its burst (64 KiB) bound what it sent in it.
+	limit := int64(took.Seconds()*125_000) + 64<<10
+	t.Logf("the storm (%d ACKNACKs) got %d bytes back in %v (%.0f/s) under a 1 Mbit/s budget", sent.Load(), got, took, float64(got)/took.Seconds())
+	if got > limit {
+		t.Fatalf("frcd sent the attacker %d bytes in %v, over its budget (%d)", got, took, limit)
+	}
+	terminate(t, cmd, stderr)
 }
