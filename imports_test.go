@@ -53,10 +53,11 @@ var allowed = map[string][]string{
 	"ros/master":         {goroslib + "/pkg/peerlimit"}, // the fork's per-address caps (issue 32)
 	"cdr":                {},
 	"ros2msg":            {"cdr"},
-	"rtps":               {},
+	"rtps":               {"internal/admit", "internal/ratelimit"},
 	"ros2node":           {"cdr", "ros2msg", "rtps"},
 	"internal/tooltest":  {},
 	"internal/ddstest":   {"internal/tooltest"},
+	"internal/ddsattack": {"rtps"},
 	"internal/bounds":    {},
 	"internal/ratelimit": {},
 	"internal/admit":     {},

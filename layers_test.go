@@ -37,7 +37,7 @@ var layers = map[string]int{
 	"hal/periph": layerModel, "hal/roborio": layerModel, "hal/socketcan": layerModel,
 	"hal/systemcore": layerModel, "hal/wpihal": layerModel, "nt4/wire": layerModel,
 	"ros2msg": layerModel, "rtps": layerModel, "ros2node": layerModel,
-	"internal/scagent": layerModel, "internal/canagent": layerModel,
+	"internal/scagent": layerModel, "internal/canagent": layerModel, "internal/ddsattack": layerModel,
 
 	"devices": layerParts, "sim": layerParts, "control": layerParts, "deploy": layerParts,
 

@@ -202,8 +202,8 @@ func TestFakeParticipantsDoNotLockOut(t *testing.T) {
 	if s := tg.p.Stats(); s.Participants != 2 || tg.w.Matched() != 2 {
 		t.Fatalf("%d participants, %d matched after the discovery timeout, want the 2 real ones", s.Participants, tg.w.Matched())
 	}
-	// real2 falls silent: its infinite lease is capped at 30 s.
-	for range 3 {
+	// real2 falls silent: its infinite lease is capped at 60 s.
+	for range 6 {
 		now = now.Add(10 * time.Second)
 		tg.handle(now, real1, real1.spdp(0))
 		tg.p.tick(now)
@@ -211,7 +211,7 @@ func TestFakeParticipantsDoNotLockOut(t *testing.T) {
 	now = now.Add(time.Second)
 	tg.p.tick(now)
 	if tg.known(real2) || !tg.known(real1) || tg.w.Matched() != 1 {
-		t.Fatalf("31 s after its last announcement: silent peer known %v, announcing peer known %v", tg.known(real2), tg.known(real1))
+		t.Fatalf("61 s after its last announcement: silent peer known %v, announcing peer known %v", tg.known(real2), tg.known(real1))
 	}
 }
 
@@ -357,5 +357,34 @@ func TestAckNackStorm(t *testing.T) {
 	}
 	if tg.data[r.prefix] != 500 {
 		t.Fatalf("%d samples of 500 to the real reader", tg.data[r.prefix])
+	}
+}
+
+// TestNackFragStorm: a matched reader asks for every fragment of a
+// 10 kB sample 2,000 times a second for 5 s: the fragments sent again
+// stay within its share of RepairLimit (a quarter a second, and a burst).
+func TestNackFragStorm(t *testing.T) {
+	const repairs = 200_000
+	tg := newTarget(t, Config{RepairLimit: repairs}, reliable10)
+	now := time.Unix(1000, 0)
+	storm := newPeer(1, "10.0.0.66:7410")
+	tg.join(now, storm, 1, reliable10)
+	tg.ack(now, storm)
+	tg.w.Write(payload(1, 10*FragmentSize))
+	clear(tg.data)
+	var in int
+	for us := 0; us < 5_000_000; us += 500 {
+		n := NackFrag{Reader: 0x104, Writer: tg.w.guid.Entity, SN: tg.w.seq, State: SeqSet{Base: 1}, Count: int32(us/500 + 1)}
+		for i := 1; i <= 10; i++ {
+			n.State.Add(SequenceNumber(i))
+		}
+		b := storm.msg(func(m *Builder) { m.NackFrag(&n) })
+		in += len(b)
+		tg.handle(now.Add(time.Duration(us)*time.Microsecond), storm, b)
+	}
+	got := tg.data[storm.prefix]
+	t.Logf("5 s of NACK_FRAG storm: %d bytes in, %d fragments (~%d bytes) sent again", in, got, got*(FragmentSize+100))
+	if limit := (5*repairs/4 + repairs/4) / FragmentSize; got > limit || got == 0 {
+		t.Fatalf("%d fragments sent again, want 1 to %d", got, limit)
 	}
 }

@@ -66,7 +66,8 @@ type Config struct {
 	// infinite one included): it is dropped after MaxLease without an
 	// announcement, whatever it asked for. Cyclone DDS takes its own
 	// lease (10 s by default) for an infinite one; ROS 2's peers announce
-	// 10 s (Cyclone) and 20 s (Fast DDS). (optional) defaults to 30 s.
+	// 10 s (Cyclone) and 20 s (Fast DDS), and Cyclone announces at least
+	// every 30 s whatever its lease. (optional) defaults to 60 s.
 	MaxLease time.Duration
 	// DiscoveryTimeout drops a remote participant that has not taken
 	// part in endpoint discovery (no SEDP message from it) this long
@@ -129,7 +130,7 @@ func (c *Config) defaults() error {
 	setDefault(&c.MaxParticipantsPerAddr, max(1, c.MaxParticipants/2))
 	setDefault(&c.MaxEndpointsPerAddr, max(1, c.MaxEndpoints/2))
 	setDefault(&c.AdmitRate, 4)
-	setDefault(&c.MaxLease, 30*time.Second)
+	setDefault(&c.MaxLease, 60*time.Second)
 	setDefault(&c.DiscoveryTimeout, 20*time.Second)
 	setDefault(&c.RepairLimit, 1<<20)
 	setDefault(&c.MaxUnanswered, 20)

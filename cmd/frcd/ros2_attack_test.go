@@ -1,18 +1,16 @@
 package main
 
 import (
-	"encoding/binary"
-	"net"
+	"context"
+	"math"
 	"net/netip"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/frcd/frcd/internal/ddstest"
+	"github.com/frcd/frcd/internal/ddsattack"
 	"github.com/frcd/frcd/internal/tooltest"
-	"github.com/frcd/frcd/rtps"
 )
 
 // attackerAddr is a second address on RobotNetwork's interface: another
@@ -20,7 +18,8 @@ import (
 const attackerAddr = "10.27.0.66"
 
 // TestROS2FakeParticipants replays issue 37's lockout: `frcd run --sim
-// --ros 2` in a namespace laid out as a robot's network, and a host on
+// --ros 2 --ros2-egress 4mbit` in a namespace laid out as a robot's
+// network, and a host on
 // it announcing one-off participants (infinite leases, never a SEDP
 // message) to frcd's discovery port, 2,000 a second. Cyclone DDS and
 // Fast DDS subscribers of /joint_states, started after the first 1,000
@@ -42,101 +41,138 @@ func TestROS2FakeParticipants(t *testing.T) {
 		return
 	}
 	names := loopJointNames(t, urdf, yaml)
-	cmd, stderr := startROS2Run(t, urdf, yaml)
+	cmd, stderr := startROS2Run(t, urdf, yaml, "--ros2-egress", "4mbit")
 	start := time.Now().Unix()
-	f := startFakeParticipants(t, netip.MustParseAddrPort(tooltest.RobotAddr+":7410")) // domain 0, participant 0: frcd
-	subscribe := func() ([]string, map[string]*tooltest.JSONLines[jsEvent]) {
-		var order []string
-		subs := map[string]*tooltest.JSONLines[jsEvent]{}
-		for _, p := range jointStatesPeers {
-			bin := os.Getenv(peerBinEnv(p.Peer))
-			if bin == "" {
-				t.Fatalf("no %s from the run outside the namespace", peerBinEnv(p.Peer))
-			}
-			order = append(order, p.Name)
-			subs[p.Name] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), bin, "20")
-		}
-		return order, subs
-	}
-	f.waitSent(t, 1000)
-	order, subs := subscribe()
+	f, stop := startFakeParticipants(t, netip.MustParseAddrPort(tooltest.RobotAddr+":7410")) // domain 0, participant 0: frcd
+	waitAnnounced(t, f, 1000)
+	order, subs := startJointStatesPeers(t, 20)
 	checkJointStates(t, order, subs, names, start, 20)
-	during := f.sent.Load()
-	f.waitSent(t, 10_000)
-	f.stop()
-	order, subs = subscribe()
+	during := f.Announced.Load()
+	waitAnnounced(t, f, 10_000)
+	stop()
+	order, subs = startJointStatesPeers(t, 20)
 	checkJointStates(t, order, subs, names, start, 20)
-	t.Logf("the subscribers started during the flood had their joint states after %d fake participants; %d in all", during, f.sent.Load())
+	t.Logf("the subscribers started during the flood had their joint states after %d fake participants; %d in all", during, f.Announced.Load())
 	terminate(t, cmd, stderr)
 }
 
-// fakeParticipants announces new participants to one address until
-// stopped.
-type fakeParticipants struct {
-	sent atomic.Int64
-	done chan struct{}
-	wg   sync.WaitGroup
-}
-
-func startFakeParticipants(t *testing.T, to netip.AddrPort) *fakeParticipants {
-	c, err := net.ListenUDP("udp4", net.UDPAddrFromAddrPort(netip.MustParseAddrPort(attackerAddr+":0")))
+// startFakeParticipants floods to with one-off participants from
+// attackerAddr, 2,000 a second, until the test ends or stop.
+func startFakeParticipants(t *testing.T, to netip.AddrPort) (a *ddsattack.Attacker, stop func()) {
+	a, err := ddsattack.New(netip.MustParseAddr(attackerAddr), to)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fakeParticipants{done: make(chan struct{})}
-	t.Cleanup(f.stop)
-	loc := []rtps.Locator{rtps.UDPv4(netip.MustParseAddrPort(attackerAddr + ":7999"))}
-	f.wg.Add(1)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
 	go func() {
-		defer f.wg.Done()
-		defer c.Close()
-		tick := time.NewTicker(10 * time.Millisecond)
-		defer tick.Stop()
-		var m rtps.Builder
-		for id := uint32(1); ; {
-			select {
-			case <-f.done:
-				return
-			case <-tick.C:
-			}
-			for range 20 {
-				var prefix rtps.GuidPrefix
-				prefix[0] = 0xfa
-				binary.BigEndian.PutUint32(prefix[8:], id)
-				id++
-				d := rtps.ParticipantData{GUID: rtps.GUID{Prefix: prefix, Entity: rtps.EntityParticipant}, MetaUnicast: loc, DefaultUnicast: loc,
-					BuiltinEndpoints: 0x3f, LeaseDuration: 1 << 62}
-				m.Reset(nil, prefix)
-				m.Data(&rtps.Data{Writer: rtps.EntitySPDPWriter, SN: 1, Payload: d.Marshal(nil)})
-				if _, err := c.WriteToUDPAddrPort(m.Bytes(), to); err == nil {
-					f.sent.Add(1)
-				}
-			}
-		}
+		defer close(done)
+		_, _ = a.Participants(ctx, math.MaxInt, 20, 10*time.Millisecond)
 	}()
-	return f
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			<-done
+			a.Close()
+		})
+	}
+	t.Cleanup(stop)
+	return a, stop
 }
 
-// waitSent waits until n announcements have been sent.
-func (f *fakeParticipants) waitSent(t *testing.T, n int64) {
+// waitAnnounced waits until a has announced n participants.
+func waitAnnounced(t *testing.T, a *ddsattack.Attacker, n int64) {
 	t.Helper()
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	limit := time.After(time.Minute)
-	for f.sent.Load() < n {
+	for a.Announced.Load() < n {
 		select {
 		case <-tick.C:
 		case <-limit:
-			t.Fatalf("%d fake participants sent in a minute, want %d", f.sent.Load(), n)
+			t.Fatalf("%d fake participants announced in a minute, want %d", a.Announced.Load(), n)
 		}
 	}
 }
 
-func (f *fakeParticipants) stop() {
-	select {
-	case <-f.done:
-	default:
-		close(f.done)
+// TestROS2AckNackStorm: `frcd run --sim --ros 2 --ros2-egress 1mbit` and a
+// host on its network whose reader of /joint_states, matched and once
+// acknowledging, asks for the writer's whole history 5,000 times a
+// second until Cyclone DDS and Fast DDS subscribers, started as the
+// storm begins, have read 20 joint states each. What frcd sends the attacker stays within the budget
+// (1 Mbit/s over the time the attacker measured, plus a burst), and the
+// subscribers get their joint states. (Before, each ACKNACK was answered
+// in full: x28 to x81.)
+func TestROS2AckNackStorm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs frcd and DDS peers in a network namespace: skipped with -short")
 	}
-	f.wg.Wait()
+	const urdf, yaml = "../../examples/2026/robot.urdf", "../../examples/2026/robot.yaml"
+	var env []string
+	if !tooltest.InsideNetns(t) {
+		env = buildJointStatesPeers(t)
+	}
+	if !tooltest.InNetns(t, tooltest.RobotNetwork+" && ip addr add "+attackerAddr+"/24 dev frcd0", env) {
+		return
+	}
+	names := loopJointNames(t, urdf, yaml)
+	cmd, stderr := startROS2Run(t, urdf, yaml, "--ros2-egress", "1mbit")
+	start := time.Now().Unix()
+	a, err := ddsattack.New(netip.MustParseAddr(attackerAddr), netip.MustParseAddrPort(tooltest.RobotAddr+":7410"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	p, err := a.NewParticipant()
+	if err != nil {
+		t.Fatal(err)
+	}
+	writer, err := a.Writer(ctx, "rt/joint_states")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader, err := p.Reader(1, "rt/joint_states", "sensor_msgs::msg::dds_::JointState_")
+	if err != nil {
+		t.Fatal(err)
+	}
+	order, subs := startJointStatesPeers(t, 20)
+	began, before := time.Now(), a.Received.Load()
+	var sent atomic.Int64
+	done, stopped := make(chan struct{}), make(chan error, 1)
+	go func() { // 50 ACKNACKs every 10 ms (pacing the storm) until done
+		tick := time.NewTicker(10 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			for range 50 {
+				if err := p.AckNack(reader, writer, 1); err != nil {
+					stopped <- err
+					return
+				}
+				sent.Add(1)
+			}
+			select {
+			case <-done:
+				stopped <- nil
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	checkJointStates(t, order, subs, names, start, 20)
+	close(done)
+	if err := <-stopped; err != nil {
+		t.Fatal(err)
+	}
+	got, took := a.Received.Load()-before, time.Since(began)
+	// frcd's clock spans no more than took: its budget, 125,000 bytes a
+	// second, and its burst (64 KiB) bound what it sent in it.
+	limit := int64(took.Seconds()*125_000) + 64<<10
+	t.Logf("the storm (%d ACKNACKs) got %d bytes back in %v (%.0f/s) under a 1 Mbit/s budget", sent.Load(), got, took, float64(got)/took.Seconds())
+	if got > limit {
+		t.Fatalf("frcd sent the attacker %d bytes in %v, over its budget (%d)", got, took, limit)
+	}
+	terminate(t, cmd, stderr)
 }

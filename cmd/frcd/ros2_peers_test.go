@@ -77,16 +77,7 @@ func runSeenByPeers(t *testing.T, setup string, foxglove bool) {
 	start := time.Now().Unix()
 
 	const count = 20
-	var order []string
-	subs := map[string]*tooltest.JSONLines[jsEvent]{}
-	for _, p := range jointStatesPeers {
-		bin := os.Getenv(peerBinEnv(p.Peer))
-		if bin == "" {
-			t.Fatalf("no %s from the run outside the namespace", peerBinEnv(p.Peer))
-		}
-		order = append(order, p.Name)
-		subs[p.Name] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), bin, fmt.Sprint(count))
-	}
+	order, subs := startJointStatesPeers(t, count)
 	if foxglove {
 		order = append(order, "Foxglove")
 		subs["Foxglove"] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), "node", script, "0", fmt.Sprint(count), tooltest.RobotAddr)
@@ -113,13 +104,32 @@ func buildJointStatesPeers(t *testing.T) []string {
 	return env
 }
 
-// startROS2Run starts `frcd run --sim --ros 2` on urdf and yaml as a user
-// would on a robot (ROS_ variables unset: frcd's default discovery) and
-// waits for its line saying where its node is (on RobotAddr, domain 0).
-// The output after it is discarded; a failed test kills the child.
-func startROS2Run(t *testing.T, urdf, yaml string) (*exec.Cmd, *strings.Builder) {
+// startJointStatesPeers starts jointStatesPeers (built by
+// buildJointStatesPeers) with SPDP by multicast, each to read count joint
+// states: their names, and their lines by name.
+func startJointStatesPeers(t *testing.T, count int) ([]string, map[string]*tooltest.JSONLines[jsEvent]) {
+	var order []string
+	subs := map[string]*tooltest.JSONLines[jsEvent]{}
+	for _, p := range jointStatesPeers {
+		bin := os.Getenv(peerBinEnv(p.Peer))
+		if bin == "" {
+			t.Fatalf("no %s from the run outside the namespace", peerBinEnv(p.Peer))
+		}
+		order = append(order, p.Name)
+		subs[p.Name] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), bin, fmt.Sprint(count))
+	}
+	return order, subs
+}
+
+// startROS2Run starts `frcd run --sim --ros 2` (and flags) on urdf and
+// yaml as a user would on a robot (ROS_ variables unset: frcd's default
+// discovery) and waits for its line saying where its node is (on
+// RobotAddr, domain 0). The output after it is discarded; a failed test
+// kills the child.
+func startROS2Run(t *testing.T, urdf, yaml string, flags ...string) (*exec.Cmd, *strings.Builder) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "run", "--sim", "--ros", "2", "--wpilibws", "off", "--nt", "off", urdf, yaml)
+	args := append(append([]string{"run", "--sim", "--ros", "2", "--wpilibws", "off", "--nt", "off"}, flags...), urdf, yaml)
+	cmd := exec.Command(os.Args[0], args...)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "ROS_") {
 			cmd.Env = append(cmd.Env, kv)
