@@ -25,6 +25,7 @@ type halIO interface {
 	Hold()
 	Vin() (float64, error)
 	Library() string
+	Layout() string
 	Close() error
 }
 

@@ -128,11 +128,18 @@ typedef struct {
 	X(HAL_GetAccelerometerY, double, (void))                                               \
 	X(HAL_GetAccelerometerZ, double, (void))
 
+// One layout: v2026.2.2's. Systemcore's 2027 HAL (HAL_GetMonotonicTime,
+// since v2027.0.0-alpha-5) is refused.
+#define FRCD_LAYOUTS {"v2026.2.2", {NULL}, {"HAL_GetMonotonicTime", NULL}}
+#define FRCD_MARKERS "HAL_GetFPGATime", "HAL_GetMonotonicTime"
+#define FRCD_BUILD "this frcd calls the roboRIO's 2026 HAL of allwpilib v2026.2.2"
 #define FRCD_HAL_YEAR "2026"
-#define FRCD_OWN_YEAR_SYMBOL "HAL_GetFPGATime"
-#define FRCD_OTHER_YEAR "2027"
-#define FRCD_OTHER_YEAR_SYMBOL "HAL_GetMonotonicTime"
 #include "loader.h"
+
+static int frcd_resolve_layout(void* lib, const char* path, int layout, char* err, int errlen) {
+	(void)lib, (void)path, (void)layout, (void)err, (void)errlen;
+	return 1; // one layout: FRCD_HAL_FUNCS has it all
+}
 
 // Mode 0 kills a robot program that still runs, as WPILib's programs do.
 int frcd_initialize(int32_t timeout_ms) { return p_HAL_Initialize(timeout_ms, 0); }
