@@ -103,6 +103,10 @@ typedef struct {
 	  (HAL_Handle a, int32_t trigA, HAL_Handle b, int32_t trigB, HAL_Bool reverse, int32_t encoding, int32_t* status)) \
 	X(HAL_FreeEncoder, void, (HAL_Handle h))                                               \
 	X(HAL_GetEncoderRaw, int32_t, (HAL_Handle h, int32_t * status))                        \
+	X(HAL_InitializeDutyCycle, HAL_Handle, (HAL_Handle source, int32_t triggerType, int32_t* status)) \
+	X(HAL_FreeDutyCycle, void, (HAL_Handle h))                                             \
+	X(HAL_GetDutyCycleFrequency, int32_t, (HAL_Handle h, int32_t * status))                \
+	X(HAL_GetDutyCycleOutput, double, (HAL_Handle h, int32_t * status))                    \
 	X(HAL_InitializeRelayPort, HAL_Handle, (HAL_Handle port, HAL_Bool fwd, const char* loc, int32_t* status)) \
 	X(HAL_FreeRelayPort, void, (HAL_Handle h))                                             \
 	X(HAL_SetRelay, void, (HAL_Handle h, HAL_Bool on, int32_t * status))                   \
@@ -313,6 +317,23 @@ frcd_int frcd_encoder_init(int32_t a, int32_t b, int32_t encoding) {
 }
 void frcd_encoder_free(int32_t h) { p_HAL_FreeEncoder(h); }
 frcd_int frcd_encoder_raw(int32_t h) { FRCD_INIT(p_HAL_GetEncoderRaw(h, &r.status)) }
+
+// Trigger type 0: WPILib's DigitalInput::GetAnalogTriggerTypeForRouting
+// (v2026.2.2), which the HAL's remapDigitalSource ignores for a DIO.
+frcd_int frcd_dutycycle_init(int32_t dio) { FRCD_INIT(p_HAL_InitializeDutyCycle(dio, 0, &r.status)) }
+void frcd_dutycycle_free(int32_t h) { p_HAL_FreeDutyCycle(h); }
+
+frcd_double frcd_dutycycle_frequency(int32_t h) {
+	frcd_double r = {0, 0};
+	r.v = p_HAL_GetDutyCycleFrequency(h, &r.status);
+	return r;
+}
+
+frcd_double frcd_dutycycle_output(int32_t h) {
+	frcd_double r = {0, 0};
+	r.v = p_HAL_GetDutyCycleOutput(h, &r.status);
+	return r;
+}
 
 frcd_int frcd_relay_init(int32_t ch, int32_t fwd) { FRCD_INIT(p_HAL_InitializeRelayPort(p_HAL_GetPort(ch), fwd, NULL, &r.status)) }
 void frcd_relay_free(int32_t h) { p_HAL_FreeRelayPort(h); }

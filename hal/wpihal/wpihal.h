@@ -131,4 +131,11 @@ frcd_double frcd_ai_voltage(int32_t h);
 void frcd_encoder_free(int32_t h);
 frcd_int frcd_encoder_raw(int32_t h);
 
+// Duty-cycle inputs (DutyCycle.h of both years; each year's header opens
+// one): the frequency in Hz (0 with no signal; the 2026 HAL's is whole
+// Hz) and the output, the fraction of each period the signal is high.
+void frcd_dutycycle_free(int32_t h);
+frcd_double frcd_dutycycle_frequency(int32_t h);
+frcd_double frcd_dutycycle_output(int32_t h);
+
 #endif
