@@ -70,7 +70,7 @@ test: deps fmt-check vet rio rio-test systemcore systemcore-test ## install test
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore ./hal/wpihal ./hal/systemcore
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore -run 'ExampleOnFakeHAL|AddressableLEDOnFakeHAL|ValidateSystemcore|SystemcoreDriverStationEndToEnd|ClockFault' ./cmd/frcd
 	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags ctre ./hal/ctre ./hal/linux
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO|RoboRIOPose|ClockFault" ./cmd/frcd
+	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO|RoboRIOPose|ClockFault|DutyCycleEncoderOnRoboRIO" ./cmd/frcd
 	cd third_party/goroslib && FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
 
 deps-bench: ## install what make bench needs on top of deps (roscpp headers, valgrind), only when missing
@@ -125,7 +125,7 @@ rio-test: deps bin/.rio/start.o ## run the WPILib HAL binding's 2026 tests as AR
 	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/ctre.test ./hal/ctre
 	cd hal/wpihal && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/wpihal.test -test.count=1
 	cd hal/ctre && FRCD_REQUIRE_TOOLS=1 FAKECTRE_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/ctre.test -test.count=1
-	cd cmd/frcd && LD_LIBRARY_PATH= $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.run "OpenRoboRIO|RunRoboRIO" -test.v
+	cd cmd/frcd && LD_LIBRARY_PATH= FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.run "OpenRoboRIO|RunRoboRIO|DutyCycleEncoderOnRoboRIO" -test.v
 	# A HAL clock that fails, stalls or steps back, on the fake 2026 HAL built for ARM.
 	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.count=1 -test.run "ClockFault" -test.v
 

@@ -22,14 +22,15 @@ func init() {
 // IsConnected is a frequency above 100 Hz).
 var dutyCycleEncoderType = &config.Type{
 	Name: "duty_cycle_encoder", Class: "DutyCycleEncoder", Group: "sensor",
-	Summary: "An absolute encoder (REV Through Bore, a CANcoder's PWM output) read as its PWM signal's duty cycle on a Systemcore SmartIO channel.",
+	Summary: "An absolute encoder (REV Through Bore, a CANcoder's PWM output) read as its PWM signal's duty cycle on a roboRIO DIO or a Systemcore SmartIO channel.",
 	Doc: "State: a RateState (position and rate) with an AnalogState handle on the position. Linked to a joint, it sets the " +
 		"JointState's position (duty cycle × full_range − expected_zero, wrapped into 0 to full_range, as WPILib's DutyCycleEncoder) " +
 		"and velocity (from the unwrapped position); effort is not set. A signal slower than min_frequency (no sensor plugged in) " +
 		"is a read error: the joint's position is not updated.",
 	Place: config.JointSensor, Provides: config.Position | config.Velocity,
 	Keys: []config.Key{
-		{Name: "dio_channel", Kind: config.Int, Required: true, Resource: config.DIO, Doc: "The channel of the sensor's PWM output (a SmartIO channel, 0-5, on Systemcore)."},
+		{Name: "dio_channel", Kind: config.Int, Required: true, Resource: config.DIO, Doc: "The channel of the sensor's PWM output: on the roboRIO a DIO channel (0-9 on the header, 10-25 on the MXP; " +
+			"8 duty-cycle inputs in all), on Systemcore a SmartIO channel (0-5)."},
 		{Name: "full_range", Kind: config.Float, Default: 2 * math.Pi, NonZero: true, Unit: "rad or m",
 			Doc: "The position at a duty cycle of 1: one turn of the sensor (2π rad) times the joint's travel per sensor turn."},
 		{Name: "expected_zero", Kind: config.Float, Default: 0.0, Unit: "rad or m", Doc: "The reading (duty cycle × full_range) at the joint's zero."},

@@ -222,6 +222,9 @@ type DSState struct {
 	// Attached is false when no Driver Station is connected (always
 	// disabled then).
 	Attached bool
+	// FMS: the Driver Station says the field's management system is
+	// attached (the control word's fmsAttached bit, in both WPILib HALs).
+	FMS bool
 }
 
 // DriverStation reports whether the robot may move.

@@ -43,14 +43,12 @@ type Match struct {
 	// Red and Station (1-3; 0 unknown) are the alliance station.
 	Red     bool
 	Station int
-	// FMS: the field is attached.
-	FMS bool
 }
 
 // controlData is WPILib 2026's FMSControlData.
-func controlData(ds hal.DSState, fms bool) int64 {
+func controlData(ds hal.DSState) int64 {
 	var v int64
-	for i, b := range []bool{ds.Enabled, ds.Mode == hal.Autonomous, ds.Mode == hal.Test, ds.EStop, fms, ds.Attached} {
+	for i, b := range []bool{ds.Enabled, ds.Mode == hal.Autonomous, ds.Mode == hal.Test, ds.EStop, ds.FMS, ds.Attached} {
 		if b {
 			v |= 1 << i
 		}
@@ -59,7 +57,7 @@ func controlData(ds hal.DSState, fms bool) int64 {
 }
 
 // controlWord is WPILib 2027's ControlWord.
-func controlWord(ds hal.DSState, fms bool) uint64 {
+func controlWord(ds hal.DSState) uint64 {
 	mode := uint64(2) // teleoperated
 	switch ds.Mode {
 	case hal.Autonomous:
@@ -71,7 +69,7 @@ func controlWord(ds hal.DSState, fms bool) uint64 {
 		mode = 0
 	}
 	v := mode << 56
-	for i, b := range []bool{ds.Enabled, ds.EStop, fms, ds.Attached} {
+	for i, b := range []bool{ds.Enabled, ds.EStop, ds.FMS, ds.Attached} {
 		if b {
 			v |= 1 << (58 + i)
 		}
@@ -144,10 +142,10 @@ func (s *Source) sampleWPILibDS(now time.Duration) {
 	m := &d.info
 	ds := s.snap.DS
 	ds.Enabled = s.snap.Enabled
-	d.fmsControl.setInt(controlData(ds, m.FMS), now)
+	d.fmsControl.setInt(controlData(ds), now)
 	var old [8]byte
 	copy(old[:], d.word.Raw)
-	binary.LittleEndian.PutUint64(d.word.Raw, controlWord(ds, m.FMS))
+	binary.LittleEndian.PutUint64(d.word.Raw, controlWord(ds))
 	d.word.setRaw(old[:], now)
 	station := m.Station
 	if station < 0 || station > 3 {

@@ -111,8 +111,8 @@ func TestAlerts(t *testing.T) {
 	}
 }
 
-// The Driver Station in WPILib's own tables follows enable, mode and
-// e-stop on the sim: /FMSInfo/FMSControlData (2026) and
+// The Driver Station in WPILib's own tables follows enable, mode, e-stop
+// and the field's attachment on the sim: /FMSInfo/FMSControlData (2026) and
 // /DriverStation/ControlWord (2027, a struct with its schema).
 func TestWPILibDriverStation(t *testing.T) {
 	d, s, topics := source(t)
@@ -140,11 +140,15 @@ func TestWPILibDriverStation(t *testing.T) {
 		name string
 		ds   hal.DSState
 		fms  int64  // enabled 1, autonomous 2, test 4, eStop 8, fms 16, ds 32
-		word uint64 // robotMode<<56 | enabled<<58 | eStop<<59 | ds<<61
+		word uint64 // robotMode<<56 | enabled<<58 | eStop<<59 | fms<<60 | ds<<61
 	}{
 		{"teleop enabled", hal.DSState{Enabled: true, Attached: true}, 1 | 32, 2<<56 | 1<<58 | 1<<61},
 		{"autonomous enabled", hal.DSState{Enabled: true, Mode: hal.Autonomous, Attached: true}, 1 | 2 | 32, 1<<56 | 1<<58 | 1<<61},
 		{"test disabled", hal.DSState{Mode: hal.Test, Attached: true}, 4 | 32, 3<<56 | 1<<61},
+		// On the field: the HAL's fmsAttached bit reaches both tables.
+		{"on the field, autonomous", hal.DSState{Enabled: true, Mode: hal.Autonomous, Attached: true, FMS: true}, 1 | 2 | 16 | 32, 1<<56 | 1<<58 | 1<<60 | 1<<61},
+		{"off the field again", hal.DSState{Enabled: true, Attached: true}, 1 | 32, 2<<56 | 1<<58 | 1<<61},
+		// Last: an e-stop latches.
 		{"e-stopped", hal.DSState{EStop: true, Attached: true}, 8 | 32, 2<<56 | 1<<59 | 1<<61},
 	} {
 		step(c.ds)

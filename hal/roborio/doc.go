@@ -32,6 +32,14 @@
 //     generators (HAL_AllocateDigitalPWM, HAL_SetDigitalPWMOutputChannel,
 //     HAL_SetDigitalPWMDutyCycle) at DutyCycleRate, the rate the Nidec
 //     Brushless wants; the rate is shared by all generators.
+//     Duty-cycle inputs (duty_cycle_encoder): a DIO input routed to one of
+//     the FPGA's 8 duty-cycle counters, HAL_InitializeDutyCycle(the DIO's
+//     handle, trigger type 0) as WPILib's DutyCycle of a DigitalInput
+//     (allwpilib v2026.2.2 hal/include/hal/DutyCycle.h,
+//     wpilibc DutyCycle.cpp, DigitalInput.cpp); Output is
+//     HAL_GetDutyCycleOutput (the FPGA's count over 4e7 − 1), Frequency
+//     HAL_GetDutyCycleFrequency (an int32_t, whole Hz). A ninth is
+//     refused (NO_AVAILABLE_RESOURCES) and its DIO freed again.
 //   - Encoders: two DIO inputs routed to HAL_InitializeEncoder in 1x, 2x
 //     or 4x; Count is HAL_GetEncoderRaw (edges, per the encoding).
 //   - Analog: HAL_InitializeAnalogInputPort with HAL_SetAnalogAverageBits

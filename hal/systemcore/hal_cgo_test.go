@@ -79,7 +79,7 @@ func TestDriverStationOnFakeHAL(t *testing.T) {
 		t.Errorf("the Driver Station told %q after the halt", last)
 	}
 	r := b.Report(nil)
-	if got := r[len(r)-1]; got.Name != "WPILib HAL" || !strings.Contains(got.Message, "the 2027 HAL from "+b.io.Library()) || got.Warn {
+	if got := r[len(r)-1]; got.Name != "WPILib HAL" || !strings.Contains(got.Message, "the 2027 HAL (main caf0fb2dcc) from "+b.io.Library()) || got.Warn {
 		t.Errorf("report %+v", got)
 	}
 	f.Set("brownout 1")
@@ -137,4 +137,47 @@ func TestDutyCycleOnFakeHAL(t *testing.T) {
 	if _, err := b.OpenAnalogIn(3, 0, 0); !errors.Is(err, hal.ErrInUse) {
 		t.Errorf("SmartIO 3 opened again as an analog input: %v", err)
 	}
+}
+
+// The backend `frcd run --hal systemcore` opens, on fake 2027 HALs built
+// from v2027.0.0-alpha-6's headers and from main's: each is used in its
+// own layout, so the match (the longest event name both hold, then type,
+// number and replay) and the FMS-attached bit read right, and
+// /diagnostics names the layout. A HAL of neither layout (main between
+// allwpilib #8858 and #9238) is refused with one line.
+func TestHALLayouts(t *testing.T) {
+	for _, c := range []struct{ layout, want string }{
+		{"main", "main caf0fb2dcc"},
+		{"alpha-6", "v2027.0.0-alpha-6"},
+	} {
+		t.Run(c.layout, func(t *testing.T) {
+			t.Setenv("FAKEHAL_LAYOUT", c.layout)
+			b, f, _ := onFakeHAL(t, Options{})
+			event := strings.Repeat("e", 59) + "2027"
+			f.Set("cw 1 1 0 1 1", "matchinfo "+event+" 3 7 1", "gamedata L")
+			b.AdvanceTo(20 * time.Millisecond)
+			if ds := b.DS(); !ds.FMS || !ds.Enabled || ds.Mode != hal.Autonomous {
+				t.Errorf("DS %+v, want enabled in autonomous with the FMS attached", ds)
+			}
+			want := hal.MatchInfo{Event: event, Type: hal.MatchElimination, Number: 7, Replay: 1, GameMessage: "L"}
+			if m, err := b.MatchInfo(); err != nil || m != want {
+				t.Errorf("MatchInfo %+v, %v; want %+v", m, err, want)
+			}
+			r := b.Report(nil)
+			if got := r[len(r)-1]; !strings.Contains(got.Message, "the 2027 HAL ("+c.want+") from ") {
+				t.Errorf("report %+v", got)
+			}
+		})
+	}
+	tooltest.Require(t, tooltest.CC)
+	lib, err := fakehal.BuildLayout(t.TempDir(), "", "2027", "between")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(Options{HALLibrary: lib}, linux.Parts{Buses: map[string]hal.CANBus{}}, map[string]bool{})
+	if err == nil || strings.Contains(err.Error(), "\n") ||
+		!strings.Contains(err.Error(), "it is a WPILib HAL of a layout frcd does not call (it has HAL_GetMonotonicTime, HAL_GetBrownoutVoltage, HAL_SendProgramCrash; it lacks HAL_GetFPGATime, HAL_SetBrownoutVoltages)") {
+		t.Errorf("New on a HAL of neither layout: %v", err)
+	}
+	t.Logf("refused: %v", err)
 }

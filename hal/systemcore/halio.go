@@ -27,6 +27,7 @@ type halIO interface {
 	Vin() (float64, error)
 	ReadClock() (time.Duration, error)
 	Library() string
+	Layout() string
 	Close() error
 }
 

@@ -280,7 +280,7 @@ func (b *Backend) Report(dst []hal.Report) []hal.Report {
 	dst = append(dst, hal.Report{Name: "CAN FD buses", Message: msg})
 	r := hal.Report{Name: "WPILib HAL", Message: "not loaded: " + errNoHAL.Error(), Error: true}
 	if b.io != nil {
-		r = hal.Report{Name: "WPILib HAL", Message: "the 2027 HAL from " + b.io.Library()}
+		r = hal.Report{Name: "WPILib HAL", Message: "the 2027 HAL (" + b.io.Layout() + ") from " + b.io.Library()}
 		if out, err := b.io.BrownedOut(); err != nil {
 			r.Message, r.Warn = r.Message+"; brownout state: "+err.Error(), true
 		} else if out {
@@ -442,8 +442,8 @@ func Open(o Options, logf func(format string, args ...any)) (*Backend, error) {
 	case err == nil:
 		b.io = io
 		if logf != nil {
-			logf("frcd: Systemcore I/O: WPILib's 2027 HAL from %s; Driver Station from %s; CAN heartbeat %s",
-				io.Library(), map[bool]string{false: "the HAL", true: "ROS (/frcd/enable)"}[b.rosDS], o.HeartbeatMode())
+			logf("frcd: Systemcore I/O: WPILib's 2027 HAL (layout %s) from %s; Driver Station from %s; CAN heartbeat %s",
+				io.Layout(), io.Library(), map[bool]string{false: "the HAL", true: "ROS (/frcd/enable)"}[b.rosDS], o.HeartbeatMode())
 		}
 	case o.ROSEnable:
 		// A CAN-only robot enabled over ROS, as on a coprocessor, runs

@@ -10,36 +10,52 @@ import (
 	"testing"
 )
 
+// The layouts frcd calls: the vendor's records are keyed by year and
+// commit; a layout's own functions are its year file's
+// FRCD_HAL_FUNCS_<table> table and its own structs frcd_X_<suffix>.
+var layouts = []struct {
+	year, commit, table, suffix string
+}{
+	{"2026", "7ca35e5678", "", ""},
+	{"2027", "878da3d54c", "ALPHA6", "alpha6"}, // v2027.0.0-alpha-6
+	{"2027", "caf0fb2dcc", "MAIN", ""},         // main
+}
+
 // TestDeclarations checks frcd's own declarations of the WPILib HAL
-// (each year's FRCD_HAL_FUNCS table and structs, hal2026.c and hal2027.c)
+// (each year's FRCD_HAL_FUNCS tables and structs, hal2026.c and hal2027.c)
 // against the vendor's, as testdata/wpihal_decls.txt records them from the
-// headers with the header and commit: every function frcd calls has the
-// vendor's return and parameter types, every struct frcd passes the
-// vendor's fields in order (types, array lengths, bit fields). Parameter
-// and field names may differ; typedefs of int32_t (HAL_Bool, handles,
-// enums) and frcd's struct names (frcd_X for HAL_X) are one type.
+// headers with the header and commit, for each layout frcd calls: every
+// function frcd calls has the vendor's return and parameter types, every
+// struct frcd passes the vendor's fields in order (types, array lengths,
+// bit fields). Parameter and field names may differ; typedefs of int32_t
+// (HAL_Bool, handles, enums) and frcd's struct names (frcd_X for HAL_X)
+// are one type.
 func TestDeclarations(t *testing.T) {
 	vendor, err := readVendor("testdata/wpihal_decls.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, year := range []string{"2026", "2027"} {
-		src, err := os.ReadFile("hal" + year + ".c")
+	for _, l := range layouts {
+		src, err := os.ReadFile("hal" + l.year + ".c")
 		if err != nil {
 			t.Fatal(err)
 		}
-		ours := readOurs(string(src))
+		ours := readOurs(string(src), l.table, l.suffix)
 		if len(ours.funcs) < 30 || len(ours.structs) < 5 {
-			t.Fatalf("hal%s.c: read %d functions and %d structs: the parser lost them", year, len(ours.funcs), len(ours.structs))
+			t.Fatalf("hal%s.c: read %d functions and %d structs: the parser lost them", l.year, len(ours.funcs), len(ours.structs))
 		}
-		for _, e := range compare(vendor[year], ours) {
-			t.Errorf("%s: %s", year, e)
+		v := vendor[l.year+" "+l.commit]
+		if v == nil || len(v.funcs) < 30 {
+			t.Fatalf("testdata has no declarations of %s at %s", l.year, l.commit)
+		}
+		for _, e := range compare(v, ours) {
+			t.Errorf("%s at %s: %s", l.year, l.commit, e)
 		}
 	}
 }
 
 // A declaration that differs from the vendor's is caught: the check can
-// fail.
+// fail, in each 2027 layout.
 func TestDeclarationsCatchMismatches(t *testing.T) {
 	vendor, err := readVendor("testdata/wpihal_decls.txt")
 	if err != nil {
@@ -49,20 +65,26 @@ func TestDeclarationsCatchMismatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ from, to, want string }{
-		{"X(HAL_Initialize, HAL_Bool, (void))", "X(HAL_Initialize, HAL_Bool, (int32_t timeout, int32_t mode))", "HAL_Initialize"},
-		{"char eventName[65];", "char eventName[64];", "HAL_MatchInfo"},
-		{"uint8_t povs[8];", "int16_t povs[8];", "HAL_JoystickPOVs"},
-		{"(int32_t a, int32_t b, HAL_Bool reverse, int32_t encoding, int32_t* status)", "(int32_t a, int32_t b, int32_t encoding, int32_t* status)", "HAL_InitializeEncoder"},
-		{"X(HAL_GetGameData, int32_t, (frcd_GameData * data))", "X(HAL_GetGameDataX, int32_t, (frcd_GameData * data))", "HAL_GetGameDataX"},
+	for _, c := range []struct{ layout, from, to, want string }{
+		{"MAIN", "X(HAL_Initialize, HAL_Bool, (void))", "X(HAL_Initialize, HAL_Bool, (int32_t timeout, int32_t mode))", "HAL_Initialize"},
+		{"ALPHA6", "X(HAL_Initialize, HAL_Bool, (int32_t timeout, int32_t mode))", "X(HAL_Initialize, HAL_Bool, (void))", "HAL_Initialize"},
+		{"MAIN", "char eventName[65];", "char eventName[64];", "HAL_MatchInfo"},
+		{"ALPHA6", "char eventName[64];", "char eventName[65];", "HAL_MatchInfo"},
+		{"MAIN", "uint8_t povs[8];", "int16_t povs[8];", "HAL_JoystickPOVs"},
+		{"ALPHA6", "(int32_t a, int32_t b, HAL_Bool reverse, int32_t encoding, int32_t* status)", "(int32_t a, int32_t b, int32_t encoding, int32_t* status)", "HAL_InitializeEncoder"},
+		{"MAIN", "X(HAL_GetGameData, int32_t, (frcd_GameData * data))", "X(HAL_GetGameDataX, int32_t, (frcd_GameData * data))", "HAL_GetGameDataX"},
 	} {
+		l := layouts[1]
+		if c.layout == "MAIN" {
+			l = layouts[2]
+		}
 		s := string(src)
 		if !strings.Contains(s, c.from) {
 			t.Fatalf("hal2027.c has no %q", c.from)
 		}
-		errs := compare(vendor["2027"], readOurs(strings.Replace(s, c.from, c.to, 1)))
+		errs := compare(vendor["2027 "+l.commit], readOurs(strings.Replace(s, c.from, c.to, 1), l.table, l.suffix))
 		if len(errs) == 0 || !strings.Contains(strings.Join(errs, "\n"), c.want) {
-			t.Errorf("%q -> %q: %q, want a mismatch of %s", c.from, c.to, errs, c.want)
+			t.Errorf("%s: %q -> %q: %q, want a mismatch of %s", c.layout, c.from, c.to, errs, c.want)
 		}
 	}
 }
@@ -83,7 +105,8 @@ var (
 	vendorDefine = regexp.MustCompile(`^#define (\w+) (\d+)$`)
 )
 
-// readVendor reads the data file: "YEAR HEADER COMMIT DECLARATION" lines.
+// readVendor reads the data file: "YEAR HEADER COMMIT DECLARATION" lines,
+// keyed by "YEAR COMMIT".
 func readVendor(path string) (map[string]*decls, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -101,10 +124,11 @@ func readVendor(path string) (map[string]*decls, error) {
 		if len(fields) != 4 {
 			return nil, fmt.Errorf("%s:%d: not YEAR HEADER COMMIT DECLARATION", path, n)
 		}
-		d := out[fields[0]]
+		key := fields[0] + " " + fields[2]
+		d := out[key]
 		if d == nil {
 			d = newDecls()
-			out[fields[0]] = d
+			out[key] = d
 		}
 		decl := fields[3]
 		switch {
@@ -131,21 +155,39 @@ func readVendor(path string) (map[string]*decls, error) {
 
 var (
 	ourFunc   = regexp.MustCompile(`X\((HAL_\w+),\s*([^,]+?),\s*\(((?:[^()]|\([^()]*\))*)\)\)`)
+	ourTable  = regexp.MustCompile(`#define FRCD_HAL_FUNCS(?:_(\w+))?\(X\)((?:[^\n]*\\\n)*[^\n]*)`)
 	ourStruct = regexp.MustCompile(`typedef struct \{([^}]*)\} (frcd_\w+);`)
 	comment   = regexp.MustCompile(`//[^\n]*`)
 )
 
-// readOurs reads a year's C file: the X(name, ret, (params)) table and the
-// typedef structs.
-func readOurs(src string) *decls {
+// readOurs reads a year's C file as one layout calls it: the
+// X(name, ret, (params)) entries of FRCD_HAL_FUNCS and of
+// FRCD_HAL_FUNCS_<table>, and the typedef structs, frcd_X_<suffix> in
+// place of frcd_X (other layouts' structs, frcd_X_<other>, left out).
+func readOurs(src, table, suffix string) *decls {
 	d := newDecls()
 	src = comment.ReplaceAllString(src, "")
-	table := strings.ReplaceAll(src, "\\\n", " ")
-	for _, m := range ourFunc.FindAllStringSubmatch(table, -1) {
-		d.funcs[m[1]] = normType(m[2]) + "(" + normParams(m[3]) + ")"
+	for _, t := range ourTable.FindAllStringSubmatch(src, -1) {
+		if t[1] != "" && t[1] != table {
+			continue
+		}
+		body := strings.ReplaceAll(t[2], "\\\n", " ")
+		for _, m := range ourFunc.FindAllStringSubmatch(body, -1) {
+			d.funcs[m[1]] = normType(m[2]) + "(" + normParams(m[3]) + ")"
+		}
 	}
+	own := map[string]string{}
 	for _, m := range ourStruct.FindAllStringSubmatch(src, -1) {
-		d.structs[halName(m[2])] = normFields(m[1], nil)
+		_, layout, found := strings.Cut(strings.TrimPrefix(m[2], "frcd_"), "_")
+		switch {
+		case !found:
+			d.structs[halName(m[2])] = normFields(m[1], nil)
+		case layout == suffix:
+			own[halName(m[2])] = normFields(m[1], nil)
+		}
+	}
+	for name, fields := range own {
+		d.structs[name] = fields
 	}
 	return d
 }
@@ -178,9 +220,12 @@ var int32Types = regexp.MustCompile(`^HAL_(Bool|Status|\w*Handle|MatchType|Runti
 
 var ident = regexp.MustCompile(`[A-Za-z_]\w*|\*`)
 
+// halName is the vendor's name of frcd's struct: HAL_X for frcd_X and for
+// a layout's own frcd_X_<suffix>.
 func halName(s string) string {
-	if strings.HasPrefix(s, "frcd_") {
-		return "HAL_" + strings.TrimPrefix(s, "frcd_")
+	if rest, ok := strings.CutPrefix(s, "frcd_"); ok {
+		name, _, _ := strings.Cut(rest, "_")
+		return "HAL_" + name
 	}
 	return s
 }

@@ -103,6 +103,10 @@ typedef struct {
 	  (HAL_Handle a, int32_t trigA, HAL_Handle b, int32_t trigB, HAL_Bool reverse, int32_t encoding, int32_t* status)) \
 	X(HAL_FreeEncoder, void, (HAL_Handle h))                                               \
 	X(HAL_GetEncoderRaw, int32_t, (HAL_Handle h, int32_t * status))                        \
+	X(HAL_InitializeDutyCycle, HAL_Handle, (HAL_Handle source, int32_t triggerType, int32_t* status)) \
+	X(HAL_FreeDutyCycle, void, (HAL_Handle h))                                             \
+	X(HAL_GetDutyCycleFrequency, int32_t, (HAL_Handle h, int32_t * status))                \
+	X(HAL_GetDutyCycleOutput, double, (HAL_Handle h, int32_t * status))                    \
 	X(HAL_InitializeRelayPort, HAL_Handle, (HAL_Handle port, HAL_Bool fwd, const char* loc, int32_t* status)) \
 	X(HAL_FreeRelayPort, void, (HAL_Handle h))                                             \
 	X(HAL_SetRelay, void, (HAL_Handle h, HAL_Bool on, int32_t * status))                   \
@@ -128,11 +132,18 @@ typedef struct {
 	X(HAL_GetAccelerometerY, double, (void))                                               \
 	X(HAL_GetAccelerometerZ, double, (void))
 
+// One layout: v2026.2.2's. Systemcore's 2027 HAL (HAL_GetMonotonicTime,
+// since v2027.0.0-alpha-5) is refused.
+#define FRCD_LAYOUTS {"v2026.2.2", {NULL}, {"HAL_GetMonotonicTime", NULL}}
+#define FRCD_MARKERS "HAL_GetFPGATime", "HAL_GetMonotonicTime"
+#define FRCD_BUILD "this frcd calls the roboRIO's 2026 HAL of allwpilib v2026.2.2"
 #define FRCD_HAL_YEAR "2026"
-#define FRCD_OWN_YEAR_SYMBOL "HAL_GetFPGATime"
-#define FRCD_OTHER_YEAR "2027"
-#define FRCD_OTHER_YEAR_SYMBOL "HAL_GetMonotonicTime"
 #include "loader.h"
+
+static int frcd_resolve_layout(void* lib, const char* path, int layout, char* err, int errlen) {
+	(void)lib, (void)path, (void)layout, (void)err, (void)errlen;
+	return 1; // one layout: FRCD_HAL_FUNCS has it all
+}
 
 // Mode 0 kills a robot program that still runs, as WPILib's programs do.
 int frcd_initialize(int32_t timeout_ms) { return p_HAL_Initialize(timeout_ms, 0); }
@@ -306,6 +317,23 @@ frcd_int frcd_encoder_init(int32_t a, int32_t b, int32_t encoding) {
 }
 void frcd_encoder_free(int32_t h) { p_HAL_FreeEncoder(h); }
 frcd_int frcd_encoder_raw(int32_t h) { FRCD_INIT(p_HAL_GetEncoderRaw(h, &r.status)) }
+
+// Trigger type 0: WPILib's DigitalInput::GetAnalogTriggerTypeForRouting
+// (v2026.2.2), which the HAL's remapDigitalSource ignores for a DIO.
+frcd_int frcd_dutycycle_init(int32_t dio) { FRCD_INIT(p_HAL_InitializeDutyCycle(dio, 0, &r.status)) }
+void frcd_dutycycle_free(int32_t h) { p_HAL_FreeDutyCycle(h); }
+
+frcd_double frcd_dutycycle_frequency(int32_t h) {
+	frcd_double r = {0, 0};
+	r.v = p_HAL_GetDutyCycleFrequency(h, &r.status);
+	return r;
+}
+
+frcd_double frcd_dutycycle_output(int32_t h) {
+	frcd_double r = {0, 0};
+	r.v = p_HAL_GetDutyCycleOutput(h, &r.status);
+	return r;
+}
 
 frcd_int frcd_relay_init(int32_t ch, int32_t fwd) { FRCD_INIT(p_HAL_InitializeRelayPort(p_HAL_GetPort(ch), fwd, NULL, &r.status)) }
 void frcd_relay_free(int32_t h) { p_HAL_FreeRelayPort(h); }

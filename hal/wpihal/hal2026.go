@@ -174,6 +174,21 @@ func (b *Backend) OpenEncoder(a, bch int, enc hal.Encoding) (hal.Encoder, error)
 	return &encoder{b: b, h: h}, nil
 }
 
+// OpenDutyCycleIn opens a DIO channel (0-9 on the header, 10-25 on the
+// MXP) as an input and routes it to one of the FPGA's 8 duty-cycle
+// counters (HAL_InitializeDutyCycle of the DIO's handle, as WPILib's
+// DutyCycle of a DigitalInput does).
+func (b *Backend) OpenDutyCycleIn(ch int) (hal.DutyCycleIn, error) {
+	o := b.opening()
+	dio := o.dio(ch, true)
+	h := o.handle(fmt.Sprintf("HAL_InitializeDutyCycle(DIO %d)", ch), func() C.frcd_int { return C.frcd_dutycycle_init(dio) },
+		func(h C.int32_t) { C.frcd_dutycycle_free(h) })
+	if err := o.done(); err != nil {
+		return nil, err
+	}
+	return &dutyCycleIn{b: b, h: h}, nil
+}
+
 // OpenRelay opens relay channel 0-3: its forward and its reverse contact.
 func (b *Backend) OpenRelay(ch int) (hal.Relay, error) {
 	r := &relay{b: b}
@@ -219,13 +234,10 @@ func (b *Backend) Vendor() any {
 }
 
 // Lacks says why CTRE's devices cannot open (their libraries did not load,
-// or lack that family), and why duty-cycle inputs cannot.
+// or lack that family), and why addressable LEDs cannot.
 func (b *Backend) Lacks(c hal.Caps) string {
 	if c&hal.CapAddressableLED != 0 {
 		return "frcd drives addressable LEDs through Systemcore's 2027 HAL only: the roboRIO's 2026 HAL drives them from a PWM handle per program, which frcd does not bind"
-	}
-	if c&hal.CapDutyCycleIn != 0 {
-		return "frcd reads duty-cycle inputs through Systemcore's 2027 HAL only: the roboRIO's 2026 HAL_InitializeDutyCycle takes a DIO's handle and an analog trigger type, which frcd does not bind"
 	}
 	if c&ctre.Caps == 0 {
 		return ""

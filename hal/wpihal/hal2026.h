@@ -44,6 +44,11 @@ int32_t frcd_ao_set(int32_t h, double volts);
 // 1 2x, 2 4x).
 frcd_int frcd_encoder_init(int32_t dioA, int32_t dioB, int32_t encoding);
 
+// A duty-cycle input on a DIO input's handle (HAL_InitializeDutyCycle of
+// the handle, trigger type 0, as WPILib's DutyCycle of a DigitalInput;
+// read with wpihal.h's frcd_dutycycle_*).
+frcd_int frcd_dutycycle_init(int32_t dio);
+
 // Relays.
 frcd_int frcd_relay_init(int32_t channel, int32_t forward);
 void frcd_relay_free(int32_t h);

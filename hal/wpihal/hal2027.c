@@ -1,11 +1,14 @@
 //go:build cgo && systemcore && !roborio
 
-// hal2027.c: Systemcore's WPILib HAL, 2027 (allwpilib main at commit
-// caf0fb2dccb462a1507888246646daa5ba38cd82, 2026-08-21,
-// hal/src/main/native/include/wpi/hal/): its functions and types as frcd
-// calls them, and the trampolines of wpihal.h and hal2027.h on them.
-// testdata/wpihal_decls.txt has each declaration with its header; a test
-// checks the table below against it.
+// hal2027.c: Systemcore's WPILib HAL, 2027, in the two layouts frcd
+// calls, each from its headers (hal/src/main/native/include/wpi/hal/):
+// allwpilib tag v2027.0.0-alpha-6 (commit 878da3d54cbc6b64d663bded17d87d5bed040ed9,
+// 2026-05-07; alpha-5's headers declare every function and struct below
+// alike) and main at commit caf0fb2dccb462a1507888246646daa5ba38cd82
+// (2026-08-21). Its functions and types as frcd calls them, and the
+// trampolines of wpihal.h and hal2027.h on them. testdata/wpihal_decls.txt
+// has each declaration with its header and commit; a test checks the
+// tables and structs below against it.
 
 #include <string.h>
 
@@ -51,12 +54,22 @@ typedef struct {
 } frcd_JoystickButtons;
 
 // HAL_MatchInfo (matchType is HAL_MatchType, an int32_t) and HAL_GameData.
+// main's eventName is 65 bytes (allwpilib #8858, 2026-06-06), alpha-6's 64:
+// read with the other's struct, the match type, number and replay would
+// come from 4 bytes off.
 typedef struct {
 	char eventName[65];
 	int32_t matchType;
 	uint16_t matchNumber;
 	uint8_t replayNumber;
 } frcd_MatchInfo;
+
+typedef struct {
+	char eventName[64];
+	int32_t matchType;
+	uint16_t matchNumber;
+	uint8_t replayNumber;
+} frcd_MatchInfo_alpha6;
 
 typedef struct {
 	char gameData[9];
@@ -84,9 +97,9 @@ typedef struct {
 	uint8_t r, g, b;
 } frcd_AddressableLEDData;
 
-// X(name, return type, parameter list): every HAL function frcd calls.
+// X(name, return type, parameter list): every HAL function frcd calls
+// that both layouts declare alike.
 #define FRCD_HAL_FUNCS(X)                                                                                   \
-	X(HAL_Initialize, HAL_Bool, (void))                                                                     \
 	X(HAL_Shutdown, void, (void))                                                                           \
 	X(HAL_GetErrorMessage, const char*, (int32_t code))                                                     \
 	X(HAL_GetLastError, const char*, (int32_t * status))                                                    \
@@ -100,7 +113,6 @@ typedef struct {
 	X(HAL_GetControlWord, int32_t, (frcd_ControlWord * word))                                               \
 	X(HAL_GetOutputsEnabled, HAL_Bool, (void))                                                              \
 	X(HAL_GetMatchTime, double, (int32_t * status))                                                         \
-	X(HAL_GetMatchInfo, int32_t, (frcd_MatchInfo * info))                                                   \
 	X(HAL_GetGameData, int32_t, (frcd_GameData * data))                                                     \
 	X(HAL_GetJoystickAxes, int32_t, (int32_t n, frcd_JoystickAxes * axes))                                  \
 	X(HAL_GetJoystickPOVs, int32_t, (int32_t n, frcd_JoystickPOVs * povs))                                  \
@@ -134,15 +146,75 @@ typedef struct {
 	X(HAL_SetAddressableLEDData, void,                                                                      \
 	  (int32_t start, int32_t length, int32_t order, const frcd_AddressableLEDData* data, int32_t* status))
 
+// The functions whose declarations differ between the layouts: main's
+// HAL_Initialize takes no arguments (allwpilib #9152, 2026-07-24).
+#define FRCD_HAL_FUNCS_MAIN(X)                                \
+	X(HAL_Initialize, HAL_Bool, (void))                       \
+	X(HAL_GetMatchInfo, int32_t, (frcd_MatchInfo * info))
+
+#define FRCD_HAL_FUNCS_ALPHA6(X)                                      \
+	X(HAL_Initialize, HAL_Bool, (int32_t timeout, int32_t mode))      \
+	X(HAL_GetMatchInfo, int32_t, (frcd_MatchInfo_alpha6 * info))
+
+// The layouts, told apart by the symbols the library exports (each checked
+// in allwpilib's Systemcore HAL sources at the commit):
+//   - main (caf0fb2dcc): HAL_SendProgramCrash (#8858, which made eventName
+//     65 bytes) and HAL_SetBrownoutVoltages (#9238, 2026-08-07, after
+//     #9152), and no HAL_GetBrownoutVoltage (#9238 removed it);
+//   - v2027.0.0-alpha-6: HAL_GetMonotonicTime (since alpha-5) and
+//     HAL_GetBrownoutVoltage, neither HAL_SendProgramCrash nor
+//     HAL_SetBrownoutVoltages.
+// main between #8858 and #9238 (HAL_SendProgramCrash beside
+// HAL_GetBrownoutVoltage) is neither, nor is a 2027 alpha before alpha-5
+// or the roboRIO's 2026 HAL (HAL_GetFPGATime, no HAL_GetMonotonicTime):
+// refused.
+#define FRCD_LAYOUT_MAIN 0
+#define FRCD_LAYOUT_ALPHA6 1
+#define FRCD_LAYOUTS                                                                                       \
+	{"main caf0fb2dcc", {"HAL_GetMonotonicTime", "HAL_SendProgramCrash", "HAL_SetBrownoutVoltages", NULL}, \
+	 {"HAL_GetBrownoutVoltage", NULL}},                                                                    \
+	{"v2027.0.0-alpha-6", {"HAL_GetMonotonicTime", "HAL_GetBrownoutVoltage", NULL},                         \
+	 {"HAL_SendProgramCrash", "HAL_SetBrownoutVoltages", NULL}}
+#define FRCD_MARKERS \
+	"HAL_GetMonotonicTime", "HAL_GetFPGATime", "HAL_GetBrownoutVoltage", "HAL_SendProgramCrash", "HAL_SetBrownoutVoltages"
+#define FRCD_BUILD                                                                                  \
+	"this frcd calls Systemcore's 2027 HAL of allwpilib v2027.0.0-alpha-6 (alpha-5's is the same) " \
+	"or of main at caf0fb2dcc (2026-08-21)"
 #define FRCD_HAL_YEAR "2027"
-#define FRCD_OWN_YEAR_SYMBOL "HAL_GetMonotonicTime"
-#define FRCD_OTHER_YEAR "2026"
-#define FRCD_OTHER_YEAR_SYMBOL "HAL_GetFPGATime"
 #include "loader.h"
 
+#define FRCD_FIELD(name, ret, params) ret(*name) params;
+static struct {
+	FRCD_HAL_FUNCS_MAIN(FRCD_FIELD)
+} l_main;
+static struct {
+	FRCD_HAL_FUNCS_ALPHA6(FRCD_FIELD)
+} l_alpha6;
+
+static int frcd_resolve_layout(void* lib, const char* path, int layout, char* err, int errlen) {
+#define FRCD_RESOLVE_MAIN(name, ret, params)                                                     \
+	if ((l_main.name = (ret(*) params)frcd_sym(lib, path, #name, err, errlen)) == NULL) { \
+		return 0;                                                                        \
+	}
+#define FRCD_RESOLVE_ALPHA6(name, ret, params)                                                     \
+	if ((l_alpha6.name = (ret(*) params)frcd_sym(lib, path, #name, err, errlen)) == NULL) { \
+		return 0;                                                                          \
+	}
+	if (layout == FRCD_LAYOUT_MAIN) {
+		FRCD_HAL_FUNCS_MAIN(FRCD_RESOLVE_MAIN)
+	} else {
+		FRCD_HAL_FUNCS_ALPHA6(FRCD_RESOLVE_ALPHA6)
+	}
+	return 1;
+}
+
+// Mode 0 kills a robot program that still runs, as WPILib's programs do;
+// main's HAL_Initialize takes neither.
 int frcd_initialize(int32_t timeout_ms) {
-	(void)timeout_ms; // the 2027 HAL_Initialize takes none (allwpilib #9152)
-	return p_HAL_Initialize();
+	if (frcd_layout_index == FRCD_LAYOUT_MAIN) {
+		return l_main.HAL_Initialize();
+	}
+	return l_alpha6.HAL_Initialize(timeout_ms, 0);
 }
 
 void frcd_shutdown(void) { p_HAL_Shutdown(); }
@@ -199,25 +271,38 @@ frcd_double frcd_match_time(void) {
 	return r;
 }
 
+// FRCD_MATCH_INFO reads HAL_GetMatchInfo through layout lay's pointer,
+// into its struct T, and then into out.
+#define FRCD_MATCH_INFO(lay, T)                              \
+	{                                                        \
+		T m;                                                 \
+		memset(&m, 0, sizeof m);                             \
+		s = lay.HAL_GetMatchInfo(&m);                        \
+		m.eventName[sizeof m.eventName - 1] = 0;             \
+		memcpy(out->event, m.eventName, sizeof m.eventName); \
+		out->type = m.matchType;                             \
+		out->number = m.matchNumber;                         \
+		out->replay = m.replayNumber;                        \
+	}
+
 int32_t frcd_match_info(frcd_match* out) {
-	frcd_MatchInfo m;
 	frcd_GameData g;
+	int32_t s = 0;
 	memset(out, 0, sizeof *out);
-	memset(&m, 0, sizeof m);
 	memset(&g, 0, sizeof g);
-	int32_t s = p_HAL_GetMatchInfo(&m);
+	if (frcd_layout_index == FRCD_LAYOUT_MAIN) {
+		FRCD_MATCH_INFO(l_main, frcd_MatchInfo)
+	} else {
+		FRCD_MATCH_INFO(l_alpha6, frcd_MatchInfo_alpha6)
+	}
 	if (s == 0) {
 		s = p_HAL_GetGameData(&g);
 	}
 	if (s != 0) {
+		memset(out, 0, sizeof *out);
 		return s;
 	}
-	m.eventName[sizeof m.eventName - 1] = 0;
 	g.gameData[sizeof g.gameData - 1] = 0;
-	memcpy(out->event, m.eventName, sizeof m.eventName);
-	out->type = m.matchType;
-	out->number = m.matchNumber;
-	out->replay = m.replayNumber;
 	out->msglen = (int32_t)strlen(g.gameData);
 	memcpy(out->msg, g.gameData, out->msglen);
 	return 0;

@@ -22,7 +22,6 @@ import (
 
 var (
 	_ hal.BuiltInIMUs     = (*Backend)(nil)
-	_ hal.DutyCycleIns    = (*Backend)(nil)
 	_ hal.AddressableLEDs = (*Backend)(nil)
 )
 
@@ -136,31 +135,6 @@ func (b *Backend) OpenDutyCycleIn(ch int) (hal.DutyCycleIn, error) {
 		return nil, err
 	}
 	return &dutyCycleIn{b: b, h: h}, nil
-}
-
-type dutyCycleIn struct {
-	b *Backend
-	h C.int32_t
-}
-
-// Output is HAL_GetDutyCycleOutput: the high time over the period, 0 to 1
-// (0 with no signal).
-func (d *dutyCycleIn) Output() (float64, error) {
-	if d.b.isClosed() {
-		return 0, d.b.closedErr()
-	}
-	r := C.frcd_dutycycle_output(d.h)
-	return float64(r.v), d.b.status("HAL_GetDutyCycleOutput", r.status)
-}
-
-// Frequency is HAL_GetDutyCycleFrequency, Hz: 1e6 over the period in µs,
-// 0 with no signal.
-func (d *dutyCycleIn) Frequency() (float64, error) {
-	if d.b.isClosed() {
-		return 0, d.b.closedErr()
-	}
-	r := C.frcd_dutycycle_frequency(d.h)
-	return float64(r.v), d.b.status("HAL_GetDutyCycleFrequency", r.status)
 }
 
 // OpenBuiltInIMU opens Systemcore's built-in IMU (HAL_GetIMUQuaternion,

@@ -24,13 +24,9 @@ frcd_int frcd_encoder_init_channels(int32_t a, int32_t b, int32_t reverse, int32
 // first call that failed.
 int32_t frcd_imu_read(double* out);
 
-// Duty-cycle inputs on SmartIO channels (DutyCycle.h): the frequency in
-// Hz (0 with no signal) and the output, the fraction of each period the
-// signal is high.
+// A duty-cycle input on a SmartIO channel (HAL_InitializeDutyCycle of the
+// channel; read with wpihal.h's frcd_dutycycle_*).
 frcd_int frcd_dutycycle_init(int32_t ch);
-void frcd_dutycycle_free(int32_t h);
-frcd_double frcd_dutycycle_frequency(int32_t h);
-frcd_double frcd_dutycycle_output(int32_t h);
 
 // Addressable LEDs on SmartIO channels (AddressableLED.h): a channel's
 // window (start, length) of the one buffer of 1024 LEDs all channels

@@ -172,6 +172,35 @@ func encodingType(enc hal.Encoding) (C.int32_t, bool) {
 	return 0, false
 }
 
+var _ hal.DutyCycleIns = (*Backend)(nil)
+
+// dutyCycleIn is a duty-cycle input, each year's OpenDutyCycleIn's.
+type dutyCycleIn struct {
+	b *Backend
+	h C.int32_t
+}
+
+// Output is HAL_GetDutyCycleOutput: the high time over the period, 0 to 1
+// (0 with no signal).
+func (d *dutyCycleIn) Output() (float64, error) {
+	if d.b.isClosed() {
+		return 0, d.b.closedErr()
+	}
+	r := C.frcd_dutycycle_output(d.h)
+	return float64(r.v), d.b.status("HAL_GetDutyCycleOutput", r.status)
+}
+
+// Frequency is HAL_GetDutyCycleFrequency, Hz, 0 with no signal: on
+// Systemcore 1e6 over the period in µs, on the roboRIO the FPGA's count
+// in whole Hz.
+func (d *dutyCycleIn) Frequency() (float64, error) {
+	if d.b.isClosed() {
+		return 0, d.b.closedErr()
+	}
+	r := C.frcd_dutycycle_frequency(d.h)
+	return float64(r.v), d.b.status("HAL_GetDutyCycleFrequency", r.status)
+}
+
 type encoder struct {
 	b *Backend
 	h C.int32_t

@@ -139,6 +139,63 @@ func TestDutyCycleOpenSequence(t *testing.T) {
 	}
 }
 
+// Duty-cycle inputs on the roboRIO (the 2026 HAL's DutyCycle.h): a DIO
+// input routed to one of the FPGA's 8 duty-cycle counters, read as its
+// output (high time over period) and whole-Hz frequency; a ninth is
+// refused and frees its DIO again; Close frees each counter before its
+// DIO.
+func TestDutyCycleIn(t *testing.T) {
+	f := open(t, "pwmin 3 256 1025", "pwmin 12 900 1000")
+	f.calls()
+	d, err := f.b.OpenDutyCycleIn(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.expect("HAL_GetPort channel=3", "HAL_InitializeDIOPort port=0x10003 input=1 -> 0x30003 status=0",
+		"HAL_InitializeDutyCycle source=0x30003 trigger=0 -> 0x90000 status=0")
+	if v, err := d.Output(); err != nil || v != 256.0/1025 {
+		t.Errorf("output %v, %v; want %v", v, err, 256.0/1025)
+	}
+	if hz, err := d.Frequency(); err != nil || hz != 975 { // 1e6/1025 µs, whole Hz
+		t.Errorf("frequency %v, %v; want 975", hz, err)
+	}
+	mxp, err := f.b.OpenDutyCycleIn(12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := mxp.Output(); err != nil || v != 0.9 {
+		t.Errorf("DIO 12: output %v, %v", v, err)
+	}
+	f.set("pwmin 3 0 0") // nothing plugged in
+	if hz, err := d.Frequency(); err != nil || hz != 0 {
+		t.Errorf("no signal: %v Hz, %v", hz, err)
+	}
+	_, err = f.b.OpenDigitalIn(3)
+	mustStatus(t, err, -1029, hal.ErrInUse, "")
+	for ch := 4; ch < 10; ch++ {
+		if _, err := f.b.OpenDutyCycleIn(ch); err != nil {
+			t.Fatalf("duty-cycle input %d of 8: %v", ch-1, err)
+		}
+	}
+	_, err = f.b.OpenDutyCycleIn(10)
+	mustStatus(t, err, -1004, nil, "")
+	if _, err := f.b.OpenDigitalIn(10); err != nil {
+		t.Errorf("DIO 10 after a refused ninth duty-cycle input: %v", err)
+	}
+	f.set("fail HAL_GetDutyCycleOutput -1098")
+	_, err = d.Output()
+	mustStatus(t, err, -1098, nil, "handle")
+	f.calls()
+	f.b.Close()
+	calls := strings.Join(f.calls(), "\n")
+	if i, j := strings.Index(calls, "HAL_FreeDutyCycle h=0x90000"), strings.Index(calls, "HAL_FreeDIOPort h=0x30003"); i < 0 || j < i {
+		t.Errorf("Close: the counter freed at %d, its DIO at %d:\n%s", i, j, calls)
+	}
+	if _, err := d.Frequency(); !errors.Is(err, hal.ErrClosed) {
+		t.Errorf("after Close: %v", err)
+	}
+}
+
 func TestEncoder(t *testing.T) {
 	f := open(t, "encoder 0 -1234", "encoder 2 8192", "encoder 4 77")
 	f.calls()

@@ -47,9 +47,10 @@ type Options struct {
 	// Checklist is the file the errors send the user to ("" is
 	// deploy/roborio-checklist.md).
 	Checklist string
-	// InitTimeout is how long the 2026 HAL_Initialize waits for a robot
-	// program that still runs to exit; 0 means 500 ms, as WPILib's
-	// programs wait. The 2027 HAL takes none.
+	// InitTimeout is how long HAL_Initialize waits for a robot program
+	// that still runs to exit (the 2026 HAL's and v2027.0.0-alpha-6's);
+	// 0 means 500 ms, as WPILib's programs wait. main's 2027 HAL takes
+	// none.
 	InitTimeout time.Duration
 	// CTRE says where CTRE's libraries are (hal/ctre); on the roboRIO
 	// they load when present, under the FRC enable rules. Their absence
@@ -330,12 +331,19 @@ func (b *Backend) DS() hal.DSState {
 // Library is the path of the libwpiHal.so loaded.
 func (b *Backend) Library() string { return b.path }
 
+// Layout is the layout of the HAL loaded, as Open read it from the symbols
+// the library exports: the allwpilib release (or main and its commit)
+// whose headers frcd calls it by ("v2026.2.2", "v2027.0.0-alpha-6",
+// "main caf0fb2dcc").
+func (b *Backend) Layout() string { return C.GoString(C.frcd_hal_layout()) }
+
 // Hold keeps the robot disabled from now on, whatever the Driver Station
 // says (the daemon's final halt), and tells the Driver Station so.
 func (b *Backend) Hold() { b.held.Store(true) }
 
 func decodeDS(w uint32) hal.DSState {
-	s := hal.DSState{Enabled: w&C.FRCD_DS_ENABLED != 0, EStop: w&C.FRCD_DS_ESTOP != 0, Attached: w&C.FRCD_DS_ATTACHED != 0}
+	s := hal.DSState{Enabled: w&C.FRCD_DS_ENABLED != 0, EStop: w&C.FRCD_DS_ESTOP != 0, Attached: w&C.FRCD_DS_ATTACHED != 0,
+		FMS: w&C.FRCD_DS_FMS != 0}
 	switch {
 	case w&C.FRCD_DS_TEST != 0:
 		s.Mode = hal.Test

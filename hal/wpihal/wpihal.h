@@ -3,7 +3,8 @@
 // wpihal.h: the trampolines through which Go calls the WPILib HAL once
 // frcd_load has loaded libwpiHal.so at run time; the part both HALs share
 // (the roboRIO's 2026 HAL, allwpilib tag v2026.2.2, and Systemcore's 2027
-// HAL, allwpilib main at caf0fb2dcc), with year-neutral types. Each year's
+// HAL, allwpilib tag v2027.0.0-alpha-6 and main at caf0fb2dcc), with
+// year-neutral types. Each year's
 // C file (hal2026.c, hal2027.c) declares its HAL's functions from that
 // year's headers and implements these on them; hal2026.h and hal2027.h
 // declare what only one year has.
@@ -72,11 +73,16 @@ typedef struct {
 #define FRCD_DS_OUTPUTS 64   // the HAL says outputs are enabled (2027's HAL_GetOutputsEnabled; always on 2026)
 #define FRCD_DS_REFRESHED 128 // HAL_RefreshDSData said it had the DS's data
 
-// Loading. frcd_load opens path (RTLD_NOW | RTLD_GLOBAL) and resolves every
-// symbol of the year's table; on failure it returns 0 and writes one line to
-// err. frcd_hal_year names the year this build calls ("2026", "2027").
+// Loading. frcd_load opens path (RTLD_NOW | RTLD_GLOBAL), tells which of the
+// year's layouts the library is by the symbols it exports and resolves every
+// symbol that layout's functions need; on failure (a library of no layout
+// this build calls, or lacking a function) it returns 0 and writes one line
+// to err. frcd_hal_year names the year this build calls ("2026", "2027"),
+// frcd_hal_layout the layout loaded ("v2026.2.2", "v2027.0.0-alpha-6",
+// "main caf0fb2dcc"; "" before a load succeeds).
 int frcd_load(const char* path, char* err, int errlen);
 const char* frcd_hal_year(void);
+const char* frcd_hal_layout(void);
 
 // Base. frcd_initialize gives HAL_Initialize's result (1 ok); the 2026 HAL
 // takes the timeout (ms) to wait for another robot program to exit, the
@@ -124,5 +130,12 @@ frcd_double frcd_ai_voltage(int32_t h);
 // Encoders: frcd_encoder_raw is HAL_GetEncoderRaw.
 void frcd_encoder_free(int32_t h);
 frcd_int frcd_encoder_raw(int32_t h);
+
+// Duty-cycle inputs (DutyCycle.h of both years; each year's header opens
+// one): the frequency in Hz (0 with no signal; the 2026 HAL's is whole
+// Hz) and the output, the fraction of each period the signal is high.
+void frcd_dutycycle_free(int32_t h);
+frcd_double frcd_dutycycle_frequency(int32_t h);
+frcd_double frcd_dutycycle_output(int32_t h);
 
 #endif

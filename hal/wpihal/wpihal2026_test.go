@@ -26,6 +26,9 @@ var (
 func TestOpenInitializesAndCloseShutsDown(t *testing.T) {
 	f := open(t)
 	f.expect("HAL_Initialize timeout=500 mode=0", "HAL_ObserveUserProgramStarting")
+	if l := f.b.Layout(); l != "v2026.2.2" {
+		t.Errorf("Layout %q", l)
+	}
 	if _, err := Open(Options{Library: fakeLib(t)}); !errors.Is(err, hal.ErrInUse) {
 		t.Errorf("second Open: %v, want hal.ErrInUse", err)
 	}
@@ -127,6 +130,15 @@ func TestNotTheHAL(t *testing.T) {
 	compile(t, lib, src)
 	_, err := Open(Options{Library: lib})
 	oneLineWith(t, err, lib+" has no HAL_Shutdown: it is not the 2026 WPILib HAL")
+
+	// Systemcore's 2027 HAL is refused, one line naming what told it (in
+	// a directory of its own: the first library stays loaded at its path).
+	lib = filepath.Join(t.TempDir(), Library)
+	os.WriteFile(src, []byte("int HAL_Initialize(void) { return 1; }\nunsigned long long HAL_GetMonotonicTime(void) { return 0; }\n"), 0o644)
+	compile(t, lib, src)
+	_, err = Open(Options{Library: lib})
+	oneLineWith(t, err, "cannot load "+lib+": it is a WPILib HAL of a layout frcd does not call (it has HAL_GetMonotonicTime; it lacks HAL_GetFPGATime)",
+		"this frcd calls the roboRIO's 2026 HAL of allwpilib v2026.2.2")
 }
 
 func TestDriverStation(t *testing.T) {
@@ -139,7 +151,7 @@ func TestDriverStation(t *testing.T) {
 		{"0 0 0 0 0 0", hal.DSState{}, "Disabled"},
 		{"0 0 0 0 0 1", hal.DSState{Attached: true}, "Disabled"},
 		{"1 0 0 0 0 1", hal.DSState{Enabled: true, Attached: true}, "Teleop"},
-		{"1 1 0 0 1 1", hal.DSState{Enabled: true, Attached: true, Mode: hal.Autonomous}, "Autonomous"},
+		{"1 1 0 0 1 1", hal.DSState{Enabled: true, Attached: true, Mode: hal.Autonomous, FMS: true}, "Autonomous"},
 		{"1 0 1 0 0 1", hal.DSState{Enabled: true, Attached: true, Mode: hal.Test}, "Test"},
 		{"0 1 0 0 0 1", hal.DSState{Attached: true, Mode: hal.Autonomous}, "Disabled"},
 		// Enabled by a Driver Station that is not attached: disabled.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/internal/fakehal"
 	"github.com/frcd/frcd/internal/tooltest"
 )
 
@@ -59,7 +60,8 @@ func TestWrongHAL(t *testing.T) {
 	lib := filepath.Join(dir, Library)
 	compile(t, lib, src)
 	_, err := Open(Options{Library: lib, Checklist: "deploy/systemcore.md"})
-	oneLineWith(t, err, lib+" is the 2026 WPILib HAL (it has HAL_GetFPGATime), not the 2027 HAL this frcd calls", "deploy/systemcore.md")
+	oneLineWith(t, err, "cannot load "+lib+": it is a WPILib HAL of a layout frcd does not call (it has HAL_GetFPGATime; it lacks HAL_GetMonotonicTime, ",
+		"this frcd calls Systemcore's 2027 HAL of allwpilib v2027.0.0-alpha-6", "or of main at caf0fb2dcc", "deploy/systemcore.md")
 
 	f := open(t)
 	f.b.Close()
@@ -91,7 +93,7 @@ func TestDriverStation2027(t *testing.T) {
 		{nil, hal.DSState{}, "mode=0 enabled=0"},
 		{[]string{"cw 0 2 0 0 1"}, hal.DSState{Attached: true}, "mode=2 enabled=0"},
 		{[]string{"cw 1 2 0 0 1"}, hal.DSState{Enabled: true, Attached: true}, "mode=2 enabled=1"},
-		{[]string{"cw 1 1 0 1 1"}, hal.DSState{Enabled: true, Attached: true, Mode: hal.Autonomous}, "mode=1 enabled=1"},
+		{[]string{"cw 1 1 0 1 1"}, hal.DSState{Enabled: true, Attached: true, Mode: hal.Autonomous, FMS: true}, "mode=1 enabled=1"},
 		{[]string{"cw 1 3 0 0 1"}, hal.DSState{Enabled: true, Attached: true, Mode: hal.Test}, "mode=3 enabled=1"},
 		// Enabled, but Systemcore's watchdog has not enabled the outputs.
 		{[]string{"cw 1 2 0 0 1", "outputs 0"}, hal.DSState{Attached: true}, "mode=2 enabled=0"},
@@ -176,6 +178,60 @@ func TestMatch2027(t *testing.T) {
 	f.set("fail HAL_GetMatchInfo -1098")
 	_, err = f.b.MatchInfo()
 	mustStatus(t, err, -1098, nil, "handle")
+}
+
+// Each 2027 layout frcd calls (fake HALs built from v2027.0.0-alpha-6's
+// headers and from main's) is told by its symbols, initialized as its
+// HAL_Initialize is declared and has its match read at its struct's
+// offsets: the longest event name it holds, then the type, number and
+// replay right after it. A HAL of neither layout (main between allwpilib
+// #8858 and #9238) is refused with one line naming what it has and lacks.
+func TestHALLayoutsOnFakeHAL(t *testing.T) {
+	tooltest.Require(t, tooltest.CC)
+	for _, c := range []struct {
+		layout, want, init string
+		event              int // the longest event name the layout's struct holds
+	}{
+		{"main", "main caf0fb2dcc", "HAL_Initialize", 64},
+		{"alpha-6", "v2027.0.0-alpha-6", "HAL_Initialize timeout=500 mode=0", 63},
+	} {
+		t.Run(c.layout, func(t *testing.T) {
+			dir := t.TempDir()
+			lib, err := fakehal.BuildLayout(dir, cc(), "2027", c.layout)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := &fake{t: t, log: filepath.Join(dir, "log"), in: filepath.Join(dir, "in")}
+			t.Setenv("FAKEHAL_LOG", f.log)
+			t.Setenv("FAKEHAL_IN", f.in)
+			event := strings.Repeat("x", c.event-4) + "CMP1"
+			f.set("matchinfo "+event+" 3 300 2", "gamedata B")
+			b, err := Open(Options{Library: lib})
+			if err != nil {
+				t.Fatalf("Open: %v", err)
+			}
+			defer b.Close()
+			f.b = b
+			f.expect(c.init, "HAL_ObserveUserProgramStarting")
+			if b.Layout() != c.want {
+				t.Errorf("Layout %q, want %q", b.Layout(), c.want)
+			}
+			m, err := b.MatchInfo()
+			want := hal.MatchInfo{Event: event, Type: hal.MatchElimination, Number: 300, Replay: 2, GameMessage: "B"}
+			if err != nil || m != want {
+				t.Errorf("MatchInfo %+v, %v; want %+v", m, err, want)
+			}
+		})
+	}
+	dir := t.TempDir()
+	lib, err := fakehal.BuildLayout(dir, cc(), "2027", "between")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(Options{Library: lib, Checklist: "deploy/systemcore.md"})
+	oneLineWith(t, err, "cannot load "+lib+": it is a WPILib HAL of a layout frcd does not call",
+		"(it has HAL_GetMonotonicTime, HAL_GetBrownoutVoltage, HAL_SendProgramCrash; it lacks HAL_GetFPGATime, HAL_SetBrownoutVoltages)",
+		"v2027.0.0-alpha-6", "main at caf0fb2dcc")
 }
 
 func TestPowerAndBrownout2027(t *testing.T) {

@@ -34,13 +34,41 @@ var fakeio []byte
 // Library is the file name Build gives the fake.
 const Library = "libwpiHal.so"
 
+// Layouts are the 2027 fake's layouts, as BuildLayout takes them: "main"
+// (allwpilib main at caf0fb2dcc), "alpha-6" (tag v2027.0.0-alpha-6) and
+// "between" (main between allwpilib #8858 and #9238: a layout frcd
+// refuses). The 2026 fake has one, "".
+var Layouts = []string{"main", "alpha-6", "between"}
+
+var layoutFlags = map[string]string{"main": "", "alpha-6": "-DFAKEHAL_LAYOUT_ALPHA6", "between": "-DFAKEHAL_LAYOUT_BETWEEN"}
+
 // Build compiles the fake HAL of year ("2026" or "2027") with the C
 // compiler cc ("" is $FAKEHAL_CC, else cc) into dir/libwpiHal.so and
-// returns its path.
+// returns its path. The 2027 fake is of the layout $FAKEHAL_LAYOUT names
+// (Layouts; unset is "main").
 func Build(dir, cc, year string) (string, error) {
+	layout := ""
+	if year == "2027" {
+		layout = os.Getenv("FAKEHAL_LAYOUT")
+	}
+	return BuildLayout(dir, cc, year, layout)
+}
+
+// BuildLayout is Build of a given layout ("" is the year's default).
+func BuildLayout(dir, cc, year, layout string) (string, error) {
 	src := map[string][]byte{"2026": src2026, "2027": src2027}[year]
 	if src == nil {
 		return "", fmt.Errorf("fakehal: no fake HAL of year %q", year)
+	}
+	if layout == "" && year == "2027" {
+		layout = "main"
+	}
+	flag, ok := layoutFlags[layout]
+	if year == "2026" {
+		flag, ok = "", layout == ""
+	}
+	if !ok {
+		return "", fmt.Errorf("fakehal: no fake %s HAL of layout %q (FAKEHAL_LAYOUT: %s for 2027)", year, layout, strings.Join(Layouts, ", "))
 	}
 	if cc == "" {
 		cc = os.Getenv("FAKEHAL_CC")
@@ -56,7 +84,11 @@ func Build(dir, cc, year string) (string, error) {
 		return "", err
 	}
 	out := filepath.Join(dir, Library)
-	b, err := exec.Command(cc, "-shared", "-fPIC", "-Wall", "-Werror", "-O1", "-o", out, filepath.Join(dir, name)).CombinedOutput()
+	args := []string{"-shared", "-fPIC", "-Wall", "-Werror", "-O1", "-o", out}
+	if flag != "" {
+		args = append(args, flag)
+	}
+	b, err := exec.Command(cc, append(args, filepath.Join(dir, name))...).CombinedOutput()
 	if err != nil {
 		return "", fmt.Errorf("fakehal: %s %s: %v\n%s", cc, name, err, b)
 	}

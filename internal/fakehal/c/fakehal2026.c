@@ -25,8 +25,8 @@ typedef int32_t HAL_Handle;
 
 // ---- handles
 
-enum { K_PORT = 1, K_PWM, K_DIO, K_AI, K_AO, K_ENC, K_RELAY, K_DPWM, K_NKIND };
-static const int limit[K_NKIND] = {0, 255, 20, 26, 8, 2, 26, 8, 6};
+enum { K_PORT = 1, K_PWM, K_DIO, K_AI, K_AO, K_ENC, K_RELAY, K_DPWM, K_DUTY, K_NKIND };
+static const int limit[K_NKIND] = {0, 255, 20, 26, 8, 2, 26, 8, 6, 8};
 static int alloc[K_NKIND][256];
 
 static HAL_Handle mk(int kind, int idx) { return kind << 16 | idx; }
@@ -363,6 +363,64 @@ void HAL_SetDigitalPWMDutyCycle(HAL_Handle h, double duty, int32_t* status) {
 void HAL_SetDigitalPWMOutputChannel(HAL_Handle h, int32_t channel, int32_t* status) {
 	check("HAL_SetDigitalPWMOutputChannel", h, K_DPWM, status);
 	logf_("HAL_SetDigitalPWMOutputChannel h=%#x channel=%d", h, channel);
+}
+
+// ---- duty-cycle inputs: the FPGA's 8 counters (wpilibc DutyCycle.h:
+// "There are 8 of these in the roboRIO"), each routed from a DIO handle.
+// "pwmin CH HIGH PERIOD" is DIO channel CH's signal, µs; the FPGA's
+// frequency is whole Hz (DutyCycle.h: int32_t).
+
+#define NO_AVAILABLE_RESOURCES -1004
+static int duty_dio[8];
+
+HAL_Handle HAL_InitializeDutyCycle(HAL_Handle source, int32_t triggerType, int32_t* status) {
+	HAL_Handle h = 0;
+	if (!failed("HAL_InitializeDutyCycle", status)) {
+		if (!valid(source, K_DIO)) {
+			*status = HAL_HANDLE_ERROR;
+		} else {
+			*status = NO_AVAILABLE_RESOURCES;
+			for (int i = 0; i < limit[K_DUTY]; i++) {
+				if (!alloc[K_DUTY][i]) {
+					*status = 0;
+					h = take(K_DUTY, i, status);
+					duty_dio[i] = idx_of(source);
+					break;
+				}
+			}
+		}
+	}
+	logf_("HAL_InitializeDutyCycle source=%#x trigger=%d -> %#x status=%d", source, triggerType, h, *status);
+	return h;
+}
+
+void HAL_FreeDutyCycle(HAL_Handle h) { release("HAL_FreeDutyCycle", h, K_DUTY); }
+
+static void pwmin(HAL_Handle h, unsigned* high, unsigned* period) {
+	char key[32], v[64];
+	*high = *period = 0;
+	snprintf(key, sizeof key, "pwmin %d", duty_dio[idx_of(h)]);
+	if (in_find(key, v, sizeof v) && sscanf(v, "%u %u", high, period) == 2 && *high > *period) {
+		*high = *period;
+	}
+}
+
+int32_t HAL_GetDutyCycleFrequency(HAL_Handle h, int32_t* status) {
+	unsigned high, period;
+	if (check("HAL_GetDutyCycleFrequency", h, K_DUTY, status)) {
+		return 0;
+	}
+	pwmin(h, &high, &period);
+	return period == 0 ? 0 : (int32_t)(1000000 / period);
+}
+
+double HAL_GetDutyCycleOutput(HAL_Handle h, int32_t* status) {
+	unsigned high, period;
+	if (check("HAL_GetDutyCycleOutput", h, K_DUTY, status)) {
+		return 0;
+	}
+	pwmin(h, &high, &period);
+	return period == 0 ? 0.0 : (double)high / period;
 }
 
 // ---- analog

@@ -1,6 +1,16 @@
 // fakehal2027.c: a fake 2027 (Systemcore) libwpiHal.so for hal/wpihal's
-// tests with the systemcore tag, written from the 2027 headers (allwpilib
-// main at caf0fb2dcc, hal/src/main/native/include/wpi/hal/). It implements
+// tests with the systemcore tag, written from the 2027 headers
+// (hal/src/main/native/include/wpi/hal/) of the layout it is compiled for:
+//   (default)                 allwpilib main at caf0fb2dcc
+//   -DFAKEHAL_LAYOUT_ALPHA6   allwpilib tag v2027.0.0-alpha-6 (878da3d54c):
+//                             HAL_Initialize(timeout, mode), a 64-byte
+//                             eventName, HAL_GetBrownoutVoltage
+//   -DFAKEHAL_LAYOUT_BETWEEN  main between #8858 and #9238: main's structs
+//                             with alpha-6's brownout calls, a layout frcd
+//                             refuses
+// Each exports the symbols its layout's HAL does that frcd tells layouts
+// apart by (HAL_SendProgramCrash, HAL_SetBrownoutVoltages,
+// HAL_GetBrownoutVoltage). It implements
 // the HAL functions the backend calls with their 2027 signatures, logs
 // each call with its arguments to $FAKEHAL_LOG and plays a Driver Station
 // and Systemcore's SmartIO, IMU and battery from $FAKEHAL_IN (fakeio.h):
@@ -63,7 +73,11 @@ typedef struct HAL_JoystickButtons HAL_JoystickButtons;
 
 typedef int32_t HAL_MatchType;
 struct HAL_MatchInfo {
+#ifdef FAKEHAL_LAYOUT_ALPHA6
+	char eventName[64];
+#else
 	char eventName[65];
+#endif
 	HAL_MatchType matchType;
 	uint16_t matchNumber;
 	uint8_t replayNumber;
@@ -145,10 +159,42 @@ static void release(const char* name, HAL_Handle h, int kind) {
 
 // ---- base
 
+#ifdef FAKEHAL_LAYOUT_ALPHA6
+HAL_Bool HAL_Initialize(int32_t timeout, int32_t mode) {
+	logf_("HAL_Initialize timeout=%d mode=%d", timeout, mode);
+	return in_int("noinit", 0) ? 0 : 1;
+}
+#else
 HAL_Bool HAL_Initialize(void) {
 	logf_("HAL_Initialize");
 	return in_int("noinit", 0) ? 0 : 1;
 }
+#endif
+
+// The symbols that tell the layouts apart (frcd never calls them).
+struct WPI_String;
+#ifndef FAKEHAL_LAYOUT_ALPHA6
+int32_t HAL_SendProgramCrash(const struct WPI_String* details, const struct WPI_String* location,
+                             const struct WPI_String* callStack) {
+	(void)details, (void)location, (void)callStack;
+	return 0;
+}
+#endif
+#if defined(FAKEHAL_LAYOUT_ALPHA6) || defined(FAKEHAL_LAYOUT_BETWEEN)
+double HAL_GetBrownoutVoltage(int32_t* status) {
+	*status = 0;
+	return 6.75;
+}
+void HAL_SetBrownoutVoltage(double voltage, int32_t* status) {
+	(void)voltage;
+	*status = 0;
+}
+#else
+void HAL_SetBrownoutVoltages(double brownoutVoltage, double recoveryVoltage, int32_t* status) {
+	(void)brownoutVoltage, (void)recoveryVoltage;
+	*status = 0;
+}
+#endif
 
 void HAL_Shutdown(void) {
 	logf_("HAL_Shutdown");
@@ -232,7 +278,8 @@ int32_t HAL_GetMatchInfo(HAL_MatchInfo* info) {
 	if (in_find("matchinfo", v, sizeof v)) {
 		sscanf(v, "%127s %d %d %d", event, &type, &number, &replay);
 	}
-	memcpy(info->eventName, event, strlen(event) < 64 ? strlen(event) : 64); // NUL-terminated by the memset
+	size_t n = strlen(event) < sizeof info->eventName - 1 ? strlen(event) : sizeof info->eventName - 1;
+	memcpy(info->eventName, event, n); // NUL-terminated by the memset
 	info->matchType = type;
 	info->matchNumber = (uint16_t)number;
 	info->replayNumber = (uint8_t)replay;
