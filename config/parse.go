@@ -7,7 +7,6 @@ import (
 	"io"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -142,7 +141,7 @@ func (p *parser) parse(data []byte) bool {
 		if errors.Is(err, io.EOF) {
 			p.list.Errorf(start, "empty file: expected a `joints:` list of devices")
 		} else {
-			p.syntaxError(err)
+			p.syntaxError(data, err)
 		}
 		return false
 	}
@@ -150,7 +149,7 @@ func (p *parser) parse(data []byte) bool {
 	if err := dec.Decode(&extra); err == nil {
 		p.list.Errorf(p.pos(&extra), "a second YAML document: frcd reads one document per file")
 	} else if !errors.Is(err, io.EOF) {
-		p.syntaxError(err)
+		p.syntaxError(data, err)
 		return false
 	}
 	root := &doc
@@ -324,38 +323,6 @@ func (p *parser) simSection(n *yaml.Node) {
 			p.file.SimDrivetrain = d
 		}
 	})
-}
-
-func (p *parser) syntaxError(err error) {
-	msg := err.Error()
-	pos := diag.Pos{File: p.path, Line: 1, Col: 1}
-	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
-		msg = m[2]
-		if n, e := strconv.Atoi(m[1]); e == nil && n > 0 {
-			pos.Line = n
-			if parserError(msg) {
-				pos.Line++
-			}
-		}
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
-	}
-	p.list.Errorf(pos, "invalid YAML: %s", msg)
-}
-
-// parserError tells yaml.v3's parser errors from its scanner errors by
-// their text: yaml.v3 numbers a parser error's line from 0 (the line of the
-// construct that failed, e.g. the unclosed '{') and a scanner error's from
-// 1, and omits a line of 0 altogether.
-func parserError(msg string) bool {
-	if !strings.HasPrefix(msg, "did not find expected ") {
-		return false
-	}
-	switch strings.TrimPrefix(msg, "did not find expected ") {
-	case "alphabetic or numeric character", "whitespace or line break", "comment or line break":
-		return false // scanner errors
-	}
-	return true
 }
 
 // resolve follows aliases.
