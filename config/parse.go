@@ -42,6 +42,10 @@ type File struct {
 	Linux *Device
 	// NT4 is the `nt4:` section, with defaults when absent.
 	NT4 *Device
+	// HAL is the `hal:` key, the backend the robot runs on (hal.go), ""
+	// when absent; HALPos is where its value is.
+	HAL    string
+	HALPos diag.Pos
 	// Unreadable is set when the file could not be read whole (empty, not
 	// text, invalid YAML, no `joints:` list): cross-checks against it would
 	// only echo that one finding.
@@ -71,7 +75,7 @@ func (f *File) Names() []string {
 }
 
 // sections are the top-level keys of the file.
-var sections = []string{"joints", "loop", "controllers", "sim", "linux", "nt4"}
+var sections = []string{"joints", "loop", "controllers", "sim", "linux", "nt4", "hal"}
 
 // Parse decodes and checks a robot YAML file. It returns every finding at
 // once; f is never nil, and holds every entry that could be decoded. Parse
@@ -178,7 +182,7 @@ func (p *parser) parse(data []byte) bool {
 
 // sectionNodes are the top-level sections' values, nil when absent.
 type sectionNodes struct {
-	joints, controllers, loop, sim, linux, nt4 *yaml.Node
+	joints, controllers, loop, sim, linux, nt4, hal *yaml.Node
 }
 
 // sections finds the top-level sections of root, reporting unknown ones.
@@ -197,6 +201,8 @@ func (p *parser) sections(root *yaml.Node) (s sectionNodes) {
 			s.linux = v
 		case "nt4":
 			s.nt4 = v
+		case "hal":
+			s.hal = v
 		default:
 			if strings.HasPrefix(key, "x-") {
 				return // a place for YAML anchors, as in docker-compose files
@@ -214,6 +220,7 @@ func (p *parser) finish(s sectionNodes) {
 	p.simSection(s.sim)
 	p.file.Linux = p.section("linux", Linux, s.linux)
 	p.file.NT4 = p.section("nt4", NT4, s.nt4)
+	p.hal(s.hal)
 	p.resolveCANBuses()
 	p.checkFile()
 }

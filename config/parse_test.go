@@ -40,10 +40,14 @@ func TestParseRules(t *testing.T) {
 		{"top level list", "- a\n", []string{"r.yaml:1:1: error: the file must be a mapping with a `joints:` list, not a list"}},
 		{"no joints", "foo: 1\n", []string{
 			`r.yaml:1:1: error: no ` + "`joints:`" + ` list: every robot file lists its devices under ` + "`joints:`",
-			`r.yaml:1:1: error: unknown section "foo"; known sections: joints, loop, controllers, sim, linux, nt4`}},
+			`r.yaml:1:1: error: unknown section "foo"; known sections: joints, loop, controllers, sim, linux, nt4, hal`}},
 		{"misspelt section", "joint:\n  - {name: a, type: pdp, id: 0}\n", []string{
 			"r.yaml:1:1: error: no `joints:` list: every robot file lists its devices under `joints:`",
-			`r.yaml:1:1: error: unknown section "joint" (did you mean "joints"?); known sections: joints, loop, controllers, sim, linux, nt4`}},
+			`r.yaml:1:1: error: unknown section "joint" (did you mean "joints"?); known sections: joints, loop, controllers, sim, linux, nt4, hal`}},
+		{"hal", "hal: roborio\njoints: []\n", []string{"r.yaml:2:9: warning: `joints:` lists no devices"}},
+		{"hal not a name", "hal: [roborio]\njoints: []\n", []string{
+			"r.yaml:1:6: error: hal: want the name of the controller the robot runs on, such as roborio or systemcore, not a list",
+			"r.yaml:2:9: warning: `joints:` lists no devices"}},
 		{"joints not a list", "joints: 3\n", []string{"r.yaml:1:9: error: `joints:` must be a list of devices, not the integer 3"}},
 		{"empty list", "joints: []\n", []string{"r.yaml:1:9: warning: `joints:` lists no devices"}},
 		{"entry not a mapping", "joints:\n  - talon\n", []string{`r.yaml:2:5: error: device 1: must be a mapping like {name: ..., type: ...}, not the string "talon"`}},

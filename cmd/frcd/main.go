@@ -123,7 +123,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("validate", stderr)
 	asJSON := fs.Bool("json", false, "print the findings as JSON")
 	strict := fs.Bool("strict", false, "treat warnings as errors")
-	halName := fs.String("hal", "", "warn about each device this HAL cannot run: "+backendList())
+	halName := fs.String("hal", "", "warn about each device this HAL cannot run: "+backendList()+" (default: the YAML's hal:, if any)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: frcd validate [--json] [--strict] [--hal "+halChoices+"] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
@@ -138,6 +138,9 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	r, list, ioErr := robot.Load(urdfPath, yamlPath)
+	if r != nil {
+		be, known = fileHAL(r.Config, *halName, be, known, &list)
+	}
 	if r != nil && known {
 		devices.CheckBackend(r.Config, be.Name, be.Caps, be.Vendored, &list)
 		if be.Validate != nil {
@@ -162,6 +165,26 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// fileHAL is the backend validate checks for: --hal's when given (a note
+// when it overrides the file's `hal:`), else the file's `hal:`, which is
+// an error when no backend has that name.
+func fileHAL(c *config.File, flagHAL string, be backends.Backend, known bool, list *diag.List) (backends.Backend, bool) {
+	switch {
+	case c.HAL == "":
+		return be, known
+	case flagHAL != "":
+		if flagHAL != c.HAL {
+			list.Notef(c.HALPos, "--hal %s overrides the file's hal: %s", flagHAL, c.HAL)
+		}
+		return be, known
+	}
+	fb, ok := backends.Lookup(c.HAL)
+	if !ok {
+		list.Errorf(c.HALPos, "hal: unknown controller %q; want %s%s", c.HAL, backendList(), diag.DidYouMean(c.HAL, backends.Names()))
+	}
+	return fb, ok
 }
 
 // runDaemon is `frcd run`. SIGINT, SIGTERM and SIGHUP make every output
