@@ -45,11 +45,9 @@ Usage:
                           simulated HAL (--sim for short; it also serves WPILib's simulation
                           WebSocket protocol), on a Linux coprocessor, or on the roboRIO
 ` + deployUsage + canUsage + `  frcd validate [--json] [--strict] [--hal ` + halChoices + `] ROBOT.urdf ROBOT.yaml
-                          check a robot's files; every finding as file:line:col; with --hal, warn
-                          about each device that HAL cannot run
-` + migrateUsage + `  frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
-  frcd schema             print a JSON Schema of the robot YAML, for editors
-` + logUsage + `  frcd version            print the version
+                          check a robot's files; every finding as file:line:col; with --hal (or
+                          the YAML's hal:), warn about each device that HAL cannot run
+` + migrateUsage + describeUsage + schemaUsage + logUsage + `  frcd version            print the version
 
 ROS 1 arguments (from:=to, __ns:=, __name:=, _param:=value, ...) may follow run's, as roslaunch passes them.
 
@@ -384,8 +382,15 @@ func plural(n int, word string) string {
 	return word + "s"
 }
 
+const describeUsage = `  frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
+`
+
+const schemaUsage = `  frcd schema             print a JSON Schema of the robot YAML, for editors
+`
+
 func describe(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("describe", stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, "usage:\n"+describeUsage) }
 	names, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
@@ -412,6 +417,7 @@ func describe(args []string, stdout, stderr io.Writer) int {
 
 func schema(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("schema", stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, "usage:\n"+schemaUsage+"  frcd schema > frcd.schema.json\n") }
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
