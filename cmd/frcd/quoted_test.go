@@ -186,7 +186,8 @@ func rosEnv(t *testing.T) *tooltest.ROS {
 	return tooltest.NewROS(t, "http://127.0.0.1:"+strconv.Itoa(tooltest.FreePort(t)))
 }
 
-// The README's `make run` output is the competition robot's.
+// The README's `make run` output is the competition robot's, and so is
+// commands.md's status line.
 func TestREADMEQuotesTheBinary(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the daemon (-short)")
@@ -199,7 +200,14 @@ func TestREADMEQuotesTheBinary(t *testing.T) {
 	if len(quoted) < 3 {
 		t.Fatalf("README quotes %d output lines", len(quoted))
 	}
-	checkQuoted(t, "README.md", quoted, runQuoted(t, dir, rosEnv(t), nil))
+	lines := runQuoted(t, dir, rosEnv(t), nil)
+	checkQuoted(t, "README.md", quoted, lines)
+	// commands.md's status line is the competition robot's too.
+	status := quotedLines(t, "../../docs/commands.md", "t=")
+	if len(status) == 0 {
+		t.Fatal("commands.md quotes no status line")
+	}
+	checkQuoted(t, "docs/commands.md", status, lines)
 }
 
 // getting-started, followed as written.
