@@ -55,8 +55,9 @@ help: ## list the targets
 	@echo
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
+# DEPS_DONE=1: make test's later phases, after its deps phase.
 deps: ## install the system packages the tests need (check_urdf, ...), only when missing
-	@scripts/install-deps.sh
+	@[ -n "$(DEPS_DONE)" ] || scripts/install-deps.sh
 
 # A static binary (no cgo: Go's own DNS resolver and user lookup): it runs on
 # any Linux coprocessor, and starts a millisecond sooner without the dynamic
@@ -64,14 +65,29 @@ deps: ## install the system packages the tests need (check_urdf, ...), only when
 build: ## build bin/frcd for this machine
 	CGO_ENABLED=0 $(GO) build -trimpath -tags netgo,osusergo -ldflags "$(LDFLAGS)" -o bin/frcd ./cmd/frcd
 
-test: deps fmt-check vet rio rio-test systemcore systemcore-test ## install test deps, check formatting, vet, build and test the roboRIO and Systemcore binaries, run all tests with -race
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio ./hal/wpihal
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore ./hal/wpihal ./hal/systemcore
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags systemcore -run 'ExampleOnFakeHAL|AddressableLEDOnFakeHAL|ValidateSystemcore|SystemcoreDriverStationEndToEnd|ClockFault' ./cmd/frcd
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags ctre ./hal/ctre ./hal/linux
-	FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -tags roborio -run "OpenRoboRIO|RunRoboRIO|RoboRIOPose|ClockFault|DutyCycleEncoderOnRoboRIO" ./cmd/frcd
-	cd third_party/goroslib && FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...
+# Each phase says what it is and how long it took (scripts/phase.sh), and
+# the whole run its total.
+PHASE     := scripts/phase.sh
+SUBMAKE   := $(MAKE) --no-print-directory DEPS_DONE=1
+RACE_TEST := env FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1
+
+test: ## install test deps, check formatting, vet, build and test the roboRIO and Systemcore binaries, run all tests with -race; each phase with its time
+	@$(PHASE) --start
+	@$(PHASE) "deps: the packages the tests need" scripts/install-deps.sh
+	@$(PHASE) "fmt-check" $(SUBMAKE) fmt-check
+	@$(PHASE) "vet" $(SUBMAKE) vet
+	@$(PHASE) "rio: the roboRIO build" $(SUBMAKE) rio
+	@$(PHASE) "rio-test: its tests under qemu-arm" $(SUBMAKE) rio-test
+	@$(PHASE) "systemcore: the Systemcore build" $(SUBMAKE) systemcore
+	@$(PHASE) "systemcore-test: its tests under qemu-aarch64" $(SUBMAKE) systemcore-test
+	@$(PHASE) "race: every package's tests" $(RACE_TEST) ./...
+	@$(PHASE) "race: -tags roborio" $(RACE_TEST) -tags roborio ./hal/wpihal
+	@$(PHASE) "race: -tags systemcore" $(RACE_TEST) -tags systemcore ./hal/wpihal ./hal/systemcore
+	@$(PHASE) "race: -tags systemcore, cmd/frcd" $(RACE_TEST) -tags systemcore -run 'ExampleOnFakeHAL|AddressableLEDOnFakeHAL|ValidateSystemcore|SystemcoreDriverStationEndToEnd|ClockFault' ./cmd/frcd
+	@$(PHASE) "race: -tags ctre" $(RACE_TEST) -tags ctre ./hal/ctre ./hal/linux
+	@$(PHASE) "race: -tags roborio, cmd/frcd" $(RACE_TEST) -tags roborio -run "OpenRoboRIO|RunRoboRIO|RoboRIOPose|ClockFault|DutyCycleEncoderOnRoboRIO" ./cmd/frcd
+	@$(PHASE) "race: third_party/goroslib" sh -c 'cd third_party/goroslib && FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...'
+	@$(PHASE) --total
 
 deps-bench: ## install what make bench needs on top of deps (roscpp headers, valgrind), only when missing
 	@scripts/install-deps.sh --bench

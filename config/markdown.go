@@ -41,6 +41,7 @@ func Markdown() string {
 		fmt.Fprintf(&b, "### `%s`\n\n%s\n\n%s\n\n", t.Name, t.Summary, t.Doc)
 		mdKeys(&b, t)
 	}
+	fmt.Fprintf(&b, "### `hal`\n\n%s\n\n```yaml\nhal: roborio\n```\n\n", halDoc)
 	return b.String()
 }
 

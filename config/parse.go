@@ -7,7 +7,6 @@ import (
 	"io"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -43,6 +42,10 @@ type File struct {
 	Linux *Device
 	// NT4 is the `nt4:` section, with defaults when absent.
 	NT4 *Device
+	// HAL is the `hal:` key, the backend the robot runs on (hal.go), ""
+	// when absent; HALPos is where its value is.
+	HAL    string
+	HALPos diag.Pos
 	// Unreadable is set when the file could not be read whole (empty, not
 	// text, invalid YAML, no `joints:` list): cross-checks against it would
 	// only echo that one finding.
@@ -72,7 +75,7 @@ func (f *File) Names() []string {
 }
 
 // sections are the top-level keys of the file.
-var sections = []string{"joints", "loop", "controllers", "sim", "linux", "nt4"}
+var sections = []string{"joints", "loop", "controllers", "sim", "linux", "nt4", "hal"}
 
 // Parse decodes and checks a robot YAML file. It returns every finding at
 // once; f is never nil, and holds every entry that could be decoded. Parse
@@ -142,7 +145,7 @@ func (p *parser) parse(data []byte) bool {
 		if errors.Is(err, io.EOF) {
 			p.list.Errorf(start, "empty file: expected a `joints:` list of devices")
 		} else {
-			p.syntaxError(err)
+			p.syntaxError(data, err)
 		}
 		return false
 	}
@@ -150,7 +153,7 @@ func (p *parser) parse(data []byte) bool {
 	if err := dec.Decode(&extra); err == nil {
 		p.list.Errorf(p.pos(&extra), "a second YAML document: frcd reads one document per file")
 	} else if !errors.Is(err, io.EOF) {
-		p.syntaxError(err)
+		p.syntaxError(data, err)
 		return false
 	}
 	root := &doc
@@ -179,7 +182,7 @@ func (p *parser) parse(data []byte) bool {
 
 // sectionNodes are the top-level sections' values, nil when absent.
 type sectionNodes struct {
-	joints, controllers, loop, sim, linux, nt4 *yaml.Node
+	joints, controllers, loop, sim, linux, nt4, hal *yaml.Node
 }
 
 // sections finds the top-level sections of root, reporting unknown ones.
@@ -198,6 +201,8 @@ func (p *parser) sections(root *yaml.Node) (s sectionNodes) {
 			s.linux = v
 		case "nt4":
 			s.nt4 = v
+		case "hal":
+			s.hal = v
 		default:
 			if strings.HasPrefix(key, "x-") {
 				return // a place for YAML anchors, as in docker-compose files
@@ -215,6 +220,7 @@ func (p *parser) finish(s sectionNodes) {
 	p.simSection(s.sim)
 	p.file.Linux = p.section("linux", Linux, s.linux)
 	p.file.NT4 = p.section("nt4", NT4, s.nt4)
+	p.hal(s.hal)
 	p.resolveCANBuses()
 	p.checkFile()
 }
@@ -324,38 +330,6 @@ func (p *parser) simSection(n *yaml.Node) {
 			p.file.SimDrivetrain = d
 		}
 	})
-}
-
-func (p *parser) syntaxError(err error) {
-	msg := err.Error()
-	pos := diag.Pos{File: p.path, Line: 1, Col: 1}
-	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
-		msg = m[2]
-		if n, e := strconv.Atoi(m[1]); e == nil && n > 0 {
-			pos.Line = n
-			if parserError(msg) {
-				pos.Line++
-			}
-		}
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
-	}
-	p.list.Errorf(pos, "invalid YAML: %s", msg)
-}
-
-// parserError tells yaml.v3's parser errors from its scanner errors by
-// their text: yaml.v3 numbers a parser error's line from 0 (the line of the
-// construct that failed, e.g. the unclosed '{') and a scanner error's from
-// 1, and omits a line of 0 altogether.
-func parserError(msg string) bool {
-	if !strings.HasPrefix(msg, "did not find expected ") {
-		return false
-	}
-	switch strings.TrimPrefix(msg, "did not find expected ") {
-	case "alphabetic or numeric character", "whitespace or line break", "comment or line break":
-		return false // scanner errors
-	}
-	return true
 }
 
 // resolve follows aliases.

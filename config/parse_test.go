@@ -29,14 +29,25 @@ func TestParseRules(t *testing.T) {
 		{"only comments", "# nothing\n", []string{"r.yaml:1:1: error: empty file: expected a `joints:` list of devices"}},
 		{"binary", "joints:\x00\x01", []string{"r.yaml:1:1: error: not a text file: a robot YAML file is UTF-8 text"}},
 		{"bad utf8", "joints: \xff\n", []string{"r.yaml:1:1: error: not a text file: a robot YAML file is UTF-8 text"}},
-		{"syntax", "joints:\n  - {name: a, type: talon\n", []string{"r.yaml:2:1: error: invalid YAML: did not find expected ',' or '}'"}},
+		{"syntax", "joints:\n  - {name: a, type: talon\n", []string{"r.yaml:2:3: error: invalid YAML: did not find expected ',' or '}' (a '{' or '[' from here on is not closed)"}},
+		// yaml.v3 names the line where the entry starts (2); the mistake is on 4.
+		{"indented too little", "joints:\n  - name: a\n    type: pdp\n   id: 0\n", []string{"r.yaml:4:4: error: invalid YAML: did not find expected '-' indicator (check this line's indentation against the lines above)"}},
+		{"indented too much", "joints:\n  - name: a\n    type: pdp\n      id: 0\n", []string{"r.yaml:4:9: error: invalid YAML: mapping values are not allowed in this context (a `key:` where a value goes on: check the indentation, or quote a value holding \": \")"}},
+		{"a value with a colon", "joints:\n  - name: a\n    type: pdp id: 0\n", []string{"r.yaml:3:17: error: invalid YAML: mapping values are not allowed in this context (a `key:` where a value goes on: check the indentation, or quote a value holding \": \")"}},
+		{"tab", "joints:\n  - name: a\n\ttype: pdp\n", []string{"r.yaml:3:1: error: invalid YAML: a tab character at 3:1; YAML indents with spaces"}},
+		{"tab after spaces", "joints:\n  - name: a\n  \t  type: pdp\n", []string{"r.yaml:3:3: error: invalid YAML: a tab character at 3:3; YAML indents with spaces"}},
+		{"control character in a comment", "joints:\n  - {name: a, type: pdp, id: 0} # \x01\n", []string{"r.yaml:2:35: error: invalid YAML: a control character (U+0001) at 2:35; YAML allows tabs, line breaks and printable characters only"}},
 		{"top level list", "- a\n", []string{"r.yaml:1:1: error: the file must be a mapping with a `joints:` list, not a list"}},
 		{"no joints", "foo: 1\n", []string{
 			`r.yaml:1:1: error: no ` + "`joints:`" + ` list: every robot file lists its devices under ` + "`joints:`",
-			`r.yaml:1:1: error: unknown section "foo"; known sections: joints, loop, controllers, sim, linux, nt4`}},
+			`r.yaml:1:1: error: unknown section "foo"; known sections: joints, loop, controllers, sim, linux, nt4, hal`}},
 		{"misspelt section", "joint:\n  - {name: a, type: pdp, id: 0}\n", []string{
 			"r.yaml:1:1: error: no `joints:` list: every robot file lists its devices under `joints:`",
-			`r.yaml:1:1: error: unknown section "joint" (did you mean "joints"?); known sections: joints, loop, controllers, sim, linux, nt4`}},
+			`r.yaml:1:1: error: unknown section "joint" (did you mean "joints"?); known sections: joints, loop, controllers, sim, linux, nt4, hal`}},
+		{"hal", "hal: roborio\njoints: []\n", []string{"r.yaml:2:9: warning: `joints:` lists no devices"}},
+		{"hal not a name", "hal: [roborio]\njoints: []\n", []string{
+			"r.yaml:1:6: error: hal: want the name of the controller the robot runs on, such as roborio or systemcore, not a list",
+			"r.yaml:2:9: warning: `joints:` lists no devices"}},
 		{"joints not a list", "joints: 3\n", []string{"r.yaml:1:9: error: `joints:` must be a list of devices, not the integer 3"}},
 		{"empty list", "joints: []\n", []string{"r.yaml:1:9: warning: `joints:` lists no devices"}},
 		{"entry not a mapping", "joints:\n  - talon\n", []string{`r.yaml:2:5: error: device 1: must be a mapping like {name: ..., type: ...}, not the string "talon"`}},

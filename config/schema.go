@@ -100,6 +100,7 @@ func Schema() ([]byte, error) {
 			"sim":   simSchema(),
 			"linux": entrySchema(Linux, false, false),
 			"nt4":   entrySchema(NT4, false, false),
+			"hal":   map[string]any{"type": "string", "minLength": 1, "description": halDoc},
 		},
 		"definitions": defs,
 	}

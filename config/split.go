@@ -117,15 +117,18 @@ func splitJoints(data []byte) (s jointsSplit, ok bool) {
 	}
 	cur.end = listEnd
 	s.indent = indent
-	// The rest: `joints: []` on the list's first line, the list's other
-	// lines empty, so that every other line keeps its number.
+	// The rest: `joints: []` on the list's first line, with that line's
+	// comment (YAML refuses a control character in a comment too), the
+	// list's other lines empty, so that every other line keeps its number.
 	lines := bytes.Count(data[jointsStart:listEnd], []byte("\n"))
 	if lines == 0 {
 		return s, false
 	}
-	rest := make([]byte, 0, len(data)-(listEnd-jointsStart)+lines+16)
+	comment := data[jointsStart+len("joints:") : jointsEnd(data, jointsStart)-1]
+	rest := make([]byte, 0, len(data)-(listEnd-jointsStart)+len(comment)+lines+16)
 	rest = append(rest, data[:jointsStart]...)
 	rest = append(rest, "joints: []"...)
+	rest = append(rest, comment...)
 	for range lines {
 		rest = append(rest, '\n')
 	}

@@ -594,6 +594,7 @@ func (d *Daemon) StatusLine() string {
 	line := fmt.Sprintf("t=%.1fs %s cycles=%d period mean=%s max=%s jitter p99<=%s overruns=%d busy p99<=%s joints=%d/%d refused=%d stale=%d blocked=%d errors=%d %s rt=%s",
 		s.Now.Seconds(), state, st.Cycles, fmtDur(st.Period.Mean()), fmtDur(st.Period.Max), fmtDur(st.Jitter.Quantile(0.99)),
 		st.Overruns, fmtDur(st.Busy.Quantile(0.99)), measured, len(s.Joints), st.Refused+s.Refused, st.Stale, st.Blocked, st.DeviceErrors, battery, rt)
+	line += errorCause(s.Devices)
 	if down := d.Down(); len(down) > 0 {
 		names := make([]string, 0, len(down))
 		for part := range down {
@@ -603,6 +604,39 @@ func (d *Daemon) StatusLine() string {
 		line += " down: " + strings.Join(names, ", ")
 	}
 	return line
+}
+
+// errorCause says what errors= counts, so that the status line explains
+// it without /diagnostics: the device with the most failed reads and
+// writes, its count and last error, whether it is failing still or ok now,
+// and how many other devices failed. "" when none did.
+func errorCause(devs []control.DeviceSample) string {
+	worst, others := -1, 0
+	for i, dv := range devs {
+		if dv.Errors == 0 || dv.LastErr == nil {
+			continue
+		}
+		if worst < 0 || dv.Errors > devs[worst].Errors {
+			worst = i
+		}
+		others++
+	}
+	if worst < 0 {
+		return ""
+	}
+	dv := devs[worst]
+	now := "failing"
+	if dv.OK {
+		now = "ok now"
+	}
+	cause := fmt.Sprintf(" errors: %s %d (%s; last: %v)", dv.Name, dv.Errors, now, dv.LastErr)
+	switch {
+	case others == 2:
+		cause += " and 1 other device"
+	case others > 2:
+		cause += fmt.Sprintf(" and %d other devices", others-1)
+	}
+	return cause
 }
 
 func fmtDur(d time.Duration) string {

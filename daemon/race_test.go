@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"sync"
@@ -66,5 +67,40 @@ func TestDeviceErrorsAreImmutable(t *testing.T) {
 	wg.Wait()
 	if !strings.Contains(msg, "left_rear_wheel_joint") {
 		t.Errorf("the silenced motor's last error: %q", msg)
+	}
+}
+
+// The status line names what errors= counts: the device with the most
+// errors, its count, whether it is failing still, and its last error; a
+// robot without errors has no such part.
+func TestStatusLineNamesErrors(t *testing.T) {
+	d := exampleDaemon(t, "competition", "")
+	for i := 0; i < 30; i++ {
+		d.Step()
+	}
+	if line := d.StatusLine(); !strings.Contains(line, " errors=0 ") || strings.Contains(line, " errors: ") {
+		t.Fatalf("before: %s", line)
+	}
+	if err := d.Sim.SetCANSilent("left_rear_wheel_joint", true); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 50; i++ {
+		d.Step()
+	}
+	snap := d.Loop.NewSnapshot()
+	d.Loop.ReadSnapshot(snap)
+	var last string
+	var n uint64
+	for _, dv := range snap.Devices {
+		if dv.Name == "left_rear_wheel_joint" && dv.LastErr != nil {
+			last, n = dv.LastErr.Error(), dv.Errors
+		}
+	}
+	if n == 0 {
+		t.Fatal("the silenced motor has no errors")
+	}
+	want := fmt.Sprintf(" errors: left_rear_wheel_joint %d (failing; last: %s)", n, last)
+	if line := d.StatusLine(); !strings.Contains(line, want) {
+		t.Errorf("status line lacks %q:\n%s", want, line)
 	}
 }

@@ -38,6 +38,15 @@ var dutyCycleEncoderType = &config.Type{
 			Doc: "Below this frequency the sensor counts as unplugged (WPILib's connected threshold)."},
 		config.JointKey,
 	},
+	Check: func(d *config.Device, c *config.Checker) {
+		// A reading is 0 to full_range: a zero beyond it is most often
+		// written in degrees (180 for half a turn).
+		full, zero := math.Abs(d.Float("full_range")), d.Float("expected_zero")
+		if d.Has("expected_zero") && (zero < -full || zero > full) {
+			c.Warnf(d.ValuePos("expected_zero"), "%s: expected_zero %g is beyond the sensor's range 0..%.4g (full_range); it is in full_range's units (rad for 2π a turn), not degrees: %g° is expected_zero: %.4g",
+				d, zero, full, zero, zero*math.Pi/180)
+		}
+	},
 	Facts: config.Facts{Joint: config.RateSource},
 }
 

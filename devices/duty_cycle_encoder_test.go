@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
 )
@@ -75,5 +76,30 @@ func TestDutyCycleEncoderNegativeRange(t *testing.T) {
 	r.cycle()
 	if rate := state[interfaces.RateState](r, "lift", interfaces.Rate); !approx(rate.State, -0.05, 1e-12) {
 		t.Errorf("duty 0.25 of -0.2 m: %v", rate.State)
+	}
+}
+
+// An expected_zero beyond 0..full_range is most often in degrees: validate
+// warns at its value, naming the radians it meant; one within the range,
+// or of a sensor whose full_range is in metres, is quiet.
+func TestDutyCycleEncoderZeroInDegrees(t *testing.T) {
+	for _, tc := range []struct {
+		yaml, want string
+	}{
+		{"joints:\n  - {name: arm, type: duty_cycle_encoder, dio_channel: 3, expected_zero: 180}\n",
+			`robot.yaml:2:74: warning: duty_cycle_encoder "arm": expected_zero 180 is beyond the sensor's range 0..6.283 (full_range); it is in full_range's units (rad for 2π a turn), not degrees: 180° is expected_zero: 3.142`},
+		{"joints:\n  - {name: arm, type: duty_cycle_encoder, dio_channel: 3, expected_zero: -7}\n",
+			`robot.yaml:2:74: warning: duty_cycle_encoder "arm": expected_zero -7 is beyond the sensor's range 0..6.283 (full_range); it is in full_range's units (rad for 2π a turn), not degrees: -7° is expected_zero: -0.1222`},
+		{"joints:\n  - {name: arm, type: duty_cycle_encoder, dio_channel: 3, expected_zero: 3.1}\n", ""},
+		{"joints:\n  - {name: lift, type: duty_cycle_encoder, dio_channel: 3, full_range: 0.2, expected_zero: 0.15}\n", ""},
+	} {
+		_, list := config.Parse("robot.yaml", []byte(tc.yaml))
+		got := ""
+		for _, f := range list {
+			got += f.String()
+		}
+		if got != tc.want {
+			t.Errorf("%q:\n got %s\nwant %s", tc.yaml, got, tc.want)
+		}
 	}
 }

@@ -128,6 +128,15 @@ test/nt4/node_modules/ntcore-ts-client/package.json test/nt4
 test/rtps/node_modules/@foxglove/rtps/package.json test/rtps
 '
 
+# For its own test (cmd/frcd TestInstallDepsLeavesNoService) only: a tree
+# standing for / (its etc/ and usr/sbin/, written without sudo) and a table
+# standing for DEPS.
+sysroot=${INSTALL_DEPS_SYSROOT-}
+if [ -n "${INSTALL_DEPS_TABLE-}" ]; then
+	DEPS=$INSTALL_DEPS_TABLE
+	NPM_DEPS=''
+fi
+
 prog=install-deps
 die() {
 	echo "$prog: $*" >&2
@@ -155,10 +164,21 @@ esac
 
 # Collect the packages to install, each once, with what each is for
 # (parallel arrays rather than an associative one, so macOS's bash 3.2 copes).
+# Why a package is needed is the first line of the comment above its group.
 missing_pkgs=()
 missing_for=()
+missing_why=()
+why='' comment=0
 while read -r what pkg rest; do
-	case $what in '' | '#'*) continue ;; esac
+	case $what in
+	'#'*)
+		[ "$comment" = 1 ] || why=$(printf '%s %s %s' "${what#\#}" "$pkg" "$rest" | sed 's/^ *//; s/ *$//')
+		comment=1
+		continue
+		;;
+	'') continue ;;
+	esac
+	comment=0
 	[ -n "$pkg" ] && [ -z "$rest" ] || die "bad table line: '$what $pkg $rest'"
 	present "$what" && continue
 	i=0
@@ -168,6 +188,7 @@ while read -r what pkg rest; do
 	if [ $i -eq ${#missing_pkgs[@]} ]; then
 		missing_pkgs[i]=$pkg
 		missing_for[i]=$what
+		missing_why[i]=$why
 	else
 		missing_for[i]="${missing_for[$i]} $what"
 	fi
@@ -223,7 +244,7 @@ command -v apt-get >/dev/null 2>&1 ||
 	die "cannot install $need: apt-get not found (this script supports Debian/Ubuntu only); install them by hand"
 
 as_root=()
-if [ "$(id -u)" -ne 0 ]; then
+if [ -z "$sysroot" ] && [ "$(id -u)" -ne 0 ]; then
 	command -v sudo >/dev/null 2>&1 ||
 		die "cannot install $need: not root and sudo not found; run as root: apt-get install $need"
 	if [ -t 0 ]; then
@@ -238,8 +259,75 @@ run_apt() {
 		apt-get -q -y -o Dpkg::Use-Pty=0 -o DPkg::Lock::Timeout=600 "$@" </dev/null >>"$log" 2>&1
 }
 
+# What is installed, and why, before apt's long quiet minutes (its output
+# goes to the log, shown on failure).
+echo "$prog: installing ${#missing_pkgs[@]} Debian package(s) the tests need, with apt-get (output in $log):"
+for i in "${!missing_pkgs[@]}"; do
+	echo "$prog:   ${missing_pkgs[$i]}: ${missing_why[$i]}"
+done
+
+# Leave the machine as found: no package may start or enable a system
+# service (openssh-server would leave sshd listening on port 22; the tests
+# run their own servers as their children, on temporary ports with
+# temporary keys). policy-rc.d (Debian's invoke-rc.d policy, honoured by
+# deb-systemd-invoke too) refuses every start during the install; every
+# service link the install adds is disabled again after it.
+service_links() {
+	local d dirs=()
+	for d in systemd/system rc0.d rc1.d rc2.d rc3.d rc4.d rc5.d rc6.d rcS.d; do
+		dirs+=("$sysroot/etc/$d")
+	done
+	{ find "${dirs[@]}" -maxdepth 2 -type l 2>/dev/null || true; } | sort
+}
+links_before=$(service_links)
+policy=$sysroot/usr/sbin/policy-rc.d
+own_policy=0
+if [ ! -e "$policy" ]; then
+	printf '#!/bin/sh\n# scripts/install-deps.sh: no service starts while it installs\nexit 101\n' |
+		${as_root[@]+"${as_root[@]}"} sh -c "cat >$policy && chmod 0755 $policy" && own_policy=1
+fi
+remove_policy() {
+	[ "$own_policy" = 1 ] && ${as_root[@]+"${as_root[@]}"} rm -f "$policy"
+	own_policy=0
+}
+trap 'remove_policy; rm -f "$log"' EXIT
+
+# disable_new_services disables every service link the install added.
+disable_new_services() {
+	local link name
+	comm -13 <(printf '%s\n' "$links_before") <(service_links) | while read -r link; do
+		[ -n "$link" ] && [ -L "$link" ] || continue
+		name=$(basename "$link")
+		case ${link#"$sysroot"} in
+		/etc/systemd/system/*)
+			case $name in *.service | *.socket | *.timer | *.path) ;; *) continue ;; esac
+			if [ -n "$sysroot" ]; then
+				systemctl --root="$sysroot" disable "$name" >>"$log" 2>&1 || true
+			elif [ -d /run/systemd/system ]; then
+				${as_root[@]+"${as_root[@]}"} systemctl disable --now "$name" >>"$log" 2>&1 || true
+			else
+				${as_root[@]+"${as_root[@]}"} systemctl disable "$name" >>"$log" 2>&1 || true
+			fi
+			if [ -L "$link" ]; then ${as_root[@]+"${as_root[@]}"} rm -f "$link"; fi
+			;;
+		/etc/rc*.d/S*)
+			name=${name#S[0-9][0-9]}
+			if [ -n "$sysroot" ]; then
+				mv "$link" "$(dirname "$link")/K01$name"
+			else
+				${as_root[@]+"${as_root[@]}"} update-rc.d "$name" disable >>"$log" 2>&1 || ${as_root[@]+"${as_root[@]}"} rm -f "$link"
+			fi
+			;;
+		*) continue ;;
+		esac
+		echo "$prog: $name: a system service the install enabled, disabled again (nothing is left running)"
+	done
+}
+
 run_apt update || fail "apt-get update failed (needed to install $need)"
-run_apt install --no-install-recommends "${missing_pkgs[@]}" || fail "apt-get install $need failed"
+run_apt install --no-install-recommends "${missing_pkgs[@]}" || { disable_new_services; fail "apt-get install $need failed"; }
+disable_new_services
+remove_policy
 
 for i in "${!missing_pkgs[@]}"; do
 	for what in ${missing_for[$i]}; do

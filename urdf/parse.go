@@ -529,7 +529,44 @@ func (b *builder) limit(subj string, j *Joint, n *node) *Limit {
 		}
 		b.l.Errorf(pos, "%s: <limit> lower %g is greater than upper %g", subj, lim.Lower, lim.Upper)
 	}
+	if j.Type == Revolute {
+		b.degrees(subj, n, lim, lower, upper, velocity)
+	}
 	return lim
+}
+
+// A revolute joint's limits and velocity look like degrees rather than
+// radians when a limit is beyond two turns either way (an arm's -17..103;
+// a robot arm's ±400° wrist is ±6.98 rad, inside), or the velocity is
+// more than 30 turns a second but at most 10 turns a second read as
+// degrees (an arm's 230°/s written as 230 rad/s; the placeholders 100,
+// 10000 and 50000 of real URDFs pass). A joint that turns so far or so
+// fast is continuous, as a wheel or a flywheel.
+const (
+	degreeTurn     = 4 * math.Pi
+	degreeSpeed    = 30 * 2 * math.Pi
+	degreeSpeedMax = 10 * 360
+)
+
+// degrees warns of a revolute joint's limits and velocity that look like
+// degrees, with the radians they would be.
+func (b *builder) degrees(subj string, n *node, lim *Limit, lower, upper, velocity *attr) {
+	rad := func(v float64) float64 { return v * math.Pi / 180 }
+	if math.Abs(lim.Lower) > degreeTurn || math.Abs(lim.Upper) > degreeTurn {
+		pos := b.at(n.off)
+		switch {
+		case math.Abs(lim.Lower) > degreeTurn && lower != nil:
+			pos = b.at(lower.off)
+		case upper != nil:
+			pos = b.at(upper.off)
+		}
+		b.l.Warnf(pos, `%s: <limit> lower %g, upper %g are beyond two turns (±%.4g rad): URDF limits are in radians, so these look like degrees; in radians write lower="%.4g" upper="%.4g"`,
+			subj, lim.Lower, lim.Upper, degreeTurn, rad(lim.Lower), rad(lim.Upper))
+	}
+	if velocity != nil && lim.Velocity > degreeSpeed && lim.Velocity <= degreeSpeedMax {
+		b.l.Warnf(b.at(velocity.off), `%s: <limit> velocity %g rad/s is more than 30 turns a second for a joint with limits: URDF velocities are in rad/s, so this looks like degrees a second; in rad/s write velocity="%.4g"`,
+			subj, lim.Velocity, rad(lim.Velocity))
+	}
 }
 
 // sensor reads a <sensor> and registers its name.

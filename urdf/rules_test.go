@@ -177,6 +177,16 @@ func TestRules(t *testing.T) {
 			[]finding{E(`lower=`, `joint "j": <limit> lower 0.5 is greater than upper 0.1`)}},
 		{"limit upper below default lower", wrap(`  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><limit upper="-1" effort="1" velocity="1"/></joint>`),
 			[]finding{E(`upper=`, `joint "j": <limit> lower 0 is greater than upper -1`)}},
+		{"limits and velocity in degrees", wrap(`  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><limit lower="-17" upper="103" effort="1" velocity="230"/></joint>`),
+			[]finding{
+				W(`lower=`, `joint "j": <limit> lower -17, upper 103 are beyond two turns (±12.57 rad): URDF limits are in radians, so these look like degrees; in radians write lower="-0.2967" upper="1.798"`),
+				W(`velocity=`, `joint "j": <limit> velocity 230 rad/s is more than 30 turns a second for a joint with limits: URDF velocities are in rad/s, so this looks like degrees a second; in rad/s write velocity="4.014"`),
+			}},
+		{"upper in degrees", wrap(`  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><limit lower="0" upper="90" effort="1" velocity="6"/></joint>`),
+			[]finding{W(`upper=`, `joint "j": <limit> lower 0, upper 90 are beyond two turns (±12.57 rad): URDF limits are in radians, so these look like degrees; in radians write lower="0" upper="1.571"`)}},
+		{"radians within a turn", wrap(`  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><limit lower="-6.2" upper="12.5" effort="1" velocity="100"/></joint>`), nil},
+		{"a placeholder velocity", wrap(`  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><limit lower="-1" upper="1" effort="1" velocity="50000"/></joint>`), nil},
+		{"a prismatic joint in metres", wrap(`  <joint name="j" type="prismatic"><parent link="base"/><child link="arm"/><limit lower="0" upper="12" effort="1" velocity="100"/></joint>`), nil},
 		{"continuous ignores lower and upper", wrap(`  <joint name="j" type="continuous"><parent link="base"/><child link="arm"/><limit lower="1" upper="-1" effort="1" velocity="1"/></joint>`), nil},
 		{"negative effort and velocity", wrap(`  <joint name="j" type="continuous"><parent link="base"/><child link="arm"/><limit effort="-1" velocity="-2.5"/></joint>`),
 			[]finding{

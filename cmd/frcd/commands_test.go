@@ -148,3 +148,124 @@ func TestInstallDepsTables(t *testing.T) {
 		t.Fatalf("install-deps.sh --check: exit %d\n%s", code, out)
 	}
 }
+
+// scripts/install-deps.sh leaves the machine as it found it: it says what
+// it installs and why before apt runs; no service may start during the
+// install (a policy-rc.d of its own, removed after); each service link the
+// install adds (a systemd unit, a SysV start link: openssh-server's ssh)
+// is disabled again, and those that were there stay. On a tree standing
+// for / with a fake apt-get that installs a package enabling a service.
+func TestInstallDepsLeavesNoService(t *testing.T) {
+	tooltest.Require(t, tooltest.Tool{Name: "bash", Package: "bash"})
+	tmp := t.TempDir()
+	root, fake := filepath.Join(tmp, "root"), filepath.Join(tmp, "bin")
+	wants := filepath.Join(root, "etc/systemd/system/multi-user.target.wants")
+	for _, d := range []string{wants, filepath.Join(root, "etc/rc2.d"), filepath.Join(root, "usr/sbin"), fake} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("/lib/systemd/system/old.service", filepath.Join(wants, "old.service")); err != nil {
+		t.Fatal(err)
+	}
+	tool := filepath.Join(tmp, "fake-tool")
+	scripts := map[string]string{
+		// install: record whether the policy refuses starts, then do what
+		// openssh-server's postinst does: enable the unit, its alias and
+		// its SysV links, and install the tool
+		"apt-get": `#!/bin/sh
+case " $* " in *" install "*) ;; *) exit 0 ;; esac
+"` + root + `/usr/sbin/policy-rc.d" ssh start; echo "policy $?" >"` + tmp + `/policy"
+ln -s /lib/systemd/system/fakesshd.service "` + wants + `/fakesshd.service"
+ln -s /lib/systemd/system/fakesshd.service "` + root + `/etc/systemd/system/fakesshd-alias.service"
+ln -s ../init.d/fakesshd "` + root + `/etc/rc2.d/S01fakesshd"
+touch "` + tool + `"
+`,
+		// disable: what systemctl --root does for a unit with an alias
+		"systemctl": `#!/bin/sh
+[ "$1" = "--root=` + root + `" ] && [ "$2" = disable ] || exit 1
+rm -f "` + wants + `/$3" "` + root + `/etc/systemd/system/fakesshd-alias.service"
+`,
+	}
+	for name, text := range scripts {
+		if err := os.WriteFile(filepath.Join(fake, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("bash", "../../scripts/install-deps.sh")
+	cmd.Env = append(os.Environ(), "PATH="+fake+":"+os.Getenv("PATH"), "INSTALL_DEPS_SYSROOT="+root,
+		"INSTALL_DEPS_TABLE=\n# a fake SSH server, for this test\n# (a second comment line)\n"+tool+" fake-sshd\n")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("install-deps.sh: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"install-deps: installing 1 Debian package(s) the tests need, with apt-get (output in ",
+		"install-deps:   fake-sshd: a fake SSH server, for this test\n",
+		"install-deps: fakesshd.service: a system service the install enabled, disabled again (nothing is left running)\n",
+		"install-deps: fakesshd: a system service the install enabled, disabled again (nothing is left running)\n",
+		"install-deps: installed fake-sshd (for " + tool + ")\n",
+	} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(tmp, "policy")); string(b) != "policy 101\n" {
+		t.Errorf("during the install the policy said %q, want 101 (no service starts)", b)
+	}
+	links, _ := filepath.Glob(filepath.Join(root, "etc/*/*"))
+	more, _ := filepath.Glob(filepath.Join(root, "etc/systemd/system/*/*"))
+	var left []string
+	for _, l := range append(links, more...) {
+		if fi, err := os.Lstat(l); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			rel, _ := filepath.Rel(root, l)
+			left = append(left, rel)
+		}
+	}
+	want := []string{"etc/rc2.d/K01fakesshd", "etc/systemd/system/multi-user.target.wants/old.service"}
+	if strings.Join(left, " ") != strings.Join(want, " ") {
+		t.Errorf("service links after: %v, want %v", left, want)
+	}
+	if _, err := os.Lstat(filepath.Join(root, "usr/sbin/policy-rc.d")); !os.IsNotExist(err) {
+		t.Errorf("the policy-rc.d of the install is left: %v", err)
+	}
+}
+
+// scripts/phase.sh, make test's phases: each says its name, passes its
+// command's output and exit status through, and ends with its time;
+// --total gives the time since --start.
+func TestPhaseTimes(t *testing.T) {
+	tooltest.Require(t, tooltest.Tool{Name: "bash", Package: "bash"})
+	env := append(os.Environ(), "PHASE_START_FILE="+filepath.Join(t.TempDir(), "start"))
+	phase := func(args ...string) (string, int) {
+		cmd := exec.Command("bash", append([]string{"../../scripts/phase.sh"}, args...)...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if e, ok := err.(*exec.ExitError); ok {
+			code = e.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
+	}
+	if out, code := phase("--start"); code != 0 || out != "" {
+		t.Fatalf("--start: exit %d, %q", code, out)
+	}
+	took := `(\d+\.\d s|\d+ min \d\d s)`
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"vet", "echo", "checked"}, 0, `^== vet\nchecked\n== vet: ok in ` + took + `\n$`},
+		{[]string{"race: tests", "sh", "-c", "echo broke >&2; exit 3"}, 3, `^== race: tests\nbroke\n== race: tests: FAILED \(exit 3\) after ` + took + `\n$`},
+		{[]string{"--total"}, 0, `^== make test: all phases passed in ` + took + `\n$`},
+		{nil, 2, "\nUsage: scripts/phase.sh --start"},
+	} {
+		out, code := phase(c.args...)
+		if code != c.code || !regexp.MustCompile(c.want).MatchString(out) {
+			t.Errorf("phase.sh %q: exit %d, want %d; output %q, want %s", c.args, code, c.code, out, c.want)
+		}
+	}
+}

@@ -55,3 +55,35 @@ func TestFlagReference(t *testing.T) {
 		}
 	}
 }
+
+// Every subcommand's --help prints its usage once, with what it does, and
+// each of its flags once: not the flag package's bare "Usage of ...", not
+// the usage twice (as migrate's once did).
+func TestHelpOnce(t *testing.T) {
+	for _, c := range commands() {
+		if c.name == "version" || c.name == "help" {
+			continue
+		}
+		code, out, errOut := runFrcd(c.name, "--help")
+		if code != exitOK || errOut != "" {
+			t.Errorf("frcd %s --help: exit %d, stderr %q", c.name, code, errOut)
+		}
+		if strings.Contains(out, "Usage of") || strings.Count(strings.ToLower(out), "usage:") != 1 || !strings.Contains(out, "frcd "+c.name) {
+			t.Errorf("frcd %s --help: want one usage naming the command:\n%s", c.name, out)
+		}
+		if !strings.Contains(out, "\n                          ") && !strings.Contains(out, "    ") {
+			t.Errorf("frcd %s --help says nothing of what the command does:\n%s", c.name, out)
+		}
+		seen := map[string]bool{}
+		for _, line := range strings.Split(out, "\n") {
+			f := strings.Fields(line)
+			if len(f) == 0 || !strings.HasPrefix(line, "  -") {
+				continue
+			}
+			if seen[f[0]] {
+				t.Errorf("frcd %s --help prints %s twice:\n%s", c.name, f[0], out)
+			}
+			seen[f[0]] = true
+		}
+	}
+}

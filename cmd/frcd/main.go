@@ -45,11 +45,9 @@ Usage:
                           simulated HAL (--sim for short; it also serves WPILib's simulation
                           WebSocket protocol), on a Linux coprocessor, or on the roboRIO
 ` + deployUsage + canUsage + `  frcd validate [--json] [--strict] [--hal ` + halChoices + `] ROBOT.urdf ROBOT.yaml
-                          check a robot's files; every finding as file:line:col; with --hal, warn
-                          about each device that HAL cannot run
-` + migrateUsage + `  frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
-  frcd schema             print a JSON Schema of the robot YAML, for editors
-` + logUsage + `  frcd version            print the version
+                          check a robot's files; every finding as file:line:col; with --hal (or
+                          the YAML's hal:), warn about each device that HAL cannot run
+` + migrateUsage + describeUsage + schemaUsage + logUsage + `  frcd version            print the version
 
 ROS 1 arguments (from:=to, __ns:=, __name:=, _param:=value, ...) may follow run's, as roslaunch passes them.
 
@@ -123,7 +121,7 @@ func validate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("validate", stderr)
 	asJSON := fs.Bool("json", false, "print the findings as JSON")
 	strict := fs.Bool("strict", false, "treat warnings as errors")
-	halName := fs.String("hal", "", "warn about each device this HAL cannot run: "+backendList())
+	halName := fs.String("hal", "", "warn about each device this HAL cannot run: "+backendList()+" (default: the YAML's hal:, if any)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: frcd validate [--json] [--strict] [--hal "+halChoices+"] ROBOT.urdf ROBOT.yaml")
 		fs.PrintDefaults()
@@ -138,6 +136,9 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	r, list, ioErr := robot.Load(urdfPath, yamlPath)
+	if r != nil {
+		be, known = fileHAL(r.Config, *halName, be, known, &list)
+	}
 	if r != nil && known {
 		devices.CheckBackend(r.Config, be.Name, be.Caps, be.Vendored, &list)
 		if be.Validate != nil {
@@ -162,6 +163,26 @@ func validate(args []string, stdout, stderr io.Writer) int {
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// fileHAL is the backend validate checks for: --hal's when given (a note
+// when it overrides the file's `hal:`), else the file's `hal:`, which is
+// an error when no backend has that name.
+func fileHAL(c *config.File, flagHAL string, be backends.Backend, known bool, list *diag.List) (backends.Backend, bool) {
+	switch {
+	case c.HAL == "":
+		return be, known
+	case flagHAL != "":
+		if flagHAL != c.HAL {
+			list.Notef(c.HALPos, "--hal %s overrides the file's hal: %s", flagHAL, c.HAL)
+		}
+		return be, known
+	}
+	fb, ok := backends.Lookup(c.HAL)
+	if !ok {
+		list.Errorf(c.HALPos, "hal: unknown controller %q; want %s%s", c.HAL, backendList(), diag.DidYouMean(c.HAL, backends.Names()))
+	}
+	return fb, ok
 }
 
 // runDaemon is `frcd run`. SIGINT, SIGTERM and SIGHUP make every output
@@ -366,8 +387,15 @@ func plural(n int, word string) string {
 	return word + "s"
 }
 
+const describeUsage = `  frcd describe [TYPE]    list the device, controller and section types, or show one's YAML keys
+`
+
+const schemaUsage = `  frcd schema             print a JSON Schema of the robot YAML, for editors
+`
+
 func describe(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("describe", stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, "usage:\n"+describeUsage) }
 	names, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage
@@ -394,6 +422,7 @@ func describe(args []string, stdout, stderr io.Writer) int {
 
 func schema(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("schema", stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, "usage:\n"+schemaUsage+"  frcd schema > frcd.schema.json\n") }
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return exitUsage

@@ -277,6 +277,55 @@ func TestValidateHAL(t *testing.T) {
 	}
 }
 
+// A robot YAML's `hal:` names its controller: plain validate checks for
+// that hardware as --hal would (a duty-cycle encoder on a roboRIO, which
+// has no duty-cycle inputs), --hal overrides it (with a note), and a name
+// no backend has is an error at the key's value.
+func TestValidateFileHAL(t *testing.T) {
+	dir := t.TempDir()
+	u := filepath.Join(dir, "robot.urdf")
+	data, err := os.ReadFile("../../examples/minimal/robot.urdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(u, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	robotYAML := func(hal string) string {
+		y := filepath.Join(dir, "robot.yaml")
+		body := "joints:\n  - {name: pdp, type: pdp, id: 0}\n  - {name: arm_joint, type: talon, id: 0, pdp_ch: 4}\n" +
+			"  - {name: arm_encoder, type: duty_cycle_encoder, dio_channel: 0}\n"
+		if hal != "" {
+			body = "hal: " + hal + "\n" + body
+		}
+		if err := os.WriteFile(y, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return y
+	}
+	const cannot = `robot.yaml:5:31: warning: duty_cycle_encoder "arm_encoder": the roborio backend cannot run it: it has no duty-cycle inputs`
+	for _, tc := range []struct {
+		hal   string
+		flags []string
+		code  int
+		want  string // in the output ("" : no finding at all)
+	}{
+		{"", nil, 0, ""},
+		{"roborio", nil, 0, cannot},
+		{"roborio", []string{"--hal", "sim"}, 0, "robot.yaml:1:6: note: --hal sim overrides the file's hal: roborio"},
+		{"", []string{"--hal", "roborio"}, 0, strings.Replace(cannot, ":5:31:", ":4:31:", 1)},
+		{"sim", nil, 0, ""},
+		{"robrio", nil, 1, `robot.yaml:1:6: error: hal: unknown controller "robrio"; want sim, linux, roborio or systemcore (did you mean "roborio"?)`},
+	} {
+		args := append(append([]string{"validate"}, tc.flags...), u, robotYAML(tc.hal))
+		code, out, errOut := runFrcd(args...)
+		findings := strings.Count(out, ": warning: ") + strings.Count(out, ": error: ") + strings.Count(out, ": note: ")
+		if code != tc.code || errOut != "" || (tc.want == "" && findings != 0) || (tc.want != "" && (findings != 1 || !strings.Contains(out, tc.want))) {
+			t.Errorf("hal: %q %v: exit %d, want %d; want %q\n%s%s", tc.hal, tc.flags, code, tc.code, tc.want, out, errOut)
+		}
+	}
+}
+
 // The REV SPARKs speak CAN frames only: every backend with a CAN bus runs
 // them (the daemon's SPARK scenario robot, with a REV PDH).
 func TestValidateHALSpark(t *testing.T) {

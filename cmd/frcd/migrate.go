@@ -26,7 +26,10 @@ func migrate(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	files, err := parseFlags(fs, args)
-	if err != nil || len(files) != 1 {
+	if err != nil {
+		return exitUsage // the flag package printed the usage
+	}
+	if len(files) != 1 {
 		fs.Usage()
 		return exitUsage
 	}
