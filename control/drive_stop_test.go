@@ -125,3 +125,18 @@ func TestDriveStopInterrupted(t *testing.T) {
 		t.Fatalf("stop_time 0: driven past the timeout: %+v", out[0])
 	}
 }
+
+// Stopping allocates nothing: the loop runs it every cycle.
+func TestDriveStopDoesNotAllocate(t *testing.T) {
+	c, _, out := testDiff(time.Hour)
+	_ = c.CommandGroup([]float64{1, 0, 0}, 0)
+	c.update(10*time.Millisecond, 0.01) // fresh
+	now := time.Second                  // then stale
+	allocs := testing.AllocsPerRun(100, func() {
+		now += 10 * time.Millisecond
+		c.update(now, 0.01)
+	})
+	if allocs != 0 || !c.stopping || !out[0].Set {
+		t.Errorf("stopping allocates %v times (stopping %v, driven %v)", allocs, c.stopping, out[0].Set)
+	}
+}

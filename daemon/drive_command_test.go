@@ -85,14 +85,6 @@ func commandMotion(t *testing.T, d *Daemon, ctl string, vx, vy, wz float64, dur 
 // the sim's motor's back-EMF through its gearing (Sim.VoltsPerSpeed),
 // written in its YAML below.
 func TestDriveFollowsCommand(t *testing.T) {
-	mecanumEdits := []string{
-		`<joint name="left_rear_wheel_joint" type="continuous">`, `<joint name="left_rear_wheel_joint" type="continuous"><sensor name="left_rear_encoder" type="encoder"/>`,
-		`<joint name="right_rear_wheel_joint" type="continuous">`, `<joint name="right_rear_wheel_joint" type="continuous"><sensor name="right_rear_encoder" type="encoder"/>`,
-		"joints:\n", "joints:\n  - {name: left_rear_encoder, type: encoder, ch_a: 14, ch_b: 15, dist_per_pulse: 0.0174533}\n" +
-			"  - {name: right_rear_encoder, type: encoder, ch_a: 16, ch_b: 17, dist_per_pulse: 0.0174533, inverted: true}\n",
-		"  drivetrain:\n", "  drivetrain:\n    type: mecanum\n    front_left: left_front_wheel_joint\n    front_right: right_front_wheel_joint\n" +
-			"    rear_left: left_rear_wheel_joint\n    rear_right: right_rear_wheel_joint\n",
-	}
 	for _, tc := range []struct {
 		name, dir, ctl, add, sim string
 		drop, edits              []string
@@ -103,7 +95,7 @@ func TestDriveFollowsCommand(t *testing.T) {
 		{name: "swerve", dir: "../examples/2026", ctl: "swerve", add: swerveDrive, sim: swerveSim, wheel: "front_left_drive_joint",
 			drop: []string{"_steer, type: effort_controllers", "name: swerve_drive", "type: voltage_controllers/JointGroupVoltageController", "joints: [front_left_drive_joint"}},
 		{name: "mecanum", dir: "../examples/competition", ctl: "mecanum", add: mecanumDrive, wheel: "left_front_wheel_joint", edits: mecanumEdits,
-			drop: []string{"left_front_voltage", "left_rear_voltage", "right_front_voltage", "right_rear_voltage", "type: tank", "left:  [left_front", "right: [right_front"}},
+			drop: mecanumDrop},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var f float64

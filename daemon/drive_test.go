@@ -282,12 +282,14 @@ func TestDriveCycleDoesNotAllocate(t *testing.T) {
 	}
 }
 
-// TestDriveSquareMecanum drives the competition robot as a mecanum base
-// (the sim's mecanum drivetrain on its four wheels, an encoder added on
-// each rear wheel) around the square, holonomically.
-func TestDriveSquareMecanum(t *testing.T) {
-	drop := []string{"left_front_voltage", "left_rear_voltage", "right_front_voltage", "right_rear_voltage", "type: tank", "left:  [left_front", "right: [right_front"}
-	edits := []string{
+// The competition robot as a mecanum base: its wheel voltage controllers
+// and tank drivetrain dropped (mecanumDrop), an encoder added on each rear
+// wheel and the sim's mecanum drivetrain on its four wheels
+// (mecanumEdits, driveRobot's).
+var (
+	mecanumDrop = []string{"left_front_voltage", "left_rear_voltage", "right_front_voltage", "right_rear_voltage", "type: tank",
+		"left:  [left_front", "right: [right_front"}
+	mecanumEdits = []string{
 		`<joint name="left_rear_wheel_joint" type="continuous">`, `<joint name="left_rear_wheel_joint" type="continuous"><sensor name="left_rear_encoder" type="encoder"/>`,
 		`<joint name="right_rear_wheel_joint" type="continuous">`, `<joint name="right_rear_wheel_joint" type="continuous"><sensor name="right_rear_encoder" type="encoder"/>`,
 		"joints:\n", "joints:\n  - {name: left_rear_encoder, type: encoder, ch_a: 14, ch_b: 15, dist_per_pulse: 0.0174533}\n" +
@@ -295,7 +297,13 @@ func TestDriveSquareMecanum(t *testing.T) {
 		"  drivetrain:\n", "  drivetrain:\n    type: mecanum\n    front_left: left_front_wheel_joint\n    front_right: right_front_wheel_joint\n" +
 			"    rear_left: left_rear_wheel_joint\n    rear_right: right_rear_wheel_joint\n",
 	}
-	r := driveRobot(t, "../examples/competition", drop, mecanumDrive, "", edits...)
+)
+
+// TestDriveSquareMecanum drives the competition robot as a mecanum base
+// (the sim's mecanum drivetrain on its four wheels, an encoder added on
+// each rear wheel) around the square, holonomically.
+func TestDriveSquareMecanum(t *testing.T) {
+	r := driveRobot(t, "../examples/competition", mecanumDrop, mecanumDrive, "", mecanumEdits...)
 	d, err := NewSim(r, SimOptions{Seed: 4, Enabled: true}, Options{})
 	if err != nil {
 		t.Fatal(err)

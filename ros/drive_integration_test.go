@@ -16,8 +16,8 @@ import (
 // TestCmdVelDrivesOdom: Debian's rostopic streams geometry_msgs/Twist on
 // the competition robot's diff_drive_controller's cmd_vel (its wheels' four
 // voltage controllers replaced by it), on the sim in real time; the base
-// moves, /drive/odom (nav_msgs/Odometry) follows it, the stale twist makes
-// the wheels neutral and the base coasts to rest, /tf carries
+// moves, /drive/odom (nav_msgs/Odometry) follows it, the stale twist
+// drives the base to rest and, after stop_time, the wheels neutral, /tf carries
 // odom → base_link; a Pose2D on /drive/reset_pose places the odometry.
 func TestCmdVelDrivesOdom(t *testing.T) {
 	integration(t, tooltest.Rostopic)
@@ -63,9 +63,9 @@ func TestCmdVelDrivesOdom(t *testing.T) {
 	tooltest.Eventually(t, 20*time.Second, "the odometry past 0.5 m", func() bool { return odomX() > 0.5 })
 	tooltest.Eventually(t, 20*time.Second, "the wheels driven", func() bool { return wheelsAt(true) })
 	stop()
-	// The twist expires after cmd_vel_timeout: every wheel's output goes
-	// neutral (a stale command) and the base coasts to a stop on the
-	// sim's friction; the odometry's own twist says when it has.
+	// The twist expires after cmd_vel_timeout: the base is driven to
+	// rest (zero wheel velocity), then after stop_time every wheel's
+	// output goes neutral; the odometry's own twist says it has stopped.
 	tooltest.Eventually(t, 20*time.Second, "the wheels neutral", func() bool { return wheelsAt(false) })
 	tooltest.Eventually(t, 60*time.Second, "the base stopped", func() bool {
 		out := e.MustRun(t, tooltest.Rostopic.Name, "echo", "-n", "1", "/drive/odom/twist/twist/linear/x")

@@ -2,7 +2,6 @@ package ros
 
 import (
 	"math"
-	"time"
 
 	"github.com/bluenviron/goroslib/v2"
 	"github.com/bluenviron/goroslib/v2/pkg/msg"
@@ -11,12 +10,14 @@ import (
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_msgs"
 
 	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/internal/ratelimit"
 )
 
 // A drive base's odometry on ROS, as diff_drive_controller publishes it:
 // nav_msgs/Odometry on NAME/odom (frame odom_frame_id, child
 // base_frame_id) and, with enable_odom_tf, the odom → base transform on
-// /tf, at its publish_rate (no faster than the state topics); a
+// /tf, at its publish_rate (no faster than the state topics), on the
+// rate's grid as diff_drive_controller keeps it (ratelimit.Cadence); a
 // geometry_msgs/Pose2D on NAME/reset_pose places the odometry.
 
 // TFMessage is tf2_msgs/TFMessage.
@@ -32,7 +33,7 @@ const TFTopic = "/tf"
 type odomPubs struct {
 	odom []*goroslib.Publisher
 	tf   *goroslib.Publisher
-	last []time.Duration
+	pace []ratelimit.Cadence // each base's publish_rate
 	seq  uint32
 	msg  nav_msgs.Odometry
 	tfm  TFMessage
@@ -42,14 +43,14 @@ type odomPubs struct {
 func (s *session) setupOdometry() error {
 	b := s.b
 	odo := b.o.Loop.NewSnapshot().Odometry
-	o := &odomPubs{last: make([]time.Duration, len(odo)), tfm: TFMessage{Transforms: make([]geometry_msgs.TransformStamped, 1)}}
+	o := &odomPubs{pace: make([]ratelimit.Cadence, len(odo)), tfm: TFMessage{Transforms: make([]geometry_msgs.TransformStamped, 1)}}
 	for i, od := range odo {
 		p, err := s.publisher(od.Name+"/odom", &nav_msgs.Odometry{})
 		if err != nil {
 			return err
 		}
 		o.odom = append(o.odom, p)
-		o.last[i] = -1 << 62
+		o.pace[i] = ratelimit.Hz(od.Rate, b.o.Loop.Period(), b.every)
 		if od.TF && o.tf == nil {
 			if o.tf, err = s.publisher(TFTopic, &TFMessage{}); err != nil {
 				return err
@@ -75,13 +76,11 @@ func (s *session) publishOdometry() {
 	if o == nil {
 		return
 	}
-	tol := s.b.o.Loop.Period() / 2
 	for i := range s.snap.Odometry {
 		od := &s.snap.Odometry[i]
-		if od.Rate > 0 && s.snap.Now-o.last[i] < time.Duration(float64(time.Second)/od.Rate)-tol {
+		if !o.pace[i].Due(s.snap.Now) {
 			continue
 		}
-		o.last[i] = s.snap.Now
 		p := od.Pose
 		sy, cy := math.Sincos(p.Yaw / 2)
 		q := geometry_msgs.Quaternion{Z: sy, W: cy}

@@ -378,8 +378,9 @@ func (s *session) run(ctx context.Context) error {
 	}()
 	diag := time.NewTicker(time.Second)
 	defer diag.Stop()
-	var last time.Duration = -1 << 62
-	tolerance := b.o.Loop.Period() / 2
+	// The state topics' period, on its grid: a publication a cycle late
+	// (the timer woke late) brings the next one a cycle sooner.
+	pace := ratelimit.Cadence{Period: b.every, Slack: b.o.Loop.Period() / 2, CatchUp: b.o.Loop.Period()}
 	// When the state topics are slower than the loop, the goroutine sleeps
 	// between publications rather than wake at every cycle only to find
 	// nothing due: a timer wakes it when the next is due and it publishes
@@ -392,15 +393,14 @@ func (s *session) run(ctx context.Context) error {
 	defer due.Stop()
 	publish := func() {
 		b.o.Loop.ReadSnapshot(s.snap)
-		if s.snap.Now-last < b.every-tolerance {
+		if !pace.Due(s.snap.Now) {
 			updated = b.updated // the cycle due has not run yet
 			return
 		}
-		last = s.snap.Now
 		s.publishState()
 		if coalesce {
 			updated = nil
-			due.Reset(max(last+b.every-b.o.Clock(), 0))
+			due.Reset(max(pace.Next()-b.o.Clock(), 0))
 		}
 	}
 	for {
@@ -420,7 +420,7 @@ func (s *session) run(ctx context.Context) error {
 		case <-due.C:
 			publish()
 		case <-updated:
-			if b.o.Clock()-last < b.every-tolerance {
+			if !pace.Ready(b.o.Clock()) {
 				continue // not due: do not even copy the snapshot
 			}
 			publish()

@@ -37,6 +37,7 @@ import (
 
 	"github.com/frcd/frcd/cdr"
 	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/internal/ratelimit"
 	"github.com/frcd/frcd/jointstate"
 	"github.com/frcd/frcd/ros2msg"
 	"github.com/frcd/frcd/ros2node"
@@ -99,6 +100,7 @@ type Stats struct {
 	Commands    uint64 // commands passed to controllers
 	Refused     uint64 // commands refused: undecodable, or refused by their controller
 	PublishErr  uint64 // publications that failed
+	Odometry    uint64 // nav_msgs/Odometry messages published (every drive base's)
 }
 
 // Bridge is frcd's ROS 2 node.
@@ -117,12 +119,12 @@ type Bridge struct {
 	sim     *simTopics     // sim.go
 	ctl     *controlTopics // control_state.go
 
-	jointStates, commands, refused, publishErr atomic.Uint64
-	closeOnce                                  sync.Once
-	closeErr                                   error
-	done                                       chan struct{}       // closed by Close: the action goroutines end
-	ds                                         *dsTopics           // the driver_station/ topics, with StateOptions.DriverStation
-	paramEvents                                *ros2node.Publisher // /parameter_events (param_events.go)
+	jointStates, commands, refused, publishErr, odometry atomic.Uint64
+	closeOnce                                            sync.Once
+	closeErr                                             error
+	done                                                 chan struct{}       // closed by Close: the action goroutines end
+	ds                                                   *dsTopics           // the driver_station/ topics, with StateOptions.DriverStation
+	paramEvents                                          *ros2node.Publisher // /parameter_events (param_events.go)
 }
 
 // Close stops the node (Run does when it returns); it may be called
@@ -336,25 +338,27 @@ func (b *Bridge) Every() time.Duration { return b.o.Every }
 
 // Stats returns the bridge's counters.
 func (b *Bridge) Stats() Stats {
-	return Stats{JointStates: b.jointStates.Load(), Commands: b.commands.Load(), Refused: b.refused.Load(), PublishErr: b.publishErr.Load()}
+	return Stats{JointStates: b.jointStates.Load(), Commands: b.commands.Load(), Refused: b.refused.Load(), PublishErr: b.publishErr.Load(),
+		Odometry: b.odometry.Load()}
 }
 
 // Run publishes the joint states every Every until ctx ends, then closes
 // the node (peers forget it at once).
 func (b *Bridge) Run(ctx context.Context) error {
 	defer b.Close()
-	tolerance := b.o.Loop.Period() / 2
-	var last time.Duration = -1 << 62
+	// On the period's grid: a publication a cycle late brings the next a
+	// cycle sooner.
+	pace := ratelimit.Cadence{Period: b.o.Every, Slack: b.o.Loop.Period() / 2, CatchUp: b.o.Loop.Period()}
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-b.updated:
 		}
-		if b.o.Clock()-last < b.o.Every-tolerance || b.o.Manager != nil && b.o.Manager.JointStatesStopped() {
+		if !pace.Ready(b.o.Clock()) || b.o.Manager != nil && b.o.Manager.JointStatesStopped() {
 			continue // not due (or the joint state controller is stopped): do not even copy the snapshot
 		}
-		last = b.Publish()
+		pace.Due(b.Publish())
 	}
 }
 

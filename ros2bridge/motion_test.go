@@ -108,7 +108,7 @@ func (c *client) service(name, typ string, resend time.Duration) func(body func(
 // diff_drive_controller's type), and Twist on the same topic, move the
 // competition robot's diff drive forward on the stepped sim; a NaN twist
 // is refused and counted; once the twists stop, the controller's timeout
-// stops the base.
+// stops the base (zero wheel velocity, then neutral after stop_time).
 func TestTwistDrivesBase(t *testing.T) {
 	d, b, _ := newBridgeFor(t, motionYAML(t), t.Logf)
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
@@ -156,8 +156,9 @@ func TestTwistDrivesBase(t *testing.T) {
 	if ctl.Refused() != refused+1 || b.Stats().Refused == 0 {
 		t.Fatalf("NaN twist: refused %d -> %d, stats %+v", refused, ctl.Refused(), b.Stats())
 	}
-	// No more twists: past the timeout (0.5 s) the wheels' motors get
-	// nothing (the sim's base then coasts).
+	// No more twists: past the timeout (0.5 s) the twist becomes zero and
+	// the base is driven to rest, its wheels held at zero velocity for
+	// stop_time (1 s), then their motors get nothing.
 	volts := func() float64 {
 		j, _ := d.Sim.Joint("left_front_wheel_joint")
 		return j.Voltage
@@ -165,11 +166,18 @@ func TestTwistDrivesBase(t *testing.T) {
 	if v := volts(); math.Abs(v) < 0.5 {
 		t.Fatalf("the left wheels get %.2f V while driven", v)
 	}
-	for range int(600 * time.Millisecond / d.Loop.Period()) {
+	xStale := 0.0
+	for i := range int(2 * time.Second / d.Loop.Period()) {
 		d.Step()
+		if i == int(500*time.Millisecond/d.Loop.Period()) {
+			xStale = pose(t, d).X
+		}
+	}
+	if p, _ := d.Sim.Pose(); math.Abs(p.VX) > 0.01 || p.X-xStale > 0.3 {
+		t.Fatalf("2 s past the last twist the base moves at %.3f m/s, %.3f m past the timeout", p.VX, p.X-xStale)
 	}
 	if v := volts(); v != 0 {
-		t.Fatalf("the left wheels get %.2f V past the twist's timeout", v)
+		t.Fatalf("the left wheels get %.2f V past the twist's timeout and stop_time", v)
 	}
 }
 

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"math"
 	"strconv"
-	"time"
 
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/internal/ratelimit"
 	"github.com/frcd/frcd/ros2msg"
 	"github.com/frcd/frcd/ros2node"
 	"github.com/frcd/frcd/rtps"
@@ -94,9 +94,9 @@ type stateTopics struct {
 	diag     ros2msg.DiagnosticArray
 	extra    []Status
 
-	odomLast []time.Duration
-	diagLast time.Duration
-	refused  []uint64 // per controller, at the last diagnostics
+	odomPace []ratelimit.Cadence // each drive base's publish_rate
+	diagPace ratelimit.Cadence   // once a second
+	refused  []uint64            // per controller, at the last diagnostics
 	loopRef  uint64
 }
 
@@ -108,7 +108,7 @@ func (b *Bridge) setupState() error {
 	if err := b.setupDS(); err != nil {
 		return err
 	}
-	s := &stateTopics{diagLast: -1 << 62}
+	s := &stateTopics{diagPace: ratelimit.Hz(1, b.o.Loop.Period(), b.o.Every)}
 	b.st = s
 	n := b.node
 	pub := func(topic string, m ros2msg.Message, q rtps.QoS) (*ros2node.Publisher, error) {
@@ -145,7 +145,7 @@ func (b *Bridge) setupState() error {
 		if err != nil {
 			return err
 		}
-		s.odoms, s.odomLast = append(s.odoms, p), append(s.odomLast, -1<<62)
+		s.odoms, s.odomPace = append(s.odoms, p), append(s.odomPace, ratelimit.Hz(od.Rate, b.o.Loop.Period(), b.o.Every))
 		tf = tf || od.TF
 	}
 	s.joints = b.setupTFJoints()
@@ -241,8 +241,7 @@ func (b *Bridge) publishState() {
 	b.publishSensors(count)
 	b.publishSim(stamp, count)
 	b.publishDS(stamp)
-	if snap.Now-s.diagLast >= time.Second-b.o.Loop.Period()/2 {
-		s.diagLast = snap.Now
+	if s.diagPace.Due(snap.Now) {
 		b.buildDiagnostics(stamp)
 		count(s.diagnostics.Publish(&s.diag))
 	}
@@ -264,13 +263,11 @@ var odomCovariance = [36]float64{0: 1e-3, 7: 1e-3, 14: 1e-3, 21: 1e-3, 28: 1e-3,
 // diff_drive_controller does.
 func (b *Bridge) publishOdometry(stamp ros2msg.Time, count func(error)) {
 	s, snap := b.st, b.snap
-	tol := b.o.Loop.Period() / 2
 	for i := range snap.Odometry {
 		od := &snap.Odometry[i]
-		if od.Rate > 0 && snap.Now-s.odomLast[i] < time.Duration(float64(time.Second)/od.Rate)-tol {
+		if !s.odomPace[i].Due(snap.Now) {
 			continue
 		}
-		s.odomLast[i] = snap.Now
 		p := od.Pose
 		sy, cy := math.Sincos(p.Yaw / 2)
 		q := ros2msg.Quaternion{Z: sy, W: cy}
@@ -278,7 +275,10 @@ func (b *Bridge) publishOdometry(stamp ros2msg.Time, count func(error)) {
 		s.odom = ros2msg.Odometry{Header: hdr, ChildFrameID: od.BaseFrame, Position: ros2msg.Vector3{X: p.X, Y: p.Y}, Orientation: q,
 			PoseCovariance: odomCovariance, Twist: ros2msg.Twist{Linear: ros2msg.Vector3{X: p.VX, Y: p.VY}, Angular: ros2msg.Vector3{Z: p.WZ}},
 			TwistCovariance: odomCovariance}
-		count(s.odoms[i].Publish(&s.odom))
+		err := s.odoms[i].Publish(&s.odom)
+		if count(err); err == nil {
+			b.odometry.Add(1)
+		}
 		if od.TF && s.tf != nil {
 			if len(s.tfm.Transforms) != 1 {
 				s.tfm.Transforms = make([]ros2msg.TransformStamped, 1)

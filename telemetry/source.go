@@ -8,6 +8,7 @@ import (
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/interfaces"
+	"github.com/frcd/frcd/internal/ratelimit"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/urdf"
 )
@@ -85,7 +86,7 @@ type Source struct {
 	wds      wpilibDS
 	joys     []joystickTopics // joystick.go
 	mech     mechanism
-	lastMech time.Duration
+	mechPace ratelimit.Cadence // SimEvery, on its grid
 	alerts   alertTopics
 	schema   map[string]bool // the schemas published
 	keepAll  bool            // every topic kept current (want.go)
@@ -101,7 +102,7 @@ type Source struct {
 	jointIndex []int // truth.Names index -> links' joint value index, built once
 	q          []float64
 	old        []byte
-	lastSim    time.Duration
+	simPace    ratelimit.Cadence // SimEvery, on its grid
 
 	odo    []odoTopics // odometry.go
 	odoOld [Pose2dSize]byte
@@ -131,6 +132,10 @@ func New(o Options) *Source {
 	}
 	o.Prefix = "/" + strings.Trim(o.Prefix, "/")
 	s := &Source{o: o, snap: o.Loop.NewSnapshot(), keepAll: true}
+	// the sim/ topics and the mechanism at a dashboard's rate, on its
+	// grid: a sample a cycle late brings the next sooner
+	s.mechPace = ratelimit.Cadence{Period: o.SimEvery, Slack: time.Millisecond / 2}
+	s.simPace = s.mechPace
 	if o.EveryCycle {
 		s.hist = o.Loop.EnableHistory(0)
 		s.replay = s.setJoints
@@ -288,7 +293,9 @@ func (s *Source) Sample() bool {
 	woke := s.woke
 	if woke { // the throttled parts at once
 		s.woke = false
-		s.lastMech, s.wds.lastMatch, s.alerts.lastExtra = 0, -time.Hour, -time.Hour
+		s.wds.lastMatch, s.alerts.lastExtra = -time.Hour, -time.Hour
+		s.mechPace.Restart()
+		s.simPace.Restart()
 	}
 	if s.hist == nil {
 		for i, j := range sn.Joints {
@@ -325,18 +332,20 @@ func (s *Source) Sample() bool {
 		s.sampleWPILibDS(now)
 	}
 	s.sampleJoysticks(now)
-	if s.mech.needed() && (s.lastMech == 0 || now-s.lastMech >= s.o.SimEvery-time.Millisecond/2) { // a dashboard's rate, as the sim/ topics
-		s.lastMech = now
+	if s.mech.needed() && s.mechPace.Due(now) { // a dashboard's rate, as the sim/ topics
 		s.sampleMechanism(now)
 	}
 	if a := &s.alerts; anyNeeded(a.errors, a.warnings, a.infos) {
 		s.sampleAlerts(now)
 	}
 	s.sampleOdometry(now)
-	if s.pose2d != nil && anyNeeded(s.pose2d, s.pose3d, s.components) &&
-		(woke || s.pose2d.Seq == 0 || now-s.lastSim >= s.o.SimEvery-time.Millisecond/2) {
-		s.lastSim = now
-		s.sampleSim(now)
+	if s.pose2d != nil && anyNeeded(s.pose2d, s.pose3d, s.components) {
+		if s.pose2d.Seq == 0 { // never sampled
+			s.simPace.Restart()
+		}
+		if s.simPace.Due(now) {
+			s.sampleSim(now)
+		}
 	}
 	return true
 }

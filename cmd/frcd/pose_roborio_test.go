@@ -39,7 +39,7 @@ const (
   - {name: left_encoder,  type: encoder, ch_a: 0, ch_b: 1, dist_per_pulse: 0.0174533}
   - {name: right_encoder, type: encoder, ch_a: 2, ch_b: 3, dist_per_pulse: 0.0174533, inverted: true}
 controllers:
-  drive: {type: diff_drive_controller/DiffDriveController, left_wheel: [left_wheel_joint], right_wheel: [right_wheel_joint], wheel_radius: 0.0762, wheel_pid: {p: 0.3, f: 0.55}}
+  drive: {type: diff_drive_controller/DiffDriveController, left_wheel: [left_wheel_joint], right_wheel: [right_wheel_joint], wheel_radius: 0.0762, wheel_pid: {p: 0.5, i: 4, f: 0.23}}
 loop: {rate_hz: 100}
 `
 	poseRadius, poseSeparation = 0.0762, 0.6

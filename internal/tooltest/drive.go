@@ -46,5 +46,5 @@ func DiffDriveYAML(t testing.TB, path, extra string) string {
 	}
 	return ControllersYAML(t, path, []string{"left_front_voltage", "left_rear_voltage", "right_front_voltage", "right_rear_voltage"},
 		"  drive: {type: diff_drive_controller/DiffDriveController, left_wheel: [left_front_wheel_joint, left_rear_wheel_joint], "+
-			"right_wheel: [right_front_wheel_joint, right_rear_wheel_joint], wheel_pid: {p: 0.3, f: 0.55}"+extra+"}")
+			"right_wheel: [right_front_wheel_joint, right_rear_wheel_joint], wheel_pid: {p: 0.5, i: 4, f: 0.23}"+extra+"}")
 }
