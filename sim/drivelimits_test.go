@@ -128,3 +128,32 @@ func TestStalledMotorCurrentLimited(t *testing.T) {
 		t.Errorf("SPARK MAX, smart current limit 30 A: %.1f A at a stall", got)
 	}
 }
+
+// The same brake whatever made the output neutral: e-stopped, or enabled
+// with a command that went stale (the controller's own timeout), the arm
+// on a Talon SRX in brake creeps as when disabled; in coast it falls.
+func TestNeutralBrakeEStopAndStale(t *testing.T) {
+	for _, how := range []string{"estop", "stale"} {
+		var fell [2]float64
+		for i, n := range []hal.NeutralMode{hal.NeutralCoast, hal.NeutralBrake} {
+			s := armSim(t, "talon_srx")
+			m, err := s.OpenCANMotor(frc.TalonSRX, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.(hal.CANMotorConfigurer).ApplyConfig(hal.CANMotorConfig{Neutral: n})
+			st := enabled
+			if how == "estop" {
+				st.EStop = true
+			}
+			s.SetDS(st)
+			m.SetDuty(0.05) // once: stale after motorTimeout
+			s.AdvanceTo(2 * time.Second)
+			fell[i] = 1.5 - truth(t, s, "arm_joint").Position
+		}
+		t.Logf("%s, 2 s: coast fell %.3f rad, brake %.3f rad", how, fell[0], fell[1])
+		if fell[0] < 1.99 || fell[1] > 0.4*fell[0] || fell[1] <= 0 {
+			t.Errorf("%s: coast fell %.3f rad, brake %.3f rad", how, fell[0], fell[1])
+		}
+	}
+}
