@@ -41,7 +41,7 @@ func TestDeviceHealthOnDiagnostics(t *testing.T) {
 		t.Errorf("Talon FX: %+v", fx)
 	}
 	sp := status("shooter_device (SparkFlex 6)")
-	if sp.Level != ros.LevelOK || value(sp, "motor temperature (°C)") != "25" || value(sp, "firmware") != "26.1.6" {
+	if sp.Level != ros.LevelOK || value(sp, "motor temperature (°C)") != "25" || value(sp, "firmware") != "26.1.6" || value(sp, "model") != "SPARK Flex" {
 		t.Errorf("SPARK Flex: %+v", sp)
 	}
 	d.Sim.SetCANSilent("turret_device", true)

@@ -217,7 +217,8 @@ func TestDriveSquareDifferential(t *testing.T) {
 // rotors or the Pigeon 2, so its faulty run has the base's random shoves
 // alone.
 func TestDriveSquareSwerve(t *testing.T) {
-	drop := []string{"_steer, type: effort_controllers", "name: swerve_drive", "type: voltage_controllers/JointGroupVoltageController", "joints: [front_left_drive_joint"}
+	drop := []string{"_steer, type: effort_controllers", "name: swerve_drive", "type: voltage_controllers/JointGroupVoltageController", "joints: [front_left_drive_joint",
+		"type: frcd_controllers/SwerveDriveController", "drivetrain: {type: swerve"} // the example's own swerve: the test adds its own
 	for _, tc := range []struct {
 		name, ctl, sim string
 		within         float64
@@ -247,7 +248,8 @@ func TestDriveSquareSwerve(t *testing.T) {
 // TestDriveCycleDoesNotAllocate: a cycle with a drive base, its twist,
 // odometry and wheel loops, allocates nothing.
 func TestDriveCycleDoesNotAllocate(t *testing.T) {
-	drop := []string{"_steer, type: effort_controllers", "name: swerve_drive", "type: voltage_controllers/JointGroupVoltageController", "joints: [front_left_drive_joint"}
+	drop := []string{"_steer, type: effort_controllers", "name: swerve_drive", "type: voltage_controllers/JointGroupVoltageController", "joints: [front_left_drive_joint",
+		"type: frcd_controllers/SwerveDriveController", "drivetrain: {type: swerve"} // the example's own swerve: the test adds its own
 	r := driveRobot(t, "../examples/2026", drop, strings.Replace(swerveDrive, "max_wheel_speed: 4", "max_wheel_speed: 4, imu: pigeon, field_relative: true", 1), swerveSim)
 	d, err := NewSim(r, SimOptions{Seed: 4, Enabled: true}, Options{})
 	if err != nil {

@@ -33,13 +33,21 @@ type canMotor struct {
 	volts interfaces.AnalogState
 
 	rErr, wErr, hErr opError
+
+	cfgNote, diagName string // the neutral mode and current limit not as configured, for Report
 }
 
-var _ Device = (*canMotor)(nil)
+var (
+	_ Device       = (*canMotor)(nil)
+	_ hal.Reporter = (*canMotor)(nil)
+)
 
 // newCANMotor binds a controller of that hal model (frc.TalonSRX or
-// frc.VictorSPX) at CAN id `id`.
-func newCANMotor(model string, d *config.Device, env *Env) (Device, error) {
+// frc.VictorSPX) at CAN id `id`, and applies its neutral mode and, with
+// limits (a Talon SRX), its current limit (p5ConfigOf), reading back
+// what Phoenix 5 can read. Nothing is applied when the entry asks for
+// Phoenix 5's defaults (the saved neutral mode, no current limit).
+func newCANMotor(model string, limits bool, d *config.Device, env *Env) (Device, error) {
 	m, err := hal.OpenCANMotor(env.HAL, d.CANBus(), model, d.Int("id"))
 	if err != nil {
 		return nil, fmt.Errorf("CAN motor controller %d: %w", d.Int("id"), err)
@@ -47,6 +55,12 @@ func newCANMotor(model string, d *config.Device, env *Env) (Device, error) {
 	c := &canMotor{
 		name: d.Name, m: m, power: env.HAL, inverted: d.Bool("inverted"),
 		rErr: newOpError(d, "read status"), wErr: newOpError(d, "write"), hErr: newOpError(d, "halt"),
+		diagName: fmt.Sprintf("%s (%s %d)", d.Name, d.Type.Class, d.Int("id")),
+	}
+	if want := p5ConfigOf(d, limits); want.Neutral != hal.NeutralDevice || want.CurrentLimit {
+		if c.cfgNote, err = applyP5Config(m, want); err != nil {
+			return nil, fmt.Errorf("CAN motor controller %d: applying its neutral mode and current limit: %w", d.Int("id"), err)
+		}
 	}
 	if err := registerVoltage(env, d.Name, &c.volts, &c.cmd); err != nil {
 		return nil, err
@@ -78,6 +92,36 @@ func (c *canMotor) Write(now, dt time.Duration) error {
 		duty = -duty
 	}
 	return c.wErr.wrap(c.m.SetDuty(duty))
+}
+
+// Report says, only when there is something to say, that the
+// controller's neutral mode or current limit is not as configured.
+func (c *canMotor) Report(dst []hal.Report) []hal.Report {
+	if c.cfgNote == "" {
+		return dst
+	}
+	return append(dst, configNote(hal.Report{Name: c.diagName}, c.cfgNote))
+}
+
+// applyP5Config applies a Phoenix 5 controller's configuration and reads
+// back what it can: the note names what it holds otherwise, or that the
+// backend cannot apply it.
+func applyP5Config(m hal.CANMotor, want hal.CANMotorConfig) (note string, err error) {
+	c, ok := m.(hal.CANMotorConfigurer)
+	if !ok {
+		return notApplied("Phoenix Tuner X, or the B/C CAL button"), nil
+	}
+	if err := c.ApplyConfig(want); err != nil {
+		return "", err
+	}
+	got, known, err := c.Config()
+	if err != nil {
+		return "", fmt.Errorf("reading it back: %w", err)
+	}
+	if d := p5ConfigDiff(want, got, known); d != "" {
+		return "the controller holds " + d, nil
+	}
+	return "", nil
 }
 
 func (c *canMotor) Halt() error {

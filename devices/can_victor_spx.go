@@ -16,7 +16,9 @@ var canVictorSpxDriver = Driver{Type: canVictorSPXType, New: newCANVictorSPX, CA
 // hal.CANMotor model frc.VictorSPX, as canMotor describes: its CAN protocol
 // is closed, so a real robot needs CTRE Phoenix behind that interface.
 func newCANVictorSPX(d *config.Device, env *Env) (Device, error) {
-	return newCANMotor(frc.VictorSPX, d, env)
+	return newCANMotor(frc.VictorSPX, false, d, env)
 }
 
-var canVictorSPXType = canSpeedType("can_victor_spx", "VictorSPX", "A CTRE Victor SPX on the CAN bus (no feedback).")
+var canVictorSPXType = withKeys(canSpeedType("can_victor_spx", "VictorSPX", "A CTRE Victor SPX on the CAN bus (no feedback)."),
+	"Its neutral mode (Phoenix 5's SetNeutralMode) is applied at start when it is coast or brake. A Victor SPX measures no current and has no current limit.",
+	p5NeutralKey)

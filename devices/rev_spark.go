@@ -28,7 +28,9 @@ func sparkType(name, class, summary, motor string) *config.Type {
 		config.Key{Name: "kp", Kind: config.Float, Default: 0.0, Doc: "Slot 0 proportional gain (parameter kP_0), duty cycle per motor rotation of position error or per RPM of velocity error (closed_loop: device)."},
 		config.Key{Name: "ki", Kind: config.Float, Default: 0.0, Doc: "Slot 0 integral gain (kI_0), duty cycle per unit of error accumulated each 1 ms of the SPARK's loop (closed_loop: device)."},
 		config.Key{Name: "kd", Kind: config.Float, Default: 0.0, Doc: "Slot 0 derivative gain (kD_0), duty cycle per unit of error change each 1 ms (closed_loop: device)."},
-		config.Key{Name: "kv", Kind: config.Float, Default: 0.0, Doc: "Slot 0 velocity feed forward (kF_0, REVLib 2026's kV_0), duty cycle per RPM of set point (closed_loop: device)."})
+		config.Key{Name: "kv", Kind: config.Float, Default: 0.0, Doc: "Slot 0 velocity feed forward (kF_0, REVLib 2026's kV_0), duty cycle per RPM of set point (closed_loop: device)."},
+		sparkIdleKey)
+	keys = append(keys, sparkLimitKeys...)
 	return &config.Type{Name: name, Class: class, Group: "speed controller", Summary: summary,
 		Example: "{name: arm_joint, type: " + name + ", id: 3}",
 		Doc: "Driven at the frame level (no vendor library): duty-cycle set points, REV's heartbeat, and its status frames " +
@@ -44,7 +46,10 @@ func sparkType(name, class, summary, motor string) *config.Type {
 			"(name/position, name/velocity: its position and velocity set points, in motor rotations and RPM through " +
 			"position_factor) with slot 0's gains kp, ki, kd, kv written as parameters at start (and again after the SPARK resets: " +
 			"they live in its RAM only) and acknowledged before " +
-			"it is driven. Effort (name/effort, and its joint's when it has no pdp_ch): the SPARK's output current × k_eff, signed as its output.",
+			"it is driven. Effort (name/effort, and its joint's when it has no pdp_ch): the SPARK's output current × k_eff, signed as its output. " +
+			"Its idle mode (neutral_mode) and current limits (REV's smart and secondary limits; REV's factory values when left out) are " +
+			"written at start and after a reset as the status periods are, each acknowledged with the value the SPARK holds: one it " +
+			"does not take stops it, named on /diagnostics.",
 		Place: config.DrivesJoint, Provides: config.Position | config.Velocity | config.Effort, Keys: keys,
 		Check: func(d *config.Device, c *config.Checker) {
 			checkSpeedController(d, c)
@@ -224,6 +229,26 @@ type sparkCfg struct {
 	bits     uint32
 }
 
+// sparkDriveSteps are the parameter writes of an entry's idle mode and
+// current limits.
+func sparkDriveSteps(d *config.Device) []sparkCfg {
+	idle := uint32(0)
+	if neutralOf(d) == hal.NeutralBrake {
+		idle = 1
+	}
+	u := func(key string, p uint8, v uint32) sparkCfg {
+		return sparkCfg{key: key, param: p, typ: frc.SparkParamUint32, bits: v}
+	}
+	return []sparkCfg{
+		u("neutral_mode (idle mode)", frc.SparkParamIdleMode, idle),
+		u("smart_current_limit", frc.SparkParamSmartStallLimit, uint32(d.Int("smart_current_limit"))),
+		u("smart_current_free_limit", frc.SparkParamSmartFreeLimit, uint32(d.Int("smart_current_free_limit"))),
+		u("smart_current_rpm", frc.SparkParamSmartLimitRPM, uint32(d.Int("smart_current_rpm"))),
+		{key: "secondary_current_limit", param: frc.SparkParamCurrentChop, typ: frc.SparkParamFloat32, bits: math.Float32bits(float32(d.Float("secondary_current_limit")))},
+		u("secondary_current_limit_cycles", frc.SparkParamCurrentChopCycles, uint32(d.Int("secondary_current_limit_cycles"))),
+	}
+}
+
 // value is the step's value as text.
 func (st sparkCfg) value(bits uint32) string {
 	if st.typ == frc.SparkParamFloat32 {
@@ -266,6 +291,7 @@ func openREVSpark(model uint8, d *config.Device, env *Env) (Device, error) {
 	for k, p := range frc.SparkParamStatusPeriod {
 		s.steps = append(s.steps, sparkCfg{key: fmt.Sprintf("Status %d period (ms)", k), param: p, typ: frc.SparkParamUint32, bits: sparkPeriodMs[k]})
 	}
+	s.steps = append(s.steps, sparkDriveSteps(d)...)
 	s.errSteps = fmt.Errorf("%s: status frames, their periods and closed-loop gains not yet acknowledged: %w", d, hal.ErrTimeout)
 	if s.devLoop = d.ClosesLoop(); s.devLoop {
 		s.idPos, s.idVel = frc.SparkID(frc.SparkAPIPositionSetpoint, n), frc.SparkID(frc.SparkAPIVelocitySetpoint, n)

@@ -33,7 +33,8 @@ func sparkAckSent(r *rig) bool {
 	if w := sentTo(r, sparkParam3); len(w) > 0 {
 		d := w[len(w)-1].Data
 		typ := byte(3)
-		if d[0] >= 158 && d[0] <= 160 {
+		switch d[0] {
+		case 158, 159, 160, 6, 12, 59, 60, 61: // the unsigned ones
 			typ = 2
 		}
 		r.hal.Bus.Inject(hal.Frame{ID: sparkAck3, Len: 7, Data: [8]byte{d[0], typ, d[1], d[2], d[3], d[4]}}, at)
@@ -42,12 +43,16 @@ func sparkAckSent(r *rig) bool {
 	return false
 }
 
+// sparkBaseSteps are the steps every SPARK takes: Status 0-2 enabled,
+// their three periods, its idle mode and five current limit parameters.
+const sparkBaseSteps = 10
+
 // sparkConfigure steps 10 ms at a time from the version's answer,
-// answering each configuration frame, until the four steps every SPARK
-// takes (Status 0-2 enabled, their three periods) are acknowledged.
+// answering each configuration frame, until the steps every SPARK takes
+// are acknowledged.
 func sparkConfigure(t *testing.T, r *rig) {
 	t.Helper()
-	for range 4 {
+	for range sparkBaseSteps {
 		r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
 		r.step(10 * time.Millisecond)
 		if !sparkAckSent(r) {
@@ -88,6 +93,17 @@ func TestSparkEnablesStatusesAndSetsPeriods(t *testing.T) {
 		r.step(10 * time.Millisecond)
 		if w := sentTo(r, sparkParam3); len(w) != 1 || w[0].Len != 5 || w[0].Data != want {
 			t.Fatalf("period write %+v, want % x", w, want[:5])
+		}
+		sparkAckSent(r)
+	}
+	// Then the idle mode (6: 0, coast) and the current limits at REV's
+	// factory values: 59 = 80 A, 60 = 20 A, 61 = 10000 RPM, 11 = 115 A
+	// (float32 0x42E60000), 12 = 0 cycles.
+	for _, want := range [][8]byte{{6, 0}, {59, 80}, {60, 20}, {61, 0x10, 0x27}, {11, 0, 0, 0xE6, 0x42}, {12, 0}} {
+		r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+		r.step(10 * time.Millisecond)
+		if w := sentTo(r, sparkParam3); len(w) != 1 || w[0].Len != 5 || w[0].Data != want {
+			t.Fatalf("drive parameter write %+v, want % x", w, want[:5])
 		}
 		sparkAckSent(r)
 	}

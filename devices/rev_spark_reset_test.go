@@ -35,7 +35,7 @@ func sparkStep(r *rig, pos *interfaces.JointCommand, warn byte) error {
 func sparkAckGains(t *testing.T, r *rig, pos *interfaces.JointCommand, warn byte) int {
 	t.Helper()
 	acked := 0
-	for range 12 {
+	for range sparkBaseSteps + 8 {
 		err := sparkStep(r, pos, warn)
 		w := append(sentTo(r, sparkParam3), sentTo(r, sparkStatuses3)...)
 		if len(w) == 0 {
@@ -87,8 +87,8 @@ func sparkDriven(t *testing.T, r *rig, pos *interfaces.JointCommand, warn byte) 
 // enables and parameter writes in RAM): Status 1's "has reset" warning
 // turning on (bit 6 of byte 2, 0x40), or every status frame going stale
 // and coming back, makes the driver configure it again from the first
-// step (Set Statuses Enabled, the three periods, then the four gains from
-// kP_0), each acknowledged, with no set point and no enabling heartbeat
+// step (Set Statuses Enabled, the three periods, the idle mode and current
+// limits, then the four gains from kP_0), each acknowledged, with no set point and no enabling heartbeat
 // meanwhile; then the set points flow again. The warning staying on is
 // no new reset.
 func TestSparkRewritesGainsAfterReset(t *testing.T) {
@@ -98,8 +98,8 @@ func TestSparkRewritesGainsAfterReset(t *testing.T) {
 			pos := command[float64](r, "arm_joint", interfaces.Position)
 			r.step(10 * time.Millisecond)
 			answerVersion(r, 25)
-			if n := sparkAckGains(t, r, pos, 0); n != 8 {
-				t.Fatalf("%d configuration steps acknowledged, want 8", n)
+			if n := sparkAckGains(t, r, pos, 0); n != sparkBaseSteps+4 {
+				t.Fatalf("%d configuration steps acknowledged, want %d", n, sparkBaseSteps+4)
 			}
 			for range 3 {
 				if !sparkDriven(t, r, pos, 0) {
@@ -131,8 +131,8 @@ func TestSparkRewritesGainsAfterReset(t *testing.T) {
 			}
 			// The first step again: answer it, then the rest (kP_0 among them).
 			sparkAckSent(r)
-			if n := sparkAckGains(t, r, pos, warn); n != 7 {
-				t.Fatalf("%d more steps acknowledged, want 7", n)
+			if n := sparkAckGains(t, r, pos, warn); n != sparkBaseSteps+3 {
+				t.Fatalf("%d more steps acknowledged, want %d", n, sparkBaseSteps+3)
 			}
 			for range 5 { // the warning still on: no new reset
 				if !sparkDriven(t, r, pos, warn) {
@@ -164,7 +164,7 @@ func TestSparkGainsWhileDisabled(t *testing.T) {
 		t.Fatalf("version request while disabled: %+v", v)
 	}
 	answerVersion(r, 25)
-	for range 4 { // Status 0-2 enabled and their periods, from Halt too
+	for range sparkBaseSteps { // Status 0-2 enabled, their periods, idle mode and current limits, from Halt too
 		disabled()
 		if !sparkAckSent(r) {
 			t.Fatalf("no configuration step while disabled: %+v", r.hal.Bus.Sent)

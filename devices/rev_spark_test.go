@@ -252,7 +252,7 @@ func sparkNoAllocs(t *testing.T, yaml string) {
 	r.step(10 * time.Millisecond)
 	answerVersion(r, 25)
 	r.step(10 * time.Millisecond)
-	for range 8 { // acknowledge each configuration step as it is sent
+	for range sparkBaseSteps + 4 { // acknowledge each configuration step as it is sent
 		if !sparkAckSent(r) {
 			break
 		}

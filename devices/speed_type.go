@@ -30,10 +30,14 @@ const speedDoc = "State: a JointState that the controller itself does not fill: 
 	"and velocity, the PDP channel's current × k_eff as effort). Command: a JointHandle on the Voltage, Position, " +
 	"Velocity and Effort interfaces; position, velocity and effort commands run through a PID on the roboRIO."
 
+// pwmNeutralDoc says where a PWM controller's neutral mode is set.
+const pwmNeutralDoc = "Its neutral mode (brake or coast at zero output) and any current limit are set on the controller itself " +
+	"(its brake/coast jumper or button): a PWM signal cannot carry them, so there is no key for them; the sim coasts it."
+
 // pwmSpeedType is the type of a PWM speed controller: its keys, and its
 // calibration (how it reads pulse widths) as a fact.
 func pwmSpeedType(name, class, summary string, cal frc.PWMCalibration) *config.Type {
-	return &config.Type{Name: name, Class: class, Group: "speed controller", Summary: summary, Doc: speedDoc,
+	return &config.Type{Name: name, Class: class, Group: "speed controller", Summary: summary, Doc: speedDoc + " " + pwmNeutralDoc,
 		Place: config.DrivesJoint, Provides: config.Effort, Keys: speedControllerKeys(pwmID), Check: checkSpeedController,
 		Facts: config.Facts{Speed: true, PWM: &cal, Effort: &powerChannel}}
 }
@@ -60,4 +64,11 @@ func checkSpeedController(d *config.Device, c *config.Checker) {
 			}
 		}
 	}
+}
+
+// withKeys adds keys to a type and a sentence about them to its doc.
+func withKeys(t *config.Type, doc string, keys ...config.Key) *config.Type {
+	t.Keys = append(t.Keys, keys...)
+	t.Doc += " " + doc
+	return t
 }

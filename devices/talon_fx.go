@@ -17,7 +17,7 @@ func init() { MustRegister(talonFxDriver) }
 // and HAL needs.
 var talonFxDriver = Driver{Type: talonFXType, New: newTalonFX, CAN: &CANTraffic{Kind: canTalonFX, NumberKey: "id"}, Needs: phoenix6.Cap}
 
-var talonFXType = &config.Type{
+var talonFXType = withKeys(&config.Type{
 	Name: "talon_fx", Class: "TalonFX", Group: "speed controller",
 	Summary: "A CTRE Talon FX (Falcon 500, Kraken X60/X44) on the CAN bus, through CTRE's Phoenix 6.",
 	Doc: "State: name/voltage (V applied), name/effort (stator current × k_eff: the joint's effort), and its integrated rotor sensor as name/rate (RateState: position and velocity " +
@@ -40,7 +40,9 @@ var talonFXType = &config.Type{
 	},
 	Check: func(d *config.Device, c *config.Checker) { config.CheckDeviceGains(d, c, "kp", "ki", "kd", "kv", "ks") },
 	Facts: config.Facts{Speed: true, CAN: true, Joint: config.RateSource, EffortState: true},
-}
+}, "Its neutral mode and current limits (Phoenix 6's NeutralMode, StatorCurrentLimit, SupplyCurrentLimit and their enables, "+
+	"SupplyCurrentLowerLimit and Time; CTRE's defaults when left out) are applied at start and read back; a value the Talon does not "+
+	"hold, or a backend that cannot apply them, is a warning on /diagnostics.", append([]config.Key{p6NeutralKey}, p6LimitKeys...)...)
 
 // talonFX drives a CTRE Talon FX through phoenix6.TalonFX (CTRE's Phoenix 6 C
 // interface on a robot, the sim's emulation behind the same interface).
@@ -68,6 +70,8 @@ type talonFX struct {
 	status              phoenix6.FXStatus
 
 	rErr, wErr, hErr opError
+
+	cfgNote string // the neutral mode and current limits not as configured, for Report
 
 	// diag is the last status read, for Report (another goroutine).
 	mu   sync.Mutex
@@ -97,6 +101,9 @@ func newTalonFX(d *config.Device, env *Env) (Device, error) {
 		rErr: newOpError(d, "read status"), wErr: newOpError(d, "write"), hErr: newOpError(d, "halt")}
 	if d.Bool("inverted") {
 		t.inv = -1
+	}
+	if t.cfgNote, err = applyFXConfig(fx, fxConfigOf(d)); err != nil {
+		return nil, fmt.Errorf("Talon FX %d: applying its neutral mode and current limits: %w", d.Int("id"), err)
 	}
 	if err := registerVoltage(env, d.Name, &t.volts, &t.cmd); err != nil {
 		return nil, err
@@ -183,7 +190,28 @@ func (t *talonFX) Report(dst []hal.Report) []hal.Report {
 		extra = [][2]string{{"supply current (A)", fmt.Sprintf("%.1f", st.SupplyCurrent)}, {"stator current (A)", fmt.Sprintf("%.1f", st.StatorCurrent)},
 			{"motor voltage (V)", fmt.Sprintf("%.2f", st.MotorVoltage)}}
 	}
-	return append(dst, p6Report(fmt.Sprintf("%s (Talon FX %d)", t.name, t.id), h, err, extra...))
+	return append(dst, configNote(p6Report(fmt.Sprintf("%s (Talon FX %d)", t.name, t.id), h, err, extra...), t.cfgNote))
+}
+
+// applyFXConfig applies a Talon FX's neutral mode and current limits and
+// reads them back: the note names what it holds otherwise, or that the
+// backend cannot apply them.
+func applyFXConfig(fx phoenix6.TalonFX, want phoenix6.FXConfig) (note string, err error) {
+	c, ok := fx.(phoenix6.FXConfigurer)
+	if !ok {
+		return notApplied("Phoenix Tuner X"), nil
+	}
+	if err := c.ApplyConfig(want); err != nil {
+		return "", err
+	}
+	got, err := c.Config()
+	if err != nil {
+		return "", fmt.Errorf("reading them back: %w", err)
+	}
+	if d := fxConfigDiff(want, got); d != "" {
+		return "the Talon holds " + d, nil
+	}
+	return "", nil
 }
 
 func (t *talonFX) Halt() error {

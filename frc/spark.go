@@ -309,6 +309,19 @@ const (
 	SparkParamD0 = 15 // derivative gain, slot 0
 	SparkParamV0 = 16 // velocity feed forward, slot 0 (kF_0, later kV_0)
 
+	// The idle mode and current limits (REVLib 2026's SparkParameters;
+	// the same ids in REV's SPARK MAX parameter table): kIdleMode (uint,
+	// 0 coast, 1 brake), kCurrentChop (float, A: the secondary limit),
+	// kCurrentChopCycles (uint), kSmartCurrentStallLimit,
+	// kSmartCurrentFreeLimit (uint, A) and kSmartCurrentConfig (uint,
+	// RPM: below it the stall limit holds).
+	SparkParamIdleMode          = 6
+	SparkParamCurrentChop       = 11
+	SparkParamCurrentChopCycles = 12
+	SparkParamSmartStallLimit   = 59
+	SparkParamSmartFreeLimit    = 60
+	SparkParamSmartLimitRPM     = 61
+
 	// SparkParamUint32 and SparkParamFloat32 are REVLib's
 	// c_REVLib_kUint32 and c_REVLib_kFloat32: the parameter type a
 	// write's acknowledgement gives for an unsigned or a float parameter

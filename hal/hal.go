@@ -179,6 +179,48 @@ type CANMotor interface {
 	Status() (MotorStatus, error)
 }
 
+// NeutralMode is what a motor controller does with its motor at zero
+// output (neutral, disabled): coast leaves the windings open, brake
+// shorts them, so the motor's back-EMF brakes it.
+type NeutralMode uint8
+
+const (
+	NeutralDevice NeutralMode = iota // leave the controller's saved setting (Phoenix 5's EEPROMSetting)
+	NeutralCoast
+	NeutralBrake
+)
+
+func (m NeutralMode) String() string {
+	switch m {
+	case NeutralCoast:
+		return "coast"
+	case NeutralBrake:
+		return "brake"
+	}
+	return "device"
+}
+
+// CANMotorConfig is a CTRE Phoenix 5 motor controller's neutral mode and
+// (Talon SRX only) current limit, in Phoenix 5's terms: once the current
+// exceeds PeakA for PeakMs, it is held to ContinuousA, while
+// CurrentLimit is on (ConfigPeakCurrentLimit, ConfigPeakCurrentDuration,
+// ConfigContinuousCurrentLimit, EnableCurrentLimit).
+type CANMotorConfig struct {
+	Neutral                    NeutralMode
+	CurrentLimit               bool
+	PeakA, PeakMs, ContinuousA int
+	HasCurrentLimit            bool // a Talon SRX: the limit applies; a Victor SPX has none
+}
+
+// CANMotorConfigurer is a CANMotor whose neutral mode and current limit
+// can be applied (at start, never in the loop) and read back: Config
+// gives what the controller holds, ok false for what it cannot say
+// (Phoenix 5 has no getter for the neutral mode).
+type CANMotorConfigurer interface {
+	ApplyConfig(c CANMotorConfig) error
+	Config() (c CANMotorConfig, neutralKnown bool, err error)
+}
+
 // MotorStatus is what a smart motor controller reports about itself.
 type MotorStatus struct {
 	BusVoltage    float64 // V at its input

@@ -6,7 +6,9 @@ import (
 	"math"
 	"time"
 
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/phoenix6"
 )
 
 // CAN identifiers of the emulated CTRE PDP and PCM (PROTOCOLS.md); add the
@@ -195,9 +197,50 @@ type canMotor struct {
 	at    time.Duration
 	set   bool
 	fx    *fxLoop // a Talon FX's request and loop (phoenix6.go), nil for others
+	drive driveLimits
+	// cfg is what a Phoenix 5 controller holds (its factory state: coast,
+	// no current limit), fxCfg a Talon FX's (fxFactory).
+	cfg   hal.CANMotorConfig
+	fxCfg phoenix6.FXConfig
 }
 
-var _ hal.CANMotor = (*canMotor)(nil)
+var (
+	_ hal.CANMotor           = (*canMotor)(nil)
+	_ hal.CANMotorConfigurer = (*canMotor)(nil)
+)
+
+func (m *canMotor) limits() *driveLimits { return &m.drive }
+
+// ApplyConfig takes a Phoenix 5 controller's neutral mode (NeutralDevice
+// leaves it) and, on a Talon SRX, its current limit, which it applies to
+// its supply current.
+func (m *canMotor) ApplyConfig(c hal.CANMotorConfig) error {
+	m.s.mu.Lock()
+	defer m.s.mu.Unlock()
+	if c.Neutral == hal.NeutralDevice {
+		c.Neutral = m.cfg.Neutral
+	}
+	if m.model != frc.TalonSRX {
+		c.HasCurrentLimit, c.CurrentLimit, c.PeakA, c.PeakMs, c.ContinuousA = false, false, 0, 0, 0
+	}
+	m.cfg = c
+	m.drive.brake = c.Neutral == hal.NeutralBrake
+	m.drive.p5 = c.CurrentLimit
+	m.drive.peak, m.drive.peakS, m.drive.continuous = float64(c.PeakA), float64(c.PeakMs)/1000, float64(c.ContinuousA)
+	return nil
+}
+
+// Config reads back what the controller holds (the emulation knows its
+// neutral mode, which Phoenix 5 cannot read).
+func (m *canMotor) Config() (hal.CANMotorConfig, bool, error) {
+	m.s.mu.Lock()
+	defer m.s.mu.Unlock()
+	c := m.cfg
+	if c.Neutral == hal.NeutralDevice {
+		c.Neutral = hal.NeutralCoast
+	}
+	return c, true, nil
+}
 
 // SetDuty sets the output, -1 to 1 of the bus voltage (clamped).
 func (m *canMotor) SetDuty(duty float64) error {

@@ -67,6 +67,8 @@ type spark struct {
 	// integral sums the error each 1 ms, the derivative is the error's
 	// change per 1 ms).
 	gains              map[uint8]float32
+	drv                map[uint8]uint32 // its idle mode and current limits, by parameter (a float's bits for kCurrentChop)
+	drive              driveLimits      // what drv makes of them
 	st1                frc.SparkStatus1 // its faults and warnings
 	iAccum, lastErr    float64
 	loopAt             time.Duration
@@ -76,6 +78,24 @@ type spark struct {
 // sparkFlash is what the emulated SPARK's flash holds of slot 0's gains:
 // REV's factory defaults, all 0.
 var sparkFlash = map[uint8]float32{frc.SparkParamP0: 0, frc.SparkParamI0: 0, frc.SparkParamD0: 0, frc.SparkParamV0: 0}
+
+// sparkDriveFlash is what the emulated SPARK's flash holds of its idle
+// mode and current limits: REV's factory values (coast; smart current
+// limit 80 A at a stall, 20 A free, from 10000 RPM; secondary limit 115
+// A, 0 cycles), and each parameter's type in the acknowledgement.
+var sparkDriveFlash = map[uint8]uint32{
+	frc.SparkParamIdleMode: 0, frc.SparkParamSmartStallLimit: 80, frc.SparkParamSmartFreeLimit: 20, frc.SparkParamSmartLimitRPM: 10000,
+	frc.SparkParamCurrentChop: math.Float32bits(115), frc.SparkParamCurrentChopCycles: 0,
+}
+
+// driveOf are the driveLimits of a SPARK's parameters.
+func driveOf(drv map[uint8]uint32) driveLimits {
+	return driveLimits{brake: drv[frc.SparkParamIdleMode] == 1,
+		smart: float64(drv[frc.SparkParamSmartStallLimit]), free: float64(drv[frc.SparkParamSmartFreeLimit]), smartRPM: float64(drv[frc.SparkParamSmartLimitRPM]),
+		stator: float64(math.Float32frombits(drv[frc.SparkParamCurrentChop]))}
+}
+
+func (p *spark) limits() *driveLimits { return &p.drive }
 
 // sparkHasReset is Status 1's "has reset" warning bit
 // (frc.SparkWarningNames).
@@ -110,6 +130,11 @@ func (s *Sim) newSpark(model uint8, d *config.Device, j *joint) {
 	p.idParam = frc.SparkID(frc.SparkAPIParameterWrite, p.id)
 	p.idStatuses = frc.SparkID(frc.SparkAPISetStatusesEnabled, p.id)
 	p.gains = map[uint8]float32{}
+	p.drv = map[uint8]uint32{}
+	for k, v := range sparkDriveFlash {
+		p.drv[k] = v
+	}
+	p.drive = driveOf(p.drv)
 	p.statusDefaults()
 	p.reboot = p.rebootNow
 	for k := range p.slots {
@@ -150,6 +175,10 @@ func (p *spark) rebootNow() {
 	for k, v := range sparkFlash {
 		p.gains[k] = v
 	}
+	for k, v := range sparkDriveFlash {
+		p.drv[k] = v
+	}
+	p.drive = driveOf(p.drv)
 	p.statusDefaults()
 	p.mode, p.duty, p.sp, p.dutySet, p.hbOn, p.loopReset = 0, 0, 0, false, false, true
 	p.st1.Warnings |= sparkHasReset
@@ -202,6 +231,22 @@ func (p *spark) receive(f hal.Frame, at time.Duration) {
 				break
 			}
 			p.every[param-frc.SparkParamStatusPeriod[0]] = ticksOf(bits)
+		case frc.SparkParamCurrentChop:
+			f := math.Float32frombits(bits)
+			if math.IsNaN(float64(f)) || f < 0 { // result 4, invalid: the value held
+				a.Result, a.Value = 4, p.drv[param]
+				break
+			}
+			p.drv[param] = bits
+			p.drive = driveOf(p.drv)
+		case frc.SparkParamIdleMode, frc.SparkParamSmartStallLimit, frc.SparkParamSmartFreeLimit, frc.SparkParamSmartLimitRPM, frc.SparkParamCurrentChopCycles:
+			a.Type = frc.SparkParamUint32
+			if param == frc.SparkParamIdleMode && bits > 1 {
+				a.Result, a.Value = 4, p.drv[param]
+				break
+			}
+			p.drv[param] = bits
+			p.drive = driveOf(p.drv)
 		default: // a parameter the emulation does not have
 			a.Result, a.Value = 1, 0
 		}

@@ -101,6 +101,9 @@ func (s *Sim) canMotorFor(bus, model string, id int) *canMotor {
 		return m
 	}
 	m := &canMotor{s: s, bus: s.busFor(bus), model: model, id: id}
+	if model == frc.TalonFX {
+		m.fxCfg, m.drive = fxFactory, fxLimits(fxFactory)
+	}
 	m.addSlots()
 	s.canMotors[k] = m
 	s.motorList = append(s.motorList, m)

@@ -48,7 +48,14 @@
 // its shaft, so that at 12 V it turns at exactly its free speed drawing
 // exactly its free current. The back-EMF and damping terms are integrated
 // implicitly, so a step is stable for any gearing and inertia. A neutral
-// controller (duty 0) disconnects the motor: it coasts and draws nothing.
+// controller (duty 0) in coast disconnects the motor: it coasts and draws
+// nothing from the battery. A CAN controller in brake (its neutral_mode,
+// as the driver applied it) shorts the windings instead: no voltage, so
+// the back-EMF drives a current that brakes the motor (drivelimits.go),
+// whether it is neutral because disabled, e-stopped, told 0 or its command
+// went stale. A CAN controller's current limits, in its vendor's terms,
+// bound the voltage it applies (drivelimits.go); PWM controllers coast
+// (their brake jumper is not modelled).
 //
 // Defaults, each overridden by Options.Joints (JointParams):
 //   - Motor "cim", Motors 1.

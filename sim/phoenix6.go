@@ -18,9 +18,10 @@ import (
 // IMU like a Pigeon's.
 
 var (
-	_ phoenix6.Provider = (*Sim)(nil)
-	_ phoenix6.TalonFX  = (*talonFX)(nil)
-	_ phoenix6.CANcoder = (*cancoder)(nil)
+	_ phoenix6.Provider     = (*Sim)(nil)
+	_ phoenix6.TalonFX      = (*talonFX)(nil)
+	_ phoenix6.FXConfigurer = (*talonFX)(nil)
+	_ phoenix6.CANcoder     = (*cancoder)(nil)
 
 	errCANcoderTimeout = fmt.Errorf("sim: CANcoder: no status: %w", hal.ErrTimeout)
 	errP6Timeout       = fmt.Errorf("sim: Phoenix 6 device: no health signals: %w", hal.ErrTimeout)
@@ -88,6 +89,40 @@ func (t *talonFX) SetGains(slot int, g phoenix6.FXGains) error {
 	t.m.fx.gains[slot] = g
 	t.m.s.mu.Unlock()
 	return nil
+}
+
+// fxFactory is a Talon FX's neutral mode and current limits as it comes:
+// Phoenix 6's defaults (Coast; stator 120 A, supply 70 A lowered to 40 A
+// after 1 s, both enabled).
+var fxFactory = phoenix6.FXConfig{StatorLimit: 120, StatorLimitEnable: true, SupplyLimit: 70, SupplyLimitEnable: true, SupplyLowerLimit: 40, SupplyLowerTime: 1}
+
+// ApplyConfig takes the neutral mode and current limits (a config apply).
+func (t *talonFX) ApplyConfig(c phoenix6.FXConfig) error {
+	m := t.m
+	m.s.mu.Lock()
+	defer m.s.mu.Unlock()
+	m.fxCfg, m.drive = c, fxLimits(c)
+	return nil
+}
+
+// Config reads back the neutral mode and current limits.
+func (t *talonFX) Config() (phoenix6.FXConfig, error) {
+	m := t.m
+	m.s.mu.Lock()
+	defer m.s.mu.Unlock()
+	return m.fxCfg, nil
+}
+
+// fxLimits are a Talon FX configuration's driveLimits.
+func fxLimits(c phoenix6.FXConfig) driveLimits {
+	l := driveLimits{brake: c.Brake}
+	if c.StatorLimitEnable {
+		l.stator = c.StatorLimit
+	}
+	if c.SupplyLimitEnable {
+		l.supply, l.lower, l.lowerTime = c.SupplyLimit, c.SupplyLowerLimit, c.SupplyLowerTime
+	}
+	return l
 }
 
 // Status reports the rotor (rotations of the motor shaft, in the

@@ -35,6 +35,8 @@ type canController interface {
 	effective(enabled bool, now time.Duration) float64
 	// canID is its CAN id.
 	canID() int
+	// limits is its neutral mode and current limits (driveLimits).
+	limits() *driveLimits
 }
 
 // joint is one movable URDF joint's plant and what it is wired to.

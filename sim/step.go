@@ -93,6 +93,9 @@ func (s *Sim) substep(dt time.Duration) {
 	}
 	for _, j := range s.motorJoints {
 		j.duty = s.duty(j, en, now)
+		if j.can != nil { // its current limits, at the last substep's terminal voltage
+			j.duty = j.can.limits().limit(j, j.duty, s.vTerm, h)
+		}
 	}
 	v := s.solveBattery(extra)
 	s.vTerm = v
@@ -125,7 +128,8 @@ func (s *Sim) substep(dt time.Duration) {
 }
 
 // duty is the signed duty a motor joint's controller applies, in the
-// plant's direction; 0 is neutral (the motor coasts).
+// plant's direction; 0 is neutral (the motor coasts, or brakes on a CAN
+// controller in brake).
 func (s *Sim) duty(j *joint, en bool, now time.Duration) float64 {
 	var d float64
 	switch j.kind {
@@ -172,7 +176,9 @@ func (s *Sim) move(j *joint, en bool, v, h float64) {
 			j.stepMotor(0, true, h)
 		}
 	case kindPWMMotor, kindNidec, kindCANMotor:
-		j.stepMotor(j.duty*v, j.duty == 0, h)
+		// At zero output a controller in brake shorts the windings: no
+		// voltage, the back-EMF braking; otherwise the motor coasts.
+		j.stepMotor(j.duty*v, j.duty == 0 && (j.can == nil || !j.can.limits().brake), h)
 	case kindSolenoid:
 		on := j.pcm.out&(1<<uint(j.ch&15)) != 0
 		if on && j.state != 1 {

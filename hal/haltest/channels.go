@@ -171,6 +171,27 @@ type Motor struct {
 	Reported  hal.MotorStatus
 	StatusErr error
 	Err       error // fails SetDuty
+	// Applied is the configuration last applied (Applies counts them);
+	// Config reads back Holds when set, else Applied.
+	Applied hal.CANMotorConfig
+	Applies int
+	Holds   *hal.CANMotorConfig
+}
+
+// ApplyConfig records the configuration.
+func (m *Motor) ApplyConfig(c hal.CANMotorConfig) error {
+	m.Applied = c
+	m.Applies++
+	return nil
+}
+
+// Config reads back Holds, or what was applied; the neutral mode is
+// known, as in the sim (Phoenix 5 itself cannot read it).
+func (m *Motor) Config() (hal.CANMotorConfig, bool, error) {
+	if m.Holds != nil {
+		return *m.Holds, true, nil
+	}
+	return m.Applied, true, nil
 }
 
 // SetDuty records the duty.

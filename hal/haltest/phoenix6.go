@@ -16,6 +16,27 @@ type TalonFX struct {
 	StatusErr error
 	Err       error // fails Control
 	Healthy         // what Health returns
+	// Applied is the neutral mode and current limits last applied
+	// (Applies counts them); Config reads back Holds when set, else
+	// Applied.
+	Applied phoenix6.FXConfig
+	Applies int
+	Holds   *phoenix6.FXConfig
+}
+
+// ApplyConfig records the configuration.
+func (t *TalonFX) ApplyConfig(c phoenix6.FXConfig) error {
+	t.Applied = c
+	t.Applies++
+	return nil
+}
+
+// Config reads back Holds, or what was applied.
+func (t *TalonFX) Config() (phoenix6.FXConfig, error) {
+	if t.Holds != nil {
+		return *t.Holds, nil
+	}
+	return t.Applied, nil
 }
 
 // Healthy is a fake Phoenix 6 device's health: Health returns HealthOf,

@@ -124,6 +124,25 @@ type FXControl struct {
 // units (V per rotation, per rotation/s...).
 type FXGains struct{ P, I, D, V, S float64 }
 
+// FXConfig is a Talon FX's neutral mode and current limits, in Phoenix
+// 6's terms (MotorOutputConfigs.NeutralMode, CurrentLimitsConfigs):
+// amperes, the lower limit's time in seconds.
+type FXConfig struct {
+	Brake                             bool // NeutralModeValue Brake; Coast otherwise
+	StatorLimit                       float64
+	StatorLimitEnable                 bool
+	SupplyLimit                       float64
+	SupplyLimitEnable                 bool
+	SupplyLowerLimit, SupplyLowerTime float64
+}
+
+// FXConfigurer is a Talon FX whose neutral mode and current limits can
+// be applied (a config apply: at start, never in the loop) and read back.
+type FXConfigurer interface {
+	ApplyConfig(c FXConfig) error
+	Config() (FXConfig, error)
+}
+
 // FXStatus is what a Talon FX reports: its rotor sensor (rotations and
 // rotations/s, before any gear ratio), the voltage it applies to its
 // motor, supply and stator current, supply voltage, temperature and its

@@ -1,0 +1,140 @@
+package daemon
+
+import (
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/diag"
+	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/urdf"
+)
+
+// example2026 loads examples/2026 as it is, or with its YAML edited: each
+// old, new pair replaced everywhere.
+func example2026(t *testing.T, edits ...string) *robot.Robot {
+	t.Helper()
+	us, err := os.ReadFile("../examples/2026/robot.urdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ys, err := os.ReadFile("../examples/2026/robot.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := string(ys)
+	for i := 0; i+1 < len(edits); i += 2 {
+		if !strings.Contains(y, edits[i]) {
+			t.Fatalf("edit: %q is not in the YAML", edits[i])
+		}
+		y = strings.ReplaceAll(y, edits[i], edits[i+1])
+	}
+	u, ul := urdf.Parse("robot.urdf", us)
+	c, cl := config.Parse("robot.yaml", []byte(y))
+	r, xl := robot.Check(u, c)
+	for _, l := range []diag.List{ul, cl, xl} {
+		for _, f := range l {
+			if f.Severity == diag.Error {
+				t.Fatalf("robot: %s", f)
+			}
+		}
+	}
+	return r
+}
+
+// rollOn drives examples/2026 forward at 1 m/s through its swerve
+// controller's twist (what /swerve/cmd_vel carries) for 2 s, then sends
+// nothing: it returns the speed and place when the twist timed out (0.5 s
+// after the last), and how far the base went in the 5 s after that.
+func rollOn(t *testing.T, r *robot.Robot) (speed, after float64) {
+	t.Helper()
+	d, err := NewSim(r, SimOptions{Seed: 4, Enabled: true}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	c := d.Loop.Controller("swerve")
+	if c == nil {
+		t.Fatal("examples/2026 has no swerve controller")
+	}
+	for i := 0; i < 50; i++ { // the SPARKs and Talons configured, the modules settled
+		d.Step()
+	}
+	var last time.Duration
+	for start := d.Now(); d.Now()-start < 2*time.Second; {
+		last = d.Now()
+		if err := c.CommandGroup([]float64{1, 0, 0}, last); err != nil {
+			t.Fatal(err)
+		}
+		d.Step()
+	}
+	for d.Now() < last+500*time.Millisecond {
+		d.Step()
+	}
+	p0, ok := d.Sim.Pose()
+	if !ok {
+		t.Fatal("the sim has no drivetrain")
+	}
+	if math.Hypot(p0.X, p0.Y) < 1.5 {
+		t.Fatalf("driven 2 s at 1 m/s, the base is %.2f m from its start", math.Hypot(p0.X, p0.Y))
+	}
+	speed = math.Hypot(p0.VX, p0.VY)
+	snap := d.Loop.NewSnapshot()
+	d.Loop.ReadSnapshot(snap)
+	if len(snap.Odometry) != 1 || !snap.Odometry[0].OK || math.Abs(snap.Odometry[0].Pose.X-p0.X) > 0.1 {
+		t.Errorf("odometry %+v, truth %+v", snap.Odometry, p0)
+	}
+	for end := d.Now() + 5*time.Second; d.Now() < end; {
+		d.Step()
+	}
+	p1, _ := d.Sim.Pose()
+	return speed, math.Hypot(p1.X-p0.X, p1.Y-p0.Y)
+}
+
+// examples/2026, driven at 1 m/s by its swerve controller and then left
+// alone, stops within 0.5 m of where it was when the twist timed out:
+// its drive motors are in brake. With them in coast it rolls on further.
+func TestExample2026StopsWhenLeftAlone(t *testing.T) {
+	brakeV, brake := rollOn(t, example2026(t))
+	coastV, coast := rollOn(t, example2026(t, "required: true, neutral_mode: brake, stator_current_limit: 80", "required: true, neutral_mode: coast, stator_current_limit: 80"))
+	t.Logf("after the twist timed out (0.5 s after the last, 1 m/s): brake: at %.2f m/s, went %.3f m in 5 s; coast: at %.2f m/s, went %.3f m", brakeV, brake, coastV, coast)
+	if brake > 0.5 {
+		t.Errorf("in brake the base went %.3f m after the twist timed out, want under 0.5", brake)
+	}
+	if coast <= brake {
+		t.Errorf("in coast the base went %.3f m, in brake %.3f: want it to roll on further", coast, brake)
+	}
+}
+
+// examples/2026's arm, disabled at 1 rad with only its motor against its
+// weight: in brake (as the example has it) it sinks slowly; in coast it
+// falls to its stop.
+func TestExample2026ArmBrakes(t *testing.T) {
+	sink := func(r *robot.Robot) float64 {
+		d, err := NewSim(r, SimOptions{Seed: 4}, Options{}) // disabled throughout
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		for i := 0; i < 50; i++ { // the SPARK answers, is configured (from Halt) in brake or coast
+			d.Step()
+		}
+		if err := d.Sim.SetJoint("arm_joint", 1, 0); err != nil {
+			t.Fatal(err)
+		}
+		for end := d.Now() + time.Second; d.Now() < end; {
+			d.Step()
+		}
+		j, _ := d.Sim.Joint("arm_joint")
+		return 1 - j.Position
+	}
+	brake := sink(example2026(t))
+	coast := sink(example2026(t, "neutral_mode: brake, smart_current_limit: 40", "neutral_mode: coast, smart_current_limit: 40"))
+	t.Logf("disabled arm from 1 rad, 1 s: brake sank %.3f rad, coast fell %.3f rad", brake, coast)
+	if coast < 1.49 || brake > 0.5 || brake <= 0 {
+		t.Errorf("brake sank %.3f rad (want a creep, under 0.5), coast fell %.3f rad (want to its stop, 1.5)", brake, coast)
+	}
+}
