@@ -33,6 +33,12 @@ type clockHAL struct {
 	open    func(t *testing.T, r *robot.Robot, lib string) hal.Backend
 }
 
+// clockStallBack are the faults both years' HAL clocks can have.
+var clockStallBack = []clockFaultCase{
+	{"stalls", "clockstall 1", "stalled at"},
+	{"steps back", "clockback BACK", "stepped back"},
+}
+
 // clockFaultCase is a HAL clock fault: the fake's input line that makes
 // it ("BACK" stands for the clock's time, µs: back to 0) and what the
 // status line says of it.
@@ -63,8 +69,9 @@ loop: {rate_hz: 100, command_timeout: 0.5}
 `
 )
 
-// clockRobot loads the robot of the clock fault tests.
-func clockRobot(t *testing.T) *robot.Robot {
+// clockFiles writes the robot of the clock fault tests; it returns the
+// URDF's and the YAML's paths.
+func clockFiles(t *testing.T) (string, string) {
 	t.Helper()
 	dir := t.TempDir()
 	up, yp := filepath.Join(dir, "robot.urdf"), filepath.Join(dir, "robot.yaml")
@@ -73,7 +80,13 @@ func clockRobot(t *testing.T) *robot.Robot {
 			t.Fatal(err)
 		}
 	}
-	r, list, err := robot.Load(up, yp)
+	return up, yp
+}
+
+// clockRobot loads the robot of the clock fault tests.
+func clockRobot(t *testing.T) *robot.Robot {
+	t.Helper()
+	r, list, err := robot.Load(clockFiles(t))
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("%v %v", err, list)
 	}
@@ -104,26 +117,7 @@ var (
 // handle's pulse, µs (0: disabled), and each DIO's level.
 func outputs(t *testing.T, f fakehal.Files) map[string]int {
 	t.Helper()
-	calls, err := f.Calls()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]int{}
-	for _, c := range calls {
-		setOutput(out, c)
-	}
-	return out
-}
-
-// setOutput applies a logged call to out, if it sets an output.
-func setOutput(out map[string]int, call string) {
-	if m := pwmCallRE.FindStringSubmatch(call); m != nil {
-		out["pwm "+m[1]], _ = strconv.Atoi(m[2])
-	} else if m := pwmOffRE.FindStringSubmatch(call); m != nil {
-		out["pwm "+m[1]] = 0
-	} else if m := dioCallRE.FindStringSubmatch(call); m != nil {
-		out["dio "+m[1]], _ = strconv.Atoi(m[2])
-	}
+	return replay(t, f, false, nil)
 }
 
 // neutralAt is the stamp (µs since 1970: $FAKEHAL_STAMP) of the call
@@ -131,23 +125,47 @@ func setOutput(out map[string]int, call string) {
 // none did.
 func neutralAt(t *testing.T, f fakehal.Files, since int64) int64 {
 	t.Helper()
+	at := int64(-1)
+	replay(t, f, true, func(stamp int64, out map[string]int) bool {
+		if stamp >= since && neutral(out) {
+			at = stamp
+		}
+		return at >= 0
+	})
+	return at
+}
+
+// replay applies the fake's logged calls that set an output, in order,
+// to the outputs it returns; with stamped, each call's stamp is read and
+// stop, when set, called after each call until it says so.
+func replay(t *testing.T, f fakehal.Files, stamped bool, stop func(stamp int64, out map[string]int) bool) map[string]int {
+	t.Helper()
 	calls, err := f.Calls()
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]int{}
-	for _, c := range calls {
-		stamp, call, _ := strings.Cut(c, " ")
-		at, err := strconv.ParseInt(stamp, 10, 64)
-		if err != nil {
-			t.Fatalf("call %q without a stamp", c)
+	for _, call := range calls {
+		var stamp int64
+		if stamped {
+			s, rest, _ := strings.Cut(call, " ")
+			if stamp, err = strconv.ParseInt(s, 10, 64); err != nil {
+				t.Fatalf("call %q without a stamp", call)
+			}
+			call = rest
 		}
-		setOutput(out, call)
-		if at >= since && neutral(out) {
-			return at
+		if m := pwmCallRE.FindStringSubmatch(call); m != nil {
+			out["pwm "+m[1]], _ = strconv.Atoi(m[2])
+		} else if m := pwmOffRE.FindStringSubmatch(call); m != nil {
+			out["pwm "+m[1]] = 0
+		} else if m := dioCallRE.FindStringSubmatch(call); m != nil {
+			out["dio "+m[1]], _ = strconv.Atoi(m[2])
+		}
+		if stop != nil && stop(stamp, out) {
+			break
 		}
 	}
-	return -1
+	return out
 }
 
 // driven: both PWMs forward, the light on. neutral: every PWM off, the

@@ -3,12 +3,10 @@
 package main
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -26,11 +24,9 @@ var clockYear = clockHAL{
 	year:    "2026",
 	fixed:   "fpga",
 	enabled: "cw 1 0 0 0 0 1",
-	faults: []clockFaultCase{
+	faults: append([]clockFaultCase{
 		{"cannot be read", "fail HAL_GetFPGATime -1098", "cannot be read: wpihal: HAL clock: HAL status -1098"},
-		{"stalls", "clockstall 1", "stalled at"},
-		{"steps back", "clockback BACK", "stepped back"},
-	},
+	}, clockStallBack...),
 	open: func(t *testing.T, _ *robot.Robot, lib string) hal.Backend {
 		t.Helper()
 		b, err := roborio.Open(roborio.Options{Library: lib})
@@ -55,18 +51,12 @@ func TestClockFaultSIGTERM(t *testing.T) {
 			if err := f.Set(clockYear.enabled); err != nil {
 				t.Fatal(err)
 			}
-			dir := t.TempDir()
-			up, yp := filepath.Join(dir, "robot.urdf"), filepath.Join(dir, "robot.yaml")
-			for p, s := range map[string]string{up: clockURDF, yp: clockYAML} {
-				if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			up, yp := clockFiles(t)
 			out := &syncLines{lines: make(chan string, 1024)}
-			var errOut strings.Builder
+			errOut := &tooltest.Buffer{}
 			code := make(chan int, 1)
 			go func() {
-				code <- run([]string{"run", "--hal", "roborio", "--no-ros", "--nt", "off", "--rt-priority", "0", "--status", "20ms", up, yp}, out, &syncWriter{w: &errOut})
+				code <- run([]string{"run", "--hal", "roborio", "--no-ros", "--nt", "off", "--rt-priority", "0", "--status", "20ms", up, yp}, out, errOut)
 			}()
 			wait := func(what string) string {
 				t.Helper()
@@ -102,16 +92,4 @@ func TestClockFaultSIGTERM(t *testing.T) {
 			t.Logf("FIGURES 2026 %s: frcd run returned %v after SIGTERM", tc.name, took.Round(time.Microsecond))
 		})
 	}
-}
-
-// syncWriter is a writer safe from several goroutines.
-type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.w.Write(p)
 }

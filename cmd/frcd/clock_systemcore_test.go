@@ -18,10 +18,7 @@ var clockYear = clockHAL{
 	year:    "2027",
 	fixed:   "clock",
 	enabled: "cw 1 2 0 1 1",
-	faults: []clockFaultCase{
-		{"stalls", "clockstall 1", "stalled at"},
-		{"steps back", "clockback BACK", "stepped back"},
-	},
+	faults:  clockStallBack,
 	open: func(t *testing.T, r *robot.Robot, lib string) hal.Backend {
 		t.Helper()
 		o := systemcore.OptionsFrom(r.Config)
