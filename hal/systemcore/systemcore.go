@@ -13,6 +13,7 @@ import (
 	"github.com/frcd/frcd/hal/ctre"
 	"github.com/frcd/frcd/hal/heartbeat"
 	"github.com/frcd/frcd/hal/linux"
+	"github.com/frcd/frcd/hal/phoenix6"
 	"github.com/frcd/frcd/hal/socketcan"
 	"github.com/frcd/frcd/hal/wpihal"
 )
@@ -89,11 +90,17 @@ func (o Options) HeartbeatMode() string {
 // Caps are the providers Systemcore's backend has as make systemcore
 // builds it: its CAN buses; through WPILib's 2027 HAL (hal/wpihal) the
 // SmartIO channels as PWM outputs, DIO, analog inputs, quadrature
-// encoders, duty-cycle inputs and addressable LEDs, and the built-in IMU; CTRE's devices through CTRE's Phoenix
-// libraries for SocketCAN, when deployed (deploy/ctre.md; the ctre build
-// tag). What it has no hardware for (relays, analog out, duty-cycle
-// outputs, the roboRIO's ports) it does not implement; Lacks says why.
-var Caps = hal.CapCAN | wpihal.SystemcoreCaps | ctre.Caps
+// encoders, duty-cycle inputs and addressable LEDs, and the built-in IMU;
+// CTRE's Phoenix 6 devices through CTRE's Phoenix 6 library for Systemcore
+// (libCTRE_PhoenixTools.so, CTRE's linuxsystemcore build), when deployed
+// (deploy/ctre.md; the ctre build tag). Not Phoenix 5's: CTRE ships no
+// Phoenix 5 for Systemcore. What it has no hardware or library for
+// (relays, analog out, duty-cycle outputs, the roboRIO's ports, Phoenix 5)
+// it does not implement; Lacks says why.
+var Caps = hal.CapCAN | wpihal.SystemcoreCaps | phoenix6.Cap
+
+// phoenix5 are the providers only CTRE's Phoenix 5 library gives.
+const phoenix5 = hal.CapCANMotor | hal.CapPigeon
 
 // Backend is Systemcore's hal.Backend: a hal.CANBuses, hal.NamedCAN,
 // hal.Stepper, hal.Enabler, hal.Epocher, hal.Reporter and hal.Lacker. It
@@ -327,7 +334,7 @@ func (b *Backend) CANBus(name string) (hal.CANBus, error) { return b.l.CANBus(na
 // Lacks says, for providers Systemcore's backend lacks, why and what to
 // use instead (for CTRE's, why its libraries did not load).
 func (b *Backend) Lacks(c hal.Caps) string {
-	if c&ctre.Caps != 0 {
+	if c&phoenix6.Cap != 0 && c&phoenix5 == 0 {
 		return b.l.Lacks(c)
 	}
 	return Lacks(c)
@@ -343,6 +350,9 @@ func Lacks(c hal.Caps) string {
 		return "Systemcore has no relay ports or analog outputs (WPILib's Systemcore HAL: kNumRelayChannels and kNumAnalogOutputs are 0): use a CAN or SmartIO device"
 	case c&hal.CapDutyCycle != 0:
 		return "Systemcore has no duty-cycle outputs (WPILib's 2027 HAL_AllocateDigitalPWM sets HAL_HANDLE_ERROR; kNumDigitalPWMOutputs is 0): drive the motor over CAN or PWM"
+	case c&phoenix5 != 0:
+		return "CTRE ships no Phoenix 5 for Systemcore (its Systemcore notes: \"Phoenix 5 is unavailable\"), and the Talon SRX, Victor SPX and Pigeon IMU are driven by Phoenix 5 only: " +
+			"run them from a roboRIO, or use Phoenix 6 devices (Talon FX, Pigeon 2) (see deploy/ctre.md)"
 	case c&ctre.Caps != 0:
 		return "CTRE's devices speak a closed protocol that only CTRE's Phoenix libraries drive: deploy them (see deploy/ctre.md)"
 	case c&(hal.CapRIOPorts|hal.CapLinuxBuses) != 0:

@@ -76,6 +76,15 @@ func TestLacksSaysWhy(t *testing.T) {
 	if got := b.Lacks(phoenix6.Cap); !strings.Contains(got, "ctre") && !strings.Contains(got, "CTRE") {
 		t.Errorf("Lacks(Phoenix 6) without the libraries: %q", got)
 	}
+	// Phoenix 5's devices: CTRE ships no Phoenix 5 for Systemcore.
+	for _, c := range []hal.Caps{hal.CapCANMotor, hal.CapPigeon} {
+		if Caps&c != 0 || !strings.Contains(b.Lacks(c), "no Phoenix 5 for Systemcore") {
+			t.Errorf("%s: in Caps %v, Lacks %q", c, Caps&c != 0, b.Lacks(c))
+		}
+	}
+	if Caps&phoenix6.Cap == 0 {
+		t.Error("Phoenix 6 devices are not among Systemcore's caps")
+	}
 	for _, c := range []hal.Caps{hal.CapPWM, hal.CapDIO, hal.CapAnalogIn, hal.CapEncoder, hal.CapIMU, hal.CapCAN} {
 		if Lacks(c) != "" || Caps&c == 0 {
 			t.Errorf("%s: Lacks %q, in Caps %v", c, Lacks(c), Caps&c != 0)
