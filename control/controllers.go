@@ -57,6 +57,7 @@ type input struct {
 	stamp   time.Duration
 	set     bool
 	refused uint64
+	clamped uint64    // commands taken but clamped to their limit (ranges.go)
 	tune    []float64 // the tunable PIDs' gains (SetGain, gains.go); fresh until the loop takes them
 	fresh   bool
 	stopped bool // SetStopped: no command taken, the output neutral
@@ -75,6 +76,7 @@ type Controller struct {
 	timeout time.Duration
 
 	valid commandRange // the values Command takes (rangeOf)
+	limit commandRange // what a taken value is clamped to (limitOf)
 
 	f64   *interfaces.JointCommand   // forward, PID outputs (volts), servo angle, analog value
 	b     *interfaces.BinaryCommand  //
@@ -82,6 +84,8 @@ type Controller struct {
 	group []*interfaces.JointCommand // a group's, one per joint
 	vals  []float64                  // the loop's copy of a group's (or a runner's) command
 	run   runner                     // a kindRunner's cycle
+	stop  stopper                    // run, when it stops actively on a stale command (a drive base); else nil
+	zero  []float64                  // a zero command for stop
 
 	pid        PID
 	tune       tuning       // the PIDs SetGain tunes (gains.go)
@@ -92,6 +96,7 @@ type Controller struct {
 	lastMeas   float64
 	hasLast    bool
 	active     bool // a fresh command drove the output last cycle
+	stopping   bool // stop drives the outputs to rest at a zero command: the command went stale
 
 	st      ControllerSample // a PID's state after the last cycle (state.go)
 	journal *journal         // records every command received, or nil (Loop.EnableJournal)
@@ -190,8 +195,11 @@ func (c *Controller) takesArray() bool { return c.kind == kindGroup || c.kind ==
 // physically meaningful range (ranges.go: ±16 V, a joint's limits give or
 // take 10 %, twice its velocity limit...), tri-states other than -1, 0 and
 // 1, and a profiled controller's goals outside its joint's limits are
-// refused with ErrRefused and counted; they never reach an output. A group takes
-// CommandGroup instead. It is safe to call from any goroutine.
+// refused with ErrRefused and counted; they never reach an output. A value
+// taken is clamped to its limit (a position to the joint's limits and the
+// device's range, a velocity or effort PID's set point to the URDF's
+// limit) and counted (Clamped). A group takes CommandGroup instead. It is
+// safe to call from any goroutine.
 func (c *Controller) Command(v float64, now time.Duration) error {
 	ok := interfaces.Finite(v) && !c.takesArray()
 	if ok && c.kind == kindTernary {
@@ -220,6 +228,10 @@ func (c *Controller) Command(v float64, now time.Duration) error {
 			return fmt.Errorf("controller %q: takes %d values, not one: %w", c.Name, len(c.in.values), ErrRefused)
 		}
 		return fmt.Errorf("controller %q: %v: %w", c.Name, v, ErrRefused)
+	}
+	if !c.limit.holds(v) {
+		v = c.limit.clamp(v)
+		c.in.clamped++
 	}
 	c.in.value, c.in.stamp, c.in.set = v, now, true
 	return nil
@@ -258,7 +270,13 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 		}
 		return fmt.Errorf("controller %q: %v: want %d finite values: %w", c.Name, vs, len(c.in.values), ErrRefused)
 	}
-	copy(c.in.values, vs)
+	for i, v := range vs {
+		if !c.limit.holds(v) {
+			v = c.limit.clamp(v)
+			c.in.clamped++
+		}
+		c.in.values[i] = v
+	}
 	c.in.stamp, c.in.set = now, true
 	return nil
 }
@@ -271,6 +289,18 @@ func (c *Controller) Refuse() {
 	c.in.refused++
 	c.in.mu.Unlock()
 }
+
+// Clamped counts the commands taken but clamped to their limit so far
+// (ranges.go): a position past its joint's limits, say.
+func (c *Controller) Clamped() uint64 {
+	c.in.mu.Lock()
+	defer c.in.mu.Unlock()
+	return c.in.clamped
+}
+
+// Limit is what the controller's commands are clamped to, in words, or ""
+// when they are not.
+func (c *Controller) Limit() string { return c.limit.what }
 
 // Refused counts the commands refused so far.
 func (c *Controller) Refused() uint64 {
@@ -294,7 +324,7 @@ func (c *Controller) drop() {
 	c.in.set = false
 	c.in.mu.Unlock()
 	c.neutral()
-	c.active = false
+	c.active, c.stopping = false, false
 	c.st.Active, c.st.Command = false, 0
 }
 
@@ -332,12 +362,20 @@ func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bo
 	c.in.mu.Unlock()
 	if !set || now-stamp > c.timeout {
 		stale = c.active
-		c.active = false
+		if set && c.stop != nil && (c.active || c.stopping) && c.stop.stopping(now, c.active) {
+			// stale, not dropped: driven to rest at a zero command first
+			c.active, c.stopping = false, true
+			if c.run.run(c.zero, now, dt) {
+				return stale, false
+			}
+			noFeedback = true
+		}
+		c.active, c.stopping = false, false
 		c.neutral()
 		c.idleState(dt)
-		return stale, false
+		return stale, noFeedback
 	}
-	c.active = true
+	c.active, c.stopping = true, false
 	switch c.kind {
 	case kindForward:
 		c.f64.Put(v, now)
@@ -521,7 +559,15 @@ func newController(cd *config.Device, reg *interfaces.Registry, m *merger, defTi
 	if err != nil {
 		return nil, err
 	}
-	c.valid = rangeOf(c, bind.iface, targets[0])
+	var j *mergedJoint
+	if k, ok := m.byName[c.Joints[0]]; ok && len(targets) == 1 {
+		j = &m.joints[k]
+	}
+	c.limit = anyValue
+	if j != nil {
+		c.limit = limitOf(c, j, targets[0])
+	}
+	c.valid = rangeOf(c, bind.iface, targets[0], c.limit)
 	if bind.valid != nil {
 		c.valid = *bind.valid
 	}

@@ -109,13 +109,14 @@ func TestDeviceClosedLoopBinding(t *testing.T) {
 	if err := pos.Command(3, now); err == nil {
 		t.Error("a position of 3 rad on a -1..2 joint was taken")
 	}
-	// The upper limit switch pressed: a position above the measured one
-	// is dropped (the device goes neutral); one below it passes.
+	// The upper limit switch pressed: a position past the upper limit is
+	// clamped to it (ranges.go), where the switch puts the measured
+	// position, so the device holds there; one below it passes.
 	g.up.Value = true
 	_ = pos.Command(2.1, 25*time.Millisecond) // the measured position is the switch's: the upper limit, 2
 	g.l.Cycle(30 * time.Millisecond)
-	if g.armPos.Set || g.l.Stats().Blocked != 1 {
-		t.Errorf("into the upper switch: position %+v, blocked %d", g.armPos, g.l.Stats().Blocked)
+	if !g.armPos.Set || g.armPos.Value != 2 || pos.Clamped() != 1 || g.l.Stats().Blocked != 0 {
+		t.Errorf("into the upper switch: position %+v, clamped %d, blocked %d; want 2, 1, 0", g.armPos, pos.Clamped(), g.l.Stats().Blocked)
 	}
 	_ = pos.Command(1, 35*time.Millisecond)
 	g.l.Cycle(40 * time.Millisecond)

@@ -49,7 +49,11 @@ type odometer interface {
 func driveKeys(wheelVelocity string) []config.Key {
 	keys := []config.Key{
 		{Name: "cmd_vel_timeout", Kind: config.Float, Default: 0.5, HasRange: true, Min: 0.001, Max: 60, Unit: "s",
-			Doc: "A twist older than this stops the base (its wheels' outputs neutral), as diff_drive_controller's."},
+			Doc: "A twist older than this becomes zero, as diff_drive_controller's: the base is driven to rest (see stop_time)."},
+		{Name: "stop_time", Kind: config.Float, Default: 1.0, HasRange: true, Min: 0, Max: 60, Unit: "s",
+			Doc: "After cmd_vel_timeout the base is driven at zero twist, ramped down through the acceleration limits, " +
+				"its wheels held at zero velocity for this long once the ramp reaches zero; then their outputs go neutral. " +
+				"0: neutral at cmd_vel_timeout (the base coasts or brakes as its devices are set)."},
 		{Name: "publish_rate", Kind: config.Float, Default: 50.0, HasRange: true, Min: 0.1, Max: 1000, Unit: "Hz", Doc: "How often odom and its transform are published."},
 		{Name: "base_frame_id", Kind: config.String, DefaultDoc: "the URDF's root link", Doc: "The base's frame, the transform's child."},
 		{Name: "odom_frame_id", Kind: config.String, Default: "odom", Doc: "The odometry's frame, the transform's parent."},
@@ -158,12 +162,16 @@ type base struct {
 	reset     Pose
 	resetSet  bool
 	headingOK bool
+	hold      time.Duration // stop_time: zero wheel velocity held after a stale twist, 0: none
+	zeroAt    time.Duration // when the stop's ramp reached a zero twist
+	zeroSet   bool
 }
 
 // newBase reads the keys driveKeys declares.
 func newBase(cd *config.Device, b *Binder, wheelJoint string) (*base, error) {
 	bs := &base{lin: axisLimit{cd.Float("linear.max_velocity"), cd.Float("linear.max_acceleration")},
-		ang: axisLimit{cd.Float("angular.max_velocity"), cd.Float("angular.max_acceleration")}}
+		ang:  axisLimit{cd.Float("angular.max_velocity"), cd.Float("angular.max_acceleration")},
+		hold: time.Duration(cd.Float("stop_time") * float64(time.Second))}
 	if cd.Type.Key("max_wheel_speed") != nil {
 		bs.maxWheel = cd.Float("max_wheel_speed")
 	}
@@ -220,6 +228,28 @@ func (bs *base) limit(vx, vy, wz, dt float64) (float64, float64, float64) {
 	wz = bs.ang.apply(wz, bs.last[2], dt)
 	bs.last = [3]float64{vx, vy, wz}
 	return vx, vy, wz
+}
+
+// stopping says whether a base whose twist went stale still drives its
+// wheels, at a zero twist (Controller.update runs it so, from
+// cmd_vel_timeout on; first on the first such cycle): while its limited
+// twist ramps down to zero, then for stop_time more, as
+// diff_drive_controller commands zero wheel velocity after its timeout
+// (it for ever; frcd then goes neutral). Never with stop_time 0.
+func (bs *base) stopping(now time.Duration, first bool) bool {
+	if first {
+		bs.zeroSet = false
+	}
+	switch {
+	case bs.hold <= 0:
+		return false
+	case bs.last != [3]float64{}: // still ramping down
+		bs.zeroSet = false
+		return true
+	case !bs.zeroSet:
+		bs.zeroAt, bs.zeroSet = now, true
+	}
+	return now-bs.zeroAt < bs.hold
 }
 
 // heading is the IMU's yaw change since the last call, when there is an

@@ -39,6 +39,7 @@ type Loop struct {
 	period  time.Duration
 	watch   func() time.Duration
 	floats  []*interfaces.JointCommand // every float64 command handle, for the non-finite check
+	held    []heldHandle               // the joints' position and velocity handles, held to their limits
 	blocks  []limitBlock
 	last    time.Duration
 	started bool
@@ -118,6 +119,16 @@ func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverS
 		}
 	}
 	l.floats = interfaces.CommandsOf[float64](reg)
+	for i := range m.joints {
+		mj := &m.joints[i]
+		for _, iface := range []string{interfaces.Position, interfaces.Velocity} {
+			if h, err := interfaces.LookupCommand[float64](reg, mj.name, iface); err == nil {
+				if lim := handleLimit(mj, iface, r.Config.Device(mj.name)); lim.bounded() {
+					l.held = append(l.held, heldHandle{h: h, lim: lim})
+				}
+			}
+		}
+	}
 	for i := range m.joints {
 		mj := &m.joints[i]
 		if mj.lowerSwitch < 0 && mj.upperSwitch < 0 {
@@ -262,7 +273,13 @@ func (l *Loop) Cycle(now time.Duration) {
 	}
 	l.lap(PhaseControl, &t)
 
-	// safety: limit switches, then nothing but finite numbers
+	// safety: the joints' limits, limit switches, then nothing but finite numbers
+	for _, h := range l.held {
+		if h.h.Set && interfaces.Finite(h.h.Value) && !h.lim.holds(h.h.Value) {
+			h.h.Value = h.lim.clamp(h.h.Value)
+			l.stats.Clamped++
+		}
+	}
 	for i := range l.blocks {
 		l.block(&l.blocks[i])
 	}
@@ -282,6 +299,13 @@ func (l *Loop) Cycle(now time.Duration) {
 	}
 	l.lap(PhaseWrite, &t)
 	l.finish(now, ds, t0)
+}
+
+// heldHandle is a joint's command handle and the limit the loop holds it
+// to (handleLimit).
+type heldHandle struct {
+	h   *interfaces.JointCommand
+	lim commandRange
 }
 
 // block zeroes a voltage that would drive b's joint further into a

@@ -29,7 +29,8 @@ const (
 	analogLow, analogHigh, analogFull = -1.0, 6.0, 5.0
 )
 
-// commandRange is the range of values a controller takes.
+// commandRange is the range of values a controller takes, or a command
+// handle or set point is held to.
 type commandRange struct {
 	lo, hi float64
 	what   string // the range in words, for the refusal
@@ -40,29 +41,117 @@ var anyValue = commandRange{lo: math.Inf(-1), hi: math.Inf(1)}
 
 func (r commandRange) holds(v float64) bool { return v >= r.lo && v <= r.hi }
 
+// clamp is v held to r.
+func (r commandRange) clamp(v float64) float64 { return max(r.lo, min(r.hi, v)) }
+
+// bounded: r holds something back.
+func (r commandRange) bounded() bool { return r.lo > math.Inf(-1) || r.hi < math.Inf(1) }
+
+// Limits: every command path is held to its joint's limits here, in one
+// place. A command of a joint controller (Controller.Command) is refused
+// outside rangeOf and, inside it, clamped to limitOf (counted as clamped);
+// a trajectory's points are refused past PositionMargin and its samples
+// clamped to positionLimit; and each cycle, whatever a controller wrote,
+// the loop clamps every position and velocity command handle of a joint
+// to handleLimit (Counters.Clamped) before the devices write.
+
+// positionLimit is where joint j may be put: its URDF limits (none for a
+// continuous or unlimited joint), within the travel of dev, the device
+// that drives it (a servo's min_angle..max_angle, config.Facts.Travel).
+func positionLimit(j *mergedJoint, dev *config.Device) commandRange {
+	r := anyValue
+	if j != nil && j.limited && !j.continuous && j.lower <= j.upper {
+		r = commandRange{j.lower, j.upper, fmt.Sprintf("joint %q's limits %g..%g", j.name, j.lower, j.upper)}
+	}
+	if dev == nil || dev.Type == nil || dev.Type.Travel[0] == "" {
+		return r
+	}
+	a, b := dev.Float(dev.Type.Travel[0]), dev.Float(dev.Type.Travel[1])
+	lo, hi := max(r.lo, min(a, b)), min(r.hi, max(a, b))
+	if !(lo <= hi) { // no overlap: frcd validate warns; the joint's limits rule
+		return r
+	}
+	if lo == r.lo && hi == r.hi {
+		return r
+	}
+	what := fmt.Sprintf("%s's range %g..%g", dev.Type.Name, lo, hi)
+	if r.bounded() {
+		what = fmt.Sprintf("%g..%g, joint %q's limits within %s's range", lo, hi, j.name, dev.Type.Name)
+	}
+	return commandRange{lo, hi, what}
+}
+
+// speedLimit is ± a URDF limit (velocity or effort) of joint j; none when
+// the URDF gives none.
+func speedLimit(j *mergedJoint, limit float64, what string) commandRange {
+	if j == nil || !(limit > 0) {
+		return anyValue
+	}
+	return commandRange{-limit, limit, fmt.Sprintf("±%g, joint %q's %s limit", limit, j.name, what)}
+}
+
+// handleLimit is what the loop holds joint j's command handle of
+// interface iface to each cycle: a position to positionLimit, a velocity
+// (a device's own loop) to the URDF's velocity limit; others as they are
+// (a PID's volts are within its max_voltage, a device's to its battery).
+func handleLimit(j *mergedJoint, iface string, dev *config.Device) commandRange {
+	switch iface {
+	case interfaces.Position:
+		return positionLimit(j, dev)
+	case interfaces.Velocity:
+		return speedLimit(j, j.maxVelocity, "velocity")
+	}
+	return anyValue
+}
+
+// limitOf is what c's commands are clamped to once taken: a position
+// (a PID's set point, a device loop's or a servo's angle) to
+// positionLimit, a velocity or effort PID's set point to the URDF's
+// velocity or effort limit.
+func limitOf(c *Controller, j *mergedJoint, target *config.Device) commandRange {
+	switch {
+	case c.kind == kindPosition || c.kind == kindProfiled || c.kind == kindForward && c.typ.iface == interfaces.Position:
+		return positionLimit(j, target)
+	case c.kind == kindVelocity:
+		return speedLimit(j, j.maxVelocity, "velocity")
+	case c.kind == kindEffort:
+		return speedLimit(j, j.maxEffort, "effort")
+	}
+	return anyValue
+}
+
 // rangeOf is the range of c's commands: volts for a voltage or group
 // controller, an analog output's -1..6 V in its units (target, the
-// output's device, has its scale and offset), a position PID's joint limits
-// widened by PositionMargin, a velocity or effort PID's SpeedFactor × the
-// URDF's velocity or effort limit. Others (a profiled goal has its own
-// check, a servo's angle) take any finite value.
-func rangeOf(c *Controller, iface string, target *config.Device) commandRange {
+// output's device, has its scale and offset), a position's limit (lim,
+// limitOf) widened by PositionMargin of its span, a velocity or effort
+// PID's SpeedFactor × the URDF's velocity or effort limit. Others (a
+// profiled goal has its own check) take any finite value.
+func rangeOf(c *Controller, iface string, target *config.Device, lim commandRange) commandRange {
 	switch {
 	case iface == interfaces.Voltage && (c.kind == kindForward || c.kind == kindGroup):
 		return commandRange{-MaxCommandVolts, MaxCommandVolts, fmt.Sprintf("±%g V, beyond a battery's plausible range", MaxCommandVolts)}
 	case iface == interfaces.Analog:
 		return analogRange(target)
-	case c.kind == kindPosition && c.joint != nil && c.joint.limited && !c.continuous:
-		m := PositionMargin * (c.joint.upper - c.joint.lower)
-		return commandRange{c.joint.lower - m, c.joint.upper + m, fmt.Sprintf("joint %q's limits %g..%g (give or take %g)", c.joint.name, c.joint.lower, c.joint.upper, m)}
-	case c.kind == kindVelocity && c.joint != nil && c.joint.maxVelocity > 0:
-		v := SpeedFactor * c.joint.maxVelocity
-		return commandRange{-v, v, fmt.Sprintf("±%g, %g× joint %q's velocity limit", v, SpeedFactor, c.joint.name)}
-	case c.kind == kindEffort && c.joint != nil && c.joint.maxEffort > 0:
-		e := SpeedFactor * c.joint.maxEffort
-		return commandRange{-e, e, fmt.Sprintf("±%g, %g× joint %q's effort limit", e, SpeedFactor, c.joint.name)}
+	case (c.kind == kindPosition || c.kind == kindForward && iface == interfaces.Position) && lim.bounded() && !c.continuous:
+		return widen(lim)
+	case c.kind == kindVelocity && lim.bounded():
+		v := SpeedFactor * lim.hi
+		return commandRange{-v, v, fmt.Sprintf("±%g, %g× %s", v, SpeedFactor, lim.what)}
+	case c.kind == kindEffort && lim.bounded():
+		e := SpeedFactor * lim.hi
+		return commandRange{-e, e, fmt.Sprintf("±%g, %g× %s", e, SpeedFactor, lim.what)}
 	}
 	return anyValue
+}
+
+// widen is a position limit give or take PositionMargin of its span: the
+// positions taken (and clamped to it); beyond, refused.
+func widen(lim commandRange) commandRange {
+	if !lim.bounded() {
+		return lim
+	}
+	m := PositionMargin * (lim.hi - lim.lo)
+	return commandRange{lim.lo - m, lim.hi + m, fmt.Sprintf("%s (give or take %g)", lim.what, m)}
 }
 
 // analogRange is an analog output's command range in its units: value =

@@ -25,6 +25,14 @@ type runner interface {
 	halt()
 }
 
+// stopper is a runner that stops actively when its command goes stale
+// (a drive base, drive.go): the loop runs it at a zero command while
+// stopping says so (first on the first stale cycle), then makes it
+// neutral.
+type stopper interface {
+	stopping(now time.Duration, first bool) bool
+}
+
 // Binder is what a runner's builder binds through: its joints' merged
 // states, the command handles it claims, and the robot's description.
 type Binder struct {
@@ -48,6 +56,16 @@ func (b *Binder) State(joint string) (*interfaces.JointState, error) {
 	return &b.m.joints[k].state, nil
 }
 
+// positionLimit is where a movable URDF joint may be put (ranges.go):
+// its limits within its device's range; anyValue for another name.
+func (b *Binder) positionLimit(joint string) commandRange {
+	k, ok := b.m.byName[joint]
+	if !ok {
+		return anyValue
+	}
+	return positionLimit(&b.m.joints[k], b.m.robot.Config.Device(joint))
+}
+
 // Claim claims a joint's float64 command handle (volts, a device loop's
 // position or velocity) for the controller.
 func (b *Binder) Claim(joint, iface string) (*interfaces.JointCommand, error) {
@@ -67,9 +85,11 @@ func (c *Controller) bindRunner(cd *config.Device, reg *interfaces.Registry, m *
 		return err
 	}
 	c.run, c.Joints = r, b.joints
+	c.stop, _ = r.(stopper)
 	c.in.values = make([]float64, r.fields())
 	c.vals = make([]float64, r.fields())
-	c.valid = anyValue
+	c.zero = make([]float64, r.fields())
+	c.valid, c.limit = anyValue, anyValue
 	if t, ok := r.(tunable); ok {
 		c.bindGains(t.pids())
 	}

@@ -123,6 +123,7 @@ type Stats struct {
 // Counters count what the loop refused or made neutral.
 type Counters struct {
 	Refused      uint64 // commands refused: not finite, or not a valid tri-state
+	Clamped      uint64 // times a joint's position or velocity command handle was held to its limit (ranges.go handleLimit)
 	Stale        uint64 // times a command expired (its output went neutral)
 	Blocked      uint64 // cycles a limit switch zeroed a voltage
 	NoFeedback   uint64 // cycles a PID had no measurement and went neutral

@@ -21,7 +21,9 @@ var diffDriveType = &Type{family: kindRunner, New: newDiffDrive, Takes: Twist, T
 		Doc: "As ros_controllers' diff_drive_controller. Command: geometry_msgs/Twist on /NAME/cmd_vel (linear.x m/s, " +
 			"angular.z rad/s; the rest ignored). Each side's wheels turn at (v ∓ ω × wheel_separation / 2) / wheel_radius " +
 			"rad/s (forward as their URDF axes say), after the velocity and acceleration limits, through the wheel devices' own velocity loops " +
-			"(closed_loop: device) or wheel_pid to volts. A twist older than cmd_vel_timeout stops the base. Odometry " +
+			"(closed_loop: device) or wheel_pid to volts. A twist older than cmd_vel_timeout becomes zero: the base " +
+			"is driven to rest through the acceleration limits and held at zero wheel velocity for stop_time, then its " +
+			"outputs go neutral. Odometry " +
 			"integrates the mean of each side's wheels (and the IMU's heading when imu is set) every cycle, enabled or " +
 			"not, as WPILib's DifferentialDriveOdometry: nav_msgs/Odometry on /NAME/odom, the odom → base transform on " +
 			"/tf, the pose on NT4 (struct:Pose2d and a Field2d) and in the log; /NAME/reset_pose places it.",
@@ -33,7 +35,7 @@ var diffDriveType = &Type{family: kindRunner, New: newDiffDrive, Takes: Twist, T
 		}, driveKeys("")...),
 		Check: checkClaims("left_wheel", "right_wheel"),
 		Example: "{name: drive, type: diff_drive_controller/DiffDriveController, left_wheel: [left_wheel_joint], " +
-			"right_wheel: [right_wheel_joint], wheel_pid: {p: 0.2, f: 0.25}}",
+			"right_wheel: [right_wheel_joint], wheel_pid: {p: 0.5, i: 4, f: 0.23}}",
 		Facts: config.Facts{Controller: &config.ControllerFacts{Measures: config.Position | config.Velocity,
 			HardwareInterface: "hardware_interface::VelocityJointInterface", Hints: []string{"diff_drive", "tank", "differential"}}},
 	}}

@@ -3,6 +3,7 @@ package control
 import (
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -56,6 +57,7 @@ type trajJoint struct {
 	out    *interfaces.JointCommand
 	device bool
 	pid    PID
+	lim    commandRange // where the joint may be put (positionLimit): points beyond, give or take PositionMargin, are refused; the path is clamped to it
 }
 
 type jointTrajectory struct {
@@ -90,7 +92,7 @@ func newJointTrajectory(cd *config.Device, b *Binder) (runner, error) {
 		if err != nil {
 			return nil, err
 		}
-		j := trajJoint{st: st}
+		j := trajJoint{st: st, lim: b.positionLimit(n)}
 		if dev := b.Robot().Config.Device(n); dev != nil && dev.ClosesLoop() {
 			j.device = true
 			j.out, err = b.Claim(n, interfaces.Position)
@@ -203,6 +205,9 @@ func (jt *jointTrajectory) run(_ []float64, now time.Duration, dt float64) bool 
 			return false
 		}
 		pd, vd := b.at(j, t)
+		if !jn.lim.holds(pd) { // a spline may overshoot its points
+			pd, vd = jn.lim.clamp(pd), 0
+		}
 		p, v := jn.st.Position, 0.0
 		if jn.st.Has&interfaces.HasVelocity != 0 {
 			v = jn.st.Velocity
@@ -340,6 +345,15 @@ func (jt *jointTrajectory) check(tr *Trajectory) error {
 			}
 		}
 	}
+	for j, n := range jt.names {
+		k := slices.Index(tr.Joints, n)
+		r := widen(jt.joints[j].lim)
+		for i, p := range tr.Points {
+			if !r.holds(p.Positions[k]) {
+				return fmt.Errorf("point %d: %s at %v is outside %s", i, n, p.Positions[k], r.what)
+			}
+		}
+	}
 	for _, vs := range [][]float64{tr.PathTolerance, tr.GoalTolerance} {
 		if len(vs) != 0 && len(vs) != len(jt.names) {
 			return fmt.Errorf("want a tolerance per joint")
@@ -375,7 +389,7 @@ func (jt *jointTrajectory) fill(b *trajBuf, tr *Trajectory) {
 		for i, p := range tr.Points {
 			d := &b.pts[i+first]
 			d.t, d.hasVel, d.hasAcc = p.Time, len(p.Velocities) > 0, len(p.Accelerations) > 0
-			d.pos[j] = p.Positions[k]
+			d.pos[j] = jt.joints[j].lim.clamp(p.Positions[k])
 			if d.hasVel {
 				d.vel[j] = p.Velocities[k]
 			}

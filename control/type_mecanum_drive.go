@@ -23,7 +23,7 @@ var mecanumDriveType = &Type{family: kindRunner, New: newMecanumDrive, Takes: Tw
 			"(x+y)ω, front right vx + vy + (x−y)ω, rear left vx + vy + (x−y)ω, rear right vx − vy − (x+y)ω), scaled down " +
 			"together past max_wheel_speed (MecanumDriveWheelSpeeds.desaturate). Odometry: the least-squares twist of the " +
 			"wheels' travel (the pseudo-inverse), its heading change from the IMU when imu is set; published as the diff " +
-			"drive's is.",
+			"drive's is. A twist older than cmd_vel_timeout stops the base as the diff drive's does (stop_time).",
 		Keys: append([]config.Key{
 			{Name: "front_left", Kind: config.String, Required: true, Ref: config.SpeedRef, Doc: "The front left wheel joint."},
 			{Name: "front_right", Kind: config.String, Required: true, Ref: config.SpeedRef, Doc: "The front right wheel joint."},
@@ -33,7 +33,7 @@ var mecanumDriveType = &Type{family: kindRunner, New: newMecanumDrive, Takes: Tw
 		}, driveKeys("The wheels' top surface speed: faster wheel speeds are scaled down together (desaturate).")...),
 		Check: checkRefClaims("front_left", "front_right", "rear_left", "rear_right"),
 		Example: "{name: mecanum, type: frcd_controllers/MecanumDriveController, front_left: fl_wheel, front_right: fr_wheel, " +
-			"rear_left: rl_wheel, rear_right: rr_wheel, wheel_pid: {p: 0.2, f: 0.25}}",
+			"rear_left: rl_wheel, rear_right: rr_wheel, wheel_pid: {p: 0.5, i: 4, f: 0.23}}",
 		Facts: config.Facts{Controller: &config.ControllerFacts{Measures: config.Position | config.Velocity,
 			HardwareInterface: "frcd::frcd_controllers", Hints: []string{"mecanum", "mecanum_drive"}}},
 	}}

@@ -28,7 +28,8 @@ var swerveDriveType = &Type{family: kindRunner, New: newSwerveDrive, Takes: Twis
 			"their headings. Steering: steer_pid to volts on the steering joint's measured angle; wheels: their devices' " +
 			"own velocity loops (closed_loop: device) or wheel_pid. Odometry: the least-squares twist of the modules' " +
 			"wheel travel along their measured headings, its heading change from the IMU when imu is set, as " +
-			"SwerveDriveOdometry; published as the diff drive's is.",
+			"SwerveDriveOdometry; published as the diff drive's is. A twist older than cmd_vel_timeout stops the base " +
+			"as the diff drive's does (stop_time).",
 		Keys: append([]config.Key{
 			{Name: "drive", Kind: config.StringList, Required: true, Ref: config.SpeedRef, Doc: "Each module's drive (wheel) joint."},
 			{Name: "steer", Kind: config.StringList, Required: true, Ref: config.SpeedRef, Doc: "Each module's steering joint, in the order of drive."},

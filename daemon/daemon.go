@@ -69,6 +69,11 @@ type Options struct {
 	// dumps the goroutines there).
 	Halted func()
 
+	// OSClock is the OS's monotonic clock a HAL clock (hal.HALClock) is
+	// checked against every cycle; nil is the process's. Tests that step
+	// the daemon pass the stepped time.
+	OSClock func() time.Duration
+
 	// wrap, in tests, wraps each device as the loop sees it (a device
 	// that panics on demand).
 	wrap func(control.Device) control.Device
@@ -156,7 +161,8 @@ type Daemon struct {
 	// NT is the NT4 server, when Options.Telemetry asks for one.
 	NT    *nt4.Server
 	tel   *telemetryState
-	parts parts // the optional parts that are down (parts.go)
+	parts parts    // the optional parts that are down (parts.go)
+	clock halClock // the HAL's clock, checked against the OS's (clock.go)
 	// masterReported: the embedded ROS master was once down (masterDown).
 	masterReported atomic.Bool
 }
@@ -217,6 +223,11 @@ func newDaemon(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
 	} else {
 		d.epoch = d.start.Add(-b.Now())
 	}
+	osClock := o.OSClock
+	if osClock == nil {
+		osClock = d.watch
+	}
+	d.setupClock(osClock)
 	if err := d.bind(); err != nil {
 		return nil, err
 	}
@@ -251,7 +262,11 @@ func (d *Daemon) bind() error {
 			cdevs[i] = d.opts.wrap(dev)
 		}
 	}
-	loop, err := control.New(d.Robot, d.Handles, cdevs, d.backend, control.Options{Rate: d.opts.Rate, Stopwatch: d.watch})
+	var ds hal.DriverStation = d.backend
+	if d.clock.src != nil {
+		ds = clockDS{d}
+	}
+	loop, err := control.New(d.Robot, d.Handles, cdevs, ds, control.Options{Rate: d.opts.Rate, Stopwatch: d.watch})
 	if err != nil {
 		return fmt.Errorf("loop: %w", err)
 	}
@@ -291,7 +306,7 @@ func (d *Daemon) diagnostics(dst []ros.Status) []ros.Status {
 // buses, the inventory, the WebSocket server, the backend's reports.
 func (d *Daemon) systemStatuses(dst []ros.Status) []ros.Status {
 	dst = d.partStatuses(d.wsStatus(d.inventoryStatuses(d.canStatuses(dst))))
-	return reportStatuses(dst, d.backend)
+	return reportStatuses(d.clockStatus(dst), d.backend)
 }
 
 // deviceStatuses are the reports of the devices that report their own
@@ -397,6 +412,7 @@ func (d *Daemon) Step() {
 	d.now += d.Loop.Period()
 	d.advance(d.now)
 	d.inventoryDue(d.now)
+	d.checkClock()
 	d.Loop.Cycle(d.now)
 }
 
@@ -493,7 +509,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 	w := newWaiter(rt)
 	defer w.close()
 	spin := newSpinner(d.opts.Spin, period)
-	next := d.Now()
+	// The deadlines are on the OS's monotonic clock (d.watch), whatever
+	// the backend's clock does: a wait is never longer than a period, and
+	// the context is seen at every cycle.
+	next := d.watch()
 	for {
 		select {
 		case <-ctx.Done():
@@ -516,16 +535,16 @@ func (d *Daemon) Run(ctx context.Context) error {
 			return d.afterPanic(p)
 		}
 		next += period
-		wait := next - d.Now()
+		wait := next - d.watch()
 		if wait < -period {
-			next = d.Now() // far behind: start afresh rather than burst
+			next = d.watch() // far behind: start afresh rather than burst
 			continue
 		}
 		if lead := spin.lead(); wait > lead {
-			w.sleep(wait - lead)
-			spin.woke(d.Now() - (next - lead))
+			w.sleep(min(wait-lead, period))
+			spin.woke(d.watch() - (next - lead))
 		}
-		for spin.spins() && d.Now() < next {
+		for spin.spins() && d.watch() < next {
 			// spin out the last stretch
 		}
 	}
@@ -551,6 +570,9 @@ func (d *Daemon) StatusLine() string {
 	s := d.snapshot
 	d.Loop.ReadSnapshot(s)
 	state := s.State()
+	if why := d.ClockFault(); why != "" {
+		state += " (HAL clock fault: " + why + ")"
+	}
 	st := &s.Stats
 	battery := "battery=?"
 	if d.Sim != nil {

@@ -162,14 +162,22 @@ func driveSquare(t *testing.T, d *Daemon, ctl string, turn bool) squareResult {
 	return res
 }
 
+// swerveDrop are the lines of examples/2026 that drive its swerve (its
+// swerve controller and the sim's drivetrain; before them, its steering
+// PIDs and drive group): a test drops them and adds its own.
+var swerveDrop = []string{"_steer, type: effort_controllers", "name: swerve_drive", "type: voltage_controllers/JointGroupVoltageController", "joints: [front_left_drive_joint",
+	"type: frcd_controllers/SwerveDriveController", "drivetrain: {type: swerve"}
+
 const (
 	diffDrive = "  drive: {type: diff_drive_controller/DiffDriveController, left_wheel: [left_front_wheel_joint, left_rear_wheel_joint], " +
-		"right_wheel: [right_front_wheel_joint, right_rear_wheel_joint], wheel_pid: {p: 0.3, f: 0.55}, " +
+		"right_wheel: [right_front_wheel_joint, right_rear_wheel_joint], wheel_pid: {p: 0.5, i: 4, f: 0.23}, " +
 		"linear: {max_velocity: 1.5, max_acceleration: 3}, angular: {max_acceleration: 8}}"
 	swerveDrive = "  - {name: swerve, type: frcd_controllers/SwerveDriveController, " +
 		"drive: [front_left_drive_joint, front_right_drive_joint, rear_left_drive_joint, rear_right_drive_joint], " +
 		"steer: [front_left_steer_joint, front_right_steer_joint, rear_left_steer_joint, rear_right_steer_joint], " +
-		"steer_pid: {p: 8, d: 0.1}, wheel_pid: {p: 0.1, f: 0.16}, max_wheel_speed: 4, linear: {max_acceleration: 3}, angular: {max_acceleration: 8}}"
+		"steer_pid: {p: 8, d: 0.1}, wheel_pid: {p: 0.2, i: 2, f: 0.14}, max_wheel_speed: 4, linear: {max_acceleration: 3}, angular: {max_acceleration: 8}}"
+	mecanumDrive = "  mecanum: {type: frcd_controllers/MecanumDriveController, front_left: left_front_wheel_joint, front_right: right_front_wheel_joint, " +
+		"rear_left: left_rear_wheel_joint, rear_right: right_rear_wheel_joint, wheel_pid: {p: 0.5, i: 4, f: 0.23}, linear: {max_acceleration: 2}, angular: {max_acceleration: 6}}"
 	swerveSim = "  drivetrain: {type: swerve, drive: [front_left_drive_joint, front_right_drive_joint, rear_left_drive_joint, rear_right_drive_joint], " +
 		"steer: [front_left_steer_joint, front_right_steer_joint, rear_left_steer_joint, rear_right_steer_joint]}"
 )
@@ -215,8 +223,7 @@ func TestDriveSquareDifferential(t *testing.T) {
 // rotors or the Pigeon 2, so its faulty run has the base's random shoves
 // alone.
 func TestDriveSquareSwerve(t *testing.T) {
-	drop := []string{"_steer, type: effort_controllers", "name: swerve_drive", "type: voltage_controllers/JointGroupVoltageController", "joints: [front_left_drive_joint",
-		"type: frcd_controllers/SwerveDriveController", "drivetrain: {type: swerve"} // the example's own swerve: the test adds its own
+	drop := swerveDrop
 	for _, tc := range []struct {
 		name, ctl, sim string
 		within         float64
@@ -246,8 +253,7 @@ func TestDriveSquareSwerve(t *testing.T) {
 // TestDriveCycleDoesNotAllocate: a cycle with a drive base, its twist,
 // odometry and wheel loops, allocates nothing.
 func TestDriveCycleDoesNotAllocate(t *testing.T) {
-	drop := []string{"_steer, type: effort_controllers", "name: swerve_drive", "type: voltage_controllers/JointGroupVoltageController", "joints: [front_left_drive_joint",
-		"type: frcd_controllers/SwerveDriveController", "drivetrain: {type: swerve"} // the example's own swerve: the test adds its own
+	drop := swerveDrop
 	r := driveRobot(t, "../examples/2026", drop, strings.Replace(swerveDrive, "max_wheel_speed: 4", "max_wheel_speed: 4, imu: pigeon, field_relative: true", 1), swerveSim)
 	d, err := NewSim(r, SimOptions{Seed: 4, Enabled: true}, Options{})
 	if err != nil {
@@ -287,8 +293,6 @@ func TestDriveCycleDoesNotAllocate(t *testing.T) {
 // each rear wheel) around the square, holonomically.
 func TestDriveSquareMecanum(t *testing.T) {
 	drop := []string{"left_front_voltage", "left_rear_voltage", "right_front_voltage", "right_rear_voltage", "type: tank", "left:  [left_front", "right: [right_front"}
-	ctl := "  mecanum: {type: frcd_controllers/MecanumDriveController, front_left: left_front_wheel_joint, front_right: right_front_wheel_joint, " +
-		"rear_left: left_rear_wheel_joint, rear_right: right_rear_wheel_joint, wheel_pid: {p: 0.3, f: 0.55}, linear: {max_acceleration: 2}, angular: {max_acceleration: 6}}"
 	edits := []string{
 		`<joint name="left_rear_wheel_joint" type="continuous">`, `<joint name="left_rear_wheel_joint" type="continuous"><sensor name="left_rear_encoder" type="encoder"/>`,
 		`<joint name="right_rear_wheel_joint" type="continuous">`, `<joint name="right_rear_wheel_joint" type="continuous"><sensor name="right_rear_encoder" type="encoder"/>`,
@@ -297,7 +301,7 @@ func TestDriveSquareMecanum(t *testing.T) {
 		"  drivetrain:\n", "  drivetrain:\n    type: mecanum\n    front_left: left_front_wheel_joint\n    front_right: right_front_wheel_joint\n" +
 			"    rear_left: left_rear_wheel_joint\n    rear_right: right_rear_wheel_joint\n",
 	}
-	r := driveRobot(t, "../examples/competition", drop, ctl, "", edits...)
+	r := driveRobot(t, "../examples/competition", drop, mecanumDrive, "", edits...)
 	d, err := NewSim(r, SimOptions{Seed: 4, Enabled: true}, Options{})
 	if err != nil {
 		t.Fatal(err)

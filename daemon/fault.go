@@ -50,6 +50,7 @@ func (d *Daemon) cycle(now time.Duration) (p *PanicError) {
 		}
 	}()
 	d.advance(now)
+	d.checkClock()
 	d.Loop.Cycle(now)
 	return nil
 }

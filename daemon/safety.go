@@ -43,6 +43,8 @@ func (d *Daemon) Enable(on bool) error {
 		return errors.New("not enabled: the robot is e-stopped, and an e-stop holds until frcd restarts")
 	case !ds.Attached:
 		return errors.New("not enabled: no Driver Station is attached")
+	case d.ClockFault() != "":
+		return fmt.Errorf("not enabled: the HAL clock is faulty: %s", d.ClockFault())
 	case d.Loop.Inhibited() != "":
 		return fmt.Errorf("not enabled: the loop is inhibited: %s", d.Loop.Inhibited())
 	case !ds.Enabled:

@@ -44,3 +44,18 @@ type Report struct {
 	Warn, Error   bool
 	Values        [][2]string
 }
+
+// HALClock is implemented by backends on a controller whose HAL keeps a
+// clock of its own beside the OS's (WPILib's HAL: the roboRIO's FPGA
+// time, Systemcore's HAL_GetMonotonicTime). Their Clock is the OS's
+// monotonic clock, which a HAL clock that fails cannot stop; the daemon
+// reads both every cycle and takes a HAL clock that cannot be read,
+// stalls or steps back as a fault: every output neutral, the robot
+// disabled until it is sane again.
+type HALClock interface {
+	// ReadClock reads the HAL's clock: its time since the backend opened
+	// (negative when it stepped back past that), or why it cannot be
+	// read; an error wrapping ErrUnsupported when the backend has no HAL
+	// clock after all (Systemcore's without WPILib's HAL).
+	ReadClock() (time.Duration, error)
+}

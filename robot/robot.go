@@ -336,7 +336,14 @@ func (ck *checker) actuator(d *config.Device, must bool) {
 	if lk, hk := d.Type.Travel[0], d.Type.Travel[1]; lk != "" && uj.HasLimits() {
 		lo, hi := min(d.Float(lk), d.Float(hk)), max(d.Float(lk), d.Float(hk))
 		if lo < uj.Limit.Lower-1e-9 || hi > uj.Limit.Upper+1e-9 {
-			ck.list.Warnf(d.Pos, "%s: %s range %.4g..%.4g rad goes beyond joint %q's limits %.4g..%.4g", d, d.Type.Name, lo, hi, d.Name, uj.Limit.Lower, uj.Limit.Upper)
+			// control holds its commands to the overlap (or, with none,
+			// the joint's limits)
+			hl, hh := max(lo, uj.Limit.Lower), min(hi, uj.Limit.Upper)
+			if hl > hh {
+				hl, hh = uj.Limit.Lower, uj.Limit.Upper
+			}
+			ck.list.Warnf(d.Pos, "%s: %s range %.4g..%.4g rad goes beyond joint %q's limits %.4g..%.4g; its commands are held to %.4g..%.4g",
+				d, d.Type.Name, lo, hi, d.Name, uj.Limit.Lower, uj.Limit.Upper, hl, hh)
 		}
 	}
 	if e := d.Type.Effort; e != nil && d.Has(e.Channel) && d.Ref(e.Power) != nil {

@@ -230,7 +230,7 @@ func TestCrossChecks(t *testing.T) {
 			}},
 		{name: "servo beyond the joint limits",
 			yaml: []string{"{name: flap_joint, type: relay, relay_id: 0, direction: both}", "{name: flap_joint, type: servo, id: 9}"},
-			want: []string{`r.yaml:9:5: warning: servo "flap_joint": servo range 0..3.142 rad goes beyond joint "flap_joint"'s limits -1..1`}},
+			want: []string{`r.yaml:9:5: warning: servo "flap_joint": servo range 0..3.142 rad goes beyond joint "flap_joint"'s limits -1..1; its commands are held to 0..1`}},
 		{name: "floating joint refused, device on it not doubled",
 			urdf: []string{`<joint name="flap_joint" type="revolute">`, `<joint name="flap_joint" type="floating">`},
 			want: []string{`r.urdf:26:28: error: joint "flap_joint": type "floating" is not supported: frcd drives and measures 1-DoF joints only (revolute, continuous, prismatic; fixed for rigid mounts)`}},

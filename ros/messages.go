@@ -178,6 +178,7 @@ func (m *builder) diagnostics() *diagnostic_msgs.DiagnosticArray {
 			kv("busy p99 <=", st.Busy.Quantile(0.99)),
 			kv("overruns", st.Overruns),
 			kv("refused commands", st.Refused+s.Refused),
+			kv("outputs held to their joint's limits", st.Clamped),
 			kv("stale commands", st.Stale),
 			kv("limit-switch blocks", st.Blocked),
 			kv("PID cycles without feedback", st.NoFeedback),
@@ -214,6 +215,9 @@ func (m *builder) diagnostics() *diagnostic_msgs.DiagnosticArray {
 		vals := []diagnostic_msgs.KeyValue{kv("type", c.Type), kv("joints", strings.Join(c.Joints, ",")), kv("refused", n), kv("timeout", c.Timeout())}
 		if c.Timeout() == 0 {
 			vals[3].Value = "none"
+		}
+		if lim := c.Limit(); lim != "" {
+			vals = append(vals, kv("clamped to "+lim, c.Clamped()))
 		}
 		if goal, reached, ok := goalState(c); ok {
 			vals = append(vals, kv("goal", goal), kv("at goal", fmt.Sprint(reached)))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -298,9 +299,17 @@ const (
 
 func (b *Bridge) commandCallback(c *control.Controller) any {
 	limit := &ratelimit.Refusals{Rate: refusedRate, Burst: refusedBurst}
+	var clamped atomic.Uint64 // c.Clamped() when last logged
 	count := func(err error) {
 		if err == nil {
 			b.commands.Add(1)
+			// Taken but clamped to the joint's limits (control/ranges.go):
+			// logged as a refusal is.
+			if n := c.Clamped(); n > clamped.Swap(n) {
+				if ok, more := limit.Allow(b.o.Clock()); ok {
+					b.o.Logf("ros: /%s/command clamped to %s (%d so far)%s", c.Name, c.Limit(), n, more)
+				}
+			}
 			return
 		}
 		// Refused (not finite, out of range, a stopped controller):

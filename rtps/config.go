@@ -47,12 +47,57 @@ type Config struct {
 	UserData []byte
 	// Name is announced as the participant's entity name. (optional)
 	Name string
-	// MaxParticipants bounds the remote participants kept; more are
-	// ignored (and counted). (optional) defaults to 64.
+	// MaxParticipants bounds the remote participants kept. A newcomer
+	// over it takes the place of the least useful one (none of its
+	// endpoints ever matched ours; from the address holding the most;
+	// the longest idle), and is ignored (and counted) only when every
+	// one is useful. (optional) defaults to 64.
 	MaxParticipants int
+	// MaxParticipantsPerAddr bounds the remote participants announced
+	// from one IP address, with the same eviction. (optional) defaults to
+	// half of MaxParticipants.
+	MaxParticipantsPerAddr int
+	// AdmitRate bounds the new participants admitted from one IP address:
+	// MaxParticipantsPerAddr at once, then AdmitRate a second; more are
+	// ignored (and counted) until their next announcement. (optional)
+	// defaults to 4.
+	AdmitRate float64
+	// MaxLease caps the lease a remote participant announces (an
+	// infinite one included): it is dropped after MaxLease without an
+	// announcement, whatever it asked for. Cyclone DDS takes its own
+	// lease (10 s by default) for an infinite one; ROS 2's peers announce
+	// 10 s (Cyclone) and 20 s (Fast DDS). (optional) defaults to 30 s.
+	MaxLease time.Duration
+	// DiscoveryTimeout drops a remote participant that has not taken
+	// part in endpoint discovery (no SEDP message from it) this long
+	// after its first announcement; its next announcement admits it
+	// again. (optional) defaults to 20 s.
+	DiscoveryTimeout time.Duration
 	// MaxEndpoints bounds the remote endpoints kept. (optional) defaults
 	// to 1024.
 	MaxEndpoints int
+	// MaxEndpointsPerAddr bounds the remote endpoints of the participants
+	// of one IP address; a newcomer over a bound takes the place of an
+	// endpoint never matched. (optional) defaults to half of MaxEndpoints.
+	MaxEndpointsPerAddr int
+	// EgressLimit bounds what the participant sends, in bytes a second
+	// (a burst of a tenth of a second at once): a datagram over it is not
+	// sent (counted in Stats.SendDropped; reliable readers get it again
+	// later). Traffic a peer has not earned (to readers that have not
+	// acknowledged, repairs, answers to new participants) may use only
+	// what traffic to acknowledging readers leaves. (optional) defaults
+	// to 0, no limit.
+	EgressLimit int
+	// RepairLimit bounds the repairs (samples sent again, GAPs and
+	// heartbeats answering ACKNACK and NACK_FRAG) in bytes a second, in
+	// all; each reader gets at most a quarter of it. A second's worth at
+	// once. (optional) defaults to 1 MiB/s.
+	RepairLimit int
+	// MaxUnanswered is the number of heartbeats a reliable reader may
+	// leave unanswered (no ACKNACK): then it gets no more samples and a
+	// heartbeat only every 50 heartbeat periods, until an ACKNACK comes
+	// from it. (optional) defaults to 20 (2 s at the default period).
+	MaxUnanswered int
 	// MaxSampleSize bounds a fragmented sample. (optional) defaults to 1 MiB.
 	MaxSampleSize int
 	// MaxReassembly bounds the memory of fragmented samples in progress.
@@ -81,6 +126,16 @@ func (c *Config) defaults() error {
 	setDefault(&c.HeartbeatPeriod, 100*time.Millisecond)
 	setDefault(&c.MaxParticipants, 64)
 	setDefault(&c.MaxEndpoints, 1024)
+	setDefault(&c.MaxParticipantsPerAddr, max(1, c.MaxParticipants/2))
+	setDefault(&c.MaxEndpointsPerAddr, max(1, c.MaxEndpoints/2))
+	setDefault(&c.AdmitRate, 4)
+	setDefault(&c.MaxLease, 30*time.Second)
+	setDefault(&c.DiscoveryTimeout, 20*time.Second)
+	setDefault(&c.RepairLimit, 1<<20)
+	setDefault(&c.MaxUnanswered, 20)
+	if c.EgressLimit < 0 || c.RepairLimit < 0 {
+		return fmt.Errorf("rtps: negative egress limit %d or repair limit %d", c.EgressLimit, c.RepairLimit)
+	}
 	setDefault(&c.MaxSampleSize, 1<<20)
 	setDefault(&c.MaxReassembly, 8<<20)
 	if c.Logf == nil {

@@ -7,7 +7,10 @@ package rtps
 
 import (
 	"net/netip"
+	"slices"
 	"time"
+
+	"github.com/frcd/frcd/internal/ratelimit"
 )
 
 // spdpTargets is where announcements go: the multicast group, each
@@ -50,19 +53,29 @@ func (p *Participant) spdpData() *ParticipantData {
 
 // sendSPDP sends the participant's announcement (a best-effort, stateless
 // writer: §8.5.3).
-func (p *Participant) sendSPDP(to []netip.AddrPort) {
+func (p *Participant) sendSPDP(to []netip.AddrPort, class sendClass) {
 	p.spdpSN++
 	m := p.startMessage(GuidPrefix{})
 	m.Data(&Data{Reader: EntitySPDPReader, Writer: EntitySPDPWriter, SN: p.spdpSN, Payload: p.spdpData().Marshal(nil)})
-	p.send(m, to)
+	p.sendAs(m, to, class, nil)
 }
 
 // onSPDP takes a participant's announcement: a new participant is
-// answered at once and matched with the SEDP endpoints.
-func (p *Participant) onSPDP(now time.Time, src GuidPrefix, d *Data) {
+// admitted (admitParticipant), answered at once and matched with the
+// SEDP endpoints.
+func (p *Participant) onSPDP(now time.Time, src GuidPrefix, from netip.AddrPort, d *Data) {
 	if d.Payload == nil {
-		// it is leaving; only a participant itself may say so
-		if k, ok := d.InlineQoS.KeyHash(); ok && k.Prefix == src && d.InlineQoS.StatusInfo() != 0 {
+		// It is leaving. Only a participant itself may say so: the
+		// message's GUID prefix is its own (as Cyclone DDS checks,
+		// ddsi_discovery_spdp.c ddsi_handle_spdp) and, since any sender
+		// may write any prefix, it comes from one of its addresses.
+		k, ok := d.InlineQoS.KeyHash()
+		if r := p.remotes[k.Prefix]; ok && r != nil && k.Prefix == src && d.InlineQoS.StatusInfo() != 0 {
+			if !p.sentBy(r, from.Addr()) {
+				p.stats.spoofed.Add(1)
+				p.cfg.Logf("rtps: leave of participant %v from %v, not one of its addresses %v: ignored", k.Prefix, from, r.ips)
+				return
+			}
 			p.dropParticipant(k.Prefix)
 		}
 		return
@@ -75,21 +88,37 @@ func (p *Participant) onSPDP(now time.Time, src GuidPrefix, d *Data) {
 	if pd.HasDomainID && pd.DomainID != uint32(p.cfg.Domain) || pd.GUID.Prefix == p.guid.Prefix {
 		return
 	}
+	if pd.GUID.Prefix != src {
+		p.stats.bad.Add(1) // another participant's announcement (Cyclone ignores it too)
+		return
+	}
 	if r, ok := p.remotes[pd.GUID.Prefix]; ok {
 		r.lastSeen = now
+		if ip := from.Addr(); !slices.Contains(r.ips, ip) && len(r.ips) < maxParticipantAddrs {
+			r.ips = append(r.ips, ip)
+		}
 		return
 	}
-	if len(p.remotes) >= p.cfg.MaxParticipants {
-		p.stats.ignored.Add(1)
-		return
+	r := &remoteParticipant{data: pd, lastSeen: now, meta: addrs(pd.MetaUnicast), user: addrs(pd.DefaultUnicast),
+		from: from.Addr(), admitted: now, lease: min(pd.LeaseDuration, p.cfg.MaxLease)}
+	if r.lease <= 0 {
+		r.lease = p.cfg.MaxLease
 	}
-	r := &remoteParticipant{data: pd, lastSeen: now, meta: addrs(pd.MetaUnicast), user: addrs(pd.DefaultUnicast)}
 	if len(r.meta) == 0 {
 		r.meta = addrs(pd.MetaMulticast)
 	}
+	r.ips = append(r.ips, r.from)
+	for _, a := range append(r.meta, r.user...) {
+		if ip := a.Addr(); !slices.Contains(r.ips, ip) && len(r.ips) < maxParticipantAddrs {
+			r.ips = append(r.ips, ip)
+		}
+	}
+	if !p.admitParticipant(r) {
+		return
+	}
 	p.remotes[pd.GUID.Prefix] = r
-	p.cfg.Logf("rtps: participant %v (vendor %x) at %v", pd.GUID.Prefix, pd.Vendor, r.meta)
-	p.sendSPDP(r.meta)
+	p.cfg.Logf("rtps: participant %v (vendor %x) at %v from %v", pd.GUID.Prefix, pd.Vendor, r.meta, from)
+	p.sendSPDP(r.meta, unearned)
 	sedp := QoS{Reliable, TransientLocal, KeepAll, 0}
 	prefix := pd.GUID.Prefix
 	if pd.BuiltinEndpoints&BuiltinPublicationsDetector != 0 {
@@ -116,9 +145,90 @@ func addrs(ls []Locator) []netip.AddrPort {
 	return a
 }
 
+// maxParticipantAddrs bounds the addresses kept of a participant.
+const maxParticipantAddrs = 8
+
+// sentBy says whether a message from ip may be a participant's own: ip is
+// one of its addresses, or the loopback and it is on this host (Fast DDS
+// sends to a participant of its own host by 127.0.0.1, and no packet from
+// another host arrives from a loopback address).
+func (p *Participant) sentBy(r *remoteParticipant, ip netip.Addr) bool {
+	if slices.Contains(r.ips, ip) {
+		return true
+	}
+	return ip.IsLoopback() && (slices.Contains(r.ips, p.cfg.Addr) || slices.ContainsFunc(r.ips, netip.Addr.IsLoopback))
+}
+
+// admitParticipant gives a new participant its place: at most AdmitRate
+// newcomers a second from one address (after a burst of
+// MaxParticipantsPerAddr), at most MaxParticipantsPerAddr from one
+// address and MaxParticipants in all, a newcomer over a bound taking the
+// place of the idlest never-matched one in its way (admit.Gate: from the
+// address holding the most). It says whether r was admitted; a refusal
+// is counted.
+func (p *Participant) admitParticipant(r *remoteParticipant) bool {
+	lim := p.admitRate[r.from]
+	if lim == nil {
+		if len(p.admitRate) >= 4*p.cfg.MaxParticipants {
+			clear(p.admitRate) // bounded; what it forgets is the rate of addresses long gone, or spoofed ones
+		}
+		lim = &ratelimit.Limiter{Rate: p.cfg.AdmitRate, Burst: float64(p.cfg.MaxParticipantsPerAddr)}
+		p.admitRate[r.from] = lim
+	}
+	if ok, _ := lim.Allow(time.Duration(p.now.UnixNano())); !ok {
+		p.stats.ignored.Add(1)
+		return false
+	}
+	t, err := p.places.Admit(r.from.String())
+	if err != nil {
+		p.stats.ignored.Add(1)
+		return false
+	}
+	prefix := r.data.GUID.Prefix
+	t.OnEvict(func() {
+		// Called from places.Admit, with p.mu held.
+		p.stats.evicted.Add(1)
+		p.cfg.Logf("rtps: participant %v from %v evicted for a newcomer", prefix, r.from)
+		p.dropParticipant(prefix)
+	})
+	r.ticket = t
+	return true
+}
+
+// sawSEDP notes that a participant takes part in endpoint discovery: a
+// message of one of its SEDP endpoints (entity) came.
+func (p *Participant) sawSEDP(prefix GuidPrefix, entity EntityID) {
+	switch entity {
+	case EntitySEDPPubWriter, EntitySEDPSubWriter, EntitySEDPPubReader, EntitySEDPSubReader:
+		if r := p.remotes[prefix]; r != nil && !r.sedp {
+			r.sedp = true
+			r.ticket.Touch(false)
+		}
+	}
+}
+
+// expire drops the participants whose (capped) lease ended, and those
+// that took no part in endpoint discovery within DiscoveryTimeout.
+func (p *Participant) expire(now time.Time) {
+	for prefix, r := range p.remotes {
+		switch {
+		case now.Sub(r.lastSeen) > r.lease:
+			p.cfg.Logf("rtps: participant %v lease expired", prefix)
+			p.dropParticipant(prefix)
+		case !r.sedp && now.Sub(r.admitted) > p.cfg.DiscoveryTimeout:
+			p.stats.evicted.Add(1)
+			p.cfg.Logf("rtps: participant %v from %v: no endpoint discovery in %v, dropped", prefix, r.from, p.cfg.DiscoveryTimeout)
+			p.dropParticipant(prefix)
+		}
+	}
+}
+
 // dropParticipant forgets a participant and everything of it.
 func (p *Participant) dropParticipant(prefix GuidPrefix) {
 	defer p.notify()
+	if r := p.remotes[prefix]; r != nil && r.ticket != nil {
+		r.ticket.Leave()
+	}
 	delete(p.remotes, prefix)
 	for _, w := range p.writers {
 		for g := range w.readers {
@@ -137,12 +247,59 @@ func (p *Participant) dropParticipant(prefix GuidPrefix) {
 	for g := range p.remoteWriters {
 		if g.Prefix == prefix {
 			delete(p.remoteWriters, g)
+			p.leaveEndpoint(g)
 		}
 	}
 	for g := range p.remoteReaders {
 		if g.Prefix == prefix {
 			delete(p.remoteReaders, g)
+			p.leaveEndpoint(g)
 		}
+	}
+}
+
+// leaveEndpoint gives a remote endpoint's place back.
+func (p *Participant) leaveEndpoint(g GUID) {
+	if t := p.endpointTicket[g]; t != nil {
+		t.Leave()
+		delete(p.endpointTicket, g)
+	}
+}
+
+// admitEndpoint gives a new remote endpoint its place, counted against
+// its participant's address (admitParticipant's rules, MaxEndpoints and
+// MaxEndpointsPerAddr); it says whether it was admitted.
+func (p *Participant) admitEndpoint(g GUID, writer bool) bool {
+	r := p.remotes[g.Prefix]
+	if r == nil {
+		return false
+	}
+	t, err := p.endpointPlaces.Admit(r.from.String())
+	if err != nil {
+		p.stats.ignored.Add(1)
+		return false
+	}
+	t.OnEvict(func() {
+		// Called from endpointPlaces.Admit, with p.mu held.
+		p.stats.evicted.Add(1)
+		delete(p.endpointTicket, g)
+		p.dropEndpoint(g, writer)
+	})
+	p.endpointTicket[g] = t
+	return true
+}
+
+// useful notes that a remote endpoint g did what only a real peer does:
+// a reader acknowledged a local writer's samples, a writer sent samples
+// to a local reader. It and its participant are useful, which no
+// newcomer evicts (an endpoint that merely matched, or a participant
+// that only took part in discovery, costs an attacker nothing).
+func (p *Participant) useful(g GUID) {
+	if t := p.endpointTicket[g]; t != nil {
+		t.Touch(true)
+	}
+	if r := p.remotes[g.Prefix]; r != nil && r.ticket != nil {
+		r.ticket.Touch(true)
 	}
 }
 
@@ -169,8 +326,7 @@ func (p *Participant) onSEDP(s Sample, writer bool) {
 	if writer {
 		known = p.remoteWriters
 	}
-	if _, ok := known[e.GUID]; !ok && len(p.remoteWriters)+len(p.remoteReaders) >= p.cfg.MaxEndpoints {
-		p.stats.ignored.Add(1)
+	if _, ok := known[e.GUID]; !ok && !p.admitEndpoint(e.GUID, writer) {
 		return
 	}
 	known[e.GUID] = &e
@@ -192,6 +348,7 @@ func (p *Participant) onSEDP(s Sample, writer bool) {
 
 func (p *Participant) dropEndpoint(g GUID, writer bool) {
 	defer p.notify()
+	p.leaveEndpoint(g)
 	if writer {
 		delete(p.remoteWriters, g)
 		for _, r := range p.readers {

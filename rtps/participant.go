@@ -10,19 +10,31 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/frcd/frcd/internal/admit"
+	"github.com/frcd/frcd/internal/ratelimit"
 )
 
-// Stats counts what the participant refused or dropped.
+// Stats counts what the participant sent, refused or dropped.
 type Stats struct {
 	BadMessages     uint64 // datagrams or submessages that did not decode
 	Dropped         uint64 // samples dropped (reader limits)
-	IgnoredPeers    uint64 // participants or endpoints over the limits
+	IgnoredPeers    uint64 // participants or endpoints over the limits (or the admission rate)
+	Evicted         uint64 // participants and endpoints that made room for newcomers, or never took part in endpoint discovery
+	SpoofedLeaves   uint64 // a participant's leave not from its address, ignored
+	DeafReaders     uint64 // reliable readers that stopped getting samples (heartbeats unanswered)
+	SentBytes       uint64 // bytes sent (each datagram once per address)
+	SentDatagrams   uint64
+	SendDropped     uint64 // datagrams not sent: over Config.EgressLimit
+	RepairsDropped  uint64 // repairs not sent: over Config.RepairLimit
 	Participants    int    // remote participants known
 	RemoteEndpoints int
 }
 
 type stats struct {
-	bad, dropped, ignored atomic.Uint64
+	bad, dropped, ignored, evicted, spoofed, deaf atomic.Uint64
+	sentBytes, sentDatagrams                      atomic.Uint64
+	sendDropped, repairsDropped                   atomic.Uint64
 }
 
 // remoteParticipant is a participant found by SPDP.
@@ -31,6 +43,15 @@ type remoteParticipant struct {
 	lastSeen time.Time
 	meta     []netip.AddrPort
 	user     []netip.AddrPort
+	// from: the address its first announcement came from, which its
+	// place is counted against; ips: the addresses it sends from (its
+	// announcements' sources, its locators), a leave is taken from.
+	from     netip.Addr
+	ips      []netip.Addr
+	admitted time.Time
+	lease    time.Duration // its announced lease, capped (Config.MaxLease)
+	sedp     bool          // an SEDP message came from it
+	ticket   *admit.Ticket
 }
 
 // delivery is a user reader's sample, handed over after p.mu is released.
@@ -64,8 +85,22 @@ type Participant struct {
 	msg             Builder
 	lastAnnounce    time.Time
 	lastHeartbeat   time.Time
+	beats           int // heartbeat periods so far
 	announced       int
 	changed         chan struct{} // closed and replaced when a match is made or lost
+
+	// now is the participant's clock for its budgets: the latest time
+	// Handle or tick was given.
+	now       time.Time
+	egress    bucket // Config.EgressLimit
+	repairs   bucket // Config.RepairLimit
+	repairFor *readerProxy
+	// places admits remote participants, per address and in all;
+	// endpointPlaces their endpoints (by their participant's address).
+	places         *admit.Gate
+	endpointPlaces *admit.Gate
+	endpointTicket map[GUID]*admit.Ticket
+	admitRate      map[netip.Addr]*ratelimit.Limiter
 
 	stats stats
 	// dropSend, when set (by tests), drops the datagrams it returns true for.
@@ -106,6 +141,11 @@ func newParticipant(cfg Config) (*Participant, error) {
 		cfg: cfg, writers: map[EntityID]*Writer{}, readers: map[EntityID]*Reader{},
 		remotes: map[GuidPrefix]*remoteParticipant{}, remoteWriters: map[GUID]*EndpointData{}, remoteReaders: map[GUID]*EndpointData{},
 		changed: make(chan struct{}), cancel: func() {},
+		egress:         newBucket(float64(cfg.EgressLimit), egressBurst(cfg.EgressLimit)),
+		repairs:        newBucket(float64(cfg.RepairLimit), float64(cfg.RepairLimit)),
+		places:         admit.New(admit.Limits{PerAddr: cfg.MaxParticipantsPerAddr, Total: cfg.MaxParticipants}),
+		endpointPlaces: admit.New(admit.Limits{PerAddr: cfg.MaxEndpointsPerAddr, Total: cfg.MaxEndpoints}),
+		endpointTicket: map[GUID]*admit.Ticket{}, admitRate: map[netip.Addr]*ratelimit.Limiter{},
 	}
 	if _, err := rand.Read(p.guid.Prefix[:]); err != nil {
 		return nil, err
@@ -185,6 +225,9 @@ func (p *Participant) Stats() Stats {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return Stats{BadMessages: p.stats.bad.Load(), Dropped: p.stats.dropped.Load(), IgnoredPeers: p.stats.ignored.Load(),
+		Evicted: p.stats.evicted.Load(), SpoofedLeaves: p.stats.spoofed.Load(), DeafReaders: p.stats.deaf.Load(),
+		SentBytes: p.stats.sentBytes.Load(), SentDatagrams: p.stats.sentDatagrams.Load(),
+		SendDropped: p.stats.sendDropped.Load(), RepairsDropped: p.stats.repairsDropped.Load(),
 		Participants: len(p.remotes), RemoteEndpoints: len(p.remoteWriters) + len(p.remoteReaders)}
 }
 
@@ -345,6 +388,7 @@ func (p *Participant) tick(now time.Time) {
 	if p.closed {
 		return
 	}
+	p.advance(now)
 	// Announce often at first (peers may start at the same time), then
 	// every AnnouncePeriod.
 	period := p.cfg.AnnouncePeriod
@@ -354,19 +398,22 @@ func (p *Participant) tick(now time.Time) {
 	if now.Sub(p.lastAnnounce) >= period {
 		p.lastAnnounce = now
 		p.announced++
-		p.sendSPDP(p.spdpTargets())
+		p.sendSPDP(p.spdpTargets(), earned)
 	}
 	if now.Sub(p.lastHeartbeat) >= p.cfg.HeartbeatPeriod {
 		p.lastHeartbeat = now
+		p.beats++
 		for _, w := range p.writers {
-			w.tick()
+			w.tick(p.beats)
 		}
 	}
-	for prefix, r := range p.remotes {
-		if now.Sub(r.lastSeen) > r.data.LeaseDuration {
-			p.cfg.Logf("rtps: participant %v lease expired", prefix)
-			p.dropParticipant(prefix)
-		}
+	p.expire(now)
+}
+
+// advance moves the participant's clock to now (never back).
+func (p *Participant) advance(now time.Time) {
+	if now.After(p.now) {
+		p.now = now
 	}
 }
 
@@ -381,17 +428,30 @@ func (p *Participant) startMessage(dst GuidPrefix) *Builder {
 	return &p.msg
 }
 
-// send sends m to each address; a failure is counted, not returned (the
-// reliable protocol repeats what matters).
-func (p *Participant) send(m *Builder, to []netip.AddrPort) {
+// send sends m to each address as earned traffic (sendAs).
+func (p *Participant) send(m *Builder, to []netip.AddrPort) { _ = p.sendAs(m, to, earned, nil) }
+
+// sendAs sends m to each address when the budgets of its class allow
+// (a repair's to reader r), and says whether they did; a failure to send
+// is counted, not returned (the reliable protocol repeats what matters).
+func (p *Participant) sendAs(m *Builder, to []netip.AddrPort, class sendClass, r *readerProxy) bool {
+	if len(to) == 0 {
+		return true
+	}
+	if !p.admitSend(len(m.Bytes()), to, class, r) {
+		return false
+	}
+	p.stats.sentBytes.Add(uint64(len(m.Bytes()) * len(to)))
+	p.stats.sentDatagrams.Add(uint64(len(to)))
 	if p.dropSend != nil && p.dropSend(m.Bytes()) {
-		return
+		return true
 	}
 	for _, a := range to {
 		if _, err := p.out.WriteToUDPAddrPort(m.Bytes(), a); err != nil && !p.closed {
 			p.cfg.Logf("rtps: send to %v: %v", a, err)
 		}
 	}
+	return true
 }
 
 // receive reads datagrams from c until it is closed.
@@ -418,7 +478,8 @@ func (p *Participant) Handle(now time.Time, b []byte, from netip.AddrPort) {
 		p.mu.Unlock()
 		return
 	}
-	p.handle(now, b)
+	p.advance(now)
+	p.handle(now, b, from)
 	q := p.queue
 	p.queue = p.queue[:0:0]
 	p.mu.Unlock()
@@ -427,7 +488,7 @@ func (p *Participant) Handle(now time.Time, b []byte, from netip.AddrPort) {
 	}
 }
 
-func (p *Participant) handle(now time.Time, b []byte) {
+func (p *Participant) handle(now time.Time, b []byte, from netip.AddrPort) {
 	var ts Time
 	forUs := true
 	err := Parse(b, func(h Header, s Submessage) error {
@@ -450,7 +511,8 @@ func (p *Participant) handle(now time.Time, b []byte) {
 		case SubData:
 			var d Data
 			if d, err = DecodeData(s); err == nil {
-				p.onData(now, h, &d, ts)
+				p.sawSEDP(h.Prefix, d.Writer)
+				p.onData(now, h, &d, ts, from)
 			}
 		case SubDataFrag:
 			var f DataFrag
@@ -460,6 +522,7 @@ func (p *Participant) handle(now time.Time, b []byte) {
 		case SubHeartbeat:
 			var hb Heartbeat
 			if hb, err = DecodeHeartbeat(s); err == nil {
+				p.sawSEDP(h.Prefix, hb.Writer)
 				p.eachReader(GUID{h.Prefix, hb.Writer}, hb.Reader, func(r *Reader, w *writerProxy) { r.onHeartbeat(w, &hb) })
 			}
 		case SubGap:
@@ -470,8 +533,12 @@ func (p *Participant) handle(now time.Time, b []byte) {
 		case SubAckNack:
 			var a AckNack
 			if a, err = DecodeAckNack(s); err == nil {
+				p.sawSEDP(h.Prefix, a.Reader)
 				if w, ok := p.writers[a.Writer]; ok {
 					w.onAckNack(GUID{h.Prefix, a.Reader}, &a)
+					if _, matched := w.readers[GUID{h.Prefix, a.Reader}]; matched && !w.builtin {
+						p.useful(GUID{h.Prefix, a.Reader})
+					}
 				}
 			}
 		case SubNackFrag:
@@ -512,13 +579,16 @@ func (p *Participant) eachReader(writer GUID, reader EntityID, f func(*Reader, *
 	}
 }
 
-func (p *Participant) onData(now time.Time, h Header, d *Data, ts Time) {
+func (p *Participant) onData(now time.Time, h Header, d *Data, ts Time, from netip.AddrPort) {
 	src := h.Prefix
 	if d.Writer == EntitySPDPWriter {
-		p.onSPDP(now, src, d)
+		p.onSPDP(now, src, from, d)
 		return
 	}
 	p.eachReader(GUID{src, d.Writer}, d.Reader, func(r *Reader, w *writerProxy) {
+		if !r.internal {
+			p.useful(w.guid)
+		}
 		r.onData(w, &Sample{Writer: w.guid, SN: d.SN, Time: ts, Payload: d.Payload, Inline: d.InlineQoS, Vendor: h.Vendor})
 	})
 }

@@ -30,6 +30,26 @@ type readerProxy struct {
 	acked    SequenceNumber
 	ackCount int32
 	heard    bool // an ACKNACK came from it
+	// unanswered counts the periodic heartbeats sent since its last
+	// ACKNACK; past Config.MaxUnanswered it is deaf: no samples, a
+	// heartbeat every deafHeartbeatEvery periods, until an ACKNACK.
+	unanswered int
+	deaf       bool
+	repair     bucket // its share of Config.RepairLimit
+}
+
+// deafHeartbeatEvery is how many heartbeat periods apart a deaf reader
+// gets a heartbeat (5 s at the default period): the way back for a
+// reader whose ACKNACKs were lost.
+const deafHeartbeatEvery = 50
+
+// class is what sending to the reader is (budget.go): earned once it
+// acknowledges, and while it answers.
+func (r *readerProxy) class() sendClass {
+	if r.reliable && r.heard && r.unanswered < 2 {
+		return earned
+	}
+	return unearned
 }
 
 // Writer is a local DataWriter: a stateful RTPS writer (§8.4.9) holding
@@ -150,7 +170,9 @@ func (w *Writer) add(payload []byte, inline ParamList) {
 		w.history = slices.Delete(w.history, 0, len(w.history)-w.limit)
 	}
 	for _, r := range w.readers {
-		w.sendChange(r, &c, r.reliable)
+		if !r.deaf {
+			w.sendChange(r, &c, r.reliable)
+		}
 	}
 }
 
@@ -160,7 +182,8 @@ func (w *Writer) matchReader(guid GUID, addrs []netip.AddrPort, q QoS) {
 		r.addrs = addrs
 		return
 	}
-	r := &readerProxy{guid: guid, addrs: addrs, reliable: q.Reliability == Reliable, base: w.seq + 1, acked: 1}
+	r := &readerProxy{guid: guid, addrs: addrs, reliable: q.Reliability == Reliable, base: w.seq + 1, acked: 1,
+		repair: newBucket(float64(w.p.cfg.RepairLimit)/4, float64(w.p.cfg.RepairLimit)/4)}
 	if w.qos.Durability >= TransientLocal && q.Durability >= TransientLocal {
 		r.base = 1 // a late-joining durable reader gets the history
 	}
@@ -178,8 +201,9 @@ func (w *Writer) matchReader(guid GUID, addrs []netip.AddrPort, q QoS) {
 }
 
 // sendChange sends one change to one reader, then a heartbeat when hb
-// (a reliable reader answers with an ACKNACK).
-func (w *Writer) sendChange(r *readerProxy, c *change, hb bool) {
+// (a reliable reader answers with an ACKNACK). It says whether the
+// budgets let it all go (budget.go); it stops at the first refusal.
+func (w *Writer) sendChange(r *readerProxy, c *change, hb bool) bool {
 	p := w.p
 	if len(c.payload) <= FragmentSize {
 		m := p.startMessage(r.guid.Prefix)
@@ -187,20 +211,22 @@ func (w *Writer) sendChange(r *readerProxy, c *change, hb bool) {
 		if hb {
 			w.heartbeat(m, r, false)
 		}
-		p.send(m, r.addrs)
-		return
+		return w.send(m, r)
 	}
 	n := (len(c.payload) + FragmentSize - 1) / FragmentSize
 	for i := 0; i < n; i++ {
-		w.sendFragment(r, c, i)
+		if !w.sendFragment(r, c, i) {
+			return false
+		}
 	}
 	if hb {
-		w.sendHeartbeat(r, false)
+		return w.sendHeartbeat(r, false)
 	}
+	return true
 }
 
 // sendFragment sends fragment i (from 0) of a change.
-func (w *Writer) sendFragment(r *readerProxy, c *change, i int) {
+func (w *Writer) sendFragment(r *readerProxy, c *change, i int) bool {
 	m := w.p.startMessage(r.guid.Prefix)
 	frag := c.payload[i*FragmentSize : min(len(c.payload), (i+1)*FragmentSize)]
 	f := DataFrag{Reader: r.guid.Entity, Writer: w.guid.Entity, SN: c.sn, FragStart: uint32(i + 1), FragsInSub: 1,
@@ -209,7 +235,16 @@ func (w *Writer) sendFragment(r *readerProxy, c *change, i int) {
 		f.InlineQoS = c.inline
 	}
 	m.DataFrag(&f)
-	w.p.send(m, r.addrs)
+	return w.send(m, r)
+}
+
+// send sends m to reader r: a repair while the writer answers r's
+// ACKNACK or NACK_FRAG (p.repairFor), else as r has earned.
+func (w *Writer) send(m *Builder, r *readerProxy) bool {
+	if w.p.repairFor == r {
+		return w.p.sendAs(m, r.addrs, repair, r)
+	}
+	return w.p.sendAs(m, r.addrs, r.class(), r)
 }
 
 // heartbeat appends a HEARTBEAT for r to m.
@@ -222,18 +257,28 @@ func (w *Writer) heartbeat(m *Builder, r *readerProxy, final bool) {
 	m.Heartbeat(&Heartbeat{Reader: r.guid.Entity, Writer: w.guid.Entity, First: first, Last: w.seq, Count: w.hbCount, Final: final})
 }
 
-func (w *Writer) sendHeartbeat(r *readerProxy, final bool) {
+func (w *Writer) sendHeartbeat(r *readerProxy, final bool) bool {
 	m := w.p.startMessage(r.guid.Prefix)
 	w.heartbeat(m, r, final)
-	w.p.send(m, r.addrs)
+	return w.send(m, r)
 }
 
 // tick sends a heartbeat to every reliable reader that has not
-// acknowledged everything (§8.4.7.2: periodic heartbeats).
-func (w *Writer) tick() {
+// acknowledged everything (§8.4.7.2: periodic heartbeats); a reader that
+// leaves MaxUnanswered of them unanswered becomes deaf (readerProxy).
+func (w *Writer) tick(beat int) {
 	for _, r := range w.readers {
-		if r.reliable && (r.acked <= w.seq || !r.heard) {
-			w.sendHeartbeat(r, false)
+		if !r.reliable || r.acked > w.seq && r.heard {
+			continue
+		}
+		if r.deaf && beat%deafHeartbeatEvery != 0 {
+			continue
+		}
+		w.sendHeartbeat(r, false)
+		if r.unanswered++; r.unanswered >= w.p.cfg.MaxUnanswered && !r.deaf {
+			r.deaf = true
+			w.p.stats.deaf.Add(1)
+			w.p.cfg.Logf("rtps: %q: reader %v answered none of %d heartbeats: no more samples until it does", w.topic, r.guid, r.unanswered)
 		}
 	}
 }
@@ -248,24 +293,29 @@ func (w *Writer) onAckNack(reader GUID, a *AckNack) {
 	if r.heard && a.Count <= r.ackCount {
 		return // a duplicate or an old one (§8.4.15.7)
 	}
-	r.heard, r.ackCount = true, a.Count
+	r.heard, r.ackCount, r.unanswered, r.deaf = true, a.Count, 0, false
+	w.p.repairFor = r
+	defer func() { w.p.repairFor = nil }()
 	if a.State.Base > r.acked {
 		r.acked = min(a.State.Base, w.seq+1)
 	}
 	var gapFrom SequenceNumber // start of the run of irrelevant numbers, or 0
-	flushGap := func(end SequenceNumber) {
-		if gapFrom != 0 {
-			m := w.p.startMessage(r.guid.Prefix)
-			m.Gap(&Gap{Reader: r.guid.Entity, Writer: w.guid.Entity, Start: gapFrom, List: SeqSet{Base: end}})
-			w.p.send(m, r.addrs)
-			gapFrom = 0
+	flushGap := func(end SequenceNumber) bool {
+		if gapFrom == 0 {
+			return true
 		}
+		m := w.p.startMessage(r.guid.Prefix)
+		m.Gap(&Gap{Reader: r.guid.Entity, Writer: w.guid.Entity, Start: gapFrom, List: SeqSet{Base: end}})
+		gapFrom = 0
+		return w.send(m, r)
 	}
 	resent := false
 	for i := uint32(0); i < a.State.NumBits; i++ {
 		sn := a.State.Base + SequenceNumber(i)
 		if !a.State.Has(sn) || sn > w.seq {
-			flushGap(sn)
+			if !flushGap(sn) {
+				return // over the repair budget: the rest waits for its next ACKNACK
+			}
 			continue
 		}
 		c := w.find(sn)
@@ -275,11 +325,14 @@ func (w *Writer) onAckNack(reader GUID, a *AckNack) {
 			}
 			continue
 		}
-		flushGap(sn)
-		w.sendChange(r, c, false)
+		if !flushGap(sn) || !w.sendChange(r, c, false) {
+			return
+		}
 		resent = true
 	}
-	flushGap(a.State.Base + SequenceNumber(a.State.NumBits))
+	if !flushGap(a.State.Base + SequenceNumber(a.State.NumBits)) {
+		return
+	}
 	if resent || (a.State.NumBits > 0 && !a.Final) {
 		w.sendHeartbeat(r, false)
 	}
@@ -295,10 +348,12 @@ func (w *Writer) onNackFrag(reader GUID, n *NackFrag) {
 	if c == nil {
 		return
 	}
+	w.p.repairFor = r
+	defer func() { w.p.repairFor = nil }()
 	for i := uint32(0); i < n.State.NumBits; i++ {
 		k := int64(n.State.Base) - 1 + int64(i) // in int64: fragment numbers are 32-bit unsigned, int may be 32-bit
-		if n.State.Has(n.State.Base+SequenceNumber(i)) && k >= 0 && k*FragmentSize < int64(len(c.payload)) {
-			w.sendFragment(r, c, int(k))
+		if n.State.Has(n.State.Base+SequenceNumber(i)) && k >= 0 && k*FragmentSize < int64(len(c.payload)) && !w.sendFragment(r, c, int(k)) {
+			return // over the repair budget
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"strconv"
+	"strings"
 
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/ros2node"
@@ -99,4 +101,32 @@ func printROS2(w io.Writer, d *daemon.Daemon, o *daemon.ROS2Options) {
 	full, _ := ros2node.Resolve(o.Node.Namespace, o.Node.Name, "~")
 	js, _ := ros2node.ResolveRemapped(o.Node.Namespace, o.Node.Name, "joint_states", o.Node.Remaps)
 	fmt.Fprintf(w, "frcd: ROS 2 node %s, domain %d, on %s; publishing %s every %s\n", full, o.Node.RTPS.Domain, o.Node.RTPS.Addr, js, d.Bridge2.Every())
+}
+
+// egressUsage is --ros2-egress's help.
+const egressUsage = "the most the ROS 2 node sends, in bits a second (4mbit, 500kbit, 0: no limit): set it to what the robot's radio allows ROS 2. Traffic to subscribers that acknowledge comes first; repairs and traffic to peers that have not acknowledged get what it leaves (docs/ros2.md)"
+
+// parseEgress reads --ros2-egress: a rate in bits a second, with an
+// optional unit bit, kbit or mbit (1000s), into bytes a second.
+func parseEgress(s string) (int, error) {
+	v := strings.ToLower(strings.TrimSpace(s))
+	mult := 1.0
+	for _, u := range []struct {
+		suffix string
+		mult   float64
+	}{{"mbit", 1e6}, {"kbit", 1e3}, {"bit", 1}} {
+		if strings.HasSuffix(v, u.suffix) {
+			v, mult = strings.TrimSpace(strings.TrimSuffix(v, u.suffix)), u.mult
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || f < 0 || f*mult/8 > 1<<40 {
+		return 0, fmt.Errorf("--ros2-egress %s: want a rate in bits a second such as 4mbit, 500kbit or 0 (no limit)", s)
+	}
+	bytes := int(f * mult / 8)
+	if bytes == 0 && f > 0 {
+		bytes = 1
+	}
+	return bytes, nil
 }

@@ -55,15 +55,11 @@ func runSeenByPeers(t *testing.T, setup string, foxglove bool) {
 	}
 	const urdf, yaml = "../../examples/2026/robot.urdf", "../../examples/2026/robot.yaml"
 	script, _ := filepath.Abs("../../test/rtps/joint_states.js")
-	peers := []struct {
-		*ddstest.Peer
-		src string
-	}{{ddstest.Cyclone, "testdata/ros2/joint_states.c"}, {ddstest.FastDDS, "testdata/ros2/joint_states.cpp"}}
-	var env []string
 	var tools []tooltest.Tool
 	if foxglove {
 		tools = append(tools, tooltest.Node)
 	}
+	var env []string
 	if !tooltest.InsideNetns(t) {
 		// Checked and built out here, where a missing tool can skip; the
 		// builds are shared with TestROS2JointStatesInterop.
@@ -71,15 +67,58 @@ func runSeenByPeers(t *testing.T, setup string, foxglove bool) {
 		if foxglove {
 			tooltest.RequireFile(t, "../../test/rtps/node_modules/@foxglove/rtps/package.json", "scripts/install-deps.sh (npm ci in test/rtps)")
 		}
-		for _, p := range peers {
-			env = append(env, peerBinEnv(p.Peer)+"="+p.Program(t, p.src, "testdata/ros2/JointState.idl"))
-		}
+		env = buildJointStatesPeers(t)
 	}
 	if !tooltest.InNetns(t, setup, env, tools...) {
 		return
 	}
 	names := loopJointNames(t, urdf, yaml)
+	cmd, stderr := startROS2Run(t, urdf, yaml)
+	start := time.Now().Unix()
 
+	const count = 20
+	var order []string
+	subs := map[string]*tooltest.JSONLines[jsEvent]{}
+	for _, p := range jointStatesPeers {
+		bin := os.Getenv(peerBinEnv(p.Peer))
+		if bin == "" {
+			t.Fatalf("no %s from the run outside the namespace", peerBinEnv(p.Peer))
+		}
+		order = append(order, p.Name)
+		subs[p.Name] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), bin, fmt.Sprint(count))
+	}
+	if foxglove {
+		order = append(order, "Foxglove")
+		subs["Foxglove"] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), "node", script, "0", fmt.Sprint(count), tooltest.RobotAddr)
+	}
+	checkJointStates(t, order, subs, names, start, count)
+	terminate(t, cmd, stderr)
+}
+
+// jointStatesPeers are the Cyclone DDS and Fast DDS subscribers of
+// /joint_states (testdata/ros2/joint_states.c, .cpp).
+var jointStatesPeers = []struct {
+	*ddstest.Peer
+	src string
+}{{ddstest.Cyclone, "testdata/ros2/joint_states.c"}, {ddstest.FastDDS, "testdata/ros2/joint_states.cpp"}}
+
+// buildJointStatesPeers builds jointStatesPeers (outside a namespace,
+// where a missing tool can skip) and returns the environment that hands
+// them to the run inside it (peerBinEnv).
+func buildJointStatesPeers(t *testing.T) []string {
+	var env []string
+	for _, p := range jointStatesPeers {
+		env = append(env, peerBinEnv(p.Peer)+"="+p.Program(t, p.src, "testdata/ros2/JointState.idl"))
+	}
+	return env
+}
+
+// startROS2Run starts `frcd run --sim --ros 2` on urdf and yaml as a user
+// would on a robot (ROS_ variables unset: frcd's default discovery) and
+// waits for its line saying where its node is (on RobotAddr, domain 0).
+// The output after it is discarded; a failed test kills the child.
+func startROS2Run(t *testing.T, urdf, yaml string) (*exec.Cmd, *strings.Builder) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "run", "--sim", "--ros", "2", "--wpilibws", "off", "--nt", "off", urdf, yaml)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "ROS_") {
@@ -87,7 +126,6 @@ func runSeenByPeers(t *testing.T, setup string, foxglove bool) {
 		}
 	}
 	cmd.Env = append(cmd.Env, "FRCD_RUN_MAIN=1")
-	start := time.Now().Unix()
 	out, stderr := startChild(t, cmd)
 	// A guard against a hung child only: the test waits on output. A
 	// failed test kills the child, which would outlive the namespace's run.
@@ -114,26 +152,16 @@ func runSeenByPeers(t *testing.T, setup string, foxglove bool) {
 		t.Errorf("--ros 2 started ROS 1 too:\n%s", strings.Join(lines, "\n"))
 	}
 	go func() { _, _ = io.Copy(io.Discard, out) }()
+	return cmd, stderr
+}
 
-	const count = 20
-	var order []string
-	subs := map[string]*tooltest.JSONLines[jsEvent]{}
-	for _, p := range peers {
-		bin := os.Getenv(peerBinEnv(p.Peer))
-		if bin == "" {
-			t.Fatalf("no %s from the run outside the namespace", peerBinEnv(p.Peer))
-		}
-		order = append(order, p.Name)
-		subs[p.Name] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), bin, fmt.Sprint(count))
-	}
-	if foxglove {
-		order = append(order, "Foxglove")
-		subs["Foxglove"] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), "node", script, "0", fmt.Sprint(count), tooltest.RobotAddr)
-	}
-	// The peers discover at once; each one's lines wait in its own queue,
-	// so reading them one peer after the other accepts any order. The
-	// limits only guard against a hang: Fast DDS's discovery can take
-	// 20-30 s on a loaded machine.
+// checkJointStates reads count joint states from each subscriber (in
+// order; the others' lines wait in their queues, so any order of arrival
+// passes): every joint, by name in the loop's order, finite, stamped from
+// start to now. The limits only guard against a hang: Fast DDS's
+// discovery can take 20-30 s on a loaded machine.
+func checkJointStates(t *testing.T, order []string, subs map[string]*tooltest.JSONLines[jsEvent], names []string, start int64, count int) {
+	t.Helper()
 	const limit = 2 * time.Minute
 	for _, name := range order {
 		sub := subs[name]
@@ -146,5 +174,4 @@ func runSeenByPeers(t *testing.T, setup string, foxglove bool) {
 			}
 		}
 	}
-	terminate(t, cmd, stderr)
 }

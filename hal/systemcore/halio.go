@@ -3,6 +3,7 @@ package systemcore
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/frcd/frcd/hal"
 )
@@ -24,6 +25,7 @@ type halIO interface {
 	DS() hal.DSState
 	Hold()
 	Vin() (float64, error)
+	ReadClock() (time.Duration, error)
 	Library() string
 	Close() error
 }

@@ -114,6 +114,16 @@ func (b *Backend) Now() time.Duration { return time.Since(b.start) }
 // Epoch is the wall-clock time of Now's zero.
 func (b *Backend) Epoch() time.Time { return b.start }
 
+// ReadClock reads WPILib's HAL clock (HAL_GetMonotonicTime), which the
+// daemon checks against Now's every cycle (hal.HALClock); without the
+// HAL, an error wrapping hal.ErrUnsupported.
+func (b *Backend) ReadClock() (time.Duration, error) {
+	if b.io == nil {
+		return 0, errNoHAL
+	}
+	return b.io.ReadClock()
+}
+
 // DS is the Driver Station as WPILib's HAL reports it, or, with `linux:
 // {ros_enable: true}`, frcd's own, enabled by SetEnabled.
 func (b *Backend) DS() hal.DSState { return b.l.DS() }

@@ -63,9 +63,9 @@ type Options struct {
 type Backend struct {
 	closed    atomic.Bool
 	checklist string
-	path      string       // the library loaded
-	t0        uint64       // the HAL's clock at Open, µs
-	lastNow   atomic.Int64 // the last Now, a time.Duration
+	path      string    // the library loaded
+	t0        uint64    // the HAL's clock at Open, µs
+	start     time.Time // Open's time, the Clock's zero
 
 	// estop latches the Driver Station's e-stop until the process ends, as
 	// WPILib's own robot programs need a restart after one; held keeps the
@@ -87,6 +87,8 @@ var (
 	_ hal.MatchTimer = (*Backend)(nil)
 	_ hal.Brownouts  = (*Backend)(nil)
 	_ hal.MatchInfos = (*Backend)(nil)
+	_ hal.HALClock   = (*Backend)(nil)
+	_ hal.Epocher    = (*Backend)(nil)
 )
 
 // openMu and isOpen guard the one Backend a process may have: the HAL is
@@ -136,7 +138,7 @@ func Open(o Options) (*Backend, error) {
 		C.free(unsafe.Pointer(b.match))
 		return nil, err
 	}
-	b.t0 = uint64(t.v)
+	b.t0, b.start = uint64(t.v), time.Now()
 	if err := b.openYear(o); err != nil {
 		C.frcd_shutdown()
 		C.free(unsafe.Pointer(b.joy))
@@ -272,14 +274,27 @@ func (b *Backend) track(frees ...func()) error {
 
 func (b *Backend) isClosed() bool { return b.closed.Load() }
 
-// Now is the HAL's clock since Open. Should the clock fail to read, it
-// repeats the last time read.
-func (b *Backend) Now() time.Duration {
-	t := C.frcd_now_us()
-	if t.status == 0 && !b.closed.Load() {
-		b.lastNow.Store(int64(time.Duration(uint64(t.v)-b.t0) * time.Microsecond))
+// Now is the time since Open on the OS's monotonic clock, which a HAL
+// clock that fails cannot stop or turn back (NetComm stamps CAN frames on
+// that clock too). The HAL's own clock is ReadClock's, which the daemon
+// checks against this one every cycle.
+func (b *Backend) Now() time.Duration { return time.Since(b.start) }
+
+// Epoch is the wall-clock time of Now's zero.
+func (b *Backend) Epoch() time.Time { return b.start }
+
+// ReadClock reads the HAL's clock (2026: HAL_GetFPGATime; 2027:
+// HAL_GetMonotonicTime): its time since Open, negative when it stepped
+// back past that, or its status when it cannot be read (hal.HALClock).
+func (b *Backend) ReadClock() (time.Duration, error) {
+	if b.isClosed() {
+		return 0, b.closedErr()
 	}
-	return time.Duration(b.lastNow.Load())
+	t := C.frcd_now_us()
+	if err := b.status("HAL clock", t.status); err != nil {
+		return 0, err
+	}
+	return time.Duration(int64(uint64(t.v)-b.t0)) * time.Microsecond, nil
 }
 
 // DS refreshes the Driver Station's data, decodes its control word and

@@ -193,25 +193,38 @@ func TestJoysticks(t *testing.T) {
 	}
 }
 
+// The HAL's clock is HAL_GetFPGATime since Open, its failure the HAL's
+// status; Now is the OS's monotonic clock, whatever the HAL's does.
 func TestClockAndVin(t *testing.T) {
 	f := open(t, "fpga 5000000", "vin 12.25")
-	if now := f.b.Now(); now != 0 {
-		t.Errorf("Now at Open: %v", now)
+	if at, err := f.b.ReadClock(); at != 0 || err != nil {
+		t.Errorf("ReadClock at Open: %v, %v", at, err)
 	}
 	f.set("fpga 5020000")
-	if now := f.b.Now(); now != 20*time.Millisecond {
-		t.Errorf("Now 20000 µs after Open: %v", now)
+	if at, err := f.b.ReadClock(); at != 20*time.Millisecond || err != nil {
+		t.Errorf("ReadClock 20000 µs after Open: %v, %v", at, err)
 	}
+	before := f.b.Now()
 	f.set("fail HAL_GetFPGATime -1098", "fpga 9000000")
-	if now := f.b.Now(); now != 20*time.Millisecond {
-		t.Errorf("Now when the FPGA clock fails: %v, want the last time read", now)
+	_, err := f.b.ReadClock()
+	mustStatus(t, err, -1098, nil, "handle")
+	if now := f.b.Now(); now < before {
+		t.Errorf("Now went back from %v to %v when the FPGA clock failed", before, now)
+	}
+	f.set("fail HAL_GetFPGATime 0", "fpga 1000000")
+	if at, err := f.b.ReadClock(); at != -4*time.Second || err != nil {
+		t.Errorf("ReadClock stepped back 4 s before Open: %v, %v; want -4s", at, err)
 	}
 	if v, err := f.b.Vin(); err != nil || v != 12.25 {
 		t.Errorf("Vin %v, %v", v, err)
 	}
 	f.set("fail HAL_GetVinVoltage -1098")
-	_, err := f.b.Vin()
+	_, err = f.b.Vin()
 	mustStatus(t, err, -1098, nil, "handle")
+	f.b.Close()
+	if _, err := f.b.ReadClock(); !errors.Is(err, hal.ErrClosed) {
+		t.Errorf("ReadClock after Close: %v, want hal.ErrClosed", err)
+	}
 }
 
 // Brownout is HAL_GetBrownedOut's answer, read at every call; a failed
@@ -294,12 +307,16 @@ func TestCAN(t *testing.T) {
 	if _, _, ok := bus.Latest(pdp); ok {
 		t.Error("a frame before any arrived")
 	}
-	// A frame NetComm stamped 4 ms before the base time, 250 ms after Open.
+	// A frame NetComm stamped 4 ms before the base time: 4 ms before Now
+	// (the OS's monotonic clock, as NetComm's stamps are).
 	f.set("fpga 1250000", "can 0x8041400 1 4996 0102030405060708")
+	t0 := f.b.Now()
 	got, at, ok := bus.Latest(pdp)
+	t1 := f.b.Now()
 	want := hal.Frame{ID: pdp, Len: 8, Data: [8]byte{1, 2, 3, 4, 5, 6, 7, 8}}
-	if !ok || got != want || at != 246*time.Millisecond {
-		t.Errorf("Latest: %+v at %v (%v), want %+v at 246ms", got, at, ok, want)
+	// (Not before Open: 0 at the earliest.)
+	if lo, hi := max(0, t0-4*time.Millisecond), max(0, t1-4*time.Millisecond); !ok || got != want || at < lo || at > hi {
+		t.Errorf("Latest: %+v at %v (%v), want %+v 4 ms before Now (%v to %v)", got, at, ok, want, lo, hi)
 	}
 	// No new frame: the kept one, as it was.
 	f.set("fpga 1300000")
@@ -307,8 +324,9 @@ func TestCAN(t *testing.T) {
 		t.Errorf("Latest with nothing new: %+v at %v (%v)", got, at2, ok)
 	}
 	f.set("can 0x8041400 2 5010 aabb", "canbase 5010")
-	if got, at, ok := bus.Latest(pdp); !ok || got.Len != 2 || got.Data[0] != 0xAA || got.Data[1] != 0xBB || at != 300*time.Millisecond {
-		t.Errorf("Latest after a new frame: %+v at %v (%v)", got, at, ok)
+	t0 = f.b.Now()
+	if got, at, ok := bus.Latest(pdp); !ok || got.Len != 2 || got.Data[0] != 0xAA || got.Data[1] != 0xBB || at < t0 || at > f.b.Now() {
+		t.Errorf("Latest after a new frame: %+v at %v (%v), want Now", got, at, ok)
 	}
 	calls := f.calls()
 	if calls[len(calls)-1] != "HAL_CAN_ReceiveMessage id=0x8041400 mask=0x1fffffff" {
@@ -413,6 +431,7 @@ func TestNoAllocations(t *testing.T) {
 		"Vin":          func() { f.b.Vin() },
 		"BrownedOut":   func() { f.b.BrownedOut() },
 		"Now":          func() { f.b.Now() },
+		"ReadClock":    func() { f.b.ReadClock() },
 	} {
 		if n := testing.AllocsPerRun(20, fn); n != 0 {
 			t.Errorf("%s: %v allocations per call", name, n)

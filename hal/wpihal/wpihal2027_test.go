@@ -25,8 +25,8 @@ func TestOpenAndClose2027(t *testing.T) {
 		t.Errorf("second Open: %v, want hal.ErrInUse", err)
 	}
 	f.set("clock 7020000")
-	if now := f.b.Now(); now != 20*time.Millisecond {
-		t.Errorf("Now 20 ms after Open: %v", now)
+	if at, err := f.b.ReadClock(); at != 20*time.Millisecond || err != nil {
+		t.Errorf("ReadClock 20 ms after Open: %v, %v", at, err)
 	}
 	p, err := f.b.OpenPWM(2)
 	if err != nil {
@@ -343,6 +343,7 @@ func TestNoAllocations2027(t *testing.T) {
 		"Vin":        func() { f.b.Vin() },
 		"BrownedOut": func() { f.b.BrownedOut() },
 		"Now":        func() { f.b.Now() },
+		"ReadClock":  func() { f.b.ReadClock() },
 	} {
 		if n := testing.AllocsPerRun(20, fn); n != 0 {
 			t.Errorf("%s: %v allocations per call", name, n)

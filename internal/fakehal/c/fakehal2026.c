@@ -109,16 +109,17 @@ void HAL_Shutdown(void) {
 	initialized = 0;
 }
 
-// "fpga US": the FPGA clock, 0 by default; "fpgawall 1": it follows
-// CLOCK_MONOTONIC instead, for a program running in real time.
+// "fpga US": the FPGA clock fixed at US µs; without it (or with
+// "fpgawall 1") it follows CLOCK_MONOTONIC, for a program running in real
+// time. "fail HAL_GetFPGATime STATUS" makes it fail; "clockstall" and
+// "clockback" make it stall or step back (fakeio.h).
 uint64_t HAL_GetFPGATime(int32_t* status) {
 	failed("HAL_GetFPGATime", status);
-	if (in_int("fpgawall", 0)) {
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+	char v[64];
+	if (in_int("fpgawall", 0) || !in_find("fpga", v, sizeof v)) {
+		return clock_of(mono_us());
 	}
-	return (uint64_t)in_int("fpga", 0);
+	return clock_of(strtoull(v, NULL, 0));
 }
 
 double HAL_GetVinVoltage(int32_t* status) {

@@ -20,6 +20,9 @@
 //                                  measures it: high time and period, µs
 //   quat W X Y Z, gyro X Y Z, accel X Y Z
 //   runtime 1                      HAL_GetRuntimeType says simulation
+//   clock US                       HAL_GetMonotonicTime fixed at US µs
+//                                  (default: CLOCK_MONOTONIC's); clockstall
+//                                  and clockback make it fail (fakeio.h)
 //
 // SmartIO channels 0-5 are one resource whatever they are opened as
 // (PWM, DIO, analog input, encoder pairs, duty-cycle inputs, LEDs), as smartIoHandles is in the
@@ -152,7 +155,12 @@ void HAL_Shutdown(void) {
 	memset(owner, 0, sizeof owner);
 }
 
-uint64_t HAL_GetMonotonicTime(void) { return (uint64_t)in_int("clock", 0); }
+// HAL_GetMonotonicTime cannot fail: a 2027 HAL clock stalls or steps
+// back (clock_of), never errs.
+uint64_t HAL_GetMonotonicTime(void) {
+	char v[64];
+	return clock_of(in_find("clock", v, sizeof v) ? strtoull(v, NULL, 0) : mono_us());
+}
 
 int32_t HAL_GetRuntimeType(void) { return (int32_t)in_int("runtime", 0); }
 

@@ -143,6 +143,39 @@ const char* HAL_GetLastError(int32_t* status) {
 	return "no last error";
 }
 
+// ---- the HAL's clock
+
+// mono_us is CLOCK_MONOTONIC in µs: the clock a fake's follows unless the
+// input fixes it.
+static uint64_t mono_us(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+// clock_of is a fake HAL's clock, µs, from its reading t (fixed by the
+// input, or CLOCK_MONOTONIC's), faulty on demand:
+//   clockback N    N µs behind from now on (0 when t < N): a step back
+//   clockstall 1   stands still at the time it had when the line came,
+//                  until "clockstall 0"
+static uint64_t clock_of(uint64_t t) {
+	static int stalled;
+	static uint64_t at;
+	long long back = in_int("clockback", 0);
+	if (back > 0) {
+		t = (uint64_t)back < t ? t - (uint64_t)back : 0;
+	}
+	if (in_int("clockstall", 0)) {
+		if (!stalled) {
+			stalled = 1;
+			at = t;
+		}
+		return at;
+	}
+	stalled = 0;
+	return t;
+}
+
 // A joystick's input line is "WHAT N values...".
 static int joy_key(const char* what, int32_t n, char* v, size_t size) {
 	char key[64];

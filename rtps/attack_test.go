@@ -1,0 +1,361 @@
+package rtps
+
+// Attacks on a participant from the network, replayed through Handle with
+// the participant's clock passed in: fake participants by the thousand,
+// spoofed leaves, readers that never acknowledge, ACKNACK storms. Bytes
+// sent are the participant's own count (Stats.SentBytes), never wall
+// clock.
+
+import (
+	"encoding/binary"
+	"fmt"
+	"net/netip"
+	"testing"
+	"time"
+)
+
+// peer is a remote participant played by the test: it writes datagrams
+// as if from its address.
+type peer struct {
+	prefix GuidPrefix
+	from   netip.AddrPort
+	sn     map[EntityID]SequenceNumber // next SEDP sequence numbers
+	acks   int32
+}
+
+func newPeer(id int, from string) *peer {
+	f := &peer{from: netip.MustParseAddrPort(from), sn: map[EntityID]SequenceNumber{}}
+	f.prefix[0] = 0xfa
+	binary.BigEndian.PutUint32(f.prefix[4:], uint32(id))
+	return f
+}
+
+func (f *peer) msg(add func(m *Builder)) []byte {
+	var m Builder
+	m.Reset(nil, f.prefix)
+	m.InfoTS(Time{1, 0})
+	add(&m)
+	return append([]byte(nil), m.Bytes()...)
+}
+
+// spdp is its announcement with lease (0: infinite).
+func (f *peer) spdp(lease time.Duration) []byte {
+	if lease == 0 {
+		lease = 1 << 62
+	}
+	loc := []Locator{UDPv4(f.from)}
+	d := ParticipantData{GUID: GUID{f.prefix, EntityParticipant}, MetaUnicast: loc, DefaultUnicast: loc,
+		BuiltinEndpoints: 0x3f, LeaseDuration: lease}
+	return f.msg(func(m *Builder) { m.Data(&Data{Writer: EntitySPDPWriter, SN: 1, Payload: d.Marshal(nil)}) })
+}
+
+// leave says that participant prefix is gone (its own words, when prefix
+// is the peer's).
+func (f *peer) leave(prefix GuidPrefix) []byte {
+	gone := uint32(StatusDisposed | StatusUnregistered)
+	return f.msg(func(m *Builder) {
+		m.Data(&Data{Writer: EntitySPDPWriter, SN: 2, InlineQoS: KeyHashList(GUID{prefix, EntityParticipant}, gone)})
+	})
+}
+
+// reader announces a reader of rt/t (entity n) on SEDP.
+func (f *peer) reader(n int, q QoS) []byte {
+	f.sn[EntitySEDPSubWriter]++
+	e := EndpointData{GUID: GUID{f.prefix, EntityID(n<<8 | 0x04)}, Topic: "rt/t", Type: "T", QoS: q}
+	return f.msg(func(m *Builder) {
+		m.Data(&Data{Reader: EntitySEDPSubReader, Writer: EntitySEDPSubWriter, SN: f.sn[EntitySEDPSubWriter], Payload: e.Marshal(nil)})
+	})
+}
+
+// ackNack acknowledges everything below base for its reader n and asks
+// for the n numbers from base again.
+func (f *peer) ackNack(reader int, writer EntityID, base SequenceNumber, n int) []byte {
+	f.acks++
+	a := AckNack{Reader: EntityID(reader<<8 | 0x04), Writer: writer, State: SeqSet{Base: base}, Count: f.acks}
+	for i := 0; i < n; i++ {
+		a.State.Add(base + SequenceNumber(i))
+	}
+	return f.msg(func(m *Builder) { m.AckNack(&a) })
+}
+
+// target is a participant under attack: a writer of rt/t, its datagrams
+// counted by destination participant instead of sent.
+type target struct {
+	p    *Participant
+	w    *Writer
+	data map[GuidPrefix]int // DATA and DATA_FRAG submessages sent to each participant
+}
+
+var reliable10 = QoS{Reliability: Reliable, History: KeepLast, Depth: 10}
+
+func newTarget(t *testing.T, cfg Config, q QoS) *target {
+	t.Helper()
+	cfg.Logf = func(string, ...any) {}
+	p, err := newParticipant(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg := &target{p: p, data: map[GuidPrefix]int{}}
+	p.dropSend = func(b []byte) bool {
+		var dst GuidPrefix
+		_ = Parse(b, func(_ Header, s Submessage) error {
+			switch s.ID {
+			case SubInfoDst:
+				dst, _ = DecodeInfoDst(s)
+			case SubData, SubDataFrag:
+				tg.data[dst]++
+			}
+			return nil
+		})
+		return true
+	}
+	if tg.w, err = p.NewWriter("rt/t", "T", q); err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
+func (tg *target) handle(now time.Time, f *peer, b []byte) { tg.p.Handle(now, b, f.from) }
+
+// join makes f a participant of tg with readers 1..n of rt/t.
+func (tg *target) join(now time.Time, f *peer, n int, q QoS) {
+	tg.handle(now, f, f.spdp(0))
+	for i := 1; i <= n; i++ {
+		tg.handle(now, f, f.reader(i, q))
+	}
+}
+
+// ack has f's reader 1 acknowledge every sample so far, as a real
+// reader does.
+func (tg *target) ack(now time.Time, f *peer) {
+	tg.handle(now, f, f.ackNack(1, tg.w.guid.Entity, tg.w.seq+1, 0))
+}
+
+func (tg *target) known(f *peer) bool {
+	tg.p.mu.Lock()
+	defer tg.p.mu.Unlock()
+	return tg.p.remotes[f.prefix] != nil
+}
+
+// byAddr counts the remote participants from each address.
+func (tg *target) byAddr() map[netip.Addr]int {
+	tg.p.mu.Lock()
+	defer tg.p.mu.Unlock()
+	n := map[netip.Addr]int{}
+	for _, r := range tg.p.remotes {
+		n[r.from]++
+	}
+	return n
+}
+
+// TestFakeParticipantsDoNotLockOut: 10,000 one-off announcements with
+// infinite leases, from one address and then from 10,000 addresses, while
+// a real peer joins: the table holds at most MaxParticipants (half of them
+// from one address), the real peer is admitted during and after the
+// flood and matched, and is never evicted; the fakes, which take no part
+// in endpoint discovery, are gone DiscoveryTimeout later, and a silent
+// peer with an infinite lease goes after MaxLease.
+func TestFakeParticipantsDoNotLockOut(t *testing.T) {
+	tg := newTarget(t, Config{}, reliable10)
+	now := time.Unix(1000, 0)
+	flood := func(first int, from func(i int) string) {
+		for i := first; i < first+10_000; i++ {
+			f := newPeer(i, from(i))
+			tg.handle(now, f, f.spdp(0))
+			now = now.Add(100 * time.Microsecond)
+		}
+	}
+	one := func(int) string { return "10.0.0.66:7410" }
+	many := func(i int) string { return fmt.Sprintf("10.1.%d.%d:7410", i/250, i%250+1) }
+
+	flood(0, one)
+	if n := tg.byAddr()[netip.MustParseAddr("10.0.0.66")]; n > 32 {
+		t.Fatalf("%d participants from the attacker's address, want at most 32", n)
+	}
+	before := tg.p.Stats()
+	real1 := newPeer(1<<24, "10.0.0.2:7410")
+	tg.join(now, real1, 1, reliable10)
+	tg.ack(now, real1)
+	if !tg.known(real1) || tg.w.Matched() != 1 {
+		t.Fatalf("after 10,000 fakes from one address: real peer known %v, matched %d; stats %+v", tg.known(real1), tg.w.Matched(), before)
+	}
+	flood(10_000, many)
+	s := tg.p.Stats()
+	if s.Participants > 64 || !tg.known(real1) || tg.w.Matched() != 1 {
+		t.Fatalf("after 10,000 fakes from 10,000 addresses: %d participants, real peer known %v, matched %d", s.Participants, tg.known(real1), tg.w.Matched())
+	}
+	real2 := newPeer(2<<24, "10.0.0.3:7410")
+	tg.join(now, real2, 1, reliable10)
+	tg.ack(now, real2)
+	flood(20_000, many) // the same flood again while real2 is known
+	if !tg.known(real2) || tg.w.Matched() != 2 {
+		t.Fatalf("a peer joining a full table: known %v, matched %d", tg.known(real2), tg.w.Matched())
+	}
+	t.Logf("after 20,000 fakes: %d participants, %d evicted, %d ignored", s.Participants, s.Evicted, s.IgnoredPeers)
+
+	// The fakes never took part in SEDP: gone after DiscoveryTimeout. The
+	// real peers keep announcing.
+	now = now.Add(21 * time.Second)
+	tg.handle(now, real1, real1.spdp(0))
+	tg.handle(now, real2, real2.spdp(0))
+	tg.p.tick(now)
+	if s := tg.p.Stats(); s.Participants != 2 || tg.w.Matched() != 2 {
+		t.Fatalf("%d participants, %d matched after the discovery timeout, want the 2 real ones", s.Participants, tg.w.Matched())
+	}
+	// real2 falls silent: its infinite lease is capped at 30 s.
+	for range 3 {
+		now = now.Add(10 * time.Second)
+		tg.handle(now, real1, real1.spdp(0))
+		tg.p.tick(now)
+	}
+	now = now.Add(time.Second)
+	tg.p.tick(now)
+	if tg.known(real2) || !tg.known(real1) || tg.w.Matched() != 1 {
+		t.Fatalf("31 s after its last announcement: silent peer known %v, announcing peer known %v", tg.known(real2), tg.known(real1))
+	}
+}
+
+// TestLeaveOnlyFromItsAddress: a leave naming a participant, its GUID
+// prefix in the header, from another address is ignored (and counted);
+// from its own address it is honoured.
+func TestLeaveOnlyFromItsAddress(t *testing.T) {
+	tg := newTarget(t, Config{}, reliable10)
+	now := time.Unix(1000, 0)
+	real := newPeer(1, "10.0.0.2:7410")
+	tg.join(now, real, 1, reliable10)
+	spoofer := &peer{prefix: real.prefix, from: netip.MustParseAddrPort("10.0.0.66:7410")}
+	tg.handle(now, spoofer, spoofer.leave(real.prefix))
+	if !tg.known(real) || tg.w.Matched() != 1 || tg.p.Stats().SpoofedLeaves != 1 {
+		t.Fatalf("spoofed leave: peer known %v, matched %d, stats %+v", tg.known(real), tg.w.Matched(), tg.p.Stats())
+	}
+	other := newPeer(2, "10.0.0.3:7410") // its own prefix, naming real's
+	tg.handle(now, other, other.leave(real.prefix))
+	if !tg.known(real) {
+		t.Fatal("a leave naming another participant dropped it")
+	}
+	tg.handle(now, real, real.leave(real.prefix))
+	if tg.known(real) || tg.w.Matched() != 0 {
+		t.Fatalf("its own leave: still known %v, matched %d", tg.known(real), tg.w.Matched())
+	}
+}
+
+// deafReaders runs 63 fake participants from 63 addresses with 16
+// readers each that never acknowledge, and one real reader that
+// acknowledges every 100 ms, while the writer writes a 1 kB sample every
+// 10 ms for 10 s (a tick every 50 ms). It returns the bytes sent in the
+// last 5 s, and the samples the real reader and the fakes got in them.
+func deafReaders(t *testing.T, cfg Config) (bytes uint64, real, fakes int) {
+	tg := newTarget(t, cfg, reliable10)
+	now := time.Unix(1000, 0)
+	var fs []*peer
+	for i := range 63 {
+		f := newPeer(i, fmt.Sprintf("10.1.0.%d:7410", i+1))
+		tg.join(now, f, 16, reliable10)
+		fs = append(fs, f)
+	}
+	r := newPeer(1<<24, "10.0.0.2:7410")
+	tg.join(now, r, 1, reliable10)
+	if tg.w.Matched() != 63*16+1 {
+		t.Fatalf("%d readers matched", tg.w.Matched())
+	}
+	var mark uint64
+	for ms := 0; ms < 10_000; ms += 10 {
+		if ms == 5000 {
+			mark = tg.p.Stats().SentBytes
+			clear(tg.data)
+		}
+		at := now.Add(time.Duration(ms) * time.Millisecond)
+		tg.w.Write(payload(ms, 1000))
+		if ms%50 == 0 {
+			tg.p.tick(at)
+		}
+		if ms%100 == 0 {
+			tg.ack(at, r)
+			for _, f := range fs { // the fakes keep their participants alive
+				tg.handle(at, f, f.spdp(0))
+			}
+		}
+	}
+	for _, f := range fs {
+		fakes += tg.data[f.prefix]
+	}
+	return tg.p.Stats().SentBytes - mark, tg.data[r.prefix], fakes
+}
+
+// TestDeafReadersDropped: 1,008 readers that never acknowledge get
+// samples for MaxUnanswered heartbeats, then none, and a heartbeat every
+// 5 s; a reader that acknowledges gets every sample throughout.
+func TestDeafReadersDropped(t *testing.T) {
+	bytes, real, fakes := deafReaders(t, Config{})
+	t.Logf("last 5 s: %d bytes sent, %d samples to the real reader, %d to the fakes", bytes, real, fakes)
+	if real != 500 || fakes != 0 {
+		t.Fatalf("last 5 s: %d samples to the real reader (want 500), %d to the fakes (want 0)", real, fakes)
+	}
+	// 500 samples of ~1,100 bytes to the real reader, heartbeats to it,
+	// and one heartbeat of ~80 bytes to each fake reader.
+	if limit := uint64(500*1200 + 50*100 + 1008*100 + 200_000); bytes > limit {
+		t.Fatalf("%d bytes sent in the last 5 s, want at most %d", bytes, limit)
+	}
+}
+
+// TestEgressBudgetKeepsEarnedTraffic: with a 500 kB/s egress budget, the
+// same attack sends at most the budget, and the acknowledging reader
+// still gets every sample while the fakes are being heard out.
+func TestEgressBudgetKeepsEarnedTraffic(t *testing.T) {
+	const limit = 500_000
+	bytes, real, _ := deafReaders(t, Config{EgressLimit: limit})
+	if bytes > 5*limit {
+		t.Fatalf("%d bytes in 5 s over a budget of %d/s", bytes, limit)
+	}
+	if real != 500 {
+		t.Fatalf("%d samples of 500 to the real reader", real)
+	}
+}
+
+// TestAckNackStorm: a matched reader asks for the writer's whole history
+// (100 samples of 1 kB) 2,000 times a second for 5 s. Its repairs stay
+// within its share of RepairLimit, everything sent within EgressLimit,
+// and a real reader gets every new sample.
+func TestAckNackStorm(t *testing.T) {
+	const egress, repairs = 500_000, 200_000
+	tg := newTarget(t, Config{EgressLimit: egress, RepairLimit: repairs}, QoS{Reliability: Reliable, History: KeepLast, Depth: 100})
+	now := time.Unix(1000, 0)
+	storm, r := newPeer(1, "10.0.0.66:7410"), newPeer(2, "10.0.0.2:7410")
+	tg.join(now, storm, 1, reliable10)
+	tg.join(now, r, 1, reliable10)
+	for i := range 100 {
+		tg.w.Write(payload(i, 1000))
+	}
+	tg.handle(now, r, r.ackNack(1, tg.w.guid.Entity, tg.w.seq+1, 0))
+	mark := tg.p.Stats().SentBytes
+	clear(tg.data)
+	var in int
+	for us := 0; us < 5_000_000; us += 500 {
+		at := now.Add(time.Duration(us) * time.Microsecond)
+		b := storm.ackNack(1, tg.w.guid.Entity, tg.w.seq-99, 100)
+		in += len(b)
+		tg.handle(at, storm, b)
+		if us%10_000 == 0 {
+			tg.w.Write(payload(us, 1000))
+		}
+		if us%50_000 == 0 {
+			tg.p.tick(at)
+			tg.handle(at, r, r.ackNack(1, tg.w.guid.Entity, tg.w.seq+1, 0))
+		}
+	}
+	s := tg.p.Stats()
+	sent := s.SentBytes - mark
+	t.Logf("5 s of storm: %d bytes in, %d bytes out (x%.1f), %d samples to the storm, %d to the real reader; %d repairs refused",
+		in, sent, float64(sent)/float64(in), tg.data[storm.prefix], tg.data[r.prefix], s.RepairsDropped)
+	if sent > 5*egress+uint64(egressBurst(egress)) {
+		t.Fatalf("%d bytes in 5 s over a budget of %d/s", sent, egress)
+	}
+	// its repairs: a quarter of RepairLimit a second, at most a burst
+	// more, plus the new samples (500 of them)
+	if got, limit := tg.data[storm.prefix]*1100, 5*repairs/4+repairs/4+500*1100; got > limit {
+		t.Fatalf("the storm got %d bytes of samples, want at most %d", got, limit)
+	}
+	if tg.data[r.prefix] != 500 {
+		t.Fatalf("%d samples of 500 to the real reader", tg.data[r.prefix])
+	}
+}
