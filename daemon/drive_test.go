@@ -162,6 +162,12 @@ func driveSquare(t *testing.T, d *Daemon, ctl string, turn bool) squareResult {
 	return res
 }
 
+// swerveDrop are the lines of examples/2026 that drive its swerve (its
+// swerve controller and the sim's drivetrain; before them, its steering
+// PIDs and drive group): a test drops them and adds its own.
+var swerveDrop = []string{"_steer, type: effort_controllers", "name: swerve_drive", "type: voltage_controllers/JointGroupVoltageController", "joints: [front_left_drive_joint",
+	"type: frcd_controllers/SwerveDriveController", "drivetrain: {type: swerve"}
+
 const (
 	diffDrive = "  drive: {type: diff_drive_controller/DiffDriveController, left_wheel: [left_front_wheel_joint, left_rear_wheel_joint], " +
 		"right_wheel: [right_front_wheel_joint, right_rear_wheel_joint], wheel_pid: {p: 0.5, i: 4, f: 0.23}, " +
@@ -217,8 +223,7 @@ func TestDriveSquareDifferential(t *testing.T) {
 // rotors or the Pigeon 2, so its faulty run has the base's random shoves
 // alone.
 func TestDriveSquareSwerve(t *testing.T) {
-	drop := []string{"_steer, type: effort_controllers", "name: swerve_drive", "type: voltage_controllers/JointGroupVoltageController", "joints: [front_left_drive_joint",
-		"type: frcd_controllers/SwerveDriveController", "drivetrain: {type: swerve"} // the example's own swerve: the test adds its own
+	drop := swerveDrop
 	for _, tc := range []struct {
 		name, ctl, sim string
 		within         float64
@@ -248,8 +253,7 @@ func TestDriveSquareSwerve(t *testing.T) {
 // TestDriveCycleDoesNotAllocate: a cycle with a drive base, its twist,
 // odometry and wheel loops, allocates nothing.
 func TestDriveCycleDoesNotAllocate(t *testing.T) {
-	drop := []string{"_steer, type: effort_controllers", "name: swerve_drive", "type: voltage_controllers/JointGroupVoltageController", "joints: [front_left_drive_joint",
-		"type: frcd_controllers/SwerveDriveController", "drivetrain: {type: swerve"} // the example's own swerve: the test adds its own
+	drop := swerveDrop
 	r := driveRobot(t, "../examples/2026", drop, strings.Replace(swerveDrive, "max_wheel_speed: 4", "max_wheel_speed: 4, imu: pigeon, field_relative: true", 1), swerveSim)
 	d, err := NewSim(r, SimOptions{Seed: 4, Enabled: true}, Options{})
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/diag"
+	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/urdf"
 )
@@ -47,9 +48,10 @@ func example2026(t *testing.T, edits ...string) *robot.Robot {
 
 // rollOn drives examples/2026 forward at 1 m/s through its swerve
 // controller's twist (what /swerve/cmd_vel carries) for 2 s, then sends
-// nothing: it returns the speed and place when the twist timed out (0.5 s
-// after the last), and how far the base went in the 5 s after that.
-func rollOn(t *testing.T, r *robot.Robot) (speed, after float64) {
+// nothing (or, disable, disables the robot at the last twist): it returns
+// the speed when the twist timed out (0.5 s after the last; disable: when
+// disabled), and how far the base went in the 5 s after that.
+func rollOn(t *testing.T, r *robot.Robot, disable bool) (speed, after float64) {
 	t.Helper()
 	d, err := NewSim(r, SimOptions{Seed: 4, Enabled: true}, Options{})
 	if err != nil {
@@ -71,7 +73,10 @@ func rollOn(t *testing.T, r *robot.Robot) (speed, after float64) {
 		}
 		d.Step()
 	}
-	for d.Now() < last+500*time.Millisecond {
+	if disable {
+		d.Sim.SetDS(hal.DSState{Attached: true})
+	}
+	for !disable && d.Now() < last+500*time.Millisecond {
 		d.Step()
 	}
 	p0, ok := d.Sim.Pose()
@@ -95,17 +100,29 @@ func rollOn(t *testing.T, r *robot.Robot) (speed, after float64) {
 }
 
 // examples/2026, driven at 1 m/s by its swerve controller and then left
-// alone, stops within 0.5 m of where it was when the twist timed out:
-// its drive motors are in brake. With them in coast it rolls on further.
+// alone, stops within 0.5 m of where it was when the twist timed out (the
+// controller brings its wheels to rest, brake or coast). Disabled at 1
+// m/s, when no controller can do anything, its drive motors' brake stops
+// it within 0.5 m; in coast it rolls on.
 func TestExample2026StopsWhenLeftAlone(t *testing.T) {
-	brakeV, brake := rollOn(t, example2026(t))
-	coastV, coast := rollOn(t, example2026(t, "required: true, neutral_mode: brake, stator_current_limit: 80", "required: true, neutral_mode: coast, stator_current_limit: 80"))
-	t.Logf("after the twist timed out (0.5 s after the last, 1 m/s): brake: at %.2f m/s, went %.3f m in 5 s; coast: at %.2f m/s, went %.3f m", brakeV, brake, coastV, coast)
-	if brake > 0.5 {
-		t.Errorf("in brake the base went %.3f m after the twist timed out, want under 0.5", brake)
-	}
-	if coast <= brake {
-		t.Errorf("in coast the base went %.3f m, in brake %.3f: want it to roll on further", coast, brake)
+	coastYAML := []string{"required: true, neutral_mode: brake, stator_current_limit: 80", "required: true, neutral_mode: coast, stator_current_limit: 80"}
+	for _, disable := range []bool{false, true} {
+		brakeV, brake := rollOn(t, example2026(t), disable)
+		coastV, coast := rollOn(t, example2026(t, coastYAML...), disable)
+		what := "after the twist timed out (0.5 s after the last)"
+		if disable {
+			what = "disabled at the last twist"
+		}
+		t.Logf("%s: brake: at %.2f m/s, went %.3f m in 5 s; coast: at %.2f m/s, went %.3f m", what, brakeV, brake, coastV, coast)
+		if brake > 0.5 {
+			t.Errorf("%s: in brake the base went %.3f m, want under 0.5", what, brake)
+		}
+		if !disable && coast > 0.5 {
+			t.Errorf("%s: in coast the base went %.3f m, want under 0.5: the controller stops it", what, coast)
+		}
+		if disable && coast < 2*brake+0.5 {
+			t.Errorf("%s: in coast the base went %.3f m, in brake %.3f: want it to roll on", what, coast, brake)
+		}
 	}
 }
 

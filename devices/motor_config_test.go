@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/hal"
@@ -107,5 +108,35 @@ func TestMotorConfigRanges(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("findings lack %q:\n%s", want, got)
 		}
+	}
+}
+
+// A SPARK entry's idle mode and limits go out as REV's parameters, in
+// order after the status periods: brake (6 = 1), 40 A at a stall (59),
+// 25 A free (60), from 3000 RPM (61), a 60 A secondary limit (11, float32
+// 0x42700000) over 2 cycles (12); each acknowledged as written.
+func TestSparkIdleModeAndLimitsWritten(t *testing.T) {
+	r := bind(t, "joints:\n  - {name: arm_joint, type: spark_max, id: 3, neutral_mode: brake, smart_current_limit: 40, smart_current_free_limit: 25,\n"+
+		"     smart_current_rpm: 3000, secondary_current_limit: 60, secondary_current_limit_cycles: 2}\n")
+	r.step(10 * time.Millisecond)
+	answerVersion(r, 26)
+	var writes [][8]byte
+	for range sparkBaseSteps {
+		r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+		r.step(10 * time.Millisecond)
+		for _, f := range sentTo(r, sparkParam3) {
+			writes = append(writes, f.Data)
+		}
+		if !sparkAckSent(r) {
+			t.Fatalf("no configuration frame: %+v", r.hal.Bus.Sent)
+		}
+	}
+	want := [][8]byte{{158, 10}, {159, 100}, {160, 20}, {6, 1}, {59, 40}, {60, 25}, {61, 0xB8, 0x0B}, {11, 0, 0, 0x70, 0x42}, {12, 2}}
+	if fmt.Sprint(writes) != fmt.Sprint(want) {
+		t.Errorf("parameter writes\n%v\nwant\n%v", writes, want)
+	}
+	r.step(10 * time.Millisecond)
+	if rep := reportOf(t, r, "arm_joint"); strings.Contains(rep.Message, "refused") {
+		t.Errorf("all acknowledged: %+v", rep)
 	}
 }
