@@ -43,7 +43,7 @@ var allowed = map[string][]string{
 	"sim":                {"frc", "hal", "hal/phoenix6", "hal/backends", "config", "urdf", "robot", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
 	"control":            {"hal", "interfaces", "config", "urdf", "robot"},
 	"daemon":             {"diag", "hal", "interfaces", "config", "urdf", "robot", "devices", "sim", "control", "ros", "wpilibws", "nt4", "wpilog", "telemetry", "jointstate", "ros2bridge", "ros2node", "rtps"},
-	"telemetry":          {"hal", "interfaces", "control", "robot", "urdf"},
+	"telemetry":          {"hal", "interfaces", "control", "robot", "urdf", "internal/ratelimit"},
 	"nt4/wire":           {"github.com/coder/websocket", "github.com/tinylib/msgp/msgp"},
 	"nt4":                {"telemetry", "nt4/wire", "internal/ratelimit", "internal/admit", "internal/relisten", "github.com/coder/websocket", "github.com/tinylib/msgp/msgp"},
 	"wpilog":             {"telemetry", "control"},
