@@ -120,6 +120,7 @@ var splitCases = []struct {
 	{"bad indentation", "joints:\n    - {name: a, type: pdp}\n  - {name: b, type: pdp}\n", false},
 	{"a lone CR", "joints:\n  - 0\r0", false},
 	{"a line separator", "joints:\n  - {name: a,\u2028type: pdp}\n", false},
+	{"hal", "hal: roborio\njoints:\n  - {name: a, type: pdp}\nhal: [x]\n", true},
 	{"a control character in the joints: comment", "joints: # \x01\n  - {name: a, type: pdp}\n", false},
 	{"a tab before the joints: comment", "joints:\t# list\r\n  - {name: a, type: pdp}\r\n", true},
 	{"in a quoted string", "x-a: \"\njoints:\n  - {name: a}\n\"\njoints: []\n", false},
