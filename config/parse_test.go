@@ -262,8 +262,10 @@ func TestSpecKeys(t *testing.T) {
 		want[n] = speed
 	}
 	want["nidec"] = speed + " dio_channel!"
-	want["can_victor_spx"] = speed + can
-	want["talon_srx"] = speed + can
+	// beyond the spec: the vendors' neutral mode and (Talon SRX) current
+	// limits, keys of their own after the spec's
+	want["can_victor_spx"] = speed + can + " neutral_mode=device"
+	want["talon_srx"] = speed + can + " neutral_mode=device current_limit_enable=false peak_current_limit=1 peak_current_duration=1 continuous_current_limit=1"
 	for name, keys := range want {
 		ty := Lookup(name)
 		if ty == nil {

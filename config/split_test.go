@@ -175,7 +175,7 @@ func TestSplitPieces(t *testing.T) {
 // which grows with the peak and does not shrink) while the garbage
 // collector runs at every 10 % of growth, each way in a process of its own
 // (this test run again), so that no earlier heap hides it: split about
-// 520-730 bytes an entry here, whole about 1360-1470.
+// 420 bytes an entry here (840 under -race), whole about 1260-1470.
 func TestSplitMemory(t *testing.T) {
 	const n = 20000
 	if mode := os.Getenv("FRCD_SPLIT_MEMORY"); mode != "" {
@@ -210,12 +210,15 @@ func TestSplitMemory(t *testing.T) {
 	}
 	split, whole := peak("split"), peak("whole")
 	t.Logf("heap at the peak per talon_srx entry: split %d bytes, whole tree %d", split, whole)
-	// About 700 bytes: the device (677 B) and its finding.
+	// About 850 bytes: the device (with its neutral mode and current
+	// limits) and its finding.
 	if split > 1000 {
 		t.Errorf("decoding a talon_srx entry needs %d bytes of heap at the peak, over 1000", split)
 	}
-	if whole < split*3/2 {
-		t.Errorf("the whole tree measured %d bytes an entry, not over 1.5 × the split's %d: the measure does not see the tree", whole, split)
+	// yaml.v3's nodes of an entry (a mapping, its keys and values) take
+	// 400 bytes and more beside the device
+	if whole-split < 300 {
+		t.Errorf("the whole tree measured %d bytes an entry, not 300 over the split's %d: the measure does not see the tree", whole, split)
 	}
 }
 
