@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -277,15 +279,19 @@ type guardEntry struct {
 // now is the time, as the liveness checks' rate limits see it.
 func (m *Master) now() time.Time { return time.Now().Add(time.Duration(m.skew.Load())) }
 
-// isLocal says whether host (an address a request came from) is this
-// computer's: a loopback address, or none (a request from inside the
-// process).
-func isLocal(host string) bool {
-	if host == "" || strings.EqualFold(host, "localhost") {
-		return true
+// isLocal says whether from (requestFrom's) is this computer.
+func isLocal(from string) bool { return from == "" }
+
+// requestFrom is where a request came from, for the registration quotas:
+// "" for this computer (its remote address is the connection's local
+// one: 127.0.0.1 to itself, or the robot's address to itself), else the
+// remote host.
+func requestFrom(r *http.Request) string {
+	host := peerHost(r.RemoteAddr)
+	if la, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && peerHost(la.String()) == host {
+		return ""
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return host
 }
 
 // peerHost is the host of a request's remote address.
@@ -296,13 +302,22 @@ func peerHost(remote string) string {
 	return remote
 }
 
-// apiHost is the host of a node's API URI (its address, for a node
-// restored from the state file).
-func apiHost(api string) string {
-	if u, err := url.Parse(api); err == nil {
-		return u.Hostname()
+// restoredFrom is where a node restored from the state file counts as
+// registered from: this computer when its API is on a loopback address
+// or this computer's name, else its API's host.
+func restoredFrom(api string) string {
+	u, err := url.Parse(api)
+	if err != nil {
+		return ""
 	}
-	return ""
+	h := u.Hostname()
+	if ip := net.ParseIP(h); ip != nil && ip.IsLoopback() || strings.EqualFold(h, "localhost") {
+		return ""
+	}
+	if name, err := os.Hostname(); err == nil && strings.EqualFold(h, name) {
+		return ""
+	}
+	return h
 }
 
 // apiHostPort is the host and port of a node's API URI, lower case: one

@@ -46,7 +46,7 @@ func fill(m *Master, from, id, api string, n int) int {
 }
 
 func lookup(m *Master, id string) string {
-	r := m.call(apiMethods["lookupNode"], []any{"/t", id}, "127.0.0.1")
+	r := m.call(apiMethods["lookupNode"], []any{"/t", id}, "")
 	s, _ := r[2].(string)
 	return s
 }
@@ -59,7 +59,7 @@ func TestSweepDropsDead(t *testing.T) {
 	m := New(Options{Logf: t.Logf, StateFile: state, SweepEvery: -1})
 	live, gone, hung := pidNode(t), deadAPI(t), hangingNode(t)
 	for id, api := range map[string]string{"/live": live.URL + "/", "/gone": gone, "/hung": hung} {
-		if fill(m, "127.0.0.1", id, api, 2) != 2 {
+		if fill(m, "", id, api, 2) != 2 {
 			t.Fatalf("%s not registered", id)
 		}
 	}
@@ -92,12 +92,12 @@ func TestFullTableEvictsDead(t *testing.T) {
 	m := New(Options{Logf: t.Logf, SweepEvery: -1})
 	defer m.Close()
 	for i := range MaxRegistrations / MaxNodeRegistrations {
-		if n := fill(m, "127.0.0.1", fmt.Sprintf("/dead%d", i), deadAPI(t), MaxNodeRegistrations); n != MaxNodeRegistrations {
+		if n := fill(m, "", fmt.Sprintf("/dead%d", i), deadAPI(t), MaxNodeRegistrations); n != MaxNodeRegistrations {
 			t.Fatalf("dead node %d: %d registrations accepted", i, n)
 		}
 	}
 	newcomer := pidNode(t)
-	if fill(m, "127.0.0.1", "/newcomer", newcomer.URL+"/", 1) != 1 {
+	if fill(m, "", "/newcomer", newcomer.URL+"/", 1) != 1 {
 		t.Fatal("a living node refused while the table held the dead")
 	}
 	if m.Dropped() != MaxRegistrations/MaxNodeRegistrations {
@@ -105,10 +105,10 @@ func TestFullTableEvictsDead(t *testing.T) {
 	}
 	// Now full of the living: refused.
 	for i := 0; m.registrations() < MaxRegistrations; i++ {
-		fill(m, "127.0.0.1", fmt.Sprintf("/alive%d", i), pidNode(t).URL+"/", MaxNodeRegistrations)
+		fill(m, "", fmt.Sprintf("/alive%d", i), pidNode(t).URL+"/", MaxNodeRegistrations)
 	}
 	m.skew.Add(int64(2 * evictEvery)) // past the rate limit of the checks
-	if fill(m, "127.0.0.1", "/late", pidNode(t).URL+"/", 1) != 0 {
+	if fill(m, "", "/late", pidNode(t).URL+"/", 1) != 0 {
 		t.Error("a node admitted past a table full of living nodes")
 	}
 	if lookup(m, "/newcomer") == "" {
@@ -145,13 +145,13 @@ func TestAddressQuotas(t *testing.T) {
 	if total != MaxRemoteRegistrations {
 		t.Errorf("remote addresses got %d, want %d", total, MaxRemoteRegistrations)
 	}
-	if fill(m, "127.0.0.1", "/local", pidNode(t).URL+"/", 100) != 100 {
+	if fill(m, "", "/local", pidNode(t).URL+"/", 100) != 100 {
 		t.Error("a local node refused while remote addresses hold their quota")
 	}
 	api := pidNode(t).URL + "/"
 	n := 0
 	for i := range MaxNodesPerAPI + 2 {
-		n += fill(m, "127.0.0.1", fmt.Sprintf("/same%d", i), api, 1)
+		n += fill(m, "", fmt.Sprintf("/same%d", i), api, 1)
 	}
 	if n != MaxNodesPerAPI {
 		t.Errorf("%d names registered with one API, want %d", n, MaxNodesPerAPI)

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/bluenviron/goroslib/v2/pkg/peerlimit"
 )
 
 // Defaults for Options.
@@ -78,7 +80,8 @@ type Master struct {
 	paramBytes  int // paramBytes(params), kept under MaxParamBytes
 	typeBytes   int // what topicTypes take in the state file (admit.go)
 	refused     atomic.Uint64
-	peerRefused atomic.Uint64 // peers.go
+	peerRefused atomic.Uint64   // peers.go
+	conns       *peerlimit.Pool // the server's connections (peers.go)
 	bodyMu      sync.Mutex
 	bodies      map[string]int           // request bodies being read, per remote address (peers.go)
 	onBody      func(host string, n int) // tests: called with an address's new count of bodies
@@ -131,6 +134,7 @@ func New(opts Options) *Master {
 		pid:        os.Getpid(),
 		reg:        newRegistry(),
 		handling:   make(chan struct{}, maxHandling),
+		conns:      peerlimit.NewPool(MaxConns, MaxConnsPerAddr),
 		bodies:     map[string]int{},
 		topicTypes: map[string]string{},
 		params: map[string]any{
@@ -242,7 +246,8 @@ func (m *Master) Serve(l net.Listener) error {
 	if m.srv == nil {
 		m.srv = &http.Server{
 			Handler:           m,
-			ReadHeaderTimeout: 10 * time.Second,
+			ReadHeaderTimeout: 5 * time.Second,
+			ConnContext:       peerlimit.ConnContext,
 			ReadTimeout:       30 * time.Second,
 			WriteTimeout:      30 * time.Second,
 			IdleTimeout:       2 * time.Minute,
@@ -414,6 +419,7 @@ func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m.inflight.Add(1)
 	m.mu.Unlock()
 	defer m.inflight.Done()
+	defer peerlimit.Serving(r.Context())() // busy: not closed to make room
 
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
@@ -456,7 +462,7 @@ func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		_ = EncodeFault(&out, -32700, "parse error: "+err.Error())
-	} else if res, ok := m.dispatch(method, params, peerHost(r.RemoteAddr)); ok {
+	} else if res, ok := m.dispatch(method, params, requestFrom(r)); ok {
 		m.changed(method)
 		if encodedLen(res, MaxReplyBytes-replyFrame) > MaxReplyBytes-replyFrame {
 			res = m.tooLarge(method, r.RemoteAddr)

@@ -221,7 +221,7 @@ func (m *Master) loadState(path string) (map[string]string, error) {
 		if kind < int(kindSubscriptions) || kind > int(kindParamSubscriptions) || key == "" || id == "" || api == "" {
 			return nodes, fmt.Errorf("registration %v: bad kind or empty field", r)
 		}
-		m.reg.register(regKind(kind), key, id, api, svc, apiHost(api))
+		m.reg.register(regKind(kind), key, id, api, svc, restoredFrom(api))
 		nodes[id] = api
 	}
 	return nodes, nil
