@@ -163,8 +163,9 @@ type Daemon struct {
 	tel   *telemetryState
 	parts parts    // the optional parts that are down (parts.go)
 	clock halClock // the HAL's clock, checked against the OS's (clock.go)
-	// masterReported: the embedded ROS master was once down (masterDown).
-	masterReported atomic.Bool
+	// masterReported: the embedded ROS master was once down (masterDown);
+	// nodeReported: the ROS node was once off the graph (nodeDown).
+	masterReported, nodeReported atomic.Bool
 }
 
 // NewSim builds a daemon on the simulated HAL for a checked robot (one
@@ -283,7 +284,7 @@ func (d *Daemon) bind() error {
 		ro := ros.Options{Loop: loop, Config: d.Robot.Config, Manager: d.manager, URDF: o.URDF, Clock: d.Now, Epoch: d.Epoch(),
 			Diagnostics: d.health, Env: o.Env, Master: o.Master, Name: o.Name, PublishRate: o.PublishRate, Logf: o.Logf,
 			Namespace: o.Namespace, Remaps: o.Remaps, Params: o.Params, Rest: jointstate.RestPositions(d.Robot), DriverStation: d.driverStation,
-			OnPanic: func(v any) { d.Panicked(newPanic("a ROS callback", v)) }, MasterDown: d.masterDown}
+			OnPanic: func(v any) { d.Panicked(newPanic("a ROS callback", v)) }, MasterDown: d.masterDown, NodeDown: d.nodeDown}
 		ro.SetEnabled = d.rosEnable()
 		if d.Sim != nil {
 			ro.Truth, ro.Push = d.Truth, d.Sim.SetJoint
@@ -433,9 +434,10 @@ func (d *Daemon) Run(ctx context.Context) error {
 	ctx, stopLoop := context.WithCancel(ctx)
 	defer stopLoop()
 	// The bridge and the WebSocket server stop after the loop has halted
-	// every output; if one fails (the master shut the node down), the
-	// loop stops too. An embedded master that cannot start is no failure:
-	// the bridge reports it (masterDown) and tries again.
+	// every output; if one fails, the loop stops too. Nothing from the
+	// network fails the ROS bridge: an embedded master that cannot start,
+	// a lost master, a shutdown request or a name held by another node
+	// are reported (masterDown, nodeDown) while it tries again.
 	beside := func(where string, run func(context.Context) error) (wait func()) {
 		bctx, stop := context.WithCancel(context.Background())
 		done := make(chan struct{})

@@ -98,6 +98,9 @@ func (d *Daemon) partNames() []string {
 	if d.masterReported.Load() {
 		names = append(names, PartMaster)
 	}
+	if d.nodeReported.Load() {
+		names = append(names, PartNode)
+	}
 	return names
 }
 
@@ -113,6 +116,18 @@ func (d *Daemon) masterDown(why string) {
 	d.partDown(PartMaster, why)
 }
 
+// nodeDown is the ROS bridge's Options.NodeDown: the ROS node is a part
+// once it was ever off the graph after it could have been on it (a lost
+// master, a shutdown request, its name held by another node).
+func (d *Daemon) nodeDown(why string) {
+	if why == "" {
+		d.partUp(PartNode, "registered with the ROS master")
+		return
+	}
+	d.nodeReported.Store(true)
+	d.partDown(PartNode, why)
+}
+
 // The optional parts, as Down names them.
 const (
 	PartNT4 = "NT4 server"
@@ -122,6 +137,11 @@ const (
 	// taken by something that is not a master): the robot runs on without
 	// ROS, and the bridge tries again every ros.EmbeddedRetry retries.
 	PartMaster = "embedded ROS master"
+	// PartNode is the ROS 1 node off the graph: no master answers, the
+	// master shut it down (rosnode kill, a namesake), or another running
+	// node holds its name. The robot runs on; the bridge registers again
+	// as soon as it may (ros.Bridge.Run).
+	PartNode = "ROS node"
 )
 
 // noteListen reports part down when its server could not listen yet

@@ -114,6 +114,12 @@ type Options struct {
 	// again; without it the bridge logs each change. The bridge runs on
 	// either way and tries again every EmbeddedRetry retries.
 	MasterDown func(why string)
+	// NodeDown, when set, is told why the bridge's node is off the ROS
+	// graph (no master answers, the master shut it down, its name is held
+	// by another running node) whenever that changes, and "" once it is
+	// registered again; without it the bridge logs each change. No message
+	// from the network ends Run: it registers again (node.go).
+	NodeDown func(why string)
 }
 
 // Status is one entry of /diagnostics from outside the loop: a level
@@ -150,6 +156,7 @@ type Stats struct {
 	PushRefused  uint64 // /sim/push messages refused
 	EmbeddedURI  string // the embedded master's URI, when one runs
 	EmbeddedDown string // why the embedded master cannot start, while it cannot
+	NodeDown     string // why the node is off the ROS graph, while it is (Options.NodeDown)
 	MasterURI    string // the master in use
 	MasterPID    int    // its pid, as getPid says
 	Connected    bool
@@ -259,8 +266,11 @@ func (b *Bridge) Stats() Stats {
 // used stops answering), registers, publishes, and re-registers whenever
 // the master is lost or restarts. An embedded master that cannot start
 // (its port taken) is reported (Options.MasterDown) and tried again: the
-// robot runs on without ROS meanwhile. It returns nil when ctx ends, or
-// an error that is ErrShutdown when the master shut the node down.
+// robot runs on without ROS meanwhile. Nothing from the network ends it:
+// a master's shutdown request (rosnode kill, another node taking its
+// name), a lost master, or its name held by another running node take
+// the node off the graph, reported (Options.NodeDown), and it registers
+// again as soon as it may (node.go). It returns nil when ctx ends.
 func (b *Bridge) Run(ctx context.Context) error {
 	e := embeddedMaster{b: b}
 	defer e.close()
@@ -269,7 +279,6 @@ func (b *Bridge) Run(ctx context.Context) error {
 			e.start()
 		}
 	}
-	quiet := false // log a failed connection once until one succeeds
 	for ctx.Err() == nil {
 		s, err := b.connect(ctx)
 		if err != nil && e.m == nil && b.o.Master == MasterEmbedded &&
@@ -282,28 +291,22 @@ func (b *Bridge) Run(ctx context.Context) error {
 			continue
 		}
 		if err != nil {
-			if !quiet {
-				b.o.Logf("ros: cannot register with the master at %s (retrying every %s): %v", b.masterURI, b.o.Retry, err)
-				quiet = true
-			}
+			b.nodeDown(b.whyNotRegistered(err))
 			if !sleepCtx(ctx, b.o.Retry) {
 				break
 			}
 			continue
 		}
-		quiet = false
 		e.report("") // a master answers: nothing is down
+		b.nodeDown("")
 		b.o.Logf("ros: registered with the master at %s (pid %d)", b.masterURI, s.pid)
 		err = s.run(ctx)
 		s.close()
 		b.setConnected(false, 0)
-		if errors.Is(err, ErrShutdown) {
-			b.o.Logf("%v: stopping", err)
-			return err
+		if ctx.Err() != nil {
+			break
 		}
-		if ctx.Err() == nil {
-			b.o.Logf("ros: %v: registering again", err)
-		}
+		b.nodeDown(fmt.Sprintf("%v; registering again (every %s until it may)", err, b.o.Retry))
 	}
 	return nil
 }

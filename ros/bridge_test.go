@@ -2,6 +2,7 @@ package ros
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -225,9 +226,11 @@ func TestWrongTypeCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	port := 0
 	register := func(node, topic, typ string) {
 		t.Helper()
-		if _, err := master.Call(context.Background(), m.URI(), "registerPublisher", node, topic, typ, "http://127.0.0.1:1/"); err != nil {
+		port++ // an API of its own, as every node has
+		if _, err := master.Call(context.Background(), m.URI(), "registerPublisher", node, topic, typ, fmt.Sprintf("http://127.0.0.1:%d/", port)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -14,7 +14,9 @@
 // node's namespace, frcd's services and parameters private (~enable),
 // /diagnostics global; the command line's remappings apply (ParseArgs).
 // When the master shuts the node down (rosnode kill, a second node of its
-// name) Run returns ErrShutdown. Below, the names with the defaults
+// name), the master is lost, or another running node holds its name, the
+// node is off the graph (Options.NodeDown) and registers again as soon as
+// it may; nothing from the network ends Run. Below, the names with the defaults
 // (namespace /, node frcd).
 //
 // Topics (NAME is the device's or controller's name):

@@ -44,7 +44,9 @@ func (e *embeddedMaster) start() bool {
 			b.masterURI, err, EmbeddedRetry*b.o.Retry))
 		return false
 	}
-	m := master.New(master.Options{Logf: b.masterLog, StateFile: b.o.Env.MasterState(b.hostport)})
+	// The daemon's own name is protected: a client on the network cannot
+	// take it (and so shut this node down) while the node answers.
+	m := master.New(master.Options{Logf: b.masterLog, StateFile: b.o.Env.MasterState(b.hostport), Protect: []string{b.names.Node()}})
 	if err := m.StartOn(l); err != nil {
 		m.Close()
 		e.report(fmt.Sprintf("the embedded master cannot start at %s: %v", b.hostport, err))

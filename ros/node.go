@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/frcd/frcd/ros/master"
@@ -25,12 +26,75 @@ const (
 	ListService      = "~list_controllers"
 )
 
-// ErrShutdown ends Run when the master (or rosnode kill) tells the node
-// to shut down: another node took its name, or someone asked it to stop.
-// frcd leaves the graph then, so it must stop: every output neutral, and
-// a non-zero exit status (cmd/frcd exits 4) so that roslaunch's respawn
-// starts it again.
+// ErrShutdown ends a registration when the master (or rosnode kill)
+// tells the node to shut down: another node took its name, or someone
+// asked it to stop. The node leaves the graph; the bridge reports itself
+// down and registers again once its name is free (Run). Anyone who can
+// reach the node's API can send that request, so it never ends frcd: the
+// robot's loop, its other transports and its outputs go on.
 var ErrShutdown = errors.New("ros: the master shut this node down")
+
+// nameHeldError: another node that answers holds the bridge's name, so
+// registering would shut it down (rosmaster) or be refused (frcd's
+// embedded master protects its own daemon's name).
+type nameHeldError struct{ name, api string }
+
+func (e *nameHeldError) Error() string {
+	return fmt.Sprintf("the name %s is held by the running node at %s (another frcd with the same name?); "+
+		"this one stays off the ROS graph until the name is free: give it another name (__name:=), namespace (__ns:=) or master (ROS_MASTER_URI)",
+		e.name, e.api)
+}
+
+// checkName refuses to register while another node holding the bridge's
+// name answers its API: two frcd with the same name on one master do not
+// shut each other down in turn, and the first keeps the name.
+func (b *Bridge) checkName(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	v, err := master.CallLimit(ctx, 4<<10, b.masterURI, "lookupNode", b.names.Node(), b.names.Node())
+	r, ok := v.([]any)
+	if err != nil || !ok || len(r) != 3 || r[0] != 1 {
+		return nil // unknown to the master: free
+	}
+	api, _ := r[2].(string)
+	if api == "" || !strings.HasPrefix(api, "http://") {
+		return nil
+	}
+	v, err = master.CallLimit(ctx, 4<<10, api, "getPid", b.names.Node())
+	if r, ok := v.([]any); err != nil || !ok || len(r) != 3 || r[0] != 1 {
+		return nil // its holder is gone: registering takes it over
+	}
+	return &nameHeldError{b.names.Node(), api}
+}
+
+// whyNotRegistered says why a registration failed, for NodeDown: the same
+// words for the same cause, so that a retry that fails alike is no news.
+func (b *Bridge) whyNotRegistered(err error) string {
+	var held *nameHeldError
+	switch {
+	case errors.As(err, &held):
+		return err.Error()
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Sprintf("no ROS master answers at %s; trying every %s", b.masterURI, b.o.Retry)
+	}
+	return fmt.Sprintf("cannot register with the master at %s (trying every %s): %v", b.masterURI, b.o.Retry, err)
+}
+
+// nodeDown records why the node is off the graph ("" once it is
+// registered) and tells Options.NodeDown, or the log, when that changed.
+func (b *Bridge) nodeDown(why string) {
+	b.mu.Lock()
+	changed := b.stats.NodeDown != why
+	b.stats.NodeDown = why
+	b.mu.Unlock()
+	switch {
+	case !changed:
+	case b.o.NodeDown != nil:
+		b.o.NodeDown(why)
+	case why != "":
+		b.o.Logf("ros: off the ROS graph, the robot runs on: %s", why)
+	}
+}
 
 // shutdownError carries who shut the node down and why.
 type shutdownError struct{ detail string }

@@ -2,7 +2,6 @@ package ros_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/ros"
+	"github.com/frcd/frcd/ros/master"
 )
 
 // namedDaemon is the example robot as node NS/frcd, not yet running.
@@ -60,10 +60,10 @@ func runDaemon(t *testing.T, d *daemon.Daemon) *running {
 	return r
 }
 
-// TestDuplicateNodeName: a second frcd taking the node name of a running
-// one (the same namespace) makes the first leave: its Run returns
-// ErrShutdown, every output neutral, while the second serves the topics.
-// A robot in another namespace is left alone.
+// TestDuplicateNodeName: a second frcd of a running one's node name (the
+// same namespace) stays off the graph, saying so, and does not shut the
+// first down; it registers once the first has stopped. A robot in
+// another namespace is left alone.
 func TestDuplicateNodeName(t *testing.T) {
 	integration(t, tooltest.Rosmaster, tooltest.Rostopic, tooltest.Rosnode)
 	port := freePort(t)
@@ -84,17 +84,25 @@ func TestDuplicateNodeName(t *testing.T) {
 	}
 
 	second := namedDaemon(t, e, "robot1", ros.MasterExternal)
-	runDaemon(t, second)
-	select {
-	case <-r1.done:
-		if err := r1.err; !errors.Is(err, ros.ErrShutdown) || !strings.Contains(err.Error(), "same name") {
-			t.Errorf("the first frcd's Run: %v, want ErrShutdown (new node registered with same name)", err)
-		}
-	case <-time.After(tooltest.Timeout):
-		t.Fatal("the first frcd still runs beside a second of its name")
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { _ = second.Run(ctx); close(stopped) }()
+	t.Cleanup(func() { cancel(); <-stopped })
+	eventually(t, "the second frcd saying the name is held", func() bool {
+		return strings.Contains(second.Down()[daemon.PartNode], "/robot1/frcd is held by the running node")
+	})
+	if second.Bridge.Stats().Connected || !first.Bridge.Stats().Connected || first.Bridge.Stats().Connects != 1 {
+		t.Errorf("second %+v, first %+v: want the first registered once, the second not", second.Bridge.Stats(), first.Bridge.Stats())
 	}
-	if j, _ := first.Sim.Joint("shoulder_joint"); j.Voltage != 0 || first.Sim.DS().Enabled {
-		t.Errorf("the first frcd left with its shoulder at %v V, enabled %v", j.Voltage, first.Sim.DS().Enabled)
+	if j, _ := first.Sim.Joint("shoulder_joint"); j.Voltage < 3 {
+		t.Errorf("the first frcd's shoulder at %v V beside a second of its name", j.Voltage)
+	}
+	r1.cancel()
+	<-r1.done
+	select {
+	case <-second.Bridge.Registered(1):
+	case <-time.After(tooltest.Timeout):
+		t.Fatal("the second frcd did not register once the first stopped")
 	}
 	eventually(t, "the second frcd driving robot1's shoulder", func() bool {
 		j, _ := second.Sim.Joint("shoulder_joint")
@@ -183,4 +191,66 @@ func TestEmbeddedMasterTakeover(t *testing.T) {
 	eventually(t, "the running rostopic echo receiving from the new master's robot2", func() bool {
 		return strings.Count(echo.String(), "\n") > n+10
 	})
+}
+
+// TestStrangerCannotStopTheRobot: a client on the network registering the
+// daemon's name with its embedded master is refused, and the daemon's
+// node untouched; a shutdown request sent to the node's API takes it off
+// the graph (reported: the part "ROS node" down, with why), and it
+// registers again while the loop runs on; Run never returns.
+func TestStrangerCannotStopTheRobot(t *testing.T) {
+	text, err := os.ReadFile(exampleURDF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uri := fmt.Sprintf("http://127.0.0.1:%d", freePort(t))
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{RealTime: true, Enabled: true}, daemon.Options{ROS: &daemon.ROSOptions{
+		Env: ros.Env{MasterURI: uri, IP: "127.0.0.1", Home: t.TempDir()}, Master: ros.MasterEmbedded, URDF: string(text), Logf: t.Logf,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runDaemon(t, d)
+	ctx := context.Background()
+	call := func(url, method string, args ...any) []any {
+		t.Helper()
+		v, err := master.Call(ctx, url, method, args...)
+		if err != nil {
+			t.Fatalf("%s: %v", method, err)
+		}
+		res, _ := v.([]any)
+		return res
+	}
+	res := call(uri, "registerPublisher", "/frcd", "/x", "std_msgs/String", "http://127.0.0.1:9/")
+	if len(res) != 3 || res[0] != -1 || !strings.Contains(fmt.Sprint(res[1]), "held by the running node") {
+		t.Errorf("a stranger's registerPublisher of /frcd: %v", res)
+	}
+	api := call(uri, "lookupNode", "/t", "/frcd")[2]
+	if s := d.Bridge.Stats(); !s.Connected || s.Connects != 1 || !strings.HasPrefix(fmt.Sprint(api), "http://127.0.0.1:") {
+		t.Fatalf("after the stranger's registration: %+v, /frcd at %v", s, api)
+	}
+	snap := d.Loop.NewSnapshot()
+	d.Loop.ReadSnapshot(snap)
+	cycles := snap.Stats.Cycles
+	call(fmt.Sprint(api), "shutdown", "/attacker", "go away")
+	eventually(t, "the node reported off the graph", func() bool {
+		return strings.Contains(d.Down()[daemon.PartNode], "the master shut this node down: /attacker")
+	})
+	select {
+	case <-d.Bridge.Registered(2):
+	case <-r.done:
+		t.Fatalf("Run returned: %v", r.err)
+	case <-time.After(tooltest.Timeout):
+		t.Fatal("the node did not register again")
+	}
+	eventually(t, "the node reported back on the graph", func() bool { _, down := d.Down()[daemon.PartNode]; return !down })
+	d.Loop.ReadSnapshot(snap)
+	if snap.Stats.Cycles <= cycles {
+		t.Error("the loop stopped")
+	}
+	select {
+	case <-r.done:
+		t.Fatalf("Run returned: %v", r.err)
+	default:
+	}
 }

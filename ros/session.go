@@ -61,6 +61,9 @@ func (b *Bridge) connect(ctx context.Context) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := b.checkName(ctx); err != nil {
+		return nil, err
+	}
 	shutdown := make(chan string, 1)
 	watch := onNodeLog(shutdown)
 	n, err := goroslib.NewNode(goroslib.NodeConf{

@@ -81,8 +81,8 @@ func TestExitCodesAsDocumented(t *testing.T) {
 	doc := usage[strings.Index(usage, "Exit status:"):]
 	for code, words := range map[int]string{
 		exitOK: "ok", exitInvalid: "the robot has errors", exitUsage: "usage or I/O trouble",
-		exitUnavailable: "the hardware could not be opened", exitShutdown: "the ROS master shut the node down",
-		exitPanic: "a panic", exitSignal: "a second signal exits at once",
+		exitUnavailable: "the hardware could not be opened",
+		exitPanic:       "a panic", exitSignal: "a second signal exits at once",
 	} {
 		if !strings.Contains(doc, strconv.Itoa(code)+" "+words) && !strings.Contains(doc, words+" ("+strconv.Itoa(code)+")") {
 			t.Errorf("usage does not document exit %d as %q:\n%s", code, words, doc)

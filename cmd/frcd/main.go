@@ -52,7 +52,8 @@ Usage:
 ROS 1 arguments (from:=to, __ns:=, __name:=, _param:=value, ...) may follow run's, as roslaunch passes them.
 
 Exit status: 0 ok, 1 the robot has errors, 2 usage or I/O trouble, 3 the hardware could not be opened,
-4 the ROS master shut the node down (its name taken by another node, or rosnode kill), 5 a panic (every output made neutral).
+5 a panic (every output made neutral). No message from the network ends run: a ROS master's shutdown
+request takes the ROS node off the graph until it may register again (docs/security.md).
 SIGINT, SIGTERM and SIGHUP stop run with every output neutral (exit 0); SIGQUIT does too, then prints every
 goroutine's stack (exit 131); a second signal exits at once (130). SIGPIPE, SIGUSR1 and SIGUSR2 never end it.
 `

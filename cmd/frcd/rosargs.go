@@ -7,11 +7,6 @@ import (
 	"github.com/frcd/frcd/ros"
 )
 
-// exitShutdown: the ROS master shut the node down (another node took its
-// name, or rosnode kill): every output went neutral, and roslaunch's
-// respawn may start frcd again.
-const exitShutdown = 4
-
 // rosArgs takes the ROS 1 command-line arguments (from:=to, __ns:=,
 // __name:=, _param:=value, ...; roslaunch adds some to every node) out
 // of args, and returns the rest and the ROS environment they amend.

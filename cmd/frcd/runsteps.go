@@ -14,7 +14,6 @@ import (
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/backends"
 	"github.com/frcd/frcd/robot"
-	"github.com/frcd/frcd/ros"
 )
 
 // The steps of `frcd run` (runDaemon, main.go), in their order: choose
@@ -113,9 +112,6 @@ func runUntilStopped(ctx context.Context, d *daemon.Daemon, sigs *signals, stdou
 		if errors.As(err, &pe) {
 			fmt.Fprintf(stderr, "frcd: every output made neutral after the panic\n%s", pe.Stack)
 			return exitPanic
-		}
-		if errors.Is(err, ros.ErrShutdown) {
-			return exitShutdown
 		}
 		return exitInvalid
 	}

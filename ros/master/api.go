@@ -11,7 +11,7 @@ import (
 type apiMethod struct {
 	nargs  int
 	errVal any
-	fn     func(m *Master, callerID string, args []any) (code int, msg string, val any, err error)
+	fn     func(m *Master, from, callerID string, args []any) (code int, msg string, val any, err error)
 }
 
 // invalidParam is a validation failure, reported with code -1.
@@ -131,15 +131,15 @@ func validTypeName(name string, v any) (string, error) {
 
 // ---- Master API ----
 
-func (m *Master) getPid(string, []any) (int, string, any, error) {
+func (m *Master) getPid(string, string, []any) (int, string, any, error) {
 	return 1, "", m.pid, nil
 }
 
-func (m *Master) getURI(string, []any) (int, string, any, error) {
+func (m *Master) getURI(string, string, []any) (int, string, any, error) {
 	return 1, "", m.URI(), nil
 }
 
-func (m *Master) registerService(callerID string, args []any) (int, string, any, error) {
+func (m *Master) registerService(from, callerID string, args []any) (int, string, any, error) {
 	service, err := isTopic("service", args[0], callerID)
 	if err != nil {
 		return 0, "", nil, err
@@ -152,17 +152,20 @@ func (m *Master) registerService(callerID string, args []any) (int, string, any,
 	if err != nil {
 		return 0, "", nil, err
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if err := m.admitLocked(kindServices, service, callerID, callerAPI, serviceAPI, ""); err != nil {
+	if err := m.guardName(callerID, callerAPI); err != nil {
 		return 0, "", nil, err
 	}
-	m.handleBumped(m.reg.register(kindServices, service, callerID, callerAPI, serviceAPI), callerID)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.admitLocked(kindServices, service, callerID, callerAPI, serviceAPI, "", from); err != nil {
+		return 0, "", nil, err
+	}
+	m.handleBumped(m.reg.register(kindServices, service, callerID, callerAPI, serviceAPI, from), callerID)
 	m.logf("ros master: +SERVICE [%s] %s %s", service, callerID, callerAPI)
 	return 1, fmt.Sprintf("Registered [%s] as provider of [%s]", callerID, service), 1, nil
 }
 
-func (m *Master) unregisterService(callerID string, args []any) (int, string, any, error) {
+func (m *Master) unregisterService(from, callerID string, args []any) (int, string, any, error) {
 	service, err := isTopic("service", args[0], callerID)
 	if err != nil {
 		return 0, "", nil, err
@@ -178,7 +181,7 @@ func (m *Master) unregisterService(callerID string, args []any) (int, string, an
 	return code, msg, val, nil
 }
 
-func (m *Master) lookupService(callerID string, args []any) (int, string, any, error) {
+func (m *Master) lookupService(from, callerID string, args []any) (int, string, any, error) {
 	service, err := isTopic("service", args[0], callerID)
 	if err != nil {
 		return 0, "", nil, err
@@ -202,9 +205,12 @@ func (m *Master) topicArgs(callerID string, args []any) (topic, topicType, calle
 	return
 }
 
-func (m *Master) registerSubscriber(callerID string, args []any) (int, string, any, error) {
+func (m *Master) registerSubscriber(from, callerID string, args []any) (int, string, any, error) {
 	topic, topicType, callerAPI, err := m.topicArgs(callerID, args)
 	if err != nil {
+		return 0, "", nil, err
+	}
+	if err := m.guardName(callerID, callerAPI); err != nil {
 		return 0, "", nil, err
 	}
 	m.mu.Lock()
@@ -213,10 +219,10 @@ func (m *Master) registerSubscriber(callerID string, args []any) (int, string, a
 	if _, ok := m.topicTypes[topic]; !ok && topicType != "*" {
 		typ = topicType
 	}
-	if err := m.admitLocked(kindSubscriptions, topic, callerID, callerAPI, "", typ); err != nil {
+	if err := m.admitLocked(kindSubscriptions, topic, callerID, callerAPI, "", typ, from); err != nil {
 		return 0, "", nil, err
 	}
-	m.handleBumped(m.reg.register(kindSubscriptions, topic, callerID, callerAPI, ""), callerID)
+	m.handleBumped(m.reg.register(kindSubscriptions, topic, callerID, callerAPI, "", from), callerID)
 	if typ != "" {
 		m.setTypeLocked(topic, typ)
 	}
@@ -224,7 +230,7 @@ func (m *Master) registerSubscriber(callerID string, args []any) (int, string, a
 	return 1, fmt.Sprintf("Subscribed to [%s]", topic), m.reg.pubs.apis(topic), nil
 }
 
-func (m *Master) unregisterSubscriber(callerID string, args []any) (int, string, any, error) {
+func (m *Master) unregisterSubscriber(from, callerID string, args []any) (int, string, any, error) {
 	topic, err := isTopic("topic", args[0], callerID)
 	if err != nil {
 		return 0, "", nil, err
@@ -240,9 +246,12 @@ func (m *Master) unregisterSubscriber(callerID string, args []any) (int, string,
 	return code, msg, val, nil
 }
 
-func (m *Master) registerPublisher(callerID string, args []any) (int, string, any, error) {
+func (m *Master) registerPublisher(from, callerID string, args []any) (int, string, any, error) {
 	topic, topicType, callerAPI, err := m.topicArgs(callerID, args)
 	if err != nil {
+		return 0, "", nil, err
+	}
+	if err := m.guardName(callerID, callerAPI); err != nil {
 		return 0, "", nil, err
 	}
 	m.mu.Lock()
@@ -251,10 +260,10 @@ func (m *Master) registerPublisher(callerID string, args []any) (int, string, an
 	if _, ok := m.topicTypes[topic]; !ok || topicType != "*" {
 		typ = topicType
 	}
-	if err := m.admitLocked(kindPublications, topic, callerID, callerAPI, "", typ); err != nil {
+	if err := m.admitLocked(kindPublications, topic, callerID, callerAPI, "", typ, from); err != nil {
 		return 0, "", nil, err
 	}
-	m.handleBumped(m.reg.register(kindPublications, topic, callerID, callerAPI, ""), callerID)
+	m.handleBumped(m.reg.register(kindPublications, topic, callerID, callerAPI, "", from), callerID)
 	if typ != "" {
 		m.setTypeLocked(topic, typ)
 	}
@@ -263,7 +272,7 @@ func (m *Master) registerPublisher(callerID string, args []any) (int, string, an
 	return 1, fmt.Sprintf("Registered [%s] as publisher of [%s]", callerID, topic), m.reg.subs.apis(topic), nil
 }
 
-func (m *Master) unregisterPublisher(callerID string, args []any) (int, string, any, error) {
+func (m *Master) unregisterPublisher(from, callerID string, args []any) (int, string, any, error) {
 	topic, err := isTopic("topic", args[0], callerID)
 	if err != nil {
 		return 0, "", nil, err
@@ -282,7 +291,7 @@ func (m *Master) unregisterPublisher(callerID string, args []any) (int, string, 
 	return code, msg, val, nil
 }
 
-func (m *Master) lookupNode(callerID string, args []any) (int, string, any, error) {
+func (m *Master) lookupNode(from, callerID string, args []any) (int, string, any, error) {
 	node, err := validName("node", args[0], callerID)
 	if err != nil {
 		return 0, "", nil, err
@@ -295,7 +304,7 @@ func (m *Master) lookupNode(callerID string, args []any) (int, string, any, erro
 	return -1, fmt.Sprintf("unknown node [%s]", node), "", nil
 }
 
-func (m *Master) getPublishedTopics(callerID string, args []any) (int, string, any, error) {
+func (m *Master) getPublishedTopics(from, callerID string, args []any) (int, string, any, error) {
 	s, ok := args[0].(string)
 	if !ok {
 		return 0, "", nil, invalidParam("ERROR: parameter [subgraph] must be a string")
@@ -318,7 +327,7 @@ func (m *Master) getPublishedTopics(callerID string, args []any) (int, string, a
 	return 1, "current topics", out, nil
 }
 
-func (m *Master) getTopicTypes(string, []any) (int, string, any, error) {
+func (m *Master) getTopicTypes(string, string, []any) (int, string, any, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := []any{}
@@ -328,7 +337,7 @@ func (m *Master) getTopicTypes(string, []any) (int, string, any, error) {
 	return 1, "current system state", out, nil
 }
 
-func (m *Master) getSystemState(string, []any) (int, string, any, error) {
+func (m *Master) getSystemState(string, string, []any) (int, string, any, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return 1, "current system state", []any{m.reg.pubs.state(), m.reg.subs.state(), m.reg.services.state()}, nil
@@ -336,7 +345,7 @@ func (m *Master) getSystemState(string, []any) (int, string, any, error) {
 
 // ---- Parameter Server API ----
 
-func (m *Master) deleteParam(callerID string, args []any) (int, string, any, error) {
+func (m *Master) deleteParam(from, callerID string, args []any) (int, string, any, error) {
 	key, err := nonEmptyStr("key", args[0])
 	if err != nil {
 		return 0, "", nil, err
@@ -355,7 +364,7 @@ func (m *Master) deleteParam(callerID string, args []any) (int, string, any, err
 	return 1, fmt.Sprintf("parameter %s deleted", key), 0, nil
 }
 
-func (m *Master) setParam(callerID string, args []any) (int, string, any, error) {
+func (m *Master) setParam(from, callerID string, args []any) (int, string, any, error) {
 	key, err := nonEmptyStr("key", args[0])
 	if err != nil {
 		return 0, "", nil, err
@@ -373,7 +382,7 @@ func (m *Master) setParam(callerID string, args []any) (int, string, any, error)
 	return 1, fmt.Sprintf("parameter %s set", key), 0, nil
 }
 
-func (m *Master) getParam(callerID string, args []any) (int, string, any, error) {
+func (m *Master) getParam(from, callerID string, args []any) (int, string, any, error) {
 	key, err := nonEmptyStr("key", args[0])
 	if err != nil {
 		return 0, "", nil, err
@@ -392,7 +401,7 @@ func (m *Master) getParam(callerID string, args []any) (int, string, any, error)
 	return 1, fmt.Sprintf("Parameter [%s]", key), copyTree(v), nil
 }
 
-func (m *Master) searchParam(callerID string, args []any) (int, string, any, error) {
+func (m *Master) searchParam(from, callerID string, args []any) (int, string, any, error) {
 	key, err := nonEmptyStr("key", args[0])
 	if err != nil {
 		return 0, "", nil, err
@@ -423,9 +432,12 @@ func (m *Master) paramSubArgs(callerID string, args []any) (api, key string, err
 	return
 }
 
-func (m *Master) subscribeParam(callerID string, args []any) (int, string, any, error) {
+func (m *Master) subscribeParam(from, callerID string, args []any) (int, string, any, error) {
 	api, key, err := m.paramSubArgs(callerID, args)
 	if err != nil {
+		return 0, "", nil, err
+	}
+	if err := m.guardName(callerID, api); err != nil {
 		return 0, "", nil, err
 	}
 	m.mu.Lock()
@@ -434,10 +446,10 @@ func (m *Master) subscribeParam(callerID string, args []any) (int, string, any, 
 	if err != nil {
 		v = map[string]any{}
 	}
-	if err := m.admitLocked(kindParamSubscriptions, key, callerID, api, "", ""); err != nil {
+	if err := m.admitLocked(kindParamSubscriptions, key, callerID, api, "", "", from); err != nil {
 		return 0, "", nil, err
 	}
-	m.handleBumped(m.reg.register(kindParamSubscriptions, key, callerID, api, ""), callerID)
+	m.handleBumped(m.reg.register(kindParamSubscriptions, key, callerID, api, "", from), callerID)
 	m.logf("ros master: +CACHEDPARAM [%s] by %s", key, callerID)
 	return 1, fmt.Sprintf("Subscribed to parameter [%s]", strings.TrimSuffix(key, sep)+sepIfRoot(key)), copyTree(v), nil
 }
@@ -449,7 +461,7 @@ func sepIfRoot(key string) string {
 	return ""
 }
 
-func (m *Master) unsubscribeParam(callerID string, args []any) (int, string, any, error) {
+func (m *Master) unsubscribeParam(from, callerID string, args []any) (int, string, any, error) {
 	api, key, err := m.paramSubArgs(callerID, args)
 	if err != nil {
 		return 0, "", nil, err
@@ -461,7 +473,7 @@ func (m *Master) unsubscribeParam(callerID string, args []any) (int, string, any
 	return 1, fmt.Sprintf("Unsubscribe to parameter [%s]", strings.TrimSuffix(key, sep)+sepIfRoot(key)), 1, nil
 }
 
-func (m *Master) hasParam(callerID string, args []any) (int, string, any, error) {
+func (m *Master) hasParam(from, callerID string, args []any) (int, string, any, error) {
 	key, err := nonEmptyStr("key", args[0])
 	if err != nil {
 		return 0, "", nil, err
@@ -473,7 +485,7 @@ func (m *Master) hasParam(callerID string, args []any) (int, string, any, error)
 	return 1, key, err == nil, nil
 }
 
-func (m *Master) getParamNames(string, []any) (int, string, any, error) {
+func (m *Master) getParamNames(string, string, []any) (int, string, any, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return 1, "Parameter names", paramNames(m.params), nil

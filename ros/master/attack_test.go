@@ -150,8 +150,10 @@ func TestMasterAttacks(t *testing.T) {
 		t.Errorf("getParam %s: not the value set", accepted[0])
 	}
 
-	// The registration flood.
-	refused := 0
+	// The registration flood: 40,000 names on one dead API. MaxNodesPerAPI
+	// of them are taken (and a few more when a sweep drops them
+	// meanwhile: a run under -race on a loaded machine lasts minutes).
+	refused, taken := 0, 0
 	for c := range 40 {
 		calls := make([]any, 1000)
 		for i := range calls {
@@ -167,6 +169,8 @@ func TestMasterAttacks(t *testing.T) {
 			if w, ok := r.([]any); ok && len(w) == 1 {
 				if res, _ := w[0].([]any); len(res) == 3 && res[0] != 1 {
 					refused++
+				} else if len(res) == 3 {
+					taken++
 				}
 			}
 		}
@@ -174,8 +178,8 @@ func TestMasterAttacks(t *testing.T) {
 	m.mu.Lock()
 	regs, graph := m.registrations(), m.graphBytes()
 	m.mu.Unlock()
-	if regs > MaxRegistrations || graph > MaxGraphBytes || refused != 40000-regs {
-		t.Errorf("after the flood: %d registrations (limit %d), %d graph bytes (limit %d), %d refused", regs, MaxRegistrations, graph, MaxGraphBytes, refused)
+	if regs > MaxNodesPerAPI || graph > MaxGraphBytes || refused != 40000-taken || taken < regs {
+		t.Errorf("after the flood: %d registrations (limit %d names on one API), %d graph bytes (limit %d), %d accepted, %d refused", regs, MaxNodesPerAPI, graph, MaxGraphBytes, taken, refused)
 	}
 	if int(m.Refused()) < refused+len(replies) {
 		t.Errorf("Refused() = %d, want at least %d", m.Refused(), refused+len(replies))

@@ -134,7 +134,7 @@ func TestParamBytesCount(t *testing.T) {
 }
 
 func (m *Master) deleteParamForTest(key string) error {
-	_, _, _, err := m.deleteParam("/t", []any{key})
+	_, _, _, err := m.deleteParam("", "/t", []any{key})
 	return err
 }
 

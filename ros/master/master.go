@@ -2,6 +2,7 @@ package master
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -13,6 +14,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/bluenviron/goroslib/v2/pkg/peerlimit"
 )
 
 // Defaults for Options.
@@ -49,6 +52,14 @@ type Options struct {
 	// restarts (persist.go): New starts from it, every change is written
 	// to it.
 	StateFile string
+	// SweepEvery is how often the registered nodes are asked whether they
+	// still run, the dead dropped (liveness.go); zero means
+	// DefaultSweepEvery, negative never.
+	SweepEvery time.Duration
+	// Protect are node names (global: /frcd, /robot1/frcd) the master does
+	// not hand to a node at another API while the node holding one
+	// answers (liveness.go): the embedded master's own daemon's.
+	Protect []string
 }
 
 // Master is an embedded ROS 1 master and parameter server. Create it with
@@ -69,12 +80,25 @@ type Master struct {
 	paramBytes  int // paramBytes(params), kept under MaxParamBytes
 	typeBytes   int // what topicTypes take in the state file (admit.go)
 	refused     atomic.Uint64
-	peerRefused atomic.Uint64 // peers.go
+	peerRefused atomic.Uint64   // peers.go
+	conns       *peerlimit.Pool // the server's connections (peers.go)
 	bodyMu      sync.Mutex
 	bodies      map[string]int           // request bodies being read, per remote address (peers.go)
 	onBody      func(host string, n int) // tests: called with an address's new count of bodies
 	handling    chan struct{}            // a slot per request being decoded, run and answered (ServeHTTP)
 	waiting     atomic.Int32             // requests read, waiting for a slot
+	dropped     atomic.Uint64            // nodes the liveness checks dropped (liveness.go)
+	protect     map[string]bool
+	guardMu     sync.Mutex
+	guardSeen   map[string]guardEntry // protected name -> its holder's last answer
+	evictMu     sync.Mutex            // one evictDead at a time
+	evictGen    atomic.Uint64         // evictDead runs done
+	lastEvict   time.Time             // when the last evictDead ran (under evictMu)
+	skew        atomic.Int64          // added to time.Now by now: tests move the master's time
+	ctx         context.Context       // ends at Close: the liveness checks
+	cancel      context.CancelFunc
+	sweepEvery  time.Duration
+	sweepDone   chan struct{} // closed when sweepLoop ends; nil until Serve starts it
 	uri         string
 	srv         *http.Server
 	closed      bool
@@ -110,6 +134,7 @@ func New(opts Options) *Master {
 		pid:        os.Getpid(),
 		reg:        newRegistry(),
 		handling:   make(chan struct{}, maxHandling),
+		conns:      peerlimit.NewPool(MaxConns, MaxConnsPerAddr),
 		bodies:     map[string]int{},
 		topicTypes: map[string]string{},
 		params: map[string]any{
@@ -119,7 +144,16 @@ func New(opts Options) *Master {
 		},
 	}
 	m.paramBytes = paramBytes(m.params)
+	m.ctx, m.cancel = context.WithCancel(context.Background())
+	m.protect, m.guardSeen = map[string]bool{}, map[string]guardEntry{}
+	for _, name := range opts.Protect {
+		m.protect[resolveName(name, sep)] = true
+	}
 	m.startPersist(opts.StateFile)
+	m.sweepEvery = opts.SweepEvery
+	if m.sweepEvery == 0 {
+		m.sweepEvery = DefaultSweepEvery
+	}
 	return m
 }
 
@@ -212,13 +246,18 @@ func (m *Master) Serve(l net.Listener) error {
 	if m.srv == nil {
 		m.srv = &http.Server{
 			Handler:           m,
-			ReadHeaderTimeout: 10 * time.Second,
+			ReadHeaderTimeout: 5 * time.Second,
+			ConnContext:       peerlimit.ConnContext,
 			ReadTimeout:       30 * time.Second,
 			WriteTimeout:      30 * time.Second,
 			IdleTimeout:       2 * time.Minute,
 		}
 	}
 	srv := m.srv
+	if m.sweepDone == nil && m.sweepEvery > 0 {
+		m.sweepDone = make(chan struct{})
+		go m.sweepLoop(m.sweepEvery)
+	}
 	m.mu.Unlock()
 	err := srv.Serve(m.limitListener(l))
 	if errors.Is(err, http.ErrServerClosed) {
@@ -255,8 +294,15 @@ func (m *Master) Close() error {
 			err = fmt.Errorf("ros master: close: %w", cerr)
 		}
 	}
+	m.cancel()
 	m.inflight.Wait()
 	m.serving.Wait()
+	m.mu.Lock()
+	sweeping := m.sweepDone
+	m.mu.Unlock()
+	if sweeping != nil {
+		<-sweeping
+	}
 	m.closePersist()
 	m.notifier.close()
 	if t, ok := m.client.HTTP.Transport.(*http.Transport); ok {
@@ -373,6 +419,7 @@ func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	m.inflight.Add(1)
 	m.mu.Unlock()
 	defer m.inflight.Done()
+	defer peerlimit.Serving(r.Context())() // busy: not closed to make room
 
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
@@ -415,7 +462,7 @@ func (m *Master) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		_ = EncodeFault(&out, -32700, "parse error: "+err.Error())
-	} else if res, ok := m.dispatch(method, params); ok {
+	} else if res, ok := m.dispatch(method, params, requestFrom(r)); ok {
 		m.changed(method)
 		if encodedLen(res, MaxReplyBytes-replyFrame) > MaxReplyBytes-replyFrame {
 			res = m.tooLarge(method, r.RemoteAddr)
@@ -447,20 +494,20 @@ func (m *Master) tooLarge(method, from string) any {
 
 // dispatch runs a method of the API, or system.multicall; false when
 // the method is unknown.
-func (m *Master) dispatch(method string, params []any) (any, bool) {
+func (m *Master) dispatch(method string, params []any, from string) (any, bool) {
 	if method == "system.multicall" {
-		return m.multicall(params), true
+		return m.multicall(params, from), true
 	}
 	h, ok := apiMethods[method]
 	if !ok {
 		return nil, false
 	}
-	return m.call(h, params), true
+	return m.call(h, params, from), true
 }
 
 // call checks the common arguments as rosmaster's apivalidate does and runs
 // the handler.
-func (m *Master) call(h apiMethod, params []any) []any {
+func (m *Master) call(h apiMethod, params []any, from string) []any {
 	if len(params) == 0 {
 		return []any{-1, "missing required caller_id parameter", h.errVal}
 	}
@@ -471,7 +518,7 @@ func (m *Master) call(h apiMethod, params []any) []any {
 	if !ok {
 		return []any{-1, "caller_id must be a string", h.errVal}
 	}
-	code, msg, val, err := h.fn(m, callerID, params[1:])
+	code, msg, val, err := h.fn(m, from, callerID, params[1:])
 	if err != nil {
 		var inv invalidParam
 		if errors.As(err, &inv) {

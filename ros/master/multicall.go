@@ -12,7 +12,7 @@ const maxMulticall = 1000
 // structs; the answer has, for each call in order, its result wrapped in
 // a one-element array, or a fault struct {faultCode, faultString}. A
 // multicall inside a multicall is a fault, as in Python's server.
-func (m *Master) multicall(params []any) any {
+func (m *Master) multicall(params []any, from string) any {
 	if len(params) != 1 {
 		return multicallFault(fmt.Sprintf("system.multicall takes one array of calls, got %d arguments", len(params)))
 	}
@@ -42,7 +42,7 @@ func (m *Master) multicall(params []any) any {
 		case !known:
 			out[i] = multicallFault(fmt.Sprintf("method %q is not supported", method))
 		default:
-			out[i] = []any{m.call(h, args)}
+			out[i] = []any{m.call(h, args, from)}
 		}
 	}
 	return out

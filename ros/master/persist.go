@@ -221,7 +221,7 @@ func (m *Master) loadState(path string) (map[string]string, error) {
 		if kind < int(kindSubscriptions) || kind > int(kindParamSubscriptions) || key == "" || id == "" || api == "" {
 			return nodes, fmt.Errorf("registration %v: bad kind or empty field", r)
 		}
-		m.reg.register(regKind(kind), key, id, api, svc)
+		m.reg.register(regKind(kind), key, id, api, svc, restoredFrom(api))
 		nodes[id] = api
 	}
 	return nodes, nil
@@ -263,12 +263,7 @@ func (m *Master) pruneDead(nodes map[string]string, stop <-chan struct{}) {
 		if n == nil || n.api != nodes[id] {
 			continue
 		}
-		topics := m.reg.pubs.unregisterAll(id)
-		m.reg.subs.unregisterAll(id)
-		m.reg.services.unregisterAll(id)
-		m.reg.paramSubs.unregisterAll(id)
-		delete(m.reg.nodes, id)
-		for _, t := range topics {
+		for _, t := range m.reg.dropNode(id) {
 			m.notifyTopic(t)
 		}
 		m.logf("ros master: %s (restored) does not answer: dropped", id)

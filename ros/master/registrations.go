@@ -30,6 +30,9 @@ type registrations struct {
 	// n counts the registrations and bytes what the state file holds of
 	// them (regBytes).
 	n, bytes int
+	// onCount, when set, is told of each registration counted in (sign
+	// 1) or out (-1), by node: the registry's count per address.
+	onCount func(id string, sign int)
 }
 
 // regBytes is what one registration takes in the state file: the
@@ -46,6 +49,9 @@ func (r *registrations) count(sign int, key string, p provider) {
 	}
 	r.n += sign
 	r.bytes += sign * regBytes(r.kind, key, p.id, p.api, svc)
+	if r.onCount != nil {
+		r.onCount(p.id, sign)
+	}
 }
 
 func newRegistrations(kind regKind) *registrations {
@@ -178,12 +184,19 @@ func (r *registrations) unregister(key, id, api, serviceAPI string) (int, string
 	return 1, "[" + id + "] is not a known provider of [" + key + "]", 0
 }
 
-// nodeRef is what the master knows of one node: its slave API and what it
-// registered.
+// nodeRef is what the master knows of one node: its slave API, what it
+// registered, the address it registered from and what the liveness
+// checks found of it (liveness.go).
 type nodeRef struct {
 	id   string
 	api  string
 	regs map[regKind]map[string]bool
+	// from is the remote host of the request that made the node (its
+	// API's host for one restored from the state file): the address its
+	// registrations count against (admit.go).
+	from string
+	// failed counts the liveness checks in a row its API did not answer.
+	failed int
 }
 
 func (n *nodeRef) add(kind regKind, key string) {
@@ -211,16 +224,69 @@ type registry struct {
 	subs      *registrations
 	services  *registrations
 	paramSubs *registrations
+	// addrRegs counts the registrations per address they were made from
+	// (nodeRef.from), and remoteRegs those from addresses that are not
+	// this computer's (admit.go).
+	addrRegs   map[string]int
+	remoteRegs int
+	// apiNodes counts the nodes per API host and port (apiHostPort): a
+	// ROS node has an API of its own (admit.go).
+	apiNodes map[string]int
 }
 
 func newRegistry() *registry {
-	return &registry{
+	g := &registry{
 		nodes:     map[string]*nodeRef{},
 		pubs:      newRegistrations(kindPublications),
 		subs:      newRegistrations(kindSubscriptions),
 		services:  newRegistrations(kindServices),
 		paramSubs: newRegistrations(kindParamSubscriptions),
+		addrRegs:  map[string]int{},
+		apiNodes:  map[string]int{},
 	}
+	for _, r := range []*registrations{g.pubs, g.subs, g.services, g.paramSubs} {
+		r.onCount = g.countAddr
+	}
+	return g
+}
+
+// countAddr counts a registration of node id in (sign 1) or out (-1) of
+// its address's.
+func (g *registry) countAddr(id string, sign int) {
+	n := g.nodes[id]
+	if n == nil {
+		return
+	}
+	if g.addrRegs[n.from] += sign; g.addrRegs[n.from] <= 0 {
+		delete(g.addrRegs, n.from)
+	}
+	if !isLocal(n.from) {
+		g.remoteRegs += sign
+	}
+}
+
+// dropNode drops every registration of node id and the node, and returns
+// the topics it published (whose subscribers need a publisherUpdate).
+func (g *registry) dropNode(id string) []string {
+	topics := g.pubs.unregisterAll(id)
+	g.subs.unregisterAll(id)
+	g.services.unregisterAll(id)
+	g.paramSubs.unregisterAll(id)
+	g.forget(id)
+	return topics
+}
+
+// forget deletes node id from the node table.
+func (g *registry) forget(id string) {
+	n := g.nodes[id]
+	if n == nil {
+		return
+	}
+	hp := apiHostPort(n.api)
+	if g.apiNodes[hp]--; g.apiNodes[hp] <= 0 {
+		delete(g.apiNodes, hp)
+	}
+	delete(g.nodes, id)
 }
 
 func (g *registry) of(kind regKind) *registrations {
@@ -244,21 +310,19 @@ type bumped struct {
 	topics []string
 }
 
-// register records a registration. If the node name was known with another
-// slave API, the old node's registrations are dropped and returned.
-func (g *registry) register(kind regKind, key, id, api, serviceAPI string) *bumped {
+// register records a registration made from address from. If the node
+// name was known with another slave API, the old node's registrations
+// are dropped and returned.
+func (g *registry) register(kind regKind, key, id, api, serviceAPI, from string) *bumped {
 	var b *bumped
 	n := g.nodes[id]
 	if n == nil || n.api != api {
 		if n != nil {
-			b = &bumped{api: n.api}
-			b.topics = g.pubs.unregisterAll(id)
-			g.subs.unregisterAll(id)
-			g.services.unregisterAll(id)
-			g.paramSubs.unregisterAll(id)
+			b = &bumped{api: n.api, topics: g.dropNode(id)}
 		}
-		n = &nodeRef{id: id, api: api, regs: map[regKind]map[string]bool{}}
+		n = &nodeRef{id: id, api: api, regs: map[regKind]map[string]bool{}, from: from}
 		g.nodes[id] = n
+		g.apiNodes[apiHostPort(api)]++
 	}
 	n.add(kind, key)
 	g.of(kind).register(key, id, api, serviceAPI)
@@ -276,7 +340,7 @@ func (g *registry) unregister(kind regKind, key, id, api, serviceAPI string) (in
 		n.remove(kind, key)
 	}
 	if n.empty() {
-		delete(g.nodes, id)
+		g.forget(id)
 	}
 	return code, msg, val
 }

@@ -202,8 +202,7 @@ type Node struct {
 	udprosListener      net.PacketConn
 	udprosConn          *protoudp.Conn
 	tcprosConns         map[net.Conn]struct{}
-	tcprosHandshakes    chan struct{}    // a slot per TCPROS connection still sending its header
-	tcprosPeers         *peerlimit.Limit // the handshakes per remote address
+	tcprosPool          *peerlimit.Pool // the TCPROS connections still sending their header
 	udprosSubPublishers map[*subscriberPublisher]struct{}
 	subscribers         map[string]*Subscriber
 	publishers          map[string]*Publisher
@@ -324,8 +323,7 @@ func NewNode(conf NodeConf) (*Node, error) {
 		masterAddr:             masterAddr,
 		nodeAddr:               nodeAddr,
 		tcprosConns:            make(map[net.Conn]struct{}),
-		tcprosHandshakes:       make(chan struct{}, MaxTCPROSHandshakes),
-		tcprosPeers:            peerlimit.New(MaxTCPROSHandshakesPerAddr),
+		tcprosPool:             peerlimit.NewPool(MaxTCPROSHandshakes, MaxTCPROSHandshakesPerAddr),
 		udprosSubPublishers:    make(map[*subscriberPublisher]struct{}),
 		subscribers:            make(map[string]*Subscriber),
 		publishers:             make(map[string]*Publisher),

@@ -28,22 +28,25 @@ func (n *Node) runTcprosServer(wg *sync.WaitGroup) {
 }
 
 // MaxTCPROSHandshakes bounds the TCPROS connections that have not yet sent
-// their whole header: past it a new connection is closed at once (ROS
-// clients retry), so a flood of half-open connections costs at most this
+// their whole header, from other computers, and as many from this one
+// (peerlimit.Pool): a flood of half-open connections costs at most this
 // many headers of at most protocommon's header limit. (frcd's fork:
 // upstream had no bound but the read timeout.)
 const MaxTCPROSHandshakes = 64
 
-// MaxTCPROSHandshakesPerAddr bounds those of one remote address, so that
-// one source's half-open connections cannot hold every handshake slot and
-// lock other subscribers out (frcd issue 32); past it a connection is
-// closed at once, counted (Node.TCPROSRefused).
+// MaxTCPROSHandshakesPerAddr bounds those of one remote address. Past it,
+// or past the total, the handshake that has waited longest is closed for
+// the new connection (frcd issue 37; issue 32 closed the new one, which
+// let 20 addresses of slow handshakes lock every subscriber out).
 const MaxTCPROSHandshakesPerAddr = 16
 
-// TCPROSRefused counts the TCPROS connections closed at once for their
-// address's share of the handshakes (MaxTCPROSHandshakesPerAddr).
+// TCPROSRefused counts the TCPROS connections closed at once, and
+// TCPROSEvicted the handshakes closed to make room for a newer one.
 // (frcd's fork.)
-func (n *Node) TCPROSRefused() uint64 { return n.tcprosPeers.Refused() }
+func (n *Node) TCPROSRefused() uint64 { return n.tcprosPool.Refused() }
+
+// TCPROSEvicted counts the TCPROS handshakes closed to make room.
+func (n *Node) TCPROSEvicted() uint64 { return n.tcprosPool.Evicted() }
 
 // NodeAPIRefused counts the node API's connections closed at once for
 // their address's share (xmlrpc.Limits.MaxConnsPerAddr). (frcd's fork.)
@@ -53,26 +56,24 @@ func (n *Node) runTcprosServerConn(wg *sync.WaitGroup, nconn net.Conn) {
 	defer wg.Done()
 
 	ok := func() bool {
-		release, ok := n.tcprosPeers.Take(nconn.RemoteAddr())
+		// A slot of the handshakes' pool: past its address's share or
+		// the total, the handshake that has waited longest is closed to
+		// make room (frcd issue 37), so half-open connections cost
+		// their own; refused only if none is (cannot happen: every
+		// entry is a handshake).
+		e, ok := n.tcprosPool.Admit(nconn)
 		if !ok {
-			if r := n.tcprosPeers.Refused(); r == 1 || r%100 == 0 {
-				n.Log(LogLevelWarn, "TCPROS: %s holds %d handshakes, its limit: closed a connection (%d so far)",
-					peerlimit.Host(nconn.RemoteAddr()), MaxTCPROSHandshakesPerAddr, r)
+			if r := n.tcprosPool.Refused(); r == 1 || r%100 == 0 {
+				n.Log(LogLevelWarn, "TCPROS: %s: every handshake slot busy: closed a connection (%d so far)",
+					peerlimit.Host(nconn.RemoteAddr()), r)
 			}
-			return false
-		}
-		select {
-		case n.tcprosHandshakes <- struct{}{}:
-		default:
-			release()
 			return false
 		}
 		tconn := prototcp.NewConn(nconn)
 
 		nconn.SetReadDeadline(time.Now().Add(n.conf.ReadTimeout))
 		rawHeader, err := tconn.ReadHeaderRaw()
-		<-n.tcprosHandshakes
-		release()
+		e.Release()
 		if err != nil {
 			return false
 		}

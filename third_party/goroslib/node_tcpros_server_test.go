@@ -49,8 +49,8 @@ func TestTCPROSHandshakeLimit(t *testing.T) {
 }
 
 // TestTCPROSHandshakesPerAddr: one address's half-open connections hold
-// at most MaxTCPROSHandshakesPerAddr handshakes (one more is closed at
-// once and counted); a subscriber from another address still connects
+// at most MaxTCPROSHandshakesPerAddr handshakes (one more closes the
+// oldest, counted); a subscriber from another address still connects
 // and receives meanwhile.
 func TestTCPROSHandshakesPerAddr(t *testing.T) {
 	master := startMaster(t)
@@ -85,8 +85,8 @@ func TestTCPROSHandshakesPerAddr(t *testing.T) {
 	case <-time.After(waitLimit):
 		t.Fatalf("%d half-open connections from one address were all kept", MaxTCPROSHandshakesPerAddr+1)
 	}
-	if n.TCPROSRefused() == 0 {
-		t.Error("the refusal was not counted")
+	if n.TCPROSEvicted() == 0 {
+		t.Error("the oldest handshake closed for the newest was not counted")
 	}
 	got := make(chan struct{}, 100)
 	sub, err := NewSubscriber(SubscriberConf{Node: newTestNode(t, master, "sub"), Topic: "/js",

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"github.com/bluenviron/goroslib/v2/pkg/peerlimit"
 )
 
 // ErrorRes is a special response that sends status code 400.
@@ -27,7 +29,7 @@ type Server struct {
 	hs        *http.Server
 	handler   ServerHandler
 	maxBody   int64
-	limited   *limitListener // nil without Limits.MaxConns
+	limited   *peerlimit.Pool // nil without Limits.MaxConns
 
 	setHandler chan ServerHandler
 	done       chan struct{}
@@ -48,13 +50,14 @@ type Limits struct {
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
 	IdleTimeout       time.Duration
-	// MaxConns is how many connections are served at once; more wait in
-	// the listen backlog until one closes.
+	// MaxConns is how many connections from other computers are served
+	// at once, and as many from this one (loopback): peerlimit.Pool.
 	MaxConns int
-	// MaxConnsPerAddr is how many of them one remote address may hold;
-	// one more from it is closed at once (counted: Server.Refused), so
-	// one source's half-open or idle connections cannot hold every slot.
-	// Zero means MaxConns.
+	// MaxConnsPerAddr is how many of them one remote address may hold.
+	// Past either, the half-open connection (no request yet, or idle
+	// between requests) that has waited longest is closed to make room;
+	// with every one busy the new one is closed at once (counted:
+	// Server.Refused). Zero means MaxConns.
 	MaxConnsPerAddr int
 }
 
@@ -84,10 +87,10 @@ func NewServerLimits(address string, writeTimeout time.Duration, limits Limits) 
 	if err != nil {
 		return nil, err
 	}
-	var limited *limitListener
+	var limited *peerlimit.Pool
 	if limits.MaxConns > 0 {
-		limited = newLimitListener(ln, limits.MaxConns, limits.MaxConnsPerAddr)
-		ln = limited
+		limited = peerlimit.NewPool(limits.MaxConns, limits.MaxConnsPerAddr)
+		ln = limited.Listener(ln)
 	}
 
 	ctx, ctxCancel := context.WithCancel(context.Background())
@@ -109,6 +112,7 @@ func NewServerLimits(address string, writeTimeout time.Duration, limits Limits) 
 		ReadTimeout:       limits.ReadTimeout,
 		IdleTimeout:       limits.IdleTimeout,
 		MaxHeaderBytes:    limits.MaxHeaderBytes,
+		ConnContext:       peerlimit.ConnContext,
 	}
 
 	go s.run()
@@ -122,7 +126,7 @@ func (s *Server) Refused() uint64 {
 	if s.limited == nil {
 		return 0
 	}
-	return s.limited.peers.Refused()
+	return s.limited.Refused()
 }
 
 // Close closes all the server resources.
@@ -173,6 +177,7 @@ func (s *Server) handleRequest(w http.ResponseWriter, req *http.Request) {
 		w.WriteHeader(http.StatusNotFound)
 		return
 	}
+	defer peerlimit.Serving(req.Context())()
 
 	body := req.Body
 	if s.maxBody > 0 {
