@@ -106,3 +106,37 @@ func TestMasterDown(t *testing.T) {
 		t.Errorf("logs: %q", logs)
 	}
 }
+
+// TestNodeDown: the ROS bridge's report that its node is off the graph
+// (a shutdown request, its name held by another node) makes the part
+// "ROS node" down on the status line, /diagnostics and the NT4 Alerts;
+// registered again, it runs.
+func TestNodeDown(t *testing.T) {
+	r := exampleRobot(t, "competition", func(y string) string { return y })
+	d, err := NewSim(r, SimOptions{Enabled: true}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := "ros: the master shut this node down: /attacker; registering again (every 1s until it may)"
+	d.nodeDown(why)
+	d.Step()
+	if line := d.StatusLine(); !strings.Contains(line, "down: "+PartNode) {
+		t.Errorf("status: %s", line)
+	}
+	var found *ros.Status
+	for _, st := range d.diagnostics(nil) {
+		if st.Name == "frcd: "+PartNode {
+			found = &st
+		}
+	}
+	if found == nil || found.Level != ros.LevelWarn || found.Message != why {
+		t.Errorf("/diagnostics: %+v", found)
+	}
+	if _, warns := d.alerts(nil, nil); !strings.Contains(strings.Join(warns, "\n"), "frcd: ROS node: ros: the master shut this node down") {
+		t.Errorf("NT4 Alerts' warnings: %q", warns)
+	}
+	d.nodeDown("")
+	if strings.Contains(d.StatusLine(), "down:") {
+		t.Errorf("registered again: %s", d.StatusLine())
+	}
+}
