@@ -111,13 +111,18 @@ type Bridge struct {
 	desc    *ros2node.Publisher
 	updated <-chan struct{}
 	snap    *control.Snapshot
-	build   *jointstate.Builder
-	js      ros2msg.JointState
-	st      *stateTopics   // state.go
-	out     *rosout        // rosout.go
-	sensors *sensorTopics  // sensors.go
-	sim     *simTopics     // sim.go
-	ctl     *controlTopics // control_state.go
+	// pace is Run's grid; sentCycle the loop cycle of the snapshot
+	// last published (sent: one was).
+	pace      ratelimit.Cadence
+	sentCycle uint64
+	sent      bool
+	build     *jointstate.Builder
+	js        ros2msg.JointState
+	st        *stateTopics   // state.go
+	out       *rosout        // rosout.go
+	sensors   *sensorTopics  // sensors.go
+	sim       *simTopics     // sim.go
+	ctl       *controlTopics // control_state.go
 
 	jointStates, commands, refused, publishErr, odometry atomic.Uint64
 	closeOnce                                            sync.Once
@@ -158,6 +163,7 @@ func New(o Options) (*Bridge, error) {
 		return nil, err
 	}
 	b := &Bridge{o: o, node: n, updated: o.Loop.Notify(), snap: o.Loop.NewSnapshot(), done: make(chan struct{})}
+	b.pace = ratelimit.Cadence{Period: o.Every, Slack: o.Loop.Period() / 2, CatchUp: o.Loop.Period()}
 	b.build = jointstate.New(b.snap, o.Rest)
 	b.js.Name = b.build.Names
 	fail := func(err error) (*Bridge, error) { b.out.stop(); n.Close(); return nil, err }
@@ -346,28 +352,51 @@ func (b *Bridge) Stats() Stats {
 // the node (peers forget it at once).
 func (b *Bridge) Run(ctx context.Context) error {
 	defer b.Close()
-	// On the period's grid: a publication a cycle late brings the next a
-	// cycle sooner.
-	pace := ratelimit.Cadence{Period: b.o.Every, Slack: b.o.Loop.Period() / 2, CatchUp: b.o.Loop.Period()}
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-b.updated:
 		}
-		if !pace.Ready(b.o.Clock()) || b.o.Manager != nil && b.o.Manager.JointStatesStopped() {
-			continue // not due (or the joint state controller is stopped): do not even copy the snapshot
-		}
-		pace.Due(b.Publish())
+		b.update()
 	}
 }
 
-// Publish publishes the newest snapshot's joint state now and returns
-// its loop time (Run calls it every Every). It allocates nothing: one
-// message is rebuilt in place. Only one goroutine may call it: Run's,
-// or a test's or benchmark's without Run.
+// update answers one of the loop's notifications: when a publication is
+// due (on the period's grid: one a cycle late brings the next a cycle
+// sooner) it publishes the newest snapshot, if the loop has published
+// one since the last publication, and says whether it did. A
+// notification can be a leftover: the loop notifies after each snapshot
+// into a channel of one, so one sent while Run was reading the snapshot
+// it announces is still there after; publishing again then would repeat
+// that sample byte for byte (tf2's TF_REPEATED_DATA, a velocity from
+// stamp differences divided by zero). The snapshot's cycle count tells
+// them apart.
+func (b *Bridge) update() bool {
+	if !b.pace.Ready(b.o.Clock()) || b.o.Manager != nil && b.o.Manager.JointStatesStopped() {
+		return false // not due (or the joint state controller is stopped): do not even copy the snapshot
+	}
+	b.o.Loop.ReadSnapshot(b.snap)
+	if b.sent && b.snap.Stats.Cycles == b.sentCycle {
+		return false // a leftover notification: this snapshot is out already
+	}
+	b.pace.Due(b.publishSnapshot())
+	return true
+}
+
+// Publish publishes the newest snapshot's joint state now, new or not,
+// and returns its loop time (Run publishes only new ones, every Every).
+// It allocates nothing: one message is rebuilt in place. Only one
+// goroutine may call it: Run's, or a test's or benchmark's without Run.
 func (b *Bridge) Publish() time.Duration {
 	b.o.Loop.ReadSnapshot(b.snap)
+	return b.publishSnapshot()
+}
+
+// publishSnapshot publishes b.snap's state topics and returns its loop
+// time.
+func (b *Bridge) publishSnapshot() time.Duration {
+	b.sent, b.sentCycle = true, b.snap.Stats.Cycles
 	b.js.Header.Stamp = ros2msg.TimeOf(b.o.Epoch.Add(b.snap.Now))
 	b.js.Position, b.js.Velocity, b.js.Effort = b.build.Fill(b.snap, b.js.Position, b.js.Velocity, b.js.Effort)
 	b.publishState()

@@ -32,8 +32,12 @@ import (
 //	                        interface); speed_scaling_factor 1. Sent when
 //	                        the loop wrote new feedback (a trajectory runs
 //	                        or holds), as ROS 1's NAME/state
-//	/dynamic_joint_states   control_msgs/msg/DynamicJointState, as
-//	                        joint_state_broadcaster publishes it: each
+//	dynamic_joint_states    control_msgs/msg/DynamicJointState, as
+//	                        joint_state_broadcaster publishes it (relative,
+//	                        beside joint_states: /NS/dynamic_joint_states
+//	                        with __ns:=/NS; joint_state_broadcaster.cpp
+//	                        creates both with "" before them unless
+//	                        use_local_topics puts "~/"): each
 //	                        measured joint with the interfaces it has now
 //	                        (position, velocity, effort: frcd's joint
 //	                        state; jointstate.Interfaces) and their values,
@@ -42,10 +46,10 @@ import (
 // All reliable, volatile, keep last 10 (rclcpp::SystemDefaultsQoS as
 // rmw's default profile). Nothing here allocates once set up.
 
-// Topic names of ros2_control's forms.
+// Topic names of ros2_control's forms, relative to the node's namespace.
 const (
 	ControllerStateTopic   = "controller_state"
-	DynamicJointStateTopic = "/dynamic_joint_states"
+	DynamicJointStateTopic = "dynamic_joint_states"
 )
 
 // controlTopics are the publishers and messages of control_state.go.

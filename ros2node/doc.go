@@ -25,7 +25,8 @@
 //     A gid is the entity's DDS GUID (16 bytes; Humble pads to 24).
 //   - Environment: ROS_DOMAIN_ID (default 0); ROS_LOCALHOST_ONLY=1 (Humble,
 //     Iron) or ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST (Jazzy) keep
-//     discovery on 127.0.0.1 with localhost as a static peer, OFF turns it
-//     off; ROS_STATIC_PEERS lists unicast peers, separated by ';'
-//     (rmw_cyclonedds rmw_node.cpp, the discovery-range switch).
+//     discovery on 127.0.0.1 with localhost as a static peer, OFF is that
+//     without static peers; ROS_STATIC_PEERS lists unicast peers, separated
+//     by ';' (rcl discovery_options.c, rmw_cyclonedds rmw_node.cpp, the
+//     discovery-range switch: Discovery).
 package ros2node

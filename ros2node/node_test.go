@@ -50,24 +50,48 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+// TestDiscovery: ROS 2's discovery variables as rcl 9.2.0 (Jazzy) and
+// rmw_cyclonedds read them, into the participant's configuration.
 func TestDiscovery(t *testing.T) {
 	lo := netip.MustParseAddr("127.0.0.1")
 	robot := netip.MustParseAddr("10.9.0.2")
+	p5, p6 := netip.MustParseAddr("10.9.0.5"), netip.MustParseAddr("10.9.0.6")
 	for _, c := range []struct {
 		env  map[string]string
+		addr netip.Addr // the caller's multicast-capable interface's
 		want rtps.Config
 	}{
-		{map[string]string{}, rtps.Config{Addr: robot, Multicast: true}},
-		{map[string]string{"ROS_DOMAIN_ID": "7", "ROS_LOCALHOST_ONLY": "1"}, rtps.Config{Domain: 7, Addr: lo, Peers: []netip.Addr{lo}}},
-		{map[string]string{"ROS_AUTOMATIC_DISCOVERY_RANGE": "localhost"}, rtps.Config{Addr: lo, Peers: []netip.Addr{lo}}},
-		{map[string]string{"ROS_STATIC_PEERS": "10.9.0.5; 10.9.0.6"}, rtps.Config{Addr: robot, Multicast: true, Peers: []netip.Addr{netip.MustParseAddr("10.9.0.5"), netip.MustParseAddr("10.9.0.6")}}},
+		// SUBNET, the default: multicast on the robot's interface.
+		{map[string]string{}, robot, rtps.Config{Addr: robot, Multicast: true}},
+		{map[string]string{"ROS_AUTOMATIC_DISCOVERY_RANGE": "SUBNET"}, robot, rtps.Config{Addr: robot, Multicast: true}},
+		// Humble's ROS_LOCALHOST_ONLY: loopback only, and it prevails
+		// over the range and the static peers (rcl init.c).
+		{map[string]string{"ROS_DOMAIN_ID": "7", "ROS_LOCALHOST_ONLY": "1"}, robot, rtps.Config{Domain: 7, Addr: lo, Peers: []netip.Addr{lo}}},
+		{map[string]string{"ROS_LOCALHOST_ONLY": "1", "ROS_AUTOMATIC_DISCOVERY_RANGE": "SUBNET", "ROS_STATIC_PEERS": "10.9.0.5"}, robot, rtps.Config{Addr: lo, Peers: []netip.Addr{lo}}},
+		{map[string]string{"ROS_LOCALHOST_ONLY": "0"}, robot, rtps.Config{Addr: robot, Multicast: true}},
+		// LOCALHOST: bound and announced on loopback only, unicast to the
+		// host, static peers too (rmw_cyclonedds).
+		{map[string]string{"ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"}, robot, rtps.Config{Addr: lo, Peers: []netip.Addr{lo}}},
+		{map[string]string{"ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST", "ROS_STATIC_PEERS": "10.9.0.5"}, robot, rtps.Config{Addr: lo, Peers: []netip.Addr{lo, p5}}},
+		// OFF and SYSTEM_DEFAULT leave the static peers out.
+		{map[string]string{"ROS_AUTOMATIC_DISCOVERY_RANGE": "OFF", "ROS_STATIC_PEERS": "10.9.0.5"}, robot, rtps.Config{Addr: lo, Peers: []netip.Addr{lo}}},
+		{map[string]string{"ROS_AUTOMATIC_DISCOVERY_RANGE": "SYSTEM_DEFAULT", "ROS_STATIC_PEERS": "10.9.0.5"}, robot, rtps.Config{Addr: robot, Multicast: true}},
+		// Static peers get SPDP by unicast beside multicast.
+		{map[string]string{"ROS_STATIC_PEERS": "10.9.0.5; 10.9.0.6;"}, robot, rtps.Config{Addr: robot, Multicast: true, Peers: []netip.Addr{p5, p6}}},
+		// A host whose only interface is a multicast-capable lo: multicast
+		// there, and unicast to the host.
+		{map[string]string{}, lo, rtps.Config{Addr: lo, Multicast: true, Peers: []netip.Addr{lo}}},
+		{map[string]string{"ROS_STATIC_PEERS": "10.9.0.5"}, lo, rtps.Config{Addr: lo, Multicast: true, Peers: []netip.Addr{lo, p5}}},
+		// No interface with multicast at all: unicast to the host.
+		{map[string]string{}, netip.Addr{}, rtps.Config{Addr: lo, Peers: []netip.Addr{lo}}},
 	} {
-		got, err := Discovery(func(k string) string { return c.env[k] }, robot)
+		got, err := Discovery(func(k string) string { return c.env[k] }, c.addr)
 		if err != nil || !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%v: %+v, %v; want %+v", c.env, got, err, c.want)
+			t.Errorf("%v on %v: %+v, %v; want %+v", c.env, c.addr, got, err, c.want)
 		}
 	}
-	for _, env := range []map[string]string{{"ROS_DOMAIN_ID": "300"}, {"ROS_DOMAIN_ID": "x"}, {"ROS_AUTOMATIC_DISCOVERY_RANGE": "LAN"}, {"ROS_STATIC_PEERS": "host"}} {
+	for _, env := range []map[string]string{{"ROS_DOMAIN_ID": "300"}, {"ROS_DOMAIN_ID": "x"}, {"ROS_AUTOMATIC_DISCOVERY_RANGE": "LAN"},
+		{"ROS_AUTOMATIC_DISCOVERY_RANGE": "localhost"}, {"ROS_STATIC_PEERS": "host"}, {"ROS_STATIC_PEERS": "::1"}} {
 		if _, err := Discovery(func(k string) string { return env[k] }, robot); err == nil {
 			t.Errorf("%v accepted", env)
 		}

@@ -46,8 +46,9 @@ func ros2Args(args []string) (rest []string, a ros2node.Args, err error) {
 // environment (ROS_DOMAIN_ID, ROS_AUTOMATIC_DISCOVERY_RANGE,
 // ROS_LOCALHOST_ONLY, ROS_STATIC_PEERS; ROS_DISTRO humble or older: no
 // type hashes in the endpoints' USER_DATA, Humble's controller_manager_msgs). Discovery reaching the subnet
-// uses the first IPv4 address of an interface that is up and not
-// loopback, and joins the SPDP multicast group on that interface.
+// uses the first IPv4 address of an interface that is up, multicast-capable
+// and not loopback (else of a multicast-capable loopback: subnetInterface),
+// and joins the SPDP multicast group on that interface.
 func ros2Options(a ros2node.Args, getenv func(string) string, urdf string, logf func(string, ...any)) (*daemon.ROS2Options, error) {
 	ifc, addr := subnetInterface()
 	cfg, err := ros2node.Discovery(getenv, addr)
@@ -70,22 +71,34 @@ func ros2Options(a ros2node.Args, getenv func(string) string, urdf string, logf 
 }
 
 // subnetInterface is the first interface that is up, multicast-capable
-// and not loopback with an IPv4 address, and that address; nil and an
-// invalid address when there is none.
+// and not loopback with an IPv4 address, and that address; failing one, a
+// loopback interface that is up and multicast-capable (a laptop with
+// Wi-Fi off: Cyclone DDS and Fast DDS announce there by multicast with
+// their defaults) and its IPv4 address; nil and an invalid address when
+// there is neither.
 func subnetInterface() (*net.Interface, netip.Addr) {
 	ifs, err := net.Interfaces()
 	if err != nil {
 		return nil, netip.Addr{}
 	}
-	for i, ifc := range ifs {
-		if ifc.Flags&net.FlagUp == 0 || ifc.Flags&net.FlagLoopback != 0 || ifc.Flags&net.FlagMulticast == 0 {
-			continue
-		}
-		addrs, _ := ifc.Addrs()
-		for _, ad := range addrs {
-			if p, ok := ad.(*net.IPNet); ok {
-				if ip, ok := netip.AddrFromSlice(p.IP.To4()); ok && p.IP.To4() != nil {
-					return &ifs[i], ip
+	return pickInterface(ifs, func(ifc *net.Interface) ([]net.Addr, error) { return ifc.Addrs() })
+}
+
+// pickInterface is subnetInterface's choice among ifs, with addrs
+// listing an interface's addresses.
+func pickInterface(ifs []net.Interface, addrs func(*net.Interface) ([]net.Addr, error)) (*net.Interface, netip.Addr) {
+	for _, loopback := range []bool{false, true} {
+		for i := range ifs {
+			ifc := &ifs[i]
+			if ifc.Flags&net.FlagUp == 0 || (ifc.Flags&net.FlagLoopback != 0) != loopback || ifc.Flags&net.FlagMulticast == 0 {
+				continue
+			}
+			as, _ := addrs(ifc)
+			for _, ad := range as {
+				if p, ok := ad.(*net.IPNet); ok {
+					if ip, ok := netip.AddrFromSlice(p.IP.To4()); ok && p.IP.To4() != nil {
+						return ifc, ip
+					}
 				}
 			}
 		}

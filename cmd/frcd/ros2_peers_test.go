@@ -34,7 +34,7 @@ func peerBinEnv(p *ddstest.Peer) string { return "FRCD_TEST_JOINT_STATES_" + str
 // namespace; skipped with -short, and when a tool is missing unless
 // FRCD_REQUIRE_TOOLS=1.
 func TestROS2RunSeenByAllPeers(t *testing.T) {
-	runSeenByPeers(t, tooltest.RobotNetwork, true)
+	runSeenByPeers(t, tooltest.RobotNetwork, tooltest.RobotAddr, true)
 }
 
 // TestROS2RunWithoutMulticastRoute is TestROS2RunSeenByAllPeers on a
@@ -44,12 +44,32 @@ func TestROS2RunSeenByAllPeers(t *testing.T) {
 // route says failed to start there: "setsockopt: no such device".)
 // @foxglove/rtps joins and sends by the route, so it cannot take part.
 func TestROS2RunWithoutMulticastRoute(t *testing.T) {
-	runSeenByPeers(t, tooltest.RobotNetworkNoRoute, false)
+	runSeenByPeers(t, tooltest.RobotNetworkNoRoute, tooltest.RobotAddr, false)
+}
+
+// TestROS2RunOnMulticastLoopback is TestROS2RunSeenByAllPeers on a host
+// with no network but a multicast-capable loopback (lo up with the
+// MULTICAST flag, no other interface, no route for 224.0.0.0/4: a laptop
+// with Wi-Fi off): frcd takes lo, announces by SPDP multicast there and
+// by unicast to the host, and Cyclone DDS and Fast DDS with their
+// defaults get /joint_states. (frcd used to turn multicast off on a
+// loopback address, and Cyclone with its defaults never found it.)
+// @foxglove/rtps joins and sends by the route: it has its run in
+// TestROS2RunOnMulticastLoopbackRoute.
+func TestROS2RunOnMulticastLoopback(t *testing.T) {
+	runSeenByPeers(t, "ip link set lo up && ip link set lo multicast on", "127.0.0.1", false)
+}
+
+// TestROS2RunOnMulticastLoopbackRoute is TestROS2RunOnMulticastLoopback
+// with the route for 224.0.0.0/4 on lo (tooltest.LoopbackMulticast), where
+// @foxglove/rtps with its defaults takes part too.
+func TestROS2RunOnMulticastLoopbackRoute(t *testing.T) {
+	runSeenByPeers(t, tooltest.LoopbackMulticast, "127.0.0.1", true)
 }
 
 // runSeenByPeers is TestROS2RunSeenByAllPeers in a namespace set up by
-// setup, with @foxglove/rtps or without.
-func runSeenByPeers(t *testing.T, setup string, foxglove bool) {
+// setup, where frcd's node is on addr, with @foxglove/rtps or without.
+func runSeenByPeers(t *testing.T, setup, addr string, foxglove bool) {
 	if testing.Short() {
 		t.Skip("runs frcd and DDS peers in a network namespace: skipped with -short")
 	}
@@ -73,14 +93,14 @@ func runSeenByPeers(t *testing.T, setup string, foxglove bool) {
 		return
 	}
 	names := loopJointNames(t, urdf, yaml)
-	cmd, stderr := startROS2Run(t, urdf, yaml)
+	cmd, stderr := startROS2RunOn(t, addr, urdf, yaml)
 	start := time.Now().Unix()
 
 	const count = 20
 	order, subs := startJointStatesPeers(t, count)
 	if foxglove {
 		order = append(order, "Foxglove")
-		subs["Foxglove"] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), "node", script, "0", fmt.Sprint(count), tooltest.RobotAddr)
+		subs["Foxglove"] = tooltest.StartJSON[jsEvent](t, ddstest.MulticastEnv(-1), "node", script, "0", fmt.Sprint(count), addr)
 	}
 	checkJointStates(t, order, subs, names, start, count)
 	terminate(t, cmd, stderr)
@@ -128,6 +148,12 @@ func startJointStatesPeers(t *testing.T, count int) ([]string, map[string]*toolt
 // kills the child.
 func startROS2Run(t *testing.T, urdf, yaml string, flags ...string) (*exec.Cmd, *strings.Builder) {
 	t.Helper()
+	return startROS2RunOn(t, tooltest.RobotAddr, urdf, yaml, flags...)
+}
+
+// startROS2RunOn is startROS2Run where frcd's node is to be on addr.
+func startROS2RunOn(t *testing.T, addr, urdf, yaml string, flags ...string) (*exec.Cmd, *strings.Builder) {
+	t.Helper()
 	args := append(append([]string{"run", "--sim", "--ros", "2", "--wpilibws", "off", "--nt", "off"}, flags...), urdf, yaml)
 	cmd := exec.Command(os.Args[0], args...)
 	for _, kv := range os.Environ() {
@@ -147,8 +173,8 @@ func startROS2Run(t *testing.T, urdf, yaml string, flags ...string) (*exec.Cmd, 
 		}
 	})
 	sc := bufio.NewScanner(out)
-	// Domain 0 and the robot network's address: multicast discovery on it.
-	want := "frcd: ROS 2 node /frcd, domain 0, on " + tooltest.RobotAddr + "; publishing /joint_states every "
+	// Domain 0 and addr: multicast discovery on its interface.
+	want := "frcd: ROS 2 node /frcd, domain 0, on " + addr + "; publishing /joint_states every "
 	var lines []string
 	for sc.Scan() && !strings.HasPrefix(sc.Text(), want) {
 		lines = append(lines, sc.Text())
