@@ -24,7 +24,7 @@ var allowed = map[string][]string{
 	"robot":              {"diag", "urdf", "config"},
 	"hal":                {"periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
 	"hal/backends":       {"hal", "config", "diag"},
-	"hal/systemcore":     {"hal", "hal/backends", "hal/ctre", "config", "diag", "hal/linux", "hal/socketcan", "hal/heartbeat", "hal/wpihal"},
+	"hal/systemcore":     {"hal", "hal/backends", "hal/ctre", "hal/phoenix6", "config", "diag", "hal/linux", "hal/socketcan", "hal/heartbeat", "hal/wpihal"},
 	"hal/linux":          {"hal", "hal/backends", "hal/ctre", "config", "hal/periph", "hal/socketcan", "hal/heartbeat", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi"},
 	"hal/roborio":        {"hal", "hal/backends", "config", "hal/ctre", "hal/wpihal"},
 	"hal/wpihal":         {"hal", "hal/ctre", "periph.io/x/conn/v3/i2c", "periph.io/x/conn/v3/spi", "periph.io/x/conn/v3", "periph.io/x/conn/v3/physic"},
