@@ -218,7 +218,15 @@ func TestStatePublishAllocatesNothing(t *testing.T) {
 	fb := &control.TrajectoryFeedback{}
 	arm.Feedback(fb)
 	before := fb.Stamp
-	if n := testing.AllocsPerRun(5, func() { d.Step(); b.Publish() }); n != step { // 37 cycles in all: under a second
+	// AllocsPerRun counts every goroutine's allocations: the participant's
+	// own (a heartbeat, a discovery answer) can fall in a run now and then
+	// on a loaded machine, where a cycle's would fall in every run. The
+	// best of four runs (4 × 6 cycles: under a second of loop time).
+	n := math.Inf(1)
+	for range 4 {
+		n = min(n, testing.AllocsPerRun(5, func() { d.Step(); b.Publish() }))
+	}
+	if n != step {
 		t.Fatalf("Step and Publish allocate %v times, Step alone %v", n, step)
 	}
 	if arm.Feedback(fb); fb.Stamp <= before || len(fb.Desired) != 2 {
