@@ -155,7 +155,7 @@ func (b *Bridge) serveControllerManager() error {
 			for _, c := range list {
 				resp.String(c.Name)
 				resp.String(ros2State(c.State))
-				resp.String(c.Type)
+				resp.String(config.ROS2ControllerType(c.Type))
 				if !humble {
 					resp.Bool(false) // is_async
 					resp.Uint16(rate)
@@ -183,7 +183,7 @@ func (b *Bridge) serveControllerManager() error {
 			return nil
 		}},
 		{"list_controller_types", "ListControllerTypes", func(_ *cdr.Decoder, resp *cdr.Encoder) error {
-			types := config.ControllerTypeNames()
+			types := config.ROS2ControllerTypeNames()
 			resp.Strings(types)
 			resp.SeqLen(len(types))
 			for range types {

@@ -120,6 +120,31 @@ func testControllerManager(t *testing.T, humble bool) {
 	if js := find(cs, "joint_state_controller"); js.state != "active" || len(js.claimed) != 0 {
 		t.Fatalf("joint_state_controller: %+v", js)
 	}
+	// Types under ros2_controllers' names where it has the type
+	// (ros-controls/ros2_controllers humble ad559d9c, jazzy ed360c97,
+	// the packages' plugin XML), frcd's own where it has none.
+	for ctl, typ := range map[string]string{
+		"joint_state_controller": "joint_state_broadcaster/JointStateBroadcaster",
+		"hood_position":          "pid_controller/PidController",
+		"wrist_position":         "position_controllers/JointGroupPositionController",
+		"shooter_voltage":        "forward_command_controller/ForwardCommandController",
+		"turret_position":        "frcd_controllers/ProfiledPositionController",
+		"intake":                 "frcd_controllers/DoubleSolenoidController",
+	} {
+		if got := find(cs, ctl).typ; got != typ {
+			t.Errorf("%s: type %q, want %q", ctl, got, typ)
+		}
+	}
+	lt := c.service("/controller_manager/list_controller_types", "controller_manager_msgs/srv/ListControllerTypes", 100e6)(func(*cdr.Encoder) {})
+	types, bases := lt.Strings(nil), lt.Strings(nil)
+	if lt.Err() != nil || lt.Remaining() != 0 || len(types) != len(bases) ||
+		!slices.Contains(types, "joint_state_broadcaster/JointStateBroadcaster") || !slices.Contains(types, "pid_controller/PidController") ||
+		slices.Contains(types, "joint_state_controller/JointStateController") || slices.Contains(types, "effort_controllers/JointPositionController") {
+		t.Errorf("list_controller_types: %q %q; %v, %d bytes left", types, bases, lt.Err(), lt.Remaining())
+	}
+	if i := slices.Index(types, "pid_controller/PidController"); i >= 0 && slices.Contains(types[i+1:], types[i]) {
+		t.Errorf("list_controller_types: %s twice", types[i])
+	}
 	sw := func(activate, deactivate []string, strictness int32) (bool, string) {
 		r := switchCtl(func(e *cdr.Encoder) {
 			if humble { // the deprecated start_ and stop_controllers, as older clients send them
