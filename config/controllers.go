@@ -112,6 +112,33 @@ func ControllerTypeNames() []string {
 	return names
 }
 
+// ROS2ControllerType is the name ROS 2's controller_manager reports for
+// the controller type of that name: ros2_controllers' type doing the
+// same job (ControllerFacts.ROS2Type), else the name itself.
+func ROS2ControllerType(name string) string {
+	if t := controllerTypeMap[name]; t != nil && t.Controller.ROS2Type != "" {
+		return t.Controller.ROS2Type
+	}
+	return name
+}
+
+// ROS2ControllerTypeNames returns the controller types' names as ROS 2's
+// controller_manager reports them (ROS2ControllerType), sorted, each
+// once.
+func ROS2ControllerTypeNames() []string {
+	seen := map[string]bool{}
+	names := make([]string, 0, len(controllerTypes))
+	for _, t := range controllerTypes {
+		n := ROS2ControllerType(t.Name)
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
 // controllerWords maps the words people write for a controller type
 // (ControllerFacts.Hints) to its name, plus, for each controller, the
 // names of the device types it commands (Facts.Roles): a servo's type name

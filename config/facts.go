@@ -92,6 +92,12 @@ type ControllerFacts struct {
 	// Hints are words people write for the type ("position"), for a
 	// misspelt type's did-you-mean.
 	Hints []string
+	// ROS2Type is the ros2_controllers type doing the same job, which
+	// ROS 2's list_controllers reports ("joint_state_broadcaster/
+	// JointStateBroadcaster" for ros_controllers' joint state
+	// controller); "" when ros2_controllers has none, and the type's own
+	// name is reported. The YAML takes the type's own name.
+	ROS2Type string
 }
 
 // Power is what a power distribution device is to the speed controllers

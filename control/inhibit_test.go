@@ -77,6 +77,55 @@ func TestInhibit(t *testing.T) {
 	}
 }
 
+// TestDeactivate: a deactivated loop (its hardware set inactive) runs as
+// if disabled and says why; Uninhibit does not lift it, nor Activate an
+// Inhibit; once active again a command from before is gone.
+func TestDeactivate(t *testing.T) {
+	g := newRig(t)
+	snap := g.l.NewSnapshot()
+	ctl := g.l.Controller("arm_v")
+	_ = ctl.Command(6, 0)
+	g.l.Deactivate("hardware component frcd set inactive")
+	g.l.Cycle(0)
+	if want := "halt claw,halt flap,halt lo,halt up,halt enc,halt arm,halt pdp"; strings.Join(g.log, ",") != want || g.vcmd.Set {
+		t.Errorf("deactivated, DS enabled: %v, command %+v; want every device halted", g.log, g.vcmd)
+	}
+	g.l.ReadSnapshot(snap)
+	if snap.Enabled || snap.State() != "inhibited: hardware component frcd set inactive" || g.l.Deactivated() == "" || g.l.Inhibited() != "" {
+		t.Errorf("snapshot enabled %v, state %q, deactivated %q, inhibited %q", snap.Enabled, snap.State(), g.l.Deactivated(), g.l.Inhibited())
+	}
+	// The inventory's inhibit comes and goes: still deactivated.
+	g.l.Inhibit("required CAN device missing")
+	g.l.Uninhibit()
+	g.log = nil
+	g.l.Cycle(10 * time.Millisecond)
+	if strings.Contains(strings.Join(g.log, ","), "write") {
+		t.Errorf("deactivated after Uninhibit: %v, want no writes", g.log)
+	}
+	// Activate does not lift an Inhibit.
+	g.l.Inhibit("required CAN device missing")
+	g.l.Activate()
+	g.l.Cycle(20 * time.Millisecond)
+	g.l.ReadSnapshot(snap)
+	if snap.Enabled || g.l.Deactivated() != "" || snap.Inhibit != "required CAN device missing" {
+		t.Errorf("activated, inhibited: enabled %v, deactivated %q, inhibit %q", snap.Enabled, g.l.Deactivated(), snap.Inhibit)
+	}
+	g.l.Uninhibit()
+	g.log = nil
+	g.l.Cycle(30 * time.Millisecond)
+	g.l.ReadSnapshot(snap)
+	if !snap.Enabled || snap.State() != "enabled" || !strings.HasPrefix(g.log[0], "write") || g.vcmd.Set {
+		t.Errorf("active: enabled %v, state %q, %v, command %+v; want writes and no old command", snap.Enabled, snap.State(), g.log, g.vcmd)
+	}
+	if st := g.l.Stats(); st.Inhibited != 3 {
+		t.Errorf("%d inhibited cycles, want 3", st.Inhibited)
+	}
+	g.l.Deactivate("")
+	if g.l.Deactivated() == "" {
+		t.Error(`Deactivate("") did not deactivate`)
+	}
+}
+
 // TestEStopHolds: an e-stop holds until the loop is made again (frcd
 // restarts): the Driver Station clearing it and enabling leaves every
 // output halted and the state e-stopped.

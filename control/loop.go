@@ -48,6 +48,10 @@ type Loop struct {
 	// inhibit is the reason the loop refuses to enable, nil when none
 	// (Inhibit, Uninhibit); set from any goroutine, read by Cycle.
 	inhibit atomic.Pointer[string]
+	// deactivated is the reason the loop's hardware was set inactive
+	// (Deactivate, Activate), nil when active: a second inhibit, of its
+	// own, so that the inventory's Uninhibit does not lift it.
+	deactivated atomic.Pointer[string]
 	// estopped latches an e-stop: it holds until the loop is made again.
 	estopped bool
 
@@ -238,7 +242,7 @@ func (l *Loop) Cycle(now time.Duration) {
 	// whatever the Driver Station says after it.
 	l.estopped = l.estopped || ds.EStop
 	ds.EStop = l.estopped
-	inhibited := l.inhibit.Load() != nil
+	inhibited := l.inhibit.Load() != nil || l.deactivated.Load() != nil
 	enabled := ds.Attached && ds.Enabled && !ds.EStop && !inhibited
 	if !enabled {
 		l.stats.Disabled++
@@ -358,6 +362,32 @@ func (l *Loop) Uninhibit() { l.inhibit.Store(nil) }
 // inhibited. Safe from any goroutine.
 func (l *Loop) Inhibited() string {
 	if r := l.inhibit.Load(); r != nil {
+		return *r
+	}
+	return ""
+}
+
+// Deactivate keeps the loop from enabling, for reason (its hardware set
+// inactive through ROS 2's controller manager), until Activate, as
+// Inhibit does, but apart from it: Uninhibit does not lift it, nor
+// Activate an Inhibit. Safe from any goroutine; it takes effect at the
+// next cycle.
+func (l *Loop) Deactivate(reason string) {
+	if reason == "" {
+		reason = "deactivated"
+	}
+	l.deactivated.Store(&reason)
+}
+
+// Activate lifts Deactivate: from the next cycle the loop enables again
+// when the Driver Station does and nothing inhibits it. Commands dropped
+// while deactivated stay dropped.
+func (l *Loop) Activate() { l.deactivated.Store(nil) }
+
+// Deactivated returns Deactivate's reason, "" when the loop is active.
+// Safe from any goroutine.
+func (l *Loop) Deactivated() string {
+	if r := l.deactivated.Load(); r != nil {
 		return *r
 	}
 	return ""

@@ -14,8 +14,8 @@ type Snapshot struct {
 	Now     time.Duration
 	DS      hal.DSState
 	Enabled bool
-	// Inhibit is why the loop refused to enable (Loop.Inhibit), "" when
-	// it is not inhibited.
+	// Inhibit is why the loop refused to enable (Loop.Inhibit, else
+	// Loop.Deactivate), "" when it is not inhibited.
 	Inhibit string
 	Joints  []JointSample
 	Devices []DeviceSample
@@ -148,6 +148,8 @@ func (l *Loop) fill(s *Snapshot, now time.Duration, ds hal.DSState) {
 	s.Now, s.DS, s.Enabled, s.Stats = now, ds, l.enabled, l.stats
 	s.Inhibit = ""
 	if r := l.inhibit.Load(); r != nil {
+		s.Inhibit = *r
+	} else if r := l.deactivated.Load(); r != nil {
 		s.Inhibit = *r
 	}
 	for i := range l.m.joints {

@@ -13,5 +13,5 @@ var jointEffortType = &Type{Forward: true, family: kindEffort, iface: interfaces
 	"As ros_controllers' effort_controllers/JointEffortController; a speed controller has no effort input, so a PID "+
 		"closes the loop on the effort the PDP measures (current × k_eff; needs pdp_ch), and gains. Command: "+
 		"std_msgs/Float64 in N·m or N on /NAME/command.",
-	config.ControllerFacts{Measures: config.Effort, HardwareInterface: "hardware_interface::EffortJointInterface", Hints: []string{"effort"}},
+	config.ControllerFacts{Measures: config.Effort, ROS2Type: "effort_controllers/JointGroupEffortController", HardwareInterface: "hardware_interface::EffortJointInterface", Hints: []string{"effort"}},
 	config.ControllerJointKey("The speed controller's joint.", config.SpeedControllerRole), config.PIDKeys("N·m or N")...)}

@@ -16,5 +16,5 @@ var jointGroupVoltageType = &Type{Forward: true, family: kindGroup, iface: inter
 		"/NAME/command, one value in V per joint in the order of joints; a message of another length is refused.",
 	Keys: []config.Key{{Name: "joints", Kind: config.StringList, Required: true, Ref: config.SpeedRef, Doc: "The speed controllers' joints."},
 		config.ControllerTimeoutKey},
-	Facts: config.Facts{Controller: &config.ControllerFacts{HardwareInterface: "frcd::voltage_controllers", Hints: []string{"group"}}},
+	Facts: config.Facts{Controller: &config.ControllerFacts{ROS2Type: "forward_command_controller/ForwardCommandController", HardwareInterface: "frcd::voltage_controllers", Hints: []string{"group"}}},
 }}

@@ -14,5 +14,5 @@ var jointPositionType = &Type{Forward: true, family: kindPosition, iface: interf
 	"As ros_controllers' effort_controllers/JointPositionController, with the PID's output in volts. Command: "+
 		"std_msgs/Float64 in rad or m on /NAME/command. Needs the joint's measured position, and gains.",
 	config.ControllerFacts{Measures: config.Position, DeviceLoop: config.Position,
-		HardwareInterface: "hardware_interface::EffortJointInterface", Hints: []string{"position"}},
+		ROS2Type: "pid_controller/PidController", HardwareInterface: "hardware_interface::EffortJointInterface", Hints: []string{"position"}},
 	config.ControllerJointKey("The speed controller's joint.", config.SpeedControllerRole), config.PIDKeys("")...))}

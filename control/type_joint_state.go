@@ -16,5 +16,5 @@ var jointStateType = &Type{family: familyNone, Config: &config.Type{
 	Keys: []config.Key{{Name: "publish_rate", Kind: config.Float, HasRange: true, Min: 0.1, Max: 1000, Unit: "Hz",
 		DefaultDoc: "the loop's rate_hz, at most 100", Doc: "How often the state topics are published."}},
 	Facts: config.Facts{Controller: &config.ControllerFacts{JointStates: true,
-		HardwareInterface: "hardware_interface::JointStateInterface", Hints: []string{"joint_state", "state"}}},
+		ROS2Type: "joint_state_broadcaster/JointStateBroadcaster", HardwareInterface: "hardware_interface::JointStateInterface", Hints: []string{"joint_state", "state"}}},
 }}

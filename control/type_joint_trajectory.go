@@ -48,7 +48,7 @@ var jointTrajectoryType = &Type{family: kindRunner, New: newJointTrajectory, Tak
 		Example: "{name: arm_trajectory, type: effort_controllers/JointTrajectoryController, joints: [shoulder_joint, elbow_joint], " +
 			"pid: {p: 20, d: 1, f: 2}, constraints: {goal: 0.02, goal_time: 1}}",
 		Facts: config.Facts{Controller: &config.ControllerFacts{Measures: config.Position,
-			HardwareInterface: "hardware_interface::EffortJointInterface", Hints: []string{"trajectory", "joint_trajectory"}}},
+			ROS2Type: "joint_trajectory_controller/JointTrajectoryController", HardwareInterface: "hardware_interface::EffortJointInterface", Hints: []string{"trajectory", "joint_trajectory"}}},
 	}}
 
 // goalTimeoutKey is the trajectory controller's timeout: a deadline on

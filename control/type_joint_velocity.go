@@ -14,5 +14,5 @@ var jointVelocityType = &Type{Forward: true, family: kindVelocity, iface: interf
 	"As ros_controllers' effort_controllers/JointVelocityController, with the PID's output in volts. Command: "+
 		"std_msgs/Float64 in rad/s or m/s on /NAME/command. Needs a measured velocity (an encoder or analog input), and gains.",
 	config.ControllerFacts{Measures: config.Velocity, DeviceLoop: config.Velocity,
-		HardwareInterface: "hardware_interface::EffortJointInterface", Hints: []string{"velocity"}},
+		ROS2Type: "pid_controller/PidController", HardwareInterface: "hardware_interface::EffortJointInterface", Hints: []string{"velocity"}},
 	config.ControllerJointKey("The speed controller's joint.", config.SpeedControllerRole), config.PIDKeys("rad/s or m/s")...)}

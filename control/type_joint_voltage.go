@@ -11,5 +11,5 @@ func init() { MustRegister(jointVoltageType) }
 var jointVoltageType = &Type{Forward: true, family: kindForward, iface: interfaces.Voltage, Config: config.JointControllerType(
 	config.JointVoltageController, "Forwards a voltage command to a speed controller.",
 	"frcd's own. Command: std_msgs/Float64 in V on /NAME/command. The speed controller scales it by the measured bus voltage.",
-	config.ControllerFacts{HardwareInterface: "frcd::voltage_controllers", Hints: []string{"voltage"}},
+	config.ControllerFacts{ROS2Type: "forward_command_controller/ForwardCommandController", HardwareInterface: "frcd::voltage_controllers", Hints: []string{"voltage"}},
 	config.ControllerJointKey("The speed controller's joint.", config.SpeedControllerRole))}

@@ -35,7 +35,7 @@ var mecanumDriveType = &Type{family: kindRunner, New: newMecanumDrive, Takes: Tw
 		Example: "{name: mecanum, type: frcd_controllers/MecanumDriveController, front_left: fl_wheel, front_right: fr_wheel, " +
 			"rear_left: rl_wheel, rear_right: rr_wheel, wheel_pid: {p: 0.5, i: 4, f: 0.23}}",
 		Facts: config.Facts{Controller: &config.ControllerFacts{Measures: config.Position | config.Velocity,
-			HardwareInterface: "frcd::frcd_controllers", Hints: []string{"mecanum", "mecanum_drive"}}},
+			ROS2Type: "mecanum_drive_controller/MecanumDriveController", HardwareInterface: "frcd::frcd_controllers", Hints: []string{"mecanum", "mecanum_drive"}}},
 	}}
 
 // checkRefClaims claims the joints the string keys name.

@@ -13,5 +13,5 @@ var servoPositionType = &Type{Forward: true, family: kindForward, iface: interfa
 	"ros_controllers' position_controllers/JointPositionController: the servo holds the angle itself. Command: "+
 		"std_msgs/Float64 in rad on /NAME/command, held to the joint's URDF limits within the servo's min_angle..max_angle "+
 		"(past them by more than 10 % of that range: refused).",
-	config.ControllerFacts{HardwareInterface: "hardware_interface::PositionJointInterface"},
+	config.ControllerFacts{ROS2Type: "position_controllers/JointGroupPositionController", HardwareInterface: "hardware_interface::PositionJointInterface"},
 	config.ControllerJointKey("The servo's joint.", config.ServoPositionController)))}

@@ -16,7 +16,7 @@ func (deaf) SetEnabled(bool) {}
 
 // TestEnableTruthful: Enable (what /frcd/enable answers) succeeds only
 // when the robot will run enabled; e-stopped, without a Driver Station,
-// inhibited or kept disabled by the Driver Station, it says why, and the
+// inhibited, deactivated (its hardware set inactive) or kept disabled by the Driver Station, it says why, and the
 // outputs stay neutral. Disabling always succeeds.
 func TestEnableTruthful(t *testing.T) {
 	d := competition(t, 100, false)
@@ -29,6 +29,11 @@ func TestEnableTruthful(t *testing.T) {
 		t.Errorf("inhibited: %v", err)
 	}
 	d.Loop.Uninhibit()
+	d.Loop.Deactivate("hardware component frcd set inactive")
+	if err := d.Enable(true); err == nil || !strings.Contains(err.Error(), "inactive: hardware component frcd set inactive") {
+		t.Errorf("deactivated: %v", err)
+	}
+	d.Loop.Activate()
 	d.Sim.UpdateDS(func(ds *hal.DSState) { ds.Attached = false })
 	if err := d.Enable(true); err == nil || !strings.Contains(err.Error(), "no Driver Station") {
 		t.Errorf("no Driver Station: %v", err)

@@ -47,6 +47,8 @@ func (d *Daemon) Enable(on bool) error {
 		return fmt.Errorf("not enabled: the HAL clock is faulty: %s", d.ClockFault())
 	case d.Loop.Inhibited() != "":
 		return fmt.Errorf("not enabled: the loop is inhibited: %s", d.Loop.Inhibited())
+	case d.Loop.Deactivated() != "":
+		return fmt.Errorf("not enabled: the hardware is inactive: %s", d.Loop.Deactivated())
 	case !ds.Enabled:
 		return errors.New("not enabled: the Driver Station keeps the robot disabled")
 	}

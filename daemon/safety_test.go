@@ -34,6 +34,36 @@ func TestInhibitIsNeutralAtOnce(t *testing.T) {
 	}
 }
 
+// TestDeactivateIsNeutralAtOnce: so does a deactivation (the hardware
+// set inactive through ROS 2's controller manager), and the outputs stay
+// neutral until it is lifted, whatever the commands.
+func TestDeactivateIsNeutralAtOnce(t *testing.T) {
+	d := competition(t, 100, false)
+	for i := 0; i < 50; i++ {
+		command(d)
+		d.Step()
+	}
+	if bad := notNeutral(d); len(bad) == 0 {
+		t.Fatal("nothing on before the deactivation")
+	}
+	d.Loop.Deactivate("hardware component frcd set inactive")
+	for i := 0; i < 10; i++ {
+		command(d)
+		d.Step()
+		if bad := notNeutral(d); len(bad) > 0 {
+			t.Fatalf("deactivated cycle %d: %s", i, strings.Join(bad, "; "))
+		}
+	}
+	d.Loop.Activate()
+	for i := 0; i < 10; i++ {
+		command(d)
+		d.Step()
+	}
+	if bad := notNeutral(d); len(bad) == 0 {
+		t.Error("nothing on after the activation and new commands")
+	}
+}
+
 // TestROSEnableOnlyWhereAllowed: /frcd/enable is offered on the sim; on
 // hardware frcd enables itself, only when `linux: {ros_enable: true}`
 // allows it; never on hardware only the Driver Station enables.

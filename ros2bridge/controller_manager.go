@@ -26,7 +26,8 @@ import (
 // need no configuring). Served: list_controllers, list_controller_types,
 // list_hardware_interfaces, list_hardware_components (one: frcd's robot;
 // Jazzy's HardwareComponentState adds is_async, rw_rate and plugin_name to
-// Humble's), load_controller, configure_controller (ok for
+// Humble's), set_hardware_component_state (SetHardwareComponentState,
+// the same in both), load_controller, configure_controller (ok for
 // a loaded controller), unload_controller, switch_controller and
 // reload_controller_libraries.
 
@@ -80,10 +81,73 @@ func claimedInterfaces(c control.ManagedController) []string {
 // active (lifecycle_msgs/msg/State PRIMARY_STATE_ACTIVE, ros2/rcl_interfaces
 // lifecycle_msgs/msg/State.msg).
 const (
-	hwComponent     = "frcd"
-	hwClass         = "frcd/Robot"
-	lifecycleActive = 3
+	hwComponent           = "frcd"
+	hwClass               = "frcd/Robot"
+	lifecycleUnconfigured = 1
+	lifecycleInactive     = 2
+	lifecycleActive       = 3
 )
+
+// hwInactiveReason is the loop's Deactivate reason while the component
+// is set inactive.
+const hwInactiveReason = "hardware component " + hwComponent + " set inactive (/controller_manager/set_hardware_component_state)"
+
+// lifecycleLabels are lifecycle_msgs/msg/State's primary states by id,
+// with the labels ros2_control gives them (ros-controls/ros2_control
+// jazzy 9ffbf97f hardware_interface/types/lifecycle_state_names.hpp).
+var lifecycleLabels = map[uint8]string{0: "unknown", lifecycleUnconfigured: "unconfigured", lifecycleInactive: "inactive",
+	lifecycleActive: "active", 4: "finalized"}
+
+// hwState is the component's lifecycle state: inactive while the loop is
+// deactivated, else active.
+func (b *Bridge) hwState() uint8 {
+	if b.o.Loop.Deactivated() != "" {
+		return lifecycleInactive
+	}
+	return lifecycleActive
+}
+
+// setHardwareState answers SetHardwareComponentState {string name;
+// lifecycle_msgs/State target_state} -> {bool ok; State state}: a target
+// given by label alone (id 0) is taken by its label, as ros2_control's
+// resource manager does. Inactive makes every output neutral (the loop
+// deactivated: as disabled, held commands dropped), active lifts that;
+// unconfigured and finalized are refused (frcd keeps its devices open),
+// as is another component's name (state left 0, as ros2_control does).
+func (b *Bridge) setHardwareState(req *cdr.Decoder, resp *cdr.Encoder) error {
+	name, id, label := req.String(), req.Uint8(), req.String()
+	if err := req.Err(); err != nil {
+		return err
+	}
+	if id == 0 {
+		for k, l := range lifecycleLabels {
+			if l == label {
+				id = k
+			}
+		}
+	}
+	ok := true
+	switch {
+	case name != hwComponent:
+		b.o.Logf("ros2: set_hardware_component_state: no hardware component %q (frcd's is %q)", name, hwComponent)
+		resp.Bool(false)
+		resp.Uint8(0)
+		resp.String("")
+		return nil
+	case id == lifecycleInactive:
+		b.o.Loop.Deactivate(hwInactiveReason)
+	case id == lifecycleActive:
+		b.o.Loop.Activate()
+	default:
+		ok = false
+		b.o.Logf("ros2: set_hardware_component_state %s: refused state %d %q: frcd's hardware goes inactive (outputs neutral) or active, never unconfigured or finalized", name, id, label)
+	}
+	st := b.hwState()
+	resp.Bool(ok)
+	resp.Uint8(st)
+	resp.String(lifecycleLabels[st])
+	return nil
+}
 
 // stateInterfaces is what every joint offers.
 var stateInterfaces = []string{"position", "velocity", "effort"}
@@ -122,7 +186,9 @@ func (b *Bridge) serveControllerManager() error {
 		var cmds []hwi
 		for _, c := range m.List() {
 			for _, n := range claimedInterfaces(c) {
-				cmds = append(cmds, hwi{n, true, c.State == control.Running})
+				// Inactive hardware's command interfaces are not
+				// available (hardware_interface/doc/lifecycle_of_a_hardware_component.rst).
+				cmds = append(cmds, hwi{n, b.hwState() == lifecycleActive, c.State == control.Running})
 			}
 		}
 		hw := func(name string, available, claimed bool) {
@@ -155,7 +221,7 @@ func (b *Bridge) serveControllerManager() error {
 			for _, c := range list {
 				resp.String(c.Name)
 				resp.String(ros2State(c.State))
-				resp.String(c.Type)
+				resp.String(config.ROS2ControllerType(c.Type))
 				if !humble {
 					resp.Bool(false) // is_async
 					resp.Uint16(rate)
@@ -183,7 +249,7 @@ func (b *Bridge) serveControllerManager() error {
 			return nil
 		}},
 		{"list_controller_types", "ListControllerTypes", func(_ *cdr.Decoder, resp *cdr.Encoder) error {
-			types := config.ControllerTypeNames()
+			types := config.ROS2ControllerTypeNames()
 			resp.Strings(types)
 			resp.SeqLen(len(types))
 			for range types {
@@ -207,8 +273,9 @@ func (b *Bridge) serveControllerManager() error {
 			if !humble {
 				resp.String(hwClass) // plugin_name
 			}
-			resp.Uint8(lifecycleActive) // lifecycle_msgs/State id
-			resp.String("active")       // label
+			st := b.hwState()
+			resp.Uint8(st) // lifecycle_msgs/State id
+			resp.String(lifecycleLabels[st])
 			interfaces(resp)
 			return nil
 		}},
@@ -246,6 +313,7 @@ func (b *Bridge) serveControllerManager() error {
 			}
 			return nil
 		}},
+		{"set_hardware_component_state", "SetHardwareComponentState", b.setHardwareState},
 		{"reload_controller_libraries", "ReloadControllerLibraries", func(req *cdr.Decoder, resp *cdr.Encoder) error {
 			ok(resp, m.Reload(req.Bool()))
 			return nil

@@ -120,6 +120,31 @@ func testControllerManager(t *testing.T, humble bool) {
 	if js := find(cs, "joint_state_controller"); js.state != "active" || len(js.claimed) != 0 {
 		t.Fatalf("joint_state_controller: %+v", js)
 	}
+	// Types under ros2_controllers' names where it has the type
+	// (ros-controls/ros2_controllers humble ad559d9c, jazzy ed360c97,
+	// the packages' plugin XML), frcd's own where it has none.
+	for ctl, typ := range map[string]string{
+		"joint_state_controller": "joint_state_broadcaster/JointStateBroadcaster",
+		"hood_position":          "pid_controller/PidController",
+		"wrist_position":         "position_controllers/JointGroupPositionController",
+		"shooter_voltage":        "forward_command_controller/ForwardCommandController",
+		"turret_position":        "frcd_controllers/ProfiledPositionController",
+		"intake":                 "frcd_controllers/DoubleSolenoidController",
+	} {
+		if got := find(cs, ctl).typ; got != typ {
+			t.Errorf("%s: type %q, want %q", ctl, got, typ)
+		}
+	}
+	lt := c.service("/controller_manager/list_controller_types", "controller_manager_msgs/srv/ListControllerTypes", 100e6)(func(*cdr.Encoder) {})
+	types, bases := lt.Strings(nil), lt.Strings(nil)
+	if lt.Err() != nil || lt.Remaining() != 0 || len(types) != len(bases) ||
+		!slices.Contains(types, "joint_state_broadcaster/JointStateBroadcaster") || !slices.Contains(types, "pid_controller/PidController") ||
+		slices.Contains(types, "joint_state_controller/JointStateController") || slices.Contains(types, "effort_controllers/JointPositionController") {
+		t.Errorf("list_controller_types: %q %q; %v, %d bytes left", types, bases, lt.Err(), lt.Remaining())
+	}
+	if i := slices.Index(types, "pid_controller/PidController"); i >= 0 && slices.Contains(types[i+1:], types[i]) {
+		t.Errorf("list_controller_types: %s twice", types[i])
+	}
 	sw := func(activate, deactivate []string, strictness int32) (bool, string) {
 		r := switchCtl(func(e *cdr.Encoder) {
 			if humble { // the deprecated start_ and stop_controllers, as older clients send them
@@ -228,5 +253,132 @@ func testControllerManager(t *testing.T, humble bool) {
 	}
 	if ok, msg := sw([]string{"turret_position"}, nil, 1); !ok || find(readControllers(t, humble, list(func(*cdr.Encoder) {})), "turret_position").state != "active" {
 		t.Fatalf("reactivating turret_position: %v %s", ok, msg)
+	}
+}
+
+// TestSetHardwareComponentState, in Jazzy's layouts and Humble's (the
+// same SetHardwareComponentState in both: ros2_control humble 0941f73c,
+// jazzy 9ffbf97f controller_manager_msgs/srv): frcd set inactive answers
+// ok and state 2 "inactive", the robot enabled by the Driver Station
+// stops enabling (the snapshot says why: the control tests' TestDeactivate
+// has the outputs neutral and held commands dropped), list_hardware_components says inactive and its command
+// interfaces unavailable; unconfigured is refused (ok false, still
+// inactive), as is another component's name (state 0); active by label
+// alone (id 0, as ros2_control takes it) makes it active and the loop
+// enables again.
+func TestSetHardwareComponentState(t *testing.T) {
+	for _, humble := range []bool{false, true} {
+		name := map[bool]string{false: "jazzy", true: "humble"}[humble]
+		t.Run(name, func(t *testing.T) { testSetHardwareState(t, humble) })
+	}
+}
+
+func testSetHardwareState(t *testing.T, humble bool) {
+	r, _, err := robot.Load(exampleURDF, exampleYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, _ := newBridge(t, t.Logf, func(o *ros2bridge.Options) {
+		o.Manager = control.NewManager(r.Config, o.Loop)
+		o.Node.Humble = humble
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	c := newClient(t, ctx)
+	set := c.service("/controller_manager/set_hardware_component_state", "controller_manager_msgs/srv/SetHardwareComponentState", 100e6)
+	components := c.service("/controller_manager/list_hardware_components", "controller_manager_msgs/srv/ListHardwareComponents", 100e6)
+	setState := func(name string, id uint8, label string) (bool, uint8, string) {
+		r := set(func(e *cdr.Encoder) {
+			e.String(name)
+			e.Uint8(id)
+			e.String(label)
+		})
+		ok, sid, slabel := r.Bool(), r.Uint8(), r.String()
+		if r.Err() != nil || r.Remaining() != 0 {
+			t.Fatalf("set_hardware_component_state reply: %v, %d bytes left", r.Err(), r.Remaining())
+		}
+		return ok, sid, slabel
+	}
+	// component reads list_hardware_components' one component: its state
+	// and whether its command interfaces are available.
+	component := func() (uint8, string, bool) {
+		hc := components(func(*cdr.Encoder) {})
+		if n := hc.SeqLen(4); n != 1 {
+			t.Fatalf("list_hardware_components: %d components", n)
+		}
+		_ = hc.String() // name
+		_ = hc.String() // type
+		if !humble {
+			hc.Bool()   // is_async
+			hc.Uint16() // rw_rate
+		}
+		_ = hc.String() // class_type
+		if !humble {
+			_ = hc.String() // plugin_name
+		}
+		id, label := hc.Uint8(), hc.String()
+		// iface reads a HardwareInterface's is_available.
+		iface := func() bool {
+			_ = hc.String() // name
+			if !humble {
+				_ = hc.String() // data_type
+			}
+			a := hc.Bool()
+			hc.Bool() // is_claimed
+			return a
+		}
+		avail, n := true, hc.SeqLen(4)
+		for range n { // command interfaces
+			avail = iface() && avail
+		}
+		if n == 0 {
+			t.Fatal("list_hardware_components: no command interfaces")
+		}
+		for range hc.SeqLen(4) { // state interfaces: available in both
+			if !iface() {
+				t.Error("list_hardware_components: a state interface unavailable")
+			}
+		}
+		if hc.Err() != nil || hc.Remaining() != 0 {
+			t.Fatalf("list_hardware_components: %v, %d bytes left", hc.Err(), hc.Remaining())
+		}
+		return id, label, avail
+	}
+	snap := d.Loop.NewSnapshot()
+	d.Step()
+	d.Loop.ReadSnapshot(snap)
+	if !snap.Enabled {
+		t.Fatalf("the sim is not enabled: %s", snap.State())
+	}
+	if ok, id, label := setState("frcd", 2, "inactive"); !ok || id != 2 || label != "inactive" {
+		t.Fatalf("set inactive: ok %v, state %d %q", ok, id, label)
+	}
+	d.Step()
+	d.Loop.ReadSnapshot(snap)
+	if snap.Enabled || !strings.Contains(snap.State(), "inactive") {
+		t.Fatalf("inactive: enabled %v, state %q", snap.Enabled, snap.State())
+	}
+	if id, label, avail := component(); id != 2 || label != "inactive" || avail {
+		t.Fatalf("list_hardware_components while inactive: %d %q, command interfaces available %v", id, label, avail)
+	}
+	if ok, id, _ := setState("frcd", 1, "unconfigured"); ok || id != 2 || d.Loop.Deactivated() == "" {
+		t.Fatalf("set unconfigured: ok %v, state %d, deactivated %q; want refused, still inactive", ok, id, d.Loop.Deactivated())
+	}
+	if ok, id, label := setState("arm_hw", 3, "active"); ok || id != 0 || label != "" || d.Loop.Deactivated() == "" {
+		t.Fatalf("another component: ok %v, state %d %q; want refused, state 0, frcd still inactive", ok, id, label)
+	}
+	if ok, id, label := setState("frcd", 0, "active"); !ok || id != 3 || label != "active" {
+		t.Fatalf("set active by label: ok %v, state %d %q", ok, id, label)
+	}
+	d.Step()
+	d.Loop.ReadSnapshot(snap)
+	if !snap.Enabled || snap.Inhibit != "" {
+		t.Fatalf("active again: enabled %v, state %q", snap.Enabled, snap.State())
+	}
+	if snap.Stats.Inhibited != 1 {
+		t.Errorf("%d inhibited cycles, want 1", snap.Stats.Inhibited)
+	}
+	if id, label, avail := component(); id != 3 || label != "active" || !avail {
+		t.Fatalf("list_hardware_components when active: %d %q, command interfaces available %v", id, label, avail)
 	}
 }

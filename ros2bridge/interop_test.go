@@ -94,6 +94,10 @@ type servicesEvent struct {
 	Value   float64 `json:"value"`
 	Set     *int    `json:"set"`
 	Reason  string  `json:"reason"`
+	CType   string  `json:"ctype"`
+	HWSet   *int    `json:"hwset"`
+	HWID    int     `json:"hw_id"`
+	HWLabel string  `json:"hw_label"`
 	componentEvent
 }
 
@@ -106,6 +110,7 @@ type componentEvent struct {
 	StateID   int    `json:"state_id"`
 	Label     string `json:"label"`
 	Commands  int    `json:"commands"`
+	Available int    `json:"available"`
 	States    int    `json:"states"`
 	RWRate    int    `json:"rw_rate"`
 }
@@ -113,10 +118,13 @@ type componentEvent struct {
 // TestCycloneServices: a Cyclone DDS client (testdata/cyclone/services_client.c,
 // Jazzy's controller_manager_msgs and rcl_interfaces types by idlc) lists
 // the example robot's controllers (turret_position active, claiming
-// turret_joint/command, at the loop's 100 Hz), deactivates turret_position
-// (STRICT) and sees it inactive, claiming nothing, its commands refused;
-// lists the hardware components (frcd's robot, active, at 100 Hz); reads turret_position.pid.p as the YAML has it, sets it 1.5 higher (the
-// controller has it), and is refused an integer for it.
+// turret_joint/command, at the loop's 100 Hz; hood_position as
+// pid_controller/PidController), deactivates turret_position (STRICT)
+// and sees it inactive, claiming nothing, its commands refused; lists the
+// hardware components (frcd's robot, active, at 100 Hz); sets frcd's
+// hardware inactive (listed inactive, no command interface available) and
+// active again; reads turret_position.pid.p as the YAML has it, sets it
+// 1.5 higher (the controller has it), and is refused an integer for it.
 func TestCycloneServices(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a Cyclone DDS peer: skipped with -short")
@@ -140,6 +148,9 @@ func TestCycloneServices(t *testing.T) {
 	if e.State != "active" || e.Claimed != "turret_joint/command" || e.Rate != 100 {
 		t.Errorf("turret_position: %+v, want active, claiming turret_joint/command, at 100 Hz", e)
 	}
+	if e = c.Wait("hood_position listed", func(e servicesEvent) bool { return e.Phase == 1 && e.Name == "hood_position" }); e.CType != "pid_controller/PidController" {
+		t.Errorf("hood_position: type %q, want ros2_controllers' pid_controller/PidController", e.CType)
+	}
 	if e = c.Wait("the switch", func(e servicesEvent) bool { return e.Switch != nil }); *e.Switch != 1 {
 		t.Errorf("deactivating turret_position: %+v", e)
 	}
@@ -154,6 +165,15 @@ func TestCycloneServices(t *testing.T) {
 		ce.Commands == 0 || ce.States != 3*len(d.Loop.NewSnapshot().Joints) || ce.RWRate != 100 {
 		t.Errorf("list_hardware_components: %+v, want frcd, a system, active (3), its interfaces, at 100 Hz", ce)
 	}
+	if e = c.Wait("set inactive", func(e servicesEvent) bool { return e.HWSet != nil }); *e.HWSet != 1 || e.HWID != 2 || e.HWLabel != "inactive" {
+		t.Errorf("set_hardware_component_state frcd inactive: %+v, want ok, 2 inactive", e)
+	}
+	if e = c.Wait("the inactive component", func(e servicesEvent) bool { return e.Component != "" }); e.StateID != 2 || e.Label != "inactive" || e.Available != 0 {
+		t.Errorf("list_hardware_components while inactive: %+v, want 2 inactive, no command interface available", e.componentEvent)
+	}
+	if e = c.Wait("set active", func(e servicesEvent) bool { return e.HWSet != nil }); *e.HWSet != 1 || e.HWID != 3 || e.HWLabel != "active" {
+		t.Errorf("set_hardware_component_state frcd active: %+v, want ok, 3 active", e)
+	}
 	if e = c.Wait("the gain", func(e servicesEvent) bool { return e.Get != nil }); *e.Get != 3 || e.Value != yamlP {
 		t.Errorf("turret_position.pid.p: %+v, want a double, %v", e, yamlP)
 	}
@@ -165,6 +185,9 @@ func TestCycloneServices(t *testing.T) {
 	}
 	if e = c.Wait("the gain again", func(e servicesEvent) bool { return e.Get != nil }); e.Value != yamlP+1.5 {
 		t.Errorf("turret_position.pid.p at the end: %+v, want %v", e, yamlP+1.5)
+	}
+	if r := d.Loop.Deactivated(); r != "" {
+		t.Errorf("still deactivated after set active: %q", r)
 	}
 }
 

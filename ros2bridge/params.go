@@ -22,7 +22,7 @@ import (
 //	CONTROLLER.pid.p, .i, .d, .f   double, a PID controller's gains
 //	                               (control.Controller.SetGains: finite, >= 0,
 //	                               taken by the loop at its next cycle)
-//	use_sim_time                   bool, read only, false
+//	use_sim_time                   bool: read only, false; on the sim settable
 //
 // A value of another type (an integer for a gain, as rclcpp refuses
 // one), an unknown name, a read-only parameter, or a gain the controller
@@ -78,7 +78,7 @@ type param struct {
 	typ       uint8
 	readOnly  bool
 	get       func() paramValue
-	set       func(v float64) error // a double's; nil for a read-only one
+	set       func(v paramValue) error // nil for a read-only one
 }
 
 // params is the node's parameter table, by name.
@@ -86,6 +86,14 @@ func (b *Bridge) params() map[string]*param {
 	ps := map[string]*param{
 		"use_sim_time": {name: "use_sim_time", doc: "frcd runs on its own clock (the sim's or the robot's)", typ: paramBool, readOnly: true,
 			get: func() paramValue { return paramValue{typ: paramBool} }},
+	}
+	if s := b.sim; s != nil && s.clock != nil {
+		// The sim: settable, as every node's is, and read back; frcd's
+		// stamps are the sim's time either way, which /clock publishes.
+		ps["use_sim_time"] = &param{name: "use_sim_time", typ: paramBool,
+			doc: "frcd stamps with the sim's time, which it publishes on /clock, whatever this says",
+			get: func() paramValue { return paramValue{typ: paramBool, b: s.useSimTime.Load()} },
+			set: func(v paramValue) error { s.useSimTime.Store(v.b); return nil }}
 	}
 	for _, c := range b.o.Loop.Controllers() {
 		if !c.HasPID() {
@@ -97,9 +105,9 @@ func (b *Bridge) params() map[string]*param {
 			ps[name] = &param{name: name, typ: paramDouble,
 				doc: fmt.Sprintf("controller %s's PID gain %s (its YAML's pid.%s), taken at the loop's next cycle", c.Name, k, k),
 				get: func() paramValue { return paramValue{typ: paramDouble, f: gainsOf(c.Gains())[i]} },
-				set: func(v float64) error {
+				set: func(v paramValue) error {
 					gs := gainsOf(c.Gains())
-					gs[i] = v
+					gs[i] = v.f
 					return c.SetGains(control.Gains{P: gs[0], I: gs[1], D: gs[2], F: gs[3]}, b.o.Clock())
 				}}
 		}
@@ -127,16 +135,18 @@ func (p *param) check(v paramValue) error {
 		return fmt.Errorf("no such parameter")
 	case p.readOnly:
 		return fmt.Errorf("parameter %s is read only", p.name)
-	case v.typ != p.typ:
+	case v.typ != p.typ && p.typ == paramDouble:
 		return fmt.Errorf("wrong parameter type: %s is a double, not %s (write 2.0, not 2)", p.name, typeName(v.typ))
-	case math.IsNaN(v.f) || math.IsInf(v.f, 0) || v.f < 0:
+	case v.typ != p.typ:
+		return fmt.Errorf("wrong parameter type: %s is %s, not %s", p.name, typeName(p.typ), typeName(v.typ))
+	case p.typ == paramDouble && (math.IsNaN(v.f) || math.IsInf(v.f, 0) || v.f < 0):
 		return fmt.Errorf("%s: %v is not a finite gain >= 0", p.name, v.f)
 	}
 	return nil
 }
 
 // SetParams sets parameters from the command line (-p NAME:=VALUE, the
-// value as YAML writes a double); each refusal is returned, but for a
+// value as YAML writes a double or a bool); each refusal is returned, but for a
 // name frcd does not have, which is logged and left (as rclcpp leaves an
 // override of a parameter not declared).
 func (b *Bridge) SetParams(values map[string]string) []error {
@@ -154,11 +164,13 @@ func (b *Bridge) SetParams(values map[string]string) []error {
 		}
 		v := paramValue{typ: paramDouble}
 		var err error
-		if v.f, err = strconv.ParseFloat(values[n], 64); err != nil || strings.IndexAny(values[n], ".eE") < 0 {
+		if bv, isBool := yamlBool(values[n]); isBool {
+			v = paramValue{typ: paramBool, b: bv}
+		} else if v.f, err = strconv.ParseFloat(values[n], 64); err != nil || strings.IndexAny(values[n], ".eE") < 0 {
 			v.typ = paramInt // YAML's integer, as rclcpp reads it
 		}
 		if err = ps[n].check(v); err == nil {
-			err = ps[n].set(v.f)
+			err = ps[n].set(v)
 		}
 		if err != nil {
 			b.refused.Add(1)
@@ -168,6 +180,18 @@ func (b *Bridge) SetParams(values map[string]string) []error {
 		b.paramsChanged(ps, n)
 	}
 	return errs
+}
+
+// yamlBool is a -p value as a YAML bool, as rclcpp reads one (true,
+// True, TRUE, false...); false when it is not one.
+func yamlBool(s string) (v, ok bool) {
+	switch s {
+	case "true", "True", "TRUE":
+		return true, true
+	case "false", "False", "FALSE":
+		return false, true
+	}
+	return false, false
 }
 
 // readSets reads Parameter[] {string name; ParameterValue value}; each
@@ -294,7 +318,7 @@ func (b *Bridge) serveParams() error {
 			for i, n := range ns {
 				err := ps[n].check(vs[i])
 				if err == nil {
-					err = ps[n].set(vs[i].f)
+					err = ps[n].set(vs[i])
 				}
 				reason := ""
 				if err != nil {
@@ -323,7 +347,7 @@ func (b *Bridge) serveParams() error {
 			}
 			for i, n := range ns {
 				if err == nil {
-					err = ps[n].set(vs[i].f)
+					err = ps[n].set(vs[i])
 				}
 			}
 			reason := ""

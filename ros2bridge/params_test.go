@@ -3,6 +3,7 @@ package ros2bridge_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,7 +79,7 @@ func waitChange(t *testing.T, ctx context.Context, ch <-chan paramChange, name s
 func param(e *cdr.Encoder, name string, typ uint8, v float64) {
 	e.String(name)
 	e.Uint8(typ)
-	e.Bool(false)
+	e.Bool(v != 0)
 	e.Int64(int64(v))
 	e.Float64(v)
 	e.String("")
@@ -90,8 +91,8 @@ func param(e *cdr.Encoder, name string, typ uint8, v float64) {
 // TestParameterServices: ~/list_parameters lists the PID controllers'
 // gains and use_sim_time; get_parameters reads turret_position.pid.p as
 // the YAML set it; set_parameters sets it (the controller has it), and
-// refuses a negative gain, an integer, an unknown name and use_sim_time,
-// each counted; set_parameters_atomically with one bad value sets none;
+// refuses a negative gain, an integer, an unknown name and an integer for
+// use_sim_time (a bool, settable on the sim), each counted; set_parameters_atomically with one bad value sets none;
 // get_parameter_types and describe_parameters answer; SetParams (-p on the
 // command line) sets a gain, refuses an integer and leaves an unknown name.
 // Each accepted set is a change on /parameter_events.
@@ -165,7 +166,7 @@ func TestParameterServices(t *testing.T) {
 		name string
 		typ  uint8
 		v    float64
-	}{{"turret_position.pid.p", 3, -1}, {"turret_position.pid.p", 2, 4}, {"nope", 3, 1}, {"use_sim_time", 1, 1}} {
+	}{{"turret_position.pid.p", 3, -1}, {"turret_position.pid.p", 2, 4}, {"nope", 3, 1}, {"use_sim_time", 2, 1}} {
 		if ok, why := setOne(bad.name, bad.typ, bad.v); ok || why == "" {
 			t.Errorf("set %+v: ok %v %q", bad, ok, why)
 		}
@@ -192,7 +193,7 @@ func TestParameterServices(t *testing.T) {
 		t.Fatal("get_parameter_types: want double, bool, not set")
 	}
 	r = describe(func(e *cdr.Encoder) { e.Strings([]string{"use_sim_time"}) })
-	if n, name, typ, _, _, ro := r.SeqLen(1), r.String(), r.Uint8(), r.String(), r.String(), r.Bool(); n != 1 || name != "use_sim_time" || typ != 1 || !ro {
+	if n, name, typ, _, _, ro := r.SeqLen(1), r.String(), r.Uint8(), r.String(), r.String(), r.Bool(); n != 1 || name != "use_sim_time" || typ != 1 || ro {
 		t.Fatalf("describe use_sim_time: %d %q %d read-only %v", n, name, typ, ro)
 	}
 	if errs := b.SetParams(map[string]string{"turret_position.pid.i": "0.25", "turret_position.pid.d": "3", "other": "1"}); len(errs) != 1 || turret.Gains().I != 0.25 {
@@ -206,5 +207,64 @@ func TestParameterServices(t *testing.T) {
 		default:
 			return
 		}
+	}
+}
+
+// TestUseSimTime: on the sim use_sim_time is a settable bool (describe:
+// not read only), set true and read back true, an integer for it refused,
+// and -p use_sim_time:=false taken; on hardware (no sim hooks) it is read
+// only, false, and a set is refused.
+func TestUseSimTime(t *testing.T) {
+	for _, sim := range []bool{true, false} {
+		t.Run(map[bool]string{true: "sim", false: "hardware"}[sim], func(t *testing.T) {
+			_, b, _ := newBridge(t, t.Logf, func(o *ros2bridge.Options) {
+				if !sim {
+					o.Sim = ros2bridge.SimOptions{}
+				}
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+			defer cancel()
+			c := newClient(t, ctx)
+			get := c.service("/frcd/get_parameters", "rcl_interfaces/srv/GetParameters", 100e6)
+			set := c.service("/frcd/set_parameters", "rcl_interfaces/srv/SetParameters", 100e6)
+			describe := c.service("/frcd/describe_parameters", "rcl_interfaces/srv/DescribeParameters", 100e6)
+			value := func() (uint8, bool) {
+				r := get(func(e *cdr.Encoder) { e.Strings([]string{"use_sim_time"}) })
+				if n := r.SeqLen(1); n != 1 {
+					t.Fatalf("%d values", n)
+				}
+				return r.Uint8(), r.Bool()
+			}
+			setOne := func(typ uint8, v float64) (bool, string) {
+				r := set(func(e *cdr.Encoder) { e.SeqLen(1); param(e, "use_sim_time", typ, v) })
+				if n := r.SeqLen(1); n != 1 {
+					t.Fatalf("%d results", n)
+				}
+				return r.Bool(), r.String()
+			}
+			r := describe(func(e *cdr.Encoder) { e.Strings([]string{"use_sim_time"}) })
+			if n, name, typ, _, _, ro := r.SeqLen(1), r.String(), r.Uint8(), r.String(), r.String(), r.Bool(); n != 1 || name != "use_sim_time" || typ != 1 || ro == sim {
+				t.Fatalf("describe use_sim_time: %d %q type %d, read only %v", n, name, typ, ro)
+			}
+			if typ, v := value(); typ != 1 || v {
+				t.Fatalf("use_sim_time at start: type %d, %v; want false", typ, v)
+			}
+			ok, why := setOne(1, 1)
+			if ok != sim || !sim && !strings.Contains(why, "read only") {
+				t.Fatalf("set use_sim_time true: ok %v %q", ok, why)
+			}
+			if _, v := value(); v != sim {
+				t.Fatalf("use_sim_time after setting true: %v", v)
+			}
+			if ok, why := setOne(2, 0); ok || why == "" {
+				t.Errorf("an integer for use_sim_time: ok %v %q", ok, why)
+			}
+			if errs := b.SetParams(map[string]string{"use_sim_time": "false"}); (len(errs) == 0) != sim {
+				t.Errorf("-p use_sim_time:=false: %v", errs)
+			}
+			if _, v := value(); v {
+				t.Error("use_sim_time true after -p use_sim_time:=false")
+			}
+		})
 	}
 }

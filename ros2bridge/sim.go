@@ -22,14 +22,23 @@ import (
 //	sim/push                sensor_msgs/msg/JointState in: place the named joints at its
 //	                        positions (and velocities, when given) at once
 //
-// The two published are reliable, volatile, keep last 10; sim/push's
-// reader is best effort, as the command topics', so that reliable and
-// best-effort publishers both match.
+//	/clock                  rosgraph_msgs/msg/Clock: the sim's time, the stamps' clock
+//
+// The three published are reliable, volatile, keep last 10 (/clock keep
+// last 1: a reliable writer matches rclcpp's best-effort clock reader
+// too); sim/push's reader is best effort, as the command topics', so that
+// reliable and best-effort publishers both match. /clock is absolute, as
+// a simulator's is: every node on sim time reads /clock whatever its
+// namespace.
 const (
 	JointStatesTruthTopic = "sim/joint_states_truth"
 	GroundTruthTopic      = "sim/ground_truth"
 	PushTopic             = "sim/push"
+	ClockTopic            = "/clock"
 )
+
+// clockQoS is /clock's.
+var clockQoS = rtps.QoS{Reliability: rtps.Reliable, Durability: rtps.Volatile, History: rtps.KeepLast, Depth: 1}
 
 // SimOptions are the simulator's hooks; both nil on real hardware, where
 // the sim topics do not exist.
@@ -52,6 +61,9 @@ type simTopics struct {
 	truth          Truth
 	js             ros2msg.JointState
 	odom           ros2msg.Odometry
+	clock          *ros2node.Publisher // nil on hardware
+	clk            ros2msg.Clock
+	useSimTime     atomic.Bool // the use_sim_time parameter, on the sim
 
 	movable map[string]bool // for sim/push
 	mu      sync.Mutex      // push's message, seen and limit
@@ -68,6 +80,11 @@ func (b *Bridge) setupSim() error {
 	s := &simTopics{limit: ratelimit.Refusals{Rate: refusedRate, Burst: refusedBurst}}
 	b.sim = s
 	var err error
+	if o.Truth != nil || o.Push != nil {
+		if s.clock, err = b.node.Publisher(ClockTopic, &s.clk, clockQoS); err != nil {
+			return err
+		}
+	}
 	if o.Truth != nil && o.Truth(&s.truth) {
 		if s.joints, err = b.node.Publisher(JointStatesTruthTopic, &s.js, ros2node.Default); err != nil {
 			return err
@@ -92,11 +109,15 @@ func (b *Bridge) setupSim() error {
 // pushQoS is the command topics' (best effort).
 var pushQoS = rtps.QoS{Reliability: rtps.BestEffort, Durability: rtps.Volatile, History: rtps.KeepLast, Depth: 10}
 
-// publishSim publishes the sim's truth from the bridge's goroutine,
-// stamped with the snapshot's time; it allocates nothing once the
-// messages are sized.
+// publishSim publishes the sim's time on /clock and its truth from the
+// bridge's goroutine, stamped with the snapshot's time; it allocates
+// nothing once the messages are sized.
 func (b *Bridge) publishSim(stamp ros2msg.Time, count func(error)) {
 	s := b.sim
+	if s != nil && s.clock != nil {
+		s.clk.Clock = stamp
+		count(s.clock.Publish(&s.clk))
+	}
 	if s == nil || s.joints == nil || !b.o.Sim.Truth(&s.truth) {
 		return
 	}

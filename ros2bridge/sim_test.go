@@ -12,6 +12,7 @@ import (
 	"github.com/frcd/frcd/ros"
 	"github.com/frcd/frcd/ros2msg"
 	"github.com/frcd/frcd/ros2node"
+	"github.com/frcd/frcd/rtps"
 )
 
 // TestSimAndSensorTopics runs the example robot on the stepped sim with
@@ -174,3 +175,48 @@ func TestSimAndSensorTopics(t *testing.T) {
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// TestSimClock: the sim publishes its time on /clock (rosgraph_msgs/msg/
+// Clock), read here as rclcpp's time source reads it (best effort, keep
+// last 1): each is the stamp of a publication's messages (the epoch plus
+// the snapshot's time), and they advance with the sim.
+func TestSimClock(t *testing.T) {
+	d, b, _ := newBridge(t, t.Logf)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	peer, err := ros2node.New(ros2node.Config{Name: "peer", RTPS: discovery(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer peer.Close()
+	q := rtps.QoS{Reliability: rtps.BestEffort, Durability: rtps.Volatile, History: rtps.KeepLast, Depth: 1}
+	clocks := sub(t, peer, "/clock", q, func() *ros2msg.Clock { return &ros2msg.Clock{} })
+	snap := d.Loop.NewSnapshot()
+	stamps := map[ros2msg.Time]bool{}
+	var got []ros2msg.Time
+	for len(got) < 3 && ctx.Err() == nil {
+		d.Step()
+		b.Publish()
+		d.Loop.ReadSnapshot(snap)
+		stamps[ros2msg.TimeOf(d.Epoch().Add(snap.Now))] = true
+		select {
+		case c := <-clocks:
+			if !stamps[c.Clock] {
+				t.Fatalf("/clock %+v is no publication's stamp", c.Clock)
+			}
+			if n := len(got); n > 0 && !after(c.Clock, got[n-1]) {
+				t.Fatalf("/clock went from %+v to %+v", got[n-1], c.Clock)
+			}
+			got = append(got, c.Clock)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("/clock: %d samples", len(got))
+	}
+}
+
+// after says a is later than b.
+func after(a, b ros2msg.Time) bool {
+	return a.Sec > b.Sec || a.Sec == b.Sec && a.Nanosec > b.Nanosec
+}

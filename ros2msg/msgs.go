@@ -60,6 +60,20 @@ func (m *Time) MarshalCDR(e *cdr.Encoder) { e.Int32(m.Sec); e.Uint32(m.Nanosec) 
 // UnmarshalCDR implements Message.
 func (m *Time) UnmarshalCDR(d *cdr.Decoder) { m.Sec = d.Int32(); m.Nanosec = d.Uint32() }
 
+// Clock is rosgraph_msgs/msg/Clock (ros2/rcl_interfaces
+// rosgraph_msgs/msg/Clock.msg: builtin_interfaces/Time clock), what a
+// simulator publishes on /clock.
+type Clock struct{ Clock Time }
+
+// TypeName implements Message.
+func (*Clock) TypeName() string { return "rosgraph_msgs::msg::dds_::Clock_" }
+
+// MarshalCDR implements Message.
+func (m *Clock) MarshalCDR(e *cdr.Encoder) { m.Clock.MarshalCDR(e) }
+
+// UnmarshalCDR implements Message.
+func (m *Clock) UnmarshalCDR(d *cdr.Decoder) { m.Clock.UnmarshalCDR(d) }
+
 // Header is std_msgs/msg/Header.
 type Header struct {
 	Stamp   Time

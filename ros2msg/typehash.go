@@ -44,6 +44,7 @@ import (
 // ros2/rmw_dds_common, as their .msg files have them.
 var definitions = map[string]string{
 	"builtin_interfaces/msg/Time":      "int32 sec; uint32 nanosec",
+	"rosgraph_msgs/msg/Clock":          "builtin_interfaces/msg/Time clock",
 	"std_msgs/msg/Header":              "builtin_interfaces/msg/Time stamp; string frame_id",
 	"std_msgs/msg/String":              "string data",
 	"std_msgs/msg/Bool":                "bool data",

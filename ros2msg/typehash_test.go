@@ -13,6 +13,7 @@ import (
 // must be the same, byte for byte.
 var knownHashes = map[string]string{
 	"builtin_interfaces/msg/Time":                "b106235e25a4c5ed35098aa0a61a3ee9c9b18d197f398b0e4206cea9acf9c197",
+	"rosgraph_msgs/msg/Clock":                    "692f7a66e93a3c83e71765d033b60349ba68023a8c689a79e48078bcb5c58564",
 	"std_msgs/msg/Header":                        "f49fb3ae2cf070f793645ff749683ac6b06203e41c891e17701b1cb597ce6a01",
 	"std_msgs/msg/String":                        "df668c740482bbd48fb39d76a70dfd4bd59db1288021743503259e948f6b1a18",
 	"std_msgs/msg/Bool":                          "feb91e995ff9ebd09c0cb3d2aed18b11077585839fb5db80193b62d74528f6c9",

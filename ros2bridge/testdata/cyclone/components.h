@@ -14,8 +14,11 @@ static inline void components(struct ddstest_service s) {
   ddstest_call(s, &req, &resp);
   for (uint32_t i = 0; i < resp.component._length; i++) {
     controller_manager_msgs_msg_dds__HardwareComponentState_ *c = &resp.component._buffer[i];
-    printf("{\"component\":\"%s\",\"type\":\"%s\",\"class\":\"%s\",\"state_id\":%u,\"label\":\"%s\",\"commands\":%u,\"states\":%u%s}\n", c->name,
-           c->type, c->class_type, c->state.id, c->state.label, c->command_interfaces._length, c->state_interfaces._length, RATE(c));
+    uint32_t avail = 0;
+    for (uint32_t j = 0; j < c->command_interfaces._length; j++)
+      avail += c->command_interfaces._buffer[j].is_available;
+    printf("{\"component\":\"%s\",\"type\":\"%s\",\"class\":\"%s\",\"state_id\":%u,\"label\":\"%s\",\"commands\":%u,\"available\":%u,\"states\":%u%s}\n",
+           c->name, c->type, c->class_type, c->state.id, c->state.label, c->command_interfaces._length, avail, c->state_interfaces._length, RATE(c));
   }
   fflush(stdout);
 }
