@@ -91,7 +91,8 @@ func (d *Daemon) setupTelemetry() error {
 	}
 	t.src = telemetry.New(to)
 	if logw != nil {
-		t.log = wpilog.NewLog(logw, t.src.Prefix())
+		t.log = wpilog.NewLog(logw, t.src.Prefix(), t.wall)
+		d.logMsgs.Store(t.log)
 	}
 	if o.NT4 != "" {
 		cp := t.src.Prefix() + "/"
@@ -112,6 +113,19 @@ func (d *Daemon) setupTelemetry() error {
 	t.notify = d.Loop.Notify()
 	d.tel = t
 	return nil
+}
+
+// alsoToLog returns logf writing each line also to the log's "messages",
+// as WPILib's DataLogManager.log does, once the log is open.
+func (d *Daemon) alsoToLog(logf func(string, ...any)) func(string, ...any) {
+	return func(format string, args ...any) {
+		if logf != nil {
+			logf(format, args...)
+		}
+		if l := d.logMsgs.Load(); l != nil {
+			l.Message(fmt.Sprintf(format, args...))
+		}
+	}
 }
 
 // simTruth is the sim's ground truth for the sim/ topics.
