@@ -57,7 +57,7 @@ func (d *Daemon) joystick(n int, dst *hal.JoystickState) bool {
 
 // wpilibMatch fills the match for the /FMSInfo and /DriverStation tables:
 // what the backend hears of it (hal.MatchInfos), and on the sim the
-// alliance station a WPILib WebSocket client set.
+// alliance station and game data a WPILib WebSocket client set.
 func (d *Daemon) wpilibMatch(m *telemetry.Match) {
 	if mi, ok := d.backend.(hal.MatchInfos); ok {
 		if info, err := mi.MatchInfo(); err == nil {
@@ -68,5 +68,6 @@ func (d *Daemon) wpilibMatch(m *telemetry.Match) {
 		station, _ := d.WS.Match()
 		alliance, n := hal.ParseStation(station)
 		m.Red, m.Station = alliance == "red", n
+		m.GameMessage = d.WS.GameData()
 	}
 }

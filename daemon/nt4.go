@@ -64,6 +64,7 @@ func (d *Daemon) setupTelemetry() error {
 	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Alerts: d.alerts, Match: d.wpilibMatch, Joystick: d.joystick, EveryCycle: true}
 	if d.Sim != nil {
 		to.Truth = d.simTruth
+		to.MatchSeq = d.wsMatchSeq
 	}
 	if _, err := d.backend.Vin(); err == nil { // measured here (not a coprocessor)
 		to.Vin = d.backend.Vin
@@ -113,6 +114,15 @@ func (d *Daemon) setupTelemetry() error {
 	t.notify = d.Loop.Notify()
 	d.tel = t
 	return nil
+}
+
+// wsMatchSeq counts the WebSocket Driver Station's match changes (0
+// without the server, made after the telemetry).
+func (d *Daemon) wsMatchSeq() uint64 {
+	if d.WS == nil {
+		return 0
+	}
+	return d.WS.MatchSeq()
 }
 
 // alsoToLog returns logf writing each line also to the log's "messages",
