@@ -129,6 +129,8 @@ type Daemon struct {
 	// logMsgs is the log that takes the daemon's log lines as its
 	// "messages" (nil without a log).
 	logMsgs atomic.Pointer[wpilog.Log]
+	// game is the backend's game-specific message for the ROS bridges.
+	game gameMessage
 
 	manager *control.Manager // the controller manager both ROS bridges serve
 

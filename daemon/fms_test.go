@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/binary"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 
+	"github.com/frcd/frcd/hal"
+	"github.com/frcd/frcd/hal/haltest"
 	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/telemetry"
@@ -97,5 +100,33 @@ func TestWSFMSAndGameData(t *testing.T) {
 	}
 	if len(logged) != 3 || logged[1] != "LRL" {
 		t.Errorf("the log's game data %q, want \"\", LRL, \"\"", logged)
+	}
+}
+
+// On hardware the ROS bridges' game data is the backend's match info
+// (hal.MatchInfos), read again when a second of loop time old.
+func TestBackendGameMessage(t *testing.T) {
+	b := &matched{Backend: haltest.New()}
+	b.DSState = hal.DSState{Attached: true}
+	d, err := New(minimal(t), b, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.match = hal.MatchInfo{GameMessage: "LRL"}
+	var info hal.DSInfo
+	d.driverStation(&info)
+	if info.GameMessage != "LRL" {
+		t.Fatalf("game data %q, want LRL", info.GameMessage)
+	}
+	b.match.GameMessage = "RLR"
+	d.Step()
+	d.driverStation(&info)
+	if info.GameMessage != "LRL" {
+		t.Errorf("read again within a second: %q", info.GameMessage)
+	}
+	b.Advance(time.Second) // the backend's clock, d.Now's
+	d.driverStation(&info)
+	if info.GameMessage != "RLR" {
+		t.Errorf("a second later: %q, want RLR", info.GameMessage)
 	}
 }
