@@ -77,7 +77,7 @@ func TestUnpluggedDeviceAlert(t *testing.T) {
 
 	// The WPILOG: the same Alerts, raised then cleared.
 	starts, records := logRecords(t, logDir)
-	st, ok := starts["/frcd/Alerts/errors"]
+	st, ok := starts["NT:/frcd/Alerts/errors"]
 	if !ok || st.Type != "string[]" {
 		t.Fatalf("Alerts/errors in the log: %+v", st)
 	}
@@ -95,9 +95,11 @@ func TestUnpluggedDeviceAlert(t *testing.T) {
 }
 
 // Every topic has one type on NT4 and in the WPILOG (WPILOG's int64 for
-// NT4's int): the telemetry's topics, and the command topics a dashboard
-// publishes (PREFIX/commands/NAME), which the log records as it receives
-// them.
+// NT4's int), logged under NT: as WPILib mirrors NetworkTables: the
+// telemetry's topics but the joysticks (logged under DS: with WPILib's
+// types, checked in wpilog's TestLogReadBack), and the command topics a
+// dashboard publishes (PREFIX/commands/NAME, not mirrored: the log
+// records them as it receives them, from NT4 and ROS alike).
 func TestTypesNT4AndLog(t *testing.T) {
 	dir := t.TempDir()
 	d := telemetryDaemon(t, 100, dir)
@@ -106,9 +108,11 @@ func TestTypesNT4AndLog(t *testing.T) {
 		d.Step()
 		d.StepTelemetry()
 	}
-	nt := map[string]string{}
+	nt := map[string]string{} // by log name
 	for _, tp := range d.tel.src.Topics {
-		nt[tp.Name] = tp.Type
+		if tp.LogAs == "" {
+			nt["NT:"+tp.Name] = tp.Type
+		}
 	}
 	prefix := d.tel.src.Prefix() + "/"
 	cmdType := d.ntCommandType(prefix)

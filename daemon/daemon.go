@@ -32,6 +32,7 @@ import (
 	"github.com/frcd/frcd/ros2bridge"
 	"github.com/frcd/frcd/sim"
 	"github.com/frcd/frcd/wpilibws"
+	"github.com/frcd/frcd/wpilog"
 )
 
 // Options configure a Daemon, on the sim (NewSim) or on real hardware
@@ -125,6 +126,12 @@ type ROSOptions struct {
 // Daemon is a running robot: a backend (the sim or real hardware), its
 // devices and the loop.
 type Daemon struct {
+	// logMsgs is the log that takes the daemon's log lines as its
+	// "messages" (nil without a log).
+	logMsgs atomic.Pointer[wpilog.Log]
+	// game is the backend's game-specific message for the ROS bridges.
+	game gameMessage
+
 	manager *control.Manager // the controller manager both ROS bridges serve
 
 	// rt is the loop thread's priority as the status line shows it:
@@ -215,6 +222,7 @@ func New(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
 
 func newDaemon(r *robot.Robot, b hal.Backend, o Options) (*Daemon, error) {
 	d := &Daemon{Robot: r, backend: b, opts: o, start: time.Now(), panics: make(chan *PanicError, 1)}
+	d.opts.Logf = d.alsoToLog(o.Logf)
 	d.watch = func() time.Duration { return time.Since(d.start) }
 	d.Sim, _ = b.(*sim.Sim)
 	d.stepper, _ = b.(hal.Stepper)

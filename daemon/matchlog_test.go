@@ -61,3 +61,42 @@ func TestLogNamedByMatch(t *testing.T) {
 		t.Errorf("files %v, want the one named by the first match", files)
 	}
 }
+
+// The daemon's log lines go into the log's "messages" entry (WPILib's
+// DataLogManager.log), as written, from any goroutine; past the queue's
+// bound they are dropped and counted, not blocking the caller.
+func TestLogMessages(t *testing.T) {
+	dir := t.TempDir()
+	d := telemetryDaemon(t, 100, dir)
+	d.Step()
+	d.StepTelemetry()
+	d.logf("frcd: %s went %d", "turret", 3)
+	d.Step()
+	d.StepTelemetry()
+	l := d.logMsgs.Load()
+	for range 300 { // no Record between: the queue fills
+		d.logf("flood")
+	}
+	if got := l.Dropped(); got != 300-256 {
+		t.Errorf("dropped %d, want %d", got, 300-256)
+	}
+	d.Step()
+	d.StepTelemetry()
+	if err := d.CloseLog(); err != nil {
+		t.Fatal(err)
+	}
+	starts, records := logRecords(t, dir)
+	st, ok := starts["messages"]
+	if !ok || st.Type != "string" {
+		t.Fatalf("messages entry: %+v", st)
+	}
+	var msgs []string
+	for _, r := range records {
+		if r.Entry == st.Entry {
+			msgs = append(msgs, string(r.Payload))
+		}
+	}
+	if len(msgs) != 257 || msgs[0] != "frcd: turret went 3" || msgs[1] != "flood" {
+		t.Errorf("%d messages, first %q", len(msgs), msgs[:min(2, len(msgs))])
+	}
+}

@@ -64,6 +64,7 @@ func (d *Daemon) setupTelemetry() error {
 	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Alerts: d.alerts, Match: d.wpilibMatch, Joystick: d.joystick, EveryCycle: true}
 	if d.Sim != nil {
 		to.Truth = d.simTruth
+		to.MatchSeq = d.wsMatchSeq
 	}
 	if _, err := d.backend.Vin(); err == nil { // measured here (not a coprocessor)
 		to.Vin = d.backend.Vin
@@ -91,7 +92,8 @@ func (d *Daemon) setupTelemetry() error {
 	}
 	t.src = telemetry.New(to)
 	if logw != nil {
-		t.log = wpilog.NewLog(logw, t.src.Prefix())
+		t.log = wpilog.NewLog(logw, t.src.Prefix(), t.wall)
+		d.logMsgs.Store(t.log)
 	}
 	if o.NT4 != "" {
 		cp := t.src.Prefix() + "/"
@@ -112,6 +114,28 @@ func (d *Daemon) setupTelemetry() error {
 	t.notify = d.Loop.Notify()
 	d.tel = t
 	return nil
+}
+
+// wsMatchSeq counts the WebSocket Driver Station's match changes (0
+// without the server, made after the telemetry).
+func (d *Daemon) wsMatchSeq() uint64 {
+	if d.WS == nil {
+		return 0
+	}
+	return d.WS.MatchSeq()
+}
+
+// alsoToLog returns logf writing each line also to the log's "messages",
+// as WPILib's DataLogManager.log does, once the log is open.
+func (d *Daemon) alsoToLog(logf func(string, ...any)) func(string, ...any) {
+	return func(format string, args ...any) {
+		if logf != nil {
+			logf(format, args...)
+		}
+		if l := d.logMsgs.Load(); l != nil {
+			l.Message(fmt.Sprintf(format, args...))
+		}
+	}
 }
 
 // simTruth is the sim's ground truth for the sim/ topics.

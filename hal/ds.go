@@ -18,6 +18,9 @@ type DSInfo struct {
 	// Alliance is "red" or "blue", Station 1 to 3; "" and 0 when unknown.
 	Alliance string
 	Station  int
+	// GameMessage is the game-specific message the field sends (WPILib's
+	// GameSpecificMessage); "" when none.
+	GameMessage string
 	// Brownout: the roboRIO is in brownout (its outputs disabled);
 	// HasBrownout says whether the backend knows.
 	Brownout, HasBrownout bool

@@ -24,6 +24,7 @@ type dsPubs struct {
 	mode, alliance                     *goroslib.Publisher
 	station                            *goroslib.Publisher
 	matchTime                          *goroslib.Publisher
+	fms, gameData                      *goroslib.Publisher
 	info                               hal.DSInfo
 	seq                                [hal.MaxJoysticks]uint32
 }
@@ -47,6 +48,7 @@ func (s *session) setupDS() error {
 		{&d.enabled, "enabled", &std_msgs.Bool{}}, {&d.estop, "estop", &std_msgs.Bool{}}, {&d.attached, "attached", &std_msgs.Bool{}},
 		{&d.brownout, "brownout", &std_msgs.Bool{}}, {&d.mode, "mode", &std_msgs.String{}}, {&d.alliance, "alliance", &std_msgs.String{}},
 		{&d.station, "station", &std_msgs.Int8{}}, {&d.matchTime, "match_time", &std_msgs.Float64{}},
+		{&d.fms, "fms", &std_msgs.Bool{}}, {&d.gameData, "game_data", &std_msgs.String{}},
 	} {
 		if *p.pp, err = s.publisher(dsPrefix+p.name, p.msg); err != nil {
 			return err
@@ -59,19 +61,23 @@ func (s *session) setupDS() error {
 // publishDS publishes the Driver Station: each joystick plugged in as a
 // sensor_msgs/Joy (axes, then two axes per POV, x then y, as joy_node
 // gives a hat: -1..1, 0 when not pressed; buttons 0 or 1), and the robot
-// state, what is known of it.
+// state, what is known of it: fms (std_msgs/Bool, the field's management
+// system attached) and game_data (std_msgs/String, the game-specific
+// message, "" when none) among it.
 func (s *session) publishDS() {
 	d := s.ds
 	if d == nil {
 		return
 	}
-	d.info.MatchTime, d.info.Alliance, d.info.Station, d.info.HasBrownout = -1, "", 0, false
+	d.info.MatchTime, d.info.Alliance, d.info.Station, d.info.HasBrownout, d.info.GameMessage = -1, "", 0, false, ""
 	s.b.o.DriverStation(&d.info)
 	ds := s.snap.DS
 	d.enabled.Write(&std_msgs.Bool{Data: ds.Enabled && ds.Attached && !ds.EStop})
 	d.estop.Write(&std_msgs.Bool{Data: ds.EStop})
 	d.attached.Write(&std_msgs.Bool{Data: ds.Attached})
 	d.mode.Write(&std_msgs.String{Data: ds.Mode.String()})
+	d.fms.Write(&std_msgs.Bool{Data: ds.FMS})
+	d.gameData.Write(&std_msgs.String{Data: d.info.GameMessage})
 	if d.info.HasBrownout {
 		d.brownout.Write(&std_msgs.Bool{Data: d.info.Brownout})
 	}

@@ -17,7 +17,7 @@ import (
 
 // TestDriverStationTopics: a joystick and the match set by a WPILib
 // WebSocket client reach ROS as driver_station/joy0 (sensor_msgs/Joy) and
-// driver_station/alliance, station, match_time; the robot state as
+// driver_station/alliance, station, match_time, fms, game_data; the robot state as
 // driver_station/enabled, estop, mode, attached; the sim's battery, at
 // 6.5 V below the roboRIO 2's 6.75 V brownout threshold, as
 // driver_station/brownout true.
@@ -47,7 +47,7 @@ func TestDriverStationTopics(t *testing.T) {
 	defer c.CloseNow()
 	for _, m := range []string{
 		`{"type":"Joystick","device":"0","data":{">axes":[0.5,-0.25],">buttons":[true,false,true],">povs":[90]}}`,
-		`{"type":"DriverStation","device":"","data":{">station":"blue2",">match_time":42.5,">autonomous":true}}`,
+		`{"type":"DriverStation","device":"","data":{">station":"blue2",">match_time":42.5,">autonomous":true,">fms":true,">game_data":"LRL"}}`,
 	} {
 		if err := c.Write(ctx, websocket.MessageText, []byte(m)); err != nil {
 			t.Fatal(err)
@@ -80,6 +80,12 @@ func TestDriverStationTopics(t *testing.T) {
 	}
 	if !echo[flag](t, e, "/bot/driver_station/enabled").Data || echo[flag](t, e, "/bot/driver_station/estop").Data || !echo[flag](t, e, "/bot/driver_station/attached").Data {
 		t.Error("enabled, estop, attached: want true, false, true")
+	}
+	if !echo[flag](t, e, "/bot/driver_station/fms").Data {
+		t.Error("fms false after the WebSocket's >fms true")
+	}
+	if g := echo[str](t, e, "/bot/driver_station/game_data").Data; g != "LRL" {
+		t.Errorf("game_data %q, want LRL", g)
 	}
 	if !echo[flag](t, e, "/bot/driver_station/brownout").Data {
 		t.Error("brownout false on a 6.5 V battery")

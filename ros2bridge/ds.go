@@ -20,6 +20,8 @@ import (
 //	driver_station/alliance    std_msgs/msg/String "red" or "blue", when known
 //	driver_station/station     std_msgs/msg/Int8 1 to 3, when known
 //	driver_station/match_time  std_msgs/msg/Float64, s left in the period, when known
+//	driver_station/fms         std_msgs/msg/Bool: the field's management system attached
+//	driver_station/game_data   std_msgs/msg/String: the game-specific message, "" when none
 //
 // All at the bridge's publish rate, reliable, keep last 10 (rmw's default).
 
@@ -33,6 +35,7 @@ type dsTopics struct {
 	joyMsg                             [hal.MaxJoysticks]ros2msg.Joy
 	enabled, estop, attached, brownout *ros2node.Publisher
 	mode, alliance, station, matchTime *ros2node.Publisher
+	fms, gameData                      *ros2node.Publisher
 	info                               hal.DSInfo
 	b                                  ros2msg.Bool
 	s                                  ros2msg.String
@@ -65,6 +68,7 @@ func (b *Bridge) setupDS() error {
 		{&d.enabled, "enabled", &d.b}, {&d.estop, "estop", &d.b}, {&d.attached, "attached", &d.b},
 		{&d.brownout, "brownout", &d.b}, {&d.mode, "mode", &d.s}, {&d.alliance, "alliance", &d.s},
 		{&d.station, "station", &d.i8}, {&d.matchTime, "match_time", &d.f},
+		{&d.fms, "fms", &d.b}, {&d.gameData, "game_data", &d.s},
 	} {
 		if *p.pp, err = n.Publisher(DSPrefix+p.name, p.msg, ros2node.Default); err != nil {
 			return err
@@ -93,6 +97,10 @@ func (b *Bridge) publishDS(stamp ros2msg.Time) {
 	count(d.attached.Publish(&d.b))
 	d.s.Data = ds.Mode.String()
 	count(d.mode.Publish(&d.s))
+	d.b.Data = ds.FMS
+	count(d.fms.Publish(&d.b))
+	d.s.Data = d.info.GameMessage
+	count(d.gameData.Publish(&d.s))
 	if d.info.HasBrownout {
 		d.b.Data = d.info.Brownout
 		count(d.brownout.Publish(&d.b))

@@ -15,7 +15,8 @@ import (
 // with two axes, a POV at 90° and buttons 1 and 3; red 2; 95 s left; no
 // brownout), a ros2node peer reads driver_station/joy0 as sensor_msgs/Joy
 // (axes, then the POV as x 1, y 0; buttons 1 0 1), enabled (the example
-// runs enabled), mode, alliance, station and match_time; joystick 1,
+// runs enabled), mode, alliance, station, match_time, fms (the sim's
+// Driver Station on the field) and game_data ("LRL"); joystick 1,
 // unplugged, is not published.
 func TestDriverStationTopics(t *testing.T) {
 	fill := func(dst *hal.DSInfo) {
@@ -23,8 +24,10 @@ func TestDriverStationTopics(t *testing.T) {
 		j.NumAxes, j.NumPOVs, j.NumButtons = 2, 1, 3
 		j.Axes[0], j.Axes[1], j.POVs[0], j.Buttons = 0.5, -0.25, 90, 0b101
 		dst.Alliance, dst.Station, dst.MatchTime, dst.HasBrownout = "red", 2, 95, true
+		dst.GameMessage = "LRL"
 	}
 	d, b, _ := newBridge(t, t.Logf, func(o *ros2bridge.Options) { o.State.DriverStation = fill })
+	d.Sim.UpdateDS(func(ds *hal.DSState) { ds.FMS = true }) // on the field
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
 	peer := newPeer(t)
@@ -36,15 +39,19 @@ func TestDriverStationTopics(t *testing.T) {
 	alliance := sub(t, peer, "/driver_station/alliance", ros2node.Default, func() *ros2msg.String { return &ros2msg.String{} })
 	station := sub(t, peer, "/driver_station/station", ros2node.Default, func() *ros2msg.Int8 { return &ros2msg.Int8{} })
 	left := sub(t, peer, "/driver_station/match_time", ros2node.Default, func() *ros2msg.Float64 { return &ros2msg.Float64{} })
+	fms := sub(t, peer, "/driver_station/fms", ros2node.Default, func() *ros2msg.Bool { return &ros2msg.Bool{} })
+	game := sub(t, peer, "/driver_station/game_data", ros2node.Default, func() *ros2msg.String { return &ros2msg.String{} })
 	var (
 		j      *ros2msg.Joy
 		en, bo *ros2msg.Bool
+		fm     *ros2msg.Bool
 		md, al *ros2msg.String
+		gd     *ros2msg.String
 		st     *ros2msg.Int8
 		mt     *ros2msg.Float64
 		got    = map[string]bool{}
 	)
-	for len(got) < 7 && ctx.Err() == nil {
+	for len(got) < 9 && ctx.Err() == nil {
 		d.Step()
 		b.Publish()
 		select {
@@ -62,6 +69,10 @@ func TestDriverStationTopics(t *testing.T) {
 			got["station"] = true
 		case mt = <-left:
 			got["match_time"] = true
+		case fm = <-fms:
+			got["fms"] = true
+		case gd = <-game:
+			got["game_data"] = true
 		case <-time.After(time.Millisecond):
 		}
 	}
@@ -74,6 +85,9 @@ func TestDriverStationTopics(t *testing.T) {
 	}
 	if !en.Data || bo.Data || md.Data == "" || al.Data != "red" || st.Data != 2 || mt.Data != 95 {
 		t.Errorf("enabled %v, brownout %v, mode %q, alliance %q, station %d, match time %v", en.Data, bo.Data, md.Data, al.Data, st.Data, mt.Data)
+	}
+	if !fm.Data || gd.Data != "LRL" {
+		t.Errorf("fms %v, game_data %q; want true, LRL", fm.Data, gd.Data)
 	}
 	select {
 	case m := <-joy1:

@@ -86,6 +86,7 @@ type wpilibDS struct {
 	stationID *Topic
 	info      Match
 	lastMatch time.Duration
+	matchSeq  uint64 // Options.MatchSeq at the last Match
 }
 
 func (s *Source) addWPILibDS() {
@@ -132,11 +133,15 @@ func (d *wpilibDS) needed() bool {
 }
 
 // sampleWPILibDS updates the control words every cycle and the match
-// once a second.
+// once a second, or at once when Options.MatchSeq says it changed.
 func (s *Source) sampleWPILibDS(now time.Duration) {
 	d := &s.wds
-	if s.o.Match != nil && now-d.lastMatch >= time.Second {
-		d.lastMatch = now
+	seq := d.matchSeq
+	if s.o.MatchSeq != nil {
+		seq = s.o.MatchSeq()
+	}
+	if s.o.Match != nil && (now-d.lastMatch >= time.Second || seq != d.matchSeq) {
+		d.lastMatch, d.matchSeq = now, seq
 		s.o.Match(&d.info)
 	}
 	m := &d.info

@@ -10,12 +10,15 @@ import (
 // topic each for axes, POVs and buttons, as WPILib's DataLogManager logs
 // them (DS:joystickN/axes, /povs, /buttons: allwpilib caf0fb2dcc
 // wpilibc/src/main/native/cpp/driverstation/internal/DriverStationBackend.cpp,
-// JoystickLogSender). WPILib publishes no joysticks over NT4; frcd's go
-// under its own prefix, all three as double[] (frcd's topics have no
-// float[], int[] or boolean[] kind): axes -1 to 1, POVs in degrees
-// clockwise from up (-1 centred), buttons 1 pressed, 0 not (button 1
-// first). A joystick that is not plugged in keeps its last value (none
-// until one is).
+// JoystickLogSender; allwpilib v2026.2.2 wpilibc/src/main/native/cpp/DriverStation.cpp
+// the same). WPILib publishes no joysticks over NT4; frcd's go under its
+// own prefix, all three as double[] (frcd's topics have no float[],
+// int[] or boolean[] kind): axes -1 to 1, POVs in degrees clockwise from
+// up (-1 centred), buttons 1 pressed, 0 not (button 1 first). The WPILOG
+// records them as WPILib does, under DS:joystickN/ with WPILib's types:
+// buttons boolean[], axes float[], povs int64[] (Topic.LogAs). A
+// joystick that is not plugged in keeps its last value (none until one
+// is).
 
 type joystickTopics struct {
 	axes, povs, buttons *Topic
@@ -34,6 +37,10 @@ func (s *Source) addJoysticks() {
 		j.axes = s.addArray(p+"axes", "double[]", hal.MaxJoystickAxes, "{}")
 		j.povs = s.addArray(p+"povs", "double[]", hal.MaxJoystickPOVs, props("unit", "degrees clockwise from up, -1 centred"))
 		j.buttons = s.addArray(p+"buttons", "double[]", hal.MaxJoystickButtons, props("unit", "1 pressed, 0 released; button 1 first"))
+		ds := "DS:joystick" + string(rune('0'+n)) + "/"
+		j.axes.LogAs, j.axes.LogAsType = ds+"axes", "float[]"
+		j.povs.LogAs, j.povs.LogAsType = ds+"povs", "int64[]"
+		j.buttons.LogAs, j.buttons.LogAsType = ds+"buttons", "boolean[]"
 	}
 }
 

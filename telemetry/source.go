@@ -49,8 +49,13 @@ type Options struct {
 	OnCommand func(c *control.Controller, r *control.CommandRecord)
 	// Match, when set, fills what the Driver Station says of the match
 	// (event, match, alliance station) for the /FMSInfo and
-	// /DriverStation tables; called at most once a second.
+	// /DriverStation tables; called at most once a second, and at the
+	// next Sample when MatchSeq changed.
 	Match func(m *Match)
+	// MatchSeq, when set, counts the changes of the match its source
+	// knows of at once (the sim's WebSocket Driver Station: the game
+	// data, the station), so that they reach the tables the cycle after.
+	MatchSeq func() uint64
 	// Joystick, when set, fills joystick n (0 to hal.MaxJoysticks-1) as
 	// the Driver Station last sent it, false when unknown, for the
 	// PREFIX/ds/joystickN/ topics; called on Sample's goroutine.

@@ -35,6 +35,12 @@ type Topic struct {
 	// JSON: {"unit":"rad"}; "{}" when none.
 	Props string
 	Kind  Kind
+	// LogAs and LogAsType, when set, are the WPILOG entry's name and
+	// type instead of the mirror of the NT4 topic ("NT:"+Name, LogType
+	// of Type, as WPILib's DataLogManager mirrors NetworkTables): the
+	// joysticks, logged as WPILib's Driver Station logs them, a Doubles
+	// topic as boolean[], float[] or int64[].
+	LogAs, LogAsType string
 
 	Bool    bool
 	Double  float64

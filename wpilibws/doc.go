@@ -68,10 +68,14 @@
 //   - DriverStation >enabled enables or disables the robot through the
 //     daemon (the loop then neutralizes every output); >estop e-stops it;
 //     >autonomous and >test set the mode; >ds attaches or detaches the
-//     Driver Station; >fms, >station, >match_time, >game_data are kept and
-//     reported back. When the client that last enabled the robot leaves,
-//     the robot is disabled, as a real one is when its Driver Station
-//     connection drops. >new_data is accepted: frcd has no robot program
+//     Driver Station; >fms sets the control word's FMS-attached bit
+//     (hal.DSState.FMS: /FMSInfo/FMSControlData, the 2027 ControlWord);
+//     >station and >game_data are the match's alliance station and
+//     game-specific message (/FMSInfo, /DriverStation, the ROS
+//     driver_station/ topics, read again the cycle after a change:
+//     MatchSeq); >match_time is kept; all are reported back. When the
+//     client that last enabled the robot leaves, the robot is disabled,
+//     as a real one is when its Driver Station connection drops. >new_data is accepted: frcd has no robot program
 //     caching Driver Station data, so joystick values apply on arrival.
 //   - Joystick N >axes, >buttons, >povs replace the sim's joystick
 //     (sim.SetJoystick: at most 12 axes, 32 buttons, 12 POVs).

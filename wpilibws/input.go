@@ -71,6 +71,9 @@ func (s *Server) driverStation(c *client, in input) {
 		if x, ok := v[">ds"]; ok {
 			ds.Attached = x.b
 		}
+		if x, ok := v[">fms"]; ok { // the control word's fmsAttached bit
+			ds.FMS = x.b
+		}
 		// A mode set true takes over; set false, it falls back to teleop.
 		for key, mode := range map[string]hal.Mode{">autonomous": hal.Autonomous, ">test": hal.Test} {
 			if x, ok := v[key]; ok && (x.b || ds.Mode == mode) {
@@ -88,17 +91,16 @@ func (s *Server) driverStation(c *client, in input) {
 			s.enabledBy = c
 		}
 	}
-	if x, ok := v[">fms"]; ok {
-		s.ds.fms = x.b
-	}
-	if x, ok := v[">station"]; ok {
+	if x, ok := v[">station"]; ok && x.s != s.ds.station {
 		s.ds.station = x.s
+		s.matchSeq.Add(1)
 	}
 	if x, ok := v[">match_time"]; ok {
 		s.ds.matchTime = x.f
 	}
-	if x, ok := v[">game_data"]; ok {
+	if x, ok := v[">game_data"]; ok && x.s != s.ds.gameData {
 		s.ds.gameData = x.s
+		s.matchSeq.Add(1)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -90,6 +91,7 @@ type Server struct {
 	last      []device           // the state the clients have
 	io        sim.IO
 	ds        dsExtra
+	matchSeq  atomic.Uint64            // MatchSeq
 	owner     map[sim.Override]*client // who set each override
 	enabledBy *client                  // the client that last enabled the robot
 	stats     Stats

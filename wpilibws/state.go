@@ -96,7 +96,6 @@ type device struct {
 // dsExtra is the Driver Station's state that only the WebSocket clients
 // set, kept by the server.
 type dsExtra struct {
-	fms       bool
 	station   string
 	matchTime float64
 	gameData  string
@@ -112,7 +111,7 @@ func (w *wiring) build(io *sim.IO, joys *[numJoysticks]sim.Joystick, ds dsExtra)
 	add("DriverStation", "",
 		field{">enabled", boolV(io.DS.Enabled)}, field{">autonomous", boolV(io.DS.Mode == hal.Autonomous)},
 		field{">test", boolV(io.DS.Mode == hal.Test)}, field{">estop", boolV(io.DS.EStop)},
-		field{">ds", boolV(io.DS.Attached)}, field{">fms", boolV(ds.fms)}, field{">station", strV(ds.station)},
+		field{">ds", boolV(io.DS.Attached)}, field{">fms", boolV(io.DS.FMS)}, field{">station", strV(ds.station)},
 		field{">match_time", floatV(ds.matchTime)}, field{">game_data", strV(ds.gameData)})
 	for n := range joys {
 		j := &joys[n]

@@ -13,9 +13,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/sim"
 	"github.com/frcd/frcd/wpilog"
 )
 
@@ -152,8 +154,14 @@ func (e *specEntry) last(t *testing.T) []byte {
 // has it, the links' poses, and every command received and refused.
 func TestLogReadBack(t *testing.T) {
 	dir := t.TempDir()
-	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{Enabled: true}, daemon.Options{Rate: 100, Telemetry: &daemon.TelemetryOptions{LogDir: dir}})
+	wall := time.Date(2026, 3, 14, 15, 30, 0, 0, time.UTC)
+	d, err := daemon.NewSim(exampleRobot(t), daemon.SimOptions{Enabled: true}, daemon.Options{Rate: 100,
+		Telemetry: &daemon.TelemetryOptions{LogDir: dir, Wall: func() time.Time { return wall }}})
 	if err != nil {
+		t.Fatal(err)
+	}
+	// a gamepad: 2 axes, 3 buttons (the second pressed), a POV at 90°
+	if err := d.Sim.SetJoystick(1, sim.Joystick{Axes: []float64{0.5, -1}, Buttons: []bool{false, true, false}, POVs: []int{90}}); err != nil {
 		t.Fatal(err)
 	}
 	voltages := map[string]float64{"left_front_voltage": 6, "left_rear_voltage": 6, "right_front_voltage": 4, "right_rear_voltage": 4}
@@ -185,8 +193,8 @@ func TestLogReadBack(t *testing.T) {
 	}
 
 	// types and metadata as on NT4 (int as int64)
-	vel := l.entry(t, "/frcd/joints/left_front_wheel_joint/velocity", "double")
-	if vel.meta != `{"unit":"rad/s"}` {
+	vel := l.entry(t, "NT:/frcd/joints/left_front_wheel_joint/velocity", "double")
+	if vel.meta != `{"properties":{"unit":"rad/s"},"source":"NT"}` { // as ntcore's LocalDataLoggerEntry
 		t.Errorf("velocity metadata %q", vel.meta)
 	}
 	if v := f64(vel.last(t), 0); v < 1 {
@@ -197,21 +205,21 @@ func TestLogReadBack(t *testing.T) {
 			t.Fatalf("velocity stamps not increasing: %v then %v", vel.stamps[i-1], vel.stamps[i])
 		}
 	}
-	if n := int64(binary.LittleEndian.Uint64(l.entry(t, "/frcd/loop/cycles", "int64").last(t))); n != cycles {
+	if n := int64(binary.LittleEndian.Uint64(l.entry(t, "NT:/frcd/loop/cycles", "int64").last(t))); n != cycles {
 		t.Errorf("loop/cycles last %d, want %d", n, cycles)
 	}
-	if e := l.entry(t, "/frcd/Alerts/.type", "string"); string(e.last(t)) != "Alerts" {
+	if e := l.entry(t, "NT:/frcd/Alerts/.type", "string"); string(e.last(t)) != "Alerts" {
 		t.Errorf("Alerts/.type %q", e.last(t))
 	}
-	errs := l.entry(t, "/frcd/Alerts/errors", "string[]").last(t)
+	errs := l.entry(t, "NT:/frcd/Alerts/errors", "string[]").last(t)
 	if binary.LittleEndian.Uint32(errs) != 0 {
 		t.Errorf("Alerts/errors not empty: %q", errs)
 	}
-	l.entry(t, "/frcd/ds/enabled", "boolean")
-	if e := l.entry(t, "/frcd/ds/mode", "string"); string(e.last(t)) != "teleop" {
+	l.entry(t, "NT:/frcd/ds/enabled", "boolean")
+	if e := l.entry(t, "NT:/frcd/ds/mode", "string"); string(e.last(t)) != "teleop" {
 		t.Errorf("ds/mode %q", e.last(t))
 	}
-	ch := l.entry(t, "/frcd/power/pdp/channels", "double[]")
+	ch := l.entry(t, "NT:/frcd/power/pdp/channels", "double[]")
 	if len(ch.last(t)) != 16*8 {
 		t.Errorf("PDP channels: %d bytes, want 16 doubles", len(ch.last(t)))
 	}
@@ -222,11 +230,11 @@ func TestLogReadBack(t *testing.T) {
 		"Pose3d": "Translation3d translation;Rotation3d rotation", "Translation3d": "double x;double y;double z",
 		"Rotation3d": "Quaternion q", "Quaternion": "double w;double x;double y;double z",
 	} {
-		if e := l.entry(t, "/.schema/struct:"+name, "structschema"); string(e.last(t)) != decl {
+		if e := l.entry(t, "NT:/.schema/struct:"+name, "structschema"); string(e.last(t)) != decl {
 			t.Errorf("schema of %s: %q, want %q", name, e.last(t), decl)
 		}
 	}
-	pose := l.entry(t, "/frcd/sim/pose", "struct:Pose2d").last(t)
+	pose := l.entry(t, "NT:/frcd/sim/pose", "struct:Pose2d").last(t)
 	truth, _ := d.Sim.Pose()
 	if len(pose) != 24 || math.Abs(f64(pose, 0)-truth.X) > 1e-9 || math.Abs(f64(pose, 1)-truth.Y) > 1e-9 || math.Abs(f64(pose, 2)-truth.Yaw) > 1e-9 {
 		t.Errorf("sim/pose %v %v %v, the sim's %+v", f64(pose, 0), f64(pose, 1), f64(pose, 2), truth)
@@ -234,15 +242,15 @@ func TestLogReadBack(t *testing.T) {
 	if math.Hypot(truth.X, truth.Y) < 0.5 || math.Abs(truth.Yaw) < 0.05 {
 		t.Errorf("the robot did not drive an arc: %+v", truth)
 	}
-	p3 := l.entry(t, "/frcd/sim/pose3d", "struct:Pose3d").last(t)
+	p3 := l.entry(t, "NT:/frcd/sim/pose3d", "struct:Pose3d").last(t)
 	dyaw := math.Remainder(2*math.Atan2(f64(p3, 6), f64(p3, 3))-truth.Yaw, 2*math.Pi)
 	if len(p3) != 56 || math.Abs(f64(p3, 0)-truth.X) > 1e-9 || math.Abs(dyaw) > 1e-9 {
 		t.Errorf("sim/pose3d %v", p3)
 	}
-	comp := l.entry(t, "/frcd/sim/components", "struct:Pose3d[]")
-	var links struct{ Links string }
+	comp := l.entry(t, "NT:/frcd/sim/components", "struct:Pose3d[]")
+	var links struct{ Properties struct{ Links string } }
 	json.Unmarshal([]byte(comp.meta), &links)
-	names := strings.Split(links.Links, ",")
+	names := strings.Split(links.Properties.Links, ",")
 	c := comp.last(t)
 	if len(c) != 56*len(names) || len(names) < 10 {
 		t.Fatalf("sim/components: %d bytes for links %v", len(c), names)
@@ -251,6 +259,45 @@ func TestLogReadBack(t *testing.T) {
 		w, x, y, z := f64(c, 7*k+3), f64(c, 7*k+4), f64(c, 7*k+5), f64(c, 7*k+6)
 		if n := w*w + x*x + y*y + z*z; math.Abs(n-1) > 1e-9 {
 			t.Errorf("link %s: quaternion of norm² %v", name, n)
+		}
+	}
+
+	// the Driver Station as WPILib's DataLogSender logs it (v2026.2.2),
+	// what AdvantageScope's LogUtil.ts looks up: enabled in teleop
+	for name, want := range map[string]byte{"DS:enabled": 1, "DS:autonomous": 0, "DS:test": 0, "DS:estop": 0} {
+		if e := l.entry(t, name, "boolean"); len(e.last(t)) != 1 || e.last(t)[0] != want {
+			t.Errorf("%s: %v, want %d", name, e.values, want)
+		}
+	}
+	for _, name := range []string{"NT:/FMSInfo/FMSControlData", "NT:/FMSInfo/StationNumber"} {
+		l.entry(t, name, "int64")
+	}
+	l.entry(t, "NT:/FMSInfo/IsRedAlliance", "boolean")
+	st := l.entry(t, "systemTime", "int64")
+	if st.meta != `{"source":"DataLogManager","format":"time_t_us"}` || int64(binary.LittleEndian.Uint64(st.last(t))) != wall.UnixMicro() {
+		t.Errorf("systemTime %q %v, want %d", st.meta, st.values, wall.UnixMicro())
+	}
+	if len(st.values) != 1 { // every 5 s: at the first cycle only
+		t.Errorf("systemTime %d times in 3 s", len(st.values))
+	}
+	// joystick 1 as WPILib types it: boolean[] buttons, float[] axes,
+	// int64[] POVs; and no NT: mirror of frcd's double[] topics
+	if b := l.entry(t, "DS:joystick1/buttons", "boolean[]").last(t); string(b) != "\x00\x01\x00" {
+		t.Errorf("DS:joystick1/buttons % x", b)
+	}
+	if b := l.entry(t, "DS:joystick1/axes", "float[]").last(t); len(b) != 8 ||
+		math.Float32frombits(binary.LittleEndian.Uint32(b)) != 0.5 || math.Float32frombits(binary.LittleEndian.Uint32(b[4:])) != -1 {
+		t.Errorf("DS:joystick1/axes % x", b)
+	}
+	if b := l.entry(t, "DS:joystick1/povs", "int64[]").last(t); len(b) != 8 || binary.LittleEndian.Uint64(b) != 90 {
+		t.Errorf("DS:joystick1/povs % x", b)
+	}
+	if e := l.entries["NT:/frcd/ds/joystick1/axes"]; e != nil {
+		t.Errorf("joystick mirrored under NT: too")
+	}
+	for name := range l.entries { // WPILib's layout: every entry but frcd's own commands
+		if !strings.HasPrefix(name, "NT:/") && !strings.HasPrefix(name, "DS:") && name != "systemTime" && name != "messages" && !strings.HasPrefix(name, "/frcd/commands/") {
+			t.Errorf("entry %q outside WPILib's layout", name)
 		}
 	}
 
@@ -300,15 +347,16 @@ func TestRotation(t *testing.T) {
 			t.Fatal(err)
 		}
 		// A file may pass the cap by its preamble: every entry started
-		// again with its latest value (about 190 topics: 6 KiB).
-		if len(b) > 16<<10+8<<10 {
+		// again with its latest value (about 200 entries with WPILib's
+		// metadata: 14 KiB).
+		if len(b) > 16<<10+16<<10 {
 			t.Errorf("%s: %d bytes, over the cap", f, len(b))
 		}
 		l := readSpec(t, b)
-		if e := l.entry(t, "/.schema/struct:Pose3d", "structschema"); len(e.values) != 1 {
+		if e := l.entry(t, "NT:/.schema/struct:Pose3d", "structschema"); len(e.values) != 1 {
 			t.Errorf("%s: the Pose3d schema %d times", f, len(e.values))
 		}
-		if e := l.entry(t, "/frcd/ds/mode", "string"); len(e.values) == 0 {
+		if e := l.entry(t, "NT:/frcd/ds/mode", "string"); len(e.values) == 0 {
 			t.Errorf("%s: no ds/mode", f)
 		}
 	}

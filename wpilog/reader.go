@@ -231,10 +231,56 @@ func Summarize(r io.Reader) (*Summary, error) {
 	return s, nil
 }
 
+// The layouts of a file's entries Layout tells apart.
+const (
+	LayoutWPILib = "WPILib's DataLogManager (NetworkTables under NT:, the Driver Station under DS:)"
+	LayoutBare   = "frcd's first (bare topic names, joysticks as double[] under PREFIX/ds/)"
+)
+
+// enabledKeys are where a file says whether the robot was enabled, in
+// the order looked up: WPILib's layout, then frcd's first.
+var enabledKeys = []string{"DS:enabled", "NT:/FMSInfo/FMSControlData", "/FMSInfo/FMSControlData", "/frcd/ds/enabled"}
+
+// Layout tells the entries' layout: LayoutWPILib when one is under NT:
+// or DS:, LayoutBare when one is a bare topic name (/...), "" when none
+// is either (another program's file).
+func (s *Summary) Layout() string {
+	bare := false
+	for _, e := range s.Entries {
+		if strings.HasPrefix(e.Name, "NT:") || strings.HasPrefix(e.Name, "DS:") {
+			return LayoutWPILib
+		}
+		bare = bare || strings.HasPrefix(e.Name, "/")
+	}
+	if bare {
+		return LayoutBare
+	}
+	return ""
+}
+
+// Enabled is the entry that says whether the robot was enabled, in
+// either layout; nil when none does.
+func (s *Summary) Enabled() *EntrySummary {
+	for _, k := range enabledKeys {
+		for _, e := range s.Entries {
+			if e.Name == k {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
 // Write prints a summary as text.
 func (s *Summary) Write(w io.Writer) {
 	fmt.Fprintf(w, "WPILOG 1.0, extra header %q\n", s.Extra)
 	fmt.Fprintf(w, "%d records, %d bytes, %.3f s to %.3f s\n", s.Records, s.Bytes, float64(s.First)/1e6, float64(s.Last)/1e6)
+	if l := s.Layout(); l != "" {
+		fmt.Fprintf(w, "layout: %s\n", l)
+	}
+	if e := s.Enabled(); e != nil {
+		fmt.Fprintf(w, "enabled: %s, %d records\n", e.Name, e.Records)
+	}
 	es := append([]*EntrySummary(nil), s.Entries...)
 	sort.SliceStable(es, func(i, j int) bool { return es[i].Name < es[j].Name })
 	width := 0

@@ -184,10 +184,10 @@ func TestSystemcoreDriverStationEndToEnd(t *testing.T) {
 		}
 		last[names[rec.Entry]] = string(rec.Payload)
 	}
-	if last["/DriverStation/EventName"] != "2027test" {
-		t.Errorf("the log's /DriverStation/EventName is %q", last["/DriverStation/EventName"])
+	if last["NT:/DriverStation/EventName"] != "2027test" {
+		t.Errorf("the log's NT:/DriverStation/EventName is %q", last["NT:/DriverStation/EventName"])
 	}
-	if _, ok := last["/frcd/ds/joystick0/axes"]; !ok {
+	if _, ok := last["DS:joystick0/axes"]; !ok {
 		t.Errorf("the log has no joystick 0 axes")
 	}
 }
