@@ -388,3 +388,58 @@ func TestNackFragStorm(t *testing.T) {
 		t.Fatalf("%d fragments sent again, want 1 to %d", got, limit)
 	}
 }
+
+// TestSEDPOnlyFromItsAddress: an SEDP dispose of a peer's reader, its
+// GUID prefix in the header, from another address is dropped before the
+// reliable SEDP reader takes its sequence number (and counted): the
+// reader stays matched, and the peer's own next announcement (the same
+// sequence number) is still taken.
+func TestSEDPOnlyFromItsAddress(t *testing.T) {
+	tg := newTarget(t, Config{}, reliable10)
+	now := time.Unix(1000, 0)
+	real := newPeer(1, "10.0.0.2:7410")
+	tg.join(now, real, 1, reliable10)
+	tg.ack(now, real)
+	spoofer := &peer{prefix: real.prefix, from: netip.MustParseAddrPort("10.0.0.66:7410"), sn: map[EntityID]SequenceNumber{EntitySEDPSubWriter: 1}}
+	gone := uint32(StatusDisposed | StatusUnregistered)
+	b := spoofer.msg(func(m *Builder) {
+		m.Data(&Data{Reader: EntitySEDPSubReader, Writer: EntitySEDPSubWriter, SN: 2,
+			InlineQoS: KeyHashList(GUID{real.prefix, EntityID(1<<8 | 0x04)}, gone)})
+	})
+	tg.handle(now, spoofer, b)
+	if tg.w.Matched() != 1 || tg.p.Stats().SpoofedLeaves != 1 {
+		t.Fatalf("SEDP dispose from 10.0.0.66: matched %d, stats %+v", tg.w.Matched(), tg.p.Stats())
+	}
+	tg.handle(now, real, real.reader(2, reliable10)) // SN 2, from the peer
+	if tg.w.Matched() != 2 {
+		t.Fatalf("the peer's own announcement after the forged one: matched %d, want 2", tg.w.Matched())
+	}
+}
+
+// TestForgedAnnouncementGainsNoAddress: an SPDP announcement with a
+// known participant's prefix from another address neither makes that
+// address one of the participant's (its leave from there is ignored)
+// nor keeps the participant's lease alive.
+func TestForgedAnnouncementGainsNoAddress(t *testing.T) {
+	tg := newTarget(t, Config{}, reliable10)
+	now := time.Unix(1000, 0)
+	real := newPeer(1, "10.0.0.2:7410")
+	tg.handle(now, real, real.spdp(10*time.Second))
+	tg.handle(now, real, real.reader(1, reliable10))
+	tg.ack(now, real)
+	spoofer := &peer{prefix: real.prefix, from: netip.MustParseAddrPort("10.0.0.66:7410"), sn: map[EntityID]SequenceNumber{}}
+	tg.handle(now, spoofer, spoofer.spdp(0))
+	tg.handle(now, spoofer, spoofer.leave(real.prefix))
+	if !tg.known(real) || tg.w.Matched() != 1 || tg.p.Stats().SpoofedLeaves != 2 {
+		t.Fatalf("forged SPDP then leave from 10.0.0.66: peer known %v, matched %d, stats %+v", tg.known(real), tg.w.Matched(), tg.p.Stats())
+	}
+	// The real peer falls silent; the forged announcements go on.
+	for range 11 {
+		now = now.Add(time.Second)
+		tg.handle(now, spoofer, spoofer.spdp(0))
+		tg.p.tick(now)
+	}
+	if tg.known(real) {
+		t.Fatal("forged announcements kept a silent peer's 10 s lease alive for 11 s")
+	}
+}

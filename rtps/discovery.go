@@ -72,8 +72,7 @@ func (p *Participant) onSPDP(now time.Time, src GuidPrefix, from netip.AddrPort,
 		k, ok := d.InlineQoS.KeyHash()
 		if r := p.remotes[k.Prefix]; ok && r != nil && k.Prefix == src && d.InlineQoS.StatusInfo() != 0 {
 			if !p.sentBy(r, from.Addr()) {
-				p.stats.spoofed.Add(1)
-				p.cfg.Logf("rtps: leave of participant %v from %v, not one of its addresses %v: ignored", k.Prefix, from, r.ips)
+				p.spoofed("leave", k.Prefix, from, r)
 				return
 			}
 			p.dropParticipant(k.Prefix)
@@ -93,10 +92,15 @@ func (p *Participant) onSPDP(now time.Time, src GuidPrefix, from netip.AddrPort,
 		return
 	}
 	if r, ok := p.remotes[pd.GUID.Prefix]; ok {
-		r.lastSeen = now
-		if ip := from.Addr(); !slices.Contains(r.ips, ip) && len(r.ips) < maxParticipantAddrs {
-			r.ips = append(r.ips, ip)
+		// Its addresses were fixed at its admission: an announcement from
+		// another (any host may write its prefix) neither adds one nor
+		// keeps its lease.
+		if !p.sentBy(r, from.Addr()) {
+			p.spoofed("announcement", pd.GUID.Prefix, from, r)
+			return
 		}
+		r.lastSeen = now
+		r.ticket.Touch(false)
 		return
 	}
 	r := &remoteParticipant{data: pd, lastSeen: now, meta: addrs(pd.MetaUnicast), user: addrs(pd.DefaultUnicast),
@@ -157,6 +161,34 @@ func (p *Participant) sentBy(r *remoteParticipant, ip netip.Addr) bool {
 		return true
 	}
 	return ip.IsLoopback() && (slices.Contains(r.ips, p.cfg.Addr) || slices.ContainsFunc(r.ips, netip.Addr.IsLoopback))
+}
+
+// spoofed counts a message of a known participant (its GUID prefix in
+// the header) from an address not its own, which is ignored; the first
+// and then every power of two are logged.
+func (p *Participant) spoofed(what string, prefix GuidPrefix, from netip.AddrPort, r *remoteParticipant) {
+	if n := p.stats.spoofed.Add(1); n&(n-1) == 0 {
+		p.cfg.Logf("rtps: %s of participant %v from %v, not one of its addresses %v: ignored (%d so far)", what, prefix, from, r.ips, n)
+	}
+}
+
+// forgedSEDP says whether a message to or from one of a known
+// participant's SEDP endpoints (entity) came from an address not its
+// own: it is counted and dropped before a reliable SEDP reader or writer
+// takes its sequence numbers, so no other host can dispose of the
+// participant's endpoints, nor move its SEDP streams on.
+func (p *Participant) forgedSEDP(prefix GuidPrefix, entity EntityID, from netip.AddrPort) bool {
+	switch entity {
+	case EntitySEDPPubWriter, EntitySEDPSubWriter, EntitySEDPPubReader, EntitySEDPSubReader:
+	default:
+		return false
+	}
+	r := p.remotes[prefix]
+	if r == nil || p.sentBy(r, from.Addr()) {
+		return false
+	}
+	p.spoofed("SEDP message", prefix, from, r)
+	return true
 }
 
 // admitParticipant gives a new participant its place: at most AdmitRate
