@@ -195,8 +195,9 @@ func (p *Participant) forgedSEDP(prefix GuidPrefix, entity EntityID, from netip.
 // newcomers a second from one address (after a burst of
 // MaxParticipantsPerAddr), at most MaxParticipantsPerAddr from one
 // address and MaxParticipants in all, a newcomer over a bound taking the
-// place of the idlest never-matched one in its way (admit.Gate: from the
-// address holding the most). It says whether r was admitted; a refusal
+// place of an unproven one (useful): of its own address, else the newest
+// (admit.Gate with Forgeable limits: a spoofer's many addresses cost
+// the peers known longest nothing), refused when there is none. It says whether r was admitted; a refusal
 // is counted.
 func (p *Participant) admitParticipant(r *remoteParticipant) bool {
 	lim := p.admitRate[r.from]
@@ -239,9 +240,28 @@ func (p *Participant) sawSEDP(prefix GuidPrefix, entity EntityID) {
 	}
 }
 
+// matched notes that remote endpoint g matched a local one.
+func (p *Participant) matched(g GUID) {
+	if e := p.endpoints[g]; e != nil {
+		e.matched = true
+	}
+}
+
+// prove makes useful the remote endpoints matched with a local one and
+// known for DiscoveryTimeout: an attacker's endpoint must take part in
+// discovery that long, from one of its few admissions, to keep a place.
+func (p *Participant) prove(now time.Time) {
+	for g, e := range p.endpoints {
+		if e.matched && !e.proven && now.Sub(e.since) >= p.cfg.DiscoveryTimeout {
+			p.useful(g)
+		}
+	}
+}
+
 // expire drops the participants whose (capped) lease ended, and those
 // that took no part in endpoint discovery within DiscoveryTimeout.
 func (p *Participant) expire(now time.Time) {
+	p.prove(now)
 	for prefix, r := range p.remotes {
 		switch {
 		case now.Sub(r.lastSeen) > r.lease:
@@ -292,9 +312,9 @@ func (p *Participant) dropParticipant(prefix GuidPrefix) {
 
 // leaveEndpoint gives a remote endpoint's place back.
 func (p *Participant) leaveEndpoint(g GUID) {
-	if t := p.endpointTicket[g]; t != nil {
-		t.Leave()
-		delete(p.endpointTicket, g)
+	if e := p.endpoints[g]; e != nil {
+		e.ticket.Leave()
+		delete(p.endpoints, g)
 	}
 }
 
@@ -314,21 +334,24 @@ func (p *Participant) admitEndpoint(g GUID, writer bool) bool {
 	t.OnEvict(func() {
 		// Called from endpointPlaces.Admit, with p.mu held.
 		p.stats.evicted.Add(1)
-		delete(p.endpointTicket, g)
+		delete(p.endpoints, g)
 		p.dropEndpoint(g, writer)
 	})
-	p.endpointTicket[g] = t
+	p.endpoints[g] = &endpointPlace{ticket: t, since: p.now}
 	return true
 }
 
 // useful notes that a remote endpoint g did what only a real peer does:
 // a reader acknowledged a local writer's samples, a writer sent samples
-// to a local reader. It and its participant are useful, which no
-// newcomer evicts (an endpoint that merely matched, or a participant
-// that only took part in discovery, costs an attacker nothing).
+// to a local reader, or it has been matched with a local endpoint for
+// DiscoveryTimeout (a best-effort reader never acknowledges; prove). It
+// and its participant are useful, which no newcomer evicts (an endpoint
+// that has just matched, or a participant that only took part in
+// discovery, costs an attacker nothing).
 func (p *Participant) useful(g GUID) {
-	if t := p.endpointTicket[g]; t != nil {
-		t.Touch(true)
+	if e := p.endpoints[g]; e != nil {
+		e.ticket.Touch(true)
+		e.proven = true
 	}
 	if r := p.remotes[g.Prefix]; r != nil && r.ticket != nil {
 		r.ticket.Touch(true)
@@ -411,6 +434,7 @@ func (p *Participant) endpointAddrs(e *EndpointData) []netip.AddrPort {
 func (p *Participant) tryMatch(w *Writer, g GUID, e *EndpointData) {
 	if a := p.matchable(w.topic, w.typ, w.qos, e.QoS, e); a != nil {
 		w.matchReader(g, a, e.QoS)
+		p.matched(g)
 	}
 }
 
@@ -418,6 +442,7 @@ func (p *Participant) tryMatch(w *Writer, g GUID, e *EndpointData) {
 func (p *Participant) tryMatchReader(r *Reader, g GUID, e *EndpointData) {
 	if a := p.matchable(r.topic, r.typ, e.QoS, r.qos, e); a != nil {
 		r.matchWriter(g, a, e.QoS)
+		p.matched(g)
 	}
 }
 

@@ -55,6 +55,14 @@ type remoteParticipant struct {
 	ticket   *admit.Ticket
 }
 
+// endpointPlace is a remote endpoint's place (admitEndpoint).
+type endpointPlace struct {
+	ticket  *admit.Ticket
+	since   time.Time // admitted
+	matched bool      // matched with a local endpoint
+	proven  bool      // useful: never evicted
+}
+
 // delivery is a user reader's sample, handed over after p.mu is released.
 type delivery struct {
 	f func(Sample)
@@ -100,7 +108,7 @@ type Participant struct {
 	// endpointPlaces their endpoints (by their participant's address).
 	places         *admit.Gate
 	endpointPlaces *admit.Gate
-	endpointTicket map[GUID]*admit.Ticket
+	endpoints      map[GUID]*endpointPlace
 	admitRate      map[netip.Addr]*ratelimit.Limiter
 
 	stats stats
@@ -144,9 +152,9 @@ func newParticipant(cfg Config) (*Participant, error) {
 		changed: make(chan struct{}), cancel: func() {},
 		egress:         newBucket(float64(cfg.EgressLimit), egressBurst(cfg.EgressLimit)),
 		repairs:        newBucket(float64(cfg.RepairLimit), float64(cfg.RepairLimit)),
-		places:         admit.New(admit.Limits{PerAddr: cfg.MaxParticipantsPerAddr, Total: cfg.MaxParticipants}),
-		endpointPlaces: admit.New(admit.Limits{PerAddr: cfg.MaxEndpointsPerAddr, Total: cfg.MaxEndpoints}),
-		endpointTicket: map[GUID]*admit.Ticket{}, admitRate: map[netip.Addr]*ratelimit.Limiter{},
+		places:         admit.New(admit.Limits{PerAddr: cfg.MaxParticipantsPerAddr, Total: cfg.MaxParticipants, Forgeable: true}),
+		endpointPlaces: admit.New(admit.Limits{PerAddr: cfg.MaxEndpointsPerAddr, Total: cfg.MaxEndpoints, Forgeable: true}),
+		endpoints:      map[GUID]*endpointPlace{}, admitRate: map[netip.Addr]*ratelimit.Limiter{},
 	}
 	if _, err := rand.Read(p.guid.Prefix[:]); err != nil {
 		return nil, err
