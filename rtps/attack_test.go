@@ -351,9 +351,10 @@ func TestAckNackStorm(t *testing.T) {
 		t.Fatalf("%d bytes in 5 s over a budget of %d/s", sent, egress)
 	}
 	// its repairs: a quarter of RepairLimit a second, at most a burst
-	// more, plus the new samples (500 of them)
-	if got, limit := tg.data[storm.prefix]*1100, 5*repairs/4+repairs/4+500*1100; got > limit {
-		t.Fatalf("the storm got %d bytes of samples, want at most %d", got, limit)
+	// more, each of them more than the sample's 1000 bytes; plus the new
+	// samples (500 of them)
+	if got, limit := tg.data[storm.prefix], 500+(5*repairs/4+repairs/4)/1000; got > limit {
+		t.Fatalf("the storm got %d samples, want at most %d", got, limit)
 	}
 	if tg.data[r.prefix] != 500 {
 		t.Fatalf("%d samples of 500 to the real reader", tg.data[r.prefix])
@@ -627,5 +628,60 @@ func TestRefusedHeartbeatsNotCounted(t *testing.T) {
 	}
 	if s := tg.p.Stats(); s.DeafReaders != 0 || s.SendDropped < 40 {
 		t.Fatalf("40 heartbeat periods, every heartbeat refused: stats %+v", s)
+	}
+}
+
+// TestRepairShareKeptWhenRefused: a reader's repair share is not spent
+// on repairs the participant's repair budget, or the egress budget,
+// refused: once they have room, the reader's whole share is there.
+func TestRepairShareKeptWhenRefused(t *testing.T) {
+	tg := newTarget(t, Config{RepairLimit: 4000}, reliable10)
+	now := time.Unix(1000, 0)
+	real := newPeer(2, "10.0.0.2:7410")
+	tg.join(now, real, 1, reliable10)
+	p := tg.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := tg.w.readers[GUID{real.prefix, EntityID(1<<8 | 0x04)}]
+	to := r.addrs
+	p.repairs = newBucket(1, 1) // refuses everything
+	for range 4 {
+		if p.admitSend(400, to, repair, r) {
+			t.Fatal("a repair over the participant's repair budget went out")
+		}
+	}
+	p.repairs = newBucket(1e9, 1e9)
+	p.egress = newBucket(1, 1)
+	for range 4 {
+		if p.admitSend(400, to, repair, r) {
+			t.Fatal("a repair over the egress budget went out")
+		}
+	}
+	p.egress = newBucket(1e9, 1e9)
+	if !p.admitSend(900, to, repair, r) { // the reader's share: 1000 bytes
+		t.Fatalf("the reader's repair share was spent on refused repairs: %+v", r.repair)
+	}
+}
+
+// TestAdmitRateNotReset: an address that used its burst of admissions
+// stays limited while newcomers from more addresses than the rate table
+// holds come and go: the table forgets the least recently used address,
+// not every one.
+func TestAdmitRateNotReset(t *testing.T) {
+	tg := newTarget(t, Config{MaxParticipants: 4}, reliable10) // 2 an address, a table of 16 addresses
+	now := time.Unix(1000, 0)
+	main := netip.MustParseAddrPort("10.0.0.66:7410")
+	admitted := 0
+	for i := 0; i < 60; i++ {
+		f := newPeer(10_000+i, fmt.Sprintf("10.4.0.%d:7410", i+1))
+		tg.handle(now, f, f.spdp(0))
+		m := newPeer(20_000+i, main.String())
+		tg.handle(now, m, m.spdp(0))
+		if tg.known(m) {
+			admitted++
+		}
+	}
+	if admitted != 2 {
+		t.Fatalf("%d newcomers from one address admitted at one instant, want its burst of 2", admitted)
 	}
 }

@@ -203,11 +203,13 @@ func (p *Participant) admitParticipant(r *remoteParticipant) bool {
 	lim := p.admitRate[r.from]
 	if lim == nil {
 		if len(p.admitRate) >= 4*p.cfg.MaxParticipants {
-			clear(p.admitRate) // bounded; what it forgets is the rate of addresses long gone, or spoofed ones
+			p.forgetRate()
 		}
-		lim = &ratelimit.Limiter{Rate: p.cfg.AdmitRate, Burst: float64(p.cfg.MaxParticipantsPerAddr)}
+		lim = &admitLimiter{Limiter: ratelimit.Limiter{Rate: p.cfg.AdmitRate, Burst: float64(p.cfg.MaxParticipantsPerAddr)}}
 		p.admitRate[r.from] = lim
 	}
+	p.admitUses++
+	lim.used = p.admitUses
 	if ok, _ := lim.Allow(time.Duration(p.now.UnixNano())); !ok {
 		p.stats.ignored.Add(1)
 		return false
@@ -226,6 +228,27 @@ func (p *Participant) admitParticipant(r *remoteParticipant) bool {
 	})
 	r.ticket = t
 	return true
+}
+
+// admitLimiter is the admission rate of one address (admitParticipant).
+type admitLimiter struct {
+	ratelimit.Limiter
+	used uint64 // the order of its latest announcement of a newcomer (Participant.admitUses)
+}
+
+// forgetRate makes room in the bounded admitRate: it forgets the
+// address whose newcomers were announced longest ago (the likeliest to
+// have its whole burst back), never all of them, so that cycling through
+// spoofed addresses does not give an address in use its burst again.
+func (p *Participant) forgetRate() {
+	var oldest netip.Addr
+	var at uint64
+	for a, l := range p.admitRate {
+		if !oldest.IsValid() || l.used < at {
+			oldest, at = a, l.used
+		}
+	}
+	delete(p.admitRate, oldest)
 }
 
 // sawSEDP notes that a participant takes part in endpoint discovery: a

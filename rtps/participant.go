@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/internal/admit"
-	"github.com/frcd/frcd/internal/ratelimit"
 )
 
 // Stats counts what the participant sent, refused or dropped.
@@ -109,7 +108,8 @@ type Participant struct {
 	places         *admit.Gate
 	endpointPlaces *admit.Gate
 	endpoints      map[GUID]*endpointPlace
-	admitRate      map[netip.Addr]*ratelimit.Limiter
+	admitRate      map[netip.Addr]*admitLimiter
+	admitUses      uint64
 
 	stats stats
 	// dropSend, when set (by tests), drops the datagrams it returns true for.
@@ -154,7 +154,7 @@ func newParticipant(cfg Config) (*Participant, error) {
 		repairs:        newBucket(float64(cfg.RepairLimit), float64(cfg.RepairLimit)),
 		places:         admit.New(admit.Limits{PerAddr: cfg.MaxParticipantsPerAddr, Total: cfg.MaxParticipants, Forgeable: true}),
 		endpointPlaces: admit.New(admit.Limits{PerAddr: cfg.MaxEndpointsPerAddr, Total: cfg.MaxEndpoints, Forgeable: true}),
-		endpoints:      map[GUID]*endpointPlace{}, admitRate: map[netip.Addr]*ratelimit.Limiter{},
+		endpoints:      map[GUID]*endpointPlace{}, admitRate: map[netip.Addr]*admitLimiter{},
 	}
 	if _, err := rand.Read(p.guid.Prefix[:]); err != nil {
 		return nil, err
