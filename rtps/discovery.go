@@ -197,8 +197,8 @@ func (p *Participant) forgedSEDP(prefix GuidPrefix, entity EntityID, from netip.
 // address and MaxParticipants in all, a newcomer over a bound taking the
 // place of an unproven one (useful): of its own address, else the newest
 // (admit.Gate with Forgeable limits: a spoofer's many addresses cost
-// the peers known longest nothing), refused when there is none. It says whether r was admitted; a refusal
-// is counted.
+// the peers known longest nothing), refused when there is none. It says
+// whether r was admitted; a refusal is counted.
 func (p *Participant) admitParticipant(r *remoteParticipant) bool {
 	lim := p.admitRate[r.from]
 	if lim == nil {
