@@ -351,9 +351,10 @@ func TestAckNackStorm(t *testing.T) {
 		t.Fatalf("%d bytes in 5 s over a budget of %d/s", sent, egress)
 	}
 	// its repairs: a quarter of RepairLimit a second, at most a burst
-	// more, plus the new samples (500 of them)
-	if got, limit := tg.data[storm.prefix]*1100, 5*repairs/4+repairs/4+500*1100; got > limit {
-		t.Fatalf("the storm got %d bytes of samples, want at most %d", got, limit)
+	// more, each of them more than the sample's 1000 bytes; plus the new
+	// samples (500 of them)
+	if got, limit := tg.data[storm.prefix], 500+(5*repairs/4+repairs/4)/1000; got > limit {
+		t.Fatalf("the storm got %d samples, want at most %d", got, limit)
 	}
 	if tg.data[r.prefix] != 500 {
 		t.Fatalf("%d samples of 500 to the real reader", tg.data[r.prefix])
@@ -386,5 +387,301 @@ func TestNackFragStorm(t *testing.T) {
 	t.Logf("5 s of NACK_FRAG storm: %d bytes in, %d fragments (~%d bytes) sent again", in, got, got*(FragmentSize+100))
 	if limit := (5*repairs/4 + repairs/4) / FragmentSize; got > limit || got == 0 {
 		t.Fatalf("%d fragments sent again, want 1 to %d", got, limit)
+	}
+}
+
+// TestSEDPOnlyFromItsAddress: an SEDP dispose of a peer's reader, its
+// GUID prefix in the header, from another address is dropped before the
+// reliable SEDP reader takes its sequence number (and counted): the
+// reader stays matched, and the peer's own next announcement (the same
+// sequence number) is still taken.
+func TestSEDPOnlyFromItsAddress(t *testing.T) {
+	tg := newTarget(t, Config{}, reliable10)
+	now := time.Unix(1000, 0)
+	real := newPeer(1, "10.0.0.2:7410")
+	tg.join(now, real, 1, reliable10)
+	tg.ack(now, real)
+	spoofer := &peer{prefix: real.prefix, from: netip.MustParseAddrPort("10.0.0.66:7410"), sn: map[EntityID]SequenceNumber{EntitySEDPSubWriter: 1}}
+	gone := uint32(StatusDisposed | StatusUnregistered)
+	b := spoofer.msg(func(m *Builder) {
+		m.Data(&Data{Reader: EntitySEDPSubReader, Writer: EntitySEDPSubWriter, SN: 2,
+			InlineQoS: KeyHashList(GUID{real.prefix, EntityID(1<<8 | 0x04)}, gone)})
+	})
+	tg.handle(now, spoofer, b)
+	if tg.w.Matched() != 1 || tg.p.Stats().SpoofedLeaves != 1 {
+		t.Fatalf("SEDP dispose from 10.0.0.66: matched %d, stats %+v", tg.w.Matched(), tg.p.Stats())
+	}
+	tg.handle(now, real, real.reader(2, reliable10)) // SN 2, from the peer
+	if tg.w.Matched() != 2 {
+		t.Fatalf("the peer's own announcement after the forged one: matched %d, want 2", tg.w.Matched())
+	}
+}
+
+// TestForgedAnnouncementGainsNoAddress: an SPDP announcement with a
+// known participant's prefix from another address neither makes that
+// address one of the participant's (its leave from there is ignored)
+// nor keeps the participant's lease alive.
+func TestForgedAnnouncementGainsNoAddress(t *testing.T) {
+	tg := newTarget(t, Config{}, reliable10)
+	now := time.Unix(1000, 0)
+	real := newPeer(1, "10.0.0.2:7410")
+	tg.handle(now, real, real.spdp(10*time.Second))
+	tg.handle(now, real, real.reader(1, reliable10))
+	tg.ack(now, real)
+	spoofer := &peer{prefix: real.prefix, from: netip.MustParseAddrPort("10.0.0.66:7410"), sn: map[EntityID]SequenceNumber{}}
+	tg.handle(now, spoofer, spoofer.spdp(0))
+	tg.handle(now, spoofer, spoofer.leave(real.prefix))
+	if !tg.known(real) || tg.w.Matched() != 1 || tg.p.Stats().SpoofedLeaves != 2 {
+		t.Fatalf("forged SPDP then leave from 10.0.0.66: peer known %v, matched %d, stats %+v", tg.known(real), tg.w.Matched(), tg.p.Stats())
+	}
+	// The real peer falls silent; the forged announcements go on.
+	for range 11 {
+		now = now.Add(time.Second)
+		tg.handle(now, spoofer, spoofer.spdp(0))
+		tg.p.tick(now)
+	}
+	if tg.known(real) {
+		t.Fatal("forged announcements kept a silent peer's 10 s lease alive for 11 s")
+	}
+}
+
+// readerOn announces a reader of topic (entity n) on SEDP.
+func (f *peer) readerOn(n int, topic string, q QoS) []byte {
+	f.sn[EntitySEDPSubWriter]++
+	e := EndpointData{GUID: GUID{f.prefix, EntityID(n<<8 | 0x04)}, Topic: topic, Type: "T", QoS: q}
+	return f.msg(func(m *Builder) {
+		m.Data(&Data{Reader: EntitySEDPSubReader, Writer: EntitySEDPSubWriter, SN: f.sn[EntitySEDPSubWriter], Payload: e.Marshal(nil)})
+	})
+}
+
+var bestEffort1 = QoS{Reliability: BestEffort, History: KeepLast, Depth: 1}
+
+// TestMatchedBestEffortPeerKept: a matched best-effort subscriber (it
+// never acknowledges, so it never proves itself) stays while 200 fake
+// participants from 200 addresses take part in SEDP: at the total bound
+// a newcomer takes the newest unproven place, not the oldest.
+func TestMatchedBestEffortPeerKept(t *testing.T) {
+	tg := newTarget(t, Config{}, reliable10)
+	now := time.Unix(1000, 0)
+	real := newPeer(1, "10.0.0.2:7410")
+	tg.join(now, real, 1, bestEffort1)
+	if tg.w.Matched() != 1 {
+		t.Fatalf("matched %d", tg.w.Matched())
+	}
+	for i := 0; i < 200; i++ {
+		now = now.Add(10 * time.Millisecond)
+		f := newPeer(1000+i, netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 2, byte(i >> 8), byte(i)}), 7410).String())
+		tg.join(now, f, 1, bestEffort1)
+		tg.w.Write([]byte("x"))
+	}
+	if s := tg.p.Stats(); !tg.known(real) || s.Participants != 64 || s.Evicted == 0 {
+		t.Fatalf("the matched best-effort subscriber known %v; stats %+v", tg.known(real), s)
+	}
+}
+
+// TestBusiestAddressEndpointsKept: a real host with 60 endpoints (one a
+// matched best-effort subscriber) and 20 fake participants from 20
+// addresses with 55 endpoints each: at the total bound each newcomer
+// takes a place of its own address, never the real host's (SEDP is
+// reliable: an endpoint evicted would not be announced again).
+func TestBusiestAddressEndpointsKept(t *testing.T) {
+	tg := newTarget(t, Config{}, reliable10)
+	now := time.Unix(1000, 0)
+	real := newPeer(1, "10.0.0.2:7410")
+	tg.handle(now, real, real.spdp(0))
+	tg.handle(now, real, real.readerOn(1, "rt/t", bestEffort1))
+	for i := 2; i <= 60; i++ {
+		tg.handle(now, real, real.readerOn(i, "rt/other", reliable10))
+	}
+	for k := 0; k < 20; k++ {
+		now = now.Add(100 * time.Millisecond)
+		f := newPeer(1000+k, netip.AddrPortFrom(netip.AddrFrom4([4]byte{10, 3, 0, byte(k + 1)}), 7410).String())
+		tg.handle(now, f, f.spdp(0))
+		for i := 1; i <= 55; i++ {
+			tg.handle(now, f, f.readerOn(i, "rt/x", reliable10))
+		}
+	}
+	if s := tg.p.Stats(); tg.w.Matched() != 1 || s.RemoteEndpoints != 1024 {
+		t.Fatalf("the real best-effort subscriber: matched %d, stats %+v", tg.w.Matched(), s)
+	}
+	if n := tg.endpointsOf(real.prefix); n != 60 {
+		t.Fatalf("the real host kept %d of its 60 endpoints", n)
+	}
+}
+
+// TestMatchedEndpointProvenInTime: a matched endpoint known for
+// DiscoveryTimeout is kept like one that acknowledged: more endpoints
+// from its own address (another participant there) take the places of
+// the unmatched ones.
+func TestMatchedEndpointProvenInTime(t *testing.T) {
+	tg := newTarget(t, Config{MaxEndpointsPerAddr: 8}, reliable10)
+	now := time.Unix(1000, 0)
+	real := newPeer(1, "10.0.0.2:7410")
+	tg.join(now, real, 1, bestEffort1)
+	for i := 2; i <= 8; i++ {
+		tg.handle(now, real, real.readerOn(i, "rt/other", reliable10))
+	}
+	now = now.Add(21 * time.Second)
+	tg.handle(now, real, real.spdp(0))
+	tg.p.tick(now)
+	other := newPeer(2, "10.0.0.2:7411")
+	tg.handle(now, other, other.spdp(0))
+	for i := 1; i <= 16; i++ {
+		tg.handle(now, other, other.readerOn(i, "rt/x", reliable10))
+	}
+	if tg.w.Matched() != 1 || !tg.known(real) {
+		t.Fatalf("the matched subscriber known 21 s was evicted: matched %d, stats %+v", tg.w.Matched(), tg.p.Stats())
+	}
+}
+
+// endpointsOf counts the remote endpoints of participant prefix.
+func (tg *target) endpointsOf(prefix GuidPrefix) int {
+	tg.p.mu.Lock()
+	defer tg.p.mu.Unlock()
+	n := 0
+	for g := range tg.p.remoteReaders {
+		if g.Prefix == prefix {
+			n++
+		}
+	}
+	for g := range tg.p.remoteWriters {
+		if g.Prefix == prefix {
+			n++
+		}
+	}
+	return n
+}
+
+// TestDeafReaderBackAfterDropout: a real reader (it answers the
+// heartbeats it gets) whose link drops for 2.5 s, as an FRC radio
+// reconnecting, goes deaf, and gets samples again within a probe period
+// (1 s) of its link coming back; the peer's SEDP reader, which has
+// acknowledged before but not everything, never goes deaf.
+func TestDeafReaderBackAfterDropout(t *testing.T) {
+	tg := newTarget(t, Config{}, reliable10)
+	now := time.Unix(1000, 0)
+	r := newPeer(2, "10.0.0.2:7410")
+	tg.join(now, r, 1, reliable10)
+	sedpAck := r.msg(func(m *Builder) { // everything but the last publication; every subscription
+		m.AckNack(&AckNack{Reader: EntitySEDPPubReader, Writer: EntitySEDPPubWriter, State: SeqSet{Base: tg.p.sedpPub.seq}, Count: 1})
+		m.AckNack(&AckNack{Reader: EntitySEDPSubReader, Writer: EntitySEDPSubWriter, State: SeqSet{Base: tg.p.sedpSub.seq + 1}, Count: 1})
+	})
+	tg.handle(now, r, sedpAck)
+	hbs := 0
+	inner := tg.p.dropSend
+	tg.p.dropSend = func(b []byte) bool {
+		var dst GuidPrefix
+		_ = Parse(b, func(_ Header, s Submessage) error {
+			switch s.ID {
+			case SubInfoDst:
+				dst, _ = DecodeInfoDst(s)
+			case SubHeartbeat:
+				if hb, err := DecodeHeartbeat(s); err == nil && dst == r.prefix && hb.Writer == tg.w.guid.Entity {
+					hbs++
+				}
+			}
+			return nil
+		})
+		return inner(b)
+	}
+	first, deafAt := -1, -1
+	for ms := 0; ms < 8_000; ms += 10 {
+		at := now.Add(time.Duration(ms) * time.Millisecond)
+		before := tg.data[r.prefix]
+		tg.w.Write(payload(ms, 100))
+		if ms%100 == 0 {
+			tg.p.tick(at)
+		}
+		if down := ms >= 1000 && ms < 3500; !down && hbs > 0 {
+			tg.ack(at, r) // it answers the heartbeats it gets
+		}
+		hbs = 0
+		if deafAt < 0 && tg.p.Stats().DeafReaders > 0 {
+			deafAt = ms
+		}
+		if ms >= 3500 && first < 0 && tg.data[r.prefix] > before {
+			first = ms
+		}
+	}
+	t.Logf("deaf at %d ms, link back at 3500 ms, first sample at %d ms", deafAt, first)
+	if deafAt < 0 || first < 0 || first > 3500+1000+100 {
+		t.Fatalf("deaf at %d ms; first sample after the link came back at %d ms, want by 4600 ms", deafAt, first)
+	}
+	if d := tg.p.Stats().DeafReaders; d != 1 {
+		t.Fatalf("%d readers deaf, want 1 (the user reader, not the SEDP reader)", d)
+	}
+}
+
+// TestRefusedHeartbeatsNotCounted: heartbeats the send budget refuses
+// are not the reader's silence: it does not go deaf.
+func TestRefusedHeartbeatsNotCounted(t *testing.T) {
+	tg := newTarget(t, Config{}, reliable10)
+	now := time.Unix(1000, 0)
+	r := newPeer(2, "10.0.0.2:7410")
+	tg.join(now, r, 1, reliable10)
+	tg.w.Write(payload(0, 100))
+	tg.p.mu.Lock()
+	tg.p.egress = newBucket(1, 1) // nothing fits
+	tg.p.mu.Unlock()
+	for i := range 40 {
+		tg.p.tick(now.Add(time.Duration(i) * 100 * time.Millisecond))
+	}
+	if s := tg.p.Stats(); s.DeafReaders != 0 || s.SendDropped < 40 {
+		t.Fatalf("40 heartbeat periods, every heartbeat refused: stats %+v", s)
+	}
+}
+
+// TestRepairShareKeptWhenRefused: a reader's repair share is not spent
+// on repairs the participant's repair budget, or the egress budget,
+// refused: once they have room, the reader's whole share is there.
+func TestRepairShareKeptWhenRefused(t *testing.T) {
+	tg := newTarget(t, Config{RepairLimit: 4000}, reliable10)
+	now := time.Unix(1000, 0)
+	real := newPeer(2, "10.0.0.2:7410")
+	tg.join(now, real, 1, reliable10)
+	p := tg.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := tg.w.readers[GUID{real.prefix, EntityID(1<<8 | 0x04)}]
+	to := r.addrs
+	p.repairs = newBucket(1, 1) // refuses everything
+	for range 4 {
+		if p.admitSend(400, to, repair, r) {
+			t.Fatal("a repair over the participant's repair budget went out")
+		}
+	}
+	p.repairs = newBucket(1e9, 1e9)
+	p.egress = newBucket(1, 1)
+	for range 4 {
+		if p.admitSend(400, to, repair, r) {
+			t.Fatal("a repair over the egress budget went out")
+		}
+	}
+	p.egress = newBucket(1e9, 1e9)
+	if !p.admitSend(900, to, repair, r) { // the reader's share: 1000 bytes
+		t.Fatalf("the reader's repair share was spent on refused repairs: %+v", r.repair)
+	}
+}
+
+// TestAdmitRateNotReset: an address that used its burst of admissions
+// stays limited while newcomers from more addresses than the rate table
+// holds come and go: the table forgets the least recently used address,
+// not every one.
+func TestAdmitRateNotReset(t *testing.T) {
+	tg := newTarget(t, Config{MaxParticipants: 4}, reliable10) // 2 an address, a table of 16 addresses
+	now := time.Unix(1000, 0)
+	main := netip.MustParseAddrPort("10.0.0.66:7410")
+	admitted := 0
+	for i := 0; i < 60; i++ {
+		f := newPeer(10_000+i, fmt.Sprintf("10.4.0.%d:7410", i+1))
+		tg.handle(now, f, f.spdp(0))
+		m := newPeer(20_000+i, main.String())
+		tg.handle(now, m, m.spdp(0))
+		if tg.known(m) {
+			admitted++
+		}
+	}
+	if admitted != 2 {
+		t.Fatalf("%d newcomers from one address admitted at one instant, want its burst of 2", admitted)
 	}
 }

@@ -41,6 +41,13 @@ func (b *bucket) take(now time.Time, n, keep float64) bool {
 	return true
 }
 
+// give gives back n bytes taken for a datagram another budget refused.
+func (b *bucket) give(n float64) {
+	if b.rate > 0 {
+		b.tokens = min(b.burst, b.tokens+n)
+	}
+}
+
 // sendClass says what a datagram is for, and so which budget it draws on.
 type sendClass int
 
@@ -62,7 +69,9 @@ const (
 func egressBurst(limit int) float64 { return max(float64(limit)/10, 64<<10) }
 
 // admitSend says whether a datagram of n bytes to each of to may go out
-// now, taking it from the budgets; a refusal is counted.
+// now, taking it from the budgets; a refusal is counted, and what the
+// other budgets gave for it is given back (a reader's repair share is
+// not spent on a repair the participant's budget refused).
 func (p *Participant) admitSend(n int, to []netip.AddrPort, class sendClass, r *readerProxy) bool {
 	size := float64(n * len(to))
 	keep := 0.0
@@ -70,12 +79,21 @@ func (p *Participant) admitSend(n int, to []netip.AddrPort, class sendClass, r *
 		keep = p.egress.burst / 2
 	}
 	if class == repair {
-		if !r.repair.take(p.now, size, 0) || !p.repairs.take(p.now, size, 0) {
+		if !r.repair.take(p.now, size, 0) {
+			p.stats.repairsDropped.Add(1)
+			return false
+		}
+		if !p.repairs.take(p.now, size, 0) {
+			r.repair.give(size)
 			p.stats.repairsDropped.Add(1)
 			return false
 		}
 	}
 	if !p.egress.take(p.now, size, keep) {
+		if class == repair {
+			r.repair.give(size)
+			p.repairs.give(size)
+		}
 		p.stats.sendDropped.Add(1)
 		return false
 	}

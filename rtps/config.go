@@ -48,14 +48,18 @@ type Config struct {
 	// Name is announced as the participant's entity name. (optional)
 	Name string
 	// MaxParticipants bounds the remote participants kept. A newcomer
-	// over it takes the place of the least useful one (none of its
-	// endpoints ever matched ours; from the address holding the most;
-	// the longest idle), and is ignored (and counted) only when every
-	// one is useful. (optional) defaults to 64.
+	// over it takes the place of one not yet proven (none of its
+	// endpoints acknowledged our samples, sent samples to our readers,
+	// or has been matched with ours for DiscoveryTimeout): the idlest of
+	// its own address, else the newest of all (source addresses are
+	// forgeable: a newcomer never costs the participants known longest
+	// their places). It is ignored (and counted) when there is none.
+	// (optional) defaults to 64.
 	MaxParticipants int
 	// MaxParticipantsPerAddr bounds the remote participants announced
-	// from one IP address, with the same eviction. (optional) defaults to
-	// half of MaxParticipants.
+	// from one IP address: a newcomer over it takes the place of the
+	// idlest unproven one of that address. (optional) defaults to half
+	// of MaxParticipants.
 	MaxParticipantsPerAddr int
 	// AdmitRate bounds the new participants admitted from one IP address:
 	// MaxParticipantsPerAddr at once, then AdmitRate a second; more are
@@ -74,12 +78,14 @@ type Config struct {
 	// after its first announcement; its next announcement admits it
 	// again. (optional) defaults to 20 s.
 	DiscoveryTimeout time.Duration
-	// MaxEndpoints bounds the remote endpoints kept. (optional) defaults
-	// to 1024.
+	// MaxEndpoints bounds the remote endpoints kept, with the eviction
+	// of MaxEndpointsPerAddr. (optional) defaults to 1024.
 	MaxEndpoints int
 	// MaxEndpointsPerAddr bounds the remote endpoints of the participants
 	// of one IP address; a newcomer over a bound takes the place of an
-	// endpoint never matched. (optional) defaults to half of MaxEndpoints.
+	// endpoint not yet proven, as MaxParticipants says (an endpoint
+	// matched with ours for DiscoveryTimeout is proven). (optional)
+	// defaults to half of MaxEndpoints.
 	MaxEndpointsPerAddr int
 	// EgressLimit bounds what the participant sends, in bytes a second
 	// (a burst of a tenth of a second at once): a datagram over it is not
@@ -94,10 +100,13 @@ type Config struct {
 	// all; each reader gets at most a quarter of it. A second's worth at
 	// once. (optional) defaults to 1 MiB/s.
 	RepairLimit int
-	// MaxUnanswered is the number of heartbeats a reliable reader may
-	// leave unanswered (no ACKNACK): then it gets no more samples and a
-	// heartbeat only every 50 heartbeat periods, until an ACKNACK comes
-	// from it. (optional) defaults to 20 (2 s at the default period).
+	// MaxUnanswered is the number of heartbeats (sent, not refused by
+	// EgressLimit) a reliable reader may leave unanswered (no ACKNACK):
+	// then it gets no more samples, until an ACKNACK comes from it, and
+	// a heartbeat every 10 heartbeat periods (earned traffic) if it
+	// acknowledged before, else every 50. A peer's SEDP reader that
+	// acknowledged before never stops. (optional) defaults to 20 (2 s at
+	// the default period).
 	MaxUnanswered int
 	// MaxSampleSize bounds a fragmented sample. (optional) defaults to 1 MiB.
 	MaxSampleSize int

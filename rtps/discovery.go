@@ -72,8 +72,7 @@ func (p *Participant) onSPDP(now time.Time, src GuidPrefix, from netip.AddrPort,
 		k, ok := d.InlineQoS.KeyHash()
 		if r := p.remotes[k.Prefix]; ok && r != nil && k.Prefix == src && d.InlineQoS.StatusInfo() != 0 {
 			if !p.sentBy(r, from.Addr()) {
-				p.stats.spoofed.Add(1)
-				p.cfg.Logf("rtps: leave of participant %v from %v, not one of its addresses %v: ignored", k.Prefix, from, r.ips)
+				p.spoofed("leave", k.Prefix, from, r)
 				return
 			}
 			p.dropParticipant(k.Prefix)
@@ -93,10 +92,15 @@ func (p *Participant) onSPDP(now time.Time, src GuidPrefix, from netip.AddrPort,
 		return
 	}
 	if r, ok := p.remotes[pd.GUID.Prefix]; ok {
-		r.lastSeen = now
-		if ip := from.Addr(); !slices.Contains(r.ips, ip) && len(r.ips) < maxParticipantAddrs {
-			r.ips = append(r.ips, ip)
+		// Its addresses were fixed at its admission: an announcement from
+		// another (any host may write its prefix) neither adds one nor
+		// keeps its lease.
+		if !p.sentBy(r, from.Addr()) {
+			p.spoofed("announcement", pd.GUID.Prefix, from, r)
+			return
 		}
+		r.lastSeen = now
+		r.ticket.Touch(false)
 		return
 	}
 	r := &remoteParticipant{data: pd, lastSeen: now, meta: addrs(pd.MetaUnicast), user: addrs(pd.DefaultUnicast),
@@ -159,22 +163,53 @@ func (p *Participant) sentBy(r *remoteParticipant, ip netip.Addr) bool {
 	return ip.IsLoopback() && (slices.Contains(r.ips, p.cfg.Addr) || slices.ContainsFunc(r.ips, netip.Addr.IsLoopback))
 }
 
+// spoofed counts a message of a known participant (its GUID prefix in
+// the header) from an address not its own, which is ignored; the first
+// and then every power of two are logged.
+func (p *Participant) spoofed(what string, prefix GuidPrefix, from netip.AddrPort, r *remoteParticipant) {
+	if n := p.stats.spoofed.Add(1); n&(n-1) == 0 {
+		p.cfg.Logf("rtps: %s of participant %v from %v, not one of its addresses %v: ignored (%d so far)", what, prefix, from, r.ips, n)
+	}
+}
+
+// forgedSEDP says whether a message to or from one of a known
+// participant's SEDP endpoints (entity) came from an address not its
+// own: it is counted and dropped before a reliable SEDP reader or writer
+// takes its sequence numbers, so no other host can dispose of the
+// participant's endpoints, nor move its SEDP streams on.
+func (p *Participant) forgedSEDP(prefix GuidPrefix, entity EntityID, from netip.AddrPort) bool {
+	switch entity {
+	case EntitySEDPPubWriter, EntitySEDPSubWriter, EntitySEDPPubReader, EntitySEDPSubReader:
+	default:
+		return false
+	}
+	r := p.remotes[prefix]
+	if r == nil || p.sentBy(r, from.Addr()) {
+		return false
+	}
+	p.spoofed("SEDP message", prefix, from, r)
+	return true
+}
+
 // admitParticipant gives a new participant its place: at most AdmitRate
 // newcomers a second from one address (after a burst of
 // MaxParticipantsPerAddr), at most MaxParticipantsPerAddr from one
 // address and MaxParticipants in all, a newcomer over a bound taking the
-// place of the idlest never-matched one in its way (admit.Gate: from the
-// address holding the most). It says whether r was admitted; a refusal
-// is counted.
+// place of an unproven one (useful): of its own address, else the newest
+// (admit.Gate with Forgeable limits: a spoofer's many addresses cost
+// the peers known longest nothing), refused when there is none. It says
+// whether r was admitted; a refusal is counted.
 func (p *Participant) admitParticipant(r *remoteParticipant) bool {
 	lim := p.admitRate[r.from]
 	if lim == nil {
 		if len(p.admitRate) >= 4*p.cfg.MaxParticipants {
-			clear(p.admitRate) // bounded; what it forgets is the rate of addresses long gone, or spoofed ones
+			p.forgetRate()
 		}
-		lim = &ratelimit.Limiter{Rate: p.cfg.AdmitRate, Burst: float64(p.cfg.MaxParticipantsPerAddr)}
+		lim = &admitLimiter{Limiter: ratelimit.Limiter{Rate: p.cfg.AdmitRate, Burst: float64(p.cfg.MaxParticipantsPerAddr)}}
 		p.admitRate[r.from] = lim
 	}
+	p.admitUses++
+	lim.used = p.admitUses
 	if ok, _ := lim.Allow(time.Duration(p.now.UnixNano())); !ok {
 		p.stats.ignored.Add(1)
 		return false
@@ -195,6 +230,27 @@ func (p *Participant) admitParticipant(r *remoteParticipant) bool {
 	return true
 }
 
+// admitLimiter is the admission rate of one address (admitParticipant).
+type admitLimiter struct {
+	ratelimit.Limiter
+	used uint64 // the order of its latest announcement of a newcomer (Participant.admitUses)
+}
+
+// forgetRate makes room in the bounded admitRate: it forgets the
+// address whose newcomers were announced longest ago (the likeliest to
+// have its whole burst back), never all of them, so that cycling through
+// spoofed addresses does not give an address in use its burst again.
+func (p *Participant) forgetRate() {
+	var oldest netip.Addr
+	var at uint64
+	for a, l := range p.admitRate {
+		if !oldest.IsValid() || l.used < at {
+			oldest, at = a, l.used
+		}
+	}
+	delete(p.admitRate, oldest)
+}
+
 // sawSEDP notes that a participant takes part in endpoint discovery: a
 // message of one of its SEDP endpoints (entity) came.
 func (p *Participant) sawSEDP(prefix GuidPrefix, entity EntityID) {
@@ -207,9 +263,28 @@ func (p *Participant) sawSEDP(prefix GuidPrefix, entity EntityID) {
 	}
 }
 
+// matched notes that remote endpoint g matched a local one.
+func (p *Participant) matched(g GUID) {
+	if e := p.endpoints[g]; e != nil {
+		e.matched = true
+	}
+}
+
+// prove makes useful the remote endpoints matched with a local one and
+// known for DiscoveryTimeout: an attacker's endpoint must take part in
+// discovery that long, from one of its few admissions, to keep a place.
+func (p *Participant) prove(now time.Time) {
+	for g, e := range p.endpoints {
+		if e.matched && !e.proven && now.Sub(e.since) >= p.cfg.DiscoveryTimeout {
+			p.useful(g)
+		}
+	}
+}
+
 // expire drops the participants whose (capped) lease ended, and those
 // that took no part in endpoint discovery within DiscoveryTimeout.
 func (p *Participant) expire(now time.Time) {
+	p.prove(now)
 	for prefix, r := range p.remotes {
 		switch {
 		case now.Sub(r.lastSeen) > r.lease:
@@ -260,9 +335,9 @@ func (p *Participant) dropParticipant(prefix GuidPrefix) {
 
 // leaveEndpoint gives a remote endpoint's place back.
 func (p *Participant) leaveEndpoint(g GUID) {
-	if t := p.endpointTicket[g]; t != nil {
-		t.Leave()
-		delete(p.endpointTicket, g)
+	if e := p.endpoints[g]; e != nil {
+		e.ticket.Leave()
+		delete(p.endpoints, g)
 	}
 }
 
@@ -282,21 +357,24 @@ func (p *Participant) admitEndpoint(g GUID, writer bool) bool {
 	t.OnEvict(func() {
 		// Called from endpointPlaces.Admit, with p.mu held.
 		p.stats.evicted.Add(1)
-		delete(p.endpointTicket, g)
+		delete(p.endpoints, g)
 		p.dropEndpoint(g, writer)
 	})
-	p.endpointTicket[g] = t
+	p.endpoints[g] = &endpointPlace{ticket: t, since: p.now}
 	return true
 }
 
 // useful notes that a remote endpoint g did what only a real peer does:
 // a reader acknowledged a local writer's samples, a writer sent samples
-// to a local reader. It and its participant are useful, which no
-// newcomer evicts (an endpoint that merely matched, or a participant
-// that only took part in discovery, costs an attacker nothing).
+// to a local reader, or it has been matched with a local endpoint for
+// DiscoveryTimeout (a best-effort reader never acknowledges; prove). It
+// and its participant are useful, which no newcomer evicts (an endpoint
+// that has just matched, or a participant that only took part in
+// discovery, costs an attacker nothing).
 func (p *Participant) useful(g GUID) {
-	if t := p.endpointTicket[g]; t != nil {
-		t.Touch(true)
+	if e := p.endpoints[g]; e != nil {
+		e.ticket.Touch(true)
+		e.proven = true
 	}
 	if r := p.remotes[g.Prefix]; r != nil && r.ticket != nil {
 		r.ticket.Touch(true)
@@ -379,6 +457,7 @@ func (p *Participant) endpointAddrs(e *EndpointData) []netip.AddrPort {
 func (p *Participant) tryMatch(w *Writer, g GUID, e *EndpointData) {
 	if a := p.matchable(w.topic, w.typ, w.qos, e.QoS, e); a != nil {
 		w.matchReader(g, a, e.QoS)
+		p.matched(g)
 	}
 }
 
@@ -386,6 +465,7 @@ func (p *Participant) tryMatch(w *Writer, g GUID, e *EndpointData) {
 func (p *Participant) tryMatchReader(r *Reader, g GUID, e *EndpointData) {
 	if a := p.matchable(r.topic, r.typ, e.QoS, r.qos, e); a != nil {
 		r.matchWriter(g, a, e.QoS)
+		p.matched(g)
 	}
 }
 

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/internal/admit"
-	"github.com/frcd/frcd/internal/ratelimit"
 )
 
 // Stats counts what the participant sent, refused or dropped.
@@ -21,7 +20,7 @@ type Stats struct {
 	Dropped         uint64 // samples dropped (reader limits)
 	IgnoredPeers    uint64 // participants or endpoints over the limits (or the admission rate)
 	Evicted         uint64 // participants and endpoints that made room for newcomers, or never took part in endpoint discovery
-	SpoofedLeaves   uint64 // a participant's leave not from its address, ignored
+	SpoofedLeaves   uint64 // a participant's leave, announcement or SEDP message not from its addresses, ignored
 	DeafReaders     uint64 // reliable readers that stopped getting samples (heartbeats unanswered)
 	SentBytes       uint64 // bytes sent (each datagram once per address)
 	SentDatagrams   uint64
@@ -44,14 +43,23 @@ type remoteParticipant struct {
 	meta     []netip.AddrPort
 	user     []netip.AddrPort
 	// from: the address its first announcement came from, which its
-	// place is counted against; ips: the addresses it sends from (its
-	// announcements' sources, its locators), a leave is taken from.
+	// place is counted against; ips: the addresses it may send from,
+	// fixed at its admission (from and the locators it announced): its
+	// leave, lease refreshes and SEDP messages are taken only from them.
 	from     netip.Addr
 	ips      []netip.Addr
 	admitted time.Time
 	lease    time.Duration // its announced lease, capped (Config.MaxLease)
 	sedp     bool          // an SEDP message came from it
 	ticket   *admit.Ticket
+}
+
+// endpointPlace is a remote endpoint's place (admitEndpoint).
+type endpointPlace struct {
+	ticket  *admit.Ticket
+	since   time.Time // admitted
+	matched bool      // matched with a local endpoint
+	proven  bool      // useful: never evicted
 }
 
 // delivery is a user reader's sample, handed over after p.mu is released.
@@ -99,8 +107,9 @@ type Participant struct {
 	// endpointPlaces their endpoints (by their participant's address).
 	places         *admit.Gate
 	endpointPlaces *admit.Gate
-	endpointTicket map[GUID]*admit.Ticket
-	admitRate      map[netip.Addr]*ratelimit.Limiter
+	endpoints      map[GUID]*endpointPlace
+	admitRate      map[netip.Addr]*admitLimiter
+	admitUses      uint64
 
 	stats stats
 	// dropSend, when set (by tests), drops the datagrams it returns true for.
@@ -143,9 +152,9 @@ func newParticipant(cfg Config) (*Participant, error) {
 		changed: make(chan struct{}), cancel: func() {},
 		egress:         newBucket(float64(cfg.EgressLimit), egressBurst(cfg.EgressLimit)),
 		repairs:        newBucket(float64(cfg.RepairLimit), float64(cfg.RepairLimit)),
-		places:         admit.New(admit.Limits{PerAddr: cfg.MaxParticipantsPerAddr, Total: cfg.MaxParticipants}),
-		endpointPlaces: admit.New(admit.Limits{PerAddr: cfg.MaxEndpointsPerAddr, Total: cfg.MaxEndpoints}),
-		endpointTicket: map[GUID]*admit.Ticket{}, admitRate: map[netip.Addr]*ratelimit.Limiter{},
+		places:         admit.New(admit.Limits{PerAddr: cfg.MaxParticipantsPerAddr, Total: cfg.MaxParticipants, Forgeable: true}),
+		endpointPlaces: admit.New(admit.Limits{PerAddr: cfg.MaxEndpointsPerAddr, Total: cfg.MaxEndpoints, Forgeable: true}),
+		endpoints:      map[GUID]*endpointPlace{}, admitRate: map[netip.Addr]*admitLimiter{},
 	}
 	if _, err := rand.Read(p.guid.Prefix[:]); err != nil {
 		return nil, err
@@ -510,29 +519,29 @@ func (p *Participant) handle(now time.Time, b []byte, from netip.AddrPort) {
 			forUs = dst == GuidPrefix{} || dst == p.guid.Prefix
 		case SubData:
 			var d Data
-			if d, err = DecodeData(s); err == nil {
+			if d, err = DecodeData(s); err == nil && !p.forgedSEDP(h.Prefix, d.Writer, from) {
 				p.sawSEDP(h.Prefix, d.Writer)
 				p.onData(now, h, &d, ts, from)
 			}
 		case SubDataFrag:
 			var f DataFrag
-			if f, err = DecodeDataFrag(s); err == nil {
+			if f, err = DecodeDataFrag(s); err == nil && !p.forgedSEDP(h.Prefix, f.Writer, from) {
 				p.eachReader(GUID{h.Prefix, f.Writer}, f.Reader, func(r *Reader, w *writerProxy) { r.onDataFrag(w, &f, ts) })
 			}
 		case SubHeartbeat:
 			var hb Heartbeat
-			if hb, err = DecodeHeartbeat(s); err == nil {
+			if hb, err = DecodeHeartbeat(s); err == nil && !p.forgedSEDP(h.Prefix, hb.Writer, from) {
 				p.sawSEDP(h.Prefix, hb.Writer)
 				p.eachReader(GUID{h.Prefix, hb.Writer}, hb.Reader, func(r *Reader, w *writerProxy) { r.onHeartbeat(w, &hb) })
 			}
 		case SubGap:
 			var g Gap
-			if g, err = DecodeGap(s); err == nil {
+			if g, err = DecodeGap(s); err == nil && !p.forgedSEDP(h.Prefix, g.Writer, from) {
 				p.eachReader(GUID{h.Prefix, g.Writer}, g.Reader, func(r *Reader, w *writerProxy) { r.onGap(w, &g) })
 			}
 		case SubAckNack:
 			var a AckNack
-			if a, err = DecodeAckNack(s); err == nil {
+			if a, err = DecodeAckNack(s); err == nil && !p.forgedSEDP(h.Prefix, a.Reader, from) {
 				p.sawSEDP(h.Prefix, a.Reader)
 				if w, ok := p.writers[a.Writer]; ok {
 					w.onAckNack(GUID{h.Prefix, a.Reader}, &a)
@@ -543,7 +552,7 @@ func (p *Participant) handle(now time.Time, b []byte, from netip.AddrPort) {
 			}
 		case SubNackFrag:
 			var n NackFrag
-			if n, err = DecodeNackFrag(s); err == nil {
+			if n, err = DecodeNackFrag(s); err == nil && !p.forgedSEDP(h.Prefix, n.Reader, from) {
 				if w, ok := p.writers[n.Writer]; ok {
 					w.onNackFrag(GUID{h.Prefix, n.Reader}, &n)
 				}

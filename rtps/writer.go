@@ -30,18 +30,28 @@ type readerProxy struct {
 	acked    SequenceNumber
 	ackCount int32
 	heard    bool // an ACKNACK came from it
-	// unanswered counts the periodic heartbeats sent since its last
-	// ACKNACK; past Config.MaxUnanswered it is deaf: no samples, a
-	// heartbeat every deafHeartbeatEvery periods, until an ACKNACK.
+	// unanswered counts the periodic heartbeats sent (a heartbeat the
+	// send budget refused is not the reader's fault) since its last
+	// ACKNACK; past Config.MaxUnanswered it is deaf: no samples, a probe
+	// (a heartbeat) every deafProbeEvery periods from deafAt, until an
+	// ACKNACK.
 	unanswered int
 	deaf       bool
+	deafAt     int    // the heartbeat period it became deaf in
 	repair     bucket // its share of Config.RepairLimit
 }
 
-// deafHeartbeatEvery is how many heartbeat periods apart a deaf reader
-// gets a heartbeat (5 s at the default period): the way back for a
-// reader whose ACKNACKs were lost.
-const deafHeartbeatEvery = 50
+// deafProbeEvery is how many heartbeat periods apart a deaf reader that
+// has acknowledged before gets a heartbeat (1 s at the default period):
+// the way back for a real reader whose link dropped (an FRC radio
+// reconnecting takes seconds). Its probe is earned traffic (about 60
+// bytes a second). A reader never heard from, which no real peer's
+// reader stays for long, is probed every deafNeverHeardEvery periods (5 s)
+// as unearned traffic.
+const (
+	deafProbeEvery      = 10
+	deafNeverHeardEvery = 50
+)
 
 // class is what sending to the reader is (budget.go): earned once it
 // acknowledges, and while it answers.
@@ -265,22 +275,43 @@ func (w *Writer) sendHeartbeat(r *readerProxy, final bool) bool {
 
 // tick sends a heartbeat to every reliable reader that has not
 // acknowledged everything (§8.4.7.2: periodic heartbeats); a reader that
-// leaves MaxUnanswered of them unanswered becomes deaf (readerProxy).
+// leaves MaxUnanswered of them unanswered becomes deaf (readerProxy),
+// except a peer's SEDP reader that has acknowledged before (its
+// discovery must survive a dropout; a participant has two).
 func (w *Writer) tick(beat int) {
 	for _, r := range w.readers {
 		if !r.reliable || r.acked > w.seq && r.heard {
 			continue
 		}
-		if r.deaf && beat%deafHeartbeatEvery != 0 {
+		if r.deaf {
+			w.probe(r, beat)
 			continue
 		}
-		w.sendHeartbeat(r, false)
-		if r.unanswered++; r.unanswered >= w.p.cfg.MaxUnanswered && !r.deaf {
-			r.deaf = true
+		if !w.sendHeartbeat(r, false) {
+			continue // refused by the send budget: not the reader's silence
+		}
+		if r.unanswered++; r.unanswered >= w.p.cfg.MaxUnanswered && !(w.builtin && r.heard) {
+			r.deaf, r.deafAt = true, beat
 			w.p.stats.deaf.Add(1)
 			w.p.cfg.Logf("rtps: %q: reader %v answered none of %d heartbeats: no more samples until it does", w.topic, r.guid, r.unanswered)
 		}
 	}
+}
+
+// probe sends deaf reader r a heartbeat when one is due in period beat
+// (deafProbeEvery): earned once it has acknowledged, so that earned
+// traffic filling the budget cannot keep it deaf.
+func (w *Writer) probe(r *readerProxy, beat int) {
+	every, class := deafNeverHeardEvery, unearned
+	if r.heard {
+		every, class = deafProbeEvery, earned
+	}
+	if (beat-r.deafAt)%every != 0 {
+		return
+	}
+	m := w.p.startMessage(r.guid.Prefix)
+	w.heartbeat(m, r, false)
+	w.p.sendAs(m, r.addrs, class, r)
 }
 
 // onAckNack takes a reader's ACKNACK: what it acknowledges, and what it

@@ -18,6 +18,13 @@ import (
 type Limits struct {
 	PerAddr int // clients from one remote IP address
 	Total   int // clients in all
+	// Forgeable says the remote addresses cost a client nothing (UDP,
+	// whose source any host may write): at Total a newcomer never takes
+	// an older client's place from another address by count. It evicts
+	// the idlest useless client of its own address, else the newest
+	// useless client (so the clients known longest keep their places),
+	// else it is refused.
+	Forgeable bool
 }
 
 // ErrFull is the error of a refused client.
@@ -45,6 +52,8 @@ type Ticket struct {
 	addr   string
 	useful atomic.Bool
 	last   atomic.Uint64 // the gate's clock at its last activity
+	// admitted is the gate's clock at its admission.
+	admitted uint64
 
 	mu      sync.Mutex
 	evicted bool
@@ -63,6 +72,12 @@ func (g *Gate) Admit(remote string) (*Ticket, error) {
 	switch {
 	case g.byAddr[addr] >= g.l.PerAddr:
 		victim, full = g.idlest(func(t *Ticket) bool { return t.addr == addr }), fmt.Sprintf("%d from %s", g.l.PerAddr, addr)
+	case len(g.in) >= g.l.Total && g.l.Forgeable:
+		victim = g.idlest(func(t *Ticket) bool { return t.addr == addr })
+		if victim == nil {
+			victim = g.newest()
+		}
+		full = fmt.Sprintf("%d in all", g.l.Total)
 	case len(g.in) >= g.l.Total:
 		victim, full = g.idlest(func(*Ticket) bool { return true }), fmt.Sprintf("%d in all", g.l.Total)
 	}
@@ -75,8 +90,8 @@ func (g *Gate) Admit(remote string) (*Ticket, error) {
 		g.leaveLocked(victim)
 		g.evicted.Add(1)
 	}
-	t := &Ticket{g: g, addr: addr}
-	t.last.Store(g.clock.Add(1))
+	t := &Ticket{g: g, addr: addr, admitted: g.clock.Add(1)}
+	t.last.Store(t.admitted)
 	g.in[t] = struct{}{}
 	g.byAddr[addr]++
 	g.mu.Unlock()
@@ -96,6 +111,17 @@ func (g *Gate) idlest(ok func(*Ticket) bool) *Ticket {
 		}
 		if best == nil || g.byAddr[t.addr] > g.byAddr[best.addr] ||
 			(g.byAddr[t.addr] == g.byAddr[best.addr] && t.last.Load() < best.last.Load()) {
+			best = t
+		}
+	}
+	return best
+}
+
+// newest is the useless client admitted last; nil if none. g.mu held.
+func (g *Gate) newest() *Ticket {
+	var best *Ticket
+	for t := range g.in {
+		if !t.useful.Load() && (best == nil || t.admitted > best.admitted) {
 			best = t
 		}
 	}

@@ -66,3 +66,44 @@ func TestGate(t *testing.T) {
 		t.Error("OnEvict after the eviction did not run")
 	}
 }
+
+// TestGateForgeable: with forgeable addresses, a newcomer at the total
+// bound evicts the idlest useless client of its own address, else the
+// newest useless one; never the older clients of the address holding
+// the most, and it is refused when every client is useful.
+func TestGateForgeable(t *testing.T) {
+	g := New(Limits{PerAddr: 10, Total: 4, Forgeable: true})
+	var evicted []string
+	admit := func(remote, name string) *Ticket {
+		t.Helper()
+		tk, err := g.Admit(remote)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		tk.OnEvict(func() { evicted = append(evicted, name) })
+		return tk
+	}
+	// The laptop holds the most, none of it proven yet.
+	l := []*Ticket{admit("10.0.0.2:1", "l0"), admit("10.0.0.2:2", "l1")}
+	admit("10.0.0.66:1", "f0")
+	admit("10.0.0.67:1", "f1")
+	admit("10.0.0.68:1", "f2") // not its address's: the newest, f1
+	if fmt.Sprint(evicted) != "[f1]" {
+		t.Fatalf("evicted %v, want [f1]", evicted)
+	}
+	admit("10.0.0.66:2", "f3") // its own address's idlest: f0
+	if fmt.Sprint(evicted) != "[f1 f0]" {
+		t.Fatalf("evicted %v, want [f1 f0]", evicted)
+	}
+	g.mu.Lock()
+	for tk := range g.in {
+		tk.useful.Store(true)
+	}
+	g.mu.Unlock()
+	if _, err := g.Admit("10.0.0.69:1"); !errors.Is(err, ErrFull) {
+		t.Fatalf("admitted past the total: %v", err)
+	}
+	if l[0].Evicted() || l[1].Evicted() {
+		t.Fatal("the laptop's clients were evicted")
+	}
+}
