@@ -181,10 +181,11 @@ func spoofedLeave(t *target, during func()) string {
 	}
 	during()
 	s.drain()
-	if n, err := s.wait(20); err != nil {
+	n, err := s.wait(20)
+	if err != nil {
 		t.fail("the subscriber whose leave was spoofed: %d joint states after, %v", n, err)
 	}
-	return fmt.Sprintf("[100 leaves of %x from %s; the subscriber kept receiving]", prefix[:], spoofAddr)
+	return fmt.Sprintf("[100 leaves of %x from %s; the subscriber got %d joint states after]", prefix[:], spoofAddr, n)
 }
 
 // waitFor polls cond until it holds or a minute has passed.
