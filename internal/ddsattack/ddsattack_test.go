@@ -32,7 +32,8 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // acknowledged before them); that reader's ACKNACK storm is answered
 // within its repair budget (refusals counted) and the attacker counts
 // what came back; a real participant that joins afterwards gets the
-// writer's new samples.
+// writer's new samples; a leave the attacker sends in its name (from
+// loopback, so taken as its own) makes the target drop it.
 func TestAttacksOnLoopback(t *testing.T) {
 	domain := 150 + os.Getpid()%50
 	target, err := rtps.Open(rtps.Config{Domain: domain, RepairLimit: 100_000})
@@ -122,5 +123,14 @@ func TestAttacksOnLoopback(t *testing.T) {
 			t.Fatalf("the real reader got %d samples of 5; target stats %+v", i, target.Stats())
 		}
 	}
+	// A leave in the real participant's name. On loopback frcd takes it
+	// as the participant's own (any address of this host may speak for a
+	// participant on it), which shows that Leave's message is a leave; from
+	// another host it is ignored (rtps TestLeaveOnlyFromItsAddress, and
+	// make attack in its network namespace).
+	if err := a.Leave(real.GUID().Prefix); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the real reader dropped on its leave", func() bool { return w.Matched() == 1 })
 	t.Logf("attacker received %d bytes in %d datagrams; target %+v", a.Received.Load(), a.Datagrams.Load(), target.Stats())
 }
