@@ -76,7 +76,10 @@ type Controller struct {
 	timeout time.Duration
 
 	valid commandRange // the values Command takes (rangeOf)
-	limit commandRange // what a taken value is clamped to (limitOf)
+	// fieldValid is, when set, what each field of CommandGroup takes
+	// instead (a runner's fieldRanged: a twist's m/s and rad/s).
+	fieldValid []commandRange
+	limit      commandRange // what a taken value is clamped to (limitOf)
 
 	f64   *interfaces.JointCommand   // forward, PID outputs (volts), servo angle, analog value
 	b     *interfaces.BinaryCommand  //
@@ -248,7 +251,7 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 	}
 	bad := -1 // the first value outside the range
 	for i := 0; ok && bad < 0 && i < len(vs); i++ {
-		if !c.valid.holds(vs[i]) {
+		if !c.validAt(i).holds(vs[i]) {
 			bad = i
 		}
 	}
@@ -261,7 +264,7 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 	}
 	if bad >= 0 {
 		c.in.refused++
-		return fmt.Errorf("controller %q: %v is outside %s: %w", c.Name, vs[bad], c.valid.what, ErrRefused)
+		return fmt.Errorf("controller %q: %v is outside %s: %w", c.Name, vs[bad], c.validAt(bad).what, ErrRefused)
 	}
 	if !ok {
 		c.in.refused++
@@ -279,6 +282,14 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 	}
 	c.in.stamp, c.in.set = now, true
 	return nil
+}
+
+// validAt is the range field i of a group command takes.
+func (c *Controller) validAt(i int) commandRange {
+	if i < len(c.fieldValid) {
+		return c.fieldValid[i]
+	}
+	return c.valid
 }
 
 // Refuse counts a command refused before it reached the controller (a

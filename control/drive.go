@@ -60,11 +60,11 @@ func driveKeys(wheelVelocity string) []config.Key {
 		{Name: "enable_odom_tf", Kind: config.Bool, Default: true, Doc: "Publish the odom → base transform on /tf."},
 		{Name: "imu", Kind: config.String, Ref: []config.Role{config.IMURole}, DefaultDoc: "none: the heading from the wheels",
 			Doc: "An IMU on the base whose yaw gives the odometry's heading change (as WPILib's odometry takes a gyro's), and field-relative driving its heading."},
-		{Name: "linear.max_velocity", Kind: config.Float, HasRange: true, Min: 0, Max: 100, Unit: "m/s", DefaultDoc: "no limit",
+		{Name: "linear.max_velocity", Kind: config.Float, HasRange: true, Min: 0, Max: MaxTwistLinear, Unit: "m/s", DefaultDoc: "no limit",
 			Doc: "The largest linear speed commanded (diff_drive_controller's linear/x/max_velocity with has_velocity_limits)."},
 		{Name: "linear.max_acceleration", Kind: config.Float, HasRange: true, Min: 0, Max: 1000, Unit: "m/s²", DefaultDoc: "no limit",
 			Doc: "The largest change of the commanded linear velocity per second."},
-		{Name: "angular.max_velocity", Kind: config.Float, HasRange: true, Min: 0, Max: 1000, Unit: "rad/s", DefaultDoc: "no limit",
+		{Name: "angular.max_velocity", Kind: config.Float, HasRange: true, Min: 0, Max: MaxTwistAngular, Unit: "rad/s", DefaultDoc: "no limit",
 			Doc: "The largest turn rate commanded (angular/z/max_velocity)."},
 		{Name: "angular.max_acceleration", Kind: config.Float, HasRange: true, Min: 0, Max: 10000, Unit: "rad/s²", DefaultDoc: "no limit",
 			Doc: "The largest change of the commanded turn rate per second."},
@@ -217,6 +217,10 @@ func newWheel(cd *config.Device, b *Binder, joint string) (*wheel, error) {
 	}
 	return w, err
 }
+
+// fieldRanges: a twist beyond MaxTwistLinear or MaxTwistAngular is
+// refused (ranges.go).
+func (bs *base) fieldRanges() []commandRange { return twistRanges }
 
 // limit applies the velocity and acceleration limits to a twist.
 func (bs *base) limit(vx, vy, wz, dt float64) (float64, float64, float64) {
