@@ -29,10 +29,11 @@ const (
 	// robot may enable again.
 	clockSettle = time.Second
 	// clockRetell is how often, at most, a lasting fault's message (and
-	// so its log line) changes when its kind does: a clock that ticks
-	// now and then reads stalled on one window and slow on the next, and
-	// would otherwise say so (a message made, a line logged) on almost
-	// every cycle.
+	// so its log line) changes between stalled and slow: a clock that
+	// ticks now and then reads stalled on one window and slow on the
+	// next, and would otherwise say so (a message made, a line logged) on
+	// almost every cycle. A change to or from unreadable or stepped back
+	// is told at once.
 	clockRetell = 10 * time.Second
 )
 
@@ -79,9 +80,9 @@ const (
 // progress is measured from the anchor's after to this reading's before,
 // so that a pause between the reads (a preempted thread) never makes a
 // true clock look slow. The message is made when a fault begins, and
-// then only when its kind changes, at most once per clockRetell, so that
-// a fault that lasts (or flaps between stalled and slow) allocates
-// nothing per cycle.
+// then only when its kind changes (between stalled and slow at most once
+// per clockRetell), so that a fault that lasts (or flaps between stalled
+// and slow) allocates nothing per cycle.
 func (c *clockCheck) check(before, at time.Duration, err error, after time.Duration) clockChange {
 	kind, span := clockSane, time.Duration(0)
 	switch {
@@ -111,7 +112,7 @@ func (c *clockCheck) check(before, at time.Duration, err error, after time.Durat
 	if kind != clockSane {
 		c.inStreak = false
 		began := c.kind == clockSane
-		if began || kind != c.kind && before-c.told >= clockRetell {
+		if began || kind != c.kind && (!paceKind(kind) || !paceKind(c.kind) || before-c.told >= clockRetell) {
 			c.kind, c.why, c.told = kind, clockWhy(kind, err, prev, from, at, span), before
 		}
 		if began {
@@ -139,6 +140,11 @@ func (c *clockCheck) check(before, at time.Duration, err error, after time.Durat
 	}
 	return clockSteady
 }
+
+// paceKind: a fault of the clock's pace, told apart by one window's
+// readings (stalled or slow), which a clock that ticks now and then
+// flips between.
+func paceKind(k clockKind) bool { return k == clockStalled || k == clockSlow }
 
 // clockWhy says what is wrong: prev is the last time read, from the
 // window's start, at this reading's time, span the window.

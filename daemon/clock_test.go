@@ -324,4 +324,10 @@ func TestClockFlappingFaultTellsOnce(t *testing.T) {
 	if allocs := testing.AllocsPerRun(300, read); allocs != 0 {
 		t.Errorf("a cycle of the flapping fault allocates %v times", allocs)
 	}
+	// a step back is another fault's kind: told at once
+	os := time.Duration(i) * step
+	c.check(os, hal-time.Second, nil, os+50*time.Microsecond)
+	if !strings.HasPrefix(c.why, "stepped back") || c.faults != 1 {
+		t.Errorf("after a step back: %q, %d faults; want it told at once, the same fault", c.why, c.faults)
+	}
 }
