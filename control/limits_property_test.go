@@ -433,3 +433,49 @@ func TestLoopHoldsUnlimitedVelocity(t *testing.T) {
 		t.Error("the held handles were not counted")
 	}
 }
+
+// TestTrajectoryGoalLandingAtTimeout: a goal that lands while the loop
+// expires a timed-out one (after update read the command's stamp, before
+// the halt) was aborted with it as "disabled, e-stopped or stopped" on
+// an enabled robot. The timed-out goal is aborted as timed out; the new
+// one is left for the next cycle, which runs it.
+func TestTrajectoryGoalLandingAtTimeout(t *testing.T) {
+	g := newLimitsRig(t)
+	c := g.l.Controller("traj")
+	c.timeout = 100 * time.Millisecond
+	for _, name := range []string{"tj", "lift"} {
+		*g.rates[name] = interfaces.RateState{State: 0.5}
+	}
+	goal := func(now time.Duration) uint64 {
+		id, err := c.FollowTrajectory(&Trajectory{Joints: c.Joints, Points: []TrajectoryPoint{{Time: 5, Positions: []float64{0.6, 0.6}}}}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	first := goal(10 * time.Millisecond)
+	g.l.Cycle(20 * time.Millisecond)
+	if done, _, _, msg := c.TrajectoryResult(first); done {
+		t.Fatalf("the first goal ended at once: %s", msg)
+	}
+	var second uint64
+	at := 200 * time.Millisecond // past the first goal's timeout
+	c.afterRead = func() {
+		c.afterRead = nil
+		second = goal(at)
+	}
+	g.l.Cycle(at)
+	if done, _, _, msg := c.TrajectoryResult(first); !done || msg != msgTimeout {
+		t.Errorf("the timed-out goal: done %v, %q; want %q", done, msg, msgTimeout)
+	}
+	if done, _, _, msg := c.TrajectoryResult(second); done {
+		t.Fatalf("the goal that landed at the timeout ended: %q", msg)
+	}
+	g.l.Cycle(at + 10*time.Millisecond)
+	if done, _, _, msg := c.TrajectoryResult(second); done {
+		t.Errorf("the goal that landed at the timeout ended on the next cycle: %q", msg)
+	}
+	if !g.cmds["tj/voltage"].Set && !g.cmds["tj/position"].Set {
+		t.Error("the new goal drives nothing")
+	}
+}
