@@ -76,7 +76,14 @@ type Controller struct {
 	timeout time.Duration
 
 	valid commandRange // the values Command takes (rangeOf)
-	limit commandRange // what a taken value is clamped to (limitOf)
+	// afterRead, when set (tests only), runs in update between the read
+	// of the command and its use: where a command from another goroutine
+	// may land.
+	afterRead func()
+	// fieldValid is, when set, what each field of CommandGroup takes
+	// instead (a runner's fieldRanged: a twist's m/s and rad/s).
+	fieldValid []commandRange
+	limit      commandRange // what a taken value is clamped to (limitOf)
 
 	f64   *interfaces.JointCommand   // forward, PID outputs (volts), servo angle, analog value
 	b     *interfaces.BinaryCommand  //
@@ -248,7 +255,7 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 	}
 	bad := -1 // the first value outside the range
 	for i := 0; ok && bad < 0 && i < len(vs); i++ {
-		if !c.valid.holds(vs[i]) {
+		if !c.validAt(i).holds(vs[i]) {
 			bad = i
 		}
 	}
@@ -261,7 +268,7 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 	}
 	if bad >= 0 {
 		c.in.refused++
-		return fmt.Errorf("controller %q: %v is outside %s: %w", c.Name, vs[bad], c.valid.what, ErrRefused)
+		return fmt.Errorf("controller %q: %v is outside %s: %w", c.Name, vs[bad], c.validAt(bad).what, ErrRefused)
 	}
 	if !ok {
 		c.in.refused++
@@ -279,6 +286,14 @@ func (c *Controller) CommandGroup(vs []float64, now time.Duration) error {
 	}
 	c.in.stamp, c.in.set = now, true
 	return nil
+}
+
+// validAt is the range field i of a group command takes.
+func (c *Controller) validAt(i int) commandRange {
+	if i < len(c.fieldValid) {
+		return c.fieldValid[i]
+	}
+	return c.valid
 }
 
 // Refuse counts a command refused before it reached the controller (a
@@ -350,6 +365,26 @@ func (c *Controller) neutral() {
 	}
 }
 
+// expireRunner ends a runner's command that timed out (a trajectory's
+// running goal: aborted as timed out) and makes it neutral, all under
+// c.in.mu: a goal that landed after update read stamp is fresh, so it is
+// left for the next cycle (which starts it), not aborted as "disabled"
+// by the halt; the outputs then keep their last values for this cycle.
+func (c *Controller) expireRunner(e expirer, stamp time.Duration, dt float64) (stale bool, noFeedback bool) {
+	c.in.mu.Lock()
+	e.expire()
+	if c.in.stamp != stamp || !c.in.set {
+		c.in.mu.Unlock()
+		return false, false
+	}
+	stale = c.active
+	c.active, c.stopping = false, false
+	c.neutral()
+	c.in.mu.Unlock()
+	c.idleState(dt)
+	return stale, false
+}
+
 // update runs one cycle: it reports whether the command went stale and
 // whether a PID lacked feedback.
 func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bool) {
@@ -360,9 +395,12 @@ func (c *Controller) update(now time.Duration, dt float64) (stale, noFeedback bo
 		c.takeGains()
 	}
 	c.in.mu.Unlock()
+	if c.afterRead != nil {
+		c.afterRead()
+	}
 	if !set || now-stamp > c.timeout {
 		if e, ok := c.run.(expirer); ok && set {
-			e.expire()
+			return c.expireRunner(e, stamp, dt)
 		}
 		stale = c.active
 		if set && c.stop != nil && (c.active || c.stopping) && c.stop.stopping(now, c.active) {

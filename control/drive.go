@@ -51,7 +51,7 @@ func driveKeys(wheelVelocity string) []config.Key {
 		{Name: "cmd_vel_timeout", Kind: config.Float, Default: 0.5, HasRange: true, Min: 0.001, Max: 60, Unit: "s",
 			Doc: "A twist older than this becomes zero, as diff_drive_controller's: the base is driven to rest (see stop_time)."},
 		{Name: "stop_time", Kind: config.Float, Default: 1.0, HasRange: true, Min: 0, Max: 60, Unit: "s",
-			Doc: "After cmd_vel_timeout the base is driven at zero twist, ramped down through the acceleration limits, " +
+			Doc: "After cmd_vel_timeout the base is driven at zero twist, ramped down through the acceleration limits (in at most 2 s: faster when they would take longer), " +
 				"its wheels held at zero velocity for this long once the ramp reaches zero; then their outputs go neutral. " +
 				"0: neutral at cmd_vel_timeout (the base coasts or brakes as its devices are set)."},
 		{Name: "publish_rate", Kind: config.Float, Default: 50.0, HasRange: true, Min: 0.1, Max: 1000, Unit: "Hz", Doc: "How often odom and its transform are published."},
@@ -60,11 +60,11 @@ func driveKeys(wheelVelocity string) []config.Key {
 		{Name: "enable_odom_tf", Kind: config.Bool, Default: true, Doc: "Publish the odom → base transform on /tf."},
 		{Name: "imu", Kind: config.String, Ref: []config.Role{config.IMURole}, DefaultDoc: "none: the heading from the wheels",
 			Doc: "An IMU on the base whose yaw gives the odometry's heading change (as WPILib's odometry takes a gyro's), and field-relative driving its heading."},
-		{Name: "linear.max_velocity", Kind: config.Float, HasRange: true, Min: 0, Max: 100, Unit: "m/s", DefaultDoc: "no limit",
+		{Name: "linear.max_velocity", Kind: config.Float, HasRange: true, Min: 0, Max: MaxTwistLinear, Unit: "m/s", DefaultDoc: "no limit",
 			Doc: "The largest linear speed commanded (diff_drive_controller's linear/x/max_velocity with has_velocity_limits)."},
 		{Name: "linear.max_acceleration", Kind: config.Float, HasRange: true, Min: 0, Max: 1000, Unit: "m/s²", DefaultDoc: "no limit",
 			Doc: "The largest change of the commanded linear velocity per second."},
-		{Name: "angular.max_velocity", Kind: config.Float, HasRange: true, Min: 0, Max: 1000, Unit: "rad/s", DefaultDoc: "no limit",
+		{Name: "angular.max_velocity", Kind: config.Float, HasRange: true, Min: 0, Max: MaxTwistAngular, Unit: "rad/s", DefaultDoc: "no limit",
 			Doc: "The largest turn rate commanded (angular/z/max_velocity)."},
 		{Name: "angular.max_acceleration", Kind: config.Float, HasRange: true, Min: 0, Max: 10000, Unit: "rad/s²", DefaultDoc: "no limit",
 			Doc: "The largest change of the commanded turn rate per second."},
@@ -165,7 +165,18 @@ type base struct {
 	hold      time.Duration // stop_time: zero wheel velocity held after a stale twist, 0: none
 	zeroAt    time.Duration // when the stop's ramp reached a zero twist
 	zeroSet   bool
+	brake     [3]float64 // the stop's ramp, per twist field: m/s² or rad/s² (0: none)
+	braking   bool       // this cycle's twist is the stop's zero (stopping said so)
 }
+
+// MaxStopRamp bounds the stop's ramp to a zero twist after cmd_vel_timeout:
+// it ramps down through the acceleration limits, or faster when they
+// would take longer (a base at 4 m/s with linear.max_acceleration 0.25
+// would drive on for 16 s): each field at least at its speed when the
+// twist went stale over MaxStopRamp. So a stale base's outputs are
+// neutral at most cmd_vel_timeout + MaxStopRamp (+ a cycle) + stop_time
+// after its last twist.
+const MaxStopRamp = 2 * time.Second
 
 // newBase reads the keys driveKeys declares.
 func newBase(cd *config.Device, b *Binder, wheelJoint string) (*base, error) {
@@ -218,14 +229,22 @@ func newWheel(cd *config.Device, b *Binder, joint string) (*wheel, error) {
 	return w, err
 }
 
+// fieldRanges: a twist beyond MaxTwistLinear or MaxTwistAngular is
+// refused (ranges.go).
+func (bs *base) fieldRanges() []commandRange { return twistRanges }
+
 // limit applies the velocity and acceleration limits to a twist.
 func (bs *base) limit(vx, vy, wz, dt float64) (float64, float64, float64) {
 	if v := math.Hypot(vx, vy); bs.lin.maxVel > 0 && v > bs.lin.maxVel {
 		vx, vy = vx*bs.lin.maxVel/v, vy*bs.lin.maxVel/v
 	}
-	accel := axisLimit{maxAcc: bs.lin.maxAcc}
-	vx, vy = accel.apply(vx, bs.last[0], dt), accel.apply(vy, bs.last[1], dt)
-	wz = bs.ang.apply(wz, bs.last[2], dt)
+	acc := [3]float64{bs.lin.maxAcc, bs.lin.maxAcc, bs.ang.maxAcc}
+	if bs.braking {
+		acc, bs.braking = bs.brake, false
+	}
+	vx = axisLimit{maxAcc: acc[0]}.apply(vx, bs.last[0], dt)
+	vy = axisLimit{maxAcc: acc[1]}.apply(vy, bs.last[1], dt)
+	wz = axisLimit{maxVel: bs.ang.maxVel, maxAcc: acc[2]}.apply(wz, bs.last[2], dt)
 	bs.last = [3]float64{vx, vy, wz}
 	return vx, vy, wz
 }
@@ -233,23 +252,31 @@ func (bs *base) limit(vx, vy, wz, dt float64) (float64, float64, float64) {
 // stopping says whether a base whose twist went stale still drives its
 // wheels, at a zero twist (Controller.update runs it so, from
 // cmd_vel_timeout on; first on the first such cycle): while its limited
-// twist ramps down to zero, then for stop_time more, as
-// diff_drive_controller commands zero wheel velocity after its timeout
-// (it for ever; frcd then goes neutral). Never with stop_time 0.
+// twist ramps down to zero (within MaxStopRamp), then for stop_time
+// more, as diff_drive_controller commands zero wheel velocity after its
+// timeout (it for ever; frcd then goes neutral). Never with stop_time 0.
 func (bs *base) stopping(now time.Duration, first bool) bool {
 	if first {
 		bs.zeroSet = false
+		acc := [3]float64{bs.lin.maxAcc, bs.lin.maxAcc, bs.ang.maxAcc}
+		for i, a := range acc {
+			if a > 0 { // 0: no limit, the zero twist at once
+				acc[i] = max(a, math.Abs(bs.last[i])/MaxStopRamp.Seconds())
+			}
+		}
+		bs.brake = acc
 	}
 	switch {
 	case bs.hold <= 0:
 		return false
 	case bs.last != [3]float64{}: // still ramping down
-		bs.zeroSet = false
+		bs.zeroSet, bs.braking = false, true
 		return true
 	case !bs.zeroSet:
 		bs.zeroAt, bs.zeroSet = now, true
 	}
-	return now-bs.zeroAt < bs.hold
+	bs.braking = now-bs.zeroAt < bs.hold
+	return bs.braking
 }
 
 // heading is the IMU's yaw change since the last call, when there is an

@@ -1,6 +1,7 @@
 package control
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -138,5 +139,47 @@ func TestDriveStopDoesNotAllocate(t *testing.T) {
 	})
 	if allocs != 0 || !c.stopping || !out[0].Set {
 		t.Errorf("stopping allocates %v times (stopping %v, driven %v)", allocs, c.stopping, out[0].Set)
+	}
+}
+
+// TestDriveStopBoundedInTime: the stop's ramp followed the configured
+// acceleration limit however small: a base at 4 m/s with
+// linear.max_acceleration 0.25 drove on for 16 s (about 32 m) after its
+// twist went stale. The ramp now ends within MaxStopRamp (at least the
+// speed when the twist went stale over MaxStopRamp), so the outputs are
+// neutral by cmd_vel_timeout + MaxStopRamp + a cycle + stop_time; and
+// the next twist ramps up through the configured limit again.
+func TestDriveStopBoundedInTime(t *testing.T) {
+	c, st, out := testDiff(time.Second)
+	bs := c.run.(*diffDrive).base
+	bs.lin.maxAcc, bs.ang.maxAcc = 0.25, 0.5
+	bs.last = [3]float64{4, 0, 3} // already at speed
+	const step = 10 * time.Millisecond
+	if err := c.CommandGroup([]float64{4, 0, 3}, 0); err != nil {
+		t.Fatal(err)
+	}
+	bound := c.timeout + MaxStopRamp + step + bs.hold
+	var now, neutralAt time.Duration
+	for now = step; now <= 30*time.Second && neutralAt == 0; now += step {
+		st[0].SetVelocity(0)
+		st[1].SetVelocity(0)
+		c.update(now, step.Seconds())
+		if now > c.timeout && !out[0].Set && !out[1].Set {
+			neutralAt = now
+		}
+	}
+	if neutralAt == 0 || neutralAt > bound {
+		t.Fatalf("neutral at %v; want by %v (cmd_vel_timeout %v + MaxStopRamp %v + a cycle + stop_time %v)", neutralAt, bound, c.timeout, MaxStopRamp, bs.hold)
+	}
+	if neutralAt <= c.timeout+bs.hold {
+		t.Errorf("neutral at %v: the ramp from 4 m/s took no time", neutralAt)
+	}
+	// a fresh twist: the configured 0.25 m/s² again, not the stop's ramp
+	if err := c.CommandGroup([]float64{4, 0, 0}, now); err != nil {
+		t.Fatal(err)
+	}
+	c.update(now+step, step.Seconds())
+	if v := bs.last[0]; math.Abs(v-0.25*step.Seconds()) > 1e-12 {
+		t.Errorf("the first cycle of a new twist commands %v m/s; want %v", v, 0.25*step.Seconds())
 	}
 }

@@ -1,6 +1,7 @@
 package control
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -66,8 +67,8 @@ const limitsDevices = `joints:
   - {name: lift, type: talon_fx, id: 1, closed_loop: device, kp: 2}
   - {name: turret, type: talon_fx, id: 2}
   - {name: spin, type: talon_fx, id: 3, closed_loop: device, kv: 0.1}
-  - {name: left, type: talon_fx, id: 4}
-  - {name: right, type: talon_fx, id: 5}
+  - {name: left, type: talon_fx, id: 4, closed_loop: device, kv: 0.1}
+  - {name: right, type: talon_fx, id: 5, closed_loop: device, kv: 0.1}
   - {name: fl, type: talon_fx, id: 6}
   - {name: fr, type: talon_fx, id: 7}
   - {name: rl, type: talon_fx, id: 8}
@@ -183,10 +184,11 @@ func newLimitsRig(t *testing.T) *limitsRig {
 }
 
 // limitsOf is what the test holds joint name's position and velocity to:
-// the URDF's limits within a servo's range, its velocity limit; the
-// test's own reading of the robot, not ranges.go's.
+// the URDF's limits within a servo's range, its velocity limit (without
+// them, ±MaxJointPosition and ±MaxJointVelocity); the test's own reading
+// of the robot, not ranges.go's.
 func (g *limitsRig) limitsOf(name string) (pos, vel [2]float64, ok bool) {
-	pos, vel = [2]float64{math.Inf(-1), math.Inf(1)}, [2]float64{math.Inf(-1), math.Inf(1)}
+	pos, vel = [2]float64{-MaxJointPosition, MaxJointPosition}, [2]float64{-MaxJointVelocity, MaxJointVelocity}
 	var uj *urdf.Joint
 	for _, j := range g.r.Joints {
 		if j.Name == name {
@@ -212,7 +214,7 @@ func (g *limitsRig) limitsOf(name string) (pos, vel [2]float64, ok bool) {
 // randomCommand is a command for a joint whose limits span lo..hi: in
 // range, just past it, far past it, absurd, or not finite.
 func randomCommand(rng *rand.Rand, lo, hi float64) float64 {
-	if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || hi-lo > 1e3 {
 		lo, hi = -3, 3
 	}
 	span := hi - lo
@@ -228,7 +230,8 @@ func randomCommand(rng *rand.Rand, lo, hi float64) float64 {
 	case 6:
 		return []float64{math.NaN(), math.Inf(1), math.Inf(-1)}[rng.IntN(3)]
 	}
-	return []float64{1e300, -1e300, 5, -5}[rng.IntN(4)]
+	// 1e39: finite as a float64, ±Inf as a float32 (a SPARK's set point)
+	return []float64{1e300, -1e300, 1e39, -1e39, 5, -5}[rng.IntN(6)]
 }
 
 // TestCommandLimits drives every registered controller type through every
@@ -265,7 +268,9 @@ func TestCommandLimits(t *testing.T) {
 			}
 			name, iface := splitKey(key)
 			pos, vel, joint := g.limitsOf(name)
-			bad := !interfaces.Finite(h.Value)
+			// every value a device may put on the wire as a float32 (a
+			// SPARK's set point) is one: never ±Inf there
+			bad := !interfaces.Finite(h.Value) || math.Abs(h.Value) > math.MaxFloat32
 			switch {
 			case iface == interfaces.Position && joint:
 				bad = bad || h.Value < pos[0]-1e-12 || h.Value > pos[1]+1e-12
@@ -332,12 +337,20 @@ func (g *limitsRig) command(t *testing.T, rng *rand.Rand, c *Controller, now tim
 			tr.Points = append(tr.Points, p)
 		}
 		_, _ = c.FollowTrajectory(tr, now)
-	case Float64Array, Twist:
+	case Float64Array:
 		vs := make([]float64, max(c.Width(), 1))
 		for i := range vs {
 			vs[i] = randomCommand(rng, -12, 12)
 		}
 		_ = c.CommandGroup(vs, now)
+	case Twist:
+		// m/s and rad/s: in range, near the bounds, absurd (1e39), not finite
+		vs := []float64{randomCommand(rng, -120, 120), randomCommand(rng, -120, 120), randomCommand(rng, -1200, 1200)}
+		err := c.CommandGroup(vs, now)
+		beyond := math.Abs(vs[0]) > MaxTwistLinear || math.Abs(vs[1]) > MaxTwistLinear || math.Abs(vs[2]) > MaxTwistAngular
+		if beyond && !errors.Is(err, ErrRefused) {
+			t.Fatalf("%s took twist %v (beyond ±%g m/s, ±%g rad/s): %v", c.Name, vs, MaxTwistLinear, MaxTwistAngular, err)
+		}
 	default:
 		lo, hi := lim(c.Joints[0])
 		if c.kind == kindVelocity || c.kind == kindEffort {
@@ -374,5 +387,95 @@ func TestLoopHoldsHandles(t *testing.T) {
 	g.l.Cycle(10 * time.Millisecond)
 	if h := g.cmds["hood/position"]; h.Value != 0.8 || g.l.Stats().Clamped != 1 {
 		t.Errorf("hood/position %v, %d held; want 0.8, 1", h.Value, g.l.Stats().Clamped)
+	}
+}
+
+// TestHugeTwistRefused: a twist of 1e39 m/s (finite, ±Inf as the float32
+// a SPARK's set point carries) was taken and its wheels' device loops
+// got 2e40 rad/s. A twist beyond ±MaxTwistLinear m/s or
+// ±MaxTwistAngular rad/s is refused and counted, on every drive base;
+// one within is taken.
+func TestHugeTwistRefused(t *testing.T) {
+	g := newLimitsRig(t)
+	for _, name := range []string{"diff", "mecanum", "swerve"} {
+		c := g.l.Controller(name)
+		for _, tw := range [][]float64{{1e39, 0, 0}, {0, -1e39, 0}, {0, 0, 1e39}, {MaxTwistLinear * 1.01, 0, 0}, {0, 0, -MaxTwistAngular * 1.01}} {
+			before := c.Refused()
+			if err := c.CommandGroup(tw, 10*time.Millisecond); !errors.Is(err, ErrRefused) || c.Refused() != before+1 {
+				t.Errorf("%s: twist %v: %v, refused %d → %d; want ErrRefused, counted", name, tw, err, before, c.Refused())
+			}
+		}
+		if err := c.CommandGroup([]float64{MaxTwistLinear, 0, MaxTwistAngular}, 10*time.Millisecond); err != nil {
+			t.Errorf("%s: a twist at the bounds: %v", name, err)
+		}
+	}
+}
+
+// TestLoopHoldsUnlimitedVelocity: a wheel joint without a URDF velocity
+// limit (continuous, no <limit>) driven by its device's loop: whatever
+// the drive base writes (its twist check taken away here), the loop
+// holds the velocity handle to ±MaxJointVelocity, never a value a
+// float32 makes +Inf.
+func TestLoopHoldsUnlimitedVelocity(t *testing.T) {
+	g := newLimitsRig(t)
+	c := g.l.Controller("diff")
+	c.fieldValid = nil
+	if err := c.CommandGroup([]float64{1e39, 0, 0}, 10*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	g.l.Cycle(10 * time.Millisecond)
+	for _, key := range []string{"left/velocity", "right/velocity"} {
+		if h := g.cmds[key]; !h.Set || math.Abs(h.Value) != MaxJointVelocity {
+			t.Errorf("%s = %v (set %v); want ±%g", key, h.Value, h.Set, MaxJointVelocity)
+		}
+	}
+	if g.l.Stats().Clamped == 0 {
+		t.Error("the held handles were not counted")
+	}
+}
+
+// TestTrajectoryGoalLandingAtTimeout: a goal that lands while the loop
+// expires a timed-out one (after update read the command's stamp, before
+// the halt) was aborted with it as "disabled, e-stopped or stopped" on
+// an enabled robot. The timed-out goal is aborted as timed out; the new
+// one is left for the next cycle, which runs it.
+func TestTrajectoryGoalLandingAtTimeout(t *testing.T) {
+	g := newLimitsRig(t)
+	c := g.l.Controller("traj")
+	c.timeout = 100 * time.Millisecond
+	for _, name := range []string{"tj", "lift"} {
+		*g.rates[name] = interfaces.RateState{State: 0.5}
+	}
+	goal := func(now time.Duration) uint64 {
+		id, err := c.FollowTrajectory(&Trajectory{Joints: c.Joints, Points: []TrajectoryPoint{{Time: 5, Positions: []float64{0.6, 0.6}}}}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	first := goal(10 * time.Millisecond)
+	g.l.Cycle(20 * time.Millisecond)
+	if done, _, _, msg := c.TrajectoryResult(first); done {
+		t.Fatalf("the first goal ended at once: %s", msg)
+	}
+	var second uint64
+	at := 200 * time.Millisecond // past the first goal's timeout
+	c.afterRead = func() {
+		c.afterRead = nil
+		second = goal(at)
+	}
+	g.l.Cycle(at)
+	if done, _, _, msg := c.TrajectoryResult(first); !done || msg != msgTimeout {
+		t.Errorf("the timed-out goal: done %v, %q; want %q", done, msg, msgTimeout)
+	}
+	if done, _, _, msg := c.TrajectoryResult(second); done {
+		t.Fatalf("the goal that landed at the timeout ended: %q", msg)
+	}
+	g.l.Cycle(at + 10*time.Millisecond)
+	if done, _, _, msg := c.TrajectoryResult(second); done {
+		t.Errorf("the goal that landed at the timeout ended on the next cycle: %q", msg)
+	}
+	if !g.cmds["tj/voltage"].Set && !g.cmds["tj/position"].Set {
+		t.Error("the new goal drives nothing")
 	}
 }

@@ -27,6 +27,23 @@ const (
 	// its range is 0 to 5 V. The command is in the output's units (its
 	// scale and offset), so the bound is too.
 	analogLow, analogHigh, analogFull = -1.0, 6.0, 5.0
+	// MaxJointVelocity bounds a velocity on a joint whose URDF gives no
+	// velocity limit (continuous wheels usually declare no <limit>), rad/s
+	// or m/s: about 95,000 rpm, 5× the fastest FRC motor's free speed
+	// (a 775pro's 18,730 rpm), so no gearing on a robot reaches it. The
+	// loop holds such a joint's velocity handle to it; a velocity PID's
+	// set point beyond SpeedFactor × it is refused.
+	MaxJointVelocity = 1e4
+	// MaxJointPosition bounds a position on a joint without limits (a
+	// continuous joint, or one whose URDF gives none), rad or m: about
+	// 160,000 turns, far beyond what any device counts yet well inside a
+	// float32 (a SPARK's set point).
+	MaxJointPosition = 1e6
+	// MaxTwistLinear and MaxTwistAngular bound a drive base's twist, m/s
+	// and rad/s: the largest linear.max_velocity and angular.max_velocity
+	// the keys take (drive.go). A twist beyond them is refused; within,
+	// the configured limits clamp it as diff_drive_controller's do.
+	MaxTwistLinear, MaxTwistAngular = 100.0, 1000.0
 )
 
 // commandRange is the range of values a controller takes, or a command
@@ -55,12 +72,16 @@ func (r commandRange) bounded() bool { return r.lo > math.Inf(-1) || r.hi < math
 // the loop clamps every position, velocity and voltage command handle of a joint
 // to handleLimit (Counters.Clamped) before the devices write.
 
-// positionLimit is where joint j may be put: its URDF limits (none for a
-// continuous or unlimited joint), within the travel of dev, the device
-// that drives it (a servo's min_angle..max_angle, config.Facts.Travel).
+// unlimitedPosition is where a joint without limits may be put.
+var unlimitedPosition = commandRange{-MaxJointPosition, MaxJointPosition, fmt.Sprintf("±%g, frcd's bound on a joint without limits", MaxJointPosition)}
+
+// positionLimit is where joint j may be put: its URDF limits
+// (±MaxJointPosition for a continuous or unlimited joint), within the
+// travel of dev, the device that drives it (a servo's
+// min_angle..max_angle, config.Facts.Travel).
 func positionLimit(j *mergedJoint, dev *config.Device) commandRange {
-	r := anyValue
-	if j != nil && j.limited && !j.continuous && j.lower <= j.upper {
+	r, limited := unlimitedPosition, j != nil && j.limited && !j.continuous && j.lower <= j.upper
+	if limited {
 		r = commandRange{j.lower, j.upper, fmt.Sprintf("joint %q's limits %g..%g", j.name, j.lower, j.upper)}
 	}
 	if dev == nil || dev.Type == nil || dev.Type.Travel[0] == "" {
@@ -75,7 +96,7 @@ func positionLimit(j *mergedJoint, dev *config.Device) commandRange {
 		return r
 	}
 	what := fmt.Sprintf("%s's range %g..%g", dev.Type.Name, lo, hi)
-	if r.bounded() {
+	if limited {
 		what = fmt.Sprintf("%g..%g, joint %q's limits within %s's range", lo, hi, j.name, dev.Type.Name)
 	}
 	return commandRange{lo, hi, what}
@@ -90,9 +111,25 @@ func speedLimit(j *mergedJoint, limit float64, what string) commandRange {
 	return commandRange{-limit, limit, fmt.Sprintf("±%g, joint %q's %s limit", limit, j.name, what)}
 }
 
+// velocityLimit is ± joint j's URDF velocity limit, or ±MaxJointVelocity
+// when the URDF gives none.
+func velocityLimit(j *mergedJoint) commandRange {
+	if j != nil && j.maxVelocity > 0 {
+		return speedLimit(j, j.maxVelocity, "velocity")
+	}
+	return commandRange{-MaxJointVelocity, MaxJointVelocity, fmt.Sprintf("±%g, frcd's bound on a joint without a velocity limit", MaxJointVelocity)}
+}
+
+// twistRanges is what a drive base's twist [vx, vy, wz] takes.
+var twistRanges = []commandRange{
+	{-MaxTwistLinear, MaxTwistLinear, fmt.Sprintf("±%g m/s, the largest linear.max_velocity", MaxTwistLinear)},
+	{-MaxTwistLinear, MaxTwistLinear, fmt.Sprintf("±%g m/s, the largest linear.max_velocity", MaxTwistLinear)},
+	{-MaxTwistAngular, MaxTwistAngular, fmt.Sprintf("±%g rad/s, the largest angular.max_velocity", MaxTwistAngular)},
+}
+
 // handleLimit is what the loop holds joint j's command handle of
 // interface iface to each cycle: a position to positionLimit, a velocity
-// (a device's own loop) to the URDF's velocity limit, volts to
+// (a device's own loop) to velocityLimit, volts to
 // ±MaxCommandVolts (a PID's max_voltage may be set up to 24 V; the device
 // then clamps to its battery).
 func handleLimit(j *mergedJoint, iface string, dev *config.Device) commandRange {
@@ -100,7 +137,7 @@ func handleLimit(j *mergedJoint, iface string, dev *config.Device) commandRange 
 	case interfaces.Position:
 		return positionLimit(j, dev)
 	case interfaces.Velocity:
-		return speedLimit(j, j.maxVelocity, "velocity")
+		return velocityLimit(j)
 	case interfaces.Voltage:
 		return commandRange{-MaxCommandVolts, MaxCommandVolts, fmt.Sprintf("±%g V", MaxCommandVolts)}
 	}
@@ -116,7 +153,7 @@ func limitOf(c *Controller, j *mergedJoint, target *config.Device) commandRange 
 	case c.kind == kindPosition || c.kind == kindProfiled || c.kind == kindForward && c.typ.iface == interfaces.Position:
 		return positionLimit(j, target)
 	case c.kind == kindVelocity:
-		return speedLimit(j, j.maxVelocity, "velocity")
+		return velocityLimit(j)
 	case c.kind == kindEffort:
 		return speedLimit(j, j.maxEffort, "effort")
 	}
@@ -137,6 +174,8 @@ func rangeOf(c *Controller, iface string, target *config.Device, lim commandRang
 		return analogRange(target)
 	case (c.kind == kindPosition || c.kind == kindForward && iface == interfaces.Position) && lim.bounded() && !c.continuous:
 		return widen(lim)
+	case c.continuous && lim.bounded():
+		return lim
 	case c.kind == kindVelocity && lim.bounded():
 		v := SpeedFactor * lim.hi
 		return commandRange{-v, v, fmt.Sprintf("±%g, %g× %s", v, SpeedFactor, lim.what)}

@@ -25,6 +25,10 @@ type runner interface {
 	halt()
 }
 
+// fieldRanged is a runner whose command's fields each have a range
+// (ranges.go): a drive base's twist.
+type fieldRanged interface{ fieldRanges() []commandRange }
+
 // stopper is a runner that stops actively when its command goes stale
 // (a drive base, drive.go): the loop runs it at a zero command while
 // stopping says so (first on the first stale cycle), then makes it
@@ -94,6 +98,9 @@ func (c *Controller) bindRunner(cd *config.Device, reg *interfaces.Registry, m *
 	c.vals = make([]float64, r.fields())
 	c.zero = make([]float64, r.fields())
 	c.valid, c.limit = anyValue, anyValue
+	if f, ok := r.(fieldRanged); ok {
+		c.fieldValid = f.fieldRanges()
+	}
 	if t, ok := r.(tunable); ok {
 		c.bindGains(t.pids())
 	}

@@ -28,6 +28,13 @@ const (
 	// clockSettle is how long a faulty HAL clock must run true before the
 	// robot may enable again.
 	clockSettle = time.Second
+	// clockRetell is how often, at most, a lasting fault's message (and
+	// so its log line) changes between stalled and slow: a clock that
+	// ticks now and then reads stalled on one window and slow on the
+	// next, and would otherwise say so (a message made, a line logged) on
+	// almost every cycle. A change to or from unreadable or stepped back
+	// is told at once.
+	clockRetell = 10 * time.Second
 )
 
 // clockKind is what is wrong with the HAL clock.
@@ -52,9 +59,10 @@ type clockCheck struct {
 	anchor   clockMark     // the start of the window of progress
 	streak   clockMark     // the first of the good readings since the fault
 	inStreak bool
-	kind     clockKind // what is wrong, clockSane when nothing
-	why      string    // kind, said with its figures; "" when sane
-	faults   uint64    // faults begun so far
+	kind     clockKind     // what is wrong (as why says it), clockSane when nothing
+	why      string        // kind, said with its figures; "" when sane
+	told     time.Duration // the OS's time why was made at
+	faults   uint64        // faults begun so far
 }
 
 // clockChange is what a reading changed: nothing, a fault began, or the
@@ -71,8 +79,10 @@ const (
 // around the read of the HAL's, which gave at (or err). The window's
 // progress is measured from the anchor's after to this reading's before,
 // so that a pause between the reads (a preempted thread) never makes a
-// true clock look slow. The message is made only when the kind of fault
-// changes, so that a fault that lasts allocates nothing per cycle.
+// true clock look slow. The message is made when a fault begins, and
+// then only when its kind changes (between stalled and slow at most once
+// per clockRetell), so that a fault that lasts (or flaps between stalled
+// and slow) allocates nothing per cycle.
 func (c *clockCheck) check(before, at time.Duration, err error, after time.Duration) clockChange {
 	kind, span := clockSane, time.Duration(0)
 	switch {
@@ -102,8 +112,8 @@ func (c *clockCheck) check(before, at time.Duration, err error, after time.Durat
 	if kind != clockSane {
 		c.inStreak = false
 		began := c.kind == clockSane
-		if kind != c.kind {
-			c.kind, c.why = kind, clockWhy(kind, err, prev, from, at, span)
+		if began || kind != c.kind && (!paceKind(kind) || !paceKind(c.kind) || before-c.told >= clockRetell) {
+			c.kind, c.why, c.told = kind, clockWhy(kind, err, prev, from, at, span), before
 		}
 		if began {
 			c.faults++
@@ -130,6 +140,11 @@ func (c *clockCheck) check(before, at time.Duration, err error, after time.Durat
 	}
 	return clockSteady
 }
+
+// paceKind: a fault of the clock's pace, told apart by one window's
+// readings (stalled or slow), which a clock that ticks now and then
+// flips between.
+func paceKind(k clockKind) bool { return k == clockStalled || k == clockSlow }
 
 // clockWhy says what is wrong: prev is the last time read, from the
 // window's start, at this reading's time, span the window.

@@ -287,3 +287,47 @@ func TestRunOnBrokenClocks(t *testing.T) {
 		t.Errorf("PWM 0 %v after Run", p)
 	}
 }
+
+// TestClockFlappingFaultTellsOnce: a HAL clock that ticks 5 ms on every
+// third 20 ms reading (a sticky read) reads stalled on one window and
+// slow on the next. Its message (and so the "stays disabled" log line)
+// changed 166 times in 10 s, each a fmt.Sprintf on the loop's
+// goroutine. Now it is one fault whose message changes at most once per
+// clockRetell, and a cycle of it allocates nothing.
+func TestClockFlappingFaultTellsOnce(t *testing.T) {
+	var c clockCheck
+	var hal time.Duration
+	changes, prev := 0, ""
+	const step = 20 * time.Millisecond
+	i := 0
+	read := func() {
+		os := time.Duration(i) * step
+		if i%3 == 0 {
+			hal += 5 * time.Millisecond
+		}
+		c.check(os, hal, nil, os+50*time.Microsecond)
+		i++
+	}
+	for i < 500 { // 10 s
+		read()
+		if c.why != prev {
+			changes++
+			prev = c.why
+		}
+	}
+	if c.faults != 1 || c.why == "" {
+		t.Fatalf("%d faults, %q; want one lasting fault", c.faults, c.why)
+	}
+	if max := int(10*time.Second/clockRetell) + 1; changes > max {
+		t.Errorf("the message changed %d times in 10 s; want at most %d (once, and once per clockRetell)", changes, max)
+	}
+	if allocs := testing.AllocsPerRun(300, read); allocs != 0 {
+		t.Errorf("a cycle of the flapping fault allocates %v times", allocs)
+	}
+	// a step back is another fault's kind: told at once
+	os := time.Duration(i) * step
+	c.check(os, hal-time.Second, nil, os+50*time.Microsecond)
+	if !strings.HasPrefix(c.why, "stepped back") || c.faults != 1 {
+		t.Errorf("after a step back: %q, %d faults; want it told at once, the same fault", c.why, c.faults)
+	}
+}

@@ -244,7 +244,7 @@ func sparkDriveSteps(d *config.Device) []sparkCfg {
 		u("smart_current_limit", frc.SparkParamSmartStallLimit, uint32(d.Int("smart_current_limit"))),
 		u("smart_current_free_limit", frc.SparkParamSmartFreeLimit, uint32(d.Int("smart_current_free_limit"))),
 		u("smart_current_rpm", frc.SparkParamSmartLimitRPM, uint32(d.Int("smart_current_rpm"))),
-		{key: "secondary_current_limit", param: frc.SparkParamCurrentChop, typ: frc.SparkParamFloat32, bits: math.Float32bits(float32(d.Float("secondary_current_limit")))},
+		{key: "secondary_current_limit", param: frc.SparkParamCurrentChop, typ: frc.SparkParamFloat32, bits: frc.Float32Bits(d.Float("secondary_current_limit"))},
 		u("secondary_current_limit_cycles", frc.SparkParamCurrentChopCycles, uint32(d.Int("secondary_current_limit_cycles"))),
 	}
 }
@@ -299,7 +299,7 @@ func openREVSpark(model uint8, d *config.Device, env *Env) (Device, error) {
 			key   string
 			param uint8
 		}{{"kp", frc.SparkParamP0}, {"ki", frc.SparkParamI0}, {"kd", frc.SparkParamD0}, {"kv", frc.SparkParamV0}} {
-			s.steps = append(s.steps, sparkCfg{key: g.key, param: g.param, typ: frc.SparkParamFloat32, bits: math.Float32bits(float32(d.Float(g.key)))})
+			s.steps = append(s.steps, sparkCfg{key: g.key, param: g.param, typ: frc.SparkParamFloat32, bits: frc.Float32Bits(d.Float(g.key))})
 		}
 		if err := interfaces.RegisterCommand(env.Handles, d.Name, d.Name, interfaces.Position, &s.posCmd); err != nil {
 			return nil, err

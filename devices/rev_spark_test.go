@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/hal/haltest"
 	"github.com/frcd/frcd/interfaces"
@@ -503,6 +504,16 @@ func TestSparkOwnClosedLoop(t *testing.T) {
 	r.step(10 * time.Millisecond)
 	if v := sentTo(r, sparkVel3); len(v) != 1 || v[0].Data != [8]byte{0, 0, 0xB4, 0xC3} {
 		t.Errorf("velocity set point %+v, want 00 00 b4 c3", v)
+	}
+	// 1e38 rad/s is finite, but 1.2e40 RPM is +Inf as a float32: the
+	// frame carries float32's largest (negated: inverted), never Inf.
+	vel.Put(1e38, r.hal.Now())
+	r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
+	r.step(10 * time.Millisecond)
+	if v := sentTo(r, sparkVel3); len(v) != 1 {
+		t.Errorf("velocity set points %+v", v)
+	} else if got, _ := frc.DecodeSparkSetpoint(v[0].Data); got != -math.MaxFloat32 {
+		t.Errorf("a velocity past float32's range went out as %v, want %v", got, -math.MaxFloat32)
 	}
 }
 

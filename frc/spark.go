@@ -280,16 +280,33 @@ func DecodeSparkStatus2(d [8]byte) (rpm, rotations float64) {
 
 // EncodeSparkStatus2 is DecodeSparkStatus2's inverse.
 func EncodeSparkStatus2(rpm, rotations float64) (d [8]byte) {
-	binary.LittleEndian.PutUint32(d[0:4], math.Float32bits(float32(rpm)))
-	binary.LittleEndian.PutUint32(d[4:8], math.Float32bits(float32(rotations)))
+	binary.LittleEndian.PutUint32(d[0:4], Float32Bits(rpm))
+	binary.LittleEndian.PutUint32(d[4:8], Float32Bits(rotations))
 	return d
 }
 
+// Float32Bits is v's float32 bits as a frame carries them, never ±Inf or
+// NaN: a finite v beyond ±math.MaxFloat32 (which float32(v) would turn
+// into ±Inf) is clamped to ±math.MaxFloat32, and a NaN or ±Inf v is
+// sent as 0 (neutral). Every float32 a frame here carries goes through
+// it.
+func Float32Bits(v float64) uint32 {
+	switch {
+	case v != v || math.IsInf(v, 0):
+		v = 0
+	case v > math.MaxFloat32:
+		v = math.MaxFloat32
+	case v < -math.MaxFloat32:
+		v = -math.MaxFloat32
+	}
+	return math.Float32bits(float32(v))
+}
+
 // EncodeSparkSetpoint builds a set-point frame's 8 bytes: the value as a
-// little-endian float32 at b0-3, an arbitrary feed-forward int16 at b4-5
+// little-endian float32 at b0-3 (Float32Bits: never ±Inf or NaN), an arbitrary feed-forward int16 at b4-5
 // (0 here), the PID slot in b6 bits 0-1.
 func EncodeSparkSetpoint(value float64, slot int) (d [8]byte) {
-	binary.LittleEndian.PutUint32(d[0:4], math.Float32bits(float32(value)))
+	binary.LittleEndian.PutUint32(d[0:4], Float32Bits(value))
 	d[6] = byte(slot & 3)
 	return d
 }
@@ -334,7 +351,7 @@ const (
 // parameter id, bytes 1-4 the float32 value's bits, little endian (5
 // bytes, REV's can-specs spark frames 2.0.5 "Parameter Write").
 func EncodeSparkParameterWrite(param uint8, value float32) (d [8]byte, n uint8) {
-	return EncodeSparkParameterBits(param, math.Float32bits(value))
+	return EncodeSparkParameterBits(param, Float32Bits(float64(value)))
 }
 
 // EncodeSparkParameterBits builds a parameter write of a value's 32 bits

@@ -258,3 +258,30 @@ func TestSparkParameterFrames(t *testing.T) {
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+// TestSparkFloatsNeverInf: a finite value beyond float32's range went out
+// as ±Inf (float32(1e39) is +Inf), past every Finite check upstream.
+// Every float32 a SPARK frame carries is clamped to ±MaxFloat32, and a
+// NaN or ±Inf goes out as 0.
+func TestSparkFloatsNeverInf(t *testing.T) {
+	cases := []struct{ in, want float64 }{
+		{1e39, math.MaxFloat32}, {-1e300, -math.MaxFloat32}, {math.MaxFloat64, math.MaxFloat32},
+		{math.Inf(1), 0}, {math.Inf(-1), 0}, {math.NaN(), 0}, {1.5, 1.5}, {-2500, -2500},
+	}
+	for _, c := range cases {
+		sp, _ := DecodeSparkSetpoint(EncodeSparkSetpoint(c.in, 0))
+		rpm, rot := DecodeSparkStatus2(EncodeSparkStatus2(c.in, c.in))
+		for _, got := range []float64{sp, rpm, rot} {
+			if got != c.want {
+				t.Errorf("%v went out as %v; want %v", c.in, got, c.want)
+			}
+		}
+	}
+	for _, v := range []float32{float32(math.Inf(1)), float32(math.NaN()), 2.5} {
+		d, _ := EncodeSparkParameterWrite(1, v)
+		_, bits, _ := DecodeSparkParameterWrite(d[:])
+		if got := math.Float32frombits(bits); got != v && !(v != v || math.IsInf(float64(v), 0)) || (v != v || math.IsInf(float64(v), 0)) && got != 0 {
+			t.Errorf("parameter %v went out as %v", v, got)
+		}
+	}
+}
