@@ -46,7 +46,7 @@ var allowed = map[string][]string{
 	"telemetry":          {"hal", "interfaces", "control", "robot", "urdf", "internal/ratelimit"},
 	"nt4/wire":           {"github.com/coder/websocket", "github.com/tinylib/msgp/msgp"},
 	"nt4":                {"telemetry", "nt4/wire", "internal/ratelimit", "internal/admit", "internal/relisten", "github.com/coder/websocket", "github.com/tinylib/msgp/msgp"},
-	"wpilog":             {"telemetry", "control"},
+	"wpilog":             {"telemetry", "control", "hal"},
 	"jointstate":         {"interfaces", "urdf", "control", "robot"},
 	"ros2bridge":         {"cdr", "config", "control", "hal", "jointstate", "ros2msg", "ros2node", "rtps", "internal/ratelimit"},
 	"ros":                {"hal", "interfaces", "config", "urdf", "control", "robot", "jointstate", "ros/master", "internal/ratelimit", "gopkg.in/yaml.v3", goroslib, goroslib + "/pkg/msg", goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/geometry_msgs", goroslib + "/pkg/msgs/nav_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},

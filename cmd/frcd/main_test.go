@@ -278,8 +278,8 @@ func TestValidateHAL(t *testing.T) {
 }
 
 // A robot YAML's `hal:` names its controller: plain validate checks for
-// that hardware as --hal would (a duty-cycle encoder on a roboRIO, which
-// has no duty-cycle inputs), --hal overrides it (with a note), and a name
+// that hardware as --hal would (an addressable LED on a roboRIO, which
+// frcd's roborio backend cannot run), --hal overrides it (with a note), and a name
 // no backend has is an error at the key's value.
 func TestValidateFileHAL(t *testing.T) {
 	dir := t.TempDir()
@@ -294,7 +294,7 @@ func TestValidateFileHAL(t *testing.T) {
 	robotYAML := func(hal string) string {
 		y := filepath.Join(dir, "robot.yaml")
 		body := "joints:\n  - {name: pdp, type: pdp, id: 0}\n  - {name: arm_joint, type: talon, id: 0, pdp_ch: 4}\n" +
-			"  - {name: arm_encoder, type: duty_cycle_encoder, dio_channel: 0}\n"
+			"  - {name: arm_encoder, type: duty_cycle_encoder, dio_channel: 0}\n  - {name: lights, type: addressable_led, dio_channel: 1, length: 10}\n"
 		if hal != "" {
 			body = "hal: " + hal + "\n" + body
 		}
@@ -303,7 +303,7 @@ func TestValidateFileHAL(t *testing.T) {
 		}
 		return y
 	}
-	const cannot = `robot.yaml:5:31: warning: duty_cycle_encoder "arm_encoder": the roborio backend cannot run it: it has no duty-cycle inputs`
+	const cannot = `robot.yaml:6:26: warning: addressable_led "lights": the roborio backend cannot run it: it has no addressable LEDs`
 	for _, tc := range []struct {
 		hal   string
 		flags []string
@@ -313,7 +313,7 @@ func TestValidateFileHAL(t *testing.T) {
 		{"", nil, 0, ""},
 		{"roborio", nil, 0, cannot},
 		{"roborio", []string{"--hal", "sim"}, 0, "robot.yaml:1:6: note: --hal sim overrides the file's hal: roborio"},
-		{"", []string{"--hal", "roborio"}, 0, strings.Replace(cannot, ":5:31:", ":4:31:", 1)},
+		{"", []string{"--hal", "roborio"}, 0, strings.Replace(cannot, ":6:26:", ":5:26:", 1)},
 		{"sim", nil, 0, ""},
 		{"robrio", nil, 1, `robot.yaml:1:6: error: hal: unknown controller "robrio"; want sim, linux, roborio or systemcore (did you mean "roborio"?)`},
 	} {

@@ -176,12 +176,15 @@ func TestROSLaunch(t *testing.T) {
 	// The stamps are the loop's times, so a loaded machine that makes
 	// the loop miss cycles widens some gaps; the publisher never sends
 	// faster than its rate, and at its rate whenever the loop keeps time.
-	// The shortest gap tells both: 40 ms, where the default rate gives 20.
+	// The shortest gap tells both: 40 ms, where the default rate gives 20;
+	// a publication a cycle late brings the next one a cycle sooner (the
+	// publisher keeps its cadence, internal/ratelimit.Cadence), so down
+	// to 40 ms less a cycle and its jitter.
 	shortest := time.Duration(math.MaxInt64)
 	for i := 1; i < len(stamps); i++ {
 		shortest = min(shortest, at(stamps[i])-at(stamps[i-1]))
 	}
-	if shortest < 35*time.Millisecond || shortest > 45*time.Millisecond {
+	if shortest < 25*time.Millisecond || shortest > 45*time.Millisecond {
 		t.Errorf("/robot2/joints: shortest gap between stamps %s, want 40ms (publish_rate 25)", shortest)
 	}
 
@@ -195,8 +198,11 @@ func TestROSLaunch(t *testing.T) {
 	tooltest.Eventually(t, 60*time.Second, "the same frcd registered again", func() bool {
 		return strings.Contains(out.String(), "ROS node is up") && rosnodePid(e, "/robot2/frcd") == pid
 	})
-	if strings.Contains(out.String(), "exit code") {
-		t.Errorf("an frcd exited on rosnode kill")
+	// roslaunch says "[robot2/frcd-3] process has died [pid …, exit code …"
+	// of a node that ends (a robot_state_publisher started before
+	// robot_description was set may, and is not frcd)
+	if died := regexp.MustCompile(`frcd-\d+\] process has died`).FindString(out.String()); died != "" {
+		t.Errorf("an frcd exited on rosnode kill: %s", died)
 	}
 	t.Logf("pid %d: off the graph on rosnode kill, registered again", pid)
 }
