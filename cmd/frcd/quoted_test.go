@@ -190,7 +190,7 @@ func rosEnv(t *testing.T) *tooltest.ROS {
 // commands.md's status line.
 func TestREADMEQuotesTheBinary(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the daemon (-short)")
+		t.Skip("runs frcd and a ROS master for a few seconds of real time; make test runs it without -short")
 	}
 	dir := t.TempDir()
 	for _, f := range []string{"robot.urdf", "robot.yaml"} {
@@ -213,7 +213,7 @@ func TestREADMEQuotesTheBinary(t *testing.T) {
 // getting-started, followed as written.
 func TestGettingStartedQuotesTheBinary(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the daemon (-short)")
+		t.Skip("runs frcd and a ROS master for a few seconds of real time; make test runs it without -short")
 	}
 	const page = "../../docs/getting-started.md"
 	dir := t.TempDir()

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"net/netip"
+	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -29,19 +31,10 @@ const attackerAddr = "10.27.0.66"
 // needs root for the namespace; skipped with -short, and when a tool is
 // missing unless FRCD_REQUIRE_TOOLS=1.
 func TestROS2FakeParticipants(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs frcd and DDS peers in a network namespace: skipped with -short")
-	}
-	const urdf, yaml = "../../examples/2026/robot.urdf", "../../examples/2026/robot.yaml"
-	var env []string
-	if !tooltest.InsideNetns(t) {
-		env = buildJointStatesPeers(t)
-	}
-	if !tooltest.InNetns(t, tooltest.RobotNetwork+" && ip addr add "+attackerAddr+"/24 dev frcd0", env) {
+	cmd, stderr, names, ok := attackTarget(t, "4mbit")
+	if !ok {
 		return
 	}
-	names := loopJointNames(t, urdf, yaml)
-	cmd, stderr := startROS2Run(t, urdf, yaml, "--ros2-egress", "4mbit")
 	start := time.Now().Unix()
 	f, stop := startFakeParticipants(t, netip.MustParseAddrPort(tooltest.RobotAddr+":7410")) // domain 0, participant 0: frcd
 	waitAnnounced(t, f, 1000)
@@ -105,19 +98,10 @@ func waitAnnounced(t *testing.T, a *ddsattack.Attacker, n int64) {
 // subscribers get their joint states. (Before, each ACKNACK was answered
 // in full: x28 to x81.)
 func TestROS2AckNackStorm(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs frcd and DDS peers in a network namespace: skipped with -short")
-	}
-	const urdf, yaml = "../../examples/2026/robot.urdf", "../../examples/2026/robot.yaml"
-	var env []string
-	if !tooltest.InsideNetns(t) {
-		env = buildJointStatesPeers(t)
-	}
-	if !tooltest.InNetns(t, tooltest.RobotNetwork+" && ip addr add "+attackerAddr+"/24 dev frcd0", env) {
+	cmd, stderr, names, ok := attackTarget(t, "1mbit")
+	if !ok {
 		return
 	}
-	names := loopJointNames(t, urdf, yaml)
-	cmd, stderr := startROS2Run(t, urdf, yaml, "--ros2-egress", "1mbit")
 	start := time.Now().Unix()
 	a, err := ddsattack.New(netip.MustParseAddr(attackerAddr), netip.MustParseAddrPort(tooltest.RobotAddr+":7410"))
 	if err != nil {
@@ -175,4 +159,27 @@ func TestROS2AckNackStorm(t *testing.T) {
 		t.Fatalf("frcd sent the attacker %d bytes in %v, over its budget (%d)", got, took, limit)
 	}
 	terminate(t, cmd, stderr)
+}
+
+// attackTarget runs examples/2026 as `frcd run --sim --ros 2
+// --ros2-egress EGRESS` on a robot's network with an attacker's address
+// beside it: in the namespace InNetns made (ok), or false where the test
+// ran again inside it. It skips with -short: make test runs it in full
+// (as root, FRCD_REQUIRE_TOOLS=1), and make attack replays the attacks.
+func attackTarget(t *testing.T, egress string) (cmd *exec.Cmd, stderr *strings.Builder, names []string, ok bool) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts frcd, Cyclone and Fast DDS peers in a network namespace (about a minute); make test runs it without -short")
+	}
+	const urdf, yaml = "../../examples/2026/robot.urdf", "../../examples/2026/robot.yaml"
+	var env []string
+	if !tooltest.InsideNetns(t) {
+		env = buildJointStatesPeers(t)
+	}
+	if !tooltest.InNetns(t, tooltest.RobotNetwork+" && ip addr add "+attackerAddr+"/24 dev frcd0", env) {
+		return nil, nil, nil, false
+	}
+	names = loopJointNames(t, urdf, yaml)
+	cmd, stderr = startROS2Run(t, urdf, yaml, "--ros2-egress", egress)
+	return cmd, stderr, names, true
 }
