@@ -9,6 +9,7 @@ import (
 
 	"github.com/frcd/frcd/cdr"
 	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros2bridge"
 )
@@ -83,17 +84,7 @@ func TestControllerManagerServices(t *testing.T) {
 }
 
 func testControllerManager(t *testing.T, humble bool) {
-	r, _, err := robot.Load(exampleURDF, exampleYAML)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, _, _ := newBridge(t, t.Logf, func(o *ros2bridge.Options) {
-		o.Manager = control.NewManager(r.Config, o.Loop)
-		o.Node.Humble = humble
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	c := newClient(t, ctx)
+	d, c := managerBridge(t, humble)
 	list := c.service("/controller_manager/list_controllers", "controller_manager_msgs/srv/ListControllers", 100e6)
 	switchCtl := c.service("/controller_manager/switch_controller", "controller_manager_msgs/srv/SwitchController", 100e6)
 	hw := c.service("/controller_manager/list_hardware_interfaces", "controller_manager_msgs/srv/ListHardwareInterfaces", 100e6)
@@ -274,17 +265,7 @@ func TestSetHardwareComponentState(t *testing.T) {
 }
 
 func testSetHardwareState(t *testing.T, humble bool) {
-	r, _, err := robot.Load(exampleURDF, exampleYAML)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, _, _ := newBridge(t, t.Logf, func(o *ros2bridge.Options) {
-		o.Manager = control.NewManager(r.Config, o.Loop)
-		o.Node.Humble = humble
-	})
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	c := newClient(t, ctx)
+	d, c := managerBridge(t, humble)
 	set := c.service("/controller_manager/set_hardware_component_state", "controller_manager_msgs/srv/SetHardwareComponentState", 100e6)
 	components := c.service("/controller_manager/list_hardware_components", "controller_manager_msgs/srv/ListHardwareComponents", 100e6)
 	setState := func(name string, id uint8, label string) (bool, uint8, string) {
@@ -381,4 +362,22 @@ func testSetHardwareState(t *testing.T, humble bool) {
 	if id, label, avail := component(); id != 3 || label != "active" || !avail {
 		t.Fatalf("list_hardware_components when active: %d %q, command interfaces available %v", id, label, avail)
 	}
+}
+
+// managerBridge is the example robot bridged to ROS 2 (Humble's layout
+// or Jazzy's) with its controller manager, and a client of its
+// services; the client's context ends with the test (waitLimit at most).
+func managerBridge(t *testing.T, humble bool) (*daemon.Daemon, *client) {
+	t.Helper()
+	r, _, err := robot.Load(exampleURDF, exampleYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, _ := newBridge(t, t.Logf, func(o *ros2bridge.Options) {
+		o.Manager = control.NewManager(r.Config, o.Loop)
+		o.Node.Humble = humble
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	t.Cleanup(cancel)
+	return d, newClient(t, ctx)
 }
