@@ -356,7 +356,9 @@ static void save_configs(uint32_t hash, const char* values, uint32_t len) {
 }
 
 // get_configs gives every config the device holds ("cfg HASH ..." lines,
-// the last of each SPN winning when deserialized) as "spn=value;" pairs.
+// the last of each SPN winning when deserialized) as "spn=value;" pairs;
+// "hold HASH SPN VALUE" lines come last: a value the device keeps
+// whatever it is sent.
 int c_ctre_phoenix6_get_configs(int context, const char* network, int deviceHash, double timeout, char** values, bool useDid) {
 	logf_("c_ctre_phoenix6_get_configs %d \"%s\" %#x %g %d", context, network, deviceHash, timeout, useDid);
 	int e = failing("c_ctre_phoenix6_get_configs");
@@ -372,6 +374,16 @@ int c_ctre_phoenix6_get_configs(int context, const char* network, int deviceHash
 		unsigned h, spn;
 		double v;
 		if (sscanf(line, "cfg %x %u %lf", &h, &spn, &v) == 3 && h == (unsigned)deviceHash) {
+			len += (size_t)snprintf(all + len, cap - len, "%u=%.17g;", spn, v);
+		}
+	}
+	if (f != NULL) {
+		rewind(f);
+	}
+	while (f != NULL && fgets(line, sizeof line, f) != NULL && len + 64 < cap) {
+		unsigned h, spn;
+		double v;
+		if (sscanf(line, "hold %x %u %lf", &h, &spn, &v) == 3 && h == (unsigned)deviceHash) {
 			len += (size_t)snprintf(all + len, cap - len, "%u=%.17g;", spn, v);
 		}
 	}
