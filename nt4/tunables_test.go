@@ -4,29 +4,9 @@ import (
 	"math"
 	"testing"
 
-	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/nt4"
-	"github.com/frcd/frcd/robot"
 )
-
-// tunedRobot is the example robot in the 2027 layout (nt4: yaml) on the
-// deterministic sim, its NT4 server on a free port.
-func tunedRobot(t *testing.T, r *robot.Robot, enabled bool) (*daemon.Daemon, func(int)) {
-	t.Helper()
-	d, err := daemon.NewSim(r, daemon.SimOptions{Enabled: enabled}, daemon.Options{Logf: t.Logf,
-		Telemetry: &daemon.TelemetryOptions{NT4: "127.0.0.1:0"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tooltest.Serve(t, d.NT.Run)
-	return d, func(n int) {
-		for range n {
-			d.Step()
-			d.StepTelemetry()
-		}
-	}
-}
 
 // TestTunables: in WPILib 2027's layout a dashboard sets one gain of a PID
 // controller by publishing a double on the gain's own topic under
@@ -50,7 +30,7 @@ func TestTunables(t *testing.T) {
 		{"disabled", "\nnt4: {tuning: true, layout: \"2027\"}\n", false, 12, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			d, step := tunedRobot(t, robotWith(t, c.yaml), c.enabled)
+			d, step := steppedRobot(t, robotWith(t, c.yaml), c.enabled)
 			step(1)
 			ctl := d.Loop.Controller("hood_position")
 			before := ctl.Gains()
@@ -90,14 +70,14 @@ func TestTunables(t *testing.T) {
 	}
 
 	t.Run("wrong type and 2026 layout", func(t *testing.T) {
-		d, step := tunedRobot(t, robotWith(t, "\nnt4: {tuning: true, layout: \"2027\"}\n"), true)
+		d, step := steppedRobot(t, robotWith(t, "\nnt4: {tuning: true, layout: \"2027\"}\n"), true)
 		step(1)
 		w := dial(t, d, "dashboard")
 		w.send(`{"method":"publish","params":{"name":"`+p+`","pubuid":1,"type":"string","properties":{}}}`,
 			`{"method":"publish","params":{"name":"/Tunables/controllers/hood_position/.type","pubuid":2,"type":"string","properties":{}}}`)
 		tooltest.Eventually(t, waitLimit, "two publishes refused", func() bool { return d.NT.Stats().PublishRefused == 2 })
 
-		d, step = tunedRobot(t, robotWith(t, "\nnt4: {tuning: true}\n"), true)
+		d, step = steppedRobot(t, robotWith(t, "\nnt4: {tuning: true}\n"), true)
 		step(1)
 		w = dial(t, d, "dashboard")
 		w.send(`{"method":"subscribe","params":{"topics":["/frcd/controllers/"],"subuid":1,"options":{"prefix":true}}}`,
