@@ -112,7 +112,7 @@ type tunable struct {
 
 // addTunables publishes the PID controllers' gains under /Tunables.
 func (s *Source) addTunables() {
-	mutable := props2("mutable", "true")
+	mutable := jsonProp("mutable", "true")
 	for _, g := range s.gains {
 		base := tunablePIDs + g.c.Name + "/"
 		s.add(base+".type", "string", String, mutable).setString("PIDController", time.Microsecond)
@@ -138,8 +138,8 @@ func (s *Source) sampleTunables(now time.Duration) {
 	}
 }
 
-// props2 is the JSON object of one property whose value is JSON already
+// jsonProp is the JSON object of one property whose value is JSON already
 // (props quotes its values as strings).
-func props2(key, jsonValue string) string {
+func jsonProp(key, jsonValue string) string {
 	return `{"` + key + `":` + jsonValue + `}`
 }
