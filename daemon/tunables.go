@@ -72,3 +72,10 @@ func (d *Daemon) ntTune(name string, term int, v nt4.Value, tuning bool) error {
 	*terms[term] = f
 	return c.SetGains(g, d.Now())
 }
+
+// CheckLayout says whether name is a NetworkTables layout, "2026" or
+// "2027" (--nt-layout), for a command that passes one on.
+func CheckLayout(name string) error {
+	_, err := telemetry.ParseLayout(name)
+	return err
+}
