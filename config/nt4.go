@@ -21,7 +21,7 @@ var NT4 = &Type{
 		"Alerts at /SmartDashboard/Alerts (docs/dashboards.md).",
 	Place: YAMLOnly,
 	Keys: []Key{
-		{Name: "prefix", Kind: String, Default: "/frcd", Doc: "The root of frcd's topic and log entry names."},
+		{Name: "prefix", Kind: String, Default: "/frcd", Doc: "The root of frcd's topic and log entry names (/Telemetry when layout is 2027 and no prefix is given)."},
 		{Name: "commands", Kind: Bool, Default: false, Doc: "Whether NT4 clients may command the controllers (never while disabled)."},
 		{Name: "tuning", Kind: Bool, Default: false, Doc: "Whether NT4 clients may set the PID controllers' gains (never while disabled)."},
 		{Name: "layout", Kind: String, Default: "2026", Enum: []string{"2026", "2027"}, Doc: "The NetworkTables layout: " +
