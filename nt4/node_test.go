@@ -111,14 +111,14 @@ func TestNTCoreTSClient(t *testing.T) {
 	tooltest.RequireFile(t, clientNode, "npm ci in test/nt4")
 	d, e, port := running(t)
 	const joint = "/frcd/joints/right_front_wheel_joint/"
-	c := startClient(t, e, "watch", strconv.Itoa(port), joint, "/frcd/Alerts/")
+	c := startClient(t, e, "watch", strconv.Itoa(port), joint, "/SmartDashboard/Alerts/")
 	c.wait("the connection", func(ev event) bool { return ev.Event == "connected" })
 	ev := c.wait("the joint's velocity", func(ev event) bool { return ev.Name == joint+"velocity" })
 	if ev.Type != "double" || math.Abs(float(ev)) > 0.5 {
 		t.Fatalf("the joint at rest: %+v", ev)
 	}
 	c.wait("no errors among the Alerts", func(ev event) bool {
-		return ev.Name == "/frcd/Alerts/errors" && string(ev.Value) == "[]"
+		return ev.Name == "/SmartDashboard/Alerts/errors" && string(ev.Value) == "[]"
 	})
 
 	// The drive controller drives the wheel: 1 m/s on its cmd_vel is
@@ -133,14 +133,14 @@ func TestNTCoreTSClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	ev = c.wait("an error Alert for the silent PDP", func(ev event) bool {
-		return ev.Name == "/frcd/Alerts/errors" && strings.Contains(string(ev.Value), `"pdp: `)
+		return ev.Name == "/SmartDashboard/Alerts/errors" && strings.Contains(string(ev.Value), `"pdp: `)
 	})
 	t.Logf("Alerts/errors: %s", ev.Value)
 	if err := d.Sim.SetCANSilent("pdp", false); err != nil {
 		t.Fatal(err)
 	}
 	c.wait("the Alert gone once the PDP is heard again", func(ev event) bool {
-		return ev.Name == "/frcd/Alerts/errors" && !strings.Contains(string(ev.Value), `"pdp: `)
+		return ev.Name == "/SmartDashboard/Alerts/errors" && !strings.Contains(string(ev.Value), `"pdp: `)
 	})
 	if s := d.NT.Stats(); s.Connects != 1 || s.Refused != 0 || s.Dropped != 0 || s.ValuesSent == 0 {
 		t.Errorf("server stats %+v", s)

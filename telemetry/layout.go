@@ -13,7 +13,7 @@ import (
 // Layout2026, the default, is what AdvantageScope's and Elastic's current
 // releases read: frcd's topics under PREFIX (/frcd), a PID controller's
 // gains as PREFIX/controllers/NAME/gains double[], the Alerts at
-// PREFIX/Alerts, the first drive base in a WPILib 2026 Field2d at
+// /SmartDashboard/Alerts (as in both layouts), the first drive base in a WPILib 2026 Field2d at
 // /SmartDashboard/Field (odometry.go). Its two tables' .type topics carry
 // the property WPILib 2026's SendableBuilderImpl gives every .type,
 // {"SmartDashboard":TYPE} (allwpilib v2026.2.2 wpilibj

@@ -113,7 +113,7 @@ func TestLayout2026Types(t *testing.T) {
 	n := 0
 	for _, tp := range s.Topics {
 		switch tp.Name {
-		case "/frcd/Alerts/.type", "/SmartDashboard/Field/.type":
+		case "/SmartDashboard/Alerts/.type", "/SmartDashboard/Field/.type":
 			n++
 			if tp.Props != `{"SmartDashboard":"`+tp.Str+`"}` {
 				t.Errorf("%s: properties %s", tp.Name, tp.Props)

@@ -251,10 +251,7 @@ func New(o Options) *Source {
 		s.add(dp+"attached", "boolean", Bool, "{}"), s.add(dp+"mode", "string", String, "{}"),
 		s.add(dp+"state", "string", String, "{}"),
 	}
-	ap := p + "/Alerts/"
-	if o.Layout == Layout2027 { // where WPILib's SmartDashboard puts them (layout.go)
-		ap = "/SmartDashboard/Alerts/"
-	}
+	ap := "/SmartDashboard/Alerts/" // where WPILib's SmartDashboard puts them, in both layouts (layout.go)
 	s.add(ap+".type", "string", String, props("SmartDashboard", "Alerts")).setString("Alerts", time.Microsecond)
 	s.alerts.errors = s.add(ap+"errors", "string[]", Strings, "{}")
 	s.alerts.warnings = s.add(ap+"warnings", "string[]", Strings, "{}")

@@ -70,8 +70,8 @@ func TestTopics(t *testing.T) {
 // inhibited loop a warning.
 func TestAlerts(t *testing.T) {
 	d, s, topics := source(t)
-	errs, warns := topics["/robot/Alerts/errors"], topics["/robot/Alerts/warnings"]
-	if topics["/robot/Alerts/.type"].Str != "Alerts" {
+	errs, warns := topics["/SmartDashboard/Alerts/errors"], topics["/SmartDashboard/Alerts/warnings"]
+	if topics["/SmartDashboard/Alerts/.type"].Str != "Alerts" {
 		t.Fatal("no Alerts .type")
 	}
 	run := func(dur time.Duration) {
@@ -200,7 +200,7 @@ func TestMechanism2d(t *testing.T) {
 // count, until a second passes without one.
 func TestRefusedCommandAlert(t *testing.T) {
 	d, s, topics := source(t)
-	warns := topics["/robot/Alerts/warnings"]
+	warns := topics["/SmartDashboard/Alerts/warnings"]
 	step := func(n int) {
 		for range n {
 			d.Step()

@@ -206,10 +206,10 @@ func TestLogReadBack(t *testing.T) {
 	if n := int64(binary.LittleEndian.Uint64(l.entry(t, "NT:/frcd/loop/cycles", "int64").last(t))); n != cycles {
 		t.Errorf("loop/cycles last %d, want %d", n, cycles)
 	}
-	if e := l.entry(t, "NT:/frcd/Alerts/.type", "string"); string(e.last(t)) != "Alerts" {
+	if e := l.entry(t, "NT:/SmartDashboard/Alerts/.type", "string"); string(e.last(t)) != "Alerts" {
 		t.Errorf("Alerts/.type %q", e.last(t))
 	}
-	errs := l.entry(t, "NT:/frcd/Alerts/errors", "string[]").last(t)
+	errs := l.entry(t, "NT:/SmartDashboard/Alerts/errors", "string[]").last(t)
 	if binary.LittleEndian.Uint32(errs) != 0 {
 		t.Errorf("Alerts/errors not empty: %q", errs)
 	}
