@@ -23,7 +23,9 @@ import (
 // sparkConfigTimeout; a SPARK still at it after that fails with the same
 // reason wrapping hal.ErrTimeout, an error counted and on /diagnostics.
 // On the sim the version comes in a cycle and the configuration in about
-// 0.15 s (one step acknowledged a cycle), as on a robot.
+// 0.15 s (one step acknowledged a cycle). The bound is frcd's choice, not
+// REV's (REV documents no time to answer): eight version requests, and
+// every step retried eight times at sparkVersionRetry.
 const sparkConfigTimeout = 2 * time.Second
 
 // startupErr is a start-up phase's pair of prebuilt errors (Read does not
