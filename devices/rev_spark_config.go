@@ -24,8 +24,9 @@ import (
 // reason wrapping hal.ErrTimeout, an error counted and on /diagnostics.
 // On the sim the version comes in a cycle and the configuration in about
 // 0.15 s (one step acknowledged a cycle). The bound is frcd's choice, not
-// REV's (REV documents no time to answer): eight version requests, and
-// every step retried eight times at sparkVersionRetry.
+// REV's (REV documents no time to answer): eight version requests
+// (sparkVersionRetry apart); for the configuration, room for all its
+// steps (about 12, one a cycle when answered) and several retries.
 const sparkConfigTimeout = 2 * time.Second
 
 // startupErr is a start-up phase's pair of prebuilt errors (Read does not
