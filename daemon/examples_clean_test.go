@@ -86,3 +86,35 @@ func hasSpark(d *Daemon) bool {
 	}
 	return false
 }
+
+// A SPARK that never answers (examples/2026's shooter, its cable cut
+// from the start) is configuring for its 2 s, no error; then each cycle
+// is an error, and the status line says which device and why without
+// /diagnostics; it is never driven.
+func TestSilentSparkBecomesAnError(t *testing.T) {
+	d, err := NewSim(exampleRobot(t, "2026", func(y string) string { return y }), SimOptions{Seed: 1, Enabled: true}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.Sim.SetCANSilent("shooter_joint", true); err != nil {
+		t.Fatal(err)
+	}
+	for d.Now() < 1900*time.Millisecond {
+		d.Step()
+		if line := d.StatusLine(); !strings.Contains(line, " errors=0 ") || !strings.Contains(line, " configuring: ") || !strings.Contains(line, "shooter_joint") {
+			t.Fatalf("at %v: %s; want shooter_joint configuring, no error", d.Now(), line)
+		}
+	}
+	for d.Now() < 2500*time.Millisecond {
+		d.Step()
+		if j, _ := d.Sim.Joint("shooter_joint"); j.Voltage != 0 {
+			t.Fatalf("at %v the silent SPARK's motor has %v V", d.Now(), j.Voltage)
+		}
+	}
+	line := d.StatusLine()
+	want := `errors: shooter_joint 50 (failing; last: spark_flex "shooter_joint": no answer to the firmware version request after 2s: timed out)`
+	if strings.Contains(line, " configuring: ") || !strings.Contains(line, " errors=50 ") || !strings.HasSuffix(line, want) {
+		t.Errorf("after 2.5 s: %s\nwant it to end %s", line, want)
+	}
+}
