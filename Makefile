@@ -138,14 +138,30 @@ rio: deps bin/.rio/start.o ## cross-compile bin/frcd-rio for the roboRIO (linux/
 	$(RIO_GO) build -tags $(RIO_TAGS) -trimpath -ldflags "$(LDFLAGS) $(RIO_LDFLAGS)" -o bin/frcd-rio ./cmd/frcd
 	scripts/check-rio.sh bin/frcd-rio
 
+# The cross-compiled tests (rio-test, systemcore-test): their test binaries
+# built by one go command, with -trimpath as the binary's own build, so that
+# every package rio or systemcore compiled is taken from the build cache
+# (without it a fresh clone compiles them all again: the cache keys of
+# untrimmed builds hold the clone's path); then run under qemu-user two at
+# a time (a qemu-user test run keeps about one core busy), the longest
+# first, each run's output printed whole when it ends (-O).
+RUN_2 := $(MAKE) --no-print-directory -j2 -O
+
+RIO_RUNS := rio-run-clock rio-run-wpihal rio-run-ctre rio-run-frcd
+.PHONY: $(RIO_RUNS)
+
 rio-test: deps bin/.rio/start.o ## run the WPILib HAL binding's 2026 tests as ARM binaries under qemu-arm (fake HAL built for ARM)
-	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/wpihal.test ./hal/wpihal
-	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/frcd.test ./cmd/frcd
-	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/ctre.test ./hal/ctre
+	$(RIO_GO) test -c -trimpath -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/ ./hal/wpihal ./cmd/frcd ./hal/ctre
+	@$(RUN_2) $(RIO_RUNS)
+
+rio-run-wpihal:
 	cd hal/wpihal && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/wpihal.test -test.count=1
+rio-run-ctre:
 	cd hal/ctre && FRCD_REQUIRE_TOOLS=1 FAKECTRE_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/ctre.test -test.count=1
+rio-run-frcd:
 	cd cmd/frcd && LD_LIBRARY_PATH= FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.run "OpenRoboRIO|RunRoboRIO|DutyCycleEncoderOnRoboRIO" -test.v
-	# A HAL clock that fails, stalls or steps back, on the fake 2026 HAL built for ARM.
+# A HAL clock that fails, stalls or steps back, on the fake 2026 HAL built for ARM.
+rio-run-clock:
 	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.count=1 -test.run "ClockFault" -test.v
 
 # The Systemcore build: linux/arm64 with cgo through Debian's aarch64 cross
@@ -165,18 +181,25 @@ systemcore: deps ## cross-compile bin/frcd-systemcore for Systemcore (linux/arm6
 	$(QEMU_AARCH64) bin/frcd-systemcore validate --hal systemcore examples/systemcore/robot.urdf examples/systemcore/robot.yaml
 	$(QEMU_AARCH64) bin/frcd-systemcore validate --strict --hal systemcore examples/systemcore_io/robot.urdf examples/systemcore_io/robot.yaml
 
+SC_RUNS := sc-run-e2e sc-run-frcd sc-run-wpihal sc-run-systemcore sc-run-socketcan
+.PHONY: $(SC_RUNS)
+
 systemcore-test: deps ## run the WPILib HAL binding's 2027 tests, the Systemcore backend's, SocketCAN's, the Systemcore example's and the Driver Station end to end (on the fake HAL) as arm64 binaries under qemu-aarch64
 	@mkdir -p bin/.systemcore
-	$(SC_GO) test -c -tags $(SC_TAGS) -o bin/.systemcore/wpihal.test ./hal/wpihal
-	$(SC_GO) test -c -tags $(SC_TAGS) -o bin/.systemcore/systemcore.test ./hal/systemcore
-	$(SC_GO) test -c -tags $(SC_TAGS) -o bin/.systemcore/socketcan.test ./hal/socketcan
-	$(SC_GO) test -c -tags $(SC_TAGS) -o bin/.systemcore/frcd.test ./cmd/frcd
+	$(SC_GO) test -c -trimpath -tags $(SC_TAGS) -o bin/.systemcore/ ./hal/wpihal ./hal/systemcore ./hal/socketcan ./cmd/frcd
+	@$(RUN_2) $(SC_RUNS)
+
+sc-run-wpihal:
 	cd hal/wpihal && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/wpihal.test -test.count=1
+sc-run-systemcore:
 	cd hal/systemcore && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/systemcore.test -test.count=1 -test.v
-	# qemu-user does not pass SO_RXQ_OVFL on to the kernel: the two tests of it run natively in make test.
+# qemu-user does not pass SO_RXQ_OVFL on to the kernel: the two tests of it run natively in make test.
+sc-run-socketcan:
 	cd hal/socketcan && $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/socketcan.test -test.count=1 -test.short -test.skip 'TestSockConnReadsFramesAndTimesOut|TestSockConnCountsKernelDrops'
+sc-run-frcd:
 	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.short -test.run 'ValidateHAL|ValidateSystemcore|ExampleOnFakeHAL|AddressableLEDOnFakeHAL|ClockFault' -test.v
-	# The whole daemon on the fake HAL, read by rostopic (the host's, started by the arm64 test) and an NT4 client.
+# The whole daemon on the fake HAL, read by rostopic (the host's, started by the arm64 test) and an NT4 client.
+sc-run-e2e:
 	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.run 'SystemcoreDriverStationEndToEnd' -test.v
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)

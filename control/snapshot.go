@@ -106,12 +106,15 @@ func (s *stateSet[T]) fill(dst []Sample[T], devOK []bool) {
 }
 
 // DeviceSample is one device's health: whether its last Read succeeded,
-// how many reads and writes failed, and the last failure.
+// how many reads and writes failed, and the last failure; while it is
+// configuring (its Read failing with hal.ErrConfiguring, not counted
+// unless it goes on for hal.MaxConfiguring), why.
 type DeviceSample struct {
-	Name    string
-	OK      bool
-	Errors  uint64
-	LastErr error
+	Name        string
+	OK          bool
+	Errors      uint64
+	LastErr     error
+	Configuring error
 }
 
 // JointSample is one joint's merged state.
@@ -156,7 +159,7 @@ func (l *Loop) fill(s *Snapshot, now time.Duration, ds hal.DSState) {
 		s.Joints[i].State = l.m.joints[i].state
 	}
 	for i := range s.Devices {
-		s.Devices[i].OK, s.Devices[i].Errors, s.Devices[i].LastErr = l.devOK[i], l.devErrs[i], l.devLast[i]
+		s.Devices[i].OK, s.Devices[i].Errors, s.Devices[i].LastErr, s.Devices[i].Configuring = l.devOK[i], l.devErrs[i], l.devLast[i], l.devCfg[i]
 	}
 	l.imus.fill(s.IMUs, l.devOK)
 	l.pdps.fill(s.PDPs, l.devOK)

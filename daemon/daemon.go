@@ -604,7 +604,7 @@ func (d *Daemon) StatusLine() string {
 	line := fmt.Sprintf("t=%.1fs %s cycles=%d period mean=%s max=%s jitter p99<=%s overruns=%d busy p99<=%s joints=%d/%d refused=%d stale=%d blocked=%d errors=%d %s rt=%s",
 		s.Now.Seconds(), state, st.Cycles, fmtDur(st.Period.Mean()), fmtDur(st.Period.Max), fmtDur(st.Jitter.Quantile(0.99)),
 		st.Overruns, fmtDur(st.Busy.Quantile(0.99)), measured, len(s.Joints), st.Refused+s.Refused, st.Stale, st.Blocked, st.DeviceErrors, battery, rt)
-	line += errorCause(s.Devices)
+	line += errorCause(s.Devices) + configuringNow(s.Devices)
 	if down := d.Down(); len(down) > 0 {
 		names := make([]string, 0, len(down))
 		for part := range down {
@@ -647,6 +647,24 @@ func errorCause(devs []control.DeviceSample) string {
 		cause += fmt.Sprintf(" and %d other devices", others-1)
 	}
 	return cause
+}
+
+// configuringNow names the devices still configuring (starting up within
+// their normal time: no error, and not driven before they are ready), so
+// that the status line says why their joints are absent. "" when none is.
+func configuringNow(devs []control.DeviceSample) string {
+	out := ""
+	for _, dv := range devs {
+		if dv.Configuring == nil {
+			continue
+		}
+		if out == "" {
+			out = " configuring: " + dv.Name
+		} else {
+			out += ", " + dv.Name
+		}
+	}
+	return out
 }
 
 func fmtDur(d time.Duration) string {

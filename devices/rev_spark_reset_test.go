@@ -44,7 +44,7 @@ func sparkAckGains(t *testing.T, r *rig, pos *interfaces.JointCommand, warn byte
 			}
 			return acked
 		}
-		if !errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "gains not yet acknowledged") {
+		if !errors.Is(err, hal.ErrConfiguring) || !strings.Contains(err.Error(), "gains not yet acknowledged") {
 			t.Fatalf("Read while writing the gains: %v", err)
 		}
 		if p := append(sentTo(r, sparkPos3), sentTo(r, sparkDuty3)...); len(p) != 0 {
@@ -120,7 +120,7 @@ func TestSparkRewritesGainsAfterReset(t *testing.T) {
 			if s := sentTo(r, sparkStatuses3); len(s) != 1 || s[0].Data != [8]byte{7, 0, 7, 0} {
 				t.Fatalf("after the reset: %+v, want Set Statuses Enabled again", r.hal.Bus.Sent)
 			}
-			if !errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "gains not yet acknowledged") {
+			if !errors.Is(err, hal.ErrConfiguring) || !strings.Contains(err.Error(), "gains not yet acknowledged") {
 				t.Errorf("Read after the reset: %v", err)
 			}
 			if p := sentTo(r, sparkPos3); len(p) != 0 {

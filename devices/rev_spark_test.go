@@ -51,8 +51,8 @@ func TestSparkAsksFirmwareFirst(t *testing.T) {
 	cmd := command[float64](r, "arm_joint", interfaces.Voltage)
 	cmd.Put(6, r.now)
 	err := r.step(10 * time.Millisecond)
-	if !errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "firmware version") {
-		t.Fatalf("before the version: %v", err)
+	if !errors.Is(err, hal.ErrConfiguring) || errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "firmware version") {
+		t.Fatalf("before the version: %v, want it configuring", err)
 	}
 	// A remote frame asking for 8 bytes (REV's GET_FIRMWARE_VERSION is
 	// rtr), and nothing that drives the motor.
@@ -70,6 +70,57 @@ func TestSparkAsksFirmwareFirst(t *testing.T) {
 	r.step(150 * time.Millisecond)
 	if n := len(sentTo(r, sparkVer3)); n != 2 {
 		t.Errorf("%d requests after 260 ms, want 2", n)
+	}
+}
+
+// A SPARK's start-up (sparkStartup) is configuring, a warning on
+// /diagnostics, for sparkConfigTimeout of each phase: no answer to the
+// version request for 2 s is then a timeout, an error; once it answers,
+// its configuration has 2 s of its own, and a SPARK with its own loop
+// whose gains are still not acknowledged after them fails with a timeout
+// too (still neutral).
+func TestSparkStartupBound(t *testing.T) {
+	r := bind(t, sparkLoopYAML)
+	rep := r.device("arm_joint").(hal.Reporter)
+	pos := command[float64](r, "arm_joint", interfaces.Position)
+	read := func() error { // 10 ms with a position command, nothing answered
+		pos.Put(1, r.hal.Now())
+		return r.step(10 * time.Millisecond)
+	}
+	var err error
+	for r.hal.Now() < 1990*time.Millisecond {
+		if err = read(); !errors.Is(err, hal.ErrConfiguring) {
+			t.Fatalf("at %v without the version: %v, want it configuring", r.hal.Now(), err)
+		}
+	}
+	if got := rep.Report(nil)[0]; !got.Warn || got.Error || got.Message != "configuring: no answer to the firmware version request" {
+		t.Errorf("configuring: %+v", got)
+	}
+	read()
+	if err = read(); !errors.Is(err, hal.ErrTimeout) || errors.Is(err, hal.ErrConfiguring) || !strings.Contains(err.Error(), "firmware version request after 2s") {
+		t.Fatalf("2 s without the version: %v, want a timeout", err)
+	}
+	if got := rep.Report(nil)[0]; !got.Error || got.Message != "no answer to the firmware version request" {
+		t.Errorf("timed out: %+v", got)
+	}
+	answerVersion(r, 25)
+	at := r.hal.Now()
+	for r.hal.Now() < at+1990*time.Millisecond {
+		if err = read(); !errors.Is(err, hal.ErrConfiguring) || !strings.Contains(err.Error(), "gains not yet acknowledged") {
+			t.Fatalf("%v after the version, nothing acknowledged: %v, want it configuring", r.hal.Now()-at, err)
+		}
+	}
+	read()
+	if err = read(); !errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "gains not yet acknowledged after 2s") {
+		t.Fatalf("2 s without an acknowledgement: %v, want a timeout", err)
+	}
+	if p := append(sentTo(r, sparkPos3), sentTo(r, sparkDuty3)...); len(p) != 0 {
+		t.Errorf("set points while not configured: %+v", p)
+	}
+	for _, f := range sentTo(r, sparkHB) {
+		if f.Data != [8]byte{} {
+			t.Fatalf("heartbeat enabled it while not configured: % x", f.Data)
+		}
 	}
 }
 
@@ -446,7 +497,7 @@ func TestSparkOwnClosedLoop(t *testing.T) {
 	if w := sentTo(r, sparkParam3); len(w) != 1 || w[0].Len != 5 || w[0].Data != [8]byte{0x0D, 0, 0, 0, 0x3F} {
 		t.Fatalf("first parameter write %+v", w)
 	}
-	if !errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "gains not yet acknowledged") {
+	if !errors.Is(err, hal.ErrConfiguring) || !strings.Contains(err.Error(), "gains not yet acknowledged") {
 		t.Errorf("Read before the gains are in: %v", err)
 	}
 	// No answer: not sent again before 250 ms; nothing drives meanwhile.
@@ -555,7 +606,7 @@ func TestSparkReport(t *testing.T) {
 	r := bind(t, sparkYAML)
 	rep := r.device("arm_joint").(hal.Reporter)
 	if got := rep.Report(nil); len(got) != 1 || !got[0].Error || got[0].Message != "no answer to the firmware version request" {
-		t.Errorf("before the version: %+v", got)
+		t.Errorf("before the first Read: %+v", got)
 	}
 	r.step(10 * time.Millisecond)
 	answerVersion(r, 25)

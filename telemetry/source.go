@@ -256,7 +256,7 @@ func New(o Options) *Source {
 	s.alerts.errors = s.add(ap+"errors", "string[]", Strings, "{}")
 	s.alerts.warnings = s.add(ap+"warnings", "string[]", Strings, "{}")
 	s.alerts.infos = s.add(ap+"infos", "string[]", Strings, "{}")
-	s.alerts.devOK = make([]bool, len(s.snap.Devices))
+	s.alerts.devOK, s.alerts.devCfg = make([]bool, len(s.snap.Devices)), make([]bool, len(s.snap.Devices))
 	s.alerts.lastExtra = -time.Hour
 	s.addWPILibDS()
 	s.addJoysticks()

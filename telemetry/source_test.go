@@ -15,7 +15,15 @@ import (
 
 func source(t *testing.T) (*daemon.Daemon, *telemetry.Source, map[string]*telemetry.Topic) {
 	t.Helper()
-	r, list, err := robot.Load("../examples/competition/robot.urdf", "../examples/competition/robot.yaml")
+	return sourceOf(t, "competition")
+}
+
+// sourceOf is the telemetry of examples/NAME on the sim, enabled, and its
+// topics by name.
+func sourceOf(t *testing.T, example string) (*daemon.Daemon, *telemetry.Source, map[string]*telemetry.Topic) {
+	t.Helper()
+	dir := "../examples/" + example
+	r, list, err := robot.Load(dir+"/robot.urdf", dir+"/robot.yaml")
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("example robot: %v %v", err, list)
 	}
