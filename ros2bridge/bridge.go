@@ -1,5 +1,7 @@
 // Package ros2bridge connects a running loop to ROS 2 through package
-// ros2node (no rcl, no cgo): one node, by default /frcd, that publishes
+// ros2node (no rcl, no cgo): a node, by default /frcd (and beside it, in
+// its participant, /controller_manager and a node per controller, as
+// ros2_control's graph has them: controller_nodes.go), that publishes
 //
 //	/joint_states        sensor_msgs/msg/JointState, reliable, volatile, keep last 10,
 //	                     built by package jointstate's rules (as the ROS 1 bridge)
@@ -195,10 +197,13 @@ func New(o Options) (*Bridge, error) {
 	if _, err := n.NewService(EnableService, "std_srvs/srv/SetBool", enable); err != nil {
 		return fail(err)
 	}
-	if err := b.serveParams(); err != nil {
+	if err := b.serveParams(n, b.params()); err != nil {
 		return fail(err)
 	}
 	if err := b.serveControllerManager(); err != nil {
+		return fail(err)
+	}
+	if err := b.serveControllerNodes(); err != nil {
 		return fail(err)
 	}
 	for _, c := range o.Loop.Controllers() {
