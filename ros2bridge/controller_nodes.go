@@ -23,7 +23,8 @@ import (
 // controller's node has
 //
 //	update_rate                  int, read only: the loop's rate (ControllerInterfaceBase
-//	                             declares it; frcd's controllers run at the loop's)
+//	                             declares it; frcd's controllers run at the loop's), the
+//	                             state topics' for the joint state controller
 //	use_sim_time                 as frcd's node's
 //	gains.JOINT.p, .i, .d        double, its PID's gains, with their YAML keys' ranges
 //	                             (config.PIDKeys) as floating_point_range
@@ -46,9 +47,10 @@ import (
 // controller_manager's node has update_rate (int, read only) and each
 // controller's NAME.type (string, read only: its ros2_controllers type,
 // config.ROS2ControllerType), as ros2_control's manager declares them.
-// Every YAML controller has its node, loaded or not: frcd's controllers
-// are those of the YAML (ros2_control destroys an unloaded controller's
-// node).
+// Every controller the loop runs has its node, loaded or not (frcd's
+// controllers are the YAML's; ros2_control destroys an unloaded
+// controller's node), and so does one the manager lists at start that
+// the loop does not run (the joint state controller).
 
 // cmNode is the controller manager's node name.
 const cmNode = "controller_manager"
@@ -56,29 +58,64 @@ const cmNode = "controller_manager"
 // loopRate is the loop's rate in Hz.
 func (b *Bridge) loopRate() int64 { return int64(time.Second / b.o.Loop.Period()) }
 
+// controllerEntry is a controller with a node: one the loop runs (c),
+// or one the manager lists that the loop does not run (the joint state
+// controller, c nil).
+type controllerEntry struct {
+	name, typ string
+	c         *control.Controller
+}
+
+// controllers are the loop's controllers, then the manager's others (as
+// loaded at start), in order.
+func (b *Bridge) controllers() []controllerEntry {
+	var out []controllerEntry
+	seen := map[string]bool{}
+	for _, c := range b.o.Loop.Controllers() {
+		out = append(out, controllerEntry{c.Name, c.Type, c})
+		seen[c.Name] = true
+	}
+	if b.o.Manager != nil {
+		for _, m := range b.o.Manager.List() {
+			if !seen[m.Name] {
+				out = append(out, controllerEntry{name: m.Name, typ: m.Type})
+			}
+		}
+	}
+	return out
+}
+
 // serveControllerNodes makes every controller's node with its
 // parameters.
 func (b *Bridge) serveControllerNodes() error {
-	for _, c := range b.o.Loop.Controllers() {
-		n, err := b.node.NewNode(c.Name, "")
+	for _, e := range b.controllers() {
+		n, err := b.node.NewNode(e.name, "")
 		if err != nil { // a controller name that is not a node name
-			b.o.Logf("ros2: controller %s has no node of its own: %v", c.Name, err)
+			b.o.Logf("ros2: controller %s has no node of its own: %v", e.name, err)
 			continue
 		}
-		if err := b.serveParams(n, b.controllerParams(c)); err != nil {
+		if err := b.serveParams(n, b.controllerParams(e.c)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// controllerParams is controller c's node's parameter table.
+// controllerParams is a controller's node's parameter table; c nil for
+// one the loop does not run (the joint state controller, whose rate is
+// the state topics').
 func (b *Bridge) controllerParams(c *control.Controller) map[string]*param {
 	rate := b.loopRate()
+	if c == nil {
+		rate = int64(time.Second / b.o.Every)
+	}
 	ps := map[string]*param{
 		"use_sim_time": b.useSimTime(),
 		"update_rate": {name: "update_rate", typ: paramInt, readOnly: true, doc: "the controller's update rate in Hz: the loop's",
 			get: func() paramValue { return paramValue{typ: paramInt, i: rate} }},
+	}
+	if c == nil {
+		return ps
 	}
 	for _, id := range c.GainIDs() {
 		name, doc := gainParamName(c, id)
@@ -146,9 +183,9 @@ func (b *Bridge) cmParams() map[string]*param {
 		"update_rate": {name: "update_rate", typ: paramInt, readOnly: true, doc: "the controller manager's update rate in Hz: the loop's",
 			get: func() paramValue { return paramValue{typ: paramInt, i: rate} }},
 	}
-	for _, c := range b.o.Loop.Controllers() {
-		name, typ := c.Name+".type", config.ROS2ControllerType(c.Type)
-		ps[name] = &param{name: name, typ: paramString, readOnly: true, doc: "controller " + c.Name + "'s type",
+	for _, e := range b.controllers() {
+		name, typ := e.name+".type", config.ROS2ControllerType(e.typ)
+		ps[name] = &param{name: name, typ: paramString, readOnly: true, doc: "controller " + e.name + "'s type",
 			get: func() paramValue { return paramValue{typ: paramString, s: typ} }}
 	}
 	return ps

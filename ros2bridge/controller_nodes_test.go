@@ -124,7 +124,9 @@ func pidP(t *testing.T, l *control.Loop, name string) float64 {
 // integer it is refused, counted, and the loop keeps its P. i_clamp_max
 // moves the read-only i_clamp_min with it; the trajectory controller's
 // ff_velocity_scale is its joint's f; /controller_manager has update_rate
-// and each controller's ros2_controllers type.
+// and each controller's ros2_controllers type; the joint state
+// controller's node (the loop does not run it) has the state topics'
+// rate as its update_rate.
 func TestControllerNodes(t *testing.T) {
 	yaml := motionYAML(t)
 	r, _, err := robot.Load(exampleURDF, yaml)
@@ -143,7 +145,7 @@ func TestControllerNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer peer.Close()
-	for _, n := range []string{"/frcd", "/controller_manager", "/turret_position", "/hood_position", "/arm_trajectory", "/intake"} {
+	for _, n := range []string{"/frcd", "/controller_manager", "/turret_position", "/hood_position", "/arm_trajectory", "/intake", "/joint_state_controller"} {
 		if err := peer.WaitNode(ctx, n); err != nil {
 			t.Fatal(err)
 		}
@@ -226,5 +228,9 @@ func TestControllerNodes(t *testing.T) {
 	vs := cm.values("update_rate", "turret_position.type", "hood_position.type")
 	if vs[0] != (paramValue{typ: 2, i: 100}) || vs[1].s != "frcd_controllers/ProfiledPositionController" || vs[2].s != "pid_controller/PidController" {
 		t.Errorf("/controller_manager: update_rate, types %+v", vs)
+	}
+	js := newParamClient(c, "/joint_state_controller")
+	if v := js.values("update_rate")[0]; v.typ != 2 || v.i != int64(time.Second/b.Every()) {
+		t.Errorf("/joint_state_controller's update_rate %+v, want the state topics' %v Hz", v, time.Second/b.Every())
 	}
 }

@@ -153,7 +153,7 @@ func (p *param) check(v paramValue) error {
 	case v.typ != p.typ:
 		return fmt.Errorf("wrong parameter type: %s is %s, not %s", p.name, typeName(p.typ), typeName(v.typ))
 	case p.ranged && !(v.f >= p.lo && v.f <= p.hi):
-		return fmt.Errorf("%s: %v is outside its range %g..%g", p.name, v.f, p.lo, p.hi)
+		return fmt.Errorf("%v is outside its range %g..%g", v.f, p.lo, p.hi)
 	case !p.ranged && p.typ == paramDouble && (math.IsNaN(v.f) || math.IsInf(v.f, 0) || v.f < 0):
 		return fmt.Errorf("%s: %v is not a finite gain >= 0", p.name, v.f)
 	}
