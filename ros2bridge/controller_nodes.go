@@ -19,8 +19,12 @@ import (
 // with the manager's get_namespace(); controller_interface_base.cpp makes
 // its rclcpp_lifecycle::LifecycleNode(controller_name, namespace)).
 //
-// Each node serves rclcpp's parameter services (params.go). A
-// controller's node has
+// A controller's topics (command, commands, reference, cmd_vel,
+// joint_trajectory, controller_state) and its FollowJointTrajectory
+// action are its node's (nodeOf), under the same names as before
+// (NAME/... relative to the namespace is the node's ~/...). Each node
+// serves rclcpp's parameter services (params.go). A controller's node
+// has
 //
 //	update_rate                  int, read only: the loop's rate (ControllerInterfaceBase
 //	                             declares it; frcd's controllers run at the loop's), the
@@ -85,17 +89,32 @@ func (b *Bridge) controllers() []controllerEntry {
 	return out
 }
 
-// serveControllerNodes makes every controller's node with its
-// parameters.
+// nodeOf is controller name's node, made the first time: its topics,
+// services and action are its node's, as a ros2_controllers controller's
+// are. A name that is not a node name gets frcd's node (logged).
+func (b *Bridge) nodeOf(name string) *ros2node.Node {
+	if n := b.ctlNodes[name]; n != nil {
+		return n
+	}
+	if b.ctlNodes == nil {
+		b.ctlNodes = map[string]*ros2node.Node{}
+	}
+	n, err := b.node.NewNode(name, "")
+	if err != nil {
+		b.o.Logf("ros2: controller %s has no node of its own (its topics are frcd's node's): %v", name, err)
+		n = b.node
+	}
+	b.ctlNodes[name] = n
+	return n
+}
+
+// serveControllerNodes serves every controller's node's parameters.
 func (b *Bridge) serveControllerNodes() error {
 	for _, e := range b.controllers() {
-		n, err := b.node.NewNode(e.name, "")
-		if err != nil { // a controller name that is not a node name
-			b.o.Logf("ros2: controller %s has no node of its own: %v", e.name, err)
-			continue
-		}
-		if err := b.serveParams(n, b.controllerParams(e.c)); err != nil {
-			return err
+		if n := b.nodeOf(e.name); n != b.node {
+			if err := b.serveParams(n, b.controllerParams(e.c)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

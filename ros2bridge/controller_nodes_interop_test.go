@@ -16,6 +16,8 @@ import (
 // paramNodesEvent is a line of testdata/cyclone/param_nodes_client.c.
 type paramNodesEvent struct {
 	Graph    *string `json:"graph"`
+	Readers  int     `json:"node_readers"`
+	Writers  int     `json:"node_writers"`
 	List     *string `json:"list"`
 	Type     *int    `json:"type"`
 	ReadOnly int     `json:"read_only"`
@@ -34,7 +36,9 @@ type paramNodesEvent struct {
 // types by idlc from ParamNodesCyclone.idl, rcl_interfaces' parameter
 // services, and ros2node's ParticipantEntitiesInfo.idl) finds frcd's
 // participant listing /frcd, /controller_manager and one node per
-// controller of the example robot (the joint state controller's too); on /turret_position it lists the
+// controller of the example robot (the joint state controller's too),
+// /turret_position with its topics' readers and writers beside its
+// parameter services'; on /turret_position it lists the
 // gains under pid_controller's names, describes gains.turret_joint.p as a
 // settable double in 0..1e6, reads the YAML's p, sets it 5 higher (the P
 // the loop runs after its next cycle), and is refused 2e6 (outside the
@@ -62,7 +66,10 @@ func TestCycloneControllerNodes(t *testing.T) {
 
 	e := c.Wait("the graph", func(e paramNodesEvent) bool { return e.Graph != nil })
 	nodes := strings.Split(*e.Graph, ",")
-	t.Logf("Cyclone's graph: frcd's participant has %v", nodes)
+	t.Logf("Cyclone's graph: frcd's participant has %v; /turret_position %d readers, %d writers", nodes, e.Readers, e.Writers)
+	if e.Readers <= 6 || e.Writers <= 6 {
+		t.Errorf("/turret_position has %d readers and %d writers: want its parameter services' 6 each and its topics'", e.Readers, e.Writers)
+	}
 	want := []string{"/frcd", "/controller_manager", "/joint_state_controller"}
 	for _, ctl := range d.Loop.Controllers() {
 		want = append(want, "/"+ctl.Name)

@@ -9,8 +9,9 @@
  * It reads ros_discovery_info (reliable, transient local, keep all, as
  * rmw_cyclonedds) until a participant's entry lists NODE (a fully
  * qualified name such as /turret_position) and /controller_manager, and
- * prints that participant's nodes:
- *   {"graph":"/a,/b,..."}
+ * prints that participant's nodes and the numbers of NODE's readers and
+ * writers there:
+ *   {"graph":"/a,/b,...","node_readers":R,"node_writers":W}
  * then, one JSON line each, on NODE's services:
  *   list_parameters                 {"list":"name,name,..."}
  *   describe_parameters PARAM       {"type":T,"read_only":B,"ranges":N,"from":F,"to":T,"step":S}
@@ -61,6 +62,7 @@ static void graph(dds_entity_t pp) {
       continue;
     }
     int found = 0;
+    uint32_t readers = 0, writers = 0;
     static char list[4000];
     list[0] = 0;
     if (si.valid_data) {
@@ -69,13 +71,18 @@ static void graph(dds_entity_t pp) {
         rmw_dds_common_msg_dds__NodeEntitiesInfo_ *e = &m->node_entities_info_seq._buffer[i];
         char full[600];
         snprintf(full, sizeof full, "%s%s%s", e->node_namespace, strcmp(e->node_namespace, "/") == 0 ? "" : "/", e->node_name);
-        found |= (strcmp(full, node) == 0) | (strcmp(full, "/controller_manager") == 0) << 1;
+        if (strcmp(full, node) == 0) {
+          found |= 1;
+          readers = e->reader_gid_seq._length;
+          writers = e->writer_gid_seq._length;
+        }
+        found |= (strcmp(full, "/controller_manager") == 0) << 1;
         append(list, sizeof list, full);
       }
     }
     dds_return_loan(rd, samples, n);
     if (found == 3) {
-      printf("{\"graph\":\"%s\"}\n", list);
+      printf("{\"graph\":\"%s\",\"node_readers\":%u,\"node_writers\":%u}\n", list, readers, writers);
       fflush(stdout);
       return;
     }
