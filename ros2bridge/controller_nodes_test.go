@@ -126,7 +126,9 @@ func pidP(t *testing.T, l *control.Loop, name string) float64 {
 // ff_velocity_scale is its joint's f; /controller_manager has update_rate
 // and each controller's ros2_controllers type; the joint state
 // controller's node (the loop does not run it) has the state topics'
-// rate as its update_rate.
+// rate as its update_rate. The command line's -p NODE:NAME:=VALUE sets
+// a gain on that node only (out of range refused), -p NAME:=VALUE on the
+// nodes that have NAME (a read-only one refused).
 func TestControllerNodes(t *testing.T) {
 	yaml := motionYAML(t)
 	r, _, err := robot.Load(exampleURDF, yaml)
@@ -228,6 +230,25 @@ func TestControllerNodes(t *testing.T) {
 	vs := cm.values("update_rate", "turret_position.type", "hood_position.type")
 	if vs[0] != (paramValue{typ: 2, i: 100}) || vs[1].s != "frcd_controllers/ProfiledPositionController" || vs[2].s != "pid_controller/PidController" {
 		t.Errorf("/controller_manager: update_rate, types %+v", vs)
+	}
+	// The command line: -p NODE:NAME:=VALUE for one node, -p NAME:=VALUE
+	// for every node that has NAME.
+	if errs := b.SetNodeParams("turret_position", map[string]string{p: "31.0"}); len(errs) > 0 || ctl.Gains().P != 31 {
+		t.Errorf("-p turret_position:%s:=31.0: %v; p %v", p, errs, ctl.Gains().P)
+	}
+	if errs := b.SetNodeParams("hood_position", map[string]string{p: "32.0"}); len(errs) > 0 || ctl.Gains().P != 31 {
+		t.Errorf("-p hood_position:%s:=32.0 (hood has no such gain): %v; turret's p %v", p, errs, ctl.Gains().P)
+	}
+	if errs := b.SetNodeParams("turret_position", map[string]string{p: "2e6"}); len(errs) != 1 || ctl.Gains().P != 31 {
+		t.Errorf("-p turret_position:%s:=2e6: %v, want refused; p %v", p, errs, ctl.Gains().P)
+	}
+	if errs := b.SetParams(map[string]string{"gains.hood_joint.p": "7.5", "update_rate": "50"}); len(errs) != 1 ||
+		!strings.Contains(errs[0].Error(), "read only") || d.Loop.Controller("hood_position").Gains().P != 7.5 {
+		t.Errorf("-p gains.hood_joint.p:=7.5 -p update_rate:=50: %v, want update_rate refused (read only); hood's p %v", errs,
+			d.Loop.Controller("hood_position").Gains().P)
+	}
+	if errs := b.SetNodeParams("nope", map[string]string{p: "1.0"}); len(errs) != 0 {
+		t.Errorf("-p for a node frcd does not have: %v, want it left", errs)
 	}
 	js := newParamClient(c, "/joint_state_controller")
 	if v := js.values("update_rate")[0]; v.typ != 2 || v.i != int64(time.Second/b.Every()) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/frcd/frcd/cdr"
@@ -158,55 +157,6 @@ func (p *param) check(v paramValue) error {
 		return fmt.Errorf("%s: %v is not a finite gain >= 0", p.name, v.f)
 	}
 	return nil
-}
-
-// SetParams sets parameters from the command line (-p NAME:=VALUE, the
-// value as YAML writes a double or a bool); each refusal is returned, but for a
-// name frcd does not have, which is logged and left (as rclcpp leaves an
-// override of a parameter not declared).
-func (b *Bridge) SetParams(values map[string]string) []error {
-	ps := b.params()
-	var errs []error
-	names := make([]string, 0, len(values))
-	for n := range values {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		if ps[n] == nil {
-			b.o.Logf("ros2: -p %s:=%s: frcd's node has no parameter %s (ros2 param list /%s lists them)", n, values[n], n, b.o.Node.Name)
-			continue
-		}
-		v := paramValue{typ: paramDouble}
-		var err error
-		if bv, isBool := yamlBool(values[n]); isBool {
-			v = paramValue{typ: paramBool, b: bv}
-		} else if v.f, err = strconv.ParseFloat(values[n], 64); err != nil || strings.IndexAny(values[n], ".eE") < 0 {
-			v.typ = paramInt // YAML's integer, as rclcpp reads it
-		}
-		if err = ps[n].check(v); err == nil {
-			err = ps[n].set(v)
-		}
-		if err != nil {
-			b.refused.Add(1)
-			errs = append(errs, fmt.Errorf("-p %s:=%s: %w", n, values[n], err))
-			continue
-		}
-		b.paramsChanged(b.node.Name(), ps, n)
-	}
-	return errs
-}
-
-// yamlBool is a -p value as a YAML bool, as rclcpp reads one (true,
-// True, TRUE, false...); false when it is not one.
-func yamlBool(s string) (v, ok bool) {
-	switch s {
-	case "true", "True", "TRUE":
-		return true, true
-	case "false", "False", "FALSE":
-		return false, true
-	}
-	return false, false
 }
 
 // readSets reads Parameter[] {string name; ParameterValue value}; each
