@@ -11,13 +11,14 @@ import (
 	"github.com/frcd/frcd/ros2node"
 )
 
-// The node's parameters, served as rclcpp serves a node's (~/list_parameters,
+// A node's parameters, served as rclcpp serves a node's (~/list_parameters,
 // ~/get_parameters, ~/set_parameters, ~/set_parameters_atomically,
 // ~/describe_parameters, ~/get_parameter_types, with rcl_interfaces'
 // types: ros2/rcl_interfaces jazzy 003987ec msg/ParameterValue.msg,
 // Parameter, ParameterDescriptor, SetParametersResult,
 // ListParametersResult and the srv/ files), so that `ros2 param
-// list/get/set/describe` work:
+// list/get/set/describe` work. frcd's node's (the controller manager's
+// and the controllers' nodes': controller_nodes.go):
 //
 //	CONTROLLER.pid.p, .i, .d, .f   double, a PID controller's gains
 //	                               (control.Controller.SetGains: finite, >= 0,
@@ -27,9 +28,10 @@ import (
 // A value of another type (an integer for a gain, as rclcpp refuses
 // one), an unknown name, a read-only parameter, or a gain the controller
 // refuses is answered with successful false and its reason, counted
-// (Stats.Refused) and logged; nothing changes. `-p NAME:=VALUE` on the
-// command line sets a gain at start the same way. /parameter_events:
-// param_events.go.
+// (Stats.Refused) and logged; nothing changes; a double with a range
+// (its descriptor's floating_point_range) outside it likewise. `-p
+// NAME:=VALUE` on the command line sets a gain at start the same way
+// (param_args.go). /parameter_events: param_events.go.
 
 // Parameter types, rcl_interfaces/msg/ParameterType.
 const (
