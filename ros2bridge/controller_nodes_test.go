@@ -255,3 +255,60 @@ func TestControllerNodes(t *testing.T) {
 		t.Errorf("/joint_state_controller's update_rate %+v, want the state topics' %v Hz", v, time.Second/b.Every())
 	}
 }
+
+// TestNamespacedNodes: with __ns:=/r1 the manager's and the controllers'
+// nodes are in /r1 beside frcd's (none in the root namespace), their
+// services under it: /r1/turret_position/get_parameters reads the gain,
+// and a set there is a /parameter_events change from /r1/turret_position.
+func TestNamespacedNodes(t *testing.T) {
+	r, _, err := robot.Load(exampleURDF, exampleYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, _ := newBridge(t, t.Logf, func(o *ros2bridge.Options) {
+		o.Node.Namespace = "/r1"
+		o.Manager = control.NewManager(r.Config, o.Loop)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	cfg := discovery(t)
+	cfg.Name = "lister"
+	peer, err := ros2node.New(ros2node.Config{Name: "lister", RTPS: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer peer.Close()
+	for _, n := range []string{"/r1/frcd", "/r1/controller_manager", "/r1/turret_position", "/r1/joint_state_controller"} {
+		if err := peer.WaitNode(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, n := range peer.Nodes() {
+		if n != "/lister" && !strings.HasPrefix(n, "/r1/") {
+			t.Errorf("node %s outside /r1: %v", n, peer.Nodes())
+		}
+	}
+	c := newClient(t, ctx)
+	events := paramEvents(t, c.p)
+	turret := newParamClient(c, "/r1/turret_position")
+	const p = "gains.turret_joint.p"
+	yamlP := d.Loop.Controller("turret_position").Gains().P
+	if v := turret.values(p)[0]; v.f != yamlP {
+		t.Fatalf("/r1/turret_position %s: %+v, want %v", p, v, yamlP)
+	}
+	for got := false; !got; {
+		if ok, why := turret.setDouble(p, 3, yamlP+1); !ok {
+			t.Fatalf("set: %s", why)
+		}
+		select {
+		case ev := <-events:
+			got = true
+			if ev.node != "/r1/turret_position" || ev.name != p {
+				t.Errorf("/parameter_events: %+v, want a change of %s from /r1/turret_position", ev, p)
+			}
+		case <-time.After(100 * time.Millisecond):
+		case <-ctx.Done():
+			t.Fatal("no /parameter_events")
+		}
+	}
+}
