@@ -111,6 +111,10 @@ func (b *Bridge) nodeOf(name string) *ros2node.Node {
 // serveControllerNodes serves every controller's node's parameters.
 func (b *Bridge) serveControllerNodes() error {
 	for _, e := range b.controllers() {
+		if e.name == cmNode {
+			b.o.Logf("ros2: controller %s has no node of its own: the controller manager's has its name", e.name)
+			continue
+		}
 		if n := b.nodeOf(e.name); n != b.node {
 			if err := b.serveParams(n, b.controllerParams(e.c)); err != nil {
 				return err
@@ -212,9 +216,9 @@ func (b *Bridge) cmParams() map[string]*param {
 
 // newCMNode makes the controller manager's node with its parameters.
 func (b *Bridge) newCMNode() (*ros2node.Node, error) {
-	n, err := b.node.NewNode(cmNode, "")
-	if err != nil {
-		return nil, err
+	n := b.nodeOf(cmNode)
+	if n == b.node {
+		return nil, fmt.Errorf("ros2: no node %s", cmNode)
 	}
 	return n, b.serveParams(n, b.cmParams())
 }

@@ -250,6 +250,9 @@ func TestControllerNodes(t *testing.T) {
 	if errs := b.SetNodeParams("nope", map[string]string{p: "1.0"}); len(errs) != 0 {
 		t.Errorf("-p for a node frcd does not have: %v, want it left", errs)
 	}
+	if own := b.Node().Nodes(); len(own) != len(slices.Compact(slices.Clone(own))) {
+		t.Errorf("frcd's participant names a node twice: %v", own)
+	}
 	js := newParamClient(c, "/joint_state_controller")
 	if v := js.values("update_rate")[0]; v.typ != 2 || v.i != int64(time.Second/b.Every()) {
 		t.Errorf("/joint_state_controller's update_rate %+v, want the state topics' %v Hz", v, time.Second/b.Every())

@@ -26,11 +26,11 @@ type paramTable struct {
 // controller manager's, then the controllers' in order.
 func (b *Bridge) paramTables() []paramTable {
 	ts := []paramTable{{b.o.Node.Name, b.node.Name(), b.params()}}
-	if b.o.Manager != nil {
-		ts = append(ts, paramTable{cmNode, b.nodeOf(cmNode).Name(), b.cmParams()})
+	if n := b.ctlNodes[cmNode]; n != nil && b.o.Manager != nil {
+		ts = append(ts, paramTable{cmNode, n.Name(), b.cmParams()})
 	}
 	for _, e := range b.controllers() {
-		if n := b.nodeOf(e.name); n != b.node {
+		if n := b.ctlNodes[e.name]; n != nil && n != b.node && e.name != cmNode {
 			ts = append(ts, paramTable{e.name, n.Name(), b.controllerParams(e.c)})
 		}
 	}

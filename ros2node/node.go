@@ -155,7 +155,8 @@ func New(cfg Config) (*Node, error) {
 // NewNode adds the node name, in namespace ns ("": n's), to n's
 // participant, with n's configuration otherwise (remappings, type
 // hashes, layouts): it is announced in the participant's graph entry
-// beside n, with its own publishers, subscriptions and services. It
+// beside n, with its own publishers, subscriptions and services; a name
+// the participant has already is refused. It
 // lives as long as the participant: Close on it takes it out of the
 // graph, its endpoints stay until the node New made closes.
 func (n *Node) NewNode(name, ns string) (*Node, error) {
@@ -170,6 +171,11 @@ func (n *Node) NewNode(name, ns string) (*Node, error) {
 	s := &Node{cfg: cfg, p: n.p, g: n.g, mu: n.mu}
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	for _, o := range n.g.nodes {
+		if o.Name() == s.Name() { // rclcpp warns of one; in one participant it is a mistake
+			return nil, fmt.Errorf("ros2node: the participant has a node %s already", s.Name())
+		}
+	}
 	n.g.nodes = append(n.g.nodes, s)
 	return s, s.publishInfo()
 }

@@ -21,6 +21,9 @@ func TestNodesInOneParticipant(t *testing.T) {
 	if _, err := a.NewNode("bad name", ""); err == nil {
 		t.Error("NewNode took an invalid name")
 	}
+	if _, err := a.NewNode("arm_controller", "/robot"); err == nil {
+		t.Error("NewNode took a second /robot/arm_controller")
+	}
 	sub, err := arm.Subscribe("~/commands", &ros2msg.Float64MultiArray{}, Default, func(rtps.Sample) {})
 	if err != nil {
 		t.Fatal(err)
