@@ -42,20 +42,37 @@ type paramNodesEvent struct {
 // gains under pid_controller's names, describes gains.turret_joint.p as a
 // settable double in 0..1e6, reads the YAML's p, sets it 5 higher (the P
 // the loop runs after its next cycle), and is refused 2e6 (outside the
-// range: the loop keeps its P).
+// range: the loop keeps its P). Twice: frcd as Jazzy's node (16-byte
+// gids in the graph) and as Humble's (24-byte gids, the client built
+// with Humble's graph types; against a Jazzy frcd it reads no graph).
 func TestCycloneControllerNodes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a Cyclone DDS peer: skipped with -short")
 	}
-	bin := ddstest.Cyclone.Program(t, "testdata/cyclone/param_nodes_client.c", "testdata/ParamNodesCyclone.idl",
-		"../ros2node/testdata/ParticipantEntitiesInfo.idl")
+	for _, c := range []struct {
+		name, src, graphIDL string
+		humble              bool
+	}{
+		{"jazzy", "testdata/cyclone/param_nodes_client.c", "../ros2node/testdata/ParticipantEntitiesInfo.idl", false},
+		{"humble", "testdata/cyclone/param_nodes_client_humble.c", "testdata/humble/ParticipantEntitiesInfo.idl", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			bin := ddstest.Cyclone.Program(t, c.src, "testdata/ParamNodesCyclone.idl", c.graphIDL)
+			testCycloneControllerNodes(t, bin, c.humble)
+		})
+	}
+}
+
+// testCycloneControllerNodes runs the example robot, frcd's node Humble's
+// or not, and the client bin.
+func testCycloneControllerNodes(t *testing.T, bin string, humble bool) {
 	r, list, err := robot.Load(exampleURDF, exampleYAML)
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("%v %v", err, list)
 	}
 	domain := ddstest.Domain()
 	d, err := daemon.NewSim(r, daemon.SimOptions{Enabled: true}, daemon.Options{ROS2: &daemon.ROS2Options{
-		Node: ros2node.Config{Name: "frcd", RTPS: rtps.Config{Domain: domain, MaxPeerID: ddstest.MaxPeerID}}, Logf: t.Logf}})
+		Node: ros2node.Config{Name: "frcd", Humble: humble, RTPS: rtps.Config{Domain: domain, MaxPeerID: ddstest.MaxPeerID}}, Logf: t.Logf}})
 	if err != nil {
 		t.Fatal(err)
 	}
