@@ -1,5 +1,7 @@
 // Package ros2bridge connects a running loop to ROS 2 through package
-// ros2node (no rcl, no cgo): one node, by default /frcd, that publishes
+// ros2node (no rcl, no cgo): a node, by default /frcd (and beside it, in
+// its participant, /controller_manager and a node per controller, as
+// ros2_control's graph has them: controller_nodes.go), that publishes
 //
 //	/joint_states        sensor_msgs/msg/JointState, reliable, volatile, keep last 10,
 //	                     built by package jointstate's rules (as the ROS 1 bridge)
@@ -130,6 +132,8 @@ type Bridge struct {
 	done                                                 chan struct{}       // closed by Close: the action goroutines end
 	ds                                                   *dsTopics           // the driver_station/ topics, with StateOptions.DriverStation
 	paramEvents                                          *ros2node.Publisher // /parameter_events (param_events.go)
+
+	ctlNodes map[string]*ros2node.Node // the controllers' nodes (controller_nodes.go)
 }
 
 // Close stops the node (Run does when it returns); it may be called
@@ -195,10 +199,13 @@ func New(o Options) (*Bridge, error) {
 	if _, err := n.NewService(EnableService, "std_srvs/srv/SetBool", enable); err != nil {
 		return fail(err)
 	}
-	if err := b.serveParams(); err != nil {
+	if err := b.serveParams(n, b.params()); err != nil {
 		return fail(err)
 	}
 	if err := b.serveControllerManager(); err != nil {
+		return fail(err)
+	}
+	if err := b.serveControllerNodes(); err != nil {
 		return fail(err)
 	}
 	for _, c := range o.Loop.Controllers() {
@@ -212,20 +219,20 @@ func New(o Options) (*Bridge, error) {
 			o.Logf("ros2: controller %s (%s): its commands have no ROS 2 topic yet", c.Name, c.Type)
 			continue
 		}
-		if _, err := n.Subscribe(c.Name+"/"+c.Topic(), msg, commandQoS, handler); err != nil {
+		if _, err := b.nodeOf(c.Name).Subscribe(c.Name+"/"+c.Topic(), msg, commandQoS, handler); err != nil {
 			return fail(err)
 		}
 		if t := c.ForwardTopic(); t != "" {
 			var m ros2msg.Float64MultiArray
 			h := b.decodeHandler(c, t, &m, func() error { return c.CommandJoints(m.Data, b.o.Clock()) })
-			if _, err := n.Subscribe(c.Name+"/"+t, &m, commandQoS, h); err != nil {
+			if _, err := b.nodeOf(c.Name).Subscribe(c.Name+"/"+t, &m, commandQoS, h); err != nil {
 				return fail(err)
 			}
 		}
 		if t := c.ReferenceTopic(); t != "" {
 			var m ros2msg.MultiDOFCommand
 			h := b.decodeHandler(c, t, &m, func() error { return c.CommandDOFs(m.DOFNames, m.Values, b.o.Clock()) })
-			if _, err := n.Subscribe(c.Name+"/"+t, &m, commandQoS, h); err != nil {
+			if _, err := b.nodeOf(c.Name).Subscribe(c.Name+"/"+t, &m, commandQoS, h); err != nil {
 				return fail(err)
 			}
 		}

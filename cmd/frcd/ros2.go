@@ -67,7 +67,7 @@ func ros2Options(a ros2node.Args, getenv func(string) string, urdf string, logf 
 	}
 	return &daemon.ROS2Options{Node: ros2node.Config{Name: name, Namespace: a.Namespace, Enclave: a.Enclave, Remaps: a.Remaps, RTPS: cfg,
 		TypeHashes: ros2node.TypeHashesFor(getenv("ROS_DISTRO")), Humble: ros2node.HumbleFor(getenv("ROS_DISTRO"))},
-		URDF: urdf, Params: a.Params, Logf: logf}, nil
+		URDF: urdf, Params: a.Params, NodeParams: a.NodeParams, Logf: logf}, nil
 }
 
 // subnetInterface is the first interface that is up, multicast-capable

@@ -1,0 +1,118 @@
+package ros2bridge
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Parameters from the command line, as rclcpp takes them
+// (design.ros2.org "ROS Command Line Arguments"): `-p NAME:=VALUE` is
+// for every node of the process (SetParams: frcd's, the controller
+// manager's and the controllers' that have NAME), `-p NODE:NAME:=VALUE`
+// for the node NODE only (SetNodeParams). The value is read as YAML
+// writes a double, an integer or a bool; each is checked and set as a
+// set_parameters request's would be.
+
+// paramTable is a node's parameters, for the command line.
+type paramTable struct {
+	node string // its name (frcd, controller_manager, a controller's)
+	fqn  string // its fully qualified name, in its events
+	ps   map[string]*param
+}
+
+// paramTables are the bridge's nodes' parameters: frcd's node's, the
+// controller manager's, then the controllers' in order.
+func (b *Bridge) paramTables() []paramTable {
+	ts := []paramTable{{b.o.Node.Name, b.node.Name(), b.params()}}
+	if n := b.ctlNodes[cmNode]; n != nil && b.o.Manager != nil {
+		ts = append(ts, paramTable{cmNode, n.Name(), b.cmParams()})
+	}
+	for _, e := range b.controllers() {
+		if n := b.ctlNodes[e.name]; n != nil && n != b.node && e.name != cmNode {
+			ts = append(ts, paramTable{e.name, n.Name(), b.controllerParams(e.c)})
+		}
+	}
+	return ts
+}
+
+// SetParams sets parameters from the command line (-p NAME:=VALUE) on
+// every node that has NAME; each refusal is returned, but for a name no
+// node has, which is logged and left (as rclcpp leaves an override of a
+// parameter not declared).
+func (b *Bridge) SetParams(values map[string]string) []error {
+	return b.setParams(b.paramTables(), "", values)
+}
+
+// SetNodeParams sets parameters from the command line for the node node
+// (-p NODE:NAME:=VALUE), as SetParams does; a node frcd does not have is
+// logged and left.
+func (b *Bridge) SetNodeParams(node string, values map[string]string) []error {
+	for _, t := range b.paramTables() {
+		if t.node == node {
+			return b.setParams([]paramTable{t}, node+":", values)
+		}
+	}
+	b.o.Logf("ros2: -p %s:...: frcd has no node %s (ros2 node list lists them)", node, node)
+	return nil
+}
+
+// setParams sets values on the tables that have them; prefix is how the
+// command line named the node ("" or NODE:).
+func (b *Bridge) setParams(tables []paramTable, prefix string, values map[string]string) []error {
+	var errs []error
+	names := make([]string, 0, len(values))
+	for n := range values {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		v := paramValue{typ: paramDouble}
+		var err error
+		if bv, isBool := yamlBool(values[n]); isBool {
+			v = paramValue{typ: paramBool, b: bv}
+		} else if v.f, err = strconv.ParseFloat(values[n], 64); err != nil || strings.IndexAny(values[n], ".eE") < 0 {
+			v.typ = paramInt // YAML's integer, as rclcpp reads it
+			v.i, _ = strconv.ParseInt(values[n], 10, 64)
+		}
+		found, refused := 0, 0
+		for _, t := range tables {
+			p := t.ps[n]
+			if p == nil {
+				continue
+			}
+			found++
+			if err = p.check(v); err == nil {
+				err = p.set(v)
+			}
+			if err != nil {
+				b.refused.Add(1)
+				if refused++; refused == 1 { // one error a name: use_sim_time is every node's
+					errs = append(errs, fmt.Errorf("-p %s%s:=%s on %s: %w", prefix, n, values[n], t.fqn, err))
+				}
+				continue
+			}
+			b.paramsChanged(t.fqn, t.ps, n)
+		}
+		if found == 0 {
+			b.o.Logf("ros2: -p %s%s:=%s: no node has a parameter %s (ros2 param list lists them)", prefix, n, values[n], n)
+		}
+		if refused > 1 {
+			b.o.Logf("ros2: -p %s%s:=%s: refused on %d nodes", prefix, n, values[n], refused)
+		}
+	}
+	return errs
+}
+
+// yamlBool is a -p value as a YAML bool, as rclcpp reads one (true,
+// True, TRUE, false...); false when it is not one.
+func yamlBool(s string) (v, ok bool) {
+	switch s {
+	case "true", "True", "TRUE":
+		return true, true
+	case "false", "False", "FALSE":
+		return false, true
+	}
+	return false, false
+}
