@@ -70,6 +70,11 @@ type Options struct {
 	// CommandType, when set, says the type a topic under CommandPrefix
 	// takes (ok false: any): a publish of another type is refused.
 	CommandType func(topic string) (typ string, ok bool)
+	// Observe, when set, sees every value a client publishes outside
+	// CommandPrefix (a dashboard's chooser selection): an error is a
+	// refusal, counted and logged with it. Called from a client's
+	// goroutine; it must not block.
+	Observe func(topic string, v Value) error
 	// Retry, when > 0, lets New succeed when Addr cannot be listened on
 	// (another program has the port): Run tries again every Retry, and
 	// ListenErr says why it does not listen yet.

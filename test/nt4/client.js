@@ -9,6 +9,9 @@
 //   ntcore-ts-client logs plain-text lines of its own; readers skip lines
 //   that are not JSON objects. Each line on stdin is one more prefix to
 //   subscribe to, at once; {"event":"subscribed","name":PREFIX} says so.
+//   A line TOPIC=TEXT instead publishes the string TEXT on TOPIC (as a
+//   dashboard's chooser publishes its selection), then prints
+//   {"event":"published","name":TOPIC}.
 //
 // Usage: node client.js log PORT NAME...
 //   AdvantageScope's logging mode, on the wire as its NT4.ts speaks it (a
@@ -42,7 +45,7 @@ function emit(obj) {
 }
 
 if (mode === "watch") {
-  const { NetworkTables } = require("ntcore-ts-client");
+  const { NetworkTables, NetworkTablesTypeInfos } = require("ntcore-ts-client");
   const nt = NetworkTables.getInstanceByURI("127.0.0.1", port);
   nt.addRobotConnectionListener((connected) => {
     if (connected) emit({ event: "connected" });
@@ -52,9 +55,23 @@ if (mode === "watch") {
       emit({ event: "value", name: params ? params.name : null, type: params ? params.type : null, value: value });
     });
   for (const prefix of process.argv.slice(4)) watch(prefix);
+  const published = new Map(); // topic name -> ntcore-ts-client topic
   require("readline")
     .createInterface({ input: process.stdin })
-    .on("line", (line) => {
+    .on("line", async (line) => {
+      const eq = line.indexOf("=");
+      if (eq > 0) {
+        const name = line.slice(0, eq);
+        let topic = published.get(name);
+        if (!topic) {
+          topic = nt.createTopic(name, NetworkTablesTypeInfos.kString);
+          published.set(name, topic);
+          await topic.publish();
+        }
+        topic.setValue(line.slice(eq + 1));
+        emit({ event: "published", name: name });
+        return;
+      }
       const prefix = line.trim();
       if (prefix === "") return;
       watch(prefix);
