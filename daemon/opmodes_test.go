@@ -144,3 +144,30 @@ func TestWSOpModes(t *testing.T) {
 		t.Errorf("the log's DS:opMode %q, want Drive, Taxi, Drive", logged)
 	}
 }
+
+// With op modes and the choosers (no WebSocket selection), a cycle and
+// its telemetry (the op mode's name, the choosers' active) allocate
+// nothing.
+func TestOpModesNoAllocs(t *testing.T) {
+	d, err := NewSim(opModeRobot(t), SimOptions{Enabled: true}, Options{Rate: 100, Telemetry: &TelemetryOptions{LogDir: t.TempDir()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	for range 10 {
+		d.Step()
+		d.StepTelemetry()
+	}
+	var op *telemetry.Topic
+	for _, tp := range d.tel.src.Topics {
+		if tp.Name == "/DriverStation/OpMode" {
+			op = tp
+		}
+	}
+	if !d.opModes.chooser || op == nil || op.Str != "Drive" {
+		t.Fatalf("the choosers: %v, /DriverStation/OpMode %+v", d.opModes.chooser, op)
+	}
+	if a := testing.AllocsPerRun(100, func() { d.Step(); d.StepTelemetry() }); a != 0 {
+		t.Errorf("a cycle and its telemetry: %v allocations", a)
+	}
+}
