@@ -34,7 +34,8 @@ var (
 )
 
 // The Phoenix 6 current limits (CurrentLimitsConfigs): defaults and
-// ranges as CTRE's API documentation gives them.
+// ranges as CTRE's API documentation and phoenix6 26.1.0's
+// configs/config_groups.py give them (SupplyCurrentLowerTime 0-5 s).
 var p6LimitKeys = []config.Key{
 	{Name: "stator_current_limit", Kind: config.Float, Default: 120.0, HasRange: true, Min: 0, Max: 800, Unit: "A",
 		Doc: "Phoenix 6's StatorCurrentLimit: the motor (stator) current allowed, motoring and regenerating; it bounds torque, and so wheel slip and the current at a stall."},
@@ -44,7 +45,7 @@ var p6LimitKeys = []config.Key{
 	{Name: "supply_current_limit_enable", Kind: config.Bool, Default: true, Doc: "Phoenix 6's SupplyCurrentLimitEnable."},
 	{Name: "supply_current_lower_limit", Kind: config.Float, Default: 40.0, HasRange: true, Min: 0, Max: 500, Unit: "A",
 		Doc: "Phoenix 6's SupplyCurrentLowerLimit: the supply current allowed once supply_current_limit has held for supply_current_lower_time."},
-	{Name: "supply_current_lower_time", Kind: config.Float, Default: 1.0, HasRange: true, Min: 0, Max: 2.5, Unit: "s",
+	{Name: "supply_current_lower_time", Kind: config.Float, Default: 1.0, HasRange: true, Min: 0, Max: 5, Unit: "s",
 		Doc: "Phoenix 6's SupplyCurrentLowerTime: how long supply_current_limit holds before the lower limit; 0 never lowers."},
 }
 

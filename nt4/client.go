@@ -286,7 +286,7 @@ func (c *client) handle(m Control) {
 			c.refuse(&s.stats.PublishRefused, "publish %q refused: %d publishers is a client's limit", p.Name, maxPublishers)
 			return
 		}
-		if t := s.byName[p.Name]; t != nil && t.own {
+		if t := s.byName[p.Name]; t != nil && t.own && !s.tunable(t) {
 			c.refuse(&s.stats.PublishRefused, "publish %q refused: the topic is frcd's own, read-only", p.Name)
 			return
 		} else if t != nil && t.typ != p.Type {
@@ -480,6 +480,19 @@ func (c *client) value(v Value) {
 	case len(v.Raw) > maxClientValue:
 		c.refuse(&s.stats.Refused, "a value of %s refused: %d bytes, %d is the limit", t.name, len(v.Raw), maxClientValue)
 		return
+	}
+	if t.own { // a tunable: the value is a command, frcd's value stays
+		err := errors.New("frcd takes no commands")
+		if s.o.Commands != nil {
+			err = s.o.Commands(t.name, v)
+		}
+		if err != nil {
+			c.refuse(&s.stats.Refused, "%s refused: %v", t.name, err)
+			if len(t.value) > 0 { // frcd's value again, to the client that set another too
+				s.changed(t)
+			}
+		}
+		return // taken: the source publishes the new value after the loop's next cycle
 	}
 	stamp := v.Time
 	if stamp <= 0 {

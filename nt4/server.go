@@ -70,6 +70,13 @@ type Options struct {
 	// CommandType, when set, says the type a topic under CommandPrefix
 	// takes (ok false: any): a publish of another type is refused.
 	CommandType func(topic string) (typ string, ok bool)
+	// Tunable, when set, says which of frcd's own topics clients may
+	// publish values to (WPILib 2027's /Tunables/..., which the robot
+	// publishes and a dashboard sets on the same topic): a client's value
+	// goes to Commands and never replaces frcd's: taken, the telemetry
+	// source publishes the new value; refused, every reader gets frcd's
+	// value again, as WPILib's tunable backend republishes after a set.
+	Tunable func(topic string) bool
 	// Observe, when set, sees every value a client publishes outside
 	// CommandPrefix (a dashboard's chooser selection): an error is a
 	// refusal, counted and logged with it. Called from a client's
@@ -114,7 +121,7 @@ type topic struct {
 	props  map[string]json.RawMessage
 	value  []byte // the latest value as a whole MessagePack message, or empty
 	seq    uint64
-	own    bool // frcd's: clients may not publish to it
+	own    bool // frcd's: clients may not publish to it, but to a tunable (Options.Tunable)
 	pubs   int  // client publishers
 	// allSubs counts the clients that want every value of the topic,
 	// wants those that want its values (all or the latest).
@@ -615,3 +622,7 @@ func (s *Server) timeReply(b []byte, v Value) []byte {
 	b = appendHeader(b, -1, s.now(), v.Type)
 	return append(b, v.Raw...)
 }
+
+// tunable says whether clients may set t, one of frcd's own topics
+// (Options.Tunable).
+func (s *Server) tunable(t *topic) bool { return s.o.Tunable != nil && s.o.Tunable(t.name) }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -82,6 +83,33 @@ func TestNeutralBrakeHoldsArm(t *testing.T) {
 		if fell[0] < 1.99 || fell[1] > 0.4*fell[0] || fell[1] <= 0 {
 			t.Errorf("%s: coast fell %.3f rad (want to its stop, 2 rad), brake %.3f rad (want a creep, under 0.8)", tc.typ, fell[0], fell[1])
 		}
+	}
+}
+
+// A PWM controller's neutral mode is its jumper, which the sim is told
+// (JointParams.Brake, the sim joint's jumper): the disabled arm on a PWM
+// Spark falls to its stop with the jumper on coast and creeps on brake, as
+// on a CAN controller in brake (the FPGA sends no pulses, so the
+// controller is neutral). A jumper on a CAN controller is refused: its
+// brake is its entry's neutral_mode.
+func TestPWMJumperBrake(t *testing.T) {
+	var fell [2]float64
+	for i, on := range []bool{false, true} {
+		s := newSim(t, loadRobot(t, sparkURDF, "joints:\n  - {name: arm_joint, type: spark, id: 5}\n"), Options{
+			Joints:  map[string]JointParams{"arm_joint": {Motor: "neo", Gearing: 100, Load: 15, Brake: on}},
+			Initial: map[string]JointState{"arm_joint": {Position: 1.5}},
+		})
+		s.AdvanceTo(2 * time.Second) // disabled throughout
+		fell[i] = 1.5 - truth(t, s, "arm_joint").Position
+	}
+	t.Logf("PWM Spark, disabled for 2 s: jumper on coast fell %.3f rad, on brake %.3f rad", fell[0], fell[1])
+	if fell[0] < 1.99 || fell[1] > 0.4*fell[0] || fell[1] <= 0 {
+		t.Errorf("coast fell %.3f rad (want to its stop, 2 rad), brake %.3f rad (want a creep, under 0.8)", fell[0], fell[1])
+	}
+	_, err := New(loadRobot(t, sparkURDF, "joints:\n  - {name: arm_joint, type: talon_srx, id: 5}\n"), Options{
+		Joints: map[string]JointParams{"arm_joint": {Brake: true}}})
+	if err == nil || !strings.Contains(err.Error(), "neutral_mode") {
+		t.Errorf("a jumper on a Talon SRX: %v; want refused, naming neutral_mode", err)
 	}
 }
 

@@ -12,7 +12,9 @@
 // on the topics someone reads (want.go): all of them while the WPILOG is
 // open (KeepAll), else those the NT4 clients subscribe to (Want).
 //
-// Names, under Prefix (default /frcd):
+// Names, under Prefix (default /frcd; /Telemetry in WPILib 2027's
+// layout, Options.Layout, where the PID controllers are also tunables
+// under /Tunables, the Field2d and the Alerts move: layout.go):
 //
 //	joints/NAME/position, velocity, effort   double, property unit (rad, m, rad/s, m/s, N*m, N)
 //	joints/NAME/command                      double: its controller's last accepted command

@@ -26,8 +26,12 @@ type Truth struct {
 type Options struct {
 	Loop  *control.Loop
 	Robot *robot.Robot
-	// Prefix is the topics' root, default /frcd.
+	// Prefix is the topics' root, default /frcd (/Telemetry in
+	// Layout2027).
 	Prefix string
+	// Layout is the NetworkTables layout: Layout2026 (the default) or
+	// WPILib 2027's (layout.go).
+	Layout Layout
 	// Truth, when set (the sim), fills t with the ground truth, reusing
 	// its slices; the sim/ topics exist only then.
 	Truth func(t *Truth) bool
@@ -86,6 +90,7 @@ type Source struct {
 	joints   []jointTopics
 	cmd      [][]*Topic // per controller, the command topic of each of its joints (or nil)
 	gains    []gainTopic
+	tunables []tunable // Layout2027's /Tunables (layout.go)
 	imus     []imuTopics
 	pdps     []pdpTopics
 	comps    []compTopics
@@ -138,6 +143,9 @@ type dsTopics struct{ enabled, estop, attached, mode, state *Topic }
 func New(o Options) *Source {
 	if o.Prefix == "" {
 		o.Prefix = "/frcd"
+		if o.Layout == Layout2027 {
+			o.Prefix = Prefix2027
+		}
 	}
 	if o.SimEvery <= 0 {
 		o.SimEvery = 20 * time.Millisecond
@@ -191,6 +199,9 @@ func New(o Options) *Source {
 		if c.HasPID() {
 			s.gains = append(s.gains, gainTopic{c, s.addArray(p+"/controllers/"+c.Name+"/gains", "double[]", 4, props("unit", "p i d f"))})
 		}
+	}
+	if o.Layout == Layout2027 {
+		s.addTunables()
 	}
 	for _, m := range s.snap.IMUs {
 		base := p + "/imu/" + m.Name + "/"
@@ -248,7 +259,10 @@ func New(o Options) *Source {
 		s.add(dp+"state", "string", String, "{}"),
 	}
 	ap := p + "/Alerts/"
-	s.add(ap+".type", "string", String, "{}").setString("Alerts", time.Microsecond)
+	if o.Layout == Layout2027 { // where WPILib's SmartDashboard puts them (layout.go)
+		ap = "/SmartDashboard/Alerts/"
+	}
+	s.add(ap+".type", "string", String, props("SmartDashboard", "Alerts")).setString("Alerts", time.Microsecond)
 	s.alerts.errors = s.add(ap+"errors", "string[]", Strings, "{}")
 	s.alerts.warnings = s.add(ap+"warnings", "string[]", Strings, "{}")
 	s.alerts.infos = s.add(ap+"infos", "string[]", Strings, "{}")
@@ -334,6 +348,7 @@ func (s *Source) Sample() bool {
 			g.t.setDoubles(vs[:], now)
 		}
 	}
+	s.sampleTunables(now)
 	if d := &s.ds; anyNeeded(d.enabled, d.estop, d.attached, d.mode, d.state) {
 		d.enabled.setBool(sn.Enabled, now)
 		d.estop.setBool(sn.DS.EStop, now)

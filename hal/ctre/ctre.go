@@ -265,9 +265,11 @@ func (l *Lib) need6() error {
 // ---- Phoenix 5
 
 type p5Motor struct {
-	h    unsafe.Pointer
-	buf  *C.double   // 3 doubles of C memory for Status: Go pointers passed to C escape to the heap
-	errs [2]errCache // SetDuty's, Status's
+	h       unsafe.Pointer
+	limits  bool        // a Talon SRX: it has a current limit (a Victor SPX measures no current)
+	enabled bool        // the EnableCurrentLimit last applied (Phoenix 5 cannot read it back)
+	buf     *C.double   // 3 doubles of C memory for Status: Go pointers passed to C escape to the heap
+	errs    [2]errCache // SetDuty's, Status's
 }
 
 // OpenCANMotor creates a Talon SRX or Victor SPX (frc.TalonSRX,
@@ -292,7 +294,7 @@ func (l *Lib) OpenCANMotor(model string, id int) (hal.CANMotor, error) {
 	if h == nil {
 		return nil, fmt.Errorf("ctre: c_MotController_Create1(%#x) returned no handle", arb|id)
 	}
-	return &p5Motor{h: h, buf: (*C.double)(C.calloc(3, C.size_t(unsafe.Sizeof(C.double(0)))))}, nil
+	return &p5Motor{h: h, limits: model == frc.TalonSRX, buf: (*C.double)(C.calloc(3, C.size_t(unsafe.Sizeof(C.double(0)))))}, nil
 }
 
 // OpenCANMotorOn opens a Phoenix 5 controller on a named bus: Phoenix 5
@@ -484,7 +486,8 @@ func (t *talonFX) SetGains(slot int, g phoenix6.FXGains) error {
 	base := spnSlot0KP + slotStride*slot
 	spns := [gainsPerSlot]C.int{C.int(base), C.int(base + spnSlotKI), C.int(base + spnSlotKD), C.int(base + spnSlotKS), C.int(base + spnSlotKV)}
 	vals := [gainsPerSlot]C.double{C.double(g.P), C.double(g.I), C.double(g.D), C.double(g.S), C.double(g.V)}
-	return statusErr("c_ctre_phoenix6_set_configs", C.frcd_p6_config(t.d.bus, t.d.hash, gainsPerSlot, &spns[0], &vals[0], 0.1))
+	var kinds [gainsPerSlot]C.int // every gain a double (FRCD_CFG_DOUBLE)
+	return statusErr("c_ctre_phoenix6_set_configs", C.frcd_p6_config(t.d.bus, t.d.hash, gainsPerSlot, &spns[0], &kinds[0], &vals[0], 0.1))
 }
 
 func (t *talonFX) Status() (phoenix6.FXStatus, error) {

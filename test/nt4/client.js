@@ -9,8 +9,11 @@
 //   ntcore-ts-client logs plain-text lines of its own; readers skip lines
 //   that are not JSON objects. Each line on stdin is one more prefix to
 //   subscribe to, at once; {"event":"subscribed","name":PREFIX} says so.
-//   A line TOPIC=TEXT instead publishes the string TEXT on TOPIC (as a
-//   dashboard's chooser publishes its selection), then prints
+//   A line "set NAME VALUE" instead publishes the double topic NAME (a
+//   WPILib 2027 tunable: the robot's own topic) with ntcore-ts-client and
+//   sets it to VALUE; {"event":"set","name":NAME,"value":VALUE} says so.
+//   A line TOPIC=TEXT publishes the string TEXT on TOPIC (as a dashboard's
+//   chooser publishes its selection; TOPIC may hold spaces), then prints
 //   {"event":"published","name":TOPIC}.
 //
 // Usage: node client.js log PORT NAME...
@@ -55,21 +58,34 @@ if (mode === "watch") {
       emit({ event: "value", name: params ? params.name : null, type: params ? params.type : null, value: value });
     });
   for (const prefix of process.argv.slice(4)) watch(prefix);
-  const published = new Map(); // topic name -> ntcore-ts-client topic
+  const published = new Map(); // name -> topic
+  const publish = async (name, type, value) => {
+    let topic = published.get(name);
+    if (!topic) {
+      topic = nt.createTopic(name, type);
+      published.set(name, topic);
+      await topic.publish();
+    }
+    topic.setValue(value);
+  };
+  const set = async (name, value) => {
+    await publish(name, NetworkTablesTypeInfos.kDouble, value);
+    emit({ event: "set", name: name, value: value });
+  };
   require("readline")
     .createInterface({ input: process.stdin })
-    .on("line", async (line) => {
+    .on("line", (line) => {
+      const words = line.trim().split(/\s+/);
+      if (words.length === 3 && words[0] === "set") {
+        set(words[1], Number(words[2])).catch((e) => emit({ event: "error", error: String(e) }));
+        return;
+      }
       const eq = line.indexOf("=");
       if (eq > 0) {
         const name = line.slice(0, eq);
-        let topic = published.get(name);
-        if (!topic) {
-          topic = nt.createTopic(name, NetworkTablesTypeInfos.kString);
-          published.set(name, topic);
-          await topic.publish();
-        }
-        topic.setValue(line.slice(eq + 1));
-        emit({ event: "published", name: name });
+        publish(name, NetworkTablesTypeInfos.kString, line.slice(eq + 1))
+          .then(() => emit({ event: "published", name: name }))
+          .catch((e) => emit({ event: "error", error: String(e) }));
         return;
       }
       const prefix = line.trim();
