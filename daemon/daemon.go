@@ -131,6 +131,8 @@ type Daemon struct {
 	logMsgs atomic.Pointer[wpilog.Log]
 	// game is the backend's game-specific message for the ROS bridges.
 	game gameMessage
+	// opModes are the robot's op modes and who selects one (opmodes.go).
+	opModes opModeState
 
 	manager *control.Manager // the controller manager both ROS bridges serve
 
@@ -196,7 +198,7 @@ func NewSim(r *robot.Robot, so SimOptions, o Options) (*Daemon, error) {
 	}
 	if so.WPILibWS != "" {
 		d.WS, err = wpilibws.New(wpilibws.Options{Addr: so.WPILibWS, Sim: s, Config: r.Config, SetEnabled: d.SetEnabled, Logf: o.Logf, Retry: PartRetry,
-			OnPanic: func(v any) { d.Panicked(newPanic("the WPILib WebSocket server", v)) }})
+			OpModes: d.opModes.ops, OnPanic: func(v any) { d.Panicked(newPanic("the WPILib WebSocket server", v)) }})
 		if err != nil {
 			return nil, err
 		}
@@ -274,6 +276,10 @@ func (d *Daemon) bind() error {
 	var ds hal.DriverStation = d.backend
 	if d.clock.src != nil {
 		ds = clockDS{d}
+	}
+	d.setupOpModes()
+	if d.opModes.chooser {
+		ds = opModeDS{d, ds}
 	}
 	loop, err := control.New(d.Robot, d.Handles, cdevs, ds, control.Options{Rate: d.opts.Rate, Stopwatch: d.watch})
 	if err != nil {

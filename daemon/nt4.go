@@ -70,6 +70,10 @@ func (d *Daemon) setupTelemetry() error {
 		commands, tuning = s.Bool("commands"), s.Bool("tuning")
 	}
 	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Layout: layout, Alerts: d.alerts, Match: d.wpilibMatch, Joystick: d.joystick, EveryCycle: true}
+	to.OpModes = d.opModes.ops
+	if d.opModes.chooser {
+		to.Chooser = d.opModes.active
+	}
 	if d.Sim != nil {
 		to.Truth = d.simTruth
 		to.MatchSeq = d.wsMatchSeq
@@ -106,7 +110,7 @@ func (d *Daemon) setupTelemetry() error {
 	if o.NT4 != "" {
 		cp := t.src.Prefix() + "/"
 		s, err := nt4.New(nt4.Options{Addr: o.NT4, Clock: d.Now, Logf: d.opts.Logf, Commands: d.ntCommands(cp, commands, tuning), CommandType: d.ntCommandType(cp), CommandPrefix: cp,
-			Tunable: isTunable, Retry: PartRetry})
+			Tunable: isTunable, Observe: d.choose, Retry: PartRetry})
 		if err != nil {
 			if t.log != nil {
 				t.log.Writer().Close()

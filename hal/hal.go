@@ -282,6 +282,10 @@ type DSState struct {
 	// FMS: the Driver Station says the field's management system is
 	// attached (the control word's fmsAttached bit, in both WPILib HALs).
 	FMS bool
+	// OpMode is the op mode selected (OpMode.ID; opmode.go): by the 2027
+	// Driver Station in its control word, by the sim's WebSocket Driver
+	// Station, or by the daemon's dashboard chooser; 0 when none.
+	OpMode int64
 }
 
 // DriverStation reports whether the robot may move.

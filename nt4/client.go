@@ -504,6 +504,10 @@ func (c *client) value(v Value) {
 		if err := o.Commands(t.name, v); err != nil {
 			c.refuse(&s.stats.Refused, "%s refused: %v", t.name, err)
 		}
+	} else if o.Observe != nil {
+		if err := o.Observe(t.name, v); err != nil {
+			c.refuse(&s.stats.Refused, "%s refused: %v", t.name, err)
+		}
 	}
 }
 

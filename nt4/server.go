@@ -77,6 +77,11 @@ type Options struct {
 	// source publishes the new value; refused, every reader gets frcd's
 	// value again, as WPILib's tunable backend republishes after a set.
 	Tunable func(topic string) bool
+	// Observe, when set, sees every value a client publishes outside
+	// CommandPrefix (a dashboard's chooser selection): an error is a
+	// refusal, counted and logged with it. Called from a client's
+	// goroutine; it must not block.
+	Observe func(topic string, v Value) error
 	// Retry, when > 0, lets New succeed when Addr cannot be listened on
 	// (another program has the port): Run tries again every Retry, and
 	// ListenErr says why it does not listen yet.

@@ -64,6 +64,12 @@ type Options struct {
 	// the Driver Station last sent it, false when unknown, for the
 	// PREFIX/ds/joystickN/ topics; called on Sample's goroutine.
 	Joystick func(n int, dst *hal.JoystickState) bool
+	// OpModes are the robot's op modes (opmode.go): the names of the
+	// snapshot's DSState.OpMode. Chooser, when set, is the op mode a
+	// dashboard's chooser has active for robot mode m (0: none); the
+	// choosers' topics exist only then.
+	OpModes hal.OpModes
+	Chooser func(m hal.Mode) int64
 	// EveryCycle keeps every cycle's joint states (Loop.EnableHistory)
 	// instead of the latest snapshot's: Replay gives them one cycle at a
 	// time, so that a reader of every value (NT4's "all", the WPILOG)
@@ -98,6 +104,7 @@ type Source struct {
 	mech     mechanism
 	mechPace ratelimit.Cadence // SimEvery, on its grid
 	alerts   alertTopics
+	opModes  opModeTopics    // opmode.go
 	schema   map[string]bool // the schemas published
 	keepAll  bool            // every topic kept current (want.go)
 	woke     bool            // a topic became needed since the last Sample
@@ -260,6 +267,7 @@ func New(o Options) *Source {
 	s.alerts.lastExtra = -time.Hour
 	s.addWPILibDS()
 	s.addJoysticks()
+	s.addOpModes()
 	s.addMechanism()
 	if o.Truth != nil && o.Truth(&s.truth) {
 		s.addSim()
@@ -349,6 +357,7 @@ func (s *Source) Sample() bool {
 		s.sampleWPILibDS(now)
 	}
 	s.sampleJoysticks(now)
+	s.sampleOpModes(now)
 	if s.mech.needed() && s.mechPace.Due(now) { // a dashboard's rate, as the sim/ topics
 		s.sampleMechanism(now)
 	}

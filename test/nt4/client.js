@@ -12,6 +12,9 @@
 //   A line "set NAME VALUE" instead publishes the double topic NAME (a
 //   WPILib 2027 tunable: the robot's own topic) with ntcore-ts-client and
 //   sets it to VALUE; {"event":"set","name":NAME,"value":VALUE} says so.
+//   A line TOPIC=TEXT publishes the string TEXT on TOPIC (as a dashboard's
+//   chooser publishes its selection; TOPIC may hold spaces), then prints
+//   {"event":"published","name":TOPIC}.
 //
 // Usage: node client.js log PORT NAME...
 //   AdvantageScope's logging mode, on the wire as its NT4.ts speaks it (a
@@ -56,14 +59,17 @@ if (mode === "watch") {
     });
   for (const prefix of process.argv.slice(4)) watch(prefix);
   const published = new Map(); // name -> topic
-  const set = async (name, value) => {
+  const publish = async (name, type, value) => {
     let topic = published.get(name);
     if (!topic) {
-      topic = nt.createTopic(name, NetworkTablesTypeInfos.kDouble);
+      topic = nt.createTopic(name, type);
       published.set(name, topic);
       await topic.publish();
     }
     topic.setValue(value);
+  };
+  const set = async (name, value) => {
+    await publish(name, NetworkTablesTypeInfos.kDouble, value);
     emit({ event: "set", name: name, value: value });
   };
   require("readline")
@@ -72,6 +78,14 @@ if (mode === "watch") {
       const words = line.trim().split(/\s+/);
       if (words.length === 3 && words[0] === "set") {
         set(words[1], Number(words[2])).catch((e) => emit({ event: "error", error: String(e) }));
+        return;
+      }
+      const eq = line.indexOf("=");
+      if (eq > 0) {
+        const name = line.slice(0, eq);
+        publish(name, NetworkTablesTypeInfos.kString, line.slice(eq + 1))
+          .then(() => emit({ event: "published", name: name }))
+          .catch((e) => emit({ event: "error", error: String(e) }));
         return;
       }
       const prefix = line.trim();
