@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/ros2node"
 )
@@ -90,13 +91,22 @@ func ros2Options(a ros2node.Args, iface string, getenv func(string) string, urdf
 	if chosen && choice.note != "" && cfg.Addr == addr {
 		logf("frcd: %s", choice.note)
 	}
+	var files *ros2node.ParamsOverrides
+	if len(a.ParamsFiles) > 0 {
+		files = &ros2node.ParamsOverrides{Locate: config.LocateYAML}
+		for _, f := range a.ParamsFiles {
+			if err := files.ReadParamsFile(f); err != nil {
+				return nil, err
+			}
+		}
+	}
 	name := "frcd"
 	if a.Node != "" {
 		name = a.Node
 	}
 	return &daemon.ROS2Options{Node: ros2node.Config{Name: name, Namespace: a.Namespace, Enclave: a.Enclave, Remaps: a.Remaps, RTPS: cfg,
 		TypeHashes: ros2node.TypeHashesFor(getenv("ROS_DISTRO")), Humble: ros2node.HumbleFor(getenv("ROS_DISTRO"))},
-		URDF: urdf, Params: a.Params, NodeParams: a.NodeParams, Logf: logf}, nil
+		URDF: urdf, Params: a.Params, NodeParams: a.NodeParams, ParamsFiles: files, Logf: logf}, nil
 }
 
 // subnetInterface is the first interface that is up, multicast-capable
