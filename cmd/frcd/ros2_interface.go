@@ -81,10 +81,16 @@ func chooseInterface(flag, cycloneURI string, domain int, ifs []hostInterface, r
 	if err != nil {
 		return c, false, err
 	}
+	// The address named (or in the network named), else the first IPv4.
 	var ip netip.Addr
+	want, _ := netip.ParseAddr(s.Address)
 	for _, p := range h.Addrs {
-		if p.Addr().Is4() && (!ip.IsValid() || (s.Address != "" && p.Addr().String() == s.Address)) {
+		named := want.IsValid() && (p.Addr() == want || p.Masked().Addr() == want)
+		if p.Addr().Is4() && (!ip.IsValid() || named) {
 			ip = p.Addr()
+			if named {
+				break
+			}
 		}
 	}
 	if h.Flags&net.FlagUp == 0 {

@@ -14,7 +14,7 @@ func testHost() []hostInterface {
 	p := netip.MustParsePrefix
 	return []hostInterface{
 		{net.Interface{Index: 1, Name: "lo", Flags: net.FlagUp | net.FlagLoopback}, []netip.Prefix{p("127.0.0.1/8"), p("::1/128")}},
-		{net.Interface{Index: 2, Name: "eth0", Flags: net.FlagUp | net.FlagMulticast | net.FlagBroadcast}, []netip.Prefix{p("fe80::1/64"), p("10.27.0.2/24")}},
+		{net.Interface{Index: 2, Name: "eth0", Flags: net.FlagUp | net.FlagMulticast | net.FlagBroadcast}, []netip.Prefix{p("fe80::1/64"), p("10.27.0.2/24"), p("10.99.0.7/16")}},
 		{net.Interface{Index: 3, Name: "usb0", Flags: net.FlagUp | net.FlagBroadcast}, []netip.Prefix{p("172.22.11.2/24")}},
 		{net.Interface{Index: 4, Name: "wlan0", Flags: net.FlagMulticast}, []netip.Prefix{p("192.168.1.5/24")}},
 		{net.Interface{Index: 5, Name: "can0", Flags: net.FlagUp}, nil},
@@ -36,6 +36,8 @@ func TestChooseInterface(t *testing.T) {
 		{"", "", "", "", false, ""},
 		{"eth0", "", "eth0", "10.27.0.2", true, ""},
 		{"10.27.0.2", "", "eth0", "10.27.0.2", true, ""},
+		{"10.99.0.7", "", "eth0", "10.99.0.7", true, ""},
+		{"", `<General><Interfaces><NetworkInterface address="10.99.0.0"/></></>`, "eth0", "10.99.0.7", true, ""},
 		{"usb0", "", "usb0", "172.22.11.2", false, "no MULTICAST flag, discovery by unicast only"},
 		{"lo", "", "lo", "127.0.0.1", false, "no MULTICAST flag"},
 		{"", `<General><Interfaces><NetworkInterface name="eth0"/></></>`, "eth0", "10.27.0.2", true, ""},
@@ -66,7 +68,7 @@ func TestChooseInterface(t *testing.T) {
 // the start, saying what there is.
 func TestChooseInterfaceErrors(t *testing.T) {
 	ifs := testHost()
-	have := "the host has lo (127.0.0.1, up), eth0 (10.27.0.2, up, multicast), usb0 (172.22.11.2, up), wlan0 (192.168.1.5, down, multicast), can0 (no IPv4, up)"
+	have := "the host has lo (127.0.0.1, up), eth0 (10.27.0.2 10.99.0.7, up, multicast), usb0 (172.22.11.2, up), wlan0 (192.168.1.5, down, multicast), can0 (no IPv4, up)"
 	for _, c := range []struct{ flag, uri, want string }{
 		{"eth1", "", `--ros2-interface: no interface "eth1" on this host; ` + have},
 		{"10.27.0.9", "", "--ros2-interface: address 10.27.0.9 is not on this host; " + have},
