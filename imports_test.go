@@ -54,7 +54,7 @@ var allowed = map[string][]string{
 	"cdr":                {},
 	"ros2msg":            {"cdr"},
 	"rtps":               {"internal/admit", "internal/ratelimit"},
-	"ros2node":           {"cdr", "ros2msg", "rtps"},
+	"ros2node":           {"cdr", "ros2msg", "rtps", "gopkg.in/yaml.v3"},
 	"internal/tooltest":  {},
 	"internal/ddstest":   {"internal/tooltest"},
 	"internal/ddsattack": {"rtps"},

@@ -25,6 +25,10 @@ type ROS2Options struct {
 	// controller manager's and the controllers'
 	// (ros2bridge.Bridge.SetNodeParams); a refused one is an error.
 	NodeParams map[string]map[string]string
+	// ParamsFiles are --params-file's parameters, set on the nodes they
+	// match before Params and NodeParams
+	// (ros2bridge.Bridge.SetFileParams); a refused one is an error.
+	ParamsFiles *ros2node.ParamsOverrides
 	// PublishRate overrides the joint state controller's publish_rate.
 	PublishRate float64
 	Logf        func(format string, args ...any)
@@ -45,7 +49,8 @@ func (d *Daemon) setupROS2() error {
 		return err
 	}
 	d.Bridge2 = b
-	errs := b.SetParams(o.Params)
+	errs := b.SetFileParams(o.ParamsFiles)
+	errs = append(errs, b.SetParams(o.Params)...)
 	nodes := make([]string, 0, len(o.NodeParams))
 	for n := range o.NodeParams {
 		nodes = append(nodes, n)

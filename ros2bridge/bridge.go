@@ -134,6 +134,7 @@ type Bridge struct {
 	paramEvents                                          *ros2node.Publisher // /parameter_events (param_events.go)
 
 	ctlNodes map[string]*ros2node.Node // the controllers' nodes (controller_nodes.go)
+	ctlMu    sync.Mutex                // ctlNodes's writes, and syncControllerNodes
 }
 
 // Close stops the node (Run does when it returns); it may be called

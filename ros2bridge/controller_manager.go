@@ -325,6 +325,7 @@ func (b *Bridge) serveControllerManager() error {
 		h := s.h
 		if _, err := cm.NewService("~/"+s.name, pkg+s.typ, func(req *cdr.Decoder, resp *cdr.Encoder) error {
 			defer b.guard()
+			defer b.syncControllerNodes() // a controller unloaded or loaded again
 			return h(req, resp)
 		}); err != nil {
 			return err

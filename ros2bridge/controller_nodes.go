@@ -51,10 +51,10 @@ import (
 // controller_manager's node has update_rate (int, read only) and each
 // controller's NAME.type (string, read only: its ros2_controllers type,
 // config.ROS2ControllerType), as ros2_control's manager declares them.
-// Every controller the loop runs has its node, loaded or not (frcd's
-// controllers are the YAML's; ros2_control destroys an unloaded
-// controller's node), and so does one the manager lists at start that
-// the loop does not run (the joint state controller).
+// Every controller the loop runs has its node, and so does one the
+// manager lists at start that the loop does not run (the joint state
+// controller); an unloaded controller's node leaves the graph and comes
+// back when loaded again (syncControllerNodes).
 
 // cmNode is the controller manager's node name.
 const cmNode = "controller_manager"
@@ -93,6 +93,8 @@ func (b *Bridge) controllers() []controllerEntry {
 // services and action are its node's, as a ros2_controllers controller's
 // are. A name that is not a node name gets frcd's node (logged).
 func (b *Bridge) nodeOf(name string) *ros2node.Node {
+	b.ctlMu.Lock()
+	defer b.ctlMu.Unlock()
 	if n := b.ctlNodes[name]; n != nil {
 		return n
 	}
@@ -121,7 +123,42 @@ func (b *Bridge) serveControllerNodes() error {
 			}
 		}
 	}
+	b.syncControllerNodes()
 	return nil
+}
+
+// syncControllerNodes puts in the graph the nodes of the controllers the
+// manager has loaded and takes out the others', as ros2_control destroys
+// an unloaded controller's node and makes it again on load: after each
+// controller_manager call (ROS 2's, which also sees what a ROS 1 spawner
+// did meanwhile) and at start. The node's endpoints stay in DDS (package
+// rtps does not delete an endpoint): its topics and parameter services
+// are still matched, by no node.
+func (b *Bridge) syncControllerNodes() {
+	if b.o.Manager == nil {
+		return
+	}
+	loaded := map[string]bool{}
+	for _, c := range b.o.Manager.List() {
+		loaded[c.Name] = true
+	}
+	b.ctlMu.Lock() // one sync at a time, and none while New makes nodes
+	defer b.ctlMu.Unlock()
+	for _, e := range b.controllers() {
+		n := b.ctlNodes[e.name]
+		if n == nil || n == b.node || e.name == cmNode || loaded[e.name] == n.InGraph() {
+			continue
+		}
+		var err error
+		if loaded[e.name] {
+			err = n.Show()
+		} else {
+			err = n.Close()
+		}
+		if err != nil {
+			b.o.Logf("ros2: controller %s's node: %v", e.name, err)
+		}
+	}
 }
 
 // controllerParams is a controller's node's parameter table; c nil for

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/frcd/frcd/ros2node"
 )
 
 // Parameters from the command line, as rclcpp takes them
@@ -115,4 +117,83 @@ func yamlBool(s string) (v, ok bool) {
 		return false, true
 	}
 	return false, false
+}
+
+// SetFileParams sets the parameters of --params-file (o: every file,
+// merged as rcl merges them) on each of the bridge's nodes, as rclcpp
+// gives a node its overrides (ros2node.ParamsOverrides.Resolve: the
+// entries matching its fully qualified name, /** every node's). Each
+// refusal is returned with the file's line and column; a parameter the
+// node does not have is logged and left (rclcpp leaves an override of a
+// parameter not declared), as is an entry for a node frcd does not have.
+// A read-only parameter (update_rate, NAME.type) given the value frcd has
+// is taken; another value is refused.
+// It runs before the command line's -p, which wins (rcl keeps their
+// order on the command line: the same when -p follows --params-file, as
+// ros2 launch writes them).
+func (b *Bridge) SetFileParams(o *ros2node.ParamsOverrides) []error {
+	if o == nil {
+		return nil
+	}
+	var errs []error
+	tables := b.paramTables()
+	for _, e := range o.Entries {
+		matched := false
+		for _, t := range tables {
+			matched = matched || ros2node.NodePatternMatch(e.Node, t.fqn)
+		}
+		if !matched {
+			b.o.Logf("ros2: %s: frcd has no node %s (ros2 node list lists them)", e.At, e.Node)
+		}
+	}
+	type unknown struct {
+		at, name string
+		nodes    []string
+	}
+	var missing []*unknown // parameters no node has, in order
+	taken := map[string]bool{}
+	for _, t := range tables {
+		for _, fp := range o.Resolve(t.fqn) {
+			p := t.ps[fp.Name]
+			if p == nil {
+				u := (*unknown)(nil)
+				for _, m := range missing {
+					if m.at == fp.At {
+						u = m
+					}
+				}
+				if u == nil {
+					u = &unknown{at: fp.At, name: fp.Name}
+					missing = append(missing, u)
+				}
+				u.nodes = append(u.nodes, t.fqn)
+				continue
+			}
+			taken[fp.At] = true
+			v := paramValue{typ: fp.Value.Type, b: fp.Value.B, i: fp.Value.I, f: fp.Value.F, s: fp.Value.S}
+			if p.readOnly && p.get() == v {
+				continue // a ros2_control file's update_rate or NAME.type, as frcd has it
+			}
+			err := p.check(v)
+			if err == nil {
+				err = p.set(v)
+			}
+			if err != nil {
+				b.refused.Add(1)
+				errs = append(errs, fmt.Errorf("%s: %s:=%s on %s: %w", fp.At, fp.Name, fp.Text, t.fqn, err))
+				continue
+			}
+			b.paramsChanged(t.fqn, t.ps, fp.Name)
+		}
+	}
+	for _, u := range missing {
+		switch {
+		case taken[u.at]: // a wildcard's, which another node has
+		case len(u.nodes) == 1:
+			b.o.Logf("ros2: %s: %s has no parameter %s (ros2 param list lists them)", u.at, u.nodes[0], u.name)
+		default:
+			b.o.Logf("ros2: %s: none of the %d nodes it matches has a parameter %s (ros2 param list lists them)", u.at, len(u.nodes), u.name)
+		}
+	}
+	return errs
 }

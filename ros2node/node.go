@@ -190,7 +190,8 @@ func (n *Node) Name() string {
 func (n *Node) Participant() *rtps.Participant { return n.p }
 
 // Close stops the node. The node New made closes the participant, and
-// with it every node NewNode added; another only leaves the graph.
+// with it every node NewNode added; another only leaves the graph (Show
+// puts it back).
 func (n *Node) Close() error {
 	if n.owner {
 		return n.p.Close()
@@ -203,6 +204,33 @@ func (n *Node) Close() error {
 	}
 	n.g.nodes = slices.Delete(n.g.nodes, i, i+1)
 	return n.publishInfo()
+}
+
+// Show puts a node NewNode added, and Close took out of the graph, back
+// in the participant's graph entry (last, as a node made anew is), with
+// the endpoints it has; nothing when it is there. A name the participant
+// has again meanwhile is refused.
+func (n *Node) Show() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if slices.Contains(n.g.nodes, n) {
+		return nil
+	}
+	for _, o := range n.g.nodes {
+		if o.Name() == n.Name() {
+			return fmt.Errorf("ros2node: the participant has a node %s already", n.Name())
+		}
+	}
+	n.g.nodes = append(n.g.nodes, n)
+	return n.publishInfo()
+}
+
+// InGraph says whether the node is in its participant's graph entry (not
+// closed, or shown again).
+func (n *Node) InGraph() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Contains(n.g.nodes, n)
 }
 
 func gidOf(g rtps.GUID) ros2msg.Gid {
@@ -266,17 +294,23 @@ func (n *Node) onInfo(s rtps.Sample) {
 // WaitNode waits until the graph has the node name (fully qualified, as
 // Nodes lists it), or ctx ends.
 func (n *Node) WaitNode(ctx context.Context, name string) error {
+	return n.WaitGraph(ctx, "node "+name+" in the graph", func(nodes []string) bool { return slices.Contains(nodes, name) })
+}
+
+// WaitGraph waits until the graph's node names (Nodes) satisfy cond, or
+// ctx ends; what says what it waits for, in its error.
+func (n *Node) WaitGraph(ctx context.Context, what string, cond func(nodes []string) bool) error {
 	for {
 		n.mu.Lock()
 		ch := n.g.changed
 		n.mu.Unlock()
-		if slices.Contains(n.Nodes(), name) {
+		if cond(n.Nodes()) {
 			return nil
 		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return fmt.Errorf("ros2node: node %s not in the graph %v: %w", name, n.Nodes(), ctx.Err())
+			return fmt.Errorf("ros2node: no %s (the graph: %v): %w", what, n.Nodes(), ctx.Err())
 		}
 	}
 }
