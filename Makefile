@@ -42,6 +42,8 @@ FUZZ_TARGETS ?= \
 	./rtps:FuzzParse \
 	./rtps:FuzzHandle \
 	./ros2node:FuzzParseArgs \
+	./ros2node:FuzzCycloneInterface \
+	./ros2node:FuzzParamsFile \
 	./hal:FuzzParseStation
 
 EXAMPLE_URDF := examples/competition/robot.urdf
