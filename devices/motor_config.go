@@ -49,16 +49,25 @@ var p6LimitKeys = []config.Key{
 		Doc: "Phoenix 6's SupplyCurrentLowerTime: how long supply_current_limit holds before the lower limit; 0 never lowers."},
 }
 
-// The Talon SRX's Phoenix 5 current limit (TalonSRXConfiguration and
-// EnableCurrentLimit): CTRE's defaults; CTRE gives no range, so frcd
-// takes whole amperes and milliseconds up to sanity bounds.
+// The Talon SRX's Phoenix 5 current limit: its supply current, once over
+// peakCurrentLimit for peakCurrentDuration, is held to
+// continuousCurrentLimit while EnableCurrentLimit is on. Defaults are
+// TalonSRXConfiguration's, 1 A, 1 ms, 1 A (TalonSRX.h at
+// CrossTheRoadElec/Phoenix5-Linux-Example 93e53c2; TalonSRX.java/.cpp at
+// CrossTheRoadElec/Phoenix-api 499e427), which ConfigAllSettings takes as
+// the values ConfigFactoryDefault leaves (it factory-defaults, then sends
+// only values that differ); the enable is a control signal, off until
+// EnableCurrentLimit(true) (Phoenix 5 docs ch13_MC.rst "Current Limit",
+// CrossTheRoadElec/Phoenix-Documentation ead67d5). CTRE publishes no
+// range (the API takes ints; a peak of 0 means "continuous only"), so
+// frcd bounds them at 300 A and 60 s.
 var p5LimitKeys = []config.Key{
-	{Name: "current_limit_enable", Kind: config.Bool, Default: false, Doc: "Phoenix 5's EnableCurrentLimit: the three limits below apply only while it is on (factory default off)."},
+	{Name: "current_limit_enable", Kind: config.Bool, Default: false, Doc: "Phoenix 5's EnableCurrentLimit (a control signal, off by default): the three limits below apply only while it is on."},
 	{Name: "peak_current_limit", Kind: config.Int, Default: 1, HasRange: true, Min: 0, Max: 300, Unit: "A",
-		Doc: "Phoenix 5's peakCurrentLimit: the current that, held for peak_current_duration, starts the limit."},
-	{Name: "peak_current_duration", Kind: config.Int, Default: 1, HasRange: true, Min: 0, Max: 60000, Unit: "ms", Doc: "Phoenix 5's peakCurrentDuration."},
+		Doc: "Phoenix 5's peakCurrentLimit (TalonSRXConfiguration's default 1 A): the supply current that, exceeded for peak_current_duration, starts the limit; 0 limits at continuous_current_limit alone, and a peak below the continuous limit is raised to it (CTRE)."},
+	{Name: "peak_current_duration", Kind: config.Int, Default: 1, HasRange: true, Min: 0, Max: 60000, Unit: "ms", Doc: "Phoenix 5's peakCurrentDuration (default 1 ms)."},
 	{Name: "continuous_current_limit", Kind: config.Int, Default: 1, HasRange: true, Min: 0, Max: 300, Unit: "A",
-		Doc: "Phoenix 5's continuousCurrentLimit: the current held to once the limit starts."},
+		Doc: "Phoenix 5's continuousCurrentLimit (default 1 A): the supply current held to once the limit starts, until the commanded output draws less."},
 }
 
 // The SPARK's current limits (REV's parameters, written at start and
