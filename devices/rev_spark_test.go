@@ -124,8 +124,17 @@ func TestSparkStartupBound(t *testing.T) {
 	}
 }
 
+// Firmware 24 (the layout before 25) and an unknown major (27) are
+// refused, each with its reason: the firmware found and what frcd drives.
 func TestSparkRefusesUnknownFirmware(t *testing.T) {
-	for _, major := range []byte{24, 27} {
+	for _, tc := range []struct {
+		major  byte
+		reason []string
+	}{
+		{24, []string{"firmware 24.", "uses the frame layout before firmware 25", "update it to 26.x"}},
+		{27, []string{"firmware 27.", "is newer than the firmware frcd's frames were checked against (25.x and 26.x"}},
+	} {
+		major := tc.major
 		r := bind(t, sparkYAML)
 		command[float64](r, "arm_joint", interfaces.Voltage).Put(6, r.now)
 		r.step(10 * time.Millisecond)
@@ -133,8 +142,16 @@ func TestSparkRefusesUnknownFirmware(t *testing.T) {
 		r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
 		for i := 0; i < 3; i++ {
 			err := r.step(10 * time.Millisecond)
-			if err == nil || errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "frcd") || !strings.Contains(err.Error(), "26.x") {
+			if err == nil || errors.Is(err, hal.ErrTimeout) {
 				t.Fatalf("firmware %d: %v", major, err)
+			}
+			for _, w := range tc.reason {
+				if !strings.Contains(err.Error(), w) {
+					t.Fatalf("firmware %d: %q lacks %q", major, err, w)
+				}
+			}
+			if i == 0 {
+				t.Logf("firmware %d: %v", major, err)
 			}
 		}
 		if d := sentTo(r, sparkDuty3); len(d) != 0 {

@@ -226,7 +226,10 @@ func (m *canMotor) ApplyConfig(c hal.CANMotorConfig) error {
 	m.cfg = c
 	m.drive.brake = c.Neutral == hal.NeutralBrake
 	m.drive.p5 = c.CurrentLimit
-	m.drive.peak, m.drive.peakS, m.drive.continuous = float64(c.PeakA), float64(c.PeakMs)/1000, float64(c.ContinuousA)
+	// "If peak limit is less than continuous limit, peak is set equal to
+	// continuous" (CTRE's Phoenix 5 docs, ch13_MC.rst "Current Limit"):
+	// a peak of 0 limits at the continuous current alone.
+	m.drive.peak, m.drive.peakS, m.drive.continuous = float64(max(c.PeakA, c.ContinuousA)), float64(c.PeakMs)/1000, float64(c.ContinuousA)
 	return nil
 }
 

@@ -185,3 +185,73 @@ func TestNeutralBrakeEStopAndStale(t *testing.T) {
 		}
 	}
 }
+
+// A stalled Talon SRX with Phoenix 5's current limit on draws from the
+// battery no more than its continuous limit once its supply current has
+// been over the peak for the peak duration (CTRE's Phoenix 5 docs: the
+// Talon SRX limits its supply current); with the limit off it draws what
+// the stalled motor takes at full output.
+func TestStalledTalonSRXSupplyLimited(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  hal.CANMotorConfig
+	}{
+		{"limited", hal.CANMotorConfig{HasCurrentLimit: true, CurrentLimit: true, PeakA: 60, PeakMs: 100, ContinuousA: 30}},
+		{"unlimited", hal.CANMotorConfig{HasCurrentLimit: true, PeakA: 60, PeakMs: 100, ContinuousA: 30}},
+	} {
+		s := armSim(t, "talon_srx")
+		m, err := s.OpenCANMotor(frc.TalonSRX, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.(hal.CANMotorConfigurer).ApplyConfig(tc.cfg); err != nil {
+			t.Fatal(err)
+		}
+		s.SetDS(enabled)
+		var worst float64
+		for now := time.Millisecond; now <= 800*time.Millisecond; now += time.Millisecond {
+			if err := m.SetDuty(1); err != nil {
+				t.Fatal(err)
+			}
+			s.AdvanceTo(now)
+			st, _ := m.Status()
+			j := truth(t, s, "arm_joint")
+			if now > 500*time.Millisecond { // at the stop, and limited, by then
+				worst = max(worst, math.Abs(j.Current*j.Voltage)/st.BusVoltage)
+			}
+		}
+		t.Logf("Talon SRX %s (peak 60 A for 100 ms, continuous 30 A): %.1f A from the battery at a stall", tc.name, worst)
+		if tc.cfg.CurrentLimit && (worst > 30.5 || worst < 28) || !tc.cfg.CurrentLimit && worst < 60 {
+			t.Errorf("Talon SRX %s: %.1f A from the battery at a stall", tc.name, worst)
+		}
+	}
+}
+
+// Phoenix 5's rule for a peak below the continuous limit ("peak is set
+// equal to continuous"; a peak of 0 limits at the continuous current
+// alone): 30 A asked for 1 s under a 0 A peak and 40 A continuous limit
+// starts no limit and no timer, so 50 A then runs unlimited for the peak
+// duration (100 ms) before it is held to 40 A.
+func TestTalonSRXPeakBelowContinuous(t *testing.T) {
+	s := armSim(t, "talon_srx")
+	m, err := s.OpenCANMotor(frc.TalonSRX, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.(hal.CANMotorConfigurer).ApplyConfig(hal.CANMotorConfig{HasCurrentLimit: true, CurrentLimit: true, PeakA: 0, PeakMs: 100, ContinuousA: 40}); err != nil {
+		t.Fatal(err)
+	}
+	l := m.(interface{ limits() *driveLimits }).limits()
+	const h = 0.001
+	for i := 0; i < 1000; i++ {
+		if got := l.supplyLimit(30, h); got != 0 {
+			t.Fatalf("30 A under a 40 A continuous limit, after %d ms: limited to %g A", i, got)
+		}
+	}
+	for i := 1; i <= 150; i++ {
+		got := l.supplyLimit(50, h)
+		if i < 100 && got != 0 || i > 100 && got != 40 {
+			t.Fatalf("50 A, %d ms over the continuous limit (peak 0 raised to it, 100 ms): limit %g A", i, got)
+		}
+	}
+}

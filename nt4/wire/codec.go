@@ -159,7 +159,7 @@ func (v Value) Bytes() ([]byte, bool) {
 	return b, err == nil
 }
 
-// Text reads a string value.
+// Text reads a string value (MessagePack str), within v.Raw.
 func (v Value) Text() (string, bool) {
 	if v.Type != TypeString {
 		return "", false
