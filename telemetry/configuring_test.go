@@ -12,7 +12,10 @@ import (
 func TestAlertsConfiguring(t *testing.T) {
 	d, s, topics := sourceOf(t, "2026")
 	defer d.Close()
-	errs, warns := topics["/robot/Alerts/errors"], topics["/robot/Alerts/warnings"]
+	errs, warns := topics["/SmartDashboard/Alerts/errors"], topics["/SmartDashboard/Alerts/warnings"]
+	if errs == nil || warns == nil {
+		t.Fatal("no /SmartDashboard/Alerts/errors or warnings topic")
+	}
 	d.Step()
 	s.Sample()
 	configuring := 0
