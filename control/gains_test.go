@@ -150,3 +150,35 @@ func BenchmarkSetGain(b *testing.B) {
 		}
 	}
 }
+
+// SetGains (a dashboard's /Tunables or tuning/ gains, /frcd's
+// NAME.pid.p) holds each gain to its YAML key's range, as SetGain does:
+// a p over pid.p's 1e6 is refused and counted, the old gains kept; a
+// negative f (pid.f's range is -1e6..1e6) is taken. (Review: SetGains
+// checked only finite and >= 0, so /Tunables took p = 1e300, which ROS
+// 2's controller node refused, and refused every gain of a controller
+// whose f was negative.)
+func TestSetGainsRange(t *testing.T) {
+	d := profiledRobot(t, gainsYAML)
+	arm := d.Loop.Controller("arm")
+	refused := arm.Refused()
+	for _, g := range []control.Gains{{P: 2e6}, {P: 1, I: 1e300}, {P: 1, D: 1.5e6}, {P: 1, F: 2e6}} {
+		if err := arm.SetGains(g, d.Now()); !errors.Is(err, control.ErrRefused) {
+			t.Errorf("SetGains(%+v): %v, want refused", g, err)
+		}
+	}
+	if n := arm.Refused() - refused; n != 4 {
+		t.Errorf("%d refusals counted, want 4", n)
+	}
+	if g := arm.Gains(); g != (control.Gains{P: 60, I: 20, D: 1, F: 1.22}) {
+		t.Errorf("gains %+v after refusals, want the YAML's", g)
+	}
+	if err := arm.SetGains(control.Gains{P: 1e6, I: 3, D: 0, F: -0.5}, d.Now()); err != nil { // pid.f may be negative, as SetGain takes it
+		t.Errorf("gains at their bounds, f -0.5: %v", err)
+	}
+	for _, g := range []control.Gains{{P: -1}, {I: -1}, {D: -1}, {F: -2e6}} {
+		if err := arm.SetGains(g, d.Now()); !errors.Is(err, control.ErrRefused) {
+			t.Errorf("SetGains(%+v): %v, want refused", g, err)
+		}
+	}
+}

@@ -1,10 +1,15 @@
 package daemon
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/tinylib/msgp/msgp"
+
+	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/nt4"
 	"github.com/frcd/frcd/robot"
 )
 
@@ -81,5 +86,43 @@ func TestTelemetryLayoutChoice(t *testing.T) {
 		d.StepTelemetry()
 	}); a != 0 {
 		t.Errorf("a cycle with the 2027 layout's telemetry and log: %v allocations, want 0", a)
+	}
+}
+
+// A dashboard tunes one gain of a PID controller under /Tunables, checked
+// against its YAML key's range; the other gains are not checked again nor
+// written back. A controller whose pid.f is negative (the YAML's and ROS
+// 2's feedforward_gain range is -1e6..1e6) takes a p. (Review: ntTune
+// wrote all four gains through SetGains, which refuses a negative f:
+// every tune of such a controller was refused.)
+func TestTuneOneGain(t *testing.T) {
+	d, err := NewSim(layoutRobot(t, `nt4: {layout: "2027", tuning: true}`), SimOptions{Enabled: true}, Options{
+		Telemetry: &TelemetryOptions{NT4: "127.0.0.1:0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	d.tel.enabled.Store(true)
+	turret := d.Loop.Controller("turret_position")
+	if err := turret.SetGain(control.GainID{Term: control.GainF}, -0.5, d.Now()); err != nil {
+		t.Fatal(err)
+	}
+	double := func(f float64) nt4.Value {
+		return nt4.Value{Type: nt4.TypeDouble, Raw: msgp.AppendFloat64(nil, f)}
+	}
+	if err := d.ntTune("turret_position", 0, double(12), true); err != nil {
+		t.Fatalf("p 12 with f -0.5: %v", err)
+	}
+	if g := turret.Gains(); g.P != 12 || g.F != -0.5 {
+		t.Errorf("gains %+v, want p 12, f -0.5", g)
+	}
+	if err := d.ntTune("turret_position", 0, double(2e6), true); err == nil {
+		t.Error("p 2e6 (over pid.p's 1e6) taken")
+	}
+	if err := d.ntTune("turret_position", 1, double(math.NaN()), true); err == nil {
+		t.Error("i NaN taken")
+	}
+	if g := turret.Gains(); g.P != 12 || g.I != 5 {
+		t.Errorf("gains %+v after refusals, want p 12, i 5", g)
 	}
 }

@@ -133,11 +133,11 @@ const (
 // while disabled), and again after every sign of a reset
 // (sparkResetSigns): Status 0-2 enabled (Set Statuses Enabled: REV's
 // Status 2, the encoder, is off until enabled), their periods
-// (sparkPeriodMs) and, with closed_loop: device, slot 0's gains. A SPARK
-// driven by duty cycle is driven meanwhile (its output needs none of it;
-// its readings are stale until the frames come); one with its own loop
-// gets no set point and no enabling heartbeat until every step is
-// acknowledged. A step refused stops it for good.
+// (sparkPeriodMs), its idle mode and current limits (sparkDriveSteps)
+// and, with closed_loop: device, slot 0's gains. No SPARK gets a set
+// point or an enabling heartbeat until every step is acknowledged (one
+// reset mid-match runs at REV's factory idle mode and 80 A until its own
+// are in again). A step refused stops it for good.
 type spark struct {
 	name     string
 	model    uint8 // frc.SparkModel*: what its type says it is
@@ -289,7 +289,7 @@ func openREVSpark(model uint8, d *config.Device, env *Env) (Device, error) {
 		errStale:  fmt.Errorf("%s: status frames: %w", d, hal.ErrTimeout),
 		noVersion: newStartupErr(d, "no answer to the firmware version request"),
 		noStatus:  newStartupErr(d, "status frames not all in yet"),
-		notAcked:  newStartupErr(d, "status frames, their periods and closed-loop gains not yet acknowledged"),
+		notAcked:  newStartupErr(d, "status frames, their periods, idle mode and current limits not yet acknowledged"),
 		wErr:      newOpError(d, "write"), hErr: newOpError(d, "halt"),
 		diagName: fmt.Sprintf("%s (%s %d)", d.Name, d.Type.Class, n)}
 	for k := range s.idStatus {
@@ -310,6 +310,7 @@ func openREVSpark(model uint8, d *config.Device, env *Env) (Device, error) {
 		}{{"kp", frc.SparkParamP0}, {"ki", frc.SparkParamI0}, {"kd", frc.SparkParamD0}, {"kv", frc.SparkParamV0}} {
 			s.steps = append(s.steps, sparkCfg{key: g.key, param: g.param, typ: frc.SparkParamFloat32, bits: frc.Float32Bits(d.Float(g.key))})
 		}
+		s.notAcked = newStartupErr(d, "status frames, their periods and closed-loop gains not yet acknowledged")
 		if err := interfaces.RegisterCommand(env.Handles, d.Name, d.Name, interfaces.Position, &s.posCmd); err != nil {
 			return nil, err
 		}
@@ -426,7 +427,7 @@ func (s *spark) Read(now, dt time.Duration) error {
 	s.mu.Unlock()
 	s.cfgDone = s.cfgDone || !stale
 	switch {
-	case s.devLoop && s.stepAt < len(s.steps): // the configuration is what it waits for first
+	case s.stepAt < len(s.steps): // the configuration is what it waits for first
 		return s.starting(&s.notAcked)
 	case stale && !s.cfgDone: // its status frames enabled, and their periods, only now
 		return s.starting(&s.noStatus)

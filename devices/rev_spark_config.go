@@ -15,12 +15,11 @@ import (
 
 // sparkStartup: a SPARK's start-up is a state, not a failure. Until it
 // has answered the version request, until every configuration step is
-// acknowledged (with closed_loop: device), and until its status frames
-// come at the periods set, Read fails with a startupErr wrapping
-// hal.ErrConfiguring, which the loop does not count as an error (the
-// SPARK's readings are absent all the same, and one with its own loop is
-// not driven). Each phase (the version, then the configuration) has
-// sparkConfigTimeout; a SPARK still at it after that fails with the same
+// acknowledged, and until its status frames come at the periods set,
+// Read fails with a startupErr wrapping hal.ErrConfiguring, which the
+// loop does not count as an error (the SPARK's readings are absent all
+// the same, and it is not driven). Each phase (the version, then the
+// configuration) has sparkConfigTimeout; a SPARK still at it after that fails with the same
 // reason wrapping hal.ErrTimeout, an error counted and on /diagnostics.
 // On the sim the version comes in a cycle and the configuration in about
 // 0.15 s (one step acknowledged a cycle). The bound is frcd's choice, not
@@ -81,9 +80,8 @@ func (s *spark) reconfigure() {
 // and runs its loop with the gains in its flash (factory defaults, or an
 // old team's), while frcd would keep sending set points. Read takes
 // either of two signs of a reset as one and configures it again from the
-// first step (reconfigure), a SPARK with its own loop getting no set
-// point and no enabling heartbeat meanwhile, as before the first
-// acknowledgement:
+// first step (reconfigure), the SPARK getting no set point and no
+// enabling heartbeat meanwhile, as before the first acknowledgement:
 //
 //   - Status 1's active "has reset" warning turning on (seen off, then
 //     on). REV sets it at every power-up; whether and when the firmware
@@ -153,8 +151,8 @@ func (s *spark) refused(err error) {
 // prepare sends what comes before driving: the version request until the
 // SPARK answers, then the configuration one step at a time, each retried
 // every sparkVersionRetry until acknowledged. ready is false until the
-// SPARK can be driven (and for good after a refusal): a SPARK with its
-// own loop once every step is in, one driven by duty cycle at once. None
+// SPARK can be driven, once every step is in (its idle mode and current
+// limits among them), and for good after a refusal. None
 // of these frames enables the motor, so Halt sends them too: a refused
 // firmware or step shows before the first enable.
 func (s *spark) prepare(now time.Duration, e *opError) (ready bool, err error) {
@@ -181,12 +179,9 @@ func (s *spark) prepare(now time.Duration, e *opError) (ready bool, err error) {
 				f.Data, f.Len = frc.EncodeSparkParameterBits(st.param, st.bits)
 			}
 			s.stepSent, s.stepSentAt = true, now
-			if err := s.can.Send(f); err != nil || s.devLoop {
-				return false, e.wrap(err)
-			}
-		} else if s.devLoop {
-			return false, nil
+			return false, e.wrap(s.can.Send(f))
 		}
+		return false, nil
 	}
 	return true, nil
 }

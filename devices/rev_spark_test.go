@@ -172,6 +172,7 @@ func TestSparkDrives(t *testing.T) {
 	rate := state[interfaces.RateState](r, "arm_joint", interfaces.Rate)
 	r.step(10 * time.Millisecond)
 	answerVersion(r, 25)
+	sparkConfigure(t, r)
 	now := r.hal.Now() + 10*time.Millisecond
 	// Status 0: applied 0x3F5D (0.5), 0x666 (12.0 V), 0x111 (10 A), 40 °C.
 	r.hal.Bus.Inject(hal.Frame{ID: sparkS0_3, Len: 8, Data: [8]byte{0x5D, 0x3F, 0x66, 0x16, 0x11, 0x28}}, now)
@@ -246,6 +247,7 @@ func TestSparkFirmware26(t *testing.T) {
 		cmd := command[float64](r, "arm_joint", interfaces.Voltage)
 		r.step(10 * time.Millisecond)
 		r.hal.Bus.Inject(hal.Frame{ID: sparkVer3, Len: 8, Data: tc.answer}, r.hal.Now())
+		sparkConfigure(t, r)
 		now := r.hal.Now() + 10*time.Millisecond
 		r.hal.Bus.Inject(hal.Frame{ID: sparkS0_3, Len: 8, Data: [8]byte{0x00, 0x00, 0x66, 0x06, 0x00, 0x19, tc.model}}, now) // 12 V, 25 °C
 		r.hal.Bus.Inject(hal.Frame{ID: sparkS1_3, Len: 8}, now)
@@ -280,6 +282,7 @@ func TestSparkInvertedAndFaults(t *testing.T) {
 	rate := state[interfaces.RateState](r, "arm_joint", interfaces.Rate)
 	r.step(10 * time.Millisecond)
 	answerVersion(r, 25)
+	sparkConfigure(t, r)
 	now := r.hal.Now() + 10*time.Millisecond
 	r.hal.Bus.Inject(hal.Frame{ID: sparkS0_3, Len: 8, Data: [8]byte{0x00, 0x00, 0x66, 0x06, 0x00, 0x5A}}, now) // 12 V, 90 °C
 	r.hal.Bus.Inject(hal.Frame{ID: sparkS1_3, Len: 8, Data: [8]byte{0x10, 0, 0x02}}, now)                      // temperature fault, overcurrent warning
@@ -627,6 +630,7 @@ func TestSparkReport(t *testing.T) {
 	}
 	r.step(10 * time.Millisecond)
 	answerVersion(r, 25)
+	sparkConfigure(t, r)
 	status := func(s1 [8]byte) error {
 		now := r.hal.Now() + 10*time.Millisecond
 		// 0x666 × 30/4095 = 12.0 V, 0x111 × 150/4095 = 10.0 A, 0x2D = 45 °C.

@@ -101,7 +101,10 @@ func (b *Bridge) params() map[string]*param {
 		for i, k := range []string{"p", "i", "d", "f"} {
 			c, i := c, i
 			name := c.Name + ".pid." + k
-			ps[name] = &param{name: name, typ: paramDouble,
+			// SetGains' range, the YAML key's, so that check refuses
+			// what set would (set_parameters_atomically).
+			lo, hi, ranged := c.GainRange(control.GainID{Term: k})
+			ps[name] = &param{name: name, typ: paramDouble, ranged: ranged, lo: lo, hi: hi,
 				doc: fmt.Sprintf("controller %s's PID gain %s (its YAML's pid.%s), taken at the loop's next cycle", c.Name, k, k),
 				get: func() paramValue { return paramValue{typ: paramDouble, f: gainsOf(c.Gains())[i]} },
 				set: func(v paramValue) error {

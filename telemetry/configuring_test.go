@@ -13,6 +13,9 @@ func TestAlertsConfiguring(t *testing.T) {
 	d, s, topics := sourceOf(t, "2026")
 	defer d.Close()
 	errs, warns := topics["/SmartDashboard/Alerts/errors"], topics["/SmartDashboard/Alerts/warnings"]
+	if errs == nil || warns == nil {
+		t.Fatal("no /SmartDashboard/Alerts/errors or warnings topic")
+	}
 	d.Step()
 	s.Sample()
 	configuring := 0
