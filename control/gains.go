@@ -197,6 +197,40 @@ func (c *Controller) SetGains(g Gains, now time.Duration) error {
 	return nil
 }
 
+// SetGainTerm sets one of the PID's four gains, term GainP, GainI, GainD
+// or GainF, keeping the other three as they are at that instant: a
+// dashboard's change to one gain cannot undo another client's change to
+// another made meanwhile, as Gains then SetGains could. Under SetGains'
+// rules; the journal records the four gains that result (or would have).
+// Safe from any goroutine.
+func (c *Controller) SetGainTerm(term string, v float64, now time.Duration) error {
+	idx := -1
+	for i, t := range setGainsTerms {
+		if t == term {
+			idx = i
+		}
+	}
+	c.in.mu.Lock()
+	defer c.in.mu.Unlock()
+	t := c.in.tune
+	ok := idx >= 0 && c.HasPID() && len(t) >= nTerms && interfaces.Finite(v) && c.inRange(term, v)
+	var vs [4]float64
+	if len(t) >= nTerms {
+		vs = [4]float64{t[0], t[1], t[2], t[4]}
+	}
+	if idx >= 0 {
+		vs[idx] = v
+	}
+	c.recordAs(now, !ok, true, vs[:])
+	if !ok {
+		c.in.refused++
+		return fmt.Errorf("controller %q: gain %s %v: want a PID controller and a finite gain within its YAML range (pid.p, i, d >= 0; pid.f): %w", c.Name, term, v, ErrRefused)
+	}
+	t[0], t[1], t[2], t[4] = vs[0], vs[1], vs[2], vs[3]
+	c.in.fresh = true
+	return nil
+}
+
 // setGainsTerms are SetGains' four gains' terms, in Gains' order.
 var setGainsTerms = [4]string{GainP, GainI, GainD, GainF}
 

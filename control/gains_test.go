@@ -182,3 +182,46 @@ func TestSetGainsRange(t *testing.T) {
 		}
 	}
 }
+
+// TestSetGainTerm: a dashboard's change to one gain keeps the others as
+// they are at that instant: a change to p made meanwhile by another
+// client (a ROS 2 parameter set) survives a change to d, which a read of
+// the four gains and a write of all four back could undo. One out of
+// range, not finite, or of no such term is refused and counted, and
+// changes nothing.
+func TestSetGainTerm(t *testing.T) {
+	d := profiledRobot(t, gainsYAML)
+	arm := d.Loop.Controller("arm")
+	const n = 2000
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range n {
+			if err := arm.SetGain(control.GainID{Term: "p"}, float64(i), d.Now()); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for i := range n {
+		if err := arm.SetGainTerm(control.GainD, float64(i%7), d.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-done
+	if g := arm.Gains(); g.P != n-1 || g.D != float64((n-1)%7) || g.I != 20 || g.F != 1.22 {
+		t.Errorf("gains %+v after both clients: want p %d (the other client's last), d %d, i 20, f 1.22", g, n-1, (n-1)%7)
+	}
+	before, refused := arm.Gains(), arm.Refused()
+	for _, c := range []struct {
+		term string
+		v    float64
+	}{{control.GainP, -1}, {control.GainI, math.Inf(1)}, {control.GainF, math.NaN()}, {control.GainIClamp, 1}, {"q", 1}} {
+		if err := arm.SetGainTerm(c.term, c.v, d.Now()); !errors.Is(err, control.ErrRefused) {
+			t.Errorf("%s = %v: %v, want refused", c.term, c.v, err)
+		}
+	}
+	if g := arm.Gains(); g != before || arm.Refused() != refused+5 {
+		t.Errorf("refused changes: gains %+v (was %+v), refused %d (was %d); want unchanged, 5 more", g, before, arm.Refused(), refused)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/nt4"
 	"github.com/frcd/frcd/telemetry"
 )
@@ -67,10 +68,7 @@ func (d *Daemon) ntTune(name string, term int, v nt4.Value, tuning bool) error {
 		c.Refuse()
 		return errors.New("a gain is a double")
 	}
-	g := c.Gains()
-	terms := [4]*float64{&g.P, &g.I, &g.D, &g.F}
-	*terms[term] = f
-	return c.SetGains(g, d.Now())
+	return c.SetGainTerm([4]string{control.GainP, control.GainI, control.GainD, control.GainF}[term], f, d.Now())
 }
 
 // CheckLayout says whether name is a NetworkTables layout, "2026" or
