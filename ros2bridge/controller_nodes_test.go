@@ -247,6 +247,13 @@ func TestControllerNodes(t *testing.T) {
 		t.Errorf("-p gains.hood_joint.p:=7.5 -p update_rate:=50: %v, want update_rate refused (read only); hood's p %v", errs,
 			d.Loop.Controller("hood_position").Gains().P)
 	}
+	// Typed as rcl types a -p value: 2 an integer, 1e400 (past strtod) and
+	// abc strings, each refused with what was read.
+	for v, want := range map[string]string{"2": "not an integer (write 2.0, not 2)", "1e400": `not the string "1e400"`, "abc": `not the string "abc"`} {
+		if errs := b.SetNodeParams("turret_position", map[string]string{p: v}); len(errs) != 1 || !strings.Contains(errs[0].Error(), want) || ctl.Gains().P != 31 {
+			t.Errorf("-p turret_position:%s:=%s: %v, want refused, saying %q; p %v", p, v, errs, want, ctl.Gains().P)
+		}
+	}
 	if errs := b.SetNodeParams("nope", map[string]string{p: "1.0"}); len(errs) != 0 {
 		t.Errorf("-p for a node frcd does not have: %v, want it left", errs)
 	}

@@ -3,8 +3,6 @@ package ros2bridge
 import (
 	"fmt"
 	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/frcd/frcd/ros2node"
 )
@@ -70,14 +68,9 @@ func (b *Bridge) setParams(tables []paramTable, prefix string, values map[string
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		v := paramValue{typ: paramDouble}
+		pv := ros2node.ParseParamValue(values[n]) // typed as rcl types it
+		v := paramValue{typ: pv.Type, b: pv.B, i: pv.I, f: pv.F, s: pv.S}
 		var err error
-		if bv, isBool := yamlBool(values[n]); isBool {
-			v = paramValue{typ: paramBool, b: bv}
-		} else if v.f, err = strconv.ParseFloat(values[n], 64); err != nil || strings.IndexAny(values[n], ".eE") < 0 {
-			v.typ = paramInt // YAML's integer, as rclcpp reads it
-			v.i, _ = strconv.ParseInt(values[n], 10, 64)
-		}
 		found, refused := 0, 0
 		for _, t := range tables {
 			p := t.ps[n]
@@ -105,18 +98,6 @@ func (b *Bridge) setParams(tables []paramTable, prefix string, values map[string
 		}
 	}
 	return errs
-}
-
-// yamlBool is a -p value as a YAML bool, as rclcpp reads one (true,
-// True, TRUE, false...); false when it is not one.
-func yamlBool(s string) (v, ok bool) {
-	switch s {
-	case "true", "True", "TRUE":
-		return true, true
-	case "false", "False", "FALSE":
-		return false, true
-	}
-	return false, false
 }
 
 // SetFileParams sets the parameters of --params-file (o: every file,

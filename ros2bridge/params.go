@@ -152,8 +152,10 @@ func (p *param) check(v paramValue) error {
 		return fmt.Errorf("no such parameter")
 	case p.readOnly:
 		return fmt.Errorf("parameter %s is read only", p.name)
-	case v.typ != p.typ && p.typ == paramDouble:
+	case v.typ == paramInt && p.typ == paramDouble:
 		return fmt.Errorf("wrong parameter type: %s is a double, not %s (write 2.0, not 2)", p.name, typeName(v.typ))
+	case v.typ == paramString && p.typ == paramDouble:
+		return fmt.Errorf("wrong parameter type: %s is a double, not the string %q (a number beyond ±1.8e308 reads as a string, as rcl reads it)", p.name, v.s)
 	case v.typ != p.typ:
 		return fmt.Errorf("wrong parameter type: %s is %s, not %s", p.name, typeName(p.typ), typeName(v.typ))
 	case p.ranged && !(v.f >= p.lo && v.f <= p.hi):

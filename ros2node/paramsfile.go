@@ -254,6 +254,23 @@ func (p *paramsParser) value(v *yaml.Node) (ParamValue, error) {
 	return scalarValue(v), nil
 }
 
+// ParseParamValue types a command line's -p NAME:=VALUE as rcl does,
+// through the parameters file's YAML typing (rcl_parse_yaml_value): a
+// YAML bool, an integer, a double, else a string (so 1e400, which strtod
+// overflows, is the string "1e400", and abc the string "abc"). A flow
+// sequence ([1, 2]) is an array; one of mixed types or anything else
+// YAML cannot read is a string.
+func ParseParamValue(s string) ParamValue {
+	var doc yaml.Node
+	if len(s) > MaxParamsFileBytes || yaml.Unmarshal([]byte(s), &doc) != nil || len(doc.Content) != 1 {
+		return ParamValue{Type: 4, S: s}
+	}
+	if v, err := (&paramsParser{}).value(doc.Content[0]); err == nil {
+		return v
+	}
+	return ParamValue{Type: 4, S: s}
+}
+
 // scalarValue is value's typing of one scalar.
 func scalarValue(v *yaml.Node) ParamValue {
 	s := v.Value
