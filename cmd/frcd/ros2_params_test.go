@@ -35,7 +35,7 @@ func TestROS2BadGainRefusesStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ flag, param, said, why string }{
-		{"-p", "turret_position.pid.p:=-1.0", "-p turret_position.pid.p:=-1.0", "finite gain >= 0"},
+		{"-p", "turret_position.pid.p:=-1.0", "-p turret_position.pid.p:=-1.0", "outside its range 0..1e+06"},
 		{"-p", "turret_position:gains.turret_joint.p:=2e6", "-p turret_position:gains.turret_joint.p:=2e6", "outside its range"},
 		{"--params-file", params, params + ":4:25: gains.turret_joint.p:=2.0e6 on /turret_position", "outside its range"},
 		{"--params-file", broken, broken + ":3:5: invalid YAML", "did not find expected ',' or ']'"},
