@@ -64,6 +64,7 @@ type options struct {
 	noROS         bool
 	only          string
 	keep          map[string]bool // the configs to run; nil: all
+	env           []string        // added to frcd's environment
 	work          string
 }
 
@@ -77,9 +78,13 @@ func run(args []string, out io.Writer) error {
 	fs.BoolVar(&o.noROS, "no-ros", false, "leave out ROS 1 and ROS 2")
 	fs.StringVar(&o.only, "priority", "both", "normal, fifo or both")
 	frcdBin := fs.String("frcd", "", "measure this frcd (built with -tags roborio) instead of building one")
+	env := fs.String("env", "", "KEY=VALUE,... added to frcd's environment (GODEBUG, GOMAXPROCS)")
 	keep := fs.String("only", "", "run only these configurations, comma-separated (loop,status,nt4,wpilog,ros1,ros2,sim,ws); the loop always")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *env != "" {
+		o.env = strings.Split(*env, ",")
 	}
 	if *keep != "" {
 		o.keep = map[string]bool{"loop": true}
@@ -188,7 +193,7 @@ func configs(o options, b binaries, p priority) []config {
 	var out []config
 	for _, c := range cs {
 		if o.keep == nil || o.keep[c.key] {
-			c.env = append(c.env, "LD_LIBRARY_PATH="+b.halDir)
+			c.env = append(append(c.env, "LD_LIBRARY_PATH="+b.halDir), o.env...)
 			out = append(out, c)
 		}
 	}

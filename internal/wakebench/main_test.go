@@ -75,7 +75,7 @@ func TestReport(t *testing.T) {
 	text := out.String()
 	for _, want := range []string{
 		// ratios 1.2, 1.5, 1.3: median 1.3; wakes median 300
-		"loop: roboRIO backend, fake HAL          300         -    13.000      1.30    <= 1.5",
+		"loop: roboRIO backend, fake HAL          300         -    13.000      1.30    <= 1.5  (x bare loop; rounds 1.20-1.50)",
 		// differences 0, +20, +10 wakes; 0, 3, 1.3 ms; ratios 1, 1.1, 1.1
 		"NT4, no client                           +10              +1.300      1.10   <= 1.05",
 		"normal              12.000      1.20       305        200µs         2",
