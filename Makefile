@@ -97,9 +97,10 @@ test: ## install test deps, check formatting, vet, build and test the roboRIO an
 deps-bench: ## install what make bench needs on top of deps (roscpp headers, valgrind), only when missing
 	@scripts/install-deps.sh --bench
 
-bench: deps-bench ## run the benchmarks, then the robot's CPU per simulated minute as ratios to references (internal/cpubench; BENCHFLAGS passes it flags), then ROS 2 against Cyclone DDS (internal/ros2bench; ROS2BENCHFLAGS)
+bench: deps-bench ## run the benchmarks, then the robot's CPU per simulated minute as ratios to references (internal/cpubench; BENCHFLAGS passes it flags), then wake-ups and CPU by component and priority against a bare loop (internal/wakebench; WAKEBENCHFLAGS), then ROS 2 against Cyclone DDS (internal/ros2bench; ROS2BENCHFLAGS)
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem ./...
 	$(GO) run ./internal/cpubench $(BENCHFLAGS)
+	$(GO) run ./internal/wakebench $(WAKEBENCHFLAGS)
 	$(GO) run ./internal/ros2bench $(ROS2BENCHFLAGS)
 
 lint: fmt-check vet ## gofmt check and go vet

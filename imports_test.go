@@ -73,6 +73,8 @@ var allowed = map[string][]string{
 	// make bench's CPU measure and its bare-loop reference
 	"internal/cpubench":          {"control", "daemon", "internal/proccpu", "robot", "ros", "sim"},
 	"internal/cpubench/bareloop": {},
+	"internal/wakebench":         {"internal/proccpu"},
+	"internal/wakebench/fakes":   {"internal/fakehal"},
 	// make bench's ROS 2 publishing against Cyclone DDS
 	"internal/ros2bench": {"internal/ddstest", "internal/proccpu"},
 	"internal/proccpu":   {},

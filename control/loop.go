@@ -65,9 +65,9 @@ type Loop struct {
 
 	pubMu   sync.Mutex
 	pub     Snapshot
-	notify  []chan struct{} // Notify's
-	journal *journal        // EnableJournal's, or nil
-	history *History        // EnableHistory's, or nil
+	notify  []*Notice // Notify's and NotifyFrom's
+	journal *journal  // EnableJournal's, or nil
+	history *History  // EnableHistory's, or nil
 	imus    stateSet[interfaces.IMUState]
 	pdps    stateSet[interfaces.PDPState]
 	comps   stateSet[interfaces.CompressorState]
@@ -444,9 +444,12 @@ func (l *Loop) finish(now time.Duration, ds hal.DSState, t0 time.Duration) {
 	}
 	l.fill(&l.pub, now, ds)
 	l.pubMu.Unlock()
-	for _, ch := range l.notify {
+	for _, n := range l.notify {
+		if now < time.Duration(n.from.Load()) {
+			continue // its reader has nothing to do before then: let it sleep
+		}
 		select {
-		case ch <- struct{}{}:
+		case n.ch <- struct{}{}:
 		default: // the reader has not taken the last one yet: it reads the newest
 		}
 	}

@@ -111,7 +111,7 @@ type Bridge struct {
 	node    *ros2node.Node
 	joints  *ros2node.Publisher
 	desc    *ros2node.Publisher
-	updated <-chan struct{}
+	updated *control.Notice // the loop's signal of new snapshots, from when the next publication is due
 	snap    *control.Snapshot
 	// pace is Run's grid; sentCycle the loop cycle of the snapshot
 	// last published (sent: one was).
@@ -167,7 +167,7 @@ func New(o Options) (*Bridge, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bridge{o: o, node: n, updated: o.Loop.Notify(), snap: o.Loop.NewSnapshot(), done: make(chan struct{})}
+	b := &Bridge{o: o, node: n, updated: o.Loop.NotifyFrom(), snap: o.Loop.NewSnapshot(), done: make(chan struct{})}
 	b.pace = ratelimit.Cadence{Period: o.Every, Slack: o.Loop.Period() / 2, CatchUp: o.Loop.Period()}
 	b.build = jointstate.New(b.snap, o.Rest)
 	b.js.Name = b.build.Names
@@ -364,9 +364,14 @@ func (b *Bridge) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-b.updated:
+		case <-b.updated.C:
 		}
 		b.update()
+		if b.pace.Period > 0 && b.pace.Next() != 0 {
+			// Nothing is due before the grid's next time: the cycles
+			// between need not wake this goroutine.
+			b.updated.From(b.pace.Next() - b.pace.Slack)
+		}
 	}
 }
 

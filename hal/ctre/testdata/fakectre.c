@@ -77,6 +77,9 @@ static void in_append(const char* fmt, ...) {
 
 static int failing(const char* name) {
 	char key[128], v[64];
+	if (getenv("FAKECTRE_IN") == NULL) { // no inputs: no key to format (make bench's fake)
+		return 0;
+	}
 	snprintf(key, sizeof key, "fail %s", name);
 	if (in_find(key, v, sizeof v)) {
 		return atoi(v);
@@ -105,6 +108,10 @@ int c_MotController_Set_4(void* h, int mode, double demand0, double demand1, int
 
 static int motor_value(void* h, int i, double* v) {
 	char key[64], val[256];
+	if (getenv("FAKECTRE_IN") == NULL) { // no inputs: no key to format (make bench's fake)
+		*v = 0;
+		return 0;
+	}
 	snprintf(key, sizeof key, "p5 %#x", ((handle*)h)->arb);
 	double x[3] = {0, 0, 0};
 	if (in_find(key, val, sizeof val)) {
@@ -188,6 +195,10 @@ void* c_PigeonIMU_Create2(int talonDeviceID, const char* version) {
 
 static void pigeon_values(void* h, double v[10]) {
 	char key[64], val[256];
+	if (getenv("FAKECTRE_IN") == NULL) { // no inputs: no key to format (make bench's fake)
+		memset(v, 0, 10 * sizeof v[0]);
+		return;
+	}
 	snprintf(key, sizeof key, "pigeon5 %d", ((handle*)h)->arb);
 	memset(v, 0, 10 * sizeof v[0]);
 	if (in_find(key, val, sizeof val)) {
