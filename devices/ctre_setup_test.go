@@ -131,4 +131,38 @@ func TestCTREConfigRetried(t *testing.T) {
 	if !devs[0].(Configurer).Configured() || !devs[1].(Configurer).Configured() {
 		t.Fatalf("never configured")
 	}
+
+	// The Talon SRX reports a reset (Phoenix 5's HasResetOccurred) and
+	// does not answer its next 2 applies: configuring again, neutral,
+	// then driven again once its configuration is back in.
+	fh, err := os.OpenFile(in, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fh.WriteString("p5reset 0x2040001 1\nfail c_MotController_ConfigPeakCurrentLimit -3 2\n")
+	fh.Close()
+	srx := devs[1]
+	var again, back time.Duration
+	for now := 3 * time.Second; now <= 4*time.Second; now += dt {
+		srx.(Configurer).Configure(now)
+		calls()
+		rerr := srx.Read(now, dt)
+		srx.Write(now, dt)
+		_, driven := driven(calls())
+		switch c := srx.(Configurer).Configured(); {
+		case !c && again == 0:
+			again = now
+		case c && again != 0 && back == 0:
+			back = now
+		}
+		if c := srx.(Configurer).Configured(); c != driven || c != (rerr == nil) {
+			t.Errorf("at %v after the reset: configured %v, driven %v, Read %v", now, c, driven, rerr)
+		}
+	}
+	if again == 0 || back == 0 {
+		t.Fatalf("the reset: configuring again at %v, configured again at %v", again, back)
+	}
+	if rep := report(srx); !strings.Contains(strings.Join(flat(rep.Values), " "), "resets seen 1") {
+		t.Errorf("the reset not on /diagnostics: %+v", rep)
+	}
 }

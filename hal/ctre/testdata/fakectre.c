@@ -202,6 +202,19 @@ int c_MotController_ConfigGetParameter(void* h, int param, double* value, int or
 	return failing("c_MotController_ConfigGetParameter");
 }
 
+// A reset to report is a line "p5reset ARB 1"; reporting it clears it
+// (HasResetOccurred: "true if the device has reset since last call").
+int c_MotController_HasResetOccurred(void* h, bool* output) {
+	logf_("c_MotController_HasResetOccurred %#x", ((handle*)h)->arb);
+	char key[64], v[16];
+	snprintf(key, sizeof key, "p5reset %#x", ((handle*)h)->arb);
+	*output = in_find(key, v, sizeof v) && atoi(v) != 0;
+	if (*output) {
+		in_append("p5reset %#x 0", ((handle*)h)->arb);
+	}
+	return failing("c_MotController_HasResetOccurred");
+}
+
 void* c_PigeonIMU_Create1(int deviceNumber, const char* version, const char* canbus) {
 	logf_("c_PigeonIMU_Create1 %d \"%s\" \"%s\"", deviceNumber, version, canbus);
 	handle* h = malloc(sizeof *h);
