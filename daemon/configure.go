@@ -22,6 +22,10 @@ type configurers struct {
 	all      []devices.Configurer
 	required []namedConfigurer
 	next     time.Duration
+	// eventers are the devices with events to log (devices.Eventer),
+	// taken with the configurers' turn.
+	eventers []devices.Eventer
+	events   []string
 }
 
 type namedConfigurer struct {
@@ -38,6 +42,9 @@ func (d *Daemon) setupConfigurers() {
 		}
 	}
 	for _, dev := range d.Devices {
+		if e, ok := dev.(devices.Eventer); ok {
+			d.cfgs.eventers = append(d.cfgs.eventers, e)
+		}
 		c, ok := dev.(devices.Configurer)
 		if !ok {
 			continue
@@ -58,6 +65,12 @@ func (d *Daemon) configure(now time.Duration) {
 		c.Configure(now)
 	}
 	d.gateConfigured()
+	for _, e := range d.cfgs.eventers {
+		d.cfgs.events = e.Events(d.cfgs.events[:0])
+		for _, msg := range d.cfgs.events {
+			d.logf("frcd: warning: %s", msg)
+		}
+	}
 }
 
 // gateConfigured keeps the robot from enabling while a required
@@ -76,9 +89,12 @@ func (d *Daemon) gateConfigured() {
 	d.gate.set(d, gateConfig, reason)
 }
 
+// any reports whether there is a device to give a turn.
+func (c *configurers) any() bool { return len(c.all) > 0 || len(c.eventers) > 0 }
+
 // configureDue runs configure in Step.
 func (d *Daemon) configureDue(now time.Duration) {
-	if len(d.cfgs.all) > 0 && now >= d.cfgs.next {
+	if d.cfgs.any() && now >= d.cfgs.next {
 		d.cfgs.next = now + configureEvery
 		d.configure(now)
 	}

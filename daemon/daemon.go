@@ -491,7 +491,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 	if len(d.monitors) > 0 && len(d.inv.expected) > 0 {
 		defer beside("the CAN inventory", d.runInventory)()
 	}
-	if len(d.cfgs.all) > 0 {
+	if d.cfgs.any() {
 		defer beside("configuring the CTRE devices", d.runConfigure)()
 	}
 	if d.opts.Status != nil {
