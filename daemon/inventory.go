@@ -84,15 +84,19 @@ func (d *Daemon) takeInventory(now time.Duration) {
 	reason := got.Reason()
 	was := inv.inhibited
 	inv.inhibited = inv.required && reason != ""
+	lifted := false
 	if inv.inhibited || was {
 		gated := reason
 		if !inv.inhibited {
 			gated = ""
 		}
-		d.gate.set(d, gateInventory, gated)
+		lifted = d.gate.set(d, gateInventory, gated)
 	}
-	if was && !inv.inhibited {
+	switch {
+	case was && !inv.inhibited && lifted:
 		d.logf("frcd: every required CAN device is heard: the robot may enable")
+	case was && !inv.inhibited:
+		d.logf("frcd: every required CAN device is heard (still not enabling: %s)", d.Loop.Inhibited())
 	}
 	if !inv.logged && now >= inventorySettle && len(inv.expected) > 0 {
 		inv.logged = true
