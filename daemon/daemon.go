@@ -153,6 +153,8 @@ type Daemon struct {
 	monitors []*busMonitor
 	healthM  healthModel
 	inv      inventory
+	cfgs     configurers // the devices configured off the loop
+	gate     gate        // why the daemon keeps the loop from enabling
 	epoch    time.Time
 	opts     Options
 	now      time.Duration
@@ -290,6 +292,7 @@ func (d *Daemon) bind() error {
 	d.inv.expected = devices.ExpectedCAN(d.Robot.Config)
 	d.openMonitors()
 	d.setupInventory()
+	d.setupConfigurers()
 	if err := d.setupTelemetry(); err != nil {
 		return err
 	}
@@ -427,6 +430,7 @@ func (d *Daemon) Step() {
 	d.now += d.Loop.Period()
 	d.advance(d.now)
 	d.inventoryDue(d.now)
+	d.configureDue(d.now)
 	d.checkClock()
 	d.Loop.Cycle(d.now)
 }
@@ -486,6 +490,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	if len(d.monitors) > 0 && len(d.inv.expected) > 0 {
 		defer beside("the CAN inventory", d.runInventory)()
+	}
+	if d.cfgs.any() {
+		defer beside("configuring the CTRE devices", d.runConfigure)()
 	}
 	if d.opts.Status != nil {
 		every := d.opts.StatusEvery

@@ -49,7 +49,9 @@ func sparkType(name, class, summary, motor string) *config.Type {
 			"it is driven. Effort (name/effort, and its joint's when it has no pdp_ch): the SPARK's output current × k_eff, signed as its output. " +
 			"Its idle mode (neutral_mode) and current limits (REV's smart and secondary limits; REV's factory values when left out) are " +
 			"written at start and after a reset as the status periods are, each acknowledged with the value the SPARK holds: one it " +
-			"does not take stops it, named on /diagnostics.",
+			"does not take stops it, named on /diagnostics. After a reset its built-in encoder counts from 0 again (frcd's assumption: " +
+			"REV documents no position kept over a power cycle); frcd carries the position over (the last one before the reset becomes " +
+			"its offset, its own position loop's set points shifted alike), logs it and warns on /diagnostics, so that its joint does not jump.",
 		Place: config.DrivesJoint, Provides: config.Position | config.Velocity | config.Effort, Keys: keys,
 		Check: func(d *config.Device, c *config.Checker) {
 			checkSpeedController(d, c)
@@ -196,6 +198,7 @@ type spark struct {
 	hasReset, st1Seen bool
 	statusSeen, lost  bool
 	now               time.Duration // Read's, for Halt (which has none)
+	carry             sparkCarry    // the position across a reboot
 
 	cmd   interfaces.JointCommand
 	volts interfaces.AnalogState
@@ -223,7 +226,10 @@ type sparkDiag struct {
 	fw            frc.SparkFirmware
 	fwKnown       bool
 	fwErr, stepEr error
-	cfg           string // what its start-up waits for (sparkStartup), "" when over or late
+	cfg           string  // what its start-up waits for (sparkStartup), "" when over or late
+	carries       int     // positions carried over a reboot (sparkCarry)
+	carryOff      float64 // the offset now
+	events        []string
 }
 
 // sparkCfg is a configuration step: Set Statuses Enabled (statuses), or
@@ -389,7 +395,7 @@ func (s *spark) Read(now, dt time.Duration) error {
 			st := frc.DecodeSparkStatus1(f.Data)
 			rst := st.Warnings&sparkHasReset != 0
 			if rst && !s.hasReset && s.st1Seen {
-				s.reconfigure()
+				s.rebooted()
 			}
 			s.hasReset, s.st1Seen = rst, true
 			if sensor := st.Faults & sparkSensorFault; sensor != s.faults {
@@ -405,7 +411,7 @@ func (s *spark) Read(now, dt time.Duration) error {
 				stale = true
 				continue
 			}
-			s.rate.State = sign * rot * s.factor
+			s.rate.State = s.position(sign*rot*s.factor, at)
 			s.rate.Rate = sign * rpm / 60 * s.factor
 			s.pos.Value = s.rate.State
 		}
@@ -415,7 +421,7 @@ func (s *spark) Read(now, dt time.Duration) error {
 		s.lost = true
 	case fresh && s.lost:
 		s.lost = false
-		s.reconfigure()
+		s.rebooted()
 	case fresh:
 		s.statusSeen = true
 	}
@@ -499,7 +505,7 @@ func (s *spark) Report(dst []hal.Report) []hal.Report {
 	default:
 		r.Message = "ok"
 	}
-	return append(dst, r)
+	return append(dst, carryNote(r, &d))
 }
 
 // bitNames names the bits set in b, bit 0 first; "none" for none.
@@ -557,7 +563,7 @@ func (s *spark) loopSetpoint() (uint32, float64, bool) {
 	}
 	switch {
 	case s.posCmd.Set && interfaces.Finite(s.posCmd.Value):
-		return s.idPos, sign * s.posCmd.Value / s.factor, true
+		return s.idPos, sign * s.loopPosition(s.posCmd.Value) / s.factor, true
 	case s.velCmd.Set && interfaces.Finite(s.velCmd.Value):
 		return s.idVel, sign * s.velCmd.Value / s.factor * 60, true
 	}

@@ -124,6 +124,7 @@ func (s *spark) takeAck() {
 			s.refused(fmt.Errorf("%s: the SPARK refused to enable Status 0-2: result %d, statuses enabled %#04x", s.name, r.Result, r.Enabled))
 			return
 		}
+		s.statusesAcked(at)
 	} else {
 		a, ok := frc.DecodeSparkParameterAck(d)
 		if !ok || a.Param != st.param {

@@ -202,6 +202,7 @@ type canMotor struct {
 	// no current limit), fxCfg a Talon FX's (fxFactory).
 	cfg   hal.CANMotorConfig
 	fxCfg phoenix6.FXConfig
+	reset bool // rebooted since HasResetOccurred last asked (ctre_config.go)
 }
 
 var (
@@ -217,6 +218,9 @@ func (m *canMotor) limits() *driveLimits { return &m.drive }
 func (m *canMotor) ApplyConfig(c hal.CANMotorConfig) error {
 	m.s.mu.Lock()
 	defer m.s.mu.Unlock()
+	if m.silent() {
+		return errConfigTimeout
+	}
 	if c.Neutral == hal.NeutralDevice {
 		c.Neutral = m.cfg.Neutral
 	}
@@ -238,6 +242,9 @@ func (m *canMotor) ApplyConfig(c hal.CANMotorConfig) error {
 func (m *canMotor) Config() (hal.CANMotorConfig, bool, error) {
 	m.s.mu.Lock()
 	defer m.s.mu.Unlock()
+	if m.silent() {
+		return hal.CANMotorConfig{}, false, errConfigTimeout
+	}
 	c := m.cfg
 	if c.Neutral == hal.NeutralDevice {
 		c.Neutral = hal.NeutralCoast

@@ -116,3 +116,16 @@ func (m *p5Motor) Config() (hal.CANMotorConfig, bool, error) {
 	return hal.CANMotorConfig{HasCurrentLimit: true, CurrentLimit: m.enabled,
 		PeakA: int(math.Round(float64(peak))), PeakMs: int(math.Round(float64(ms))), ContinuousA: int(math.Round(float64(cont)))}, false, nil
 }
+
+// HasResetOccurred is Phoenix 5's BaseMotorController::HasResetOccurred
+// (c_MotController_HasResetOccurred, MotController_CCI.h): whether the
+// controller has reset (a brown-out, a power cycle) since the last call,
+// when what it keeps in RAM (EnableCurrentLimit, SetNeutralMode) is lost.
+// Not on the loop: the devices' configuration goroutine asks.
+func (m *p5Motor) HasResetOccurred() (bool, error) {
+	var r C.bool
+	if err := statusErr("c_MotController_HasResetOccurred", C.frcd_p5_has_reset(m.h, &r)); err != nil {
+		return false, err
+	}
+	return bool(r), nil
+}

@@ -124,6 +124,15 @@ int frcd_p5_read_limits(void* h, double* peakA, double* peakMs, double* continuo
 	return e;
 }
 
+// frcd_p5_has_reset is BaseMotorController::HasResetOccurred: whether
+// the controller has reset since the last call.
+int frcd_p5_has_reset(void* h, bool* reset) {
+	if (!p_c_MotController_HasResetOccurred) {
+		return FRCD_CTRE_MISSING;
+	}
+	return p_c_MotController_HasResetOccurred(h, reset);
+}
+
 void frcd_p5_feed(int timeoutMs) {
 	if (p_c_FeedEnable) {
 		p_c_FeedEnable(timeoutMs);

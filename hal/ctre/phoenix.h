@@ -45,6 +45,7 @@ typedef struct {
 	X(c_MotController_ConfigContinuousCurrentLimit, int, (void* h, int amps, int timeoutMs), 5)               \
 	X(c_MotController_EnableCurrentLimit, int, (void* h, bool enable), 5)                                     \
 	X(c_MotController_ConfigGetParameter, int, (void* h, int param, double* value, int ordinal, int timeoutMs), 5) \
+	X(c_MotController_HasResetOccurred, int, (void* h, bool* output), 5)                                       \
 	X(c_PigeonIMU_Create1, void*, (int deviceNumber, const char* version, const char* canbus), 5)             \
 	X(c_PigeonIMU_Create2, void*, (int talonDeviceID, const char* version), 5)                                \
 	X(c_PigeonIMU_Get6dQuaternion, int, (void* h, double wxyz[4]), 5)                                         \
@@ -112,6 +113,7 @@ int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const
 int frcd_p6_read_configs(const char* bus, uint32_t hash, int n, const int* spns, const int* kinds, double* values, double timeout);
 int frcd_p5_config(void* h, int neutral, int limits, bool enable, int peakA, int peakMs, int continuousA, int timeoutMs);
 int frcd_p5_read_limits(void* h, double* peakA, double* peakMs, double* continuousA, int timeoutMs);
+int frcd_p5_has_reset(void* h, bool* reset);
 int frcd_p6_feed(int timeoutMs);
 
 #endif

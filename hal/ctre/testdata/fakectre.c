@@ -5,7 +5,9 @@
 // its arguments to the file named by $FAKECTRE_LOG. What devices report
 // comes from the file named by $FAKECTRE_IN, read at every call: lines of
 // "key value...", the last line of a key winning. "fail NAME CODE" makes
-// function NAME return CODE.
+// function NAME return CODE; "fail NAME CODE N" makes its next N calls
+// return CODE and the ones after succeed (a device that does not answer,
+// then does), N counted from the line's first use.
 //
 // Built with -DONLY6 it has Phoenix 6's functions only, as a robot with
 // only libCTRE_PhoenixTools.so deployed.
@@ -75,16 +77,44 @@ static void in_append(const char* fmt, ...) {
 	fclose(f);
 }
 
+// The calls counted for "fail NAME CODE N", by name: the line they
+// count for (its text) and how many it has failed.
+#define MAX_COUNTED 16
+static struct {
+	char name[96];
+	char line[64];
+	int n;
+} counted[MAX_COUNTED];
+
 static int failing(const char* name) {
 	char key[128], v[64];
 	if (getenv("FAKECTRE_IN") == NULL) { // no inputs: no key to format (make bench's fake)
 		return 0;
 	}
 	snprintf(key, sizeof key, "fail %s", name);
-	if (in_find(key, v, sizeof v)) {
-		return atoi(v);
+	if (!in_find(key, v, sizeof v)) {
+		return 0;
 	}
-	return 0;
+	int code = 0, n = -1;
+	if (sscanf(v, "%d %d", &code, &n) < 2) {
+		return code;
+	}
+	int i = 0;
+	for (; i < MAX_COUNTED && counted[i].name[0] != 0 && strcmp(counted[i].name, name) != 0; i++) {
+	}
+	if (i == MAX_COUNTED) {
+		return code;
+	}
+	if (counted[i].name[0] == 0 || strcmp(counted[i].line, v) != 0) { // a new line: count afresh
+		snprintf(counted[i].name, sizeof counted[i].name, "%s", name);
+		snprintf(counted[i].line, sizeof counted[i].line, "%s", v);
+		counted[i].n = 0;
+	}
+	if (counted[i].n >= n) {
+		return 0;
+	}
+	counted[i].n++;
+	return code;
 }
 
 #ifndef ONLY6
@@ -177,6 +207,19 @@ int c_MotController_ConfigGetParameter(void* h, int param, double* value, int or
 	snprintf(key, sizeof key, "p5cfg %#x %d", ((handle*)h)->arb, param);
 	*value = in_find(key, v, sizeof v) ? atof(v) : 0;
 	return failing("c_MotController_ConfigGetParameter");
+}
+
+// A reset to report is a line "p5reset ARB 1"; reporting it clears it
+// (HasResetOccurred: "true if the device has reset since last call").
+int c_MotController_HasResetOccurred(void* h, bool* output) {
+	logf_("c_MotController_HasResetOccurred %#x", ((handle*)h)->arb);
+	char key[64], v[16];
+	snprintf(key, sizeof key, "p5reset %#x", ((handle*)h)->arb);
+	*output = in_find(key, v, sizeof v) && atoi(v) != 0;
+	if (*output) {
+		in_append("p5reset %#x 0", ((handle*)h)->arb);
+	}
+	return failing("c_MotController_HasResetOccurred");
 }
 
 void* c_PigeonIMU_Create1(int deviceNumber, const char* version, const char* canbus) {
