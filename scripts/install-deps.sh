@@ -117,6 +117,7 @@ pkg-config             pkgconf
 /usr/include/std_msgs/Float64.h libstd-msgs-dev
 /usr/include/sensor_msgs/JointState.h libsensor-msgs-dev
 /usr/include/nav_msgs/Odometry.h libnav-msgs-dev
+/usr/include/geometry_msgs/Twist.h libgeometry-msgs-dev
 /usr/include/diagnostic_msgs/DiagnosticArray.h libdiagnostic-msgs-dev
 valgrind               valgrind
 '
