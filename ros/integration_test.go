@@ -199,12 +199,22 @@ func tfRotation(t *testing.T, e *tooltest.ROS, child string) [4]float64 {
 		}
 	}
 	var rot [4]float64
+	// /tf has two publishers, frcd (its drive base's odom -> base_link) and
+	// robot_state_publisher (the joints): rostopic's first message is often
+	// frcd's, so look through 50.
 	eventually(t, "a /tf message with "+child, func() bool {
-		for _, tr := range echo[tfMsg](t, e, "/tf").Transforms {
-			if tr.ChildFrameID == child {
-				r := tr.Transform.Rotation
-				rot = [4]float64{toFloat(r.X), toFloat(r.Y), toFloat(r.Z), toFloat(r.W)}
-				return true
+		out := e.MustRun(t, "rostopic", "echo", "-n", "50", "/tf")
+		for _, doc := range strings.Split(out, "\n---\n") {
+			var m tfMsg
+			if yaml.Unmarshal([]byte(doc), &m) != nil {
+				continue
+			}
+			for _, tr := range m.Transforms {
+				if tr.ChildFrameID == child {
+					r := tr.Transform.Rotation
+					rot = [4]float64{toFloat(r.X), toFloat(r.Y), toFloat(r.Z), toFloat(r.W)}
+					return true
+				}
 			}
 		}
 		return false
