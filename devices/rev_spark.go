@@ -395,7 +395,7 @@ func (s *spark) Read(now, dt time.Duration) error {
 			st := frc.DecodeSparkStatus1(f.Data)
 			rst := st.Warnings&sparkHasReset != 0
 			if rst && !s.hasReset && s.st1Seen {
-				s.rebooted()
+				s.rebooted(true)
 			}
 			s.hasReset, s.st1Seen = rst, true
 			if sensor := st.Faults & sparkSensorFault; sensor != s.faults {
@@ -421,7 +421,7 @@ func (s *spark) Read(now, dt time.Duration) error {
 		s.lost = true
 	case fresh && s.lost:
 		s.lost = false
-		s.rebooted()
+		s.rebooted(false)
 	case fresh:
 		s.statusSeen = true
 	}

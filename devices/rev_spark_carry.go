@@ -37,13 +37,38 @@ type sparkCarry struct {
 	acked   bool          // Set Statuses Enabled acknowledged since the sign,
 	ackAt   time.Duration // at this time: the next Status 2 after decides
 	rawLast float64       // the SPARK's own position last seen before the sign, joint units
+	// sure: the sign was Status 1's "has reset" (the SPARK says it
+	// rebooted), not only its statuses lost then back, which a cut and
+	// restored cable shows too; signAt: Read's time at the sign; last2:
+	// the time of the last Status 2 read; seen2: last2 at the sign (a
+	// Status 2 of a later time was sent after the sign).
+	sure         bool
+	signAt       time.Duration
+	last2, seen2 time.Duration
 }
 
-// rebooted notes a sign of a reboot and configures the SPARK again from
-// its first step.
-func (s *spark) rebooted() {
-	s.carry.pending, s.carry.acked = true, false
+// rebooted notes a sign of a reboot (sure: the SPARK's own "has reset")
+// and configures the SPARK again from its first step.
+func (s *spark) rebooted(sure bool) {
+	if !s.carry.pending {
+		s.carry.sure = false
+	}
+	s.carry.sure = s.carry.sure || sure
+	s.carry.pending, s.carry.acked, s.carry.signAt, s.carry.seen2 = true, false, s.now, s.carry.last2
 	s.reconfigure()
+}
+
+// carryHold says whether the configuration's first step (Set Statuses
+// Enabled) waits, after statuses lost and back (not a "has reset"), for
+// the SPARK to show whether it kept them: one that rebooted sends no
+// Status 2 (off at power-up, frc.SparkEnabledByDefault), one whose cable
+// was cut and restored sends it every sparkPeriod(2) as before, its
+// encoder having counted on. It waits two periods (the bus's jitter), or
+// until such a Status 2 settles it; the SPARK is not driven meanwhile
+// (its configuration starts over).
+func (s *spark) carryHold(now time.Duration) bool {
+	c := &s.carry
+	return c.pending && !c.sure && !c.acked && now-c.signAt < 2*sparkPeriod(2)
 }
 
 // statusesAcked notes Set Statuses Enabled acknowledged at at.
@@ -58,8 +83,17 @@ func (s *spark) statusesAcked(at time.Duration) {
 // at the deciding Status 2 after a reboot when the encoder restarted.
 func (s *spark) position(raw float64, at time.Duration) float64 {
 	c := &s.carry
+	c.last2 = at
 	switch {
 	case !c.pending:
+		c.rawLast = raw
+	case !c.acked && !c.sure && at > c.seen2:
+		// Statuses lost then back, and a Status 2 sent after that before
+		// frcd has enabled it again (carryHold): the SPARK kept its
+		// statuses (a reboot turns Status 2 off, frc.SparkEnabledByDefault),
+		// so its encoder did not restart: a cut and restored cable,
+		// nothing to carry, wherever the mechanism went meanwhile.
+		c.pending = false
 		c.rawLast = raw
 	case c.acked && at > c.ackAt:
 		c.pending = false

@@ -170,6 +170,9 @@ func (s *spark) prepare(now time.Duration, e *opError) (ready bool, err error) {
 		return false, nil
 	}
 	if s.stepAt < len(s.steps) {
+		if s.stepAt == 0 && s.carryHold(now) {
+			return false, nil // a reboot or a cut cable? sparkCarryWait
+		}
 		if !s.stepSent || now-s.stepSentAt >= sparkVersionRetry {
 			st := s.steps[s.stepAt]
 			f := hal.Frame{ID: s.idParam}

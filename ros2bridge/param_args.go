@@ -132,20 +132,17 @@ func (b *Bridge) SetFileParams(o *ros2node.ParamsOverrides) []error {
 		nodes    []string
 	}
 	var missing []*unknown // parameters no node has, in order
+	missingAt := map[string]*unknown{}
 	taken := map[string]bool{}
 	for _, t := range tables {
 		for _, fp := range o.Resolve(t.fqn) {
 			p := t.ps[fp.Name]
 			if p == nil {
-				u := (*unknown)(nil)
-				for _, m := range missing {
-					if m.at == fp.At {
-						u = m
-					}
-				}
+				u := missingAt[fp.At]
 				if u == nil {
 					u = &unknown{at: fp.At, name: fp.Name}
 					missing = append(missing, u)
+					missingAt[fp.At] = u
 				}
 				u.nodes = append(u.nodes, t.fqn)
 				continue

@@ -50,15 +50,19 @@ func CycloneInterface(uri string, domain int, readFile func(name string, limit i
 		readFile = readLimited
 	}
 	c := &cycloneConfig{domain: domain}
+	// One reader for every inline part: its line and column count goes on
+	// from the last part's (from the start again for each, many parts
+	// took time quadratic in CYCLONEDDS_URI's length).
+	inline := &xmlReader{src: uri, inline: true, where: "CYCLONEDDS_URI"}
+	inline.onOpen, inline.onClose = c.open(inline), c.close(inline)
 	for i := 0; i < len(uri); {
 		if ch := uri[i]; ch == ',' || isXMLSpace(ch) {
 			i++
 			continue
 		}
 		if uri[i] == '<' {
-			r := &xmlReader{src: uri, pos: i, inline: true, where: "CYCLONEDDS_URI"}
-			r.onOpen, r.onClose = c.open(r), c.close(r)
-			end, err := r.read()
+			inline.pos = i
+			end, err := inline.read()
 			if err != nil {
 				return s, false, err
 			}

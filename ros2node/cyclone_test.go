@@ -125,3 +125,22 @@ func FuzzCycloneInterface(f *testing.F) {
 		_, _, _ = CycloneInterface(uri, 0, func(string, int64) ([]byte, error) { return nil, os.ErrNotExist })
 	})
 }
+
+// TestCycloneInterfaceLinear: a CYCLONEDDS_URI of many inline parts (up
+// to MaxCycloneConfigBytes of them) is read in time linear in its length:
+// each part's positions (line:col, for its errors and From) are counted
+// on from the last part's, not from the start of CYCLONEDDS_URI again
+// (which took about a minute for 1 MiB of "<a/>,").
+func TestCycloneInterfaceLinear(t *testing.T) {
+	uri := strings.Repeat("<a/>,", 20000) + `<General><Interfaces><NetworkInterface name="eth1"/></Interfaces></General>`
+	steps := 0
+	lineColSteps = &steps
+	defer func() { lineColSteps = nil }()
+	s, ok, err := CycloneInterface(uri, 0, nil)
+	if err != nil || !ok || s.Name != "eth1" || s.From != "CYCLONEDDS_URI:1:100022" {
+		t.Fatalf("%+v %v %v, want eth1 from CYCLONEDDS_URI:1:100022", s, ok, err)
+	}
+	if steps > len(uri) {
+		t.Errorf("line and column counted over %d bytes for a CYCLONEDDS_URI of %d: not linear", steps, len(uri))
+	}
+}

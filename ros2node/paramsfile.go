@@ -57,6 +57,9 @@ type ParamsEntry struct {
 // value.
 type ParamsOverrides struct {
 	Entries []ParamsEntry
+	// index is each entry's parameters' places in its Params, by node
+	// and name (paramIndex): a parameter set again is found at once.
+	index map[string]map[string]int
 	// Locate places a YAML syntax error at its line and column
 	// (config.LocateYAML); nil: yaml.v3's line.
 	Locate func(data []byte, err error) (line, col int, msg string)
@@ -207,17 +210,43 @@ func (p *paramsParser) params(e *ParamsEntry, m *yaml.Node, prefix string, depth
 		if v.Kind == yaml.SequenceNode {
 			fp.Text = "[...]"
 		}
-		replaced := false
-		for j := range e.Params {
-			if e.Params[j].Name == name {
-				e.Params[j], replaced = fp, true
-			}
-		}
-		if !replaced {
+		idx := p.o.paramIndex(e)
+		countParamsStep()
+		if j, ok := idx[name]; ok {
+			e.Params[j] = fp
+		} else {
+			idx[name] = len(e.Params)
 			e.Params = append(e.Params, fp)
 		}
 	}
 	return nil
+}
+
+// paramIndex is e's parameters' places in e.Params by name, made again
+// when e.Params has changed length other than through it.
+func (o *ParamsOverrides) paramIndex(e *ParamsEntry) map[string]int {
+	if o.index == nil {
+		o.index = map[string]map[string]int{}
+	}
+	m := o.index[e.Node]
+	if m == nil || len(m) != len(e.Params) {
+		m = make(map[string]int, len(e.Params))
+		for j := range e.Params {
+			m[e.Params[j].Name] = j
+		}
+		o.index[e.Node] = m
+	}
+	return m
+}
+
+// paramsSteps, when a test sets it, counts the steps taken merging
+// parameters into a node's list (Parse and Resolve: one a parameter).
+var paramsSteps *int
+
+func countParamsStep() {
+	if paramsSteps != nil {
+		*paramsSteps++
+	}
 }
 
 // value types a scalar, or a sequence of scalars of one type, as
@@ -329,18 +358,17 @@ func cOctal(s string) (int64, bool) {
 // of the entries, a later one's value replacing an earlier one's.
 func (o *ParamsOverrides) Resolve(fqn string) []FileParam {
 	var out []FileParam
+	at := map[string]int{} // out's places by name
 	for _, e := range o.Entries {
 		if !NodePatternMatch(e.Node, fqn) {
 			continue
 		}
 		for _, fp := range e.Params {
-			replaced := false
-			for j := range out {
-				if out[j].Name == fp.Name {
-					out[j], replaced = fp, true
-				}
-			}
-			if !replaced {
+			countParamsStep()
+			if j, ok := at[fp.Name]; ok {
+				out[j] = fp
+			} else {
+				at[fp.Name] = len(out)
 				out = append(out, fp)
 			}
 		}
