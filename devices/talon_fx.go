@@ -42,7 +42,11 @@ var talonFXType = withKeys(&config.Type{
 	Facts: config.Facts{Speed: true, CAN: true, Joint: config.RateSource, EffortState: true},
 }, "Its neutral mode and current limits (Phoenix 6's NeutralMode, StatorCurrentLimit, SupplyCurrentLimit and their enables, "+
 	"SupplyCurrentLowerLimit and Time; CTRE's defaults when left out) are applied at start and read back; a value the Talon does not "+
-	"hold, or a backend that cannot apply them, is a warning on /diagnostics. Its signal rates and slot 0 gains are applied with them."+ctreSetupDoc, append([]config.Key{p6NeutralKey}, p6LimitKeys...)...)
+	"hold, or a backend that cannot apply them, is a warning on /diagnostics. Its signal rates and slot 0 gains are applied with them."+ctreSetupDoc+
+	" After a reboot its rotor position restarts within one rotation (CTRE: at the rotor's absolute position): frcd holds it neutral, "+
+	"with no position, until it has asked whether it rebooted (its sticky BootDuringEnable fault), then carries the whole rotations "+
+	"lost so the joint's position stays continuous (logged, a warning on /diagnostics; device position set points shifted); a CAN "+
+	"dropout carries nothing.", append([]config.Key{p6NeutralKey}, p6LimitKeys...)...)
 
 // talonFX drives a CTRE Talon FX through phoenix6.TalonFX (CTRE's Phoenix 6 C
 // interface on a robot, the sim's emulation behind the same interface).

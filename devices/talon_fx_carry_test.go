@@ -119,6 +119,12 @@ func TestTalonFXPositionCarried(t *testing.T) {
 	}
 	set("sigerr 0x10002 1786 0", "sig 0x10002 1786 5.3") // back, the rotor 5 rotations on, no fault
 	start := now
+	if err := step(); !errors.Is(err, hal.ErrConfiguring) {
+		t.Fatalf("the first Read after the dropout: %v, want held", err)
+	}
+	if a := testing.AllocsPerRun(20, func() { _ = fx.Read(now, 10*time.Millisecond) }); a != 0 {
+		t.Errorf("a held Read allocates %v times", a)
+	}
 	for {
 		err := step()
 		fx.Configure(now)
