@@ -99,11 +99,12 @@ func (t *talonFX) position(raw, vel float64, now time.Duration) (float64, error)
 }
 
 // jumped reports whether raw is more than half a rotation from where the
-// last velocity takes the last position, and within one rotation (where
-// a reboot puts it).
+// last velocity takes the last position, and near 0, where a reboot puts
+// it: within one rotation, or two with a FeedbackRotorOffset (-1 to 1
+// rotation, CTRE's FeedbackConfigs) set in Tuner X.
 func (c *fxCarry) jumped(raw float64, now time.Duration) bool {
 	want := c.last + c.vel*(now-c.lastAt).Seconds()
-	return math.Abs(raw-want) > 0.5 && math.Abs(raw) < 1
+	return math.Abs(raw-want) > 0.5 && math.Abs(raw) < 2
 }
 
 func (c *fxCarry) settle(raw, vel float64, now time.Duration, n uint32) {
