@@ -89,7 +89,7 @@ test: ## install test deps, check formatting, vet, build and test the roboRIO an
 	@$(PHASE) "race: -tags systemcore" $(RACE_TEST) -tags systemcore ./hal/wpihal ./hal/systemcore
 	@$(PHASE) "race: -tags systemcore, cmd/frcd" $(RACE_TEST) -tags systemcore -run 'ExampleOnFakeHAL|AddressableLEDOnFakeHAL|ValidateSystemcore|SystemcoreDriverStationEndToEnd|SystemcoreOpModesEndToEnd|ClockFault' ./cmd/frcd
 	@$(PHASE) "race: -tags ctre" $(RACE_TEST) -tags ctre ./hal/ctre ./hal/linux
-	@$(PHASE) "race: -tags ctre, devices" $(RACE_TEST) -tags ctre -run CTRE ./devices
+	@$(PHASE) "race: -tags ctre, devices" $(RACE_TEST) -tags ctre -run 'CTRE|TalonFX' ./devices
 	@$(PHASE) "race: -tags roborio, cmd/frcd" $(RACE_TEST) -tags roborio -run "OpenRoboRIO|RunRoboRIO|RoboRIOPose|ClockFault|DutyCycleEncoderOnRoboRIO|RoboRIOOpModeChooser" ./cmd/frcd
 	@$(PHASE) "race: third_party/goroslib" sh -c 'cd third_party/goroslib && FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -timeout 40m ./...'
 	@$(PHASE) --total

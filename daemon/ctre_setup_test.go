@@ -15,8 +15,7 @@ import (
 
 // A `required` Talon FX (devloop's turret_rio, held at 0.5 rad by the
 // roboRIO's position controller) that reboots while cut off the bus (the
-// sim's emulated reboot: its neutral mode and limits back to the
-// factory's; a silent controller answers no config apply) is configured
+// sim's emulated reboot; a silent controller answers no config apply) is configured
 // again: meanwhile it is "configuring" (a warning, then after the bound
 // a counted timeout error on the status line), kept neutral, and the
 // robot refuses to enable naming it; once it answers it is configured

@@ -73,6 +73,13 @@ type ctreSetup struct {
 	late atomic.Bool // configuring past ctreConfigTimeout (pending), for Report
 
 	next time.Duration // Configure's own: the next attempt
+	once bool          // Configure's own: configured at least once
+
+	// The loop's questions whether the controller has reset (a Talon FX's
+	// position carried over a reboot, fxCarry): ask is the last one asked,
+	// answered the last one Configure has answered; resetN counts the
+	// resets seen, set before the answer.
+	ask, answered, resetN atomic.Uint32
 
 	// The loop's own: when the current configuring phase started.
 	on bool
@@ -104,7 +111,23 @@ func (s *ctreSetup) first() *ctreSetup {
 // Configure applies the configuration when it is due (at once the first
 // time, then every ctreConfigRetry until it is in) and, once in, checks
 // for a reset every ctreConfigRetry, which starts it over.
+// A question the loop asks (askReset) is answered at the next turn,
+// before all else: a reset found starts the configuration over at once.
 func (s *ctreSetup) Configure(now time.Duration) {
+	if a := s.ask.Load(); a != s.answered.Load() {
+		switch {
+		case s.reset == nil: // cannot tell: no reset
+			s.answered.Store(a)
+		default:
+			if r, err := s.reset.HasResetOccurred(); err == nil { // else asked again at the next turn
+				if r {
+					s.resetSeen()
+					s.next = now
+				}
+				s.answered.Store(a)
+			}
+		}
+	}
 	if now < s.next {
 		return
 	}
@@ -116,14 +139,29 @@ func (s *ctreSetup) Configure(now time.Duration) {
 		if r, err := s.reset.HasResetOccurred(); err != nil || !r {
 			return
 		}
-		s.done.Store(false)
-		s.mu.Lock()
-		s.resets++
-		s.tries = 0
-		s.mu.Unlock()
+		s.resetSeen()
 	}
 	s.attempt()
 }
+
+// resetSeen notes a reset: configured again from the start, and counted
+// for the loop (resetN) and Report.
+func (s *ctreSetup) resetSeen() {
+	s.done.Store(false)
+	s.resetN.Add(1)
+	s.mu.Lock()
+	s.resets++
+	s.tries = 0
+	s.mu.Unlock()
+}
+
+// askReset asks Configure whether the controller has reset (on the loop;
+// it does not block): answeredTo tells when the answer is in, resetN
+// whether a reset was seen by then.
+func (s *ctreSetup) askReset() uint32 { return s.ask.Add(1) }
+
+// answeredTo reports whether question a has been answered.
+func (s *ctreSetup) answeredTo(a uint32) bool { return s.answered.Load() == a }
 
 // attempt applies the configuration once.
 func (s *ctreSetup) attempt() {
@@ -136,9 +174,18 @@ func (s *ctreSetup) attempt() {
 	}
 	s.mu.Unlock()
 	if err == nil {
+		// The boot's own reset is the one just configured; a reset after
+		// the first configuration (one that came while it was being
+		// configured again) is counted.
 		if s.reset != nil {
-			s.reset.HasResetOccurred() // the boot's own reset is the one just configured
+			if r, err := s.reset.HasResetOccurred(); err == nil && r && s.once {
+				s.resetN.Add(1)
+				s.mu.Lock()
+				s.resets++
+				s.mu.Unlock()
+			}
 		}
+		s.once = true
 		s.done.Store(true)
 	}
 }

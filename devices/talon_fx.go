@@ -42,7 +42,11 @@ var talonFXType = withKeys(&config.Type{
 	Facts: config.Facts{Speed: true, CAN: true, Joint: config.RateSource, EffortState: true},
 }, "Its neutral mode and current limits (Phoenix 6's NeutralMode, StatorCurrentLimit, SupplyCurrentLimit and their enables, "+
 	"SupplyCurrentLowerLimit and Time; CTRE's defaults when left out) are applied at start and read back; a value the Talon does not "+
-	"hold, or a backend that cannot apply them, is a warning on /diagnostics. Its signal rates and slot 0 gains are applied with them."+ctreSetupDoc, append([]config.Key{p6NeutralKey}, p6LimitKeys...)...)
+	"hold, or a backend that cannot apply them, is a warning on /diagnostics. Its signal rates and slot 0 gains are applied with them."+ctreSetupDoc+
+	" After a reboot its rotor position restarts within one rotation (CTRE: at the rotor's absolute position): frcd holds it neutral, "+
+	"with no position, until it has asked whether it rebooted (its sticky BootDuringEnable fault), then carries the whole rotations "+
+	"lost so the joint's position stays continuous (logged, a warning on /diagnostics; device position set points shifted); a CAN "+
+	"dropout carries nothing.", append([]config.Key{p6NeutralKey}, p6LimitKeys...)...)
 
 // talonFX drives a CTRE Talon FX through phoenix6.TalonFX (CTRE's Phoenix 6 C
 // interface on a robot, the sim's emulation behind the same interface).
@@ -74,12 +78,17 @@ type talonFX struct {
 	// setup applies the signal rates, neutral mode, current limits and
 	// gains off the loop (ctreSetup).
 	setup *ctreSetup
+	// carry keeps the position continuous across a reboot (the loop's).
+	carry fxCarry
 
 	// diag is the last status read, for Report (another goroutine).
-	mu   sync.Mutex
-	diag phoenix6.FXStatus
-	id   int
-	seen bool
+	mu       sync.Mutex
+	diag     phoenix6.FXStatus
+	id       int
+	seen     bool
+	carries  int     // positions carried over a reboot (fxCarry)
+	carryOff float64 // the offset now, rotor rotations
+	events   []string
 }
 
 var (
@@ -98,7 +107,7 @@ func newTalonFX(d *config.Device, env *Env) (Device, error) {
 		return nil, fmt.Errorf("Talon FX %d: %w", d.Int("id"), err)
 	}
 	t := &talonFX{name: d.Name, fx: fx, id: d.Int("id"), perRot: d.JointPerRotation(), inv: 1, devLoop: d.ClosesLoop(),
-		rErr: newOpError(d, "read status"), wErr: newOpError(d, "write"), hErr: newOpError(d, "halt")}
+		rErr: newOpError(d, "read status"), wErr: newOpError(d, "write"), hErr: newOpError(d, "halt"), carry: newFXCarry(d)}
 	if d.Bool("inverted") {
 		t.inv = -1
 	}
@@ -148,17 +157,25 @@ func (t *talonFX) Name() string { return t.name }
 
 // Read takes the rotor sensor and supply voltage from the Talon's status;
 // while its configuration is not in, it fails with the setup's error
-// instead (ctreSetup).
+// instead (ctreSetup); while a sign of a reboot is decided, with the
+// carry's (fxCarry).
 func (t *talonFX) Read(now, dt time.Duration) error {
 	if err := t.setup.pending(now); err != nil {
+		t.carry.gap = true
 		return err
 	}
 	st, err := t.fx.Status()
 	if err != nil {
+		t.carry.gap = true
 		return t.rErr.wrap(err)
 	}
 	if !interfaces.Finite(st.Position) || !interfaces.Finite(st.Velocity) {
+		t.carry.gap = true
 		return t.rErr.wrap(errNotFinite)
+	}
+	pos, err := t.position(st.Position, st.Velocity, now)
+	if err != nil {
+		return err
 	}
 	t.status = st
 	t.mu.Lock()
@@ -167,21 +184,22 @@ func (t *talonFX) Read(now, dt time.Duration) error {
 	if t.devRan { // the Talon decides the voltage: take what it applies
 		t.volts.Value = st.MotorVoltage * t.inv
 	}
-	t.rate.State, t.rate.Rate = st.Position*t.perRot, st.Velocity*t.perRot
+	t.rate.State, t.rate.Rate = pos*t.perRot, st.Velocity*t.perRot
 	t.pos.Value = t.rate.State
 	t.effort.Value = signedEffort(st.StatorCurrent, t.kEff, t.volts.Value)
 	return nil
 }
 
 func (t *talonFX) Write(now, dt time.Duration) error {
-	if !t.setup.Configured() {
-		return t.Halt() // neutral until its configuration is in
+	if !t.setup.Configured() || t.carry.pending {
+		return t.Halt() // neutral until its configuration is in and its position known
 	}
 	c := phoenix6.FXControl{}
 	t.devRan = false
 	switch {
 	case t.devLoop && t.posCmd.Set && interfaces.Finite(t.posCmd.Value):
-		c = phoenix6.FXControl{Mode: phoenix6.FXPosition, Value: t.posCmd.Value / t.perRot}
+		// In the Talon's own count: less the offset carried over reboots.
+		c = phoenix6.FXControl{Mode: phoenix6.FXPosition, Value: t.posCmd.Value/t.perRot - t.carry.off}
 		t.devRan = true
 	case t.devLoop && t.velCmd.Set && interfaces.Finite(t.velCmd.Value):
 		c = phoenix6.FXControl{Mode: phoenix6.FXVelocity, Value: t.velCmd.Value / t.perRot}
@@ -212,7 +230,7 @@ func (t *talonFX) Report(dst []hal.Report) []hal.Report {
 		extra = [][2]string{{"supply current (A)", fmt.Sprintf("%.1f", st.SupplyCurrent)}, {"stator current (A)", fmt.Sprintf("%.1f", st.StatorCurrent)},
 			{"motor voltage (V)", fmt.Sprintf("%.2f", st.MotorVoltage)}}
 	}
-	return append(dst, t.setup.report(p6Report(fmt.Sprintf("%s (Talon FX %d)", t.name, t.id), h, err, extra...)))
+	return append(dst, t.carryReport(t.setup.report(p6Report(fmt.Sprintf("%s (Talon FX %d)", t.name, t.id), h, err, extra...))))
 }
 
 // Configure applies the Talon's configuration off the loop (ctreSetup).

@@ -203,6 +203,10 @@ type canMotor struct {
 	cfg   hal.CANMotorConfig
 	fxCfg phoenix6.FXConfig
 	reset bool // rebooted since HasResetOccurred last asked (ctre_config.go)
+	// fxZero is the whole rotor rotations a Talon FX's reported position
+	// lost at its last reboot (it restarts within one rotation,
+	// ctre_config.go): 0 until then.
+	fxZero float64
 }
 
 var (

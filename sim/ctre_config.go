@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
@@ -14,10 +15,11 @@ import (
 // read: each times out (errConfigTimeout), as Phoenix's own do (Phoenix
 // 5's RxTimeout, Phoenix 6's EcuIsNotPresent) after their timeout. A
 // rebooted one (RebootCAN: a brown-out or power cycle) is back at its
-// factory configuration (Phoenix 5: coast, no current limit, as the
-// emulation starts; a Talon FX: fxFactory and zero gains), the values an
-// apply not saved to flash set being RAM-only in this emulation, and
-// says so once through HasResetOccurred (CTRE's ParentDevice /
+// factory configuration if it is a Phoenix 5 one (coast, no current
+// limit, as the emulation starts: the values an apply not saved to flash
+// set being RAM-only in this emulation), while a Talon FX keeps its
+// configs and loses its rotor's whole turns (rebootNow); either says so
+// once through HasResetOccurred (CTRE's ParentDevice /
 // BaseMotorController HasResetOccurred: "true if device has reset since
 // the previous call of this routine").
 
@@ -28,17 +30,26 @@ var (
 	_ interface{ HasResetOccurred() (bool, error) } = (*talonFX)(nil)
 )
 
-// rebootNow reboots the controller (node.reboot, under s.mu): factory
-// configuration, output neutral, a reset to report.
+// rebootNow reboots the controller (node.reboot, under s.mu): output
+// neutral, a reset to report. A Phoenix 5 controller is back at its
+// factory configuration. A Talon FX keeps its configs (neutral mode,
+// current limits, gains): Phoenix 6 configs are persistent ("Devices
+// support persistent settings through the use of configs",
+// Phoenix6-Documentation docs/api-reference/api-usage/configuration.rst);
+// but its rotor position restarts at the rotor's absolute position,
+// within one rotation ("The Talon FX and CANcoder sensors are always
+// initialized to their absolute position in Phoenix 6", the migration
+// guide's feature-replacements-guide.rst): the whole rotations counted
+// are lost (fxZero).
 func (m *canMotor) rebootNow() {
 	m.reset = true
 	m.duty, m.set = 0, false
 	if m.model == frc.TalonFX {
-		m.fxCfg, m.drive = fxFactory, fxLimits(fxFactory)
 		if m.fx != nil {
-			m.fx.gains = [3]phoenix6.FXGains{}
-			m.fx.req = phoenix6.FXControl{}
+			m.fx.req, m.fx.integ = phoenix6.FXControl{}, 0
 		}
+		abs, _ := m.rotor()
+		m.fxZero = math.Floor(abs + m.fxZero)
 		return
 	}
 	m.cfg = hal.CANMotorConfig{}

@@ -158,14 +158,16 @@ func (t *talonFX) Status() (phoenix6.FXStatus, error) {
 }
 
 // rotor is the rotor's position and velocity in rotations and
-// rotations/s, in the device's direction.
+// rotations/s, in the device's direction, as the Talon reports them: the
+// rotor's absolute position at its boot (the joint's 0 at the sim's
+// start, within one rotation after a reboot: fxZero) plus its turns.
 func (m *canMotor) rotor() (pos, vel float64) {
 	j := m.j
 	if j == nil {
 		return 0, 0
 	}
 	k := j.gear / (2 * math.Pi) * j.sign
-	return j.pos * k, j.vel * k
+	return j.pos*k - m.fxZero, j.vel * k
 }
 
 // fxDuty is the duty a Talon FX's request gives at now (the caller holds

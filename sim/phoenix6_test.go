@@ -168,3 +168,73 @@ func TestPigeon2ReportsBaseYaw(t *testing.T) {
 		t.Errorf("second open: %v", err)
 	}
 }
+
+// A rebooted Talon FX (RebootCAN) keeps its configs (Phoenix 6's are
+// persistent) and gains, goes neutral, reports the reset once, and its
+// rotor position restarts within one rotation: the rotor's absolute
+// position, its whole turns lost; it counts on from there.
+func TestTalonFXRebootRestartsWithinARotation(t *testing.T) {
+	r := loadRobot(t, armURDF, "joints:\n  - {name: arm_joint, type: talon_fx, id: 1, sensor_to_mechanism_ratio: 20}\n"+
+		"sim:\n  joints:\n    - {name: arm_joint, motor: falcon500, inertia: 0.05}\n")
+	s := newSim(t, r, Options{})
+	s.SetDS(enabled)
+	fx, err := phoenix6.Provider(s).OpenTalonFX("", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := phoenix6.FXConfig{Brake: true, StatorLimit: 40, StatorLimitEnable: true}
+	if err := fx.(phoenix6.FXConfigurer).ApplyConfig(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if err := fx.SetGains(0, phoenix6.FXGains{P: 3, D: 0.15}); err != nil {
+		t.Fatal(err)
+	}
+	rst := fx.(interface{ HasResetOccurred() (bool, error) })
+	rotor := 1.0 / (2 * math.Pi) * 20 // 1 rad of the arm: 3.18 rotor rotations
+	var now time.Duration
+	for range 150 {
+		if err := fx.Control(phoenix6.FXControl{Mode: phoenix6.FXPosition, Value: rotor}); err != nil {
+			t.Fatal(err)
+		}
+		now += 20 * time.Millisecond
+		s.AdvanceTo(now)
+	}
+	before, _ := fx.Status()
+	if !near(before.Position, rotor, 0.05) {
+		t.Fatalf("before: rotor at %v, want %v", before.Position, rotor)
+	}
+	if r, _ := rst.HasResetOccurred(); r {
+		t.Error("a reset reported before the reboot")
+	}
+	if err := s.RebootCAN("arm_joint"); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := fx.Status()
+	if want := before.Position - math.Floor(before.Position); !near(after.Position, want, 1e-9) || after.Position < 0 || after.Position >= 1 {
+		t.Errorf("after the reboot: rotor at %v, want %v (within one rotation)", after.Position, want)
+	}
+	if r, _ := rst.HasResetOccurred(); !r {
+		t.Error("the reboot not reported")
+	}
+	if r, _ := rst.HasResetOccurred(); r {
+		t.Error("the reboot reported twice")
+	}
+	if got, _ := fx.(phoenix6.FXConfigurer).Config(); got != cfg {
+		t.Errorf("after the reboot the Talon holds %+v, want its configs kept %+v", got, cfg)
+	}
+	if d := s.canMotors[canKey{"", 1}].effective(true, now); d != 0 {
+		t.Errorf("after the reboot: duty %v, want neutral until commanded", d)
+	}
+	// Its own loop, given the set point in its new count, holds the arm:
+	// its gains were kept.
+	for range 100 {
+		if err := fx.Control(phoenix6.FXControl{Mode: phoenix6.FXPosition, Value: after.Position}); err != nil {
+			t.Fatal(err)
+		}
+		now += 20 * time.Millisecond
+		s.AdvanceTo(now)
+	}
+	if j := truth(t, s, "arm_joint"); !near(j.Position, 1, 0.02) {
+		t.Errorf("held after the reboot at %v rad, want 1", j.Position)
+	}
+}

@@ -132,3 +132,49 @@ func TestPhoenix5Config(t *testing.T) {
 		t.Errorf("a failed config: %v", err)
 	}
 }
+
+// A Talon FX's reboot is its sticky BootDuringEnable fault (SPN 10014,
+// phoenix6 26.1.0): reported once, then cleared (SPN 10015 serialized as
+// 0, set alone with overrideIfDuplicate, as phoenix6's
+// clear_sticky_fault_boot_during_enable does). A fault still read set
+// after the clear (its 4 Hz signal not yet updated) is not a second
+// reboot; one set again after it has read clear is.
+func TestTalonFXReset(t *testing.T) {
+	f := open(t, Options{}, "sig 0x10007 10014 0")
+	fx, err := f.l.OpenTalonFX("", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, ok := fx.(interface{ HasResetOccurred() (bool, error) })
+	if !ok {
+		t.Fatal("the Talon FX has no HasResetOccurred")
+	}
+	f.expect(opened(7, "talon fx", "", "0x10007")...)
+	read := `c_ctre_phoenix6_get_signal 1 "" 0 0 0x10007:10014`
+	clear := []string{read, "c_ctre_phoenix6_serialize_double 10015 0", `c_ctre_phoenix6_set_configs 0 "" 0x10007 0.1 "10015=0;" 8 010`, "c_ctre_phoenix6_free_memory"}
+	step := func(what string, want bool, calls ...string) {
+		t.Helper()
+		got, err := r.HasResetOccurred()
+		if err != nil || got != want {
+			t.Errorf("%s: HasResetOccurred = %v, %v; want %v", what, got, err, want)
+		}
+		f.expect(calls...)
+	}
+	step("no fault", false, read)
+	f.set("sig 0x10007 10014 1")
+	step("rebooted while enabled", true, clear...)
+	f.set("sig 0x10007 10014 1") // the signal not yet updated after the clear
+	step("still read set", false, clear...)
+	step("read clear", false, read)
+	f.set("sig 0x10007 10014 1")
+	step("rebooted again", true, clear...)
+	step("read clear again", false, read)
+	f.set("sig 0x10007 10014 1", "fail c_ctre_phoenix6_set_configs -3 1")
+	step("a third reboot, the clear not answered", true, clear...)
+	step("the clear tried again", false, clear...)
+	step("read clear at last", false, read)
+	f.set("sigerr 0x10007 10014 -3")
+	if got, err := r.HasResetOccurred(); err == nil || got {
+		t.Errorf("the fault unreadable: %v, %v; want an error", got, err)
+	}
+}

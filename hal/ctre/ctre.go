@@ -449,6 +449,7 @@ type talonFX struct {
 	ctl  errCache // Control's
 	vals [8]float64
 	health
+	boot bootSign // HasResetOccurred's (reset.go)
 }
 
 var talonFXSignals = []int{spnFXRotorPosition, spnFXRotorVelocity, spnFXSupplyVoltage, spnFXSupplyCurrent,
@@ -460,7 +461,7 @@ func (l *Lib) OpenTalonFX(bus string, id int) (phoenix6.TalonFX, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &talonFX{d: d, health: openHealth(d, spnFXDeviceTemp, spnFXSupplyVoltage,
+	return &talonFX{d: d, boot: newBootSign(d), health: openHealth(d, spnFXDeviceTemp, spnFXSupplyVoltage,
 		namedFault{phoenix6.ProcTemp, spnFaultProcTemp}, namedFault{phoenix6.BridgeBrownout, spnFaultFXBridgeBrownout})}, nil
 }
 

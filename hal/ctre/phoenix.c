@@ -274,6 +274,26 @@ int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const
 	return e;
 }
 
+// frcd_p6_clear_sticky clears a sticky fault: its CLEAR_STICKY_FAULT_*
+// SPN serialized as the double 0 and set alone, overrideIfDuplicate true,
+// as phoenix6 26.1.0's configurators' clear_sticky_fault_* do
+// (configs/talon_fxs_configs.py: serialize_double(SpnValue.CLEAR_..., 0),
+// then _set_configs_private(serialized, timeout, False, True)).
+int frcd_p6_clear_sticky(const char* bus, uint32_t hash, int spn, double timeout) {
+	if (!p_c_ctre_phoenix6_serialize_double || !p_c_ctre_phoenix6_set_configs || !p_c_ctre_phoenix6_free_memory) {
+		return FRCD_CTRE_MISSING;
+	}
+	char* s = NULL;
+	int e = p_c_ctre_phoenix6_serialize_double(spn, 0, &s);
+	if (e == 0 && s != NULL) {
+		e = p_c_ctre_phoenix6_set_configs(0, bus, (int)hash, timeout, s, (uint32_t)strlen(s), false, true, false);
+	}
+	if (s != NULL) {
+		p_c_ctre_phoenix6_free_memory(&s);
+	}
+	return e;
+}
+
 // frcd_p6_read_configs reads the device's configs (get_configs, context
 // 0 and useDid false, as phoenix6's refresh passes them) and takes each
 // spn's value of its kind from them; the first failure ends it.

@@ -111,6 +111,7 @@ int frcd_p6_control(const char* bus, uint32_t hash, int mode, double value, doub
 #define FRCD_CFG_BOOL 2
 int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const int* kinds, const double* values, double timeout);
 int frcd_p6_read_configs(const char* bus, uint32_t hash, int n, const int* spns, const int* kinds, double* values, double timeout);
+int frcd_p6_clear_sticky(const char* bus, uint32_t hash, int spn, double timeout);
 int frcd_p5_config(void* h, int neutral, int limits, bool enable, int peakA, int peakMs, int continuousA, int timeoutMs);
 int frcd_p5_read_limits(void* h, double* peakA, double* peakMs, double* continuousA, int timeoutMs);
 int frcd_p5_has_reset(void* h, bool* reset);

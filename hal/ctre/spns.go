@@ -60,12 +60,16 @@ const (
 	spnFaultDeviceTemp       = 10007
 	spnFaultUndervoltage     = 10010
 	spnFaultBootDuringEnable = 10013
-	spnFaultP2BootupAccel    = 10019
-	spnFaultP2BootupGyros    = 10022
-	spnFaultP2BootIntoMotion = 10028
-	spnFaultP2SaturatedGyros = 10043
-	spnFaultCCBadMagnet      = 10046
-	spnFaultFXBridgeBrownout = 10049
+	// STICKY_FAULT_BOOT_DURING_ENABLE and CLEAR_STICKY_FAULT_BOOT_DURING_ENABLE
+	// (phoenix6 26.1.0 spn_value.py): the Talon FX's reboot sign (reset.go).
+	spnStickyBootDuringEnable = 10014
+	spnClearBootDuringEnable  = 10015
+	spnFaultP2BootupAccel     = 10019
+	spnFaultP2BootupGyros     = 10022
+	spnFaultP2BootIntoMotion  = 10028
+	spnFaultP2SaturatedGyros  = 10043
+	spnFaultCCBadMagnet       = 10046
+	spnFaultFXBridgeBrownout  = 10049
 )
 
 // The model names c_ctre_phoenix6_encode_device takes.

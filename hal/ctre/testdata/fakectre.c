@@ -526,6 +526,11 @@ int c_ctre_phoenix6_set_configs(int context, const char* network, int deviceHash
 	if (e == 0) {
 		save_configs((uint32_t)deviceHash, values, len);
 	}
+	// A device clears its sticky BootDuringEnable fault (SPN 10014) on
+	// CLEAR_STICKY_FAULT_BOOT_DURING_ENABLE (10015): the signal reads 0.
+	if (e == 0 && strstr(values, "10015=") != NULL) {
+		in_append("sig %#x 10014 0", (unsigned)deviceHash);
+	}
 	return e;
 }
 
