@@ -16,6 +16,10 @@ type change struct {
 	sn      SequenceNumber
 	payload []byte
 	inline  ParamList // the inline QoS sent with it, if any
+	// sentAt is the writer's newest sequence number when the change was
+	// last sent (first, or again): the writer's own clock for "a few
+	// samples ago" (resendLagging).
+	sentAt SequenceNumber
 }
 
 // readerProxy is a matched remote reader (§8.4.7.5 ReaderProxy).
@@ -39,6 +43,16 @@ type readerProxy struct {
 	deaf       bool
 	deafAt     int    // the heartbeat period it became deaf in
 	repair     bucket // its share of Config.RepairLimit
+	// repairedLo and repairedHi bound the numbers resent in answer to its
+	// last NACK (zero: none outstanding): resendLagging sends the first
+	// of them it still lacks again.
+	repairedLo, repairedHi SequenceNumber
+	// heardAt is the writer's newest number when its last ACKNACK came,
+	// gap8 eight times the average number of samples written between
+	// two of its ACKNACKs (a moving average, weight 1/8): how long it is
+	// usually silent (resendLagging).
+	heardAt SequenceNumber
+	gap8    int64
 }
 
 // deafProbeEvery is how many heartbeat periods apart a deaf reader that
@@ -173,7 +187,7 @@ func unpadPayload(b []byte) []byte {
 // reader. The caller holds p.mu.
 func (w *Writer) add(payload []byte, inline ParamList) {
 	w.seq++
-	c := change{sn: w.seq, payload: payload, inline: inline}
+	c := change{sn: w.seq, payload: payload, inline: inline, sentAt: w.seq}
 	w.history = append(w.history, c)
 	if len(w.history) > w.limit {
 		// drop the oldest; reliable readers that still want it get a GAP
@@ -182,8 +196,55 @@ func (w *Writer) add(payload []byte, inline ParamList) {
 	for _, r := range w.readers {
 		if !r.deaf {
 			w.sendChange(r, &c, r.reliable)
+			if r.reliable {
+				w.resendLagging(r)
+			}
 		}
 	}
+}
+
+// lagAfter is how many samples after a repair was sent a reliable reader
+// that still lacks it gets it again (resendLagging): three, so that a
+// repair still in flight, or whose acknowledgment is, is not sent twice.
+const lagAfter = 3
+
+// resendLagging sends reliable reader r the first change it lacks again
+// when the repair or the sample went lagAfter or more samples ago, is
+// still in the history, and either r NACKed it or r has been silent for
+// more than twice its usual interval between ACKNACKs (and lagAfter). It
+// is the writer's answer to a reader that stays silent about a hole:
+// Cyclone DDS 0.10.2's reader, having NACKed a number (its NACK may be
+// lost too), neither NACKs it again nor acknowledges anything for
+// NackDelay (100 ms) unless the heartbeat came "directed" from a Cyclone
+// writer (ddsi_acknack.c get_AckNack_info: AANR_SUPPRESSED_NACK,
+// rescheduled to t_last_nack + nack_delay). At 100 Hz in rmw's
+// keep-last-10 history the change has left by then, and the samples held
+// behind the hole reach the reader in one burst that overflows its own
+// keep-last-10 history: at 20 % loss each lost repair cost the reader
+// several samples. Resent here, a lost repair is repaired again within
+// a few samples. It sends at most one change per write per reader,
+// within r's repair budget; a reader that keeps up costs a comparison.
+func (w *Writer) resendLagging(r *readerProxy) {
+	k := max(r.acked, r.base)
+	if r.repairedHi != 0 && k > r.repairedHi {
+		r.repairedLo, r.repairedHi = 0, 0 // all repaired
+	}
+	if !r.heard || k+lagAfter > w.seq {
+		return
+	}
+	nacked := r.repairedHi != 0 && k >= r.repairedLo
+	silent := int64(w.seq-r.heardAt) > max(lagAfter, 2*r.gap8/8)
+	if !nacked && !silent {
+		return
+	}
+	c := w.find(k)
+	if c == nil || w.seq-c.sentAt < lagAfter {
+		return
+	}
+	c.sentAt = w.seq
+	w.p.repairFor = r
+	w.sendChange(r, c, false)
+	w.p.repairFor = nil
 }
 
 // matchReader adds or updates a remote reader. The caller holds p.mu.
@@ -324,7 +385,12 @@ func (w *Writer) onAckNack(reader GUID, a *AckNack) {
 	if r.heard && a.Count <= r.ackCount {
 		return // a duplicate or an old one (§8.4.15.7)
 	}
-	r.heard, r.ackCount, r.unanswered, r.deaf = true, a.Count, 0, false
+	if r.heard {
+		r.gap8 += int64(w.seq-r.heardAt) - r.gap8/8
+	} else {
+		r.gap8 = 8 * lagAfter
+	}
+	r.heard, r.ackCount, r.unanswered, r.deaf, r.heardAt = true, a.Count, 0, false, w.seq
 	w.p.repairFor = r
 	defer func() { w.p.repairFor = nil }()
 	if a.State.Base > r.acked {
@@ -359,7 +425,10 @@ func (w *Writer) onAckNack(reader GUID, a *AckNack) {
 		if !flushGap(sn) || !w.sendChange(r, c, false) {
 			return
 		}
-		resent = true
+		if !resent {
+			r.repairedLo = sn
+		}
+		c.sentAt, r.repairedHi, resent = w.seq, sn, true
 	}
 	if !flushGap(a.State.Base + SequenceNumber(a.State.NumBits)) {
 		return
