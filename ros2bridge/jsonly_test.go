@@ -1,0 +1,70 @@
+package ros2bridge_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+
+	"github.com/frcd/frcd/ros2bridge"
+	"github.com/frcd/frcd/ros2msg"
+	"github.com/frcd/frcd/ros2node"
+	"github.com/frcd/frcd/rtps"
+)
+
+// TestJointStatesOnly: with Options.JointStatesOnly (make bench's like
+// for like, internal/ros2bench), a peer matched to /joint_states, /tf and
+// /dynamic_joint_states gets 20 joint states over 20 cycles and nothing
+// on the other two; without it, the same peer gets all three.
+func TestJointStatesOnly(t *testing.T) {
+	movable, _ := exampleMovable(t)
+	for _, only := range []bool{false, true} {
+		d, b, _ := newBridge(t, nil, func(o *ros2bridge.Options) {
+			o.JointStatesOnly, o.State.Movable = only, movable
+		})
+		cfg := discovery(t)
+		peer, err := ros2node.New(ros2node.Config{Name: "peer", RTPS: cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var js, tf, dyn atomic.Int64
+		js20 := make(chan struct{})
+		sub := func(topic string, m ros2msg.Message, q rtps.QoS, n *atomic.Int64) *ros2node.Subscription {
+			s, err := peer.Subscribe(topic, m, q, func(rtps.Sample) {
+				if n.Add(1) == 20 && n == &js {
+					close(js20)
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		subs := []*ros2node.Subscription{sub("/joint_states", &ros2msg.JointState{}, ros2node.Default, &js),
+			sub("/tf", &ros2msg.TFMessage{}, rtps.QoS{Reliability: rtps.Reliable, History: rtps.KeepLast, Depth: 100}, &tf),
+			sub("/dynamic_joint_states", &ros2msg.DynamicJointState{}, ros2node.Default, &dyn)}
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		for _, s := range subs {
+			if err := s.WaitMatched(ctx, 1); err != nil {
+				t.Fatalf("only %v: %s: %v", only, s.Topic(), err)
+			}
+		}
+		for range 20 {
+			d.Step()
+			b.Update()
+		}
+		select {
+		case <-js20:
+		case <-ctx.Done():
+			t.Fatalf("only %v: %d joint states of 20", only, js.Load())
+		}
+		cancel()
+		peer.Close() // no more samples counted
+		t.Logf("JointStatesOnly %v: %d joint states, %d /tf, %d /dynamic_joint_states", only, js.Load(), tf.Load(), dyn.Load())
+		if only && (tf.Load() != 0 || dyn.Load() != 0) {
+			t.Errorf("JointStatesOnly: %d /tf and %d /dynamic_joint_states", tf.Load(), dyn.Load())
+		}
+		if !only && (tf.Load() == 0 || dyn.Load() == 0) {
+			t.Errorf("all topics: %d /tf and %d /dynamic_joint_states", tf.Load(), dyn.Load())
+		}
+	}
+}
