@@ -42,6 +42,8 @@ FUZZ_TARGETS ?= \
 	./rtps:FuzzParse \
 	./rtps:FuzzHandle \
 	./ros2node:FuzzParseArgs \
+	./ros2node:FuzzCycloneInterface \
+	./ros2node:FuzzParamsFile \
 	./hal:FuzzParseStation
 
 EXAMPLE_URDF := examples/competition/robot.urdf
@@ -69,7 +71,9 @@ build: ## build bin/frcd for this machine
 # the whole run its total.
 PHASE     := scripts/phase.sh
 SUBMAKE   := $(MAKE) --no-print-directory DEPS_DONE=1
-RACE_TEST := env FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1
+# -timeout: go test's default of 10 minutes per package is cmd/frcd's 4 quiet
+# minutes at a load of 20 on 2 cores; CI's own limit is the bound that matters.
+RACE_TEST := env FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -timeout 40m
 
 test: ## install test deps, check formatting, vet, build and test the roboRIO and Systemcore binaries, run all tests with -race; each phase with its time
 	@$(PHASE) --start
@@ -83,18 +87,20 @@ test: ## install test deps, check formatting, vet, build and test the roboRIO an
 	@$(PHASE) "race: every package's tests" $(RACE_TEST) ./...
 	@$(PHASE) "race: -tags roborio" $(RACE_TEST) -tags roborio ./hal/wpihal
 	@$(PHASE) "race: -tags systemcore" $(RACE_TEST) -tags systemcore ./hal/wpihal ./hal/systemcore
-	@$(PHASE) "race: -tags systemcore, cmd/frcd" $(RACE_TEST) -tags systemcore -run 'ExampleOnFakeHAL|AddressableLEDOnFakeHAL|ValidateSystemcore|SystemcoreDriverStationEndToEnd|ClockFault' ./cmd/frcd
+	@$(PHASE) "race: -tags systemcore, cmd/frcd" $(RACE_TEST) -tags systemcore -run 'ExampleOnFakeHAL|AddressableLEDOnFakeHAL|ValidateSystemcore|SystemcoreDriverStationEndToEnd|SystemcoreOpModesEndToEnd|ClockFault' ./cmd/frcd
 	@$(PHASE) "race: -tags ctre" $(RACE_TEST) -tags ctre ./hal/ctre ./hal/linux
-	@$(PHASE) "race: -tags roborio, cmd/frcd" $(RACE_TEST) -tags roborio -run "OpenRoboRIO|RunRoboRIO|RoboRIOPose|ClockFault|DutyCycleEncoderOnRoboRIO" ./cmd/frcd
-	@$(PHASE) "race: third_party/goroslib" sh -c 'cd third_party/goroslib && FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 ./...'
+	@$(PHASE) "race: -tags ctre, devices" $(RACE_TEST) -tags ctre -run CTRE ./devices
+	@$(PHASE) "race: -tags roborio, cmd/frcd" $(RACE_TEST) -tags roborio -run "OpenRoboRIO|RunRoboRIO|RoboRIOPose|ClockFault|DutyCycleEncoderOnRoboRIO|RoboRIOOpModeChooser" ./cmd/frcd
+	@$(PHASE) "race: third_party/goroslib" sh -c 'cd third_party/goroslib && FRCD_REQUIRE_TOOLS=1 $(GO) test -race -count=1 -timeout 40m ./...'
 	@$(PHASE) --total
 
 deps-bench: ## install what make bench needs on top of deps (roscpp headers, valgrind), only when missing
 	@scripts/install-deps.sh --bench
 
-bench: deps-bench ## run the benchmarks, then the robot's CPU per simulated minute as ratios to references (internal/cpubench; BENCHFLAGS passes it flags), then ROS 2 against Cyclone DDS (internal/ros2bench; ROS2BENCHFLAGS)
+bench: deps-bench ## run the benchmarks, then the robot's CPU per simulated minute as ratios to references (internal/cpubench; BENCHFLAGS passes it flags), then wake-ups and CPU by component and priority against a bare loop (internal/wakebench; WAKEBENCHFLAGS), then ROS 2 against Cyclone DDS (internal/ros2bench; ROS2BENCHFLAGS)
 	$(GO) test -p 1 -run '^$$' -bench . -benchmem ./...
 	$(GO) run ./internal/cpubench $(BENCHFLAGS)
+	$(GO) run ./internal/wakebench $(WAKEBENCHFLAGS)
 	$(GO) run ./internal/ros2bench $(ROS2BENCHFLAGS)
 
 lint: fmt-check vet ## gofmt check and go vet
@@ -112,7 +118,7 @@ vet:
 	cd third_party/goroslib && $(GO) vet ./...
 	$(GO) vet -tags roborio ./hal/roborio ./hal/wpihal ./cmd/frcd
 	$(GO) vet -tags systemcore ./hal/wpihal ./hal/systemcore ./cmd/frcd
-	$(GO) vet -tags ctre ./hal/ctre ./hal/linux
+	$(GO) vet -tags ctre ./hal/ctre ./hal/linux ./devices
 
 # The roboRIO build: cgo through Debian's armel cross compiler, for the
 # roboRIO's Cortex-A9 with the softfp calling convention of its NI Linux RT
@@ -135,14 +141,30 @@ rio: deps bin/.rio/start.o ## cross-compile bin/frcd-rio for the roboRIO (linux/
 	$(RIO_GO) build -tags $(RIO_TAGS) -trimpath -ldflags "$(LDFLAGS) $(RIO_LDFLAGS)" -o bin/frcd-rio ./cmd/frcd
 	scripts/check-rio.sh bin/frcd-rio
 
+# The cross-compiled tests (rio-test, systemcore-test): their test binaries
+# built by one go command, with -trimpath as the binary's own build, so that
+# every package rio or systemcore compiled is taken from the build cache
+# (without it a fresh clone compiles them all again: the cache keys of
+# untrimmed builds hold the clone's path); then run under qemu-user two at
+# a time (a qemu-user test run keeps about one core busy), the longest
+# first, each run's output printed whole when it ends (-O).
+RUN_2 := $(MAKE) --no-print-directory -j2 -O
+
+RIO_RUNS := rio-run-clock rio-run-wpihal rio-run-ctre rio-run-frcd
+.PHONY: $(RIO_RUNS)
+
 rio-test: deps bin/.rio/start.o ## run the WPILib HAL binding's 2026 tests as ARM binaries under qemu-arm (fake HAL built for ARM)
-	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/wpihal.test ./hal/wpihal
-	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/frcd.test ./cmd/frcd
-	$(RIO_GO) test -c -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/ctre.test ./hal/ctre
+	$(RIO_GO) test -c -trimpath -tags $(RIO_TAGS) -ldflags "$(RIO_LDFLAGS)" -o bin/.rio/ ./hal/wpihal ./cmd/frcd ./hal/ctre
+	@$(RUN_2) $(RIO_RUNS)
+
+rio-run-wpihal:
 	cd hal/wpihal && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/wpihal.test -test.count=1
+rio-run-ctre:
 	cd hal/ctre && FRCD_REQUIRE_TOOLS=1 FAKECTRE_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/ctre.test -test.count=1
+rio-run-frcd:
 	cd cmd/frcd && LD_LIBRARY_PATH= FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.run "OpenRoboRIO|RunRoboRIO|DutyCycleEncoderOnRoboRIO" -test.v
-	# A HAL clock that fails, stalls or steps back, on the fake 2026 HAL built for ARM.
+# A HAL clock that fails, stalls or steps back, on the fake 2026 HAL built for ARM.
+rio-run-clock:
 	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(RIO_CC) $(QEMU_ARM) $(CURDIR)/bin/.rio/frcd.test -test.count=1 -test.run "ClockFault" -test.v
 
 # The Systemcore build: linux/arm64 with cgo through Debian's aarch64 cross
@@ -162,18 +184,25 @@ systemcore: deps ## cross-compile bin/frcd-systemcore for Systemcore (linux/arm6
 	$(QEMU_AARCH64) bin/frcd-systemcore validate --hal systemcore examples/systemcore/robot.urdf examples/systemcore/robot.yaml
 	$(QEMU_AARCH64) bin/frcd-systemcore validate --strict --hal systemcore examples/systemcore_io/robot.urdf examples/systemcore_io/robot.yaml
 
+SC_RUNS := sc-run-e2e sc-run-frcd sc-run-wpihal sc-run-systemcore sc-run-socketcan
+.PHONY: $(SC_RUNS)
+
 systemcore-test: deps ## run the WPILib HAL binding's 2027 tests, the Systemcore backend's, SocketCAN's, the Systemcore example's and the Driver Station end to end (on the fake HAL) as arm64 binaries under qemu-aarch64
 	@mkdir -p bin/.systemcore
-	$(SC_GO) test -c -tags $(SC_TAGS) -o bin/.systemcore/wpihal.test ./hal/wpihal
-	$(SC_GO) test -c -tags $(SC_TAGS) -o bin/.systemcore/systemcore.test ./hal/systemcore
-	$(SC_GO) test -c -tags $(SC_TAGS) -o bin/.systemcore/socketcan.test ./hal/socketcan
-	$(SC_GO) test -c -tags $(SC_TAGS) -o bin/.systemcore/frcd.test ./cmd/frcd
+	$(SC_GO) test -c -trimpath -tags $(SC_TAGS) -o bin/.systemcore/ ./hal/wpihal ./hal/systemcore ./hal/socketcan ./cmd/frcd
+	@$(RUN_2) $(SC_RUNS)
+
+sc-run-wpihal:
 	cd hal/wpihal && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/wpihal.test -test.count=1
+sc-run-systemcore:
 	cd hal/systemcore && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/systemcore.test -test.count=1 -test.v
-	# qemu-user does not pass SO_RXQ_OVFL on to the kernel: the two tests of it run natively in make test.
+# qemu-user does not pass SO_RXQ_OVFL on to the kernel: the two tests of it run natively in make test.
+sc-run-socketcan:
 	cd hal/socketcan && $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/socketcan.test -test.count=1 -test.short -test.skip 'TestSockConnReadsFramesAndTimesOut|TestSockConnCountsKernelDrops'
+sc-run-frcd:
 	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.short -test.run 'ValidateHAL|ValidateSystemcore|ExampleOnFakeHAL|AddressableLEDOnFakeHAL|ClockFault' -test.v
-	# The whole daemon on the fake HAL, read by rostopic (the host's, started by the arm64 test) and an NT4 client.
+# The whole daemon on the fake HAL, read by rostopic (the host's, started by the arm64 test) and an NT4 client.
+sc-run-e2e:
 	cd cmd/frcd && FRCD_REQUIRE_TOOLS=1 FAKEHAL_CC=$(SC_CC) $(QEMU_AARCH64) $(CURDIR)/bin/.systemcore/frcd.test -test.count=1 -test.run 'SystemcoreDriverStationEndToEnd' -test.v
 
 fuzz: ## run each fuzz target for FUZZTIME (default 60s)

@@ -54,7 +54,7 @@ var allowed = map[string][]string{
 	"cdr":                {},
 	"ros2msg":            {"cdr"},
 	"rtps":               {"internal/admit", "internal/ratelimit"},
-	"ros2node":           {"cdr", "ros2msg", "rtps"},
+	"ros2node":           {"cdr", "ros2msg", "rtps", "gopkg.in/yaml.v3"},
 	"internal/tooltest":  {},
 	"internal/ddstest":   {"internal/tooltest"},
 	"internal/ddsattack": {"rtps"},
@@ -73,6 +73,8 @@ var allowed = map[string][]string{
 	// make bench's CPU measure and its bare-loop reference
 	"internal/cpubench":          {"control", "daemon", "internal/proccpu", "robot", "ros", "sim"},
 	"internal/cpubench/bareloop": {},
+	"internal/wakebench":         {"internal/proccpu"},
+	"internal/wakebench/fakes":   {"internal/fakehal"},
 	// make bench's ROS 2 publishing against Cyclone DDS
 	"internal/ros2bench": {"internal/ddstest", "internal/proccpu"},
 	"internal/proccpu":   {},

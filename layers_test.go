@@ -48,7 +48,7 @@ var layers = map[string]int{
 
 	"daemon": layerDaemon,
 
-	"cmd/frcd": layerCommands, "internal/cpubench": layerCommands, "internal/ros2bench": layerCommands, "internal/attack": layerCommands,
+	"cmd/frcd": layerCommands, "internal/cpubench": layerCommands, "internal/ros2bench": layerCommands, "internal/wakebench": layerCommands, "internal/wakebench/fakes": layerCommands, "internal/attack": layerCommands,
 }
 
 // apart are sets of groups that never reach each other (DESIGN.md:

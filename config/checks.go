@@ -39,7 +39,7 @@ func (p *parser) checkFile() {
 	p.checkEntries(f.SimDisturbances, c)
 	p.checkEntries(f.SimCANFaults, c)
 	p.checkSimCANFaults(c)
-	p.checkEntries([]*Device{f.Linux, f.NT4}, c)
+	p.checkEntries([]*Device{f.Linux, f.NT4, f.OpModes}, c)
 	p.checkCANBuses()
 }
 

@@ -139,7 +139,7 @@ func exampleValue(k *Key) string {
 
 // sectionTypes are the types of frcd's own sections, for describe.
 func sectionTypes() []*Type {
-	return []*Type{Loop, Sim, SimJoint, SimSensor, SimDisturbance, SimDrivetrain, SimCANFault, Linux, NT4}
+	return []*Type{Loop, Sim, SimJoint, SimSensor, SimDisturbance, SimDrivetrain, SimCANFault, Linux, NT4, OpModes}
 }
 
 // Describable returns the device, controller or section type of that
@@ -199,7 +199,7 @@ func (t *Type) nameRequired() string {
 // named says whether entries of the type have a name key: sections
 // written as one mapping (loop, sim, sim_drivetrain) do not.
 func (t *Type) named() bool {
-	return t.Name != "loop" && t.Name != "sim" && t.Name != "sim_drivetrain" && t.Name != "linux" && t.Name != "nt4"
+	return t.Name != "loop" && t.Name != "sim" && t.Name != "sim_drivetrain" && t.Name != "linux" && t.Name != "nt4" && t.Name != "op_modes"
 }
 
 // exampleYAML is an example of the type in its place in the file.
@@ -211,6 +211,8 @@ func (t *Type) exampleYAML(indent string) string {
 		return indent + "linux: {can: [can0], heartbeat: auto, gpio: [GPIO17, GPIO27]}\n"
 	case "nt4":
 		return indent + "nt4: {prefix: /frcd, commands: false}\n"
+	case "op_modes":
+		return indent + "op_modes: {autonomous: [Two Piece, Taxi], teleop: [Drive]}\n"
 	case "sim":
 		return indent + "sim: {battery_voltage: 12.8, battery_resistance: 0.02, pressure: 120}\n"
 	case "sim_joint", "sim_sensor", "sim_disturbance", "sim_can_fault":

@@ -79,7 +79,7 @@ var (
 	CANBusKey = Key{Name: "can_bus", Kind: String, Default: "", DefaultDoc: "the backend's default bus (can0 on Linux)",
 		Doc: "The CAN bus the device is on, by name (can0, can1), for robots with more than one."}
 	RequiredKey = Key{Name: "required", Kind: Bool, Default: false,
-		Doc: "frcd refuses to enable the robot while this device is not heard on its CAN bus."}
+		Doc: "frcd refuses to enable the robot while this device is not heard on its CAN bus, or (a CTRE motor controller) has not taken its configuration; frcd runs all the same, and a device that is not required only shows as missing or configuring."}
 )
 
 // JointKey is the spec's `joint` key of the standard joint sensors: it is

@@ -42,6 +42,9 @@ type File struct {
 	Linux *Device
 	// NT4 is the `nt4:` section, with defaults when absent.
 	NT4 *Device
+	// OpModes is the `op_modes:` section (opmodes.go), empty lists when
+	// absent.
+	OpModes *Device
 	// HAL is the `hal:` key, the backend the robot runs on (hal.go), ""
 	// when absent; HALPos is where its value is.
 	HAL    string
@@ -75,7 +78,7 @@ func (f *File) Names() []string {
 }
 
 // sections are the top-level keys of the file.
-var sections = []string{"joints", "loop", "controllers", "sim", "linux", "nt4", "hal"}
+var sections = []string{"joints", "loop", "controllers", "sim", "linux", "nt4", "op_modes", "hal"}
 
 // Parse decodes and checks a robot YAML file. It returns every finding at
 // once; f is never nil, and holds every entry that could be decoded. Parse
@@ -182,7 +185,7 @@ func (p *parser) parse(data []byte) bool {
 
 // sectionNodes are the top-level sections' values, nil when absent.
 type sectionNodes struct {
-	joints, controllers, loop, sim, linux, nt4, hal *yaml.Node
+	joints, controllers, loop, sim, linux, nt4, opModes, hal *yaml.Node
 }
 
 // sections finds the top-level sections of root, reporting unknown ones.
@@ -201,6 +204,8 @@ func (p *parser) sections(root *yaml.Node) (s sectionNodes) {
 			s.linux = v
 		case "nt4":
 			s.nt4 = v
+		case "op_modes":
+			s.opModes = v
 		case "hal":
 			s.hal = v
 		default:
@@ -220,6 +225,7 @@ func (p *parser) finish(s sectionNodes) {
 	p.simSection(s.sim)
 	p.file.Linux = p.section("linux", Linux, s.linux)
 	p.file.NT4 = p.section("nt4", NT4, s.nt4)
+	p.file.OpModes = p.section("op_modes", OpModes, s.opModes)
 	p.hal(s.hal)
 	p.resolveCANBuses()
 	p.checkFile()

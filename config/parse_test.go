@@ -40,10 +40,10 @@ func TestParseRules(t *testing.T) {
 		{"top level list", "- a\n", []string{"r.yaml:1:1: error: the file must be a mapping with a `joints:` list, not a list"}},
 		{"no joints", "foo: 1\n", []string{
 			`r.yaml:1:1: error: no ` + "`joints:`" + ` list: every robot file lists its devices under ` + "`joints:`",
-			`r.yaml:1:1: error: unknown section "foo"; known sections: joints, loop, controllers, sim, linux, nt4, hal`}},
+			`r.yaml:1:1: error: unknown section "foo"; known sections: joints, loop, controllers, sim, linux, nt4, op_modes, hal`}},
 		{"misspelt section", "joint:\n  - {name: a, type: pdp, id: 0}\n", []string{
 			"r.yaml:1:1: error: no `joints:` list: every robot file lists its devices under `joints:`",
-			`r.yaml:1:1: error: unknown section "joint" (did you mean "joints"?); known sections: joints, loop, controllers, sim, linux, nt4, hal`}},
+			`r.yaml:1:1: error: unknown section "joint" (did you mean "joints"?); known sections: joints, loop, controllers, sim, linux, nt4, op_modes, hal`}},
 		{"hal", "hal: roborio\njoints: []\n", []string{"r.yaml:2:9: warning: `joints:` lists no devices"}},
 		{"hal not a name", "hal: [roborio]\njoints: []\n", []string{
 			"r.yaml:1:6: error: hal: want the name of the controller the robot runs on, such as roborio or systemcore, not a list",

@@ -148,6 +148,9 @@ var SimJoint = &Type{
 		{Name: "friction", Kind: Float, Default: 0.0, HasRange: true, Min: 0, Max: 1e6, Unit: "N·m or N", Doc: "Coulomb friction."},
 		{Name: "load", Kind: Float, Default: 0.0, HasRange: true, Min: -1e6, Max: 1e6, Unit: "N·m or N", Doc: "A constant load pushing toward negative positions, such as gravity on an elevator."},
 		{Name: "travel", Kind: Float, Default: 0.25, HasRange: true, Min: 0.001, Max: 60, Unit: "s", Doc: "Pistons, relays and digital outputs: the time to cross the joint's whole range."},
+		{Name: "jumper", Kind: String, Enum: []string{"coast", "brake"}, Default: "coast",
+			Doc: "A PWM motor controller's brake/coast jumper (or B/C CAL button), as set on the robot: PWM cannot set it, " +
+				"so the sim is told. At zero output, disabled included, brake shorts the motor. (A CAN controller's is its entry's neutral_mode.)"},
 	},
 }
 

@@ -54,6 +54,12 @@ func (p *parser) syntaxError(data []byte, err error) {
 	p.list.Errorf(diag.Pos{File: p.path, Line: line, Col: col}, "invalid YAML: %s", msg)
 }
 
+// LocateYAML is where data's YAML syntax error err (yaml.v3's) is, as
+// frcd's configuration errors place one (by decoding prefixes: see
+// above), and what it is; for other YAML files frcd reads (a ROS 2
+// --params-file).
+func LocateYAML(data []byte, err error) (line, col int, msg string) { return locate(data, err) }
+
 // locate finds the line and column (from 1) of data's syntax error err,
 // and says what it is.
 func locate(data []byte, err error) (line, col int, msg string) {

@@ -174,25 +174,76 @@ func (c *Controller) Gains() Gains {
 
 // SetGains tunes the PID from outside (a dashboard): the loop takes the
 // new gains at its next cycle, keeping the integral term. Gains that are
-// not finite or negative, and a controller without a PID, are refused
+// not finite or outside their YAML key's range (SetGain's: p, i, d >= 0,
+// f may be negative; >= 0 without a key), and a controller without a
+// PID, are refused
 // and counted as a refused command. Safe from any goroutine.
 func (c *Controller) SetGains(g Gains, now time.Duration) error {
 	vs := [4]float64{g.P, g.I, g.D, g.F}
 	ok := c.HasPID() && len(c.in.tune) >= nTerms
-	for _, v := range vs {
-		ok = ok && interfaces.Finite(v) && v >= 0
+	for i, v := range vs {
+		ok = ok && interfaces.Finite(v) && c.inRange(setGainsTerms[i], v)
 	}
 	c.recordAs(now, !ok, true, vs[:])
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
 	if !ok {
 		c.in.refused++
-		return fmt.Errorf("controller %q: gains %+v: want a PID controller and finite gains >= 0: %w", c.Name, g, ErrRefused)
+		return fmt.Errorf("controller %q: gains %+v: want a PID controller and finite gains within their YAML ranges (pid.p, i, d >= 0; pid.f): %w", c.Name, g, ErrRefused)
 	}
 	t := c.in.tune
 	t[0], t[1], t[2], t[4] = g.P, g.I, g.D, g.F
 	c.in.fresh = true
 	return nil
+}
+
+// SetGainTerm sets one of the PID's four gains, term GainP, GainI, GainD
+// or GainF, keeping the other three as they are at that instant: a
+// dashboard's change to one gain cannot undo another client's change to
+// another made meanwhile, as Gains then SetGains could. Under SetGains'
+// rules; the journal records the four gains that result (or would have).
+// Safe from any goroutine.
+func (c *Controller) SetGainTerm(term string, v float64, now time.Duration) error {
+	idx := -1
+	for i, t := range setGainsTerms {
+		if t == term {
+			idx = i
+		}
+	}
+	c.in.mu.Lock()
+	defer c.in.mu.Unlock()
+	t := c.in.tune
+	ok := idx >= 0 && c.HasPID() && len(t) >= nTerms && interfaces.Finite(v) && c.inRange(term, v)
+	var vs [4]float64
+	if len(t) >= nTerms {
+		vs = [4]float64{t[0], t[1], t[2], t[4]}
+	}
+	if idx >= 0 {
+		vs[idx] = v
+	}
+	c.recordAs(now, !ok, true, vs[:])
+	if !ok {
+		c.in.refused++
+		return fmt.Errorf("controller %q: gain %s %v: want a PID controller and a finite gain within its YAML range (pid.p, i, d >= 0; pid.f): %w", c.Name, term, v, ErrRefused)
+	}
+	t[0], t[1], t[2], t[4] = vs[0], vs[1], vs[2], vs[3]
+	c.in.fresh = true
+	return nil
+}
+
+// setGainsTerms are SetGains' four gains' terms, in Gains' order.
+var setGainsTerms = [4]string{GainP, GainI, GainD, GainF}
+
+// inRange says whether v is within the YAML range of the controller's
+// gain term (pid.p, i, d from 0, pid.f from -1e6, as SetGain takes
+// them); >= 0 for a term it has no key for (an effort controller's f).
+func (c *Controller) inRange(term string, v float64) bool {
+	for k := range c.tune.ranges {
+		if r := &c.tune.ranges[k]; r.Name[len("pid."):] == term && r.HasRange {
+			return v >= r.Min && v <= r.Max
+		}
+	}
+	return v >= 0
 }
 
 // takeGains applies gains set by SetGain or SetGains to the PIDs; the

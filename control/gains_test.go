@@ -150,3 +150,78 @@ func BenchmarkSetGain(b *testing.B) {
 		}
 	}
 }
+
+// SetGains (a dashboard's /Tunables or tuning/ gains, /frcd's
+// NAME.pid.p) holds each gain to its YAML key's range, as SetGain does:
+// a p over pid.p's 1e6 is refused and counted, the old gains kept; a
+// negative f (pid.f's range is -1e6..1e6) is taken. (Review: SetGains
+// checked only finite and >= 0, so /Tunables took p = 1e300, which ROS
+// 2's controller node refused, and refused every gain of a controller
+// whose f was negative.)
+func TestSetGainsRange(t *testing.T) {
+	d := profiledRobot(t, gainsYAML)
+	arm := d.Loop.Controller("arm")
+	refused := arm.Refused()
+	for _, g := range []control.Gains{{P: 2e6}, {P: 1, I: 1e300}, {P: 1, D: 1.5e6}, {P: 1, F: 2e6}} {
+		if err := arm.SetGains(g, d.Now()); !errors.Is(err, control.ErrRefused) {
+			t.Errorf("SetGains(%+v): %v, want refused", g, err)
+		}
+	}
+	if n := arm.Refused() - refused; n != 4 {
+		t.Errorf("%d refusals counted, want 4", n)
+	}
+	if g := arm.Gains(); g != (control.Gains{P: 60, I: 20, D: 1, F: 1.22}) {
+		t.Errorf("gains %+v after refusals, want the YAML's", g)
+	}
+	if err := arm.SetGains(control.Gains{P: 1e6, I: 3, D: 0, F: -0.5}, d.Now()); err != nil { // pid.f may be negative, as SetGain takes it
+		t.Errorf("gains at their bounds, f -0.5: %v", err)
+	}
+	for _, g := range []control.Gains{{P: -1}, {I: -1}, {D: -1}, {F: -2e6}} {
+		if err := arm.SetGains(g, d.Now()); !errors.Is(err, control.ErrRefused) {
+			t.Errorf("SetGains(%+v): %v, want refused", g, err)
+		}
+	}
+}
+
+// TestSetGainTerm: a dashboard's change to one gain keeps the others as
+// they are at that instant: a change to p made meanwhile by another
+// client (a ROS 2 parameter set) survives a change to d, which a read of
+// the four gains and a write of all four back could undo. One out of
+// range, not finite, or of no such term is refused and counted, and
+// changes nothing.
+func TestSetGainTerm(t *testing.T) {
+	d := profiledRobot(t, gainsYAML)
+	arm := d.Loop.Controller("arm")
+	const n = 2000
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range n {
+			if err := arm.SetGain(control.GainID{Term: "p"}, float64(i), d.Now()); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for i := range n {
+		if err := arm.SetGainTerm(control.GainD, float64(i%7), d.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-done
+	if g := arm.Gains(); g.P != n-1 || g.D != float64((n-1)%7) || g.I != 20 || g.F != 1.22 {
+		t.Errorf("gains %+v after both clients: want p %d (the other client's last), d %d, i 20, f 1.22", g, n-1, (n-1)%7)
+	}
+	before, refused := arm.Gains(), arm.Refused()
+	for _, c := range []struct {
+		term string
+		v    float64
+	}{{control.GainP, -1}, {control.GainI, math.Inf(1)}, {control.GainF, math.NaN()}, {control.GainIClamp, 1}, {"q", 1}} {
+		if err := arm.SetGainTerm(c.term, c.v, d.Now()); !errors.Is(err, control.ErrRefused) {
+			t.Errorf("%s = %v: %v, want refused", c.term, c.v, err)
+		}
+	}
+	if g := arm.Gains(); g != before || arm.Refused() != refused+5 {
+		t.Errorf("refused changes: gains %+v (was %+v), refused %d (was %d); want unchanged, 5 more", g, before, arm.Refused(), refused)
+	}
+}

@@ -45,6 +45,14 @@ type Loop struct {
 	started bool
 	enabled bool
 	stats   Stats
+
+	// devCfg is each device's reason while it is configuring (its Read
+	// failed with hal.ErrConfiguring: a state, not a failure), else nil;
+	// devCfgOn whether its Reads have said so since devCfgAt, for
+	// hal.MaxConfiguring.
+	devCfg   []error
+	devCfgOn []bool
+	devCfgAt []time.Duration
 	// inhibit is the reason the loop refuses to enable, nil when none
 	// (Inhibit, Uninhibit); set from any goroutine, read by Cycle.
 	inhibit atomic.Pointer[string]
@@ -57,10 +65,10 @@ type Loop struct {
 
 	pubMu   sync.Mutex
 	pub     Snapshot
-	notify  []chan struct{} // Notify's
-	journal *journal        // EnableJournal's, or nil
-	history *History        // EnableHistory's, or nil
-	rings   []*History      // NewHistory's
+	notify  []*Notice  // Notify's and NotifyFrom's
+	journal *journal   // EnableJournal's, or nil
+	history *History   // EnableHistory's, or nil
+	rings   []*History // NewHistory's
 	imus    stateSet[interfaces.IMUState]
 	pdps    stateSet[interfaces.PDPState]
 	comps   stateSet[interfaces.CompressorState]
@@ -82,7 +90,8 @@ type limitBlock struct {
 // handles each joint merges from, and binds the YAML's controllers, which
 // claim their command handles. devs are the bound devices in Read order.
 func New(r *robot.Robot, reg *interfaces.Registry, devs []Device, ds hal.DriverStation, o Options) (*Loop, error) {
-	l := &Loop{devs: devs, devOK: make([]bool, len(devs)), devErrs: make([]uint64, len(devs)), devLast: make([]error, len(devs)), ds: ds, byName: map[string]*Controller{}, watch: o.Stopwatch}
+	l := &Loop{devs: devs, devOK: make([]bool, len(devs)), devErrs: make([]uint64, len(devs)), devLast: make([]error, len(devs)),
+		devCfg: make([]error, len(devs)), devCfgOn: make([]bool, len(devs)), devCfgAt: make([]time.Duration, len(devs)), ds: ds, byName: map[string]*Controller{}, watch: o.Stopwatch}
 	rate := o.Rate
 	if rate <= 0 {
 		rate = r.Config.Loop.Float("rate_hz")
@@ -222,7 +231,7 @@ func (l *Loop) Cycle(now time.Duration) {
 	for i, d := range l.devs {
 		err := d.Read(now, dt)
 		l.devOK[i] = err == nil
-		if err != nil {
+		if !l.configuring(i, now, err) && err != nil {
 			l.deviceError(i, err)
 		}
 	}
@@ -394,6 +403,26 @@ func (l *Loop) Deactivated() string {
 	return ""
 }
 
+// configuring notes device i's Read result err at now: true when it says
+// the device is still configuring (hal.ErrConfiguring) and has not been
+// for hal.MaxConfiguring, which is no failure. Its readings are absent
+// all the same (devOK is false).
+func (l *Loop) configuring(i int, now time.Duration, err error) bool {
+	if err == nil || !errors.Is(err, hal.ErrConfiguring) {
+		l.devCfg[i], l.devCfgOn[i] = nil, false
+		return false
+	}
+	if !l.devCfgOn[i] {
+		l.devCfgOn[i], l.devCfgAt[i] = true, now
+	}
+	if now-l.devCfgAt[i] >= hal.MaxConfiguring {
+		l.devCfg[i] = nil // for too long: a failure
+		return false
+	}
+	l.devCfg[i] = err
+	return true
+}
+
 // deviceError counts a device's failed read, write or halt. err must not
 // be built per call (devices keep prebuilt, immutable errors: the snapshot
 // shares them with other goroutines), so storing it does not
@@ -419,9 +448,12 @@ func (l *Loop) finish(now time.Duration, ds hal.DSState, t0 time.Duration) {
 	}
 	l.fill(&l.pub, now, ds)
 	l.pubMu.Unlock()
-	for _, ch := range l.notify {
+	for _, n := range l.notify {
+		if now < time.Duration(n.from.Load()) {
+			continue // its reader has nothing to do before then: let it sleep
+		}
 		select {
-		case ch <- struct{}{}:
+		case n.ch <- struct{}{}:
 		default: // the reader has not taken the last one yet: it reads the newest
 		}
 	}

@@ -94,7 +94,23 @@ func (p *profiled) setpoint(goal float64, stamp time.Duration, js *interfaces.Jo
 		p.sp, p.vel = x0, v0
 	}
 	p.stamp = stamp
+	p.hold()
 	return p.sp, p.vel, true
+}
+
+// hold keeps the setpoint within the joint's limits: a profile planned
+// from a measured state past a limit starts there, and one planned from a
+// fast start toward a limit runs through its goal before it comes back
+// (Profile); the setpoint stops at the limit, at rest, instead.
+func (p *profiled) hold() {
+	if !p.limited {
+		return
+	}
+	if p.sp < p.lower {
+		p.sp, p.vel = p.lower, 0
+	} else if p.sp > p.upper {
+		p.sp, p.vel = p.upper, 0
+	}
 }
 
 // done records whether the goal is reached: the profile has ended and, with

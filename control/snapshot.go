@@ -1,6 +1,7 @@
 package control
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/frcd/frcd/hal"
@@ -106,12 +107,15 @@ func (s *stateSet[T]) fill(dst []Sample[T], devOK []bool) {
 }
 
 // DeviceSample is one device's health: whether its last Read succeeded,
-// how many reads and writes failed, and the last failure.
+// how many reads and writes failed, and the last failure; while it is
+// configuring (its Read failing with hal.ErrConfiguring, not counted
+// unless it goes on for hal.MaxConfiguring), why.
 type DeviceSample struct {
-	Name    string
-	OK      bool
-	Errors  uint64
-	LastErr error
+	Name        string
+	OK          bool
+	Errors      uint64
+	LastErr     error
+	Configuring error
 }
 
 // JointSample is one joint's merged state.
@@ -156,7 +160,7 @@ func (l *Loop) fill(s *Snapshot, now time.Duration, ds hal.DSState) {
 		s.Joints[i].State = l.m.joints[i].state
 	}
 	for i := range s.Devices {
-		s.Devices[i].OK, s.Devices[i].Errors, s.Devices[i].LastErr = l.devOK[i], l.devErrs[i], l.devLast[i]
+		s.Devices[i].OK, s.Devices[i].Errors, s.Devices[i].LastErr, s.Devices[i].Configuring = l.devOK[i], l.devErrs[i], l.devLast[i], l.devCfg[i]
 	}
 	l.imus.fill(s.IMUs, l.devOK)
 	l.pdps.fill(s.PDPs, l.devOK)
@@ -175,10 +179,32 @@ func (l *Loop) fill(s *Snapshot, now time.Duration, ds hal.DSState) {
 // Notify returns a new channel that receives after each cycle's snapshot
 // is published, the newest winning (the loop never waits on it): one per
 // reader (the ROS bridge, NT4, the log). Call it before the loop runs.
-func (l *Loop) Notify() <-chan struct{} {
+func (l *Loop) Notify() <-chan struct{} { return l.NotifyFrom().C }
+
+// Notice is a reader's signal of new snapshots (NotifyFrom): after each
+// cycle's snapshot from the loop time its reader last asked for.
+type Notice struct {
+	// C receives after each cycle's snapshot from then on, the newest
+	// winning.
+	C    <-chan struct{}
+	ch   chan struct{}
+	from atomic.Int64 // loop time, ns
+}
+
+// From asks for signals only after cycles at loop time t or later: a
+// reader with nothing to do before then (a topic published at less than
+// the loop's rate) is not woken by the cycles between. Safe from any
+// goroutine.
+func (n *Notice) From(t time.Duration) { n.from.Store(int64(t)) }
+
+// NotifyFrom is Notify for a reader that says when it next needs a
+// snapshot (Notice.From); until it does, every cycle signals. Call it
+// before the loop runs.
+func (l *Loop) NotifyFrom() *Notice {
 	ch := make(chan struct{}, 1)
-	l.notify = append(l.notify, ch)
-	return ch
+	n := &Notice{C: ch, ch: ch}
+	l.notify = append(l.notify, n)
+	return n
 }
 
 // ReadSnapshot copies the latest published snapshot into dst (made by

@@ -31,7 +31,7 @@ func TestUnpluggedDeviceAlert(t *testing.T) {
 	d.Sim.SetDS(hal.DSState{Enabled: true, Attached: true})
 	var errs *telemetry.Topic
 	for _, tp := range d.tel.src.Topics {
-		if tp.Name == "/frcd/Alerts/errors" {
+		if tp.Name == "/SmartDashboard/Alerts/errors" {
 			errs = tp
 		}
 	}
@@ -77,7 +77,7 @@ func TestUnpluggedDeviceAlert(t *testing.T) {
 
 	// The WPILOG: the same Alerts, raised then cleared.
 	starts, records := logRecords(t, logDir)
-	st, ok := starts["NT:/frcd/Alerts/errors"]
+	st, ok := starts["NT:/SmartDashboard/Alerts/errors"]
 	if !ok || st.Type != "string[]" {
 		t.Fatalf("Alerts/errors in the log: %+v", st)
 	}
@@ -90,7 +90,7 @@ func TestUnpluggedDeviceAlert(t *testing.T) {
 		}
 	}
 	if !raised || !cleared {
-		t.Errorf("the WPILOG's /frcd/Alerts/errors: raised %v, cleared %v", raised, cleared)
+		t.Errorf("the WPILOG's /SmartDashboard/Alerts/errors: raised %v, cleared %v", raised, cleared)
 	}
 }
 

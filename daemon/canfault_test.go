@@ -69,14 +69,14 @@ func TestSilentCANDevices(t *testing.T) {
 			d := exampleDaemon(t, c.example, "")
 			snap := d.Loop.NewSnapshot()
 			if c.effort != "" { // a voltage, so the channel carries current
-				if err := d.Loop.Controller(voltageController(c.example, c.effort)).Command(2, 0); err != nil {
+				if err := driveForEffort(d, c.example, 0); err != nil {
 					t.Fatal(err)
 				}
 			}
 			run := func(until time.Duration) {
 				for d.Now() < until {
 					if c.effort != "" {
-						d.Loop.Controller(voltageController(c.example, c.effort)).Command(2, d.Now())
+						driveForEffort(d, c.example, d.Now())
 					}
 					d.Step()
 				}
@@ -117,11 +117,14 @@ func TestSilentCANDevices(t *testing.T) {
 	}
 }
 
-func voltageController(example, joint string) string {
+// driveForEffort commands the effort joint's motor, so that its channel
+// carries current: examples/rev's arm at 2 V, examples/competition's
+// base at 0.5 m/s through its drive controller.
+func driveForEffort(d *Daemon, example string, now time.Duration) error {
 	if example == "rev" {
-		return "arm_voltage"
+		return d.Loop.Controller("arm_voltage").Command(2, now)
 	}
-	return "left_front_voltage"
+	return d.Loop.Controller("drive").CommandGroup([]float64{0.5, 0, 0}, now)
 }
 
 // A `sim: can_faults:` entry silences its device on schedule.

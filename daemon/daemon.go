@@ -14,9 +14,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -131,6 +129,8 @@ type Daemon struct {
 	logMsgs atomic.Pointer[wpilog.Log]
 	// game is the backend's game-specific message for the ROS bridges.
 	game gameMessage
+	// opModes are the robot's op modes and who selects one (opmodes.go).
+	opModes opModeState
 
 	manager *control.Manager // the controller manager both ROS bridges serve
 
@@ -151,6 +151,8 @@ type Daemon struct {
 	monitors []*busMonitor
 	healthM  healthModel
 	inv      inventory
+	cfgs     configurers // the devices configured off the loop
+	gate     gate        // why the daemon keeps the loop from enabling
 	epoch    time.Time
 	opts     Options
 	now      time.Duration
@@ -196,7 +198,7 @@ func NewSim(r *robot.Robot, so SimOptions, o Options) (*Daemon, error) {
 	}
 	if so.WPILibWS != "" {
 		d.WS, err = wpilibws.New(wpilibws.Options{Addr: so.WPILibWS, Sim: s, Config: r.Config, SetEnabled: d.SetEnabled, Logf: o.Logf, Retry: PartRetry,
-			OnPanic: func(v any) { d.Panicked(newPanic("the WPILib WebSocket server", v)) }})
+			OpModes: d.opModes.ops, OnPanic: func(v any) { d.Panicked(newPanic("the WPILib WebSocket server", v)) }})
 		if err != nil {
 			return nil, err
 		}
@@ -275,6 +277,10 @@ func (d *Daemon) bind() error {
 	if d.clock.src != nil {
 		ds = clockDS{d}
 	}
+	d.setupOpModes()
+	if d.opModes.chooser {
+		ds = opModeDS{d, ds}
+	}
 	loop, err := control.New(d.Robot, d.Handles, cdevs, ds, control.Options{Rate: d.opts.Rate, Stopwatch: d.watch})
 	if err != nil {
 		return fmt.Errorf("loop: %w", err)
@@ -284,6 +290,7 @@ func (d *Daemon) bind() error {
 	d.inv.expected = devices.ExpectedCAN(d.Robot.Config)
 	d.openMonitors()
 	d.setupInventory()
+	d.setupConfigurers()
 	if err := d.setupTelemetry(); err != nil {
 		return err
 	}
@@ -421,6 +428,7 @@ func (d *Daemon) Step() {
 	d.now += d.Loop.Period()
 	d.advance(d.now)
 	d.inventoryDue(d.now)
+	d.configureDue(d.now)
 	d.checkClock()
 	d.Loop.Cycle(d.now)
 }
@@ -480,6 +488,9 @@ func (d *Daemon) Run(ctx context.Context) error {
 	}
 	if len(d.monitors) > 0 && len(d.inv.expected) > 0 {
 		defer beside("the CAN inventory", d.runInventory)()
+	}
+	if d.cfgs.any() {
+		defer beside("configuring the CTRE devices", d.runConfigure)()
 	}
 	if d.opts.Status != nil {
 		every := d.opts.StatusEvery
@@ -571,89 +582,5 @@ func repeat(ctx context.Context, period time.Duration, f func()) {
 		case <-t.C:
 			f()
 		}
-	}
-}
-
-// StatusLine is the one-line status: time, enable state, loop timing and
-// counters, battery.
-func (d *Daemon) StatusLine() string {
-	s := d.snapshot
-	d.Loop.ReadSnapshot(s)
-	state := s.State()
-	if why := d.ClockFault(); why != "" {
-		state += " (HAL clock fault: " + why + ")"
-	}
-	st := &s.Stats
-	battery := "battery=?"
-	if d.Sim != nil {
-		v, a := d.Sim.Battery()
-		battery = fmt.Sprintf("battery=%.2fV %.1fA", v, a)
-	} else if v, err := d.backend.Vin(); err == nil {
-		battery = fmt.Sprintf("vin=%.2fV", v)
-	}
-	measured := 0
-	for _, j := range s.Joints {
-		if j.State.Has != 0 {
-			measured++
-		}
-	}
-	rt, _ := d.rt.Load().(string)
-	if rt == "" {
-		rt = "-" // stepped, not Run
-	}
-	line := fmt.Sprintf("t=%.1fs %s cycles=%d period mean=%s max=%s jitter p99<=%s overruns=%d busy p99<=%s joints=%d/%d refused=%d stale=%d blocked=%d errors=%d %s rt=%s",
-		s.Now.Seconds(), state, st.Cycles, fmtDur(st.Period.Mean()), fmtDur(st.Period.Max), fmtDur(st.Jitter.Quantile(0.99)),
-		st.Overruns, fmtDur(st.Busy.Quantile(0.99)), measured, len(s.Joints), st.Refused+s.Refused, st.Stale, st.Blocked, st.DeviceErrors, battery, rt)
-	line += errorCause(s.Devices)
-	if down := d.Down(); len(down) > 0 {
-		names := make([]string, 0, len(down))
-		for part := range down {
-			names = append(names, part)
-		}
-		sort.Strings(names)
-		line += " down: " + strings.Join(names, ", ")
-	}
-	return line
-}
-
-// errorCause says what errors= counts, so that the status line explains
-// it without /diagnostics: the device with the most failed reads and
-// writes, its count and last error, whether it is failing still or ok now,
-// and how many other devices failed. "" when none did.
-func errorCause(devs []control.DeviceSample) string {
-	worst, others := -1, 0
-	for i, dv := range devs {
-		if dv.Errors == 0 || dv.LastErr == nil {
-			continue
-		}
-		if worst < 0 || dv.Errors > devs[worst].Errors {
-			worst = i
-		}
-		others++
-	}
-	if worst < 0 {
-		return ""
-	}
-	dv := devs[worst]
-	now := "failing"
-	if dv.OK {
-		now = "ok now"
-	}
-	cause := fmt.Sprintf(" errors: %s %d (%s; last: %v)", dv.Name, dv.Errors, now, dv.LastErr)
-	switch {
-	case others == 2:
-		cause += " and 1 other device"
-	case others > 2:
-		cause += fmt.Sprintf(" and %d other devices", others-1)
-	}
-	return cause
-}
-
-func fmtDur(d time.Duration) string {
-	switch {
-	case d >= time.Millisecond:
-		return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
-	default:
-		return fmt.Sprintf("%dµs", d/time.Microsecond)
 	}
 }

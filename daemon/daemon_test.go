@@ -42,21 +42,14 @@ func TestCompetitionRunsClean(t *testing.T) {
 }
 
 // TestDriveHeadingAndTruth drives the example robot's tank base through
-// its voltage controllers, turning left: the navX and the Pigeon, read
+// its drive controller, turning left: the navX and the Pigeon, read
 // through their drivers, report the base's true heading and turn rate;
 // Truth gives the true pose and the joints' true states.
 func TestDriveHeadingAndTruth(t *testing.T) {
 	d := competition(t, 100, false)
-	drive := func(left, right float64) {
-		for name, v := range map[string]float64{"left_front_voltage": left, "left_rear_voltage": left, "right_front_voltage": right, "right_rear_voltage": right} {
-			if err := d.Loop.Controller(name).Command(v, d.Now()); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
 	for i := 0; i < 80; i++ { // 0.8 s of a gentle left turn
-		if i%10 == 0 {
-			drive(2, 4)
+		if err := d.Loop.Controller("drive").CommandGroup([]float64{0.6, 0, 0.8}, d.Now()); err != nil {
+			t.Fatal(err)
 		}
 		d.Step()
 	}

@@ -90,9 +90,9 @@ func TestDriveFollowsCommand(t *testing.T) {
 		drop, edits              []string
 		wheel                    string
 	}{
-		{name: "differential", dir: "../examples/competition", ctl: "drive", add: diffDrive, wheel: "left_front_wheel_joint",
-			drop: []string{"left_front_voltage", "left_rear_voltage", "right_front_voltage", "right_rear_voltage"}},
-		// examples/2026 drives its swerve base as a team would: as it is
+		// examples/competition and examples/2026 drive their bases as a
+		// team would: as they are
+		{name: "differential", dir: "../examples/competition", ctl: "drive", wheel: "left_front_wheel_joint"},
 		{name: "swerve", dir: "../examples/2026", ctl: "swerve", wheel: "front_left_drive_joint"},
 		{name: "mecanum", dir: "../examples/competition", ctl: "mecanum", add: mecanumDrive, wheel: "left_front_wheel_joint", edits: mecanumEdits,
 			drop: mecanumDrop},

@@ -10,6 +10,7 @@ import (
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/diag"
+	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/urdf"
 )
@@ -188,7 +189,7 @@ const (
 // truth, clean and with the encoders' noise, drift and dropouts and random
 // shoves of the base.
 func TestDriveSquareDifferential(t *testing.T) {
-	drop := []string{"left_front_voltage", "left_rear_voltage", "right_front_voltage", "right_rear_voltage"}
+	drop := []string{tooltest.ExampleDrive}
 	for _, tc := range []struct {
 		name, sim string
 		within    float64 // m, odometry's end error allowed
@@ -288,12 +289,12 @@ func TestDriveCycleDoesNotAllocate(t *testing.T) {
 	}
 }
 
-// The competition robot as a mecanum base: its wheel voltage controllers
-// and tank drivetrain dropped (mecanumDrop), an encoder added on each rear
+// The competition robot as a mecanum base: its drive controller and
+// tank drivetrain dropped (mecanumDrop), an encoder added on each rear
 // wheel and the sim's mecanum drivetrain on its four wheels
 // (mecanumEdits, driveRobot's).
 var (
-	mecanumDrop = []string{"left_front_voltage", "left_rear_voltage", "right_front_voltage", "right_rear_voltage", "type: tank",
+	mecanumDrop = []string{tooltest.ExampleDrive, "type: tank",
 		"left:  [left_front", "right: [right_front"}
 	mecanumEdits = []string{
 		`<joint name="left_rear_wheel_joint" type="continuous">`, `<joint name="left_rear_wheel_joint" type="continuous"><sensor name="left_rear_encoder" type="encoder"/>`,

@@ -28,6 +28,7 @@ type gameMessage struct {
 // it implements hal.Brownouts (the sim's from its battery's sag); a
 // failed read leaves it unknown.
 func (d *Daemon) driverStation(dst *hal.DSInfo) {
+	dst.OpModes = d.opModes.ops
 	if bo, ok := d.backend.(hal.Brownouts); ok {
 		b, err := bo.BrownedOut()
 		dst.Brownout, dst.HasBrownout = b, err == nil

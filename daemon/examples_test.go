@@ -18,11 +18,18 @@ import (
 // old, new pair replaced everywhere.
 func example2026(t *testing.T, edits ...string) *robot.Robot {
 	t.Helper()
-	us, err := os.ReadFile("../examples/2026/robot.urdf")
+	return exampleEdited(t, "2026", edits...)
+}
+
+// exampleEdited loads examples/NAME with its YAML edited: each old, new
+// pair replaced everywhere.
+func exampleEdited(t *testing.T, name string, edits ...string) *robot.Robot {
+	t.Helper()
+	us, err := os.ReadFile("../examples/" + name + "/robot.urdf")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ys, err := os.ReadFile("../examples/2026/robot.yaml")
+	ys, err := os.ReadFile("../examples/" + name + "/robot.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,21 +53,21 @@ func example2026(t *testing.T, edits ...string) *robot.Robot {
 	return r
 }
 
-// rollOn drives examples/2026 forward at 1 m/s through its swerve
-// controller's twist (what /swerve/cmd_vel carries) for 2 s, then sends
+// rollOn drives an example forward at 1 m/s through its drive
+// controller ctl's twist (what /CTL/cmd_vel carries) for 2 s, then sends
 // nothing (or, disable, disables the robot at the last twist): it returns
 // the speed when the twist timed out (0.5 s after the last; disable: when
 // disabled), and how far the base went in the 5 s after that.
-func rollOn(t *testing.T, r *robot.Robot, disable bool) (speed, after float64) {
+func rollOn(t *testing.T, r *robot.Robot, ctl string, disable bool) (speed, after float64) {
 	t.Helper()
 	d, err := NewSim(r, SimOptions{Seed: 4, Enabled: true}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	c := d.Loop.Controller("swerve")
+	c := d.Loop.Controller(ctl)
 	if c == nil {
-		t.Fatal("examples/2026 has no swerve controller")
+		t.Fatalf("the example has no controller %q", ctl)
 	}
 	for i := 0; i < 50; i++ { // the SPARKs and Talons configured, the modules settled
 		d.Step()
@@ -106,9 +113,24 @@ func rollOn(t *testing.T, r *robot.Robot, disable bool) (speed, after float64) {
 // it within 0.5 m; in coast it rolls on.
 func TestExample2026StopsWhenLeftAlone(t *testing.T) {
 	coastYAML := []string{"required: true, neutral_mode: brake, stator_current_limit: 80", "required: true, neutral_mode: coast, stator_current_limit: 80"}
+	stopsWhenLeftAlone(t, "swerve", example2026(t), example2026(t, coastYAML...))
+}
+
+// examples/competition likewise, through its diff_drive_controller: its
+// CAN controllers in brake by their neutral_mode, its PWM ones by their
+// jumper; coast is both set to coast.
+func TestExampleCompetitionStopsWhenLeftAlone(t *testing.T) {
+	coastYAML := []string{"neutral_mode: brake", "neutral_mode: coast", "jumper: brake", "jumper: coast"}
+	stopsWhenLeftAlone(t, "drive", exampleEdited(t, "competition"), exampleEdited(t, "competition", coastYAML...))
+}
+
+// stopsWhenLeftAlone drives the robot in brake and in coast with rollOn,
+// left alone and disabled, and checks how far each went on.
+func stopsWhenLeftAlone(t *testing.T, ctl string, brakeRobot, coastRobot *robot.Robot) {
+	t.Helper()
 	for _, disable := range []bool{false, true} {
-		brakeV, brake := rollOn(t, example2026(t), disable)
-		coastV, coast := rollOn(t, example2026(t, coastYAML...), disable)
+		brakeV, brake := rollOn(t, brakeRobot, ctl, disable)
+		coastV, coast := rollOn(t, coastRobot, ctl, disable)
 		what := "after the twist timed out (0.5 s after the last)"
 		if disable {
 			what = "disabled at the last twist"
@@ -126,32 +148,47 @@ func TestExample2026StopsWhenLeftAlone(t *testing.T) {
 	}
 }
 
-// examples/2026's arm, disabled at 1 rad with only its motor against its
-// weight: in brake (as the example has it) it sinks slowly; in coast it
-// falls to its stop.
-func TestExample2026ArmBrakes(t *testing.T) {
-	sink := func(r *robot.Robot) float64 {
-		d, err := NewSim(r, SimOptions{Seed: 4}, Options{}) // disabled throughout
-		if err != nil {
-			t.Fatal(err)
+// The examples' arms, disabled at 1 rad with only their motors against
+// their weight: in brake (as each example has it: examples/2026's SPARK
+// MAX by its idle mode, examples/competition's PWM Talon SRX by its B/C
+// CAL button, the sim joint's jumper) each sinks slowly; in coast each
+// falls to its stop. examples/competition's sim gives its shoulder no
+// weight, so the test adds 10 N·m.
+func TestExampleArmsBrake(t *testing.T) {
+	for _, tc := range []struct {
+		example, joint string
+		stop           float64 // rad, the joint's lower limit
+		brake, coast   []string
+	}{
+		{"2026", "arm_joint", -0.5, nil,
+			[]string{"neutral_mode: brake, smart_current_limit: 40", "neutral_mode: coast, smart_current_limit: 40"}},
+		{"competition", "shoulder_joint", -0.5,
+			[]string{"motor: 775pro, jumper: brake}", "motor: 775pro, jumper: brake, load: 10}"},
+			[]string{"motor: 775pro, jumper: brake}", "motor: 775pro, jumper: coast, load: 10}"}},
+	} {
+		sink := func(r *robot.Robot) float64 {
+			d, err := NewSim(r, SimOptions{Seed: 4}, Options{}) // disabled throughout
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			for i := 0; i < 50; i++ { // a CAN controller answers, is configured (from Halt) in brake or coast
+				d.Step()
+			}
+			if err := d.Sim.SetJoint(tc.joint, 1, 0); err != nil {
+				t.Fatal(err)
+			}
+			for end := d.Now() + time.Second; d.Now() < end; {
+				d.Step()
+			}
+			j, _ := d.Sim.Joint(tc.joint)
+			return 1 - j.Position
 		}
-		defer d.Close()
-		for i := 0; i < 50; i++ { // the SPARK answers, is configured (from Halt) in brake or coast
-			d.Step()
+		brake := sink(exampleEdited(t, tc.example, tc.brake...))
+		coast := sink(exampleEdited(t, tc.example, tc.coast...))
+		t.Logf("examples/%s: disabled %s from 1 rad, 1 s: brake sank %.3f rad, coast fell %.3f rad", tc.example, tc.joint, brake, coast)
+		if coast < 1-tc.stop-0.01 || brake > 0.5 || brake <= 0 {
+			t.Errorf("examples/%s: brake sank %.3f rad (want a creep, under 0.5), coast fell %.3f rad (want to its stop, %.1f)", tc.example, brake, coast, 1-tc.stop)
 		}
-		if err := d.Sim.SetJoint("arm_joint", 1, 0); err != nil {
-			t.Fatal(err)
-		}
-		for end := d.Now() + time.Second; d.Now() < end; {
-			d.Step()
-		}
-		j, _ := d.Sim.Joint("arm_joint")
-		return 1 - j.Position
-	}
-	brake := sink(example2026(t))
-	coast := sink(example2026(t, "neutral_mode: brake, smart_current_limit: 40", "neutral_mode: coast, smart_current_limit: 40"))
-	t.Logf("disabled arm from 1 rad, 1 s: brake sank %.3f rad, coast fell %.3f rad", brake, coast)
-	if coast < 1.49 || brake > 0.5 || brake <= 0 {
-		t.Errorf("brake sank %.3f rad (want a creep, under 0.5), coast fell %.3f rad (want to its stop, 1.5)", brake, coast)
 	}
 }

@@ -58,7 +58,7 @@ func (d *Daemon) setupInventory() {
 	}
 	if inv.required {
 		inv.inhibited = true
-		d.Loop.Inhibit("waiting to hear the required CAN devices " + strings.Join(names, ", "))
+		d.gate.set(d, gateInventory, "waiting to hear the required CAN devices "+strings.Join(names, ", "))
 	}
 }
 
@@ -84,12 +84,19 @@ func (d *Daemon) takeInventory(now time.Duration) {
 	reason := got.Reason()
 	was := inv.inhibited
 	inv.inhibited = inv.required && reason != ""
+	lifted := false
+	if inv.inhibited || was {
+		gated := reason
+		if !inv.inhibited {
+			gated = ""
+		}
+		lifted = d.gate.set(d, gateInventory, gated)
+	}
 	switch {
-	case inv.inhibited:
-		d.Loop.Inhibit(reason)
-	case was:
-		d.Loop.Uninhibit()
+	case was && !inv.inhibited && lifted:
 		d.logf("frcd: every required CAN device is heard: the robot may enable")
+	case was && !inv.inhibited:
+		d.logf("frcd: every required CAN device is heard (still not enabling: %s)", d.Loop.Inhibited())
 	}
 	if !inv.logged && now >= inventorySettle && len(inv.expected) > 0 {
 		inv.logged = true

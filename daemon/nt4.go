@@ -27,8 +27,12 @@ type TelemetryOptions struct {
 	// in LogDir (0: 10).
 	LogMaxBytes int64
 	LogMaxFiles int
-	// Prefix roots the topics; default /frcd.
+	// Prefix roots the topics; default the YAML's nt4: prefix, /frcd
+	// (/Telemetry in the 2027 layout).
 	Prefix string
+	// Layout is the NetworkTables layout, "2026" or "2027"
+	// (telemetry.Layout); "" takes the YAML's nt4: layout.
+	Layout string
 	// Wall is the wall clock naming the log file; default time.Now.
 	Wall func() time.Time
 }
@@ -54,14 +58,22 @@ func (d *Daemon) setupTelemetry() error {
 		return nil
 	}
 	d.Loop.EnableJournal(0)
+	layout, err := d.telemetryLayout(o.Layout)
+	if err != nil {
+		return err
+	}
 	prefix, commands, tuning := o.Prefix, false, false
 	if s := d.Robot.Config.NT4; s != nil {
-		if prefix == "" {
+		if prefix == "" && (s.Has("prefix") || layout != telemetry.Layout2027) {
 			prefix = s.Str("prefix")
 		}
 		commands, tuning = s.Bool("commands"), s.Bool("tuning")
 	}
-	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Alerts: d.alerts, Match: d.wpilibMatch, Joystick: d.joystick, EveryCycle: true}
+	to := telemetry.Options{Loop: d.Loop, Robot: d.Robot, Prefix: prefix, Layout: layout, Alerts: d.alerts, Match: d.wpilibMatch, Joystick: d.joystick, EveryCycle: true}
+	to.OpModes = d.opModes.ops
+	if d.opModes.chooser {
+		to.Chooser = d.opModes.active
+	}
 	if d.Sim != nil {
 		to.Truth = d.simTruth
 		to.MatchSeq = d.wsMatchSeq
@@ -97,8 +109,8 @@ func (d *Daemon) setupTelemetry() error {
 	}
 	if o.NT4 != "" {
 		cp := t.src.Prefix() + "/"
-		s, err := nt4.New(nt4.Options{Addr: o.NT4, Clock: d.Now, Logf: d.opts.Logf, Commands: d.ntCommand(cp, commands, tuning), CommandType: d.ntCommandType(cp), CommandPrefix: cp,
-			Retry: PartRetry})
+		s, err := nt4.New(nt4.Options{Addr: o.NT4, Clock: d.Now, Logf: d.opts.Logf, Commands: d.ntCommands(cp, commands, tuning), CommandType: d.ntCommandType(cp), CommandPrefix: cp,
+			Tunable: isTunable, Observe: d.choose, Retry: PartRetry})
 		if err != nil {
 			if t.log != nil {
 				t.log.Writer().Close()

@@ -364,7 +364,7 @@ func TestTelemetryFollowsSubscriptions(t *testing.T) {
 		}
 	}
 	c := ntReader(t, d, false, 10*time.Millisecond, three...)
-	idle := []*telemetry.Topic{byName[p+"/sim/components"], byName[p+"/Alerts/errors"], byName[p+"/loop/jitter_p99"]}
+	idle := []*telemetry.Topic{byName[p+"/sim/components"], byName["/SmartDashboard/Alerts/errors"], byName[p+"/loop/jitter_p99"]}
 	for _, tp := range src.Topics {
 		if strings.HasPrefix(tp.Name, p+"/mechanism/") && strings.HasSuffix(tp.Name, "/angle") {
 			idle = append(idle, tp)

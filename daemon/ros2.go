@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"errors"
+	"sort"
 
 	"github.com/frcd/frcd/jointstate"
 	"github.com/frcd/frcd/ros"
@@ -20,6 +21,14 @@ type ROS2Options struct {
 	// NAME:=VALUE): the controllers' gains (ros2bridge.Bridge.SetParams);
 	// a refused one is an error.
 	Params map[string]string
+	// NodeParams are other nodes' (-p NODE:NAME:=VALUE, by node): the
+	// controller manager's and the controllers'
+	// (ros2bridge.Bridge.SetNodeParams); a refused one is an error.
+	NodeParams map[string]map[string]string
+	// ParamsFiles are --params-file's parameters, set on the nodes they
+	// match before Params and NodeParams
+	// (ros2bridge.Bridge.SetFileParams); a refused one is an error.
+	ParamsFiles *ros2node.ParamsOverrides
 	// PublishRate overrides the joint state controller's publish_rate.
 	PublishRate float64
 	Logf        func(format string, args ...any)
@@ -40,7 +49,17 @@ func (d *Daemon) setupROS2() error {
 		return err
 	}
 	d.Bridge2 = b
-	if errs := b.SetParams(o.Params); len(errs) > 0 {
+	errs := b.SetFileParams(o.ParamsFiles)
+	errs = append(errs, b.SetParams(o.Params)...)
+	nodes := make([]string, 0, len(o.NodeParams))
+	for n := range o.NodeParams {
+		nodes = append(nodes, n)
+	}
+	sort.Strings(nodes)
+	for _, n := range nodes {
+		errs = append(errs, b.SetNodeParams(n, o.NodeParams[n])...)
+	}
+	if len(errs) > 0 {
 		b.Close()
 		return errors.Join(errs...)
 	}

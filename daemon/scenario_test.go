@@ -164,7 +164,17 @@ func (s *scenario) do(f []string) {
 			s.fail("no controller %q", f[1])
 			return
 		}
-		if err := c.Command(s.num(f[2]), d.Now()); err != nil {
+		var err error
+		if len(f) > 3 { // a group's values, such as a drive base's twist
+			vs := make([]float64, len(f)-2)
+			for i := range vs {
+				vs[i] = s.num(f[2+i])
+			}
+			err = c.CommandGroup(vs, d.Now())
+		} else {
+			err = c.Command(s.num(f[2]), d.Now())
+		}
+		if err != nil {
 			s.printf("refused: %v", err)
 		}
 	case "run":

@@ -18,7 +18,8 @@ func TestSparkRebootRewritesGains(t *testing.T) {
 	c := d.Loop.Controller("shooter_device_velocity")
 	// run steps for dur, commanding 400 rad/s, and returns the most cycles
 	// in a row the SPARK's gains were not all acknowledged (its device
-	// failing with that error) and whether its voltage stayed 0 meanwhile.
+	// configuring, waiting for them) and whether its voltage stayed 0
+	// meanwhile.
 	run := func(dur time.Duration) (pending int, neutral bool) {
 		t.Helper()
 		snap := d.Loop.NewSnapshot()
@@ -31,7 +32,7 @@ func TestSparkRebootRewritesGains(t *testing.T) {
 			d.Loop.ReadSnapshot(snap)
 			waiting := false
 			for _, dv := range snap.Devices {
-				if dv.Name == "shooter_device" && dv.LastErr != nil && !dv.OK && strings.Contains(dv.LastErr.Error(), "gains not yet acknowledged") {
+				if dv.Name == "shooter_device" && dv.Configuring != nil && !dv.OK && strings.Contains(dv.Configuring.Error(), "gains not yet acknowledged") {
 					waiting = true
 				}
 			}
@@ -67,8 +68,5 @@ func TestSparkRebootRewritesGains(t *testing.T) {
 	}
 	if v := speed(); math.Abs(v-400) > 4 {
 		t.Errorf("shooter at %v rad/s after the reboot, want 400 again", v)
-	}
-	if err := d.Sim.RebootCAN("turret_rio"); err == nil || !strings.Contains(err.Error(), "no reboot") {
-		t.Errorf("rebooting a Talon FX: %v", err)
 	}
 }

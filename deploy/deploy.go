@@ -135,6 +135,11 @@ type Options struct {
 	LogWait  time.Duration
 	// Out receives the progress, the warnings and the log lines.
 	Out io.Writer
+	// RunArgs are more arguments of `frcd run` on the robot, written into
+	// robotCommand before the robot's files, each shell-quoted: the log and
+	// the dashboards' server (--log /u/logs --nt 0.0.0.0:5810), which a
+	// match needs and `frcd run` leaves off by default.
+	RunArgs []string
 	// CheckBinary, when set, vets Binary after the robot validates
 	// (frcd deploy passes CheckBinary).
 	CheckBinary func(path string) error
@@ -168,13 +173,18 @@ func (e *InvalidRobotError) Error() string {
 }
 
 // RobotCommand is the content of robotCommand that starts frcd with the
-// robot's files on the roboRIO backend: the launcher runs it with sh.
-func RobotCommand(binary, urdf, yaml string) string {
-	return robotCommand("roborio", binary, urdf, yaml)
+// robot's files on the roboRIO backend, with more arguments of frcd run
+// (Options.RunArgs) before them: the launcher runs it with sh.
+func RobotCommand(binary, urdf, yaml string, args ...string) string {
+	return robotCommand("roborio", binary, urdf, yaml, args)
 }
 
-func robotCommand(hal, binary, urdf, yaml string) string {
-	return shellQuote(binary) + " run --hal " + hal + " " + shellQuote(urdf) + " " + shellQuote(yaml) + "\n"
+func robotCommand(hal, binary, urdf, yaml string, args []string) string {
+	cmd := shellQuote(binary) + " run --hal " + hal + " "
+	if len(args) > 0 {
+		cmd += shellJoin(args) + " "
+	}
+	return cmd + shellQuote(urdf) + " " + shellQuote(yaml) + "\n"
 }
 
 // Result says what a deploy did.
@@ -368,7 +378,7 @@ func Deploy(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 	binary, urdf, yaml := ups[0].remote, ups[1].remote, ups[2].remote // plan's order
-	command := RobotCommand(binary, urdf, yaml)
+	command := RobotCommand(binary, urdf, yaml, o.RunArgs...)
 	if err := c.write(root+RobotCommandPath, []byte(command), 0o755); err != nil {
 		return res, err
 	}

@@ -132,12 +132,14 @@ func mode(t *testing.T, p string) os.FileMode {
 // TestDeployToFakeRoboRIO deploys the example robot over OpenSSH to a fake
 // roboRIO tree and checks every step: the files and their modes, the exact
 // robotCommand, the stop before the copy and the restart after it, the
-// capability, the new log lines (and not the old), the trusted host key.
+// capability, the new log lines (and not the old), the trusted host key;
+// frcd run's arguments for a match (RunArgs) in robotCommand.
 func TestDeployToFakeRoboRIO(t *testing.T) {
 	srv := sshdtest.Start(t)
 	rio := newFakeRIO(t)
 	var out bytes.Buffer
 	o := options(t, srv, rio, &out)
+	o.RunArgs = []string{"--log", "/u/logs", "--nt", "0.0.0.0:5810"}
 	res, err := Deploy(context.Background(), o)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
@@ -164,7 +166,7 @@ func TestDeployToFakeRoboRIO(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantCmd := home + "/frcd run --hal roborio " + home + "/robot.urdf " + home + "/robot.yaml\n"
+	wantCmd := home + "/frcd run --hal roborio --log /u/logs --nt 0.0.0.0:5810 " + home + "/robot.urdf " + home + "/robot.yaml\n"
 	if string(cmd) != wantCmd {
 		t.Errorf("robotCommand:\n%q\nwant\n%q", cmd, wantCmd)
 	}
@@ -172,7 +174,7 @@ func TestDeployToFakeRoboRIO(t *testing.T) {
 	if got := rio.callLog(t); got != wantCalls {
 		t.Errorf("calls on the roboRIO:\n%s\nwant:\n%s", got, wantCalls)
 	}
-	wantLines := []string{"fake frcd: run --hal roborio " + home + "/robot.urdf " + home + "/robot.yaml", "fake frcd: second line"}
+	wantLines := []string{"fake frcd: run --hal roborio --log /u/logs --nt 0.0.0.0:5810 " + home + "/robot.urdf " + home + "/robot.yaml", "fake frcd: second line"}
 	if strings.Join(res.LogLines, "\n") != strings.Join(wantLines, "\n") {
 		t.Errorf("streamed log lines %q, want %q", res.LogLines, wantLines)
 	}
@@ -399,6 +401,11 @@ func TestRobotCommandQuoting(t *testing.T) {
 	want := `/home/lvuser/frcd run --hal roborio '/home/lvuser/my robot.urdf' '/home/lvuser/it'\''s.yaml'` + "\n"
 	if got != want {
 		t.Errorf("got %q want %q", got, want)
+	}
+	got = RobotCommand("/home/lvuser/frcd", "r.urdf", "r.yaml", "--log", "/u/my logs", "--nt-layout", "2027")
+	want = `/home/lvuser/frcd run --hal roborio --log '/u/my logs' --nt-layout 2027 r.urdf r.yaml` + "\n"
+	if got != want {
+		t.Errorf("with arguments: got %q want %q", got, want)
 	}
 	for in, want := range map[string]string{"roborio-1-frc.local": "roborio-1-frc.local:22", "10.0.1.2:2222": "10.0.1.2:2222", "::1": "[::1]:22", "[::1]:22": "[::1]:22"} {
 		if got := withPort(in); got != want {

@@ -114,7 +114,7 @@ func DeploySystemcore(ctx context.Context, o Options) (*Result, error) {
 		fmt.Fprintf(out, "deploy: warning: ldconfig: %v\n", err)
 	}
 	binary, urdf, yaml := ups[0].remote, ups[1].remote, ups[2].remote // plan's order
-	command := "LD_LIBRARY_PATH=" + SystemcoreLibDir + " " + robotCommand("systemcore", binary, urdf, yaml)
+	command := "LD_LIBRARY_PATH=" + SystemcoreLibDir + " " + robotCommand("systemcore", binary, urdf, yaml, o.RunArgs)
 	cmdPath := root + o.Home + "/robotCommand"
 	if err := c.write(cmdPath, []byte(command), 0o755); err != nil {
 		return res, err

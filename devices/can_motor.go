@@ -35,18 +35,25 @@ type canMotor struct {
 	rErr, wErr, hErr opError
 
 	cfgNote, diagName string // the neutral mode and current limit not as configured, for Report
+
+	// setup applies the neutral mode and current limit off the loop
+	// (ctreSetup); nil when there is nothing to apply.
+	setup *ctreSetup
 }
 
 var (
 	_ Device       = (*canMotor)(nil)
 	_ hal.Reporter = (*canMotor)(nil)
+	_ Configurer   = (*canMotor)(nil)
 )
 
 // newCANMotor binds a controller of that hal model (frc.TalonSRX or
 // frc.VictorSPX) at CAN id `id`, and applies its neutral mode and, with
 // limits (a Talon SRX), its current limit (p5ConfigOf), reading back
-// what Phoenix 5 can read. Nothing is applied when the entry asks for
-// Phoenix 5's defaults (the saved neutral mode, no current limit).
+// what Phoenix 5 can read: off the loop, by Configure (ctreSetup), the
+// controller kept neutral until they are in. Nothing is applied when the
+// entry asks for Phoenix 5's defaults (the saved neutral mode, no current
+// limit).
 func newCANMotor(model string, limits bool, d *config.Device, env *Env) (Device, error) {
 	m, err := hal.OpenCANMotor(env.HAL, d.CANBus(), model, d.Int("id"))
 	if err != nil {
@@ -58,8 +65,10 @@ func newCANMotor(model string, limits bool, d *config.Device, env *Env) (Device,
 		diagName: fmt.Sprintf("%s (%s %d)", d.Name, d.Type.Class, d.Int("id")),
 	}
 	if want := p5ConfigOf(d, limits); want.Neutral != hal.NeutralDevice || want.CurrentLimit {
-		if c.cfgNote, err = applyP5Config(m, want); err != nil {
-			return nil, fmt.Errorf("CAN motor controller %d: applying its neutral mode and current limit: %w", d.Int("id"), err)
+		if _, ok := m.(hal.CANMotorConfigurer); ok {
+			c.setup = newCTRESetup(d, "neutral mode and current limit", m, func() (string, error) { return applyP5Config(m, want) })
+		} else {
+			c.cfgNote = notApplied("Phoenix Tuner X, or the B/C CAL button")
 		}
 	}
 	if err := registerVoltage(env, d.Name, &c.volts, &c.cmd); err != nil {
@@ -70,8 +79,15 @@ func newCANMotor(model string, limits bool, d *config.Device, env *Env) (Device,
 
 func (c *canMotor) Name() string { return c.name }
 
-// Read takes the controller's bus voltage from its status.
+// Read takes the controller's bus voltage from its status; while its
+// configuration is not in, it fails with the setup's error instead.
 func (c *canMotor) Read(now, dt time.Duration) error {
+	if c.setup != nil {
+		if err := c.setup.pending(now); err != nil {
+			c.busOK = false
+			return err
+		}
+	}
 	st, err := c.m.Status()
 	if err != nil {
 		c.busOK = false
@@ -82,6 +98,9 @@ func (c *canMotor) Read(now, dt time.Duration) error {
 }
 
 func (c *canMotor) Write(now, dt time.Duration) error {
+	if c.setup != nil && !c.setup.Configured() {
+		return c.Halt() // neutral until its neutral mode and limit are in
+	}
 	supply := c.bus
 	if !c.busOK {
 		supply = supplyVolts(c.power)
@@ -97,6 +116,9 @@ func (c *canMotor) Write(now, dt time.Duration) error {
 // Report says, only when there is something to say, that the
 // controller's neutral mode or current limit is not as configured.
 func (c *canMotor) Report(dst []hal.Report) []hal.Report {
+	if c.setup != nil {
+		return append(dst, c.setup.report(hal.Report{Name: c.diagName}))
+	}
 	if c.cfgNote == "" {
 		return dst
 	}
@@ -123,6 +145,18 @@ func applyP5Config(m hal.CANMotor, want hal.CANMotorConfig) (note string, err er
 	}
 	return "", nil
 }
+
+// Configure applies the neutral mode and current limit off the loop
+// (ctreSetup).
+func (c *canMotor) Configure(now time.Duration) {
+	if c.setup != nil {
+		c.setup.Configure(now)
+	}
+}
+
+// Configured reports whether the neutral mode and current limit are in
+// (true when there are none to apply).
+func (c *canMotor) Configured() bool { return c.setup == nil || c.setup.Configured() }
 
 func (c *canMotor) Halt() error {
 	c.volts.Value = 0

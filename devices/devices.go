@@ -32,6 +32,13 @@ type Device interface {
 	Halt() error
 }
 
+// Eventer is a device with something to log now and then (a SPARK's
+// position carried over a reboot): Events appends the messages since the
+// last call to dst. Safe from any goroutine; the daemon logs them.
+type Eventer interface {
+	Events(dst []string) []string
+}
+
 // Constructor binds a device: it opens its HAL channels and registers its
 // handles. It does no I/O beyond opening channels.
 type Constructor func(d *config.Device, env *Env) (Device, error)

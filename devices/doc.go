@@ -19,7 +19,8 @@
 // prebuilt, or the device's wrapper of the HAL's error, made once per
 // distinct cause and never changed after (the loop's snapshot hands it to
 // other goroutines), classified with errors.Is (hal.ErrTimeout for a stale
-// status).
+// status; hal.ErrConfiguring while a device starts up within its own bound,
+// which the loop does not count as an error: a SPARK's sparkStartup).
 //
 // # Handles
 //

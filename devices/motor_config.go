@@ -34,7 +34,8 @@ var (
 )
 
 // The Phoenix 6 current limits (CurrentLimitsConfigs): defaults and
-// ranges as CTRE's API documentation gives them.
+// ranges as CTRE's API documentation and phoenix6 26.1.0's
+// configs/config_groups.py give them (SupplyCurrentLowerTime 0-5 s).
 var p6LimitKeys = []config.Key{
 	{Name: "stator_current_limit", Kind: config.Float, Default: 120.0, HasRange: true, Min: 0, Max: 800, Unit: "A",
 		Doc: "Phoenix 6's StatorCurrentLimit: the motor (stator) current allowed, motoring and regenerating; it bounds torque, and so wheel slip and the current at a stall."},
@@ -44,36 +45,51 @@ var p6LimitKeys = []config.Key{
 	{Name: "supply_current_limit_enable", Kind: config.Bool, Default: true, Doc: "Phoenix 6's SupplyCurrentLimitEnable."},
 	{Name: "supply_current_lower_limit", Kind: config.Float, Default: 40.0, HasRange: true, Min: 0, Max: 500, Unit: "A",
 		Doc: "Phoenix 6's SupplyCurrentLowerLimit: the supply current allowed once supply_current_limit has held for supply_current_lower_time."},
-	{Name: "supply_current_lower_time", Kind: config.Float, Default: 1.0, HasRange: true, Min: 0, Max: 2.5, Unit: "s",
+	{Name: "supply_current_lower_time", Kind: config.Float, Default: 1.0, HasRange: true, Min: 0, Max: 5, Unit: "s",
 		Doc: "Phoenix 6's SupplyCurrentLowerTime: how long supply_current_limit holds before the lower limit; 0 never lowers."},
 }
 
-// The Talon SRX's Phoenix 5 current limit (TalonSRXConfiguration and
-// EnableCurrentLimit): CTRE's defaults; CTRE gives no range, so frcd
-// takes whole amperes and milliseconds up to sanity bounds.
+// The Talon SRX's Phoenix 5 current limit: its supply current, once over
+// peakCurrentLimit for peakCurrentDuration, is held to
+// continuousCurrentLimit while EnableCurrentLimit is on. Defaults are
+// TalonSRXConfiguration's, 1 A, 1 ms, 1 A (TalonSRX.h at
+// CrossTheRoadElec/Phoenix5-Linux-Example 93e53c2; TalonSRX.java/.cpp at
+// CrossTheRoadElec/Phoenix-api 499e427), which ConfigAllSettings takes as
+// the values ConfigFactoryDefault leaves (it factory-defaults, then sends
+// only values that differ); the enable is a control signal, off until
+// EnableCurrentLimit(true) (Phoenix 5 docs ch13_MC.rst "Current Limit",
+// CrossTheRoadElec/Phoenix-Documentation ead67d5). CTRE publishes no
+// range (the API takes ints; a peak of 0 means "continuous only"), so
+// frcd bounds them at 300 A and 60 s.
 var p5LimitKeys = []config.Key{
-	{Name: "current_limit_enable", Kind: config.Bool, Default: false, Doc: "Phoenix 5's EnableCurrentLimit: the three limits below apply only while it is on (factory default off)."},
+	{Name: "current_limit_enable", Kind: config.Bool, Default: false, Doc: "Phoenix 5's EnableCurrentLimit (a control signal, off by default): the three limits below apply only while it is on."},
 	{Name: "peak_current_limit", Kind: config.Int, Default: 1, HasRange: true, Min: 0, Max: 300, Unit: "A",
-		Doc: "Phoenix 5's peakCurrentLimit: the current that, held for peak_current_duration, starts the limit."},
-	{Name: "peak_current_duration", Kind: config.Int, Default: 1, HasRange: true, Min: 0, Max: 60000, Unit: "ms", Doc: "Phoenix 5's peakCurrentDuration."},
+		Doc: "Phoenix 5's peakCurrentLimit (TalonSRXConfiguration's default 1 A): the supply current that, exceeded for peak_current_duration, starts the limit; 0 limits at continuous_current_limit alone, and a peak below the continuous limit is raised to it (CTRE)."},
+	{Name: "peak_current_duration", Kind: config.Int, Default: 1, HasRange: true, Min: 0, Max: 60000, Unit: "ms", Doc: "Phoenix 5's peakCurrentDuration (default 1 ms)."},
 	{Name: "continuous_current_limit", Kind: config.Int, Default: 1, HasRange: true, Min: 0, Max: 300, Unit: "A",
-		Doc: "Phoenix 5's continuousCurrentLimit: the current held to once the limit starts."},
+		Doc: "Phoenix 5's continuousCurrentLimit (default 1 A): the supply current held to once the limit starts, until the commanded output draws less."},
 }
 
 // The SPARK's current limits (REV's parameters, written at start and
 // acknowledged): the smart current limit (kSmartCurrentStallLimit 59,
-// kSmartCurrentFreeLimit 60, kSmartCurrentConfig 61, all unsigned) and
-// the secondary limit (kCurrentChop 11, float; kCurrentChopCycles 12).
+// kSmartCurrentFreeLimit 60, kSmartCurrentConfig 61, all uint32) and the
+// secondary limit (kCurrentChop 11, float32; kCurrentChopCycles 12,
+// uint32): ids and types from REVLib 2026's generated SparkParameters.h,
+// defaults and kCurrentChop's range from REV's SPARK MAX parameter table
+// (REVrobotics/SPARK-MAX-Documentation 4b02473,
+// software-resources/configuration-parameters.md: 80 A, 20 A, 10000 RPM;
+// 115 A, "set to 0 to disable, the max value is 125"; 0 cycles). REV gives
+// the smart limits no range: frcd takes 1-200 A and 0-20000 RPM.
 var sparkLimitKeys = []config.Key{
 	{Name: "smart_current_limit", Kind: config.Int, Default: 80, HasRange: true, Min: 1, Max: 200, Unit: "A",
-		Doc: "REV's smart current limit at a stall (kSmartCurrentStallLimit): the output current allowed below smart_current_rpm."},
+		Doc: "REV's smart current limit at a stall (kSmartCurrentStallLimit, factory 80 A): the output current allowed below smart_current_rpm."},
 	{Name: "smart_current_free_limit", Kind: config.Int, Default: 20, HasRange: true, Min: 1, Max: 200, Unit: "A",
-		Doc: "REV's kSmartCurrentFreeLimit: the limit at the motor's free speed; from smart_current_rpm up it goes linearly from smart_current_limit to this."},
+		Doc: "REV's kSmartCurrentFreeLimit (factory 20 A): the limit at the motor's free speed; from smart_current_rpm up it goes linearly from smart_current_limit to this."},
 	{Name: "smart_current_rpm", Kind: config.Int, Default: 10000, HasRange: true, Min: 0, Max: 20000, Unit: "RPM",
-		Doc: "REV's kSmartCurrentConfig: the motor speed below which the limit is smart_current_limit."},
-	{Name: "secondary_current_limit", Kind: config.Float, Default: 115.0, HasRange: true, Min: 0, Max: 200, Unit: "A",
-		Doc: "REV's secondary current limit (kCurrentChop, factory 115 A): above it the SPARK turns its output off for secondary_current_limit_cycles PWM cycles."},
-	{Name: "secondary_current_limit_cycles", Kind: config.Int, Default: 0, HasRange: true, Min: 0, Max: 65535, Doc: "REV's kCurrentChopCycles."},
+		Doc: "REV's kSmartCurrentConfig (factory 10000 RPM): the motor speed below which the limit is smart_current_limit; above the motor's free speed it turns the reduction off."},
+	{Name: "secondary_current_limit", Kind: config.Float, Default: 115.0, HasRange: true, Min: 0, Max: 125, Unit: "A",
+		Doc: "REV's secondary current limit (kCurrentChop, factory 115 A, at most 125, 0 off): above it the SPARK turns its output off for the rest of the PWM cycle and secondary_current_limit_cycles more."},
+	{Name: "secondary_current_limit_cycles", Kind: config.Int, Default: 0, HasRange: true, Min: 0, Max: 65535, Doc: "REV's kCurrentChopCycles (factory 0, which REVLib recommends): extra 50 µs PWM cycles the output stays off after the secondary limit trips."},
 }
 
 // neutralOf is a neutral_mode key's value as a hal.NeutralMode.

@@ -96,18 +96,25 @@ func TestMotorConfigRanges(t *testing.T) {
 	_, list := config.Parse("robot.yaml", []byte("joints:\n"+
 		"  - {name: a, type: talon_fx, id: 1, stator_current_limit: 900, neutral_mode: hold}\n"+
 		"  - {name: b, type: spark_max, id: 2, smart_current_limit: 0, secondary_current_limit: -1}\n"+
-		"  - {name: c, type: can_victor_spx, id: 3, current_limit_enable: true}\n"))
+		"  - {name: c, type: can_victor_spx, id: 3, current_limit_enable: true}\n"+
+		"  - {name: d, type: spark_flex, id: 4, secondary_current_limit: 126, smart_current_rpm: 20001}\n"+
+		"  - {name: e, type: spark_max, id: 5, secondary_current_limit: 125, smart_current_limit: 200}\n"))
 	got := fmt.Sprint(list)
 	for _, want := range []string{
 		`robot.yaml:2:60: error: talon_fx "a": stator_current_limit: 900 is out of range 0-800`,
 		`robot.yaml:2:79: error: talon_fx "a": neutral_mode "hold" is not one of coast, brake`,
 		`robot.yaml:3:60: error: spark_max "b": smart_current_limit: 0 is out of range 1-200`,
-		`robot.yaml:3:88: error: spark_max "b": secondary_current_limit: -1 is out of range 0-200`,
+		`robot.yaml:3:88: error: spark_max "b": secondary_current_limit: -1 is out of range 0-125`,
 		`robot.yaml:4:44: error: can_victor_spx "c": unknown key "current_limit_enable"`,
+		`spark_flex "d": secondary_current_limit: 126 is out of range 0-125`,
+		`spark_flex "d": smart_current_rpm: 20001 is out of range 0-20000`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("findings lack %q:\n%s", want, got)
 		}
+	}
+	if strings.Contains(got, `"e"`) {
+		t.Errorf("REV's maximum secondary limit (125 A) refused:\n%s", got)
 	}
 }
 

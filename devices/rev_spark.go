@@ -49,7 +49,9 @@ func sparkType(name, class, summary, motor string) *config.Type {
 			"it is driven. Effort (name/effort, and its joint's when it has no pdp_ch): the SPARK's output current × k_eff, signed as its output. " +
 			"Its idle mode (neutral_mode) and current limits (REV's smart and secondary limits; REV's factory values when left out) are " +
 			"written at start and after a reset as the status periods are, each acknowledged with the value the SPARK holds: one it " +
-			"does not take stops it, named on /diagnostics.",
+			"does not take stops it, named on /diagnostics. After a reset its built-in encoder counts from 0 again (frcd's assumption: " +
+			"REV documents no position kept over a power cycle); frcd carries the position over (the last one before the reset becomes " +
+			"its offset, its own position loop's set points shifted alike), logs it and warns on /diagnostics, so that its joint does not jump.",
 		Place: config.DrivesJoint, Provides: config.Position | config.Velocity | config.Effort, Keys: keys,
 		Check: func(d *config.Device, c *config.Checker) {
 			checkSpeedController(d, c)
@@ -114,8 +116,9 @@ const (
 // `can_bus`.
 //
 // Until the SPARK has answered the version request (sent every
-// sparkVersionRetry), Read returns errNoVersion (wrapping hal.ErrTimeout)
-// and Write sends nothing else; a firmware frcd does not know
+// sparkVersionRetry), Read returns an error wrapping hal.ErrConfiguring
+// (hal.ErrTimeout past sparkConfigTimeout: sparkStartup) and Write sends
+// nothing else; a firmware frcd does not know
 // (frc.SparkFirmware.Supported) makes Read return that refusal for good
 // and Write send nothing: the SPARK, without a set point or heartbeat,
 // stays disabled.
@@ -132,11 +135,11 @@ const (
 // while disabled), and again after every sign of a reset
 // (sparkResetSigns): Status 0-2 enabled (Set Statuses Enabled: REV's
 // Status 2, the encoder, is off until enabled), their periods
-// (sparkPeriodMs) and, with closed_loop: device, slot 0's gains. A SPARK
-// driven by duty cycle is driven meanwhile (its output needs none of it;
-// its readings are stale until the frames come); one with its own loop
-// gets no set point and no enabling heartbeat until every step is
-// acknowledged. A step refused stops it for good.
+// (sparkPeriodMs), its idle mode and current limits (sparkDriveSteps)
+// and, with closed_loop: device, slot 0's gains. No SPARK gets a set
+// point or an enabling heartbeat until every step is acknowledged (one
+// reset mid-match runs at REV's factory idle mode and 80 A until its own
+// are in again). A step refused stops it for good.
 type spark struct {
 	name     string
 	model    uint8 // frc.SparkModel*: what its type says it is
@@ -182,7 +185,12 @@ type spark struct {
 	stepSent         bool
 	stepSentAt       time.Duration
 	stepErr          error // the SPARK refused a step: for good
-	errSteps         error // steps not yet acknowledged (wraps hal.ErrTimeout)
+	// The start-up's state (sparkStartup): when its phase began, whether
+	// it is over, whether Report is showing it.
+	cfgAt      time.Duration
+	cfgStarted bool
+	cfgDone    bool
+	cfgShown   bool
 
 	// Reset detection (sparkResetSigns): the "has reset" warning last
 	// seen in Status 1 (st1Seen: one was seen), whether status frames
@@ -190,6 +198,7 @@ type spark struct {
 	hasReset, st1Seen bool
 	statusSeen, lost  bool
 	now               time.Duration // Read's, for Halt (which has none)
+	carry             sparkCarry    // the position across a reboot
 
 	cmd   interfaces.JointCommand
 	volts interfaces.AnalogState
@@ -198,8 +207,9 @@ type spark struct {
 	eff   interfaces.AnalogState
 	kEff  float64
 
-	errStale, errNoVersion error
-	wErr, hErr             opError
+	errStale                      error
+	noVersion, notAcked, noStatus startupErr
+	wErr, hErr                    opError
 }
 
 var (
@@ -216,6 +226,10 @@ type sparkDiag struct {
 	fw            frc.SparkFirmware
 	fwKnown       bool
 	fwErr, stepEr error
+	cfg           string  // what its start-up waits for (sparkStartup), "" when over or late
+	carries       int     // positions carried over a reboot (sparkCarry)
+	carryOff      float64 // the offset now
+	events        []string
 }
 
 // sparkCfg is a configuration step: Set Statuses Enabled (statuses), or
@@ -278,9 +292,11 @@ func openREVSpark(model uint8, d *config.Device, env *Env) (Device, error) {
 	}
 	s := &spark{name: d.Name, model: model, can: can, power: env.HAL, hb: hb, n: n, inverted: d.Bool("inverted"), factor: d.Float("position_factor"), kEff: d.Float("k_eff"),
 		idDuty: frc.SparkID(frc.SparkAPIDutyCycle, n), idVer: frc.SparkID(frc.SparkAPIVersion, n),
-		errStale:     fmt.Errorf("%s: status frames: %w", d, hal.ErrTimeout),
-		errNoVersion: fmt.Errorf("%s: no answer to the firmware version request yet: %w", d, hal.ErrTimeout),
-		wErr:         newOpError(d, "write"), hErr: newOpError(d, "halt"),
+		errStale:  fmt.Errorf("%s: status frames: %w", d, hal.ErrTimeout),
+		noVersion: newStartupErr(d, "no answer to the firmware version request"),
+		noStatus:  newStartupErr(d, "status frames not all in yet"),
+		notAcked:  newStartupErr(d, "status frames, their periods, idle mode and current limits not yet acknowledged"),
+		wErr:      newOpError(d, "write"), hErr: newOpError(d, "halt"),
 		diagName: fmt.Sprintf("%s (%s %d)", d.Name, d.Type.Class, n)}
 	for k := range s.idStatus {
 		s.idStatus[k] = frc.SparkID(frc.SparkAPIStatus0+k, n)
@@ -292,7 +308,6 @@ func openREVSpark(model uint8, d *config.Device, env *Env) (Device, error) {
 		s.steps = append(s.steps, sparkCfg{key: fmt.Sprintf("Status %d period (ms)", k), param: p, typ: frc.SparkParamUint32, bits: sparkPeriodMs[k]})
 	}
 	s.steps = append(s.steps, sparkDriveSteps(d)...)
-	s.errSteps = fmt.Errorf("%s: status frames, their periods and closed-loop gains not yet acknowledged: %w", d, hal.ErrTimeout)
 	if s.devLoop = d.ClosesLoop(); s.devLoop {
 		s.idPos, s.idVel = frc.SparkID(frc.SparkAPIPositionSetpoint, n), frc.SparkID(frc.SparkAPIVelocitySetpoint, n)
 		for _, g := range []struct {
@@ -301,6 +316,7 @@ func openREVSpark(model uint8, d *config.Device, env *Env) (Device, error) {
 		}{{"kp", frc.SparkParamP0}, {"ki", frc.SparkParamI0}, {"kd", frc.SparkParamD0}, {"kv", frc.SparkParamV0}} {
 			s.steps = append(s.steps, sparkCfg{key: g.key, param: g.param, typ: frc.SparkParamFloat32, bits: frc.Float32Bits(d.Float(g.key))})
 		}
+		s.notAcked = newStartupErr(d, "status frames, their periods and closed-loop gains not yet acknowledged")
 		if err := interfaces.RegisterCommand(env.Handles, d.Name, d.Name, interfaces.Position, &s.posCmd); err != nil {
 			return nil, err
 		}
@@ -328,16 +344,19 @@ func (s *spark) Name() string { return s.name }
 // names.
 func (s *spark) Read(now, dt time.Duration) error {
 	s.now = now
+	if !s.cfgStarted {
+		s.cfgStarted, s.cfgAt = true, now
+	}
 	if !s.fwKnown {
 		f, _, ok := s.can.Latest(s.idVer)
 		if !ok {
-			return s.errNoVersion
+			return s.starting(&s.noVersion)
 		}
 		v, ok := frc.DecodeSparkVersion(f.Data[:min(int(f.Len), 8)])
 		if !ok {
-			return s.errNoVersion
+			return s.starting(&s.noVersion)
 		}
-		s.fw, s.fwKnown = v, true
+		s.fw, s.fwKnown, s.cfgAt = v, true, now // the configuration's own time from here
 		if err := v.Supported(); err != nil {
 			s.fwErr = fmt.Errorf("%s: %w", s.name, err)
 		}
@@ -376,7 +395,7 @@ func (s *spark) Read(now, dt time.Duration) error {
 			st := frc.DecodeSparkStatus1(f.Data)
 			rst := st.Warnings&sparkHasReset != 0
 			if rst && !s.hasReset && s.st1Seen {
-				s.reconfigure()
+				s.rebooted(true)
 			}
 			s.hasReset, s.st1Seen = rst, true
 			if sensor := st.Faults & sparkSensorFault; sensor != s.faults {
@@ -392,7 +411,7 @@ func (s *spark) Read(now, dt time.Duration) error {
 				stale = true
 				continue
 			}
-			s.rate.State = sign * rot * s.factor
+			s.rate.State = s.position(sign*rot*s.factor, at)
 			s.rate.Rate = sign * rpm / 60 * s.factor
 			s.pos.Value = s.rate.State
 		}
@@ -402,7 +421,7 @@ func (s *spark) Read(now, dt time.Duration) error {
 		s.lost = true
 	case fresh && s.lost:
 		s.lost = false
-		s.reconfigure()
+		s.rebooted(false)
 	case fresh:
 		s.statusSeen = true
 	}
@@ -412,41 +431,19 @@ func (s *spark) Read(now, dt time.Duration) error {
 		s.diag.st0, s.diag.seen0 = s.st0, true
 	}
 	s.mu.Unlock()
+	s.cfgDone = s.cfgDone || !stale
 	switch {
-	case s.devLoop && s.stepAt < len(s.steps): // the configuration is what it waits for first
-		return s.errSteps
-	case stale:
+	case s.stepAt < len(s.steps): // the configuration is what it waits for first
+		return s.starting(&s.notAcked)
+	case stale && !s.cfgDone: // its status frames enabled, and their periods, only now
+		return s.starting(&s.noStatus)
+	}
+	s.started()
+	if stale {
 		return s.errStale
 	}
 	return s.faultErr
 }
-
-// sparkResetSigns: REV keeps parameter writes and status enables in RAM
-// only, so a SPARK that resets (a brown-out, a power cycle, a cut and
-// restored supply) sends Status 0 and 1 at its defaults and no Status 2,
-// and runs its loop with the gains in its flash (factory defaults, or an
-// old team's), while frcd would keep sending set points. Read takes
-// either of two signs of a reset as one and configures it again from the
-// first step (reconfigure), a SPARK with its own loop getting no set
-// point and no enabling heartbeat meanwhile, as before the first
-// acknowledgement:
-//
-//   - Status 1's active "has reset" warning turning on (seen off, then
-//     on). REV sets it at every power-up; whether and when the firmware
-//     clears the active bit again is not documented, so this sign alone
-//     would miss a reset while it is still on from the last one.
-//   - Every status frame stale (none within statusTimeout) and then fresh
-//     again: a reboot's bootloader and start-up send nothing for longer
-//     than that. This one does not depend on the warning's semantics; it
-//     also catches a cut and restored CAN cable, where writing the gains
-//     again costs a few cycles of neutral output and nothing else.
-//
-// Configuring it again is always safe (the values are frcd's own), so a
-// false sign costs only those cycles.
-const sparkHasReset = 1 << 6 // frc.SparkWarningNames[6], "has reset"
-
-// reconfigure starts the configuration again from its first step.
-func (s *spark) reconfigure() { s.stepAt, s.stepSent = 0, false }
 
 // sparkSensorFault is Status 1's sensor fault: while it is active the
 // encoder's readings are not trusted (Read fails). The other faults stop
@@ -455,7 +452,8 @@ const sparkSensorFault = 1 << 2
 
 // Report gives the SPARK's health for /diagnostics: its motor's
 // temperature, input voltage, output current, firmware and Status 1's
-// fields as values; an error while it has not answered, refused its
+// fields as values; a warning "configuring: ..." while it starts up within
+// sparkConfigTimeout (sparkStartup); an error while it has not answered, refused its
 // firmware or a gain, sends no status, or has an active fault; a warning
 // for an active warning (brown-out, overcurrent, stall, a reset...) or a
 // sticky fault.
@@ -470,6 +468,9 @@ func (s *spark) Report(dst []hal.Report) []hal.Report {
 		return append(dst, r)
 	case d.stepEr != nil:
 		r.Error, r.Message = true, d.stepEr.Error()
+		return append(dst, r)
+	case d.cfg != "":
+		r.Warn, r.Message = true, "configuring: "+d.cfg
 		return append(dst, r)
 	case !d.fwKnown:
 		r.Error, r.Message = true, "no answer to the firmware version request"
@@ -504,7 +505,7 @@ func (s *spark) Report(dst []hal.Report) []hal.Report {
 	default:
 		r.Message = "ok"
 	}
-	return append(dst, r)
+	return append(dst, carryNote(r, &d))
 }
 
 // bitNames names the bits set in b, bit 0 first; "none" for none.
@@ -521,56 +522,6 @@ func bitNames(b uint8, names *[8]string) string {
 	return strings.Join(out, ", ")
 }
 
-// takeAck takes the acknowledgement of the step last sent: what it set
-// held, the next step; refused (a result code other than 0, another value
-// held, a status left disabled), an error for good.
-func (s *spark) takeAck() {
-	if s.stepAt >= len(s.steps) || !s.stepSent {
-		return
-	}
-	st := s.steps[s.stepAt]
-	id := s.idAck
-	if st.statuses {
-		id = s.idSR
-	}
-	f, at, ok := s.can.Latest(id)
-	if !ok || at < s.stepSentAt {
-		return
-	}
-	d := f.Data[:min(int(f.Len), 8)]
-	if st.statuses {
-		r, ok := frc.DecodeSparkStatusesResponse(d)
-		if !ok || r.Mask != sparkStatusMask {
-			return
-		}
-		if r.Result != 0 || r.Enabled&sparkStatusMask != sparkStatusMask {
-			s.refused(fmt.Errorf("%s: the SPARK refused to enable Status 0-2: result %d, statuses enabled %#04x", s.name, r.Result, r.Enabled))
-			return
-		}
-	} else {
-		a, ok := frc.DecodeSparkParameterAck(d)
-		if !ok || a.Param != st.param {
-			return
-		}
-		if a.Result != 0 || a.Type != st.typ || a.Value != st.bits {
-			s.refused(fmt.Errorf("%s: the SPARK refused %s = %s (parameter %d): result %d, type %d, holds %s",
-				s.name, st.key, st.value(st.bits), st.param, a.Result, a.Type, st.value(a.Value)))
-			return
-		}
-	}
-	s.stepAt++
-	s.stepSent = false
-}
-
-// refused stops the SPARK for good with err: a configuration step it
-// did not take.
-func (s *spark) refused(err error) {
-	s.stepErr = err
-	s.mu.Lock()
-	s.diag.stepEr = err
-	s.mu.Unlock()
-}
-
 // faultError is the error of an active sensor fault; nil when there is
 // none. It allocates, only when the fault comes or goes.
 func (s *spark) faultError() error {
@@ -578,47 +529,6 @@ func (s *spark) faultError() error {
 		return nil
 	}
 	return fmt.Errorf("%s: active fault: %s: its encoder is not used", s.name, bitNames(s.faults, &frc.SparkFaultNames))
-}
-
-// prepare sends what comes before driving: the version request until the
-// SPARK answers, then the configuration one step at a time, each retried
-// every sparkVersionRetry until acknowledged. ready is false until the
-// SPARK can be driven (and for good after a refusal): a SPARK with its
-// own loop once every step is in, one driven by duty cycle at once. None
-// of these frames enables the motor, so Halt sends them too: a refused
-// firmware or step shows before the first enable.
-func (s *spark) prepare(now time.Duration, e *opError) (ready bool, err error) {
-	if !s.fwKnown {
-		if !s.asked || now-s.askedAt >= sparkVersionRetry {
-			s.asked, s.askedAt = true, now
-			// A remote frame asking for the answer's 8 bytes, as REV's
-			// specification has GET_FIRMWARE_VERSION.
-			return false, e.wrap(s.can.Send(hal.Frame{ID: s.idVer, Len: frc.SparkVersionLen, RTR: true}))
-		}
-		return false, nil
-	}
-	if s.fwErr != nil || s.stepErr != nil {
-		return false, nil
-	}
-	if s.stepAt < len(s.steps) {
-		if !s.stepSent || now-s.stepSentAt >= sparkVersionRetry {
-			st := s.steps[s.stepAt]
-			f := hal.Frame{ID: s.idParam}
-			if st.statuses {
-				f.ID = s.idStatuses
-				f.Data, f.Len = frc.EncodeSparkSetStatusesEnabled(sparkStatusMask, sparkStatusMask)
-			} else {
-				f.Data, f.Len = frc.EncodeSparkParameterBits(st.param, st.bits)
-			}
-			s.stepSent, s.stepSentAt = true, now
-			if err := s.can.Send(f); err != nil || s.devLoop {
-				return false, e.wrap(err)
-			}
-		} else if s.devLoop {
-			return false, nil
-		}
-	}
-	return true, nil
 }
 
 func (s *spark) Write(now, dt time.Duration) error {
@@ -653,7 +563,7 @@ func (s *spark) loopSetpoint() (uint32, float64, bool) {
 	}
 	switch {
 	case s.posCmd.Set && interfaces.Finite(s.posCmd.Value):
-		return s.idPos, sign * s.posCmd.Value / s.factor, true
+		return s.idPos, sign * s.loopPosition(s.posCmd.Value) / s.factor, true
 	case s.velCmd.Set && interfaces.Finite(s.velCmd.Value):
 		return s.idVel, sign * s.velCmd.Value / s.factor * 60, true
 	}
@@ -669,64 +579,4 @@ func (s *spark) Halt() error {
 		return err
 	}
 	return s.hErr.wrap(s.can.Send(hal.Frame{ID: s.idDuty, Len: 8, Data: frc.EncodeSparkSetpoint(0, 0)}))
-}
-
-// sparkHeartbeat is the heartbeat of one bus's SPARKs (shared, one per
-// bus): a frame to device 0 whose 64-bit little-endian payload has bit n
-// set for each SPARK n to enable. The SPARKs set their bits in their
-// Write; its own Write, after theirs, sends the mask on change and every
-// sparkHeartbeatPeriod, then clears it for the next cycle. Halt sends an
-// empty mask: every SPARK on the bus disabled.
-type sparkHeartbeat struct {
-	name       string
-	can        hal.CANBus
-	mask, last uint64
-	sent       bool
-	sentAt     time.Duration
-	wErr       opError
-}
-
-var _ Device = (*sparkHeartbeat)(nil)
-
-func sparkHeartbeatOn(env *Env, bus string, can hal.CANBus) (*sparkHeartbeat, error) {
-	d, err := env.Shared("rev-spark-heartbeat/"+bus, func() (Device, error) {
-		name := "REV SPARK heartbeat"
-		if bus != "" {
-			name += " on " + bus
-		}
-		return &sparkHeartbeat{name: name, can: can, wErr: opError{op: name + ": send"}}, nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return d.(*sparkHeartbeat), nil
-}
-
-func (h *sparkHeartbeat) enable(n int) { h.mask |= 1 << uint(n&63) }
-
-func (h *sparkHeartbeat) Name() string { return h.name }
-
-func (h *sparkHeartbeat) Read(now, dt time.Duration) error { return nil }
-
-func (h *sparkHeartbeat) Write(now, dt time.Duration) error {
-	m := h.mask
-	h.mask = 0
-	if h.sent && m == h.last && now-h.sentAt < sparkHeartbeatPeriod {
-		return nil
-	}
-	return h.send(m, now)
-}
-
-func (h *sparkHeartbeat) send(m uint64, now time.Duration) error {
-	f := hal.Frame{ID: frc.SparkID(frc.SparkAPIHeartbeat, 0), Len: 8}
-	for i := range f.Data {
-		f.Data[i] = byte(m >> (8 * i))
-	}
-	h.last, h.sent, h.sentAt = m, true, now
-	return h.wErr.wrap(h.can.Send(f))
-}
-
-func (h *sparkHeartbeat) Halt() error {
-	h.mask = 0
-	return h.send(0, h.sentAt)
 }

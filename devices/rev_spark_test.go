@@ -51,8 +51,8 @@ func TestSparkAsksFirmwareFirst(t *testing.T) {
 	cmd := command[float64](r, "arm_joint", interfaces.Voltage)
 	cmd.Put(6, r.now)
 	err := r.step(10 * time.Millisecond)
-	if !errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "firmware version") {
-		t.Fatalf("before the version: %v", err)
+	if !errors.Is(err, hal.ErrConfiguring) || errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "firmware version") {
+		t.Fatalf("before the version: %v, want it configuring", err)
 	}
 	// A remote frame asking for 8 bytes (REV's GET_FIRMWARE_VERSION is
 	// rtr), and nothing that drives the motor.
@@ -73,8 +73,68 @@ func TestSparkAsksFirmwareFirst(t *testing.T) {
 	}
 }
 
+// A SPARK's start-up (sparkStartup) is configuring, a warning on
+// /diagnostics, for sparkConfigTimeout of each phase: no answer to the
+// version request for 2 s is then a timeout, an error; once it answers,
+// its configuration has 2 s of its own, and a SPARK with its own loop
+// whose gains are still not acknowledged after them fails with a timeout
+// too (still neutral).
+func TestSparkStartupBound(t *testing.T) {
+	r := bind(t, sparkLoopYAML)
+	rep := r.device("arm_joint").(hal.Reporter)
+	pos := command[float64](r, "arm_joint", interfaces.Position)
+	read := func() error { // 10 ms with a position command, nothing answered
+		pos.Put(1, r.hal.Now())
+		return r.step(10 * time.Millisecond)
+	}
+	var err error
+	for r.hal.Now() < 1990*time.Millisecond {
+		if err = read(); !errors.Is(err, hal.ErrConfiguring) {
+			t.Fatalf("at %v without the version: %v, want it configuring", r.hal.Now(), err)
+		}
+	}
+	if got := rep.Report(nil)[0]; !got.Warn || got.Error || got.Message != "configuring: no answer to the firmware version request" {
+		t.Errorf("configuring: %+v", got)
+	}
+	read()
+	if err = read(); !errors.Is(err, hal.ErrTimeout) || errors.Is(err, hal.ErrConfiguring) || !strings.Contains(err.Error(), "firmware version request after 2s") {
+		t.Fatalf("2 s without the version: %v, want a timeout", err)
+	}
+	if got := rep.Report(nil)[0]; !got.Error || got.Message != "no answer to the firmware version request" {
+		t.Errorf("timed out: %+v", got)
+	}
+	answerVersion(r, 25)
+	at := r.hal.Now()
+	for r.hal.Now() < at+1990*time.Millisecond {
+		if err = read(); !errors.Is(err, hal.ErrConfiguring) || !strings.Contains(err.Error(), "gains not yet acknowledged") {
+			t.Fatalf("%v after the version, nothing acknowledged: %v, want it configuring", r.hal.Now()-at, err)
+		}
+	}
+	read()
+	if err = read(); !errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "gains not yet acknowledged after 2s") {
+		t.Fatalf("2 s without an acknowledgement: %v, want a timeout", err)
+	}
+	if p := append(sentTo(r, sparkPos3), sentTo(r, sparkDuty3)...); len(p) != 0 {
+		t.Errorf("set points while not configured: %+v", p)
+	}
+	for _, f := range sentTo(r, sparkHB) {
+		if f.Data != [8]byte{} {
+			t.Fatalf("heartbeat enabled it while not configured: % x", f.Data)
+		}
+	}
+}
+
+// Firmware 24 (the layout before 25) and an unknown major (27) are
+// refused, each with its reason: the firmware found and what frcd drives.
 func TestSparkRefusesUnknownFirmware(t *testing.T) {
-	for _, major := range []byte{24, 27} {
+	for _, tc := range []struct {
+		major  byte
+		reason []string
+	}{
+		{24, []string{"firmware 24.", "uses the frame layout before firmware 25", "update it to 26.x"}},
+		{27, []string{"firmware 27.", "is newer than the firmware frcd's frames were checked against (25.x and 26.x"}},
+	} {
+		major := tc.major
 		r := bind(t, sparkYAML)
 		command[float64](r, "arm_joint", interfaces.Voltage).Put(6, r.now)
 		r.step(10 * time.Millisecond)
@@ -82,8 +142,16 @@ func TestSparkRefusesUnknownFirmware(t *testing.T) {
 		r.hal.Bus.Sent = r.hal.Bus.Sent[:0]
 		for i := 0; i < 3; i++ {
 			err := r.step(10 * time.Millisecond)
-			if err == nil || errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "frcd") || !strings.Contains(err.Error(), "26.x") {
+			if err == nil || errors.Is(err, hal.ErrTimeout) {
 				t.Fatalf("firmware %d: %v", major, err)
+			}
+			for _, w := range tc.reason {
+				if !strings.Contains(err.Error(), w) {
+					t.Fatalf("firmware %d: %q lacks %q", major, err, w)
+				}
+			}
+			if i == 0 {
+				t.Logf("firmware %d: %v", major, err)
 			}
 		}
 		if d := sentTo(r, sparkDuty3); len(d) != 0 {
@@ -104,6 +172,7 @@ func TestSparkDrives(t *testing.T) {
 	rate := state[interfaces.RateState](r, "arm_joint", interfaces.Rate)
 	r.step(10 * time.Millisecond)
 	answerVersion(r, 25)
+	sparkConfigure(t, r)
 	now := r.hal.Now() + 10*time.Millisecond
 	// Status 0: applied 0x3F5D (0.5), 0x666 (12.0 V), 0x111 (10 A), 40 °C.
 	r.hal.Bus.Inject(hal.Frame{ID: sparkS0_3, Len: 8, Data: [8]byte{0x5D, 0x3F, 0x66, 0x16, 0x11, 0x28}}, now)
@@ -178,6 +247,7 @@ func TestSparkFirmware26(t *testing.T) {
 		cmd := command[float64](r, "arm_joint", interfaces.Voltage)
 		r.step(10 * time.Millisecond)
 		r.hal.Bus.Inject(hal.Frame{ID: sparkVer3, Len: 8, Data: tc.answer}, r.hal.Now())
+		sparkConfigure(t, r)
 		now := r.hal.Now() + 10*time.Millisecond
 		r.hal.Bus.Inject(hal.Frame{ID: sparkS0_3, Len: 8, Data: [8]byte{0x00, 0x00, 0x66, 0x06, 0x00, 0x19, tc.model}}, now) // 12 V, 25 °C
 		r.hal.Bus.Inject(hal.Frame{ID: sparkS1_3, Len: 8}, now)
@@ -212,6 +282,7 @@ func TestSparkInvertedAndFaults(t *testing.T) {
 	rate := state[interfaces.RateState](r, "arm_joint", interfaces.Rate)
 	r.step(10 * time.Millisecond)
 	answerVersion(r, 25)
+	sparkConfigure(t, r)
 	now := r.hal.Now() + 10*time.Millisecond
 	r.hal.Bus.Inject(hal.Frame{ID: sparkS0_3, Len: 8, Data: [8]byte{0x00, 0x00, 0x66, 0x06, 0x00, 0x5A}}, now) // 12 V, 90 °C
 	r.hal.Bus.Inject(hal.Frame{ID: sparkS1_3, Len: 8, Data: [8]byte{0x10, 0, 0x02}}, now)                      // temperature fault, overcurrent warning
@@ -446,7 +517,7 @@ func TestSparkOwnClosedLoop(t *testing.T) {
 	if w := sentTo(r, sparkParam3); len(w) != 1 || w[0].Len != 5 || w[0].Data != [8]byte{0x0D, 0, 0, 0, 0x3F} {
 		t.Fatalf("first parameter write %+v", w)
 	}
-	if !errors.Is(err, hal.ErrTimeout) || !strings.Contains(err.Error(), "gains not yet acknowledged") {
+	if !errors.Is(err, hal.ErrConfiguring) || !strings.Contains(err.Error(), "gains not yet acknowledged") {
 		t.Errorf("Read before the gains are in: %v", err)
 	}
 	// No answer: not sent again before 250 ms; nothing drives meanwhile.
@@ -555,10 +626,11 @@ func TestSparkReport(t *testing.T) {
 	r := bind(t, sparkYAML)
 	rep := r.device("arm_joint").(hal.Reporter)
 	if got := rep.Report(nil); len(got) != 1 || !got[0].Error || got[0].Message != "no answer to the firmware version request" {
-		t.Errorf("before the version: %+v", got)
+		t.Errorf("before the first Read: %+v", got)
 	}
 	r.step(10 * time.Millisecond)
 	answerVersion(r, 25)
+	sparkConfigure(t, r)
 	status := func(s1 [8]byte) error {
 		now := r.hal.Now() + 10*time.Millisecond
 		// 0x666 × 30/4095 = 12.0 V, 0x111 × 150/4095 = 10.0 A, 0x2D = 45 °C.

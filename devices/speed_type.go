@@ -32,7 +32,7 @@ const speedDoc = "State: a JointState that the controller itself does not fill: 
 
 // pwmNeutralDoc says where a PWM controller's neutral mode is set.
 const pwmNeutralDoc = "Its neutral mode (brake or coast at zero output) and any current limit are set on the controller itself " +
-	"(its brake/coast jumper or button): a PWM signal cannot carry them, so there is no key for them; the sim coasts it."
+	"(its brake/coast jumper or button): a PWM signal cannot carry them, so there is no key for them; the sim coasts it unless its sim joint says jumper: brake."
 
 // pwmSpeedType is the type of a PWM speed controller: its keys, and its
 // calibration (how it reads pulse widths) as a fact.

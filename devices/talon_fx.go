@@ -42,7 +42,7 @@ var talonFXType = withKeys(&config.Type{
 	Facts: config.Facts{Speed: true, CAN: true, Joint: config.RateSource, EffortState: true},
 }, "Its neutral mode and current limits (Phoenix 6's NeutralMode, StatorCurrentLimit, SupplyCurrentLimit and their enables, "+
 	"SupplyCurrentLowerLimit and Time; CTRE's defaults when left out) are applied at start and read back; a value the Talon does not "+
-	"hold, or a backend that cannot apply them, is a warning on /diagnostics.", append([]config.Key{p6NeutralKey}, p6LimitKeys...)...)
+	"hold, or a backend that cannot apply them, is a warning on /diagnostics. Its signal rates and slot 0 gains are applied with them."+ctreSetupDoc, append([]config.Key{p6NeutralKey}, p6LimitKeys...)...)
 
 // talonFX drives a CTRE Talon FX through phoenix6.TalonFX (CTRE's Phoenix 6 C
 // interface on a robot, the sim's emulation behind the same interface).
@@ -71,7 +71,9 @@ type talonFX struct {
 
 	rErr, wErr, hErr opError
 
-	cfgNote string // the neutral mode and current limits not as configured, for Report
+	// setup applies the signal rates, neutral mode, current limits and
+	// gains off the loop (ctreSetup).
+	setup *ctreSetup
 
 	// diag is the last status read, for Report (another goroutine).
 	mu   sync.Mutex
@@ -83,6 +85,7 @@ type talonFX struct {
 var (
 	_ Device       = (*talonFX)(nil)
 	_ hal.Reporter = (*talonFX)(nil)
+	_ Configurer   = (*talonFX)(nil)
 )
 
 func newTalonFX(d *config.Device, env *Env) (Device, error) {
@@ -94,17 +97,32 @@ func newTalonFX(d *config.Device, env *Env) (Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("Talon FX %d: %w", d.Int("id"), err)
 	}
-	if err := phoenix6.SetSignalRates(fx); err != nil {
-		return nil, fmt.Errorf("Talon FX %d: setting its signals' update frequencies: %w", d.Int("id"), err)
-	}
 	t := &talonFX{name: d.Name, fx: fx, id: d.Int("id"), perRot: d.JointPerRotation(), inv: 1, devLoop: d.ClosesLoop(),
 		rErr: newOpError(d, "read status"), wErr: newOpError(d, "write"), hErr: newOpError(d, "halt")}
 	if d.Bool("inverted") {
 		t.inv = -1
 	}
-	if t.cfgNote, err = applyFXConfig(fx, fxConfigOf(d)); err != nil {
-		return nil, fmt.Errorf("Talon FX %d: applying its neutral mode and current limits: %w", d.Int("id"), err)
+	want, devLoop := fxConfigOf(d), t.devLoop
+	g := phoenix6.FXGains{P: d.Float("kp"), I: d.Float("ki"), D: d.Float("kd"), V: d.Float("kv"), S: d.Float("ks")}
+	what := "signal rates, neutral mode and current limits"
+	if devLoop {
+		what = "signal rates, neutral mode, current limits and slot 0 gains"
 	}
+	t.setup = newCTRESetup(d, what, fx, func() (string, error) {
+		if err := phoenix6.SetSignalRates(fx); err != nil {
+			return "", fmt.Errorf("setting its signals' update frequencies: %w", err)
+		}
+		note, err := applyFXConfig(fx, want)
+		if err != nil {
+			return "", fmt.Errorf("applying its neutral mode and current limits: %w", err)
+		}
+		if devLoop {
+			if err := fx.SetGains(0, g); err != nil {
+				return "", fmt.Errorf("applying slot 0 gains: %w", err)
+			}
+		}
+		return note, nil
+	})
 	if err := registerVoltage(env, d.Name, &t.volts, &t.cmd); err != nil {
 		return nil, err
 	}
@@ -116,10 +134,6 @@ func newTalonFX(d *config.Device, env *Env) (Device, error) {
 		return nil, err
 	}
 	if t.devLoop {
-		g := phoenix6.FXGains{P: d.Float("kp"), I: d.Float("ki"), D: d.Float("kd"), V: d.Float("kv"), S: d.Float("ks")}
-		if err := fx.SetGains(0, g); err != nil {
-			return nil, fmt.Errorf("Talon FX %d: applying slot 0 gains: %w", d.Int("id"), err)
-		}
 		if err := interfaces.RegisterCommand(env.Handles, d.Name, d.Name, interfaces.Position, &t.posCmd); err != nil {
 			return nil, err
 		}
@@ -132,8 +146,13 @@ func newTalonFX(d *config.Device, env *Env) (Device, error) {
 
 func (t *talonFX) Name() string { return t.name }
 
-// Read takes the rotor sensor and supply voltage from the Talon's status.
+// Read takes the rotor sensor and supply voltage from the Talon's status;
+// while its configuration is not in, it fails with the setup's error
+// instead (ctreSetup).
 func (t *talonFX) Read(now, dt time.Duration) error {
+	if err := t.setup.pending(now); err != nil {
+		return err
+	}
 	st, err := t.fx.Status()
 	if err != nil {
 		return t.rErr.wrap(err)
@@ -155,6 +174,9 @@ func (t *talonFX) Read(now, dt time.Duration) error {
 }
 
 func (t *talonFX) Write(now, dt time.Duration) error {
+	if !t.setup.Configured() {
+		return t.Halt() // neutral until its configuration is in
+	}
 	c := phoenix6.FXControl{}
 	t.devRan = false
 	switch {
@@ -190,8 +212,14 @@ func (t *talonFX) Report(dst []hal.Report) []hal.Report {
 		extra = [][2]string{{"supply current (A)", fmt.Sprintf("%.1f", st.SupplyCurrent)}, {"stator current (A)", fmt.Sprintf("%.1f", st.StatorCurrent)},
 			{"motor voltage (V)", fmt.Sprintf("%.2f", st.MotorVoltage)}}
 	}
-	return append(dst, configNote(p6Report(fmt.Sprintf("%s (Talon FX %d)", t.name, t.id), h, err, extra...), t.cfgNote))
+	return append(dst, t.setup.report(p6Report(fmt.Sprintf("%s (Talon FX %d)", t.name, t.id), h, err, extra...)))
 }
+
+// Configure applies the Talon's configuration off the loop (ctreSetup).
+func (t *talonFX) Configure(now time.Duration) { t.setup.Configure(now) }
+
+// Configured reports whether the Talon's configuration is in.
+func (t *talonFX) Configured() bool { return t.setup.Configured() }
 
 // applyFXConfig applies a Talon FX's neutral mode and current limits and
 // reads them back: the note names what it holds otherwise, or that the

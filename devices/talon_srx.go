@@ -24,5 +24,5 @@ func newTalonSRX(d *config.Device, env *Env) (Device, error) {
 // frc_control calls it can_talon_srx.
 var talonSRXType = aka(withKeys(canSpeedType("talon_srx", "TalonSRX", "A CTRE Talon SRX on the CAN bus; a Pigeon IMU may ride on it.", config.PigeonHostRole),
 	"Its neutral mode and current limit (Phoenix 5's SetNeutralMode, and peak, duration and continuous limits with EnableCurrentLimit) are applied at start "+
-		"when the entry asks for other than Phoenix 5's defaults, the current limit read back.",
+		"when the entry asks for other than Phoenix 5's defaults, the current limit read back."+ctreSetupDoc,
 	append([]config.Key{p5NeutralKey}, p5LimitKeys...)...), "can_talon_srx")

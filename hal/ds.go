@@ -21,6 +21,9 @@ type DSInfo struct {
 	// GameMessage is the game-specific message the field sends (WPILib's
 	// GameSpecificMessage); "" when none.
 	GameMessage string
+	// OpModes are the robot's op modes, naming DSState.OpMode for the
+	// driver_station/op_mode topics.
+	OpModes OpModes
 	// Brownout: the roboRIO is in brownout (its outputs disabled);
 	// HasBrownout says whether the backend knows.
 	Brownout, HasBrownout bool

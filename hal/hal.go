@@ -25,7 +25,8 @@
 //
 // Errors: ErrNoDevice when a channel or device does not exist, ErrInUse
 // when it is already open, ErrTimeout when data is too old, ErrClosed when
-// the backend was closed; all are wrapped, check with errors.Is.
+// the backend was closed, ErrConfiguring while a device is still being
+// configured at start-up; all are wrapped, check with errors.Is.
 //
 // hal imports only the standard library and periph.io/x/conn/v3. The wire
 // facts of FRC devices (CAN ids, calibrations) are in package frc.
@@ -43,7 +44,21 @@ var (
 	ErrTimeout     = errors.New("timed out")
 	ErrClosed      = errors.New("closed")
 	ErrUnsupported = errors.New("not supported by this backend")
+	// ErrConfiguring is a device's Read while it is starting up within
+	// its normal time (a SPARK not yet answering its version request or
+	// acknowledging its configuration): no error, a state of its own. Its
+	// readings are absent meanwhile, as after a failed Read, and the
+	// device decides what it may drive (a SPARK with its own loop gets no
+	// set point). A device returns it only within its own bound, and
+	// ErrTimeout after; the loop counts it as a failure anyway once a
+	// device has been configuring for MaxConfiguring.
+	ErrConfiguring = errors.New("starting up")
 )
+
+// MaxConfiguring is the longest a device may go on configuring (Reads
+// failing with ErrConfiguring, without a pause) before the loop counts
+// each such Read as a failure whatever the device says.
+const MaxConfiguring = 10 * time.Second
 
 // Clock is the time the loop runs on: a monotonic duration since the
 // backend started. The sim's advances only when stepped.
@@ -267,6 +282,10 @@ type DSState struct {
 	// FMS: the Driver Station says the field's management system is
 	// attached (the control word's fmsAttached bit, in both WPILib HALs).
 	FMS bool
+	// OpMode is the op mode selected (OpMode.ID; opmode.go): by the 2027
+	// Driver Station in its control word, by the sim's WebSocket Driver
+	// Station, or by the daemon's dashboard chooser; 0 when none.
+	OpMode int64
 }
 
 // DriverStation reports whether the robot may move.

@@ -23,7 +23,11 @@
 // to other clients, but not values on frcd's topics (refused and
 // counted). Client values under Options.CommandPrefix go to
 // Options.Commands (dashboards' commands and PID gains), and a publish of
-// a command topic must carry the type Options.CommandType says.
+// a command topic must carry the type Options.CommandType says. Of frcd's
+// own topics, the tunables (Options.Tunable: WPILib 2027's /Tunables) take
+// clients' values too, as commands, of the topic's type. Other client
+// values go to Options.Observe, when set (a dashboard chooser's
+// selection), whose error is a refusal.
 //
 // Nothing is refused silently: a publish to one of frcd's own topics, of
 // a type other than the topic's, past a limit, a subscription past a

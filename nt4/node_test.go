@@ -111,37 +111,36 @@ func TestNTCoreTSClient(t *testing.T) {
 	tooltest.RequireFile(t, clientNode, "npm ci in test/nt4")
 	d, e, port := running(t)
 	const joint = "/frcd/joints/right_front_wheel_joint/"
-	c := startClient(t, e, "watch", strconv.Itoa(port), joint, "/frcd/Alerts/")
+	c := startClient(t, e, "watch", strconv.Itoa(port), joint, "/SmartDashboard/Alerts/")
 	c.wait("the connection", func(ev event) bool { return ev.Event == "connected" })
 	ev := c.wait("the joint's velocity", func(ev event) bool { return ev.Name == joint+"velocity" })
 	if ev.Type != "double" || math.Abs(float(ev)) > 0.5 {
 		t.Fatalf("the joint at rest: %+v", ev)
 	}
 	c.wait("no errors among the Alerts", func(ev event) bool {
-		return ev.Name == "/frcd/Alerts/errors" && string(ev.Value) == "[]"
+		return ev.Name == "/SmartDashboard/Alerts/errors" && string(ev.Value) == "[]"
 	})
 
-	// right_front_voltage drives the joint (inverted: +6 V turns it
-	// backwards).
-	e.Start(t, "rostopic", "pub", "-r", "20", "/right_front_voltage/command", "std_msgs/Float64", "data: 6.0")
-	c.wait("the command on NT4", func(ev event) bool { return ev.Name == joint+"command" && float(ev) == 6 })
+	// The drive controller drives the wheel: 1 m/s on its cmd_vel is
+	// 13 rad/s of a 0.076 m wheel.
+	e.Start(t, "rostopic", "pub", "-r", "20", "/drive/cmd_vel", "geometry_msgs/Twist", "{linear: {x: 1.0}}")
 	ev = c.wait("the joint following the ROS command", func(ev event) bool {
 		return ev.Name == joint+"velocity" && math.Abs(float(ev)) > 5
 	})
-	t.Logf("velocity %s rad/s at 6 V", ev.Value)
+	t.Logf("velocity %s rad/s at 1 m/s", ev.Value)
 
 	if err := d.Sim.SetCANSilent("pdp", true); err != nil {
 		t.Fatal(err)
 	}
 	ev = c.wait("an error Alert for the silent PDP", func(ev event) bool {
-		return ev.Name == "/frcd/Alerts/errors" && strings.Contains(string(ev.Value), `"pdp: `)
+		return ev.Name == "/SmartDashboard/Alerts/errors" && strings.Contains(string(ev.Value), `"pdp: `)
 	})
 	t.Logf("Alerts/errors: %s", ev.Value)
 	if err := d.Sim.SetCANSilent("pdp", false); err != nil {
 		t.Fatal(err)
 	}
 	c.wait("the Alert gone once the PDP is heard again", func(ev event) bool {
-		return ev.Name == "/frcd/Alerts/errors" && !strings.Contains(string(ev.Value), `"pdp: `)
+		return ev.Name == "/SmartDashboard/Alerts/errors" && !strings.Contains(string(ev.Value), `"pdp: `)
 	})
 	if s := d.NT.Stats(); s.Connects != 1 || s.Refused != 0 || s.Dropped != 0 || s.ValuesSent == 0 {
 		t.Errorf("server stats %+v", s)
@@ -209,7 +208,7 @@ func TestLoggingModeEveryCycle(t *testing.T) {
 	)
 	c := startClient(t, e, "log", strconv.Itoa(port), joint, cycles)
 	c.wait("the connection", func(ev event) bool { return ev.Event == "connected" })
-	e.Start(t, "rostopic", "pub", "-r", "20", "/right_front_voltage/command", "std_msgs/Float64", "data: 6.0")
+	e.Start(t, "rostopic", "pub", "-r", "20", "/drive/cmd_vel", "geometry_msgs/Twist", "{linear: {x: 1.0}}")
 	last := math.NaN()
 	c.wait("the joint moving", func(ev event) bool {
 		if ev.Name != joint {

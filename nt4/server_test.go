@@ -330,7 +330,7 @@ func TestRefusals(t *testing.T) {
 	d.StepTelemetry()
 	w := dial(t, d, "r")
 	w.send(`{"method":"publish","params":{"name":"/frcd/loop/cycles","pubuid":1000,"type":"int","properties":{}}}`,
-		`{"method":"publish","params":{"name":"/frcd/commands/right_front_voltage","pubuid":1001,"type":"boolean","properties":{}}}`,
+		`{"method":"publish","params":{"name":"/frcd/commands/elevator_voltage","pubuid":1001,"type":"boolean","properties":{}}}`,
 		`{"method":"publish","params":{"name":"/`+strings.Repeat("n", 1024)+`","pubuid":1002,"type":"double","properties":{}}}`,
 		`{"method":"publish","params":{"name":"$clientsub$later","pubuid":1003,"type":"msgpack","properties":{}}}`)
 	var msgs []string
@@ -351,7 +351,7 @@ func TestRefusals(t *testing.T) {
 		return s.PublishRefused == 5 && s.SubscribeRefused == 2
 	})
 	w.until("the 256 publishes announced", nil, func() bool { return len(w.announce) == 256 })
-	for _, name := range []string{"/dash/p256", "/frcd/loop/cycles", "/frcd/commands/right_front_voltage"} {
+	for _, name := range []string{"/dash/p256", "/frcd/loop/cycles", "/frcd/commands/elevator_voltage"} {
 		if _, ok := w.announce[name]; ok {
 			t.Errorf("%s announced: its publish was refused", name)
 		}
@@ -361,7 +361,7 @@ func TestRefusals(t *testing.T) {
 	mu.Unlock()
 	for _, want := range []string{
 		`nt4: r: publish "/frcd/loop/cycles" refused: the topic is frcd's own, read-only`,
-		`nt4: r: publish "/frcd/commands/right_front_voltage" as boolean refused: the command takes double`,
+		`nt4: r: publish "/frcd/commands/elevator_voltage" as boolean refused: the command takes double`,
 		`nt4: r: publish "/dash/p256" refused: 256 publishers is a client's limit`,
 		`nt4: r: subscribe 1 refused: 257 topics, 256 is the limit`,
 		`nt4: r: a publish refused: a name of 1025 bytes, 1024 is the limit`,
@@ -465,16 +465,16 @@ func TestCommands(t *testing.T) {
 			d, step := steppedRobot(t, robotWith(t, c.yaml), c.enabled)
 			step(1)
 			w := dial(t, d, "dashboard")
-			w.send(`{"method":"subscribe","params":{"topics":["/robot/joints/right_front_wheel_joint/"],"subuid":1,"options":{"prefix":true}}}`,
-				`{"method":"publish","params":{"name":"/robot/commands/right_front_voltage","pubuid":1,"type":"double","properties":{}}}`)
+			w.send(`{"method":"subscribe","params":{"topics":["/robot/joints/elevator_joint/"],"subuid":1,"options":{"prefix":true}}}`,
+				`{"method":"publish","params":{"name":"/robot/commands/elevator_voltage","pubuid":1,"type":"double","properties":{}}}`)
 			w.until("the joint's topics under the YAML's prefix", step, func() bool {
-				return len(w.values["/robot/joints/right_front_wheel_joint/velocity"]) > 0
+				return len(w.values["/robot/joints/elevator_joint/velocity"]) > 0
 			})
 			w.sendBinary(1, nt4.TypeDouble, 6)
-			ctl := d.Loop.Controller("right_front_voltage")
+			ctl := d.Loop.Controller("elevator_voltage")
 			if c.accepted {
 				w.until("the command on the joint", step, func() bool {
-					v := w.values["/robot/joints/right_front_wheel_joint/command"]
+					v := w.values["/robot/joints/elevator_joint/command"]
 					return len(v) > 0 && v[len(v)-1] == 6.0
 				})
 				if ctl.Refused() != 0 || d.NT.Stats().Refused != 0 {
@@ -487,7 +487,7 @@ func TestCommands(t *testing.T) {
 				t.Errorf("the controller counted %d refused commands, want 1", ctl.Refused())
 			}
 			step(10)
-			if v := w.values["/robot/joints/right_front_wheel_joint/command"]; len(v) > 0 {
+			if v := w.values["/robot/joints/elevator_joint/command"]; len(v) > 0 {
 				t.Errorf("a refused command reached the joint: %v", v)
 			}
 		})

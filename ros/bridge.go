@@ -179,7 +179,7 @@ type Bridge struct {
 	out       rosout
 	ctlTopics map[string]*control.Controller
 	joints    map[string]bool // the movable joints, for /sim/push
-	updated   <-chan struct{} // the loop's signal of each new snapshot (Loop.Notify)
+	updated   *control.Notice // the loop's signal of new snapshots, from the next publication's cycle (Loop.NotifyFrom)
 
 	mu      sync.Mutex
 	stats   Stats
@@ -217,7 +217,7 @@ func New(o Options) (*Bridge, error) {
 		return nil, err
 	}
 	b := &Bridge{o: o, names: names, masterURI: uri, hostport: hostport, ctlTopics: map[string]*control.Controller{}, joints: map[string]bool{},
-		updated: o.Loop.Notify(), pushLog: ratelimit.Refusals{Rate: refusedRate, Burst: refusedBurst}}
+		updated: o.Loop.NotifyFrom(), pushLog: ratelimit.Refusals{Rate: refusedRate, Burst: refusedBurst}}
 	for _, j := range o.Loop.NewSnapshot().Joints {
 		b.joints[j.Name] = true
 	}

@@ -194,13 +194,15 @@ func TestDeviceHealth(t *testing.T) {
 		{Name: "stale", LastErr: hal.ErrTimeout, Errors: 3},
 		{Name: "broken", LastErr: hal.ErrNoDevice, Errors: 1},
 		{Name: "new"},
+		{Name: "starting", Configuring: fmt.Errorf("spark: no answer yet: %w", hal.ErrConfiguring), LastErr: hal.ErrNoDevice, Errors: 1},
 	}}
 	m := newBuilder(s, b)
-	want := map[string]int8{"ok": levelOK, "stale": levelStale, "broken": levelError, "new": levelStale}
+	want := map[string]int8{"ok": levelOK, "stale": levelStale, "broken": levelError, "new": levelStale, "starting": levelWarn}
 	for _, st := range m.diagnostics().Status {
 		name := strings.TrimPrefix(st.Name, "frcd: device ")
 		if lvl, ok := want[name]; ok {
-			if st.Level != lvl || (name == "broken" && !strings.Contains(st.Message, hal.ErrNoDevice.Error())) {
+			if st.Level != lvl || (name == "broken" && !strings.Contains(st.Message, hal.ErrNoDevice.Error())) ||
+				(name == "starting" && st.Message != "configuring: spark: no answer yet: starting up") {
 				t.Errorf("%s: level %d message %q", name, st.Level, st.Message)
 			}
 			delete(want, name)

@@ -1,6 +1,7 @@
 package ros
 
 import (
+	"fmt"
 	"time"
 
 	goroslib "github.com/bluenviron/goroslib/v2"
@@ -25,6 +26,7 @@ type dsPubs struct {
 	station                            *goroslib.Publisher
 	matchTime                          *goroslib.Publisher
 	fms, gameData                      *goroslib.Publisher
+	opMode                             *goroslib.Publisher // latched
 	info                               hal.DSInfo
 	seq                                [hal.MaxJoysticks]uint32
 }
@@ -54,6 +56,11 @@ func (s *session) setupDS() error {
 			return err
 		}
 	}
+	topic := s.b.names.Resolve(dsPrefix + "op_mode")
+	if d.opMode, err = goroslib.NewPublisher(goroslib.PublisherConf{Node: s.node, Topic: topic, Msg: &std_msgs.String{}, Latch: true, TCPNoDelay: true}); err != nil {
+		return fmt.Errorf("publish %s: %w", topic, err)
+	}
+	s.closers = append(s.closers, d.opMode.Close)
 	s.ds = d
 	return nil
 }
@@ -63,7 +70,10 @@ func (s *session) setupDS() error {
 // gives a hat: -1..1, 0 when not pressed; buttons 0 or 1), and the robot
 // state, what is known of it: fms (std_msgs/Bool, the field's management
 // system attached) and game_data (std_msgs/String, the game-specific
-// message, "" when none) among it.
+// message, "" when none) among it; op_mode (std_msgs/String, latched:
+// the name of the op mode the Driver Station or a dashboard's chooser
+// selected, "" for none), so that a node that starts late hears at once
+// which routine to run.
 func (s *session) publishDS() {
 	d := s.ds
 	if d == nil {
@@ -78,6 +88,7 @@ func (s *session) publishDS() {
 	d.mode.Write(&std_msgs.String{Data: ds.Mode.String()})
 	d.fms.Write(&std_msgs.Bool{Data: ds.FMS})
 	d.gameData.Write(&std_msgs.String{Data: d.info.GameMessage})
+	d.opMode.Write(&std_msgs.String{Data: d.info.OpModes.Name(ds.OpMode)})
 	if d.info.HasBrownout {
 		d.brownout.Write(&std_msgs.Bool{Data: d.info.Brownout})
 	}

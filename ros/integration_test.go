@@ -199,12 +199,22 @@ func tfRotation(t *testing.T, e *tooltest.ROS, child string) [4]float64 {
 		}
 	}
 	var rot [4]float64
+	// /tf has two publishers, frcd (its drive base's odom -> base_link) and
+	// robot_state_publisher (the joints): rostopic's first message is often
+	// frcd's, so look through 50.
 	eventually(t, "a /tf message with "+child, func() bool {
-		for _, tr := range echo[tfMsg](t, e, "/tf").Transforms {
-			if tr.ChildFrameID == child {
-				r := tr.Transform.Rotation
-				rot = [4]float64{toFloat(r.X), toFloat(r.Y), toFloat(r.Z), toFloat(r.W)}
-				return true
+		out := e.MustRun(t, "rostopic", "echo", "-n", "50", "/tf")
+		for _, doc := range strings.Split(out, "\n---\n") {
+			var m tfMsg
+			if yaml.Unmarshal([]byte(doc), &m) != nil {
+				continue
+			}
+			for _, tr := range m.Transforms {
+				if tr.ChildFrameID == child {
+					r := tr.Transform.Rotation
+					rot = [4]float64{toFloat(r.X), toFloat(r.Y), toFloat(r.Z), toFloat(r.W)}
+					return true
+				}
 			}
 		}
 		return false
@@ -298,10 +308,8 @@ func checkBridge(t *testing.T, e *tooltest.ROS, f *frcd) {
 		if g0.Header.FrameID != "odom" || g0.ChildFrameID != "base_link" {
 			t.Errorf("/sim/ground_truth frames %q -> %q, want odom -> base_link", g0.Header.FrameID, g0.ChildFrameID)
 		}
-		var stops []func()
-		for _, c := range []string{"left_front_voltage", "left_rear_voltage", "right_front_voltage", "right_rear_voltage"} {
-			stops = append(stops, e.Start(t, "rostopic", "pub", "-r", "20", "/"+c+"/command", "std_msgs/Float64", "data: 3.0"))
-		}
+		// the base's drive controller, as a team drives it: a twist on its cmd_vel
+		stops := []func(){e.Start(t, "rostopic", "pub", "-r", "20", "/drive/cmd_vel", "geometry_msgs/Twist", "{linear: {x: 0.5}}")}
 		var g odometry
 		eventually(t, "the base driving forward in /sim/ground_truth", func() bool {
 			g = echo[odometry](t, e, "/sim/ground_truth")

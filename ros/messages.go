@@ -190,6 +190,8 @@ func (m *builder) diagnostics() *diagnostic_msgs.DiagnosticArray {
 	for _, d := range s.Devices {
 		level, msg := levelOK, "ok"
 		switch {
+		case d.Configuring != nil: // starting up, within its time: a warning, as a driver still initializing
+			level, msg = levelWarn, "configuring: "+d.Configuring.Error()
 		case !d.OK && errors.Is(d.LastErr, hal.ErrTimeout):
 			level, msg = levelStale, "stale: "+d.LastErr.Error()
 		case !d.OK && d.LastErr != nil:

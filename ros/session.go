@@ -382,28 +382,22 @@ func (s *session) run(ctx context.Context) error {
 	diag := time.NewTicker(time.Second)
 	defer diag.Stop()
 	// The state topics' period, on its grid: a publication a cycle late
-	// (the timer woke late) brings the next one a cycle sooner.
+	// brings the next one a cycle sooner.
 	pace := ratelimit.Cadence{Period: b.every, Slack: b.o.Loop.Period() / 2, CatchUp: b.o.Loop.Period()}
 	// When the state topics are slower than the loop, the goroutine sleeps
 	// between publications rather than wake at every cycle only to find
-	// nothing due: a timer wakes it when the next is due and it publishes
-	// the newest snapshot (at most a cycle old), or waits for the next
-	// cycle (updated, nil while the timer runs) if that one is too old.
-	updated := b.updated
-	coalesce := b.every >= 2*b.o.Loop.Period()
-	due := time.NewTimer(time.Hour)
-	due.Stop()
-	defer due.Stop()
+	// nothing due: the loop signals it only from the cycle the next one is
+	// due at (Notice.From), so it wakes once a publication, with that
+	// cycle's snapshot.
+	b.updated.From(0)
 	publish := func() {
 		b.o.Loop.ReadSnapshot(s.snap)
 		if !pace.Due(s.snap.Now) {
-			updated = b.updated // the cycle due has not run yet
-			return
+			return // the cycle due has not run yet: its signal comes
 		}
 		s.publishState()
-		if coalesce {
-			updated = nil
-			due.Reset(max(pace.Next()-b.o.Clock(), 0))
+		if pace.Period > 0 {
+			b.updated.From(pace.Next() - pace.Slack)
 		}
 	}
 	for {
@@ -420,9 +414,7 @@ func (s *session) run(ctx context.Context) error {
 			b.mu.Lock()
 			b.stats.Diagnostics++
 			b.mu.Unlock()
-		case <-due.C:
-			publish()
-		case <-updated:
+		case <-b.updated.C:
 			if !pace.Ready(b.o.Clock()) {
 				continue // not due: do not even copy the snapshot
 			}

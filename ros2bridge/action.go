@@ -70,28 +70,29 @@ type trajAction struct {
 func (b *Bridge) serveTrajectoryAction(c *control.Controller) error {
 	name := c.Name + "/" + ActionName
 	a := &trajAction{b: b, c: c, count: b.counter(c, "/"+name)}
+	node := b.nodeOf(c.Name)
 	a.fbMsg.fb.JointNames = c.Joints
 	var err error
-	if a.status, err = b.node.Publisher(name+"/_action/status", &a.stMsg, ros2node.Latched); err != nil {
+	if a.status, err = node.Publisher(name+"/_action/status", &a.stMsg, ros2node.Latched); err != nil {
 		return err
 	}
 	if err := a.status.Publish(&a.stMsg); err != nil {
 		return err
 	}
-	if a.feedback, err = b.node.Publisher(name+"/_action/feedback", &a.fbMsg, ros2node.Default); err != nil {
+	if a.feedback, err = node.Publisher(name+"/_action/feedback", &a.fbMsg, ros2node.Default); err != nil {
 		return err
 	}
 	const typ = "control_msgs/action/FollowJointTrajectory"
 	guarded := func(f func(*cdr.Decoder, *cdr.Encoder) error) func(*cdr.Decoder, *cdr.Encoder) error {
 		return func(req *cdr.Decoder, resp *cdr.Encoder) error { defer b.guard(); return f(req, resp) }
 	}
-	if _, err := b.node.NewService(name+"/_action/send_goal", typ+"_SendGoal", guarded(a.sendGoal)); err != nil {
+	if _, err := node.NewService(name+"/_action/send_goal", typ+"_SendGoal", guarded(a.sendGoal)); err != nil {
 		return err
 	}
-	if _, err := b.node.NewService(name+"/_action/cancel_goal", "action_msgs/srv/CancelGoal", guarded(a.cancelGoal)); err != nil {
+	if _, err := node.NewService(name+"/_action/cancel_goal", "action_msgs/srv/CancelGoal", guarded(a.cancelGoal)); err != nil {
 		return err
 	}
-	a.result, err = b.node.NewDeferredService(name+"/_action/get_result", typ+"_GetResult", func(req *cdr.Decoder, r ros2node.Request) error {
+	a.result, err = node.NewDeferredService(name+"/_action/get_result", typ+"_GetResult", func(req *cdr.Decoder, r ros2node.Request) error {
 		defer b.guard()
 		return a.getResult(req, r)
 	})

@@ -1,5 +1,7 @@
 // Package ros2bridge connects a running loop to ROS 2 through package
-// ros2node (no rcl, no cgo): one node, by default /frcd, that publishes
+// ros2node (no rcl, no cgo): a node, by default /frcd (and beside it, in
+// its participant, /controller_manager and a node per controller, as
+// ros2_control's graph has them: controller_nodes.go), that publishes
 //
 //	/joint_states        sensor_msgs/msg/JointState, reliable, volatile, keep last 10,
 //	                     built by package jointstate's rules (as the ROS 1 bridge)
@@ -116,7 +118,7 @@ type Bridge struct {
 	node    *ros2node.Node
 	joints  *ros2node.Publisher
 	desc    *ros2node.Publisher
-	updated <-chan struct{}
+	updated *control.Notice // the loop's signal of new snapshots, from when the next publication is due
 	snap    *control.Snapshot
 	// hist is the loop's ring of every cycle's joint states: Run
 	// publishes each cycle due on the grid from it, also those the loop
@@ -142,6 +144,9 @@ type Bridge struct {
 	done                                                 chan struct{}       // closed by Close: the action goroutines end
 	ds                                                   *dsTopics           // the driver_station/ topics, with StateOptions.DriverStation
 	paramEvents                                          *ros2node.Publisher // /parameter_events (param_events.go)
+
+	ctlNodes map[string]*ros2node.Node // the controllers' nodes (controller_nodes.go)
+	ctlMu    sync.Mutex                // ctlNodes's writes, and syncControllerNodes
 }
 
 // Close stops the node (Run does when it returns); it may be called
@@ -174,7 +179,8 @@ func New(o Options) (*Bridge, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bridge{o: o, node: n, updated: o.Loop.Notify(), snap: o.Loop.NewSnapshot(), hist: o.Loop.NewHistory(max(64, int(histSpan/o.Loop.Period()))), done: make(chan struct{})}
+	b := &Bridge{o: o, node: n, updated: o.Loop.NotifyFrom(), snap: o.Loop.NewSnapshot(), hist: o.Loop.NewHistory(max(64, int(histSpan/o.Loop.Period()))),
+		done: make(chan struct{})}
 	b.pace = ratelimit.Cadence{Period: o.Every, Slack: o.Loop.Period() / 2, CatchUp: o.Loop.Period()}
 	b.build = jointstate.New(b.snap, o.Rest)
 	b.js.Name = b.build.Names
@@ -207,10 +213,13 @@ func New(o Options) (*Bridge, error) {
 	if _, err := n.NewService(EnableService, "std_srvs/srv/SetBool", enable); err != nil {
 		return fail(err)
 	}
-	if err := b.serveParams(); err != nil {
+	if err := b.serveParams(n, b.params()); err != nil {
 		return fail(err)
 	}
 	if err := b.serveControllerManager(); err != nil {
+		return fail(err)
+	}
+	if err := b.serveControllerNodes(); err != nil {
 		return fail(err)
 	}
 	for _, c := range o.Loop.Controllers() {
@@ -224,20 +233,20 @@ func New(o Options) (*Bridge, error) {
 			o.Logf("ros2: controller %s (%s): its commands have no ROS 2 topic yet", c.Name, c.Type)
 			continue
 		}
-		if _, err := n.Subscribe(c.Name+"/"+c.Topic(), msg, commandQoS, handler); err != nil {
+		if _, err := b.nodeOf(c.Name).Subscribe(c.Name+"/"+c.Topic(), msg, commandQoS, handler); err != nil {
 			return fail(err)
 		}
 		if t := c.ForwardTopic(); t != "" {
 			var m ros2msg.Float64MultiArray
 			h := b.decodeHandler(c, t, &m, func() error { return c.CommandJoints(m.Data, b.o.Clock()) })
-			if _, err := n.Subscribe(c.Name+"/"+t, &m, commandQoS, h); err != nil {
+			if _, err := b.nodeOf(c.Name).Subscribe(c.Name+"/"+t, &m, commandQoS, h); err != nil {
 				return fail(err)
 			}
 		}
 		if t := c.ReferenceTopic(); t != "" {
 			var m ros2msg.MultiDOFCommand
 			h := b.decodeHandler(c, t, &m, func() error { return c.CommandDOFs(m.DOFNames, m.Values, b.o.Clock()) })
-			if _, err := n.Subscribe(c.Name+"/"+t, &m, commandQoS, h); err != nil {
+			if _, err := b.nodeOf(c.Name).Subscribe(c.Name+"/"+t, &m, commandQoS, h); err != nil {
 				return fail(err)
 			}
 		}
@@ -373,9 +382,14 @@ func (b *Bridge) Run(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return nil
-		case <-b.updated:
+		case <-b.updated.C:
 		}
 		b.update()
+		if b.pace.Period > 0 && b.pace.Next() != 0 {
+			// Nothing is due before the grid's next time: the cycles
+			// between need not wake this goroutine.
+			b.updated.From(b.pace.Next() - b.pace.Slack)
+		}
 	}
 }
 

@@ -81,7 +81,7 @@ func (b *Bridge) subscribeMotion(c *control.Controller) (bool, error) {
 	}
 	for _, s := range subs {
 		handler := b.decodeHandler(c, s.topic, s.msg, func() error { return s.apply(s.msg) })
-		if _, err := b.node.Subscribe(c.Name+"/"+s.topic, s.msg, commandQoS, handler); err != nil {
+		if _, err := b.nodeOf(c.Name).Subscribe(c.Name+"/"+s.topic, s.msg, commandQoS, handler); err != nil {
 			return true, err
 		}
 	}

@@ -89,7 +89,7 @@ func (b *Bridge) setupControlStates() error {
 		// joint_trajectory_controller.cpp publish_state) carry the
 		// reference and feedback.
 		ts.msg.Humble = b.o.Node.Humble
-		p, err := b.node.Publisher(c.Name+"/"+ControllerStateTopic, &ts.msg, ros2node.Default)
+		p, err := b.nodeOf(c.Name).Publisher(c.Name+"/"+ControllerStateTopic, &ts.msg, ros2node.Default)
 		if err != nil {
 			return err
 		}
@@ -107,7 +107,7 @@ func (b *Bridge) setupControlStates() error {
 		t.trajs = append(t.trajs, ts)
 	}
 	for _, s := range b.snap.PIDs {
-		p, err := b.node.Publisher(s.Name+"/"+ControllerStateTopic, &t.pidMsg, ros2node.Default)
+		p, err := b.nodeOf(s.Name).Publisher(s.Name+"/"+ControllerStateTopic, &t.pidMsg, ros2node.Default)
 		if err != nil {
 			return err
 		}

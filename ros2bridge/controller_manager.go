@@ -9,9 +9,10 @@ import (
 	"github.com/frcd/frcd/control"
 )
 
-// ros2_control's controller_manager services, under controller_manager/
-// in the node's namespace (/controller_manager/list_controllers...: what
-// `ros2 control` calls by default), with Jazzy's controller_manager_msgs
+// ros2_control's controller_manager services, "~/..." of the node
+// controller_manager in frcd's node's namespace (controller_nodes.go;
+// /controller_manager/list_controllers...: what `ros2 control` calls by
+// default), with Jazzy's controller_manager_msgs
 // (ros-controls/ros2_control jazzy 9ffbf97f: controller_manager.cpp
 // "~/list_controllers"..., controller_manager_msgs/msg and srv), or
 // Humble's when the node is Humble's (ros2node.Config.Humble; humble
@@ -30,8 +31,6 @@ import (
 // the same in both), load_controller, configure_controller (ok for
 // a loaded controller), unload_controller, switch_controller and
 // reload_controller_libraries.
-
-const cmPrefix = "controller_manager/"
 
 // cmBaseClass is what list_controller_types gives as every type's base.
 const cmBaseClass = "controller_interface::ControllerInterface"
@@ -152,12 +151,16 @@ func (b *Bridge) setHardwareState(req *cdr.Decoder, resp *cdr.Encoder) error {
 // stateInterfaces is what every joint offers.
 var stateInterfaces = []string{"position", "velocity", "effort"}
 
-// serveControllerManager offers the services when the bridge has a
-// manager.
+// serveControllerManager makes the controller manager's node and offers
+// its services when the bridge has a manager.
 func (b *Bridge) serveControllerManager() error {
 	m := b.o.Manager
 	if m == nil {
 		return nil
+	}
+	cm, err := b.newCMNode()
+	if err != nil {
+		return err
 	}
 	rate := uint16(min(time.Second/b.o.Loop.Period(), 65535))
 	jointNames := func() []string {
@@ -320,8 +323,9 @@ func (b *Bridge) serveControllerManager() error {
 		}},
 	} {
 		h := s.h
-		if _, err := b.node.NewService(cmPrefix+s.name, pkg+s.typ, func(req *cdr.Decoder, resp *cdr.Encoder) error {
+		if _, err := cm.NewService("~/"+s.name, pkg+s.typ, func(req *cdr.Decoder, resp *cdr.Encoder) error {
 			defer b.guard()
+			defer b.syncControllerNodes() // a controller unloaded or loaded again
 			return h(req, resp)
 		}); err != nil {
 			return err

@@ -22,8 +22,12 @@ import (
 //	driver_station/match_time  std_msgs/msg/Float64, s left in the period, when known
 //	driver_station/fms         std_msgs/msg/Bool: the field's management system attached
 //	driver_station/game_data   std_msgs/msg/String: the game-specific message, "" when none
+//	driver_station/op_mode     std_msgs/msg/String: the op mode selected, "" for none
 //
-// All at the bridge's publish rate, reliable, keep last 10 (rmw's default).
+// All at the bridge's publish rate, reliable, keep last 10 (rmw's default),
+// but op_mode: transient local, keep last 1 (ros2node.Latched), so that a
+// node that starts late hears at once which routine to run (a volatile
+// reader gets it at the publish rate).
 
 // DSPrefix is the Driver Station topics' prefix; joystick N is
 // DSPrefix+"joyN".
@@ -36,6 +40,7 @@ type dsTopics struct {
 	enabled, estop, attached, brownout *ros2node.Publisher
 	mode, alliance, station, matchTime *ros2node.Publisher
 	fms, gameData                      *ros2node.Publisher
+	opMode                             *ros2node.Publisher
 	info                               hal.DSInfo
 	b                                  ros2msg.Bool
 	s                                  ros2msg.String
@@ -74,6 +79,9 @@ func (b *Bridge) setupDS() error {
 			return err
 		}
 	}
+	if d.opMode, err = n.Publisher(DSPrefix+"op_mode", &d.s, ros2node.Latched); err != nil {
+		return err
+	}
 	b.ds = d
 	return nil
 }
@@ -101,6 +109,8 @@ func (b *Bridge) publishDS(stamp ros2msg.Time) {
 	count(d.fms.Publish(&d.b))
 	d.s.Data = d.info.GameMessage
 	count(d.gameData.Publish(&d.s))
+	d.s.Data = d.info.OpModes.Name(ds.OpMode)
+	count(d.opMode.Publish(&d.s))
 	if d.info.HasBrownout {
 		d.b.Data = d.info.Brownout
 		count(d.brownout.Publish(&d.b))

@@ -50,13 +50,18 @@ type tfEvent struct {
 
 // dsFill is what the Driver Station says in the interop tests: joystick
 // 0 with two axes, a POV at 90° and buttons 1 and 3; red 2; 95 s left;
-// no brownout.
+// no brownout; the op modes of interopOps.
 func dsFill(dst *hal.DSInfo) {
+	dst.OpModes = interopOps
 	j := &dst.Joysticks[0]
 	j.NumAxes, j.NumPOVs, j.NumButtons = 2, 1, 3
 	j.Axes[0], j.Axes[1], j.POVs[0], j.Buttons = 0.5, -0.25, 90, 0b101
 	dst.Alliance, dst.Station, dst.MatchTime, dst.HasBrownout = "red", 2, 95, true
 }
+
+// interopOps are the op modes of the interop tests: the sim's Driver
+// Station selects Drive.
+var interopOps = hal.NewOpModes([]hal.Mode{hal.Teleop}, []string{"Drive"})
 
 // topicPeers are the DDS peers that read the newest topics, and the ROS
 // distribution frcd's node runs as: Jazzy with the Cyclone peer (each
@@ -81,7 +86,8 @@ var topicPeers = []struct {
 // (testdata/fastdds/topics.cpp, types by fastddsgen), reads, in any order:
 // driver_station/joy0 (sensor_msgs/Joy: the axes, the POV as x 1 y 0,
 // buttons 1 0 1), enabled, estop, attached, mode, brownout, alliance,
-// station and match_time as the Driver Station and the loop say; the
+// station, match_time and op_mode (the sim's Driver Station selects
+// Drive) as the Driver Station and the loop say; the
 // compressor's four topics and the link sensors' as the snapshot has
 // them; /sim/joint_states_truth and /sim/ground_truth exactly as the
 // sim's truth; /tf with one transform per movable joint equal to the
@@ -108,6 +114,7 @@ func TestNewestTopicsInterop(t *testing.T) {
 				o.Node.RTPS = rtps.Config{Domain: domain, MaxPeerID: ddstest.MaxPeerID, Logf: t.Logf}
 				o.Node.TypeHashes, o.Node.Humble = p.typeHashes, !p.typeHashes
 			})
+			d.Sim.UpdateDS(func(ds *hal.DSState) { ds.OpMode = interopOps[0].ID })
 			turret := d.Loop.Controller("turret_position")
 			if err := turret.Command(1, d.Now()); err != nil {
 				t.Fatal(err)
@@ -163,6 +170,7 @@ func TestNewestTopicsInterop(t *testing.T) {
 				{"string", "driver_station/alliance", "std_msgs/msg/String"},
 				{"int8", "driver_station/station", "std_msgs/msg/Int8"},
 				{"float64", "driver_station/match_time", "std_msgs/msg/Float64"},
+				{"string", "driver_station/op_mode", "std_msgs/msg/String"},
 				{"bool", comp.Name + "/running", "std_msgs/msg/Bool"},
 				{"bool", comp.Name + "/closed_loop", "std_msgs/msg/Bool"},
 				{"bool", comp.Name + "/pressure_switch", "std_msgs/msg/Bool"},
@@ -230,6 +238,9 @@ func TestNewestTopicsInterop(t *testing.T) {
 			}
 			if e := got["driver_station/match_time"]; e.F == nil || *e.F != 95 {
 				t.Errorf("driver_station/match_time %+v, want 95", e)
+			}
+			if e := got["driver_station/op_mode"]; e.S == nil || *e.S != "Drive" {
+				t.Errorf("driver_station/op_mode %+v, want Drive", e)
 			}
 
 			// The sensors, as the snapshot has them.

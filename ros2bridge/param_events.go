@@ -5,7 +5,6 @@ import (
 
 	"github.com/frcd/frcd/cdr"
 	"github.com/frcd/frcd/ros2msg"
-	"github.com/frcd/frcd/ros2node"
 	"github.com/frcd/frcd/rtps"
 )
 
@@ -70,44 +69,49 @@ func (m *parameterEvent) UnmarshalCDR(d *cdr.Decoder) {
 	}
 }
 
-// setupParamEvents creates /parameter_events and announces every
-// parameter as new.
-func (b *Bridge) setupParamEvents(ps map[string]*param) error {
-	p, err := b.node.Publisher(ParameterEventsTopic, &parameterEvent{}, paramEventsQoS)
-	if err != nil {
-		return err
+// setupParamEvents creates /parameter_events (the first time: one writer
+// on frcd's node carries every node's events, each naming its node) and
+// announces every parameter of the node fqn as new.
+func (b *Bridge) setupParamEvents(fqn string, ps map[string]*param) error {
+	if b.paramEvents == nil {
+		p, err := b.node.Publisher(ParameterEventsTopic, &parameterEvent{}, paramEventsQoS)
+		if err != nil {
+			return err
+		}
+		b.paramEvents = p
 	}
-	b.paramEvents = p
 	names := make([]string, 0, len(ps))
 	for n := range ps {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	ev := b.paramEvent()
+	ev := b.paramEvent(fqn)
 	for _, n := range names {
 		ev.added = append(ev.added, namedValue{n, ps[n].get()})
 	}
-	return p.Publish(ev)
+	return b.paramEvents.Publish(ev)
 }
 
-// paramEvent is an empty event stamped now, from this node.
-func (b *Bridge) paramEvent() *parameterEvent {
-	node, err := ros2node.Resolve(b.o.Node.Namespace, b.o.Node.Name, "~")
-	if err != nil { // New resolved the same name already
-		node = "/" + b.o.Node.Name
-	}
-	return &parameterEvent{stamp: ros2msg.TimeOf(b.o.Epoch.Add(b.o.Clock())), node: node}
+// paramEvent is an empty event stamped now, from the node fqn.
+func (b *Bridge) paramEvent(fqn string) *parameterEvent {
+	return &parameterEvent{stamp: ros2msg.TimeOf(b.o.Epoch.Add(b.o.Clock())), node: fqn}
 }
 
-// paramsChanged publishes the new values of the parameters names, just
-// set; nothing before the services are up (the command line's -p).
-func (b *Bridge) paramsChanged(ps map[string]*param, names ...string) {
+// paramsChanged publishes the new values of the parameters names of the
+// node fqn, just set, with the read-only ones following them; nothing
+// before the services are up (the command line's -p).
+func (b *Bridge) paramsChanged(fqn string, ps map[string]*param, names ...string) {
 	if b.paramEvents == nil || len(names) == 0 {
 		return
 	}
-	ev := b.paramEvent()
+	ev := b.paramEvent(fqn)
 	for _, n := range names {
 		ev.changed = append(ev.changed, namedValue{n, ps[n].get()})
+		for _, f := range ps {
+			if f.follows == n {
+				ev.changed = append(ev.changed, namedValue{f.name, f.get()})
+			}
+		}
 	}
 	b.countErr(b.paramEvents.Publish(ev))
 }

@@ -4,20 +4,21 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/frcd/frcd/cdr"
 	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/ros2node"
 )
 
-// The node's parameters, served as rclcpp serves a node's (~/list_parameters,
+// A node's parameters, served as rclcpp serves a node's (~/list_parameters,
 // ~/get_parameters, ~/set_parameters, ~/set_parameters_atomically,
 // ~/describe_parameters, ~/get_parameter_types, with rcl_interfaces'
 // types: ros2/rcl_interfaces jazzy 003987ec msg/ParameterValue.msg,
 // Parameter, ParameterDescriptor, SetParametersResult,
 // ListParametersResult and the srv/ files), so that `ros2 param
-// list/get/set/describe` work:
+// list/get/set/describe` work. frcd's node's (the controller manager's
+// and the controllers' nodes': controller_nodes.go):
 //
 //	CONTROLLER.pid.p, .i, .d, .f   double, a PID controller's gains
 //	                               (control.Controller.SetGains: finite, >= 0,
@@ -27,9 +28,10 @@ import (
 // A value of another type (an integer for a gain, as rclcpp refuses
 // one), an unknown name, a read-only parameter, or a gain the controller
 // refuses is answered with successful false and its reason, counted
-// (Stats.Refused) and logged; nothing changes. `-p NAME:=VALUE` on the
-// command line sets a gain at start the same way. /parameter_events:
-// param_events.go.
+// (Stats.Refused) and logged; nothing changes; a double with a range
+// (its descriptor's floating_point_range) outside it likewise. `-p
+// NAME:=VALUE` on the command line sets a gain at start the same way
+// (param_args.go). /parameter_events: param_events.go.
 
 // Parameter types, rcl_interfaces/msg/ParameterType.
 const (
@@ -37,6 +39,7 @@ const (
 	paramBool   = 1
 	paramInt    = 2
 	paramDouble = 3
+	paramString = 4
 )
 
 // paramValue is an rcl_interfaces/msg/ParameterValue of the types frcd
@@ -72,29 +75,25 @@ func (v *paramValue) unmarshal(d *cdr.Decoder) {
 	d.Strings(nil)
 }
 
-// param is one of the node's parameters.
+// param is one of a node's parameters.
 type param struct {
 	name, doc string
 	typ       uint8
 	readOnly  bool
-	get       func() paramValue
-	set       func(v paramValue) error // nil for a read-only one
+	// ranged: a double's values are lo..hi, given in its descriptor's
+	// floating_point_range; without it a double is a finite gain >= 0.
+	ranged bool
+	lo, hi float64
+	// follows names the parameter whose set changes this one too (a
+	// read-only mirror), so that the set's event carries both.
+	follows string
+	get     func() paramValue
+	set     func(v paramValue) error // nil for a read-only one
 }
 
-// params is the node's parameter table, by name.
+// params is frcd's node's parameter table, by name.
 func (b *Bridge) params() map[string]*param {
-	ps := map[string]*param{
-		"use_sim_time": {name: "use_sim_time", doc: "frcd runs on its own clock (the sim's or the robot's)", typ: paramBool, readOnly: true,
-			get: func() paramValue { return paramValue{typ: paramBool} }},
-	}
-	if s := b.sim; s != nil && s.clock != nil {
-		// The sim: settable, as every node's is, and read back; frcd's
-		// stamps are the sim's time either way, which /clock publishes.
-		ps["use_sim_time"] = &param{name: "use_sim_time", typ: paramBool,
-			doc: "frcd stamps with the sim's time, which it publishes on /clock, whatever this says",
-			get: func() paramValue { return paramValue{typ: paramBool, b: s.useSimTime.Load()} },
-			set: func(v paramValue) error { s.useSimTime.Store(v.b); return nil }}
-	}
+	ps := map[string]*param{"use_sim_time": b.useSimTime()}
 	for _, c := range b.o.Loop.Controllers() {
 		if !c.HasPID() {
 			continue
@@ -102,7 +101,10 @@ func (b *Bridge) params() map[string]*param {
 		for i, k := range []string{"p", "i", "d", "f"} {
 			c, i := c, i
 			name := c.Name + ".pid." + k
-			ps[name] = &param{name: name, typ: paramDouble,
+			// SetGains' range, the YAML key's, so that check refuses
+			// what set would (set_parameters_atomically).
+			lo, hi, ranged := c.GainRange(control.GainID{Term: k})
+			ps[name] = &param{name: name, typ: paramDouble, ranged: ranged, lo: lo, hi: hi,
 				doc: fmt.Sprintf("controller %s's PID gain %s (its YAML's pid.%s), taken at the loop's next cycle", c.Name, k, k),
 				get: func() paramValue { return paramValue{typ: paramDouble, f: gainsOf(c.Gains())[i]} },
 				set: func(v paramValue) error {
@@ -113,6 +115,21 @@ func (b *Bridge) params() map[string]*param {
 		}
 	}
 	return ps
+}
+
+// useSimTime is every node's use_sim_time: read only, false on
+// hardware; on the sim settable, as every node's is, and read back
+// (frcd's stamps are the sim's time either way, which /clock publishes).
+// The sim's nodes share its value.
+func (b *Bridge) useSimTime() *param {
+	if s := b.sim; s != nil && s.clock != nil {
+		return &param{name: "use_sim_time", typ: paramBool,
+			doc: "frcd stamps with the sim's time, which it publishes on /clock, whatever this says",
+			get: func() paramValue { return paramValue{typ: paramBool, b: s.useSimTime.Load()} },
+			set: func(v paramValue) error { s.useSimTime.Store(v.b); return nil }}
+	}
+	return &param{name: "use_sim_time", doc: "frcd runs on its own clock (the sim's or the robot's)", typ: paramBool, readOnly: true,
+		get: func() paramValue { return paramValue{typ: paramBool} }}
 }
 
 // typeName is rcl_interfaces/msg/ParameterType's name for t.
@@ -135,63 +152,18 @@ func (p *param) check(v paramValue) error {
 		return fmt.Errorf("no such parameter")
 	case p.readOnly:
 		return fmt.Errorf("parameter %s is read only", p.name)
-	case v.typ != p.typ && p.typ == paramDouble:
+	case v.typ == paramInt && p.typ == paramDouble:
 		return fmt.Errorf("wrong parameter type: %s is a double, not %s (write 2.0, not 2)", p.name, typeName(v.typ))
+	case v.typ == paramString && p.typ == paramDouble:
+		return fmt.Errorf("wrong parameter type: %s is a double, not the string %q (a number beyond ±1.8e308 reads as a string, as rcl reads it)", p.name, v.s)
 	case v.typ != p.typ:
 		return fmt.Errorf("wrong parameter type: %s is %s, not %s", p.name, typeName(p.typ), typeName(v.typ))
-	case p.typ == paramDouble && (math.IsNaN(v.f) || math.IsInf(v.f, 0) || v.f < 0):
+	case p.ranged && !(v.f >= p.lo && v.f <= p.hi):
+		return fmt.Errorf("%v is outside its range %g..%g", v.f, p.lo, p.hi)
+	case !p.ranged && p.typ == paramDouble && (math.IsNaN(v.f) || math.IsInf(v.f, 0) || v.f < 0):
 		return fmt.Errorf("%s: %v is not a finite gain >= 0", p.name, v.f)
 	}
 	return nil
-}
-
-// SetParams sets parameters from the command line (-p NAME:=VALUE, the
-// value as YAML writes a double or a bool); each refusal is returned, but for a
-// name frcd does not have, which is logged and left (as rclcpp leaves an
-// override of a parameter not declared).
-func (b *Bridge) SetParams(values map[string]string) []error {
-	ps := b.params()
-	var errs []error
-	names := make([]string, 0, len(values))
-	for n := range values {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		if ps[n] == nil {
-			b.o.Logf("ros2: -p %s:=%s: frcd's node has no parameter %s (ros2 param list /%s lists them)", n, values[n], n, b.o.Node.Name)
-			continue
-		}
-		v := paramValue{typ: paramDouble}
-		var err error
-		if bv, isBool := yamlBool(values[n]); isBool {
-			v = paramValue{typ: paramBool, b: bv}
-		} else if v.f, err = strconv.ParseFloat(values[n], 64); err != nil || strings.IndexAny(values[n], ".eE") < 0 {
-			v.typ = paramInt // YAML's integer, as rclcpp reads it
-		}
-		if err = ps[n].check(v); err == nil {
-			err = ps[n].set(v)
-		}
-		if err != nil {
-			b.refused.Add(1)
-			errs = append(errs, fmt.Errorf("-p %s:=%s: %w", n, values[n], err))
-			continue
-		}
-		b.paramsChanged(ps, n)
-	}
-	return errs
-}
-
-// yamlBool is a -p value as a YAML bool, as rclcpp reads one (true,
-// True, TRUE, false...); false when it is not one.
-func yamlBool(s string) (v, ok bool) {
-	switch s {
-	case "true", "True", "TRUE":
-		return true, true
-	case "false", "False", "FALSE":
-		return false, true
-	}
-	return false, false
 }
 
 // readSets reads Parameter[] {string name; ParameterValue value}; each
@@ -206,15 +178,16 @@ func readSets(req *cdr.Decoder) ([]string, []paramValue) {
 	return ns, vs
 }
 
-// serveParams offers the parameter services.
-func (b *Bridge) serveParams() error {
-	ps := b.params()
+// serveParams offers the parameter services of node, whose parameters
+// are ps.
+func (b *Bridge) serveParams(node *ros2node.Node, ps map[string]*param) error {
 	names := make([]string, 0, len(ps))
 	for n := range ps {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	if err := b.setupParamEvents(ps); err != nil {
+	fqn := node.Name()
+	if err := b.setupParamEvents(fqn, ps); err != nil {
 		return err
 	}
 	refuse := func(err error) string {
@@ -296,15 +269,25 @@ func (b *Bridge) serveParams() error {
 				resp.String(n)
 				resp.Uint8(p.typ)
 				resp.String(p.doc)
-				if p.set != nil {
+				switch {
+				case p.ranged:
+					resp.String(fmt.Sprintf("%g..%g", p.lo, p.hi))
+				case p.set != nil && p.typ == paramDouble:
 					resp.String("finite, >= 0")
-				} else {
+				default:
 					resp.String("")
 				}
 				resp.Bool(p.readOnly)
 				resp.Bool(false) // dynamic_typing
-				resp.SeqLen(0)   // floating_point_range
-				resp.SeqLen(0)   // integer_range
+				if p.ranged {    // floating_point_range: {from_value, to_value, step}, 0 for any
+					resp.SeqLen(1)
+					resp.Float64(p.lo)
+					resp.Float64(p.hi)
+					resp.Float64(0)
+				} else {
+					resp.SeqLen(0)
+				}
+				resp.SeqLen(0) // integer_range
 			}
 			return nil
 		}},
@@ -329,7 +312,7 @@ func (b *Bridge) serveParams() error {
 				resp.Bool(err == nil)
 				resp.String(reason)
 			}
-			b.paramsChanged(ps, changed...)
+			b.paramsChanged(fqn, ps, changed...)
 			return nil
 		}},
 		{"set_parameters_atomically", "SetParametersAtomically", func(req *cdr.Decoder, resp *cdr.Encoder) error {
@@ -354,7 +337,7 @@ func (b *Bridge) serveParams() error {
 			if err != nil {
 				reason = refuse(err)
 			} else {
-				b.paramsChanged(ps, ns...)
+				b.paramsChanged(fqn, ps, ns...)
 			}
 			resp.Bool(err == nil)
 			resp.String(reason)
@@ -362,7 +345,7 @@ func (b *Bridge) serveParams() error {
 		}},
 	} {
 		h := s.h
-		if _, err := b.node.NewService("~/"+s.name, pkg+s.typ, func(req *cdr.Decoder, resp *cdr.Encoder) error {
+		if _, err := node.NewService("~/"+s.name, pkg+s.typ, func(req *cdr.Decoder, resp *cdr.Encoder) error {
 			defer b.guard()
 			return h(req, resp)
 		}); err != nil {

@@ -188,6 +188,20 @@ func TestParameterServices(t *testing.T) {
 	if _, v := getP(); v != yamlP+1.5 {
 		t.Fatalf("a refused atomic set changed p to %v", v)
 	}
+	// A gain over its YAML range (pid.p's 1e6) after a good one: none set
+	// (review: check took it, SetGains refused it after i was set).
+	yamlI := turret.Gains().I
+	r = atomic(func(e *cdr.Encoder) {
+		e.SeqLen(2)
+		param(e, "turret_position.pid.i", 3, yamlI+0.5)
+		param(e, "turret_position.pid.p", 3, 2e6)
+	})
+	if ok, why := r.Bool(), r.String(); ok || !strings.Contains(why, "range") {
+		t.Fatalf("atomically with p 2e6: ok %v %q, want refused for its range", ok, why)
+	}
+	if g := turret.Gains(); g.I != yamlI || g.P != yamlP+1.5 {
+		t.Fatalf("a refused atomic set changed the gains to %+v", g)
+	}
 	r = types(func(e *cdr.Encoder) { e.Strings([]string{"turret_position.pid.i", "use_sim_time", "nope"}) })
 	if n := r.SeqLen(1); n != 3 || r.Uint8() != 3 || r.Uint8() != 1 || r.Uint8() != 0 {
 		t.Fatal("get_parameter_types: want double, bool, not set")

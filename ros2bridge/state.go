@@ -314,6 +314,8 @@ func (b *Bridge) buildDiagnostics(stamp ros2msg.Time) {
 	for _, d := range snap.Devices {
 		level, msg := uint8(0), "ok"
 		switch {
+		case d.Configuring != nil: // starting up, within its time: a warning, as a driver still initializing
+			level, msg = 1, "configuring: "+d.Configuring.Error()
 		case !d.OK && errors.Is(d.LastErr, hal.ErrTimeout):
 			level, msg = 3, "stale: "+d.LastErr.Error()
 		case !d.OK && d.LastErr != nil:

@@ -97,7 +97,7 @@ func TestStateTopics(t *testing.T) {
 	// New logged its INFO line before the peer subscribed; a late joiner
 	// still gets it.
 	lg := recv(t, "a /rosout line", logs, func(*ros2msg.Log) bool { return true })
-	if lg.Name != "frcd" || lg.Level != ros2msg.LogInfo || lg.Msg != "ros2: node up: 2 IMUs, 1 PDPs, 2 controller states, 0 drive bases, 2 fixed joints on /tf_static" ||
+	if lg.Name != "frcd" || lg.Level != ros2msg.LogInfo || lg.Msg != "ros2: node up: 2 IMUs, 1 PDPs, 2 controller states, 1 drive bases, 2 fixed joints on /tf_static" ||
 		lg.Stamp.Sec < int32(time.Now().Unix()-60) {
 		t.Errorf("/rosout %+v", lg)
 	}

@@ -17,12 +17,15 @@ import (
 //	--enable-/--disable-{rosout,stdout,external-lib}-logs, --log-config-file FILE  accepted
 //
 // A rule with a node prefix applies only to that node (the name given to
-// ParseArgs, before __node renames it).
+// ParseArgs, before __node renames it); a parameter for another node is
+// kept in NodeParams (a process may have several nodes: rclcpp applies
+// `-p NODE:name:=value` to the node NODE, `-p name:=value` to all).
 type Args struct {
-	Namespace   string            // -r __ns:=, "" when absent
-	Node        string            // -r __node:=, "" when absent
-	Remaps      map[string]string // from:=to, as written
-	Params      map[string]string // name:=value, the value as written
+	Namespace   string                       // -r __ns:=, "" when absent
+	Node        string                       // -r __node:=, "" when absent
+	Remaps      map[string]string            // from:=to, as written
+	Params      map[string]string            // name:=value, the value as written
+	NodeParams  map[string]map[string]string // other nodes' node:name:=value, by node
 	ParamsFiles []string
 	Enclave     string
 	LogLevels   []string
@@ -72,8 +75,20 @@ func ParseArgs(args []string, node string) (rest []string, a Args, err error) {
 			}
 		case "-p", "--param":
 			if v, ok := value(); ok {
-				if name, val, ok := rule(v, node, &errs, arg); ok {
-					a.Params[name] = val
+				lhs, _, _ := strings.Cut(v, ":=")
+				target, _, prefixed := strings.Cut(lhs, ":")
+				if !prefixed || target == node || !strings.Contains(v, ":=") {
+					if name, val, ok := rule(v, node, &errs, arg); ok {
+						a.Params[name] = val
+					}
+				} else if name, val, ok := rule(v[len(target)+1:], node, &errs, arg); ok { // another node's
+					if a.NodeParams == nil {
+						a.NodeParams = map[string]map[string]string{}
+					}
+					if a.NodeParams[target] == nil {
+						a.NodeParams[target] = map[string]string{}
+					}
+					a.NodeParams[target][name] = val
 				}
 			}
 		case "--params-file":

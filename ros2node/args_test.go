@@ -12,6 +12,7 @@ import (
 func TestParseArgs(t *testing.T) {
 	args := []string{"run", "--sim", "--ros-args", "-r", "__ns:=/robot", "-r", "__node:=frcd2", "-r", "/joint_states:=/js",
 		"-r", "other:/x:=/y", "-r", "frcd:/a:=/b", "-p", "publish_rate:=50.0", "--param", "frcd:use_sim_time:=true",
+		"-p", "turret_position:gains.turret_joint.p:=30.0", "-p", "turret_position:update_rate:=50",
 		"--params-file", "p.yaml", "-e", "/enclave", "--log-level", "debug", "--disable-stdout-logs", "--", "robot.urdf", "--ros-args", "-p", "x:=1"}
 	rest, a, err := ParseArgs(args, "frcd")
 	if err != nil {
@@ -22,7 +23,8 @@ func TestParseArgs(t *testing.T) {
 	}
 	want := Args{Namespace: "/robot", Node: "frcd2", Remaps: map[string]string{"/joint_states": "/js", "/a": "/b"},
 		Params: map[string]string{"publish_rate": "50.0", "use_sim_time": "true", "x": "1"}, ParamsFiles: []string{"p.yaml"},
-		Enclave: "/enclave", LogLevels: []string{"debug"}}
+		NodeParams: map[string]map[string]string{"turret_position": {"gains.turret_joint.p": "30.0", "update_rate": "50"}},
+		Enclave:    "/enclave", LogLevels: []string{"debug"}}
 	if !reflect.DeepEqual(a, want) {
 		t.Errorf("got %+v\nwant %+v", a, want)
 	}

@@ -22,6 +22,10 @@
 //     last 1, listing its nodes and the gids of their readers and writers;
 //     ros2 node list reads node names only from it (rmw_cyclonedds
 //     rmw_node.cpp rmw_context_impl_s::init; rmw_dds_common src/graph_cache.cpp).
+//     Several nodes may share one participant (Node.NewNode), as rclcpp's
+//     nodes of one context do: one NodeEntitiesInfo each in the
+//     participant's one ParticipantEntitiesInfo (rmw_dds_common humble
+//     e26ba107, jazzy 973ad5c8 GraphCache::add_node).
 //     A gid is the entity's DDS GUID (16 bytes; Humble pads to 24).
 //   - Environment: ROS_DOMAIN_ID (default 0); ROS_LOCALHOST_ONLY=1 (Humble,
 //     Iron) or ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST (Jazzy) keep

@@ -12,8 +12,8 @@ import (
 // once), and a participant already known is still updated.
 func TestGraphBounded(t *testing.T) {
 	logged := 0
-	n := &Node{cfg: Config{GidLen: ros2msg.GidSize, RTPS: rtps.Config{Logf: func(string, ...any) { logged++ }}},
-		others: map[ros2msg.Gid][]ros2msg.NodeEntitiesInfo{}, changed: make(chan struct{})}
+	g := &graph{gidLen: ros2msg.GidSize, others: map[ros2msg.Gid][]ros2msg.NodeEntitiesInfo{}, changed: make(chan struct{})}
+	n := &Node{cfg: Config{RTPS: rtps.Config{Logf: func(string, ...any) { logged++ }}}, g: g, mu: &g.mu}
 	info := func(i int, name string) rtps.Sample {
 		m := ros2msg.ParticipantEntitiesInfo{GidLen: ros2msg.GidSize, Gid: ros2msg.Gid{byte(i), byte(i >> 8), byte(i >> 16)},
 			Nodes: []ros2msg.NodeEntitiesInfo{{Namespace: "/", Name: name}}}
@@ -22,11 +22,11 @@ func TestGraphBounded(t *testing.T) {
 	for i := range 3 * maxParticipants {
 		n.onInfo(info(i, "n"))
 	}
-	if len(n.others) != maxParticipants || logged != 1 {
-		t.Fatalf("%d participants after %d, logged %d times; want %d, once", len(n.others), 3*maxParticipants, logged, maxParticipants)
+	if len(g.others) != maxParticipants || logged != 1 {
+		t.Fatalf("%d participants after %d, logged %d times; want %d, once", len(g.others), 3*maxParticipants, logged, maxParticipants)
 	}
 	n.onInfo(info(0, "renamed"))
-	if got := n.others[ros2msg.Gid{}]; len(got) != 1 || got[0].Name != "renamed" {
+	if got := g.others[ros2msg.Gid{}]; len(got) != 1 || got[0].Name != "renamed" {
 		t.Errorf("a known participant past the bound: %+v, want its new node", got)
 	}
 }

@@ -67,16 +67,32 @@ func (n *Node) userData(typ string) []byte {
 	return ros2msg.UserDataTypeHash(typ)
 }
 
-// Node is a ROS 2 node: one DDS participant, its publishers and
-// subscriptions under ROS 2's names, and its entry in the node graph.
+// Node is a ROS 2 node: its publishers and subscriptions under ROS 2's
+// names, and its entry in the node graph. New makes a node with a DDS
+// participant of its own; NewNode adds another node to that participant,
+// as rclcpp puts every node of a context in its one participant, each a
+// NodeEntitiesInfo of the participant's ParticipantEntitiesInfo
+// (ros2/rmw_dds_common humble e26ba107 and jazzy 973ad5c8
+// rmw_dds_common/src/graph_cache.cpp GraphCache::add_node).
 type Node struct {
-	cfg  Config
-	p    *rtps.Participant
-	info *rtps.Writer
+	cfg Config
+	p   *rtps.Participant
+	g   *graph
+	// mu is the graph's: the participant's nodes share it.
+	mu *sync.Mutex
 
-	mu      sync.Mutex
-	readers []ros2msg.Gid
+	readers []ros2msg.Gid // under mu
 	writers []ros2msg.Gid
+	owner   bool // New made it: Close closes the participant
+}
+
+// graph is one participant's share of the node graph: its nodes, and
+// the nodes other participants announce.
+type graph struct {
+	mu      sync.Mutex
+	info    *rtps.Writer
+	gidLen  int
+	nodes   []*Node                                    // this participant's, in the order made
 	others  map[ros2msg.Gid][]ros2msg.NodeEntitiesInfo // other participants' nodes, by participant gid
 	changed chan struct{}                              // closed and replaced when others changes
 	full    bool                                       // others reached maxParticipants (logged once)
@@ -117,9 +133,11 @@ func New(cfg Config) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{cfg: cfg, p: p, others: map[ros2msg.Gid][]ros2msg.NodeEntitiesInfo{}, changed: make(chan struct{})}
+	g := &graph{gidLen: cfg.GidLen, others: map[ros2msg.Gid][]ros2msg.NodeEntitiesInfo{}, changed: make(chan struct{})}
+	n := &Node{cfg: cfg, p: p, g: g, mu: &g.mu, owner: true}
+	g.nodes = []*Node{n}
 	infoType := (&ros2msg.ParticipantEntitiesInfo{}).TypeName()
-	if n.info, err = p.NewWriterUserData(topicDiscoveryInfo, infoType, Latched, n.userData(infoType)); err != nil {
+	if g.info, err = p.NewWriterUserData(topicDiscoveryInfo, infoType, Latched, n.userData(infoType)); err != nil {
 		p.Close()
 		return nil, err
 	}
@@ -134,11 +152,86 @@ func New(cfg Config) (*Node, error) {
 	return n, n.publishInfo()
 }
 
+// NewNode adds the node name, in namespace ns ("": n's), to n's
+// participant, with n's configuration otherwise (remappings, type
+// hashes, layouts): it is announced in the participant's graph entry
+// beside n, with its own publishers, subscriptions and services; a name
+// the participant has already is refused. It
+// lives as long as the participant: Close on it takes it out of the
+// graph, its endpoints stay until the node New made closes.
+func (n *Node) NewNode(name, ns string) (*Node, error) {
+	cfg := n.cfg
+	cfg.Name = name
+	if ns != "" {
+		cfg.Namespace = ns
+	}
+	if _, err := Resolve(cfg.Namespace, cfg.Name, "~"); err != nil || !validName(cfg.Name) || len(cfg.Name) > 256 {
+		return nil, fmt.Errorf("ros2node: invalid node name %q in namespace %q", cfg.Name, cfg.Namespace)
+	}
+	s := &Node{cfg: cfg, p: n.p, g: n.g, mu: n.mu}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	for _, o := range n.g.nodes {
+		if o.Name() == s.Name() { // rclcpp warns of one; in one participant it is a mistake
+			return nil, fmt.Errorf("ros2node: the participant has a node %s already", s.Name())
+		}
+	}
+	n.g.nodes = append(n.g.nodes, s)
+	return s, s.publishInfo()
+}
+
+// Name is the node's fully qualified name (/ns/name).
+func (n *Node) Name() string {
+	full, _ := Resolve(n.cfg.Namespace, n.cfg.Name, "~") // checked when made
+	return full
+}
+
 // Participant is the node's DDS participant.
 func (n *Node) Participant() *rtps.Participant { return n.p }
 
-// Close stops the node.
-func (n *Node) Close() error { return n.p.Close() }
+// Close stops the node. The node New made closes the participant, and
+// with it every node NewNode added; another only leaves the graph (Show
+// puts it back).
+func (n *Node) Close() error {
+	if n.owner {
+		return n.p.Close()
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	i := slices.Index(n.g.nodes, n)
+	if i < 0 {
+		return nil
+	}
+	n.g.nodes = slices.Delete(n.g.nodes, i, i+1)
+	return n.publishInfo()
+}
+
+// Show puts a node NewNode added, and Close took out of the graph, back
+// in the participant's graph entry (last, as a node made anew is), with
+// the endpoints it has; nothing when it is there. A name the participant
+// has again meanwhile is refused.
+func (n *Node) Show() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if slices.Contains(n.g.nodes, n) {
+		return nil
+	}
+	for _, o := range n.g.nodes {
+		if o.Name() == n.Name() {
+			return fmt.Errorf("ros2node: the participant has a node %s already", n.Name())
+		}
+	}
+	n.g.nodes = append(n.g.nodes, n)
+	return n.publishInfo()
+}
+
+// InGraph says whether the node is in its participant's graph entry (not
+// closed, or shown again).
+func (n *Node) InGraph() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Contains(n.g.nodes, n)
+}
 
 func gidOf(g rtps.GUID) ros2msg.Gid {
 	var id ros2msg.Gid
@@ -147,19 +240,19 @@ func gidOf(g rtps.GUID) ros2msg.Gid {
 	return id
 }
 
-// publishInfo publishes the node's graph entry (n.mu held).
+// publishInfo publishes the participant's graph entry: each of its
+// nodes with its readers and writers (n.mu held).
 func (n *Node) publishInfo() error {
-	m := ros2msg.ParticipantEntitiesInfo{
-		GidLen: n.cfg.GidLen,
-		Gid:    gidOf(n.p.GUID()),
-		Nodes: []ros2msg.NodeEntitiesInfo{{
-			Namespace: "/" + trimSlashes(n.cfg.Namespace),
-			Name:      n.cfg.Name,
-			Readers:   n.readers,
-			Writers:   n.writers,
-		}},
+	m := ros2msg.ParticipantEntitiesInfo{GidLen: n.g.gidLen, Gid: gidOf(n.p.GUID())}
+	for _, o := range n.g.nodes {
+		m.Nodes = append(m.Nodes, ros2msg.NodeEntitiesInfo{
+			Namespace: "/" + trimSlashes(o.cfg.Namespace),
+			Name:      o.cfg.Name,
+			Readers:   o.readers,
+			Writers:   o.writers,
+		})
 	}
-	return n.info.Write(ros2msg.Marshal(nil, &m))
+	return n.g.info.Write(ros2msg.Marshal(nil, &m))
 }
 
 func trimSlashes(s string) string {
@@ -174,55 +267,65 @@ func trimSlashes(s string) string {
 
 // onInfo takes another participant's graph entry.
 func (n *Node) onInfo(s rtps.Sample) {
-	m := ros2msg.ParticipantEntitiesInfo{GidLen: n.cfg.GidLen}
+	m := ros2msg.ParticipantEntitiesInfo{GidLen: n.g.gidLen}
 	if ros2msg.Unmarshal(s.Payload, &m) != nil {
 		// Perhaps the other gid size (a Humble peer among Jazzy ones).
-		m = ros2msg.ParticipantEntitiesInfo{GidLen: ros2msg.GidSize + ros2msg.GidSizeHumble - n.cfg.GidLen}
+		m = ros2msg.ParticipantEntitiesInfo{GidLen: ros2msg.GidSize + ros2msg.GidSizeHumble - n.g.gidLen}
 		if ros2msg.Unmarshal(s.Payload, &m) != nil {
 			return
 		}
 	}
 	n.mu.Lock()
-	if _, known := n.others[m.Gid]; !known && len(n.others) >= maxParticipants {
-		if !n.full && n.cfg.RTPS.Logf != nil {
-			n.cfg.RTPS.Logf("ros2node: %d participants in the graph: more are not listed", len(n.others))
+	g := n.g
+	if _, known := g.others[m.Gid]; !known && len(g.others) >= maxParticipants {
+		if !g.full && n.cfg.RTPS.Logf != nil {
+			n.cfg.RTPS.Logf("ros2node: %d participants in the graph: more are not listed", len(g.others))
 		}
-		n.full = true
+		g.full = true
 		n.mu.Unlock()
 		return
 	}
-	n.others[m.Gid] = m.Nodes
-	close(n.changed)
-	n.changed = make(chan struct{})
+	g.others[m.Gid] = m.Nodes
+	close(g.changed)
+	g.changed = make(chan struct{})
 	n.mu.Unlock()
 }
 
 // WaitNode waits until the graph has the node name (fully qualified, as
 // Nodes lists it), or ctx ends.
 func (n *Node) WaitNode(ctx context.Context, name string) error {
+	return n.WaitGraph(ctx, "node "+name+" in the graph", func(nodes []string) bool { return slices.Contains(nodes, name) })
+}
+
+// WaitGraph waits until the graph's node names (Nodes) satisfy cond, or
+// ctx ends; what says what it waits for, in its error.
+func (n *Node) WaitGraph(ctx context.Context, what string, cond func(nodes []string) bool) error {
 	for {
 		n.mu.Lock()
-		ch := n.changed
+		ch := n.g.changed
 		n.mu.Unlock()
-		if slices.Contains(n.Nodes(), name) {
+		if cond(n.Nodes()) {
 			return nil
 		}
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return fmt.Errorf("ros2node: node %s not in the graph %v: %w", name, n.Nodes(), ctx.Err())
+			return fmt.Errorf("ros2node: no %s (the graph: %v): %w", what, n.Nodes(), ctx.Err())
 		}
 	}
 }
 
 // Nodes lists the fully qualified names of the nodes in the graph: this
-// one and those other participants announce on ros_discovery_info.
+// participant's and those other participants announce on
+// ros_discovery_info.
 func (n *Node) Nodes() []string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	own, _ := Resolve(n.cfg.Namespace, n.cfg.Name, "~")
-	names := []string{own}
-	for _, nodes := range n.others {
+	var names []string
+	for _, o := range n.g.nodes {
+		names = append(names, o.Name())
+	}
+	for _, nodes := range n.g.others {
 		for _, e := range nodes {
 			if full, err := Resolve(e.Namespace, e.Name, "~"); err == nil {
 				names = append(names, full)

@@ -172,7 +172,8 @@ type graphEvent struct {
 // testdata/fastdds/graph.cpp; the type by idlc and fastddsgen from
 // testdata/ParticipantEntitiesInfo.idl) each read the Go node's USER_DATA
 // (enclave=/;) and its ros_discovery_info entry (name, namespace, the gids
-// of its writer and reader), and the Go node lists each peer's node.
+// of its writer and reader) and a second node of the same participant
+// (NewNode) with its writer, and the Go node lists each peer's node.
 func TestGraph(t *testing.T) {
 	for _, c := range []struct {
 		peer      *ddstest.Peer
@@ -192,6 +193,14 @@ func TestGraph(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			cm, err := n.NewNode("controller_manager", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cmPub, err := cm.Publisher("~/activity", &ros2msg.String{}, Default)
+			if err != nil {
+				t.Fatal(err)
+			}
 			peer := tooltest.StartJSON[graphEvent](t, ddstest.Env(ddstest.Domain()), bin)
 			peer.Wait("the Go participant's USER_DATA", func(e graphEvent) bool { return e.UserData == "enclave=/;" })
 			w, r := pub.Writer().GUID(), sub.GUID()
@@ -199,6 +208,10 @@ func TestGraph(t *testing.T) {
 			e := peer.Wait("the Go node in ros_discovery_info", func(e graphEvent) bool { return e.Node == "/robot/frcd" && e.Writers == 1 && e.Readers == 1 })
 			if e.Writer0 != gid(w) || e.Reader0 != gid(r) {
 				t.Errorf("gids %s %s, want writer %s reader %s", e.Writer0, e.Reader0, gid(w), gid(r))
+			}
+			e = peer.Wait("the second node in ros_discovery_info", func(e graphEvent) bool { return e.Node == "/robot/controller_manager" && e.Writers == 1 })
+			if e.Writer0 != gid(cmPub.Writer().GUID()) || e.Readers != 0 {
+				t.Errorf("controller_manager: %+v, want its writer %s only", e, gid(cmPub.Writer().GUID()))
 			}
 			if err := n.WaitNode(ctx(t), c.node); err != nil {
 				t.Fatal(err)

@@ -14,7 +14,7 @@ set -euo pipefail
 # a file that must exist), then the Debian package that provides it. To add a
 # dependency, add a line. Lines starting with # are ignored.
 DEPS='
-# what                 package
+# the URDF check of the validation tests (check_urdf) and the C compiler of cgo
 check_urdf             liburdfdom-tools
 gcc                    gcc
 # the roboRIO build (make rio): the softfp ARM cross compiler, its C library, and
@@ -107,14 +107,17 @@ xz                     xz-utils
 '
 
 # What `make bench` needs on top (--bench): the roscpp reference node of
-# internal/cpubench, built from Debian's ROS 1 headers, and callgrind.
+# internal/cpubench, built from the ROS 1 headers, and callgrind.
 BENCH_DEPS='
+# make bench: the roscpp reference node of internal/cpubench, built from the ROS 1
+# headers, and callgrind
 g++                    g++
 pkg-config             pkgconf
 /usr/include/ros/ros.h libroscpp-dev
 /usr/include/std_msgs/Float64.h libstd-msgs-dev
 /usr/include/sensor_msgs/JointState.h libsensor-msgs-dev
 /usr/include/nav_msgs/Odometry.h libnav-msgs-dev
+/usr/include/geometry_msgs/Twist.h libgeometry-msgs-dev
 /usr/include/diagnostic_msgs/DiagnosticArray.h libdiagnostic-msgs-dev
 valgrind               valgrind
 '
@@ -164,7 +167,7 @@ esac
 
 # Collect the packages to install, each once, with what each is for
 # (parallel arrays rather than an associative one, so macOS's bash 3.2 copes).
-# Why a package is needed is the first line of the comment above its group.
+# Why a package is needed is the comment above its group, its lines joined.
 missing_pkgs=()
 missing_for=()
 missing_why=()
@@ -172,7 +175,8 @@ why='' comment=0
 while read -r what pkg rest; do
 	case $what in
 	'#'*)
-		[ "$comment" = 1 ] || why=$(printf '%s %s %s' "${what#\#}" "$pkg" "$rest" | sed 's/^ *//; s/ *$//')
+		line=$(printf '%s %s %s' "${what#\#}" "$pkg" "$rest" | sed 's/^ *//; s/ *$//')
+		if [ "$comment" = 1 ]; then why="$why $line"; else why=$line; fi
 		comment=1
 		continue
 		;;
@@ -262,8 +266,19 @@ run_apt() {
 # What is installed, and why, before apt's long quiet minutes (its output
 # goes to the log, shown on failure).
 echo "$prog: installing ${#missing_pkgs[@]} Debian package(s) the tests need, with apt-get (output in $log):"
+# One paragraph per reason, its packages on the line under it.
+shown=''
 for i in "${!missing_pkgs[@]}"; do
-	echo "$prog:   ${missing_pkgs[$i]}: ${missing_why[$i]}"
+	case " $shown " in *" $i "*) continue ;; esac
+	pkgs=''
+	for j in "${!missing_pkgs[@]}"; do
+		if [ "${missing_why[$j]}" = "${missing_why[$i]}" ]; then
+			pkgs="$pkgs ${missing_pkgs[$j]}"
+			shown="$shown $j"
+		fi
+	done
+	echo "$prog:   ${missing_why[$i]}:"
+	echo "$prog:    $pkgs"
 done
 
 # Leave the machine as found: no package may start or enable a system

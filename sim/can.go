@@ -202,6 +202,7 @@ type canMotor struct {
 	// no current limit), fxCfg a Talon FX's (fxFactory).
 	cfg   hal.CANMotorConfig
 	fxCfg phoenix6.FXConfig
+	reset bool // rebooted since HasResetOccurred last asked (ctre_config.go)
 }
 
 var (
@@ -217,6 +218,9 @@ func (m *canMotor) limits() *driveLimits { return &m.drive }
 func (m *canMotor) ApplyConfig(c hal.CANMotorConfig) error {
 	m.s.mu.Lock()
 	defer m.s.mu.Unlock()
+	if m.silent() {
+		return errConfigTimeout
+	}
 	if c.Neutral == hal.NeutralDevice {
 		c.Neutral = m.cfg.Neutral
 	}
@@ -226,7 +230,10 @@ func (m *canMotor) ApplyConfig(c hal.CANMotorConfig) error {
 	m.cfg = c
 	m.drive.brake = c.Neutral == hal.NeutralBrake
 	m.drive.p5 = c.CurrentLimit
-	m.drive.peak, m.drive.peakS, m.drive.continuous = float64(c.PeakA), float64(c.PeakMs)/1000, float64(c.ContinuousA)
+	// "If peak limit is less than continuous limit, peak is set equal to
+	// continuous" (CTRE's Phoenix 5 docs, ch13_MC.rst "Current Limit"):
+	// a peak of 0 limits at the continuous current alone.
+	m.drive.peak, m.drive.peakS, m.drive.continuous = float64(max(c.PeakA, c.ContinuousA)), float64(c.PeakMs)/1000, float64(c.ContinuousA)
 	return nil
 }
 
@@ -235,6 +242,9 @@ func (m *canMotor) ApplyConfig(c hal.CANMotorConfig) error {
 func (m *canMotor) Config() (hal.CANMotorConfig, bool, error) {
 	m.s.mu.Lock()
 	defer m.s.mu.Unlock()
+	if m.silent() {
+		return hal.CANMotorConfig{}, false, errConfigTimeout
+	}
 	c := m.cfg
 	if c.Neutral == hal.NeutralDevice {
 		c.Neutral = hal.NeutralCoast

@@ -42,6 +42,9 @@ type spark struct {
 	j     *joint
 	fw    frc.SparkFirmware
 	model uint8 // frc.SparkModel*, in Status 0
+	// encZero is where its built-in encoder counts from, motor rotations
+	// of the joint's position: 0 until a reboot restarts it (rebootNow).
+	encZero float64
 
 	idDuty, idVer, idHB        uint32
 	idPos, idVel               uint32
@@ -183,6 +186,10 @@ func (p *spark) rebootNow() {
 	p.mode, p.duty, p.sp, p.dutySet, p.hbOn, p.loopReset = 0, 0, 0, false, false, true
 	p.st1.Warnings |= sparkHasReset
 	p.st1.StickyWarnings |= sparkHasReset
+	// Its built-in encoder counts from 0 again (frcd's safe assumption,
+	// devices/rev_spark_carry.go: REV documents no position kept over a
+	// power cycle).
+	p.encZero = p.j.pos * p.j.sign * p.j.gear / (2 * math.Pi)
 }
 
 // receive takes a set point, the bus's heartbeat or a version request.
@@ -330,7 +337,7 @@ func (p *spark) closeLoop(now time.Duration) {
 func (p *spark) rotor() (rpm, rot float64) {
 	j := p.j
 	perRad := j.sign * j.gear / (2 * math.Pi) // motor rotations per joint unit
-	return j.vel * perRad * 60, j.pos * perRad
+	return j.vel * perRad * 60, j.pos*perRad - p.encZero
 }
 
 // send puts the status frames due at tick on the bus: each enabled one

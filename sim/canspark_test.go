@@ -265,7 +265,9 @@ func TestSparkParametersAndOwnLoop(t *testing.T) {
 // (0x0205B845 for CAN id 5) gains its "has reset" warning, active (byte
 // 2) and sticky (byte 5), bit 6: 0x40; the gains written go back to the
 // flash's 0, so a position set point no longer moves the arm
-// (its loop's output is 0); written again, they do.
+// (its loop's output is 0); written again, they do. Its built-in encoder
+// counts from 0 again: a set point of 0 then holds the arm where it
+// rebooted, at π/2 (before the reboot 0 was the arm's 0).
 func TestSparkReboot(t *testing.T) {
 	s := newSim(t, loadRobot(t, sparkURDF, sparkSimYAML), Options{Joints: map[string]JointParams{"arm_joint": {Gearing: 60}}})
 	bus, _ := s.CANBus("rio")
@@ -307,9 +309,9 @@ func TestSparkReboot(t *testing.T) {
 		t.Errorf("%v V on the flash's gains (0)", j.Voltage)
 	}
 	bus.Send(kP)
-	run(3*time.Second, true)
+	run(3*time.Second, false)
 	if j := truth(t, s, "arm_joint"); math.Abs(j.Position-math.Pi/2) > 0.05 {
-		t.Errorf("arm at %v rad with kP_0 written again, want π/2", j.Position)
+		t.Errorf("arm at %v rad with kP_0 written again and set point 0 (its encoder restarted at π/2), want π/2", j.Position)
 	}
 	if err := s.RebootCAN("nothing"); err == nil {
 		t.Error("rebooting no device: no error")

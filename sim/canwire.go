@@ -105,6 +105,7 @@ func (s *Sim) canMotorFor(bus, model string, id int) *canMotor {
 		m.fxCfg, m.drive = fxFactory, fxLimits(fxFactory)
 	}
 	m.addSlots()
+	m.reboot = m.rebootNow
 	s.canMotors[k] = m
 	s.motorList = append(s.motorList, m)
 	return m

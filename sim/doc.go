@@ -54,8 +54,11 @@
 // the back-EMF drives a current that brakes the motor (drivelimits.go),
 // whether it is neutral because disabled, e-stopped, told 0 or its command
 // went stale. A CAN controller's current limits, in its vendor's terms,
-// bound the voltage it applies (drivelimits.go); PWM controllers coast
-// (their brake jumper is not modelled).
+// bound the voltage it applies (drivelimits.go). A PWM controller's
+// neutral mode is a jumper (or B/C CAL button) on the controller, which
+// PWM cannot set: it coasts unless the sim joint's jumper is brake
+// (JointParams.Brake), and then brakes as a CAN controller in brake does,
+// disabled (no pulses) included; it has no current limit.
 //
 // Defaults, each overridden by Options.Joints (JointParams):
 //   - Motor "cim", Motors 1.

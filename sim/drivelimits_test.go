@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,6 +86,33 @@ func TestNeutralBrakeHoldsArm(t *testing.T) {
 	}
 }
 
+// A PWM controller's neutral mode is its jumper, which the sim is told
+// (JointParams.Brake, the sim joint's jumper): the disabled arm on a PWM
+// Spark falls to its stop with the jumper on coast and creeps on brake, as
+// on a CAN controller in brake (the FPGA sends no pulses, so the
+// controller is neutral). A jumper on a CAN controller is refused: its
+// brake is its entry's neutral_mode.
+func TestPWMJumperBrake(t *testing.T) {
+	var fell [2]float64
+	for i, on := range []bool{false, true} {
+		s := newSim(t, loadRobot(t, sparkURDF, "joints:\n  - {name: arm_joint, type: spark, id: 5}\n"), Options{
+			Joints:  map[string]JointParams{"arm_joint": {Motor: "neo", Gearing: 100, Load: 15, Brake: on}},
+			Initial: map[string]JointState{"arm_joint": {Position: 1.5}},
+		})
+		s.AdvanceTo(2 * time.Second) // disabled throughout
+		fell[i] = 1.5 - truth(t, s, "arm_joint").Position
+	}
+	t.Logf("PWM Spark, disabled for 2 s: jumper on coast fell %.3f rad, on brake %.3f rad", fell[0], fell[1])
+	if fell[0] < 1.99 || fell[1] > 0.4*fell[0] || fell[1] <= 0 {
+		t.Errorf("coast fell %.3f rad (want to its stop, 2 rad), brake %.3f rad (want a creep, under 0.8)", fell[0], fell[1])
+	}
+	_, err := New(loadRobot(t, sparkURDF, "joints:\n  - {name: arm_joint, type: talon_srx, id: 5}\n"), Options{
+		Joints: map[string]JointParams{"arm_joint": {Brake: true}}})
+	if err == nil || !strings.Contains(err.Error(), "neutral_mode") {
+		t.Errorf("a jumper on a Talon SRX: %v; want refused, naming neutral_mode", err)
+	}
+}
+
 // A stalled motor (the arm at its upper stop, driven up at full voltage)
 // draws no more than its controller's limit: a Talon FX's stator limit, a
 // SPARK's smart current limit; without the limits it draws its stall
@@ -154,6 +182,76 @@ func TestNeutralBrakeEStopAndStale(t *testing.T) {
 		t.Logf("%s, 2 s: coast fell %.3f rad, brake %.3f rad", how, fell[0], fell[1])
 		if fell[0] < 1.99 || fell[1] > 0.4*fell[0] || fell[1] <= 0 {
 			t.Errorf("%s: coast fell %.3f rad, brake %.3f rad", how, fell[0], fell[1])
+		}
+	}
+}
+
+// A stalled Talon SRX with Phoenix 5's current limit on draws from the
+// battery no more than its continuous limit once its supply current has
+// been over the peak for the peak duration (CTRE's Phoenix 5 docs: the
+// Talon SRX limits its supply current); with the limit off it draws what
+// the stalled motor takes at full output.
+func TestStalledTalonSRXSupplyLimited(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		cfg  hal.CANMotorConfig
+	}{
+		{"limited", hal.CANMotorConfig{HasCurrentLimit: true, CurrentLimit: true, PeakA: 60, PeakMs: 100, ContinuousA: 30}},
+		{"unlimited", hal.CANMotorConfig{HasCurrentLimit: true, PeakA: 60, PeakMs: 100, ContinuousA: 30}},
+	} {
+		s := armSim(t, "talon_srx")
+		m, err := s.OpenCANMotor(frc.TalonSRX, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.(hal.CANMotorConfigurer).ApplyConfig(tc.cfg); err != nil {
+			t.Fatal(err)
+		}
+		s.SetDS(enabled)
+		var worst float64
+		for now := time.Millisecond; now <= 800*time.Millisecond; now += time.Millisecond {
+			if err := m.SetDuty(1); err != nil {
+				t.Fatal(err)
+			}
+			s.AdvanceTo(now)
+			st, _ := m.Status()
+			j := truth(t, s, "arm_joint")
+			if now > 500*time.Millisecond { // at the stop, and limited, by then
+				worst = max(worst, math.Abs(j.Current*j.Voltage)/st.BusVoltage)
+			}
+		}
+		t.Logf("Talon SRX %s (peak 60 A for 100 ms, continuous 30 A): %.1f A from the battery at a stall", tc.name, worst)
+		if tc.cfg.CurrentLimit && (worst > 30.5 || worst < 28) || !tc.cfg.CurrentLimit && worst < 60 {
+			t.Errorf("Talon SRX %s: %.1f A from the battery at a stall", tc.name, worst)
+		}
+	}
+}
+
+// Phoenix 5's rule for a peak below the continuous limit ("peak is set
+// equal to continuous"; a peak of 0 limits at the continuous current
+// alone): 30 A asked for 1 s under a 0 A peak and 40 A continuous limit
+// starts no limit and no timer, so 50 A then runs unlimited for the peak
+// duration (100 ms) before it is held to 40 A.
+func TestTalonSRXPeakBelowContinuous(t *testing.T) {
+	s := armSim(t, "talon_srx")
+	m, err := s.OpenCANMotor(frc.TalonSRX, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.(hal.CANMotorConfigurer).ApplyConfig(hal.CANMotorConfig{HasCurrentLimit: true, CurrentLimit: true, PeakA: 0, PeakMs: 100, ContinuousA: 40}); err != nil {
+		t.Fatal(err)
+	}
+	l := m.(interface{ limits() *driveLimits }).limits()
+	const h = 0.001
+	for i := 0; i < 1000; i++ {
+		if got := l.supplyLimit(30, h); got != 0 {
+			t.Fatalf("30 A under a 40 A continuous limit, after %d ms: limited to %g A", i, got)
+		}
+	}
+	for i := 1; i <= 150; i++ {
+		got := l.supplyLimit(50, h)
+		if i < 100 && got != 0 || i > 100 && got != 40 {
+			t.Fatalf("50 A, %d ms over the continuous limit (peak 0 raised to it, 100 ms): limit %g A", i, got)
 		}
 	}
 }

@@ -88,6 +88,10 @@ type JointParams struct {
 	Friction float64       // Coulomb, N·m or N
 	Load     float64       // constant load at the joint, N·m or N, pushing toward negative
 	Travel   time.Duration // pistons, relays, digital and analog outputs: time for the whole range; default 0.25 s
+	// Brake: a PWM motor controller's brake/coast jumper (or B/C CAL
+	// button) is on brake, as the team set it on the robot: frcd cannot
+	// set it over PWM. Default coast.
+	Brake bool
 }
 
 // JointTruth is a joint's ground truth.
@@ -210,7 +214,8 @@ func ConfigOptions(c *config.File, seed int64, realTime bool) Options {
 	}
 	for _, sj := range c.SimJoints {
 		p := JointParams{Motor: sj.Str("motor"), Damping: sj.Float("damping"),
-			Friction: sj.Float("friction"), Load: sj.Float("load"), Travel: time.Duration(sj.Float("travel") * float64(time.Second))}
+			Friction: sj.Float("friction"), Load: sj.Float("load"), Travel: time.Duration(sj.Float("travel") * float64(time.Second)),
+			Brake: sj.Str("jumper") == "brake"}
 		if sj.Has("motors") {
 			p.Motors = sj.Int("motors")
 		}

@@ -86,6 +86,10 @@ func (t *talonFX) SetGains(slot int, g phoenix6.FXGains) error {
 		return fmt.Errorf("sim: gain slot %d (0-2): %w", slot, hal.ErrNoDevice)
 	}
 	t.m.s.mu.Lock()
+	if t.m.silent() {
+		t.m.s.mu.Unlock()
+		return errConfigTimeout
+	}
 	t.m.fx.gains[slot] = g
 	t.m.s.mu.Unlock()
 	return nil
@@ -101,6 +105,9 @@ func (t *talonFX) ApplyConfig(c phoenix6.FXConfig) error {
 	m := t.m
 	m.s.mu.Lock()
 	defer m.s.mu.Unlock()
+	if m.silent() {
+		return errConfigTimeout
+	}
 	m.fxCfg, m.drive = c, fxLimits(c)
 	return nil
 }
@@ -110,6 +117,9 @@ func (t *talonFX) Config() (phoenix6.FXConfig, error) {
 	m := t.m
 	m.s.mu.Lock()
 	defer m.s.mu.Unlock()
+	if m.silent() {
+		return phoenix6.FXConfig{}, errConfigTimeout
+	}
 	return m.fxCfg, nil
 }
 

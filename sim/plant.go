@@ -70,6 +70,9 @@ type joint struct {
 	dio  int     // nidec duty-cycle DIO, digital_output channel
 	cal  frc.PWMCalibration
 	can  canController // a CAN motor controller (kindCANMotor)
+	// jumper: a PWM controller's brake/coast jumper (or B/C CAL button)
+	// is on brake (JointParams.Brake).
+	jumper bool
 
 	duty    float64 // the controller's output, -1 to 1, plant direction; 0 coasts
 	volts   float64 // applied to each motor, plant direction

@@ -69,6 +69,7 @@ type ScenarioPlant struct {
 	Friction float64 `json:"friction,omitempty"`
 	Load     float64 `json:"load,omitempty"`
 	Travel   float64 `json:"travel_s,omitempty"`
+	Brake    bool    `json:"brake,omitempty"` // a PWM controller's jumper on brake
 }
 
 // JointState is a joint's position and velocity (rad or m, and per s).
@@ -95,7 +96,7 @@ func ScenarioOf(r *robot.Robot, o Options, enabled bool) *Scenario {
 		sc.Plants = map[string]ScenarioPlant{}
 		for n, p := range o.Joints {
 			sc.Plants[n] = ScenarioPlant{Motor: p.Motor, Motors: p.Motors, Gearing: p.Gearing, Inertia: p.Inertia,
-				Damping: p.Damping, Friction: p.Friction, Load: p.Load, Travel: p.Travel.Seconds()}
+				Damping: p.Damping, Friction: p.Friction, Load: p.Load, Travel: p.Travel.Seconds(), Brake: p.Brake}
 		}
 	}
 	return sc
@@ -176,7 +177,7 @@ func (sc *Scenario) Options(r *robot.Robot, realTime bool) (Options, error) {
 				return Options{}, fmt.Errorf("sim: plant %q: travel_s %v must be 0-3600", n, p.Travel)
 			}
 			o.Joints[n] = JointParams{Motor: p.Motor, Motors: p.Motors, Gearing: p.Gearing, Inertia: p.Inertia,
-				Damping: p.Damping, Friction: p.Friction, Load: p.Load, Travel: time.Duration(p.Travel * float64(time.Second))}
+				Damping: p.Damping, Friction: p.Friction, Load: p.Load, Travel: time.Duration(p.Travel * float64(time.Second)), Brake: p.Brake}
 		}
 	}
 	return o, nil

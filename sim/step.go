@@ -129,7 +129,7 @@ func (s *Sim) substep(dt time.Duration) {
 
 // duty is the signed duty a motor joint's controller applies, in the
 // plant's direction; 0 is neutral (the motor coasts, or brakes on a CAN
-// controller in brake).
+// controller in brake or a PWM one with its jumper on brake).
 func (s *Sim) duty(j *joint, en bool, now time.Duration) float64 {
 	var d float64
 	switch j.kind {
@@ -176,9 +176,11 @@ func (s *Sim) move(j *joint, en bool, v, h float64) {
 			j.stepMotor(0, true, h)
 		}
 	case kindPWMMotor, kindNidec, kindCANMotor:
-		// At zero output a controller in brake shorts the windings: no
+		// At zero output a controller in brake (a CAN controller's
+		// neutral mode, a PWM controller's jumper) shorts the windings: no
 		// voltage, the back-EMF braking; otherwise the motor coasts.
-		j.stepMotor(j.duty*v, j.duty == 0 && (j.can == nil || !j.can.limits().brake), h)
+		brake := j.jumper || j.can != nil && j.can.limits().brake
+		j.stepMotor(j.duty*v, j.duty == 0 && !brake, h)
 	case kindSolenoid:
 		on := j.pcm.out&(1<<uint(j.ch&15)) != 0
 		if on && j.state != 1 {

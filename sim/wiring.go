@@ -113,6 +113,12 @@ func (s *Sim) newJoint(rj *robot.Joint, p JointParams, pw powerOf) (*joint, erro
 	if wire := partOf(d.Type).actuator; wire != nil {
 		wire(s, d, j)
 	}
+	if p.Brake {
+		if j.kind != kindPWMMotor {
+			return nil, fmt.Errorf("sim: joint %q: jumper applies to PWM motor controllers; %s (a CAN controller's brake is its entry's neutral_mode)", rj.Name, drivenBy(rj))
+		}
+		j.jumper = true
+	}
 	return j, j.checkChannels(d)
 }
 

@@ -10,7 +10,7 @@ import (
 
 type alertTopics struct {
 	errors, warnings, infos *Topic
-	devOK                   []bool
+	devOK, devCfg           []bool
 	errs, warns, infosList  []string
 	lastExtra               time.Duration
 	extraErrs, extraWarns   []string
@@ -18,15 +18,16 @@ type alertTopics struct {
 	overruns                uint64   // the loop's at the last refresh
 }
 
-// sampleAlerts lists the failing devices as errors, the backend's own
-// findings and an inhibited loop as warnings; the strings are built only
+// sampleAlerts lists the failing devices as errors, the devices still
+// configuring, the backend's own findings and an inhibited loop as
+// warnings; the strings are built only
 // when a device's health changes, or once a second for the backend's.
 func (s *Source) sampleAlerts(now time.Duration) {
 	a := &s.alerts
 	changed := s.alerts.errors.Seq == 0
 	for i, d := range s.snap.Devices {
-		if a.devOK[i] != d.OK {
-			a.devOK[i] = d.OK
+		if cfg := d.Configuring != nil; a.devOK[i] != d.OK || a.devCfg[i] != cfg {
+			a.devOK[i], a.devCfg[i] = d.OK, cfg
 			changed = true
 		}
 	}
@@ -48,6 +49,10 @@ func (s *Source) sampleAlerts(now time.Duration) {
 	}
 	a.errs, a.warns = a.errs[:0], a.warns[:0]
 	for _, d := range s.snap.Devices {
+		if d.Configuring != nil {
+			a.warns = append(a.warns, d.Name+": configuring: "+d.Configuring.Error())
+			continue
+		}
 		if d.OK {
 			continue
 		}

@@ -12,7 +12,9 @@
 // on the topics someone reads (want.go): all of them while the WPILOG is
 // open (KeepAll), else those the NT4 clients subscribe to (Want).
 //
-// Names, under Prefix (default /frcd):
+// Names, under Prefix (default /frcd; /Telemetry in WPILib 2027's
+// layout, Options.Layout, where the PID controllers are also tunables
+// under /Tunables and the Field2d moves: layout.go):
 //
 //	joints/NAME/position, velocity, effort   double, property unit (rad, m, rad/s, m/s, N*m, N)
 //	joints/NAME/command                      double: its controller's last accepted command
@@ -27,14 +29,15 @@
 //	loop/period_mean, period_max, jitter_p99, busy_p99                       double (s)
 //	ds/enabled, estop, attached boolean; ds/mode, ds/state string
 //	ds/joystickN/axes, povs, buttons         double[]: joystick N (0-5) as the Driver Station sends it (joystick.go)
-//	Alerts/.type "Alerts"; Alerts/errors, warnings, infos string[] (WPILib Alerts)
 //	sim/pose struct:Pose2d, sim/pose3d struct:Pose3d (the sim's true field pose)
 //	sim/components struct:Pose3d[]: each URDF link's pose relative to the robot
 //	mechanism/...  a WPILib Mechanism2d: a side view of the revolute and prismatic joints (mechanism.go)
 //
 // and the struct schemas under /.schema/struct:NAME (type structschema),
 // as WPILib's struct specification and ntcore publish them. Outside the
-// prefix, the Driver Station in WPILib's own tables (ds.go):
+// prefix, the Alerts where WPILib's SmartDashboard puts them
+// (/SmartDashboard/Alerts/.type "Alerts"; errors, warnings, infos
+// string[]), and the Driver Station in WPILib's own tables (ds.go):
 //
 //	/FMSInfo/...       WPILib 2026: FMSControlData int, match and alliance
 //	/DriverStation/... WPILib 2027: ControlWord struct:ControlWord, match and alliance

@@ -30,8 +30,9 @@ import (
 //     teleoperated 2, utility 3, enabled 58, eStop 59, fmsAttached 60,
 //     dsAttached 61; hal/.../ControlWordStruct.java), OpMode (string).
 //
-// frcd has no op modes: opModeHash is 0, OpMode "". WPILib 2027 has no
-// test mode: it maps to utility.
+// The op mode selected (hal.DSState.OpMode) is OpMode, by its name (""
+// for none; WPILib's OpModeToString), and the ControlWord's opModeHash,
+// its id's hash bits. WPILib 2027 has no test mode: it maps to utility.
 
 // ControlWord is WPILib 2027's control word struct.
 var ControlWord = Schema{"ControlWord", "uint64 opModeHash:56;enum{unknown=0,autonomous=1,teleoperated=2,utility=3} uint64 robotMode:2;bool enabled:1;bool eStop:1;bool fmsAttached:1;bool dsAttached:1;"}
@@ -68,7 +69,7 @@ func controlWord(ds hal.DSState) uint64 {
 	if !ds.Attached {
 		mode = 0
 	}
-	v := mode << 56
+	v := mode<<56 | uint64(ds.OpMode)&0x00FFFFFFFFFFFFFF
 	for i, b := range []bool{ds.Enabled, ds.EStop, ds.FMS, ds.Attached} {
 		if b {
 			v |= 1 << (58 + i)
@@ -80,6 +81,7 @@ func controlWord(ds hal.DSState) uint64 {
 // wpilibDS are the topics of both tables.
 type wpilibDS struct {
 	fmsControl, word *Topic
+	opMode           *Topic
 	// per table: game message, event, match number, replay, type, red,
 	// station
 	match     [2][7]*Topic
@@ -113,13 +115,14 @@ func (s *Source) addWPILibDS() {
 	s.addSchema(ControlWord)
 	d.word = s.add("/DriverStation/ControlWord", "struct:ControlWord", Raw, "{}")
 	d.word.Raw = make([]byte, 8)
-	s.add("/DriverStation/OpMode", "string", String, "{}").setString("", time.Microsecond)
+	d.opMode = s.add("/DriverStation/OpMode", "string", String, "{}")
+	d.opMode.setString("", time.Microsecond)
 	d.lastMatch = -time.Hour
 }
 
 // needed says whether one of the tables' topics is needed.
 func (d *wpilibDS) needed() bool {
-	if anyNeeded(d.fmsControl, d.word, d.stationID) {
+	if anyNeeded(d.fmsControl, d.word, d.stationID, d.opMode) {
 		return true
 	}
 	for i := range d.match {
@@ -152,6 +155,7 @@ func (s *Source) sampleWPILibDS(now time.Duration) {
 	copy(old[:], d.word.Raw)
 	binary.LittleEndian.PutUint64(d.word.Raw, controlWord(ds))
 	d.word.setRaw(old[:], now)
+	d.opMode.setString(s.o.OpModes.Name(ds.OpMode), now)
 	station := m.Station
 	if station < 0 || station > 3 {
 		station = 0

@@ -26,8 +26,12 @@ type Truth struct {
 type Options struct {
 	Loop  *control.Loop
 	Robot *robot.Robot
-	// Prefix is the topics' root, default /frcd.
+	// Prefix is the topics' root, default /frcd (/Telemetry in
+	// Layout2027).
 	Prefix string
+	// Layout is the NetworkTables layout: Layout2026 (the default) or
+	// WPILib 2027's (layout.go).
+	Layout Layout
 	// Truth, when set (the sim), fills t with the ground truth, reusing
 	// its slices; the sim/ topics exist only then.
 	Truth func(t *Truth) bool
@@ -60,6 +64,12 @@ type Options struct {
 	// the Driver Station last sent it, false when unknown, for the
 	// PREFIX/ds/joystickN/ topics; called on Sample's goroutine.
 	Joystick func(n int, dst *hal.JoystickState) bool
+	// OpModes are the robot's op modes (opmode.go): the names of the
+	// snapshot's DSState.OpMode. Chooser, when set, is the op mode a
+	// dashboard's chooser has active for robot mode m (0: none); the
+	// choosers' topics exist only then.
+	OpModes hal.OpModes
+	Chooser func(m hal.Mode) int64
 	// EveryCycle keeps every cycle's joint states (Loop.EnableHistory)
 	// instead of the latest snapshot's: Replay gives them one cycle at a
 	// time, so that a reader of every value (NT4's "all", the WPILOG)
@@ -80,6 +90,7 @@ type Source struct {
 	joints   []jointTopics
 	cmd      [][]*Topic // per controller, the command topic of each of its joints (or nil)
 	gains    []gainTopic
+	tunables []tunable // Layout2027's /Tunables (layout.go)
 	imus     []imuTopics
 	pdps     []pdpTopics
 	comps    []compTopics
@@ -93,6 +104,7 @@ type Source struct {
 	mech     mechanism
 	mechPace ratelimit.Cadence // SimEvery, on its grid
 	alerts   alertTopics
+	opModes  opModeTopics    // opmode.go
 	schema   map[string]bool // the schemas published
 	keepAll  bool            // every topic kept current (want.go)
 	woke     bool            // a topic became needed since the last Sample
@@ -131,6 +143,9 @@ type dsTopics struct{ enabled, estop, attached, mode, state *Topic }
 func New(o Options) *Source {
 	if o.Prefix == "" {
 		o.Prefix = "/frcd"
+		if o.Layout == Layout2027 {
+			o.Prefix = Prefix2027
+		}
 	}
 	if o.SimEvery <= 0 {
 		o.SimEvery = 20 * time.Millisecond
@@ -184,6 +199,9 @@ func New(o Options) *Source {
 		if c.HasPID() {
 			s.gains = append(s.gains, gainTopic{c, s.addArray(p+"/controllers/"+c.Name+"/gains", "double[]", 4, props("unit", "p i d f"))})
 		}
+	}
+	if o.Layout == Layout2027 {
+		s.addTunables()
 	}
 	for _, m := range s.snap.IMUs {
 		base := p + "/imu/" + m.Name + "/"
@@ -240,15 +258,16 @@ func New(o Options) *Source {
 		s.add(dp+"attached", "boolean", Bool, "{}"), s.add(dp+"mode", "string", String, "{}"),
 		s.add(dp+"state", "string", String, "{}"),
 	}
-	ap := p + "/Alerts/"
-	s.add(ap+".type", "string", String, "{}").setString("Alerts", time.Microsecond)
+	ap := "/SmartDashboard/Alerts/" // where WPILib's SmartDashboard puts them, in both layouts (layout.go)
+	s.add(ap+".type", "string", String, props("SmartDashboard", "Alerts")).setString("Alerts", time.Microsecond)
 	s.alerts.errors = s.add(ap+"errors", "string[]", Strings, "{}")
 	s.alerts.warnings = s.add(ap+"warnings", "string[]", Strings, "{}")
 	s.alerts.infos = s.add(ap+"infos", "string[]", Strings, "{}")
-	s.alerts.devOK = make([]bool, len(s.snap.Devices))
+	s.alerts.devOK, s.alerts.devCfg = make([]bool, len(s.snap.Devices)), make([]bool, len(s.snap.Devices))
 	s.alerts.lastExtra = -time.Hour
 	s.addWPILibDS()
 	s.addJoysticks()
+	s.addOpModes()
 	s.addMechanism()
 	if o.Truth != nil && o.Truth(&s.truth) {
 		s.addSim()
@@ -326,6 +345,7 @@ func (s *Source) Sample() bool {
 			g.t.setDoubles(vs[:], now)
 		}
 	}
+	s.sampleTunables(now)
 	if d := &s.ds; anyNeeded(d.enabled, d.estop, d.attached, d.mode, d.state) {
 		d.enabled.setBool(sn.Enabled, now)
 		d.estop.setBool(sn.DS.EStop, now)
@@ -337,6 +357,7 @@ func (s *Source) Sample() bool {
 		s.sampleWPILibDS(now)
 	}
 	s.sampleJoysticks(now)
+	s.sampleOpModes(now)
 	if s.mech.needed() && s.mechPace.Due(now) { // a dashboard's rate, as the sim/ topics
 		s.sampleMechanism(now)
 	}

@@ -15,7 +15,15 @@ import (
 
 func source(t *testing.T) (*daemon.Daemon, *telemetry.Source, map[string]*telemetry.Topic) {
 	t.Helper()
-	r, list, err := robot.Load("../examples/competition/robot.urdf", "../examples/competition/robot.yaml")
+	return sourceOf(t, "competition")
+}
+
+// sourceOf is the telemetry of examples/NAME on the sim, enabled, and its
+// topics by name.
+func sourceOf(t *testing.T, example string) (*daemon.Daemon, *telemetry.Source, map[string]*telemetry.Topic) {
+	t.Helper()
+	dir := "../examples/" + example
+	r, list, err := robot.Load(dir+"/robot.urdf", dir+"/robot.yaml")
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("example robot: %v %v", err, list)
 	}
@@ -70,8 +78,8 @@ func TestTopics(t *testing.T) {
 // inhibited loop a warning.
 func TestAlerts(t *testing.T) {
 	d, s, topics := source(t)
-	errs, warns := topics["/robot/Alerts/errors"], topics["/robot/Alerts/warnings"]
-	if topics["/robot/Alerts/.type"].Str != "Alerts" {
+	errs, warns := topics["/SmartDashboard/Alerts/errors"], topics["/SmartDashboard/Alerts/warnings"]
+	if topics["/SmartDashboard/Alerts/.type"].Str != "Alerts" {
 		t.Fatal("no Alerts .type")
 	}
 	run := func(dur time.Duration) {
@@ -200,7 +208,7 @@ func TestMechanism2d(t *testing.T) {
 // count, until a second passes without one.
 func TestRefusedCommandAlert(t *testing.T) {
 	d, s, topics := source(t)
-	warns := topics["/robot/Alerts/warnings"]
+	warns := topics["/SmartDashboard/Alerts/warnings"]
 	step := func(n int) {
 		for range n {
 			d.Step()

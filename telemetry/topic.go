@@ -147,14 +147,15 @@ func (t *Topic) setRaw(old []byte, now time.Duration) {
 
 // CommandType is the type of a controller's commands, on NT4 and in the
 // WPILOG alike: boolean for a solenoid, int for a double solenoid or a
-// relay (-1, 0, 1), double[] for a group, double for the rest.
+// relay (-1, 0, 1), double[] for a group and a drive base's twist
+// ({vx, vy, wz}), double for the rest.
 func CommandType(c *control.Controller) string {
 	switch c.Takes() {
 	case control.Bool:
 		return "boolean"
 	case control.Int8:
 		return "int"
-	case control.Float64Array:
+	case control.Float64Array, control.Twist: // a twist is {vx, vy, wz}, as ntCommand takes it
 		return "double[]"
 	}
 	return "double"

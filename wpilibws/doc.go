@@ -28,7 +28,9 @@
 // Devices, from the sim's I/O and the YAML's wiring:
 //
 //   - DriverStation (device ""): >enabled, >autonomous, >test, >estop,
-//     >ds, >fms, >station, >match_time, >game_data.
+//     >ds, >fms, >station, >match_time, >game_data; frcd's extensions
+//     <opmodes (the YAML's op modes, [{"name":N,"mode":"autonomous"|
+//     "teleop"|"test"}...]) and >opmode (the one selected, "" for none).
 //   - Joystick 0-5: >axes, >buttons, >povs, as clients last set them.
 //   - PWM N for each opened channel: <init; <speed, -1 to 1, from the
 //     pulse width with the speed controller's calibration
@@ -73,7 +75,11 @@
 //     >station and >game_data are the match's alliance station and
 //     game-specific message (/FMSInfo, /DriverStation, the ROS
 //     driver_station/ topics, read again the cycle after a change:
-//     MatchSeq); >match_time is kept; all are reported back. When the
+//     MatchSeq); >match_time is kept; >opmode (frcd's extension: the
+//     WPILib protocol has no op modes) selects the op mode of that name,
+//     the current robot mode's, else the first in the YAML, whose mode it
+//     sets, "" none (an unknown name counted in BadValues; a change of
+//     robot mode drops it); all are reported back. When the
 //     client that last enabled the robot leaves, the robot is disabled,
 //     as a real one is when its Driver Station connection drops. >new_data is accepted: frcd has no robot program
 //     caching Driver Station data, so joystick values apply on arrival.

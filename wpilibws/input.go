@@ -83,6 +83,13 @@ func (s *Server) driverStation(c *client, in input) {
 				}
 			}
 		}
+		// An op mode belongs to a robot mode: another mode drops it.
+		if ds.OpMode != 0 && hal.OpModeMode(ds.OpMode) != ds.Mode {
+			ds.OpMode = 0
+		}
+		if x, ok := v[">opmode"]; ok {
+			s.selectOpMode(ds, x.s)
+		}
 	})
 	if x, ok := v[">enabled"]; ok {
 		s.o.SetEnabled(x.b)
@@ -102,6 +109,26 @@ func (s *Server) driverStation(c *client, in input) {
 		s.ds.gameData = x.s
 		s.matchSeq.Add(1)
 	}
+}
+
+// selectOpMode selects the op mode named name, as the 2027 Driver
+// Station does, in its robot mode: the current mode's op mode of that
+// name, else the first of that name in the YAML's order; "" selects
+// none. A name the robot does not have is refused and counted.
+func (s *Server) selectOpMode(ds *hal.DSState, name string) {
+	if name == "" {
+		ds.OpMode = 0
+		return
+	}
+	op, ok := s.w.ops.Find(ds.Mode, name)
+	for i := 0; !ok && i < len(s.w.ops); i++ {
+		op, ok = s.w.ops[i], s.w.ops[i].Name == name
+	}
+	if !ok {
+		s.stats.BadValues++
+		return
+	}
+	ds.OpMode, ds.Mode = op.ID, op.Mode
 }
 
 // joystick replaces the arrays the message carries. frcd has no robot

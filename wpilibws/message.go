@@ -146,7 +146,8 @@ func appendMessage(b []byte, typ, dev string, fields []field) []byte {
 // not listed carry no input frcd takes.
 var inputKeys = map[string]map[string]kind{
 	"DriverStation": {">new_data": kBool, ">enabled": kBool, ">autonomous": kBool, ">test": kBool, ">estop": kBool,
-		">fms": kBool, ">ds": kBool, ">station": kString, ">match_time": kFloat, ">game_data": kString},
+		">fms": kBool, ">ds": kBool, ">station": kString, ">match_time": kFloat, ">game_data": kString,
+		">opmode": kString},
 	"Joystick": {">axes": kRaw, ">buttons": kRaw, ">povs": kRaw},
 	"DIO":      {"<>value": kBool},
 	"AI":       {">voltage": kFloat},

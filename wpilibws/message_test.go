@@ -219,7 +219,7 @@ func TestBuild(t *testing.T) {
 		got[d.typ+" "+d.dev] = string(appendMessage(nil, d.typ, d.dev, d.fields))
 	}
 	want := map[string]string{
-		"DriverStation ":        `{"type":"DriverStation","device":"","data":{">enabled":true,">autonomous":false,">test":true,">estop":false,">ds":true,">fms":false,">station":"blue3",">match_time":15,">game_data":""}}`,
+		"DriverStation ":        `{"type":"DriverStation","device":"","data":{">enabled":true,">autonomous":false,">test":true,">estop":false,">ds":true,">fms":false,">station":"blue3",">match_time":15,">game_data":"","<opmodes":[],">opmode":""}}`,
 		"Joystick 1":            `{"type":"Joystick","device":"1","data":{">axes":[0.25],">buttons":[],">povs":[]}}`,
 		"PWM 1":                 `{"type":"PWM","device":"1","data":{"<init":true,"<speed":-1}}`,
 		"PWM 2":                 `{"type":"PWM","device":"2","data":{"<init":true,"<position":0.25}}`,

@@ -102,14 +102,15 @@ func TestWPILibClient(t *testing.T) {
 		t.Fatal("the client enabled the robot, the sim is not enabled")
 	}
 
-	// right_front_voltage drives the spark on PWM 0; the joint is
-	// inverted, so +6 V shows as a negative speed.
-	e.Start(t, "rostopic", "pub", "-r", "20", "/right_front_voltage/command", "std_msgs/Float64", "data: 6.0")
+	// The drive controller drives the right front wheel through the
+	// spark on PWM 0; the joint is inverted, so driving forward shows as
+	// a negative speed.
+	e.Start(t, "rostopic", "pub", "-r", "20", "/drive/cmd_vel", "geometry_msgs/Twist", "{linear: {x: 1.0}}")
 	ev := c.wait("PWM 0 following the ROS command", func(ev event) bool {
 		s, ok := ev.Data["<speed"]
 		return ev.Event == "pwm" && ev.Channel == 0 && ok && num(s) < -0.3
 	})
-	t.Logf("PWM 0 speed %v at +6 V", ev.Data["<speed"])
+	t.Logf("PWM 0 speed %v at 1 m/s", ev.Data["<speed"])
 
 	c.send(`{"cmd":"dio","channel":12,"value":true}`)
 	c.wait("DIO 12 reported high", func(ev event) bool {

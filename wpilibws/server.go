@@ -60,6 +60,9 @@ type Options struct {
 	// the deferred function that recovered it; the client is closed and
 	// the server goes on. Nil lets the panic go on (and end the process).
 	OnPanic func(v any)
+	// OpModes are the robot's op modes (the YAML's op_modes:), which a
+	// client sees in DriverStation <opmodes and selects with >opmode.
+	OpModes hal.OpModes
 }
 
 // Stats count the server's work; read them with Server.Stats.
@@ -143,7 +146,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("wpilibws: %w", err)
 	}
-	return &Server{o: o, w: newWiring(o.Config), ln: ln, clients: map[string]*client{},
+	return &Server{o: o, w: newWiring(o.Config).withOpModes(o.OpModes), ln: ln, clients: map[string]*client{},
 		owner: map[sim.Override]*client{}, ds: dsExtra{station: "red1", matchTime: -1}, joined: make(chan struct{}, 1), gate: newGate()}, nil
 }
 

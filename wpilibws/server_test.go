@@ -167,13 +167,14 @@ func TestServer(t *testing.T) {
 		t.Fatal("the sim is not enabled")
 	}
 
-	// right_front_voltage drives the spark on PWM 0; the joint is
-	// inverted, so +6 V is a negative speed.
-	if err := d.Loop.Controller("right_front_voltage").Command(6, d.Now()); err != nil {
+	// shoulder_voltage drives the PWM Talon SRX on PWM 2 (one cycle: the
+	// drive base's controller would ramp its wheels up over many, more
+	// messages than the client reads between them).
+	if err := d.Loop.Controller("shoulder_voltage").Command(6, d.Now()); err != nil {
 		t.Fatal(err)
 	}
 	d.Step()
-	c.until("PWM 0 speed following the command", func() bool { return c.float("PWM 0", "<speed") < -0.3 })
+	c.until("PWM 2 speed following the command", func() bool { return c.float("PWM 2", "<speed") > 0.3 })
 
 	// Override the beam break (a link sensor on DIO 12): the loop reads it.
 	if binary(t, d, "ball_beam_break") {

@@ -40,13 +40,32 @@ type wiring struct {
 	pwm       [numPWM]pwmUse
 	relayDir  [numRelay]string // "both", "forward", "reverse"; "" when no YAML relay
 	solenoids [][2]int         // PCM id, channel, in YAML order
+	ops       hal.OpModes
+	opList    value // <opmodes: [{"name":...,"mode":...}], in YAML order
+}
+
+// opModeJSON is one op mode in <opmodes.
+type opModeJSON struct {
+	Name string `json:"name"`
+	Mode string `json:"mode"`
+}
+
+// withOpModes adds the robot's op modes.
+func (w *wiring) withOpModes(ops hal.OpModes) *wiring {
+	w.ops = ops
+	list := make([]opModeJSON, len(ops))
+	for i, o := range ops {
+		list[i] = opModeJSON{o.Name, o.Mode.String()}
+	}
+	w.opList = rawV(list)
+	return w
 }
 
 // newWiring reads the YAML's channel claims by their resources and the
 // types' facts: a PWM channel's speed controller calibration, servo pulse
 // range or duty-cycle DIO, a relay's direction, the pneumatics channels.
 func newWiring(c *config.File) *wiring {
-	w := &wiring{}
+	w := &wiring{opList: rawV([]opModeJSON(nil))}
 	for i := range w.pwm {
 		w.pwm[i].nidec = -1
 	}
@@ -112,7 +131,8 @@ func (w *wiring) build(io *sim.IO, joys *[numJoysticks]sim.Joystick, ds dsExtra)
 		field{">enabled", boolV(io.DS.Enabled)}, field{">autonomous", boolV(io.DS.Mode == hal.Autonomous)},
 		field{">test", boolV(io.DS.Mode == hal.Test)}, field{">estop", boolV(io.DS.EStop)},
 		field{">ds", boolV(io.DS.Attached)}, field{">fms", boolV(io.DS.FMS)}, field{">station", strV(ds.station)},
-		field{">match_time", floatV(ds.matchTime)}, field{">game_data", strV(ds.gameData)})
+		field{">match_time", floatV(ds.matchTime)}, field{">game_data", strV(ds.gameData)},
+		field{"<opmodes", w.opList}, field{">opmode", strV(w.ops.Name(io.DS.OpMode))})
 	for n := range joys {
 		j := &joys[n]
 		add("Joystick", strconv.Itoa(n), field{">axes", rawV(j.Axes)}, field{">buttons", rawV(j.Buttons)}, field{">povs", rawV(j.POVs)})

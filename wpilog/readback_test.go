@@ -164,12 +164,10 @@ func TestLogReadBack(t *testing.T) {
 	if err := d.Sim.SetJoystick(1, sim.Joystick{Axes: []float64{0.5, -1}, Buttons: []bool{false, true, false}, POVs: []int{90}}); err != nil {
 		t.Fatal(err)
 	}
-	voltages := map[string]float64{"left_front_voltage": 6, "left_rear_voltage": 6, "right_front_voltage": 4, "right_rear_voltage": 4}
-	const cycles = 301 // odd: the sim's topics go out every other cycle from the first, so on the last
+	twist := []float64{1, 0, 0.5} // an arc to the left, through the drive controller's cmd_vel
+	const cycles = 301            // odd: the sim's topics go out every other cycle from the first, so on the last
 	for i := range cycles {
-		for name, v := range voltages {
-			d.Loop.Controller(name).Command(v, d.Now())
-		}
+		d.Loop.Controller("drive").CommandGroup(twist, d.Now())
 		if i == 100 {
 			d.Loop.Controller("elevator_voltage").Command(math.Inf(1), d.Now())
 		}
@@ -198,7 +196,7 @@ func TestLogReadBack(t *testing.T) {
 		t.Errorf("velocity metadata %q", vel.meta)
 	}
 	if v := f64(vel.last(t), 0); v < 1 {
-		t.Errorf("left front wheel at 6 V: %v rad/s", v)
+		t.Errorf("left front wheel at 1 m/s: %v rad/s", v)
 	}
 	for i := 1; i < len(vel.stamps); i++ {
 		if vel.stamps[i] <= vel.stamps[i-1] {
@@ -208,10 +206,10 @@ func TestLogReadBack(t *testing.T) {
 	if n := int64(binary.LittleEndian.Uint64(l.entry(t, "NT:/frcd/loop/cycles", "int64").last(t))); n != cycles {
 		t.Errorf("loop/cycles last %d, want %d", n, cycles)
 	}
-	if e := l.entry(t, "NT:/frcd/Alerts/.type", "string"); string(e.last(t)) != "Alerts" {
+	if e := l.entry(t, "NT:/SmartDashboard/Alerts/.type", "string"); string(e.last(t)) != "Alerts" {
 		t.Errorf("Alerts/.type %q", e.last(t))
 	}
-	errs := l.entry(t, "NT:/frcd/Alerts/errors", "string[]").last(t)
+	errs := l.entry(t, "NT:/SmartDashboard/Alerts/errors", "string[]").last(t)
 	if binary.LittleEndian.Uint32(errs) != 0 {
 		t.Errorf("Alerts/errors not empty: %q", errs)
 	}
@@ -302,9 +300,9 @@ func TestLogReadBack(t *testing.T) {
 	}
 
 	// every command, accepted and refused
-	lf := l.entry(t, "/frcd/commands/left_front_voltage", "double") // as on NT4
-	if len(lf.values) != cycles || f64(lf.values[0], 0) != 6 {
-		t.Errorf("left_front_voltage commands: %d records, first %v; want %d of 6", len(lf.values), lf.values[0], cycles)
+	tw := l.entry(t, "/frcd/commands/drive", "double[]") // as on NT4
+	if len(tw.values) != cycles || len(tw.values[0]) != 24 || f64(tw.values[0], 0) != 1 || f64(tw.values[0], 2) != 0.5 {
+		t.Errorf("drive commands: %d records, first % x; want %d of {1, 0, 0.5}", len(tw.values), tw.values[0], cycles)
 	}
 	ref := l.entry(t, "/frcd/commands/elevator_voltage/refused", "double[]")
 	if len(ref.values) != 1 || !math.IsInf(f64(ref.values[0], 0), 1) {
@@ -330,7 +328,7 @@ func TestRotation(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 300 {
-		d.Loop.Controller("left_front_voltage").Command(6, d.Now())
+		d.Loop.Controller("drive").CommandGroup([]float64{1, 0, 0}, d.Now())
 		d.Step()
 		d.StepTelemetry()
 	}

@@ -194,14 +194,14 @@ rm -f "` + wants + `/$3" "` + root + `/etc/systemd/system/fakesshd-alias.service
 	}
 	cmd := exec.Command("bash", "../../scripts/install-deps.sh")
 	cmd.Env = append(os.Environ(), "PATH="+fake+":"+os.Getenv("PATH"), "INSTALL_DEPS_SYSROOT="+root,
-		"INSTALL_DEPS_TABLE=\n# a fake SSH server, for this test\n# (a second comment line)\n"+tool+" fake-sshd\n")
+		"INSTALL_DEPS_TABLE=\n# a fake SSH server, for this test\n# (a second comment line)\n"+tool+" fake-sshd\n"+tool+" fake-ssh-keys\n")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("install-deps.sh: %v\n%s", err, out)
 	}
 	for _, want := range []string{
-		"install-deps: installing 1 Debian package(s) the tests need, with apt-get (output in ",
-		"install-deps:   fake-sshd: a fake SSH server, for this test\n",
+		"install-deps: installing 2 Debian package(s) the tests need, with apt-get (output in ",
+		"install-deps:   a fake SSH server, for this test (a second comment line):\ninstall-deps:     fake-sshd fake-ssh-keys\n",
 		"install-deps: fakesshd.service: a system service the install enabled, disabled again (nothing is left running)\n",
 		"install-deps: fakesshd: a system service the install enabled, disabled again (nothing is left running)\n",
 		"install-deps: installed fake-sshd (for " + tool + ")\n",

@@ -12,13 +12,14 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/deploy"
 	"github.com/frcd/frcd/diag"
 	"github.com/frcd/frcd/robot"
 )
 
 // deployUsage is the line of `frcd deploy` in the usage text.
-const deployUsage = `  frcd deploy --team N [--host ADDR,...] [--binary bin/frcd-rio] [--wpilib-libs DIR] ROBOT.urdf ROBOT.yaml
+const deployUsage = `  frcd deploy --team N [--host ADDR,...] [--binary bin/frcd-rio] [--wpilib-libs DIR] [--run-flags FLAGS] ROBOT.urdf ROBOT.yaml
                           validate the robot, install frcd on the team's roboRIO over SSH,
                           restart the robot program and show its first log lines
   frcd deploy --systemcore [--host ADDR,...] [--binary bin/frcd-systemcore] [--wpilib-libs DIR] ROBOT.urdf ROBOT.yaml
@@ -43,6 +44,8 @@ func deployRobot(args []string, stdout, stderr io.Writer) int {
 	identity := fs.String("identity", "", "a private key to log in with (default: ~/.ssh/id_ed25519, id_ecdsa, id_rsa; the empty password is always tried)")
 	knownHosts := fs.String("known-hosts", "", "the known_hosts file (default ~/.ssh/known_hosts); an unknown roboRIO's key is trusted and recorded")
 	timeout := fs.Duration("timeout", 3*time.Second, "how long to wait for each address to answer")
+	runFlags := fs.String("run-flags", "", "flags of frcd run for the robot's dashboards and log, written into robotCommand: "+
+		"--nt, --nt-layout, --log, --log-max-bytes, --log-max-files (for a match: \"--log /u/logs --nt 0.0.0.0:5810\"; docs/match-day.md)")
 	lines := fs.Int("log-lines", 10, "how many lines of the robot program's log to show after the restart")
 	wait := fs.Duration("log-wait", 15*time.Second, "how long to wait for them")
 	root := fs.String("root", "", "prefix of every path on the remote machine (tests)")
@@ -66,6 +69,12 @@ func deployRobot(args []string, stdout, stderr io.Writer) int {
 		Target:   deploy.Target{Root: *root, User: *user, Owner: *owner},
 		LogLines: *lines, LogWait: *wait, Out: stdout, CheckBinary: deploy.CheckBinary,
 	}
+	runArgs, err := deployRunArgs(*runFlags)
+	if err != nil {
+		fmt.Fprintf(stderr, "frcd deploy: --run-flags: %v\n", err)
+		return exitUsage
+	}
+	o.RunArgs = runArgs
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	deployTo := deploy.Deploy
@@ -110,7 +119,7 @@ func deployRobot(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	_, err := deployTo(ctx, o)
+	_, err = deployTo(ctx, o)
 	var invalid *deploy.InvalidRobotError
 	switch {
 	case errors.As(err, &invalid):
@@ -125,4 +134,30 @@ func deployRobot(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	return exitOK
+}
+
+// deployRunArgs splits --run-flags into words and checks them as frcd run
+// would, against its dashboard and log flags (telemetryFlags), the only
+// ones a deploy passes on: the robot must not fail to start on them.
+// Values with spaces are not supported.
+func deployRunArgs(flags string) ([]string, error) {
+	words := strings.Fields(flags)
+	if len(words) == 0 {
+		return nil, nil
+	}
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	t := telemetryFlags(fs)
+	if err := fs.Parse(words); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("%q is not one of frcd run's --nt, --nt-layout, --log, --log-max-bytes, --log-max-files", fs.Arg(0))
+	}
+	if *t.layout != "" {
+		if err := daemon.CheckLayout(*t.layout); err != nil {
+			return nil, err
+		}
+	}
+	return words, nil
 }

@@ -92,6 +92,9 @@ func TestDeployUsage(t *testing.T) {
 		{[]string{exampleURDF, exampleYAML}, "say where to deploy: --team N or --host ADDR"},
 		{[]string{"--team", "30000", exampleURDF, exampleYAML}, "team number 30000 out of range"},
 		{[]string{"--team", "1"}, "usage:"},
+		{[]string{"--host", noConnection(t), "--run-flags", "--log /u/logs --nt-layout 2025", exampleURDF, exampleYAML}, "--run-flags: NetworkTables layout \"2025\": want 2026 or 2027"},
+		{[]string{"--host", noConnection(t), "--run-flags", "--sim", exampleURDF, exampleYAML}, "--run-flags: flag provided but not defined: -sim"},
+		{[]string{"--host", noConnection(t), "--run-flags", "--log /u/logs robot.urdf", exampleURDF, exampleYAML}, `"robot.urdf" is not one of frcd run's --nt`},
 	} {
 		code, _, errOut := runDeploy(c.args...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {

@@ -42,7 +42,8 @@ func TestDocProblemsFindsDrift(t *testing.T) {
 	flags := commandFlags(t)
 	targets := makeTargets(t, "../../Makefile")
 	good := "Run `frcd validate --json a.urdf b.yaml`, `make run`, see [the docs](docs/devices.md) and `examples/minimal/robot.yaml`.\n" +
-		"```sh\nfrcd run --sim --nt off robot.urdf robot.yaml   # --not-a-flag in a comment is prose\nmake test\n```\n"
+		"```sh\nfrcd run --sim --nt off robot.urdf robot.yaml   # --not-a-flag in a comment is prose\nmake test\n```\n" +
+		"`frcd deploy --team 1 --run-flags \"--log /u/logs --nt 0.0.0.0:5810\" a.urdf b.yaml`: a quoted value is one word\n"
 	if p := docProblems(good, "../..", "../..", flags, targets); len(p) != 0 {
 		t.Errorf("good text: %v", p)
 	}
@@ -146,6 +147,10 @@ func docProblems(text, dir, root string, flags map[string]map[string]bool, targe
 	return probs
 }
 
+// quotedArg is a flag's value in double quotes (frcd deploy's --run-flags
+// "--log DIR"): one word, whatever it holds.
+var quotedArg = regexp.MustCompile(`"[^"]*"`)
+
 func codeProblems(c, dir, root string, flags map[string]map[string]bool, targets map[string]bool) []string {
 	var probs []string
 	if m := makeCmd.FindStringSubmatch(c); m != nil && !targets[m[1]] {
@@ -154,7 +159,7 @@ func codeProblems(c, dir, root string, flags map[string]map[string]bool, targets
 	if cmt := strings.Index(c, " #"); cmt >= 0 {
 		c = c[:cmt]
 	}
-	for _, m := range frcdCmd.FindAllStringSubmatch(c, -1) {
+	for _, m := range frcdCmd.FindAllStringSubmatch(quotedArg.ReplaceAllString(c, `"…"`), -1) {
 		sub, set := m[1], flags[m[1]]
 		if set == nil {
 			probs = append(probs, "no subcommand frcd "+sub+": "+c)

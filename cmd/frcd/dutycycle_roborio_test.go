@@ -110,7 +110,9 @@ func TestDutyCycleEncoderOnRoboRIO(t *testing.T) {
 		if err := f.Set("pwmin 20 " + itoa(c.high) + " 1025"); err != nil {
 			t.Fatal(err)
 		}
-		if got := position(); math.Abs(got-c.want) > 1e-9 {
+		got := position()
+		t.Logf("high %d µs of 1025: arm_joint at %.4f rad", c.high, got)
+		if math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("high %d µs of 1025: position %v, want %v", c.high, got, c.want)
 		}
 	}

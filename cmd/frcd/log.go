@@ -20,13 +20,16 @@ const logUsage = `  frcd log summary FILE.wpilog
 // telemetry holds run's --nt and --log flags.
 type telemetry struct {
 	nt, log  *string
+	layout   *string
 	maxBytes *int64
 	maxFiles *int
 }
 
 func telemetryFlags(fs *flag.FlagSet) telemetry {
 	return telemetry{
-		nt:       fs.String("nt", nt4.DefaultAddr, "host:port of the NetworkTables 4 server for dashboards (AdvantageScope, Elastic; path /nt/NAME), or off"),
+		nt: fs.String("nt", nt4.DefaultAddr, "host:port of the NetworkTables 4 server for dashboards (AdvantageScope, Elastic; path /nt/NAME), or off"),
+		layout: fs.String("nt-layout", "", "the NetworkTables layout, 2026 (AdvantageScope's and Elastic's current releases) or 2027 "+
+			"(WPILib 2027's /Telemetry and /Tunables); default the YAML's nt4: layout, else 2026"),
 		log:      fs.String("log", "", "write a WPILOG file per run into this directory (what NT4 publishes plus every command)"),
 		maxBytes: fs.Int64("log-max-bytes", 32<<20, "start a new log file past this size"),
 		maxFiles: fs.Int("log-max-files", 10, "keep at most this many .wpilog files in the --log directory (the oldest go)"),
@@ -34,7 +37,7 @@ func telemetryFlags(fs *flag.FlagSet) telemetry {
 }
 
 func (t telemetry) options() *daemon.TelemetryOptions {
-	o := &daemon.TelemetryOptions{LogDir: *t.log, LogMaxBytes: *t.maxBytes, LogMaxFiles: *t.maxFiles}
+	o := &daemon.TelemetryOptions{LogDir: *t.log, LogMaxBytes: *t.maxBytes, LogMaxFiles: *t.maxFiles, Layout: *t.layout}
 	if *t.nt != "off" {
 		o.NT4 = *t.nt
 	}

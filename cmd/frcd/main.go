@@ -197,6 +197,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 	noROS := fs.Bool("no-ros", false, "run without the ROS bridge")
 	rosFlag := fs.String("ros", "1", rosUsage)
 	egress := fs.String("ros2-egress", "0", egressUsage)
+	ros2Iface := fs.String("ros2-interface", "", interfaceUsage)
 	masterFlag := fs.String("master", "embedded", "embedded: use the master at ROS_MASTER_URI, or start one in-process when none answers; external: only use (and wait for) an external master")
 	rate := fs.Float64("rate", 0, "loop rate in Hz (default: the YAML's loop.rate_hz, 100)")
 	disabled := fs.Bool("disabled", false, "start the simulated Driver Station disabled (default enabled)")
@@ -288,7 +289,7 @@ func runDaemon(args []string, stdout, stderr io.Writer) int {
 			nodeOptions(o.ROS, rosArgv)
 		}
 		if transports.ros2 {
-			if o.ROS2, err = ros2Options(ros2Argv, os.Getenv, string(text), logger.Printf); err != nil {
+			if o.ROS2, err = ros2Options(ros2Argv, *ros2Iface, os.Getenv, string(text), logger.Printf); err != nil {
 				fmt.Fprintf(stderr, "frcd run: %v\n", err)
 				return exitUsage
 			}

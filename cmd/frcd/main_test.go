@@ -196,6 +196,35 @@ func TestDescribe(t *testing.T) {
 	}
 }
 
+// `frcd describe` lists each motor controller's neutral mode and current
+// limit keys in its vendor's terms, with the vendor's default and range
+// (issue 42: "frcd describe lists the keys").
+func TestDescribeCurrentLimitKeys(t *testing.T) {
+	for typ, want := range map[string][]string{
+		"talon_fx": {"neutral_mode", "coast", "stator_current_limit", "120.0", "(0-800)", "stator_current_limit_enable",
+			"supply_current_limit", "70.0", "supply_current_limit_enable", "supply_current_lower_limit", "40.0", "(0-500)",
+			"supply_current_lower_time", "(0-5)"},
+		"talon_srx":      {"neutral_mode", "device", "current_limit_enable", "peak_current_limit", "peak_current_duration", "continuous_current_limit", "(0-300)", "(0-60000)"},
+		"can_victor_spx": {"neutral_mode", "device"},
+		"spark_max": {"neutral_mode", "coast", "smart_current_limit", "80", "smart_current_free_limit", "20", "smart_current_rpm", "10000",
+			"secondary_current_limit", "115.0", "(0-125)", "secondary_current_limit_cycles"},
+		"spark_flex": {"smart_current_limit", "secondary_current_limit", "(0-125)"},
+	} {
+		code, out, _ := runFrcd("describe", typ)
+		if code != 0 {
+			t.Fatalf("describe %s: exit %d", typ, code)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("describe %s lacks %q:\n%s", typ, w, out)
+			}
+		}
+	}
+	if _, out, _ := runFrcd("describe", "can_victor_spx"); strings.Contains(out, "current_limit") {
+		t.Errorf("a Victor SPX measures no current: describe lists a limit:\n%s", out)
+	}
+}
+
 func TestUsageAndVersion(t *testing.T) {
 	cases := []struct {
 		args []string

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/daemon"
 	"github.com/frcd/frcd/ros2node"
 )
@@ -46,11 +47,31 @@ func ros2Args(args []string) (rest []string, a ros2node.Args, err error) {
 // environment (ROS_DOMAIN_ID, ROS_AUTOMATIC_DISCOVERY_RANGE,
 // ROS_LOCALHOST_ONLY, ROS_STATIC_PEERS; ROS_DISTRO humble or older: no
 // type hashes in the endpoints' USER_DATA, Humble's controller_manager_msgs). Discovery reaching the subnet
-// uses the first IPv4 address of an interface that is up, multicast-capable
-// and not loopback (else of a multicast-capable loopback: subnetInterface),
-// and joins the SPDP multicast group on that interface.
-func ros2Options(a ros2node.Args, getenv func(string) string, urdf string, logf func(string, ...any)) (*daemon.ROS2Options, error) {
-	ifc, addr := subnetInterface()
+// uses the interface --ros2-interface (iface) names, else the one
+// CYCLONEDDS_URI names (chooseInterface), else the first IPv4 address of
+// an interface that is up, multicast-capable and not loopback (else of a
+// multicast-capable loopback: subnetInterface), and joins the SPDP
+// multicast group on that interface. A chosen interface without the
+// MULTICAST flag (or multicast="false") gets unicast discovery only.
+func ros2Options(a ros2node.Args, iface string, getenv func(string) string, urdf string, logf func(string, ...any)) (*daemon.ROS2Options, error) {
+	base, err := ros2node.Discovery(getenv, netip.Addr{})
+	if err != nil {
+		return nil, err
+	}
+	var ifs []hostInterface
+	if iface != "" || strings.TrimSpace(getenv("CYCLONEDDS_URI")) != "" {
+		if ifs, err = hostInterfaces(); err != nil {
+			return nil, err
+		}
+	}
+	choice, chosen, err := chooseInterface(iface, getenv("CYCLONEDDS_URI"), base.Domain, ifs, nil)
+	if err != nil {
+		return nil, err
+	}
+	ifc, addr := choice.ifc, choice.addr
+	if !chosen {
+		ifc, addr = subnetInterface()
+	}
 	cfg, err := ros2node.Discovery(getenv, addr)
 	if err != nil {
 		return nil, err
@@ -60,6 +81,24 @@ func ros2Options(a ros2node.Args, getenv func(string) string, urdf string, logf 
 		// names: a robot's network may have no such route (no default
 		// route), and Cyclone and Fast DDS join on their interfaces too.
 		cfg.Interface = ifc
+		if chosen && !choice.multicast {
+			// Unicast to this host's participants besides the static
+			// peers, as on a loopback without multicast.
+			cfg.Multicast, cfg.Interface = false, nil
+			cfg.Peers = append([]netip.Addr{addr}, cfg.Peers...)
+		}
+	}
+	if chosen && choice.note != "" && cfg.Addr == addr {
+		logf("frcd: %s", choice.note)
+	}
+	var files *ros2node.ParamsOverrides
+	if len(a.ParamsFiles) > 0 {
+		files = &ros2node.ParamsOverrides{Locate: config.LocateYAML}
+		for _, f := range a.ParamsFiles {
+			if err := files.ReadParamsFile(f); err != nil {
+				return nil, err
+			}
+		}
 	}
 	name := "frcd"
 	if a.Node != "" {
@@ -67,7 +106,7 @@ func ros2Options(a ros2node.Args, getenv func(string) string, urdf string, logf 
 	}
 	return &daemon.ROS2Options{Node: ros2node.Config{Name: name, Namespace: a.Namespace, Enclave: a.Enclave, Remaps: a.Remaps, RTPS: cfg,
 		TypeHashes: ros2node.TypeHashesFor(getenv("ROS_DISTRO")), Humble: ros2node.HumbleFor(getenv("ROS_DISTRO"))},
-		URDF: urdf, Params: a.Params, Logf: logf}, nil
+		URDF: urdf, Params: a.Params, NodeParams: a.NodeParams, ParamsFiles: files, Logf: logf}, nil
 }
 
 // subnetInterface is the first interface that is up, multicast-capable

@@ -12,7 +12,7 @@ import (
 func TestROS2Distro(t *testing.T) {
 	for distro, humble := range map[string]bool{"": false, "jazzy": false, "kilted": false, "humble": true, "foxy": true} {
 		env := map[string]string{"ROS_DISTRO": distro, "ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST"}
-		o, err := ros2Options(ros2node.Args{}, func(k string) string { return env[k] }, "<robot/>", t.Logf)
+		o, err := ros2Options(ros2node.Args{}, "", func(k string) string { return env[k] }, "<robot/>", t.Logf)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -140,7 +140,7 @@ func TestRunStopsOnSignal(t *testing.T) {
 				t.Fatalf("log files %v, want one", files)
 			}
 			code, summary, errOut := runFrcd("log", "summary", files[0])
-			if code != exitOK || !strings.Contains(summary, "/frcd/loop/cycles") || !strings.Contains(summary, "/frcd/Alerts/errors") {
+			if code != exitOK || !strings.Contains(summary, "/frcd/loop/cycles") || !strings.Contains(summary, "/SmartDashboard/Alerts/errors") {
 				t.Errorf("frcd log summary: exit %d\n%s%s", code, summary, errOut)
 			}
 		})

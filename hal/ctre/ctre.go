@@ -265,9 +265,11 @@ func (l *Lib) need6() error {
 // ---- Phoenix 5
 
 type p5Motor struct {
-	h    unsafe.Pointer
-	buf  *C.double   // 3 doubles of C memory for Status: Go pointers passed to C escape to the heap
-	errs [2]errCache // SetDuty's, Status's
+	h       unsafe.Pointer
+	limits  bool        // a Talon SRX: it has a current limit (a Victor SPX measures no current)
+	enabled bool        // the EnableCurrentLimit last applied (Phoenix 5 cannot read it back)
+	buf     *C.double   // 3 doubles of C memory for Status: Go pointers passed to C escape to the heap
+	errs    [2]errCache // SetDuty's, Status's
 }
 
 // OpenCANMotor creates a Talon SRX or Victor SPX (frc.TalonSRX,
@@ -292,7 +294,7 @@ func (l *Lib) OpenCANMotor(model string, id int) (hal.CANMotor, error) {
 	if h == nil {
 		return nil, fmt.Errorf("ctre: c_MotController_Create1(%#x) returned no handle", arb|id)
 	}
-	return &p5Motor{h: h, buf: (*C.double)(C.calloc(3, C.size_t(unsafe.Sizeof(C.double(0)))))}, nil
+	return &p5Motor{h: h, limits: model == frc.TalonSRX, buf: (*C.double)(C.calloc(3, C.size_t(unsafe.Sizeof(C.double(0)))))}, nil
 }
 
 // OpenCANMotorOn opens a Phoenix 5 controller on a named bus: Phoenix 5
@@ -484,7 +486,8 @@ func (t *talonFX) SetGains(slot int, g phoenix6.FXGains) error {
 	base := spnSlot0KP + slotStride*slot
 	spns := [gainsPerSlot]C.int{C.int(base), C.int(base + spnSlotKI), C.int(base + spnSlotKD), C.int(base + spnSlotKS), C.int(base + spnSlotKV)}
 	vals := [gainsPerSlot]C.double{C.double(g.P), C.double(g.I), C.double(g.D), C.double(g.S), C.double(g.V)}
-	return statusErr("c_ctre_phoenix6_set_configs", C.frcd_p6_config(t.d.bus, t.d.hash, gainsPerSlot, &spns[0], &vals[0], 0.1))
+	var kinds [gainsPerSlot]C.int // every gain a double (FRCD_CFG_DOUBLE)
+	return statusErr("c_ctre_phoenix6_set_configs", C.frcd_p6_config(t.d.bus, t.d.hash, gainsPerSlot, &spns[0], &kinds[0], &vals[0], 0.1))
 }
 
 func (t *talonFX) Status() (phoenix6.FXStatus, error) {
@@ -537,67 +540,6 @@ func (l *Lib) OpenPigeon2(bus string, id int) (phoenix6.Pigeon2, error) {
 	return &pigeon2{d: d, health: openHealth(d, spnP2Temperature, spnP2SupplyV,
 		namedFault{phoenix6.BootupSensors, spnFaultP2BootupAccel}, namedFault{phoenix6.BootupSensors, spnFaultP2BootupGyros},
 		namedFault{phoenix6.BootIntoMotion, spnFaultP2BootIntoMotion}, namedFault{phoenix6.Saturated, spnFaultP2SaturatedGyros})}, nil
-}
-
-// health reads a Phoenix 6 device's health signals (phoenix6.Healthy): its
-// temperature and supply, its fault fields and the named faults, through
-// C arrays of its own, apart from the loop's reads, under a lock (the
-// diagnostics goroutine calls it).
-type health struct {
-	mu    *sync.Mutex
-	d     *p6Dev
-	temp  bool // the first signal is a temperature
-	named []phoenix6.Fault
-	vals  []float64
-}
-
-// namedFault is a named fault and the SPN of its signal.
-type namedFault struct {
-	f   phoenix6.Fault
-	spn int
-}
-
-// The named faults every Phoenix 6 device has.
-var commonFaults = []namedFault{{phoenix6.Hardware, spnFaultHardware}, {phoenix6.DeviceTemp, spnFaultDeviceTemp},
-	{phoenix6.Undervoltage, spnFaultUndervoltage}, {phoenix6.BootDuringEnable, spnFaultBootDuringEnable}}
-
-// openHealth opens the health signals of a device: temp's SPN (-1: none),
-// supply's, AllFaults, AllStickyFaults, then its own named faults and the
-// common ones.
-func openHealth(dev *p6Dev, temp, supply int, own ...namedFault) health {
-	h := health{mu: new(sync.Mutex), temp: temp >= 0}
-	var spns []int
-	if h.temp {
-		spns = append(spns, temp)
-	}
-	spns = append(spns, supply, spnAllFaults, spnAllStickyFaults)
-	for _, nf := range append(own, commonFaults...) {
-		h.named = append(h.named, nf.f)
-		spns = append(spns, nf.spn)
-	}
-	h.d, h.vals = dev.signals(spns), make([]float64, len(spns))
-	return h
-}
-
-// Health reads the device's health signals.
-func (h *health) Health() (phoenix6.Health, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if err := h.d.read(h.vals); err != nil {
-		return phoenix6.Health{}, err
-	}
-	v := h.vals
-	r := phoenix6.Health{TempC: math.NaN()}
-	if h.temp {
-		r.TempC, v = v[0], v[1:]
-	}
-	r.SupplyV, r.Faults, r.StickyFaults = v[0], uint32(v[1]), uint32(v[2])
-	for i, f := range h.named {
-		if v[3+i] != 0 {
-			r.Active |= f
-		}
-	}
-	return r, nil
 }
 
 // SetSignalRates sets the loop's signals to SignalHz (phoenix6.Rates).

@@ -76,6 +76,63 @@ int frcd_p5_status(void* h, double* busV, double* current, double* temp) {
 	return e;
 }
 
+// frcd_p5_config applies a Phoenix 5 controller's neutral mode (Phoenix
+// 5's NeutralMode: 1 Coast, 2 Brake; 0, EEPROMSetting, is not sent) and,
+// with limits (a Talon SRX), its current limit: peak, duration and
+// continuous (configs, each answered within timeoutMs) and
+// EnableCurrentLimit, as TalonSRX::ConfigPeakCurrentLimit... do. The
+// first failure ends it.
+int frcd_p5_config(void* h, int neutral, int limits, bool enable, int peakA, int peakMs, int continuousA, int timeoutMs) {
+	if (!p_c_MotController_SetNeutralMode || !p_c_MotController_ConfigPeakCurrentLimit || !p_c_MotController_ConfigPeakCurrentDuration ||
+	    !p_c_MotController_ConfigContinuousCurrentLimit || !p_c_MotController_EnableCurrentLimit) {
+		return FRCD_CTRE_MISSING;
+	}
+	if (neutral == 1 || neutral == 2) {
+		p_c_MotController_SetNeutralMode(h, neutral);
+	}
+	if (!limits) {
+		return 0;
+	}
+	int e = p_c_MotController_ConfigPeakCurrentLimit(h, peakA, timeoutMs);
+	if (e == 0) {
+		e = p_c_MotController_ConfigPeakCurrentDuration(h, peakMs, timeoutMs);
+	}
+	if (e == 0) {
+		e = p_c_MotController_ConfigContinuousCurrentLimit(h, continuousA, timeoutMs);
+	}
+	if (e == 0) {
+		e = p_c_MotController_EnableCurrentLimit(h, enable);
+	}
+	return e;
+}
+
+// frcd_p5_read_limits reads a Talon SRX's current limit configs back
+// (ConfigGetParameter, ordinal 0): ParamEnum ePeakCurrentLimitAmps 362,
+// ePeakCurrentLimitMs 361, eContinuousCurrentLimitAmps 360
+// (ctre/phoenix/paramEnum.h).
+int frcd_p5_read_limits(void* h, double* peakA, double* peakMs, double* continuousA, int timeoutMs) {
+	if (!p_c_MotController_ConfigGetParameter) {
+		return FRCD_CTRE_MISSING;
+	}
+	int e = p_c_MotController_ConfigGetParameter(h, 362, peakA, 0, timeoutMs);
+	if (e == 0) {
+		e = p_c_MotController_ConfigGetParameter(h, 361, peakMs, 0, timeoutMs);
+	}
+	if (e == 0) {
+		e = p_c_MotController_ConfigGetParameter(h, 360, continuousA, 0, timeoutMs);
+	}
+	return e;
+}
+
+// frcd_p5_has_reset is BaseMotorController::HasResetOccurred: whether
+// the controller has reset since the last call.
+int frcd_p5_has_reset(void* h, bool* reset) {
+	if (!p_c_MotController_HasResetOccurred) {
+		return FRCD_CTRE_MISSING;
+	}
+	return p_c_MotController_HasResetOccurred(h, reset);
+}
+
 void frcd_p5_feed(int timeoutMs) {
 	if (p_c_FeedEnable) {
 		p_c_FeedEnable(timeoutMs);
@@ -157,13 +214,28 @@ int frcd_p6_control(const char* bus, uint32_t hash, int mode, double value, doub
 	}
 }
 
-// frcd_p6_config serializes each (spn, value) and applies them in one
-// config apply, as a config group applied alone: futureProofConfigs false,
-// as phoenix6's own Slot0Configs.apply passes it, so that the device keeps
-// every config not sent (true is for a whole device configuration, and
-// returns what it does not carry to the defaults).
-int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const double* values, double timeout) {
-	if (!p_c_ctre_phoenix6_serialize_double || !p_c_ctre_phoenix6_set_configs || !p_c_ctre_phoenix6_free_memory) {
+// p6_serialize serializes one config value of its kind, as phoenix6's
+// config groups do (serialize_double, serialize_int for an enum's value,
+// serialize_bool).
+static int p6_serialize(int spn, int kind, double v, char** s) {
+	switch (kind) {
+	case FRCD_CFG_INT:
+		return p_c_ctre_phoenix6_serialize_int(spn, (int)v, s);
+	case FRCD_CFG_BOOL:
+		return p_c_ctre_phoenix6_serialize_bool(spn, v != 0, s);
+	default:
+		return p_c_ctre_phoenix6_serialize_double(spn, v, s);
+	}
+}
+
+// frcd_p6_config serializes each (spn, kind, value) and applies them in
+// one config apply, as a config group applied alone: futureProofConfigs
+// false, as phoenix6's own Slot0Configs.apply passes it, so that the
+// device keeps every config not sent (true is for a whole device
+// configuration, and returns what it does not carry to the defaults).
+int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const int* kinds, const double* values, double timeout) {
+	if (!p_c_ctre_phoenix6_serialize_double || !p_c_ctre_phoenix6_serialize_int || !p_c_ctre_phoenix6_serialize_bool ||
+	    !p_c_ctre_phoenix6_set_configs || !p_c_ctre_phoenix6_free_memory) {
 		return FRCD_CTRE_MISSING;
 	}
 	size_t cap = 256, len = 0;
@@ -175,7 +247,7 @@ int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const
 	int e = 0;
 	for (int i = 0; i < n && e == 0; i++) {
 		char* s = NULL;
-		e = p_c_ctre_phoenix6_serialize_double(spns[i], values[i], &s);
+		e = p6_serialize(spns[i], kinds[i], values[i], &s);
 		if (e == 0 && s != NULL) {
 			size_t l = strlen(s);
 			if (len + l + 1 > cap) {
@@ -199,6 +271,44 @@ int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const
 		e = p_c_ctre_phoenix6_set_configs(0, bus, (int)hash, timeout, all, (uint32_t)len, false, false, false);
 	}
 	free(all);
+	return e;
+}
+
+// frcd_p6_read_configs reads the device's configs (get_configs, context
+// 0 and useDid false, as phoenix6's refresh passes them) and takes each
+// spn's value of its kind from them; the first failure ends it.
+int frcd_p6_read_configs(const char* bus, uint32_t hash, int n, const int* spns, const int* kinds, double* values, double timeout) {
+	if (!p_c_ctre_phoenix6_get_configs || !p_c_ctre_phoenix6_deserialize_double || !p_c_ctre_phoenix6_deserialize_int ||
+	    !p_c_ctre_phoenix6_deserialize_bool || !p_c_ctre_phoenix6_free_memory) {
+		return FRCD_CTRE_MISSING;
+	}
+	char* all = NULL;
+	int e = p_c_ctre_phoenix6_get_configs(0, bus, (int)hash, timeout, &all, false);
+	if (e == 0 && all == NULL) {
+		e = -1;
+	}
+	uint32_t len = all != NULL ? (uint32_t)strlen(all) : 0;
+	for (int i = 0; i < n && e == 0; i++) {
+		switch (kinds[i]) {
+		case FRCD_CFG_INT: {
+			int v = 0;
+			e = p_c_ctre_phoenix6_deserialize_int(spns[i], all, len, &v);
+			values[i] = v;
+			break;
+		}
+		case FRCD_CFG_BOOL: {
+			bool v = false;
+			e = p_c_ctre_phoenix6_deserialize_bool(spns[i], all, len, &v);
+			values[i] = v ? 1 : 0;
+			break;
+		}
+		default:
+			e = p_c_ctre_phoenix6_deserialize_double(spns[i], all, len, &values[i]);
+		}
+	}
+	if (all != NULL) {
+		p_c_ctre_phoenix6_free_memory(&all);
+	}
 	return e;
 }
 

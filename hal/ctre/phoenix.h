@@ -39,6 +39,13 @@ typedef struct {
 	X(c_MotController_GetOutputCurrent, int, (void* h, double* v), 5)                                         \
 	X(c_MotController_GetTemperature, int, (void* h, double* v), 5)                                           \
 	X(c_FeedEnable, void, (int timeoutMs), 5)                                                                 \
+	X(c_MotController_SetNeutralMode, void, (void* h, int neutralMode), 5)                                    \
+	X(c_MotController_ConfigPeakCurrentLimit, int, (void* h, int amps, int timeoutMs), 5)                     \
+	X(c_MotController_ConfigPeakCurrentDuration, int, (void* h, int milliseconds, int timeoutMs), 5)          \
+	X(c_MotController_ConfigContinuousCurrentLimit, int, (void* h, int amps, int timeoutMs), 5)               \
+	X(c_MotController_EnableCurrentLimit, int, (void* h, bool enable), 5)                                     \
+	X(c_MotController_ConfigGetParameter, int, (void* h, int param, double* value, int ordinal, int timeoutMs), 5) \
+	X(c_MotController_HasResetOccurred, int, (void* h, bool* output), 5)                                       \
 	X(c_PigeonIMU_Create1, void*, (int deviceNumber, const char* version, const char* canbus), 5)             \
 	X(c_PigeonIMU_Create2, void*, (int talonDeviceID, const char* version), 5)                                \
 	X(c_PigeonIMU_Get6dQuaternion, int, (void* h, double wxyz[4]), 5)                                         \
@@ -63,6 +70,13 @@ typedef struct {
 	   bool brake, bool limFwd, bool limRev, bool ignHard, bool ignSoft, bool timesync), 6)                   \
 	X(c_ctre_phoenix6_RequestControlNeutralOut, int, (const char* canbus, uint32_t ecu, double freq, bool timesync), 6) \
 	X(c_ctre_phoenix6_serialize_double, int, (int spn, double value, char** out), 6)                          \
+	X(c_ctre_phoenix6_serialize_int, int, (int spn, int value, char** out), 6)                                \
+	X(c_ctre_phoenix6_serialize_bool, int, (int spn, bool value, char** out), 6)                              \
+	X(c_ctre_phoenix6_deserialize_double, int, (int spn, const char* str, uint32_t len, double* out), 6)     \
+	X(c_ctre_phoenix6_deserialize_int, int, (int spn, const char* str, uint32_t len, int* out), 6)           \
+	X(c_ctre_phoenix6_deserialize_bool, int, (int spn, const char* str, uint32_t len, bool* out), 6)         \
+	X(c_ctre_phoenix6_get_configs, int,                                                                       \
+	  (int context, const char* network, int deviceHash, double timeout, char** values, bool useDid), 6)     \
 	X(c_ctre_phoenix6_set_configs, int,                                                                       \
 	  (int context, const char* network, int deviceHash, double timeout, const char* values, uint32_t len,    \
 	   bool futureProofConfigs, bool overrideIfDuplicate, bool useDid), 6)                                    \
@@ -90,7 +104,16 @@ int frcd_p6_encode(int id, const char* model, const char* bus, uint32_t* hash);
 int frcd_p6_get(size_t n, frcd_p6_signal* sig, frcd_p6_return* ret, const char* bus);
 int frcd_p6_set_freq(const char* bus, uint32_t hash, int n, const frcd_p6_signal* sig, double hz, double timeout);
 int frcd_p6_control(const char* bus, uint32_t hash, int mode, double value, double ff, int slot);
-int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const double* values, double timeout);
+// The kinds of a config's value (how it is serialized): a double, an int
+// (an enum's value) or a bool.
+#define FRCD_CFG_DOUBLE 0
+#define FRCD_CFG_INT 1
+#define FRCD_CFG_BOOL 2
+int frcd_p6_config(const char* bus, uint32_t hash, int n, const int* spns, const int* kinds, const double* values, double timeout);
+int frcd_p6_read_configs(const char* bus, uint32_t hash, int n, const int* spns, const int* kinds, double* values, double timeout);
+int frcd_p5_config(void* h, int neutral, int limits, bool enable, int peakA, int peakMs, int continuousA, int timeoutMs);
+int frcd_p5_read_limits(void* h, double* peakA, double* peakMs, double* continuousA, int timeoutMs);
+int frcd_p5_has_reset(void* h, bool* reset);
 int frcd_p6_feed(int timeoutMs);
 
 #endif

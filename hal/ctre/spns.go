@@ -37,6 +37,18 @@ const (
 	gainsPerSlot = 5
 	numSlots     = 3
 
+	// The Talon FX's neutral mode (MotorOutputConfigs.NeutralMode, an
+	// int: NeutralModeValue COAST 0, BRAKE 1) and current limits
+	// (CurrentLimitsConfigs: the limits and the lower time doubles, A and
+	// s; the enables bools), as their config groups serialize them.
+	spnCfgNeutralMode       = 1904 // CONFIG_NEUTRAL_MODE
+	spnCfgStatorLimit       = 1906 // CONFIG_STATOR_CURRENT_LIMIT
+	spnCfgStatorLimitEnable = 1907 // CONFIG_STATOR_CURR_LIMIT_EN
+	spnCfgSupplyLimit       = 1908 // CONFIG_SUPPLY_CURRENT_LIMIT
+	spnCfgSupplyLimitEnable = 1909 // CONFIG_SUPPLY_CURR_LIMIT_EN
+	spnCfgSupplyLowerLimit  = 1992 // CONFIG_SUPPLY_CURRENT_LOWER_LIMIT
+	spnCfgSupplyLowerTime   = 1993 // CONFIG_SUPPLY_CURRENT_LOWER_TIME
+
 	spnCCVelocity    = 1952 // CANCODER_VELOCITY, rotations/s
 	spnCCPosition    = 1953 // CANCODER_POSITION, rotations
 	spnCCAbsPosition = 1954 // CANCODER_ABS_POSITION, rotations

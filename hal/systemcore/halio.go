@@ -22,6 +22,7 @@ type halIO interface {
 	hal.MatchTimer
 	hal.MatchInfos
 	hal.Brownouts
+	hal.OpModeSetter
 	DS() hal.DSState
 	Hold()
 	Vin() (float64, error)

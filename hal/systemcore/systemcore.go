@@ -182,6 +182,21 @@ func (b *Backend) MatchInfo() (hal.MatchInfo, error) {
 	return b.io.MatchInfo()
 }
 
+// SetOpModes registers the robot's op modes with the 2027 Driver Station
+// through the HAL, which reports the one selected in DS; without the HAL,
+// or with the Driver Station taken from ROS (ros_enable), an error
+// wrapping hal.ErrUnsupported (the daemon offers a dashboard chooser
+// instead).
+func (b *Backend) SetOpModes(ops hal.OpModes) error {
+	if b.io == nil {
+		return errNoHAL
+	}
+	if b.rosDS {
+		return fmt.Errorf("systemcore: op modes: the Driver Station is taken from ROS (linux: ros_enable): %w", hal.ErrUnsupported)
+	}
+	return b.io.SetOpModes(ops)
+}
+
 // BrownedOut is the HAL's brownout state (mrclib's, through
 // HAL_GetBrownedOut).
 func (b *Backend) BrownedOut() (bool, error) {

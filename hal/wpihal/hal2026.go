@@ -284,3 +284,7 @@ func (b *Backend) I2C(port int) (i2c.Bus, error) {
 	}
 	return b.i2c[port], nil
 }
+
+// dsOpMode: the 2026 HAL has no op modes (a dashboard chooser does their
+// job: the daemon's).
+func dsOpMode() int64 { return 0 }

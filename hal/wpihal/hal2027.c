@@ -10,6 +10,7 @@
 // has each declaration with its header and commit; a test checks the
 // tables and structs below against it.
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "hal2027.h"
@@ -33,6 +34,24 @@ typedef struct {
 #define CW_FMS 0x1000000000000000LL
 #define CW_DS 0x2000000000000000LL
 #define CW_OPMODE_MASK 0x00FFFFFFFFFFFFFFLL
+
+// WPI_String (wpiutil wpi/util/string.h) and HAL_OpModeOption
+// (DriverStationTypes.h), alike in both layouts: the id holds the robot
+// mode in bits 56-57 and the name's hash in 0-55; colours 0x00RRGGBB or
+// -1 for the default.
+typedef struct {
+	const char* str;
+	size_t len;
+} WPI_String;
+
+typedef struct {
+	int64_t id;
+	WPI_String name;
+	WPI_String group;
+	WPI_String description;
+	int32_t textColor;
+	int32_t backgroundColor;
+} frcd_OpModeOption;
 
 // HAL_JoystickAxes, HAL_JoystickPOVs, HAL_JoystickButtons
 // (DriverStationTypes.h: HAL_MAX_JOYSTICK_AXES 12, HAL_MAX_JOYSTICK_POVS 8);
@@ -111,6 +130,7 @@ typedef struct {
 	X(HAL_ObserveUserProgram, void, (frcd_ControlWord word))                                                \
 	X(HAL_RefreshDSData, HAL_Bool, (void))                                                                  \
 	X(HAL_GetControlWord, int32_t, (frcd_ControlWord * word))                                               \
+	X(HAL_SetOpModeOptions, int32_t, (const frcd_OpModeOption* options, int32_t count))                     \
 	X(HAL_GetOutputsEnabled, HAL_Bool, (void))                                                              \
 	X(HAL_GetMatchTime, double, (int32_t * status))                                                         \
 	X(HAL_GetGameData, int32_t, (frcd_GameData * data))                                                     \
@@ -241,6 +261,37 @@ frcd_int frcd_browned_out(void) {
 
 void frcd_observe_starting(void) { p_HAL_ObserveUserProgramStarting(); }
 
+// l_opmode is the op mode id of the control word frcd_ds read last
+// (HAL_ControlWord_GetOpModeId: 0 when the hash bits are 0); read on the
+// loop's thread, as frcd_ds is called.
+static int64_t l_opmode;
+
+int64_t frcd_ds_opmode(void) { return l_opmode; }
+
+int32_t frcd_set_opmodes(const int64_t* ids, const char* names, const int32_t* lens, int32_t n) {
+	if (n < 0 || n > 1000) {
+		return FRCD_PARAMETER_OUT_OF_RANGE;
+	}
+	frcd_OpModeOption* opts = calloc(n > 0 ? (size_t)n : 1, sizeof *opts);
+	if (opts == NULL) {
+		return FRCD_PARAMETER_OUT_OF_RANGE;
+	}
+	const char* name = names;
+	for (int32_t i = 0; i < n; i++) {
+		opts[i].id = ids[i];
+		opts[i].name.str = name;
+		opts[i].name.len = (size_t)lens[i];
+		opts[i].group.str = "";
+		opts[i].description.str = "";
+		opts[i].textColor = -1;
+		opts[i].backgroundColor = -1;
+		name += lens[i];
+	}
+	int32_t s = p_HAL_SetOpModeOptions(n > 0 ? opts : NULL, n);
+	free(opts);
+	return s;
+}
+
 frcd_int frcd_ds(int32_t run) {
 	frcd_ControlWord w = {0};
 	frcd_int r = {0, 0};
@@ -249,6 +300,7 @@ frcd_int frcd_ds(int32_t run) {
 	if (r.status != 0) {
 		w.value = 0;
 	}
+	l_opmode = (w.value & CW_OPMODE_MASK) == 0 ? 0 : w.value & (CW_OPMODE_MASK | CW_MODE_MASK);
 	int outputs = p_HAL_GetOutputsEnabled() != 0;
 	int mode = (int)((w.value & CW_MODE_MASK) >> CW_MODE_SHIFT);
 	int enabled = (w.value & CW_ENABLED) != 0, estop = (w.value & CW_ESTOP) != 0, ds = (w.value & CW_DS) != 0;

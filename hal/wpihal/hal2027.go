@@ -23,7 +23,39 @@ import (
 var (
 	_ hal.BuiltInIMUs     = (*Backend)(nil)
 	_ hal.AddressableLEDs = (*Backend)(nil)
+	_ hal.OpModeSetter    = (*Backend)(nil)
 )
+
+// dsOpMode is the op mode the control word DS read last selects.
+func dsOpMode() int64 { return int64(C.frcd_ds_opmode()) }
+
+// SetOpModes registers the robot's op modes with the Driver Station
+// (HAL_SetOpModeOptions; none clears them), which lists them and selects
+// one: DS then reports it (hal.DSState.OpMode). Names are passed as they
+// are (config bounds them); no group, description or colours.
+func (b *Backend) SetOpModes(ops hal.OpModes) error {
+	if b.isClosed() {
+		return b.closedErr()
+	}
+	if len(ops) > hal.MaxOpModes {
+		return fmt.Errorf("wpihal: %d op modes, %d is the HAL's limit", len(ops), hal.MaxOpModes)
+	}
+	n := max(len(ops), 1)
+	ids := (*[hal.MaxOpModes]C.int64_t)(C.calloc(C.size_t(n), 8))
+	lens := (*[hal.MaxOpModes]C.int32_t)(C.calloc(C.size_t(n), 4))
+	defer C.free(unsafe.Pointer(ids))
+	defer C.free(unsafe.Pointer(lens))
+	var names []byte
+	for i, o := range ops {
+		ids[i], lens[i] = C.int64_t(o.ID), C.int32_t(len(o.Name))
+		names = append(names, o.Name...)
+	}
+	cnames := C.CBytes(append(names, 0))
+	defer C.free(cnames)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.status("HAL_SetOpModeOptions", C.frcd_set_opmodes(&ids[0], (*C.char)(cnames), &lens[0], C.int32_t(len(ops))))
+}
 
 // ctreOptions are empty: on Systemcore CTRE's libraries drive SocketCAN,
 // loaded by hal/linux as on a coprocessor.

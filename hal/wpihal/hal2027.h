@@ -12,6 +12,14 @@
 // HAL_GetRuntimeType: 0 Systemcore, 1 simulation (HAL.h HAL_RuntimeType).
 int32_t frcd_runtime_type(void);
 
+// Op modes (DriverStation.h HAL_SetOpModeOptions): n options, option i
+// with id ids[i] and the name of lens[i] bytes that follows option i-1's
+// in names (the HAL copies them); no group or description, default
+// colours. frcd_ds_opmode is the op mode id the control word frcd_ds read
+// last selects, 0 for none.
+int32_t frcd_set_opmodes(const int64_t* ids, const char* names, const int32_t* lens, int32_t n);
+int64_t frcd_ds_opmode(void);
+
 // HAL_SetPWMOutputPeriod: 0 5 ms, 1 or 2 10 ms, 3 20 ms (PWM.cpp).
 int32_t frcd_pwm_period(int32_t h, int32_t period);
 

@@ -318,6 +318,7 @@ func (b *Backend) DS() hal.DSState {
 		return hal.DSState{EStop: b.estop.Load()}
 	}
 	s := decodeDS(uint32(r.v))
+	s.OpMode = dsOpMode()
 	if s.EStop {
 		b.estop.Store(true)
 	}

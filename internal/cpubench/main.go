@@ -135,7 +135,7 @@ func build(o options) (binaries, error) {
 	if o.noROS {
 		return b, nil
 	}
-	flags, err := exec.Command("pkg-config", "--cflags", "--libs", "roscpp", "std_msgs", "sensor_msgs", "nav_msgs", "diagnostic_msgs").Output()
+	flags, err := exec.Command("pkg-config", "--cflags", "--libs", "roscpp", "std_msgs", "sensor_msgs", "nav_msgs", "diagnostic_msgs", "geometry_msgs").Output()
 	if err != nil {
 		return b, fmt.Errorf("pkg-config roscpp: %v (make deps-bench installs libroscpp-dev and the message headers; --no-ros skips the ROS share)", err)
 	}
@@ -187,9 +187,16 @@ func rosSpec(urdfPath, yamlPath string, rates []float64) (map[float64]string, er
 	// The loop's status and one per device (the backend's own, CAN buses
 	// and inventory, add a few on top).
 	fmt.Fprintf(&b, "diagnostics /diagnostics %d\n", 1+len(snap.Devices))
+	for _, od := range snap.Odometry { // a drive base's, at the state topics' period (its own rate may be lower)
+		fmt.Fprintf(&b, "odometry /%s/odom 0\n", od.Name)
+	}
 	for _, c := range d.Loop.Controllers() {
-		typ := map[control.Command]string{control.Float64: "float64", control.Bool: "bool", control.Int8: "int8", control.Float64Array: "float64s"}[c.Takes()]
-		fmt.Fprintf(&b, "command /%s/command %s\n", c.Name, typ)
+		typ, ok := map[control.Command]string{control.Float64: "float64", control.Bool: "bool", control.Int8: "int8",
+			control.Float64Array: "float64s", control.Twist: "twist"}[c.Takes()]
+		if !ok {
+			continue // no topic of its own to subscribe (the joint state controller; trajectories are actions)
+		}
+		fmt.Fprintf(&b, "command /%s/%s %s\n", c.Name, c.Topic(), typ)
 	}
 	specs := map[float64]string{}
 	for _, rate := range rates {

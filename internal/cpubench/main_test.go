@@ -36,8 +36,11 @@ func TestROSSpec(t *testing.T) {
 				t.Errorf("%g Hz: /joint_states with %s joints; the example has 16", rate, f[2])
 			}
 		}
-		if count["command"] != 19 || count["joint_states"] != 2 || count["diagnostics"] != 1 || count["odometry"] != 1 {
-			t.Errorf("%g Hz: %v; want 19 command topics, /joint_states and the truth's, /diagnostics, /sim/ground_truth", rate, count)
+		// 15 controllers' command topics and the drive base's cmd_vel; its
+		// odometry beside the sim's ground truth
+		if count["command"] != 16 || count["joint_states"] != 2 || count["diagnostics"] != 1 || count["odometry"] != 2 ||
+			!strings.Contains(spec, "\ncommand /drive/cmd_vel twist\n") || !strings.Contains(spec, "\nodometry /drive/odom 0\n") {
+			t.Errorf("%g Hz: %v; want 16 command topics (/drive/cmd_vel a twist), /joint_states and the truth's, /diagnostics, /drive/odom, /sim/ground_truth\n%s", rate, count, spec)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -43,5 +44,41 @@ func TestMedian(t *testing.T) {
 	}
 	if !math.IsNaN(Median(nil)) {
 		t.Error("Median(nil) is not NaN")
+	}
+}
+
+// TestTasks: this process's threads are read, with their voluntary
+// switches, none at SCHED_FIFO; a thread that sleeps adds voluntary
+// switches, counted by Wakes; a stat line whose command holds spaces and
+// parentheses gives its policy.
+func TestTasks(t *testing.T) {
+	before, err := Tasks(os.Getpid())
+	if err != nil || len(before) == 0 {
+		t.Fatalf("Tasks(self) = %v, %v", before, err)
+	}
+	for _, tk := range before {
+		if tk.FIFO {
+			t.Errorf("thread %d at SCHED_FIFO in a test", tk.TID)
+		}
+	}
+	for range 20 {
+		exec.Command("true").Run() // waits: the waiting thread sleeps
+	}
+	after, err := Tasks(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all, fifo := Wakes(before, after); all < 20 || fifo != 0 {
+		t.Errorf("Wakes = %d, %d; want >= 20 and 0", all, fifo)
+	}
+	stat := "12 (a) b (c)) S" + strings.Repeat(" 0", 37) + " 1 0 0"
+	if p := policy([]byte(stat)); p != 1 {
+		t.Errorf("policy = %d; want 1", p)
+	}
+	if p := policy([]byte("12 (x) S 1")); p != -1 {
+		t.Errorf("policy of a short line = %d; want -1", p)
+	}
+	if got, _ := Wakes([]Task{{TID: 1, Voluntary: 5}}, []Task{{TID: 1, Voluntary: 7, FIFO: true}, {TID: 2, Voluntary: 3}}); got != 5 {
+		t.Errorf("Wakes with a new thread = %d; want 2 + 3", got)
 	}
 }

@@ -6,6 +6,10 @@
 // with SIGTERM; the Driver Station also goes stale once. It prints one JSON event a line, as canagent does: "mark"
 // (a named instant on the guest's wall clock), "pulse" (Vals: SmartIO
 // channel, µs, as the HAL was told, T when), "log" (frcd's lines), "fail".
+// With -layouts it instead runs frcd once on each fake HAL named
+// (matchLayouts): "match" (Name the layout, Line the event name, Vals the
+// match type, number and replay read on NT4) or "exit" (Name the layout,
+// Code frcd's exit status).
 package main
 
 import (
@@ -15,6 +19,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -29,7 +34,15 @@ func main() {
 	urdf := flag.String("urdf", "/robot/robot.urdf", "the robot's URDF")
 	yaml := flag.String("yaml", "/robot/robot.yaml", "the robot's YAML")
 	lib := flag.String("hal", "/robot/lib", "the directory of the fake libwpiHal.so")
+	layouts := flag.String("layouts", "", "comma-separated layouts: run frcd on each DIR-LAYOUT's fake HAL (DIR from -hal) and report the match it reads")
 	flag.Parse()
+	if *layouts != "" {
+		if err := matchLayouts(*frcd, *urdf, *yaml, *lib, strings.Split(*layouts, ",")); err != nil {
+			vmagent.Fail("%s", err)
+		}
+		vmagent.Mark("done")
+		return
+	}
 	if err := run(*frcd, *urdf, *yaml, *lib); err != nil {
 		vmagent.Fail("%s", err)
 	}

@@ -36,15 +36,21 @@ func ControllersYAML(t testing.TB, path string, drop []string, add string) strin
 	return out
 }
 
-// DiffDriveYAML is the competition robot's YAML (at path) with its four
-// wheel voltage controllers replaced by a diff_drive_controller named
-// drive, extra appended to its entry's keys ("" for none).
+// ExampleDrive is what begins the line of examples/competition's
+// diff_drive_controller (drive): a test that drops it drives the base its
+// own way.
+const ExampleDrive = "  drive: {type: diff_drive_controller/DiffDriveController"
+
+// DiffDriveYAML is the competition robot's YAML (at path) with its drive
+// controller replaced by the tests' own diff_drive_controller named drive
+// (the wheel feedforward the sim's CIMs need, no velocity limits, no IMU),
+// extra appended to its entry's keys ("" for none).
 func DiffDriveYAML(t testing.TB, path, extra string) string {
 	t.Helper()
 	if extra != "" {
 		extra = ", " + extra
 	}
-	return ControllersYAML(t, path, []string{"left_front_voltage", "left_rear_voltage", "right_front_voltage", "right_rear_voltage"},
+	return ControllersYAML(t, path, []string{ExampleDrive},
 		"  drive: {type: diff_drive_controller/DiffDriveController, left_wheel: [left_front_wheel_joint, left_rear_wheel_joint], "+
 			"right_wheel: [right_front_wheel_joint, right_rear_wheel_joint], wheel_pid: {p: 0.5, i: 4, f: 0.23}"+extra+"}")
 }

@@ -159,6 +159,15 @@ func (v Value) Bytes() ([]byte, bool) {
 	return b, err == nil
 }
 
+// Text reads a string value (MessagePack str), within v.Raw.
+func (v Value) Text() (string, bool) {
+	if v.Type != TypeString {
+		return "", false
+	}
+	s, _, err := msgp.ReadStringBytes(v.Raw)
+	return s, err == nil
+}
+
 // Bool reads a boolean value.
 func (v Value) Bool() (bool, bool) {
 	if v.Type != TypeBoolean {

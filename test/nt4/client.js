@@ -9,6 +9,12 @@
 //   ntcore-ts-client logs plain-text lines of its own; readers skip lines
 //   that are not JSON objects. Each line on stdin is one more prefix to
 //   subscribe to, at once; {"event":"subscribed","name":PREFIX} says so.
+//   A line "set NAME VALUE" instead publishes the double topic NAME (a
+//   WPILib 2027 tunable: the robot's own topic) with ntcore-ts-client and
+//   sets it to VALUE; {"event":"set","name":NAME,"value":VALUE} says so.
+//   A line TOPIC=TEXT publishes the string TEXT on TOPIC (as a dashboard's
+//   chooser publishes its selection; TOPIC may hold spaces), then prints
+//   {"event":"published","name":TOPIC}.
 //
 // Usage: node client.js log PORT NAME...
 //   AdvantageScope's logging mode, on the wire as its NT4.ts speaks it (a
@@ -42,7 +48,7 @@ function emit(obj) {
 }
 
 if (mode === "watch") {
-  const { NetworkTables } = require("ntcore-ts-client");
+  const { NetworkTables, NetworkTablesTypeInfos } = require("ntcore-ts-client");
   const nt = NetworkTables.getInstanceByURI("127.0.0.1", port);
   nt.addRobotConnectionListener((connected) => {
     if (connected) emit({ event: "connected" });
@@ -52,9 +58,36 @@ if (mode === "watch") {
       emit({ event: "value", name: params ? params.name : null, type: params ? params.type : null, value: value });
     });
   for (const prefix of process.argv.slice(4)) watch(prefix);
+  const published = new Map(); // name -> topic
+  const publish = async (name, type, value) => {
+    let topic = published.get(name);
+    if (!topic) {
+      topic = nt.createTopic(name, type);
+      published.set(name, topic);
+      await topic.publish();
+    }
+    topic.setValue(value);
+  };
+  const set = async (name, value) => {
+    await publish(name, NetworkTablesTypeInfos.kDouble, value);
+    emit({ event: "set", name: name, value: value });
+  };
   require("readline")
     .createInterface({ input: process.stdin })
     .on("line", (line) => {
+      const words = line.trim().split(/\s+/);
+      if (words.length === 3 && words[0] === "set") {
+        set(words[1], Number(words[2])).catch((e) => emit({ event: "error", error: String(e) }));
+        return;
+      }
+      const eq = line.indexOf("=");
+      if (eq > 0) {
+        const name = line.slice(0, eq);
+        publish(name, NetworkTablesTypeInfos.kString, line.slice(eq + 1))
+          .then(() => emit({ event: "published", name: name }))
+          .catch((e) => emit({ event: "error", error: String(e) }));
+        return;
+      }
       const prefix = line.trim();
       if (prefix === "") return;
       watch(prefix);

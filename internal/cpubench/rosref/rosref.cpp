@@ -13,9 +13,10 @@
 //   bool TOPIC | float64 TOPIC  std_msgs/Bool, std_msgs/Float64
 //   odometry TOPIC              nav_msgs/Odometry
 //   diagnostics TOPIC N         diagnostic_msgs/DiagnosticArray, N statuses, once a second
-//   command TOPIC TYPE          a subscription: bool, int8, float64 or float64s
+//   command TOPIC TYPE          a subscription: bool, int8, float64, float64s or twist (geometry_msgs/Twist)
 #include <ros/ros.h>
 #include <diagnostic_msgs/DiagnosticArray.h>
+#include <geometry_msgs/Twist.h>
 #include <nav_msgs/Odometry.h>
 #include <sensor_msgs/BatteryState.h>
 #include <sensor_msgs/Imu.h>
@@ -69,6 +70,7 @@ int main(int argc, char **argv) {
       if (type == "bool") subs.push_back(nh.subscribe(t.name, 1, ignore<std_msgs::Bool>));
       else if (type == "int8") subs.push_back(nh.subscribe(t.name, 1, ignore<std_msgs::Int8>));
       else if (type == "float64s") subs.push_back(nh.subscribe(t.name, 1, ignore<std_msgs::Float64MultiArray>));
+      else if (type == "twist") subs.push_back(nh.subscribe(t.name, 1, ignore<geometry_msgs::Twist>));
       else subs.push_back(nh.subscribe(t.name, 1, ignore<std_msgs::Float64>));
       continue;
     }

@@ -328,7 +328,7 @@ HAL_Bool HAL_GetDIO(HAL_Handle h, int32_t* status) {
 	if (check("HAL_GetDIO", h, K_DIO, status)) {
 		return 0;
 	}
-	snprintf(key, sizeof key, "dio %d", idx_of(h));
+	key_(key, sizeof key, "dio %d", idx_of(h));
 	return (HAL_Bool)in_int(key, 0);
 }
 
@@ -399,7 +399,7 @@ void HAL_FreeDutyCycle(HAL_Handle h) { release("HAL_FreeDutyCycle", h, K_DUTY); 
 static void pwmin(HAL_Handle h, unsigned* high, unsigned* period) {
 	char key[32], v[64];
 	*high = *period = 0;
-	snprintf(key, sizeof key, "pwmin %d", duty_dio[idx_of(h)]);
+	key_(key, sizeof key, "pwmin %d", duty_dio[idx_of(h)]);
 	if (in_find(key, v, sizeof v) && sscanf(v, "%u %u", high, period) == 2 && *high > *period) {
 		*high = *period;
 	}
@@ -449,7 +449,7 @@ static double ai_read(HAL_Handle h, int average, const char* name, int32_t* stat
 	if (check(name, h, K_AI, status)) {
 		return 0;
 	}
-	snprintf(key, sizeof key, "ai %d", idx_of(h));
+	key_(key, sizeof key, "ai %d", idx_of(h));
 	if (in_find(key, v, sizeof v)) {
 		sscanf(v, "%lf %lf", &volts, &avg);
 	}
@@ -497,7 +497,7 @@ int32_t HAL_GetEncoderRaw(HAL_Handle h, int32_t* status) {
 	if (check("HAL_GetEncoderRaw", h, K_ENC, status)) {
 		return 0;
 	}
-	snprintf(key, sizeof key, "encoder %d", idx_of(h));
+	key_(key, sizeof key, "encoder %d", idx_of(h));
 	return (int32_t)in_int(key, 0);
 }
 
@@ -544,7 +544,7 @@ void HAL_CAN_ReceiveMessage(uint32_t* id, uint32_t mask, uint8_t* data, uint8_t*
 	if (failed("HAL_CAN_ReceiveMessage", status)) {
 		return;
 	}
-	snprintf(key, sizeof key, "can %#x", *id);
+	key_(key, sizeof key, "can %#x", *id);
 	*status = CAN_MESSAGE_NOT_FOUND;
 	if (!in_find(key, v, sizeof v) || sscanf(v, "%lld %lu %63s", &seq, &ts, hx) < 2) {
 		return;
@@ -586,7 +586,7 @@ int32_t HAL_TransactionSPI(int32_t port, const uint8_t* tx, uint8_t* rx, int32_t
 		return -1;
 	}
 	memset(rx, 0, n);
-	snprintf(key, sizeof key, "spi %d", port);
+	key_(key, sizeof key, "spi %d", port);
 	if (in_find(key, v, sizeof v)) {
 		hex(v, rx, n);
 	}
@@ -615,7 +615,7 @@ void HAL_InitializeI2C(int32_t port, int32_t* status) {
 static int32_t i2c_read(int32_t port, int32_t addr, uint8_t* r, int32_t nr) {
 	char key[32], v[1100];
 	memset(r, 0, nr);
-	snprintf(key, sizeof key, "i2c %d %#x", port, addr);
+	key_(key, sizeof key, "i2c %d %#x", port, addr);
 	if (!in_find(key, v, sizeof v)) {
 		return -1; // nobody acknowledges
 	}
@@ -639,7 +639,7 @@ int32_t HAL_WriteI2C(int32_t port, int32_t addr, const uint8_t* w, int32_t nw) {
 	hexs(w, nw, d);
 	logf_("HAL_WriteI2C port=%d addr=%#x w=%s", port, addr, d);
 	char key[32], v[16];
-	snprintf(key, sizeof key, "i2c %d %#x", port, addr);
+	key_(key, sizeof key, "i2c %d %#x", port, addr);
 	return in_find(key, v, sizeof v) ? 0 : -1;
 }
 

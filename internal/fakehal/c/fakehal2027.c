@@ -17,6 +17,11 @@
 //
 //   cw ENABLED MODE ESTOP FMS DS   the DS's control word (MODE 0-3, as
 //                                  HAL_RobotMode); no line: no DS
+//   opmode NAME                    the DS selects the op mode NAME among
+//                                  those HAL_SetOpModeOptions registered:
+//                                  its id in the control word (hash and
+//                                  robot mode, over cw's MODE); no line, or
+//                                  a name not registered: none
 //   outputs 0|1                    HAL_GetOutputsEnabled (default 1)
 //   stale 1                        the DS has gone silent: as WPILib's
 //                                  MrcLibDs, HAL_RefreshDSData fails and
@@ -88,6 +93,21 @@ struct HAL_GameData {
 	char gameData[9];
 };
 typedef struct HAL_GameData HAL_GameData;
+
+struct WPI_String {
+	const char* str;
+	size_t len;
+};
+
+struct HAL_OpModeOption {
+	int64_t id;
+	struct WPI_String name;
+	struct WPI_String group;
+	struct WPI_String description;
+	int32_t textColor;
+	int32_t backgroundColor;
+};
+typedef struct HAL_OpModeOption HAL_OpModeOption;
 
 struct HAL_Quaternion {
 	int64_t timestamp;
@@ -229,7 +249,65 @@ HAL_Bool HAL_GetBrownedOut(int32_t* status) {
 #define CW_FMS 0x1000000000000000LL
 #define CW_DS 0x2000000000000000LL
 
+#define CW_OPMODE_MASK 0x00FFFFFFFFFFFFFFLL
+#define CW_MODE_MASK 0x0300000000000000LL
+
 static int stale(void) { return in_int("stale", 0) != 0; }
+
+// The op modes registered, copied as MrcLibDs does (options with id 0
+// skipped); names kept to 255 bytes (mrclib's lengths are uint8_t).
+static struct {
+	int64_t id;
+	char name[256];
+} opmodes[1000];
+static int nopmodes;
+
+int32_t HAL_SetOpModeOptions(const struct HAL_OpModeOption* options, int32_t count) {
+	int32_t status = 0;
+	if (failed("HAL_SetOpModeOptions", &status)) {
+		return status;
+	}
+	if (count < 0 || count > 1000 || (count != 0 && options == NULL)) {
+		logf_("HAL_SetOpModeOptions count=%d refused", count);
+		return PARAMETER_OUT_OF_RANGE;
+	}
+	char line[4096];
+	int at = snprintf(line, sizeof line, "HAL_SetOpModeOptions count=%d", count);
+	nopmodes = 0;
+	for (int32_t i = 0; i < count; i++) {
+		const struct HAL_OpModeOption* o = &options[i];
+		if (o->id == 0) {
+			continue;
+		}
+		size_t n = o->name.len < 255 ? o->name.len : 255;
+		opmodes[nopmodes].id = o->id;
+		memcpy(opmodes[nopmodes].name, o->name.str, n);
+		opmodes[nopmodes].name[n] = 0;
+		if (at < (int)sizeof line) {
+			at += snprintf(line + at, sizeof line - at, " [mode=%d %s group=%d desc=%d colours=%d,%d]",
+			               (int)((o->id & CW_MODE_MASK) >> 56), opmodes[nopmodes].name, (int)o->group.len,
+			               (int)o->description.len, o->textColor, o->backgroundColor);
+		}
+		nopmodes++;
+	}
+	logf_("%s", line);
+	return 0;
+}
+
+// selected is the id of the registered op mode the "opmode" line names, 0
+// for none.
+static int64_t selected(void) {
+	char v[256];
+	if (!in_find("opmode", v, sizeof v)) {
+		return 0;
+	}
+	for (int i = 0; i < nopmodes; i++) {
+		if (strcmp(opmodes[i].name, v) == 0) {
+			return opmodes[i].id;
+		}
+	}
+	return 0;
+}
 
 void HAL_ObserveUserProgramStarting(void) { logf_("HAL_ObserveUserProgramStarting"); }
 
@@ -255,6 +333,10 @@ int32_t HAL_GetControlWord(HAL_ControlWord* w) {
 	}
 	w->value = ((int64_t)(mode & 3) << 56) | (en ? CW_ENABLED : 0) | (es ? CW_ESTOP : 0) | (fms ? CW_FMS : 0) |
 	           (ds ? CW_DS : 0);
+	int64_t op = ds ? selected() : 0;
+	if (op != 0) {
+		w->value = (w->value & ~(CW_OPMODE_MASK | CW_MODE_MASK)) | op;
+	}
 	return 0;
 }
 

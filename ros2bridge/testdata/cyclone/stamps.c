@@ -4,14 +4,18 @@
  *   stamps COUNT KIND=TOPIC...
  *
  * KIND is joint_state (sensor_msgs JointState, its header's stamp) or tf
- * (tf2_msgs TFMessage, its first transform's stamp); TOPIC its DDS name.
+ * (tf2_msgs TFMessage, its first transform's stamp, kept apart by that
+ * transform's child frame: /tf carries several publishers' messages, and
+ * tf2 checks repeats per frame); TOPIC its DDS name.
  * Each reader is a ROS 2 subscriber's with the default QoS (reliable,
  * volatile, keep last 10), except tf's: keep last 100 as tf2_ros's
  * TransformListener. It prints {"event":"matched","topic":T} as each
  * matches; then reads COUNT samples of each topic and prints
  * {"event":"done","topic":T,"n":N,"repeats":R,"backwards":B,
- *  "first":NS,"last":NS}: R samples whose stamp equals the one before,
- * B earlier than it, first and last the stamps (ns since the epoch). It
+ *  "first":NS,"last":NS}: R samples whose stamp equals the one before
+ * (of the same frame), B earlier than it, first and last the stamps (ns
+ * since the epoch); for tf, N, first and last are those of the frame that
+ * reached COUNT first, R and B every frame's. It
  * exits once every topic is done. The domain is $ROS_DOMAIN_ID; the
  * network $CYCLONEDDS_URI.
  */
@@ -23,12 +27,32 @@
 
 #define MAXTOPICS 4
 
+#define MAXFRAMES 8
+
+struct frame {
+  char child[64];
+  int n;
+  long long first, last;
+};
+
 struct topic {
   const char *name;
-  int tf, matched, n, repeats, backwards, done;
-  long long first, last;
+  int tf, matched, repeats, backwards, done, nframes;
+  struct frame frames[MAXFRAMES];
   dds_entity_t rd;
 };
+
+/* frameOf is the topic's entry for child (the first, "", for joint states). */
+static struct frame *frameOf(struct topic *p, const char *child) {
+  for (int i = 0; i < p->nframes; i++)
+    if (strcmp(p->frames[i].child, child) == 0)
+      return &p->frames[i];
+  if (p->nframes == MAXFRAMES)
+    return NULL;
+  struct frame *f = &p->frames[p->nframes++];
+  snprintf(f->child, sizeof f->child, "%s", child);
+  return f;
+}
 
 static long long ns(const builtin_interfaces_msg_dds__Time_ *t) { return (long long)t->sec * 1000000000LL + t->nanosec; }
 
@@ -88,26 +112,31 @@ int main(int argc, char **argv) {
           continue;
         any = 1;
         long long s;
+        struct frame *f;
         if (p->tf) {
           tf2_msgs_msg_dds__TFMessage_ *m = samples[k];
           if (m->transforms._length == 0)
             continue;
           s = ns(&m->transforms._buffer[0].header.stamp);
+          f = frameOf(p, m->transforms._buffer[0].child_frame_id);
         } else {
           s = ns(&((sensor_msgs_msg_dds__JointState_ *)samples[k])->header.stamp);
+          f = frameOf(p, "");
         }
-        if (p->n == 0)
-          p->first = s;
-        else if (s == p->last)
+        if (f == NULL)
+          continue;
+        if (f->n == 0)
+          f->first = s;
+        else if (s == f->last)
           p->repeats++;
-        else if (s < p->last)
+        else if (s < f->last)
           p->backwards++;
-        p->last = s;
-        if (++p->n == count) {
+        f->last = s;
+        if (++f->n == count) {
           p->done = 1;
           ndone++;
           printf("{\"event\":\"done\",\"topic\":\"%s\",\"n\":%d,\"repeats\":%d,\"backwards\":%d,\"first\":%lld,\"last\":%lld}\n",
-                 p->name, p->n, p->repeats, p->backwards, p->first, p->last);
+                 p->name, f->n, p->repeats, p->backwards, f->first, f->last);
           fflush(stdout);
         }
       }

@@ -1,0 +1,43 @@
+package control
+
+import (
+	"testing"
+	"time"
+)
+
+// TestNotifyFrom: a reader that asked for signals from a loop time on
+// gets none from the cycles before it, one from the first cycle at or
+// after it, and one a cycle again once it asks from 0; a Notify reader
+// beside it gets every cycle's.
+func TestNotifyFrom(t *testing.T) {
+	g := newRig(t)
+	every := g.l.Notify()
+	n := g.l.NotifyFrom()
+	got := func(ch <-chan struct{}) bool {
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
+	n.From(35 * time.Millisecond)
+	for _, now := range []time.Duration{10, 20, 30} {
+		g.l.Cycle(now * time.Millisecond)
+		if got(n.C) {
+			t.Errorf("signalled at %v ms, before the 35 ms asked for", now)
+		}
+		if !got(every) {
+			t.Errorf("Notify's reader not signalled at %v ms", now)
+		}
+	}
+	g.l.Cycle(40 * time.Millisecond)
+	if !got(n.C) {
+		t.Error("no signal at 40 ms, past the 35 ms asked for")
+	}
+	n.From(0)
+	g.l.Cycle(50 * time.Millisecond)
+	if !got(n.C) {
+		t.Error("no signal at 50 ms after asking from 0")
+	}
+}
