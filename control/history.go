@@ -8,8 +8,8 @@ import (
 )
 
 // History is a ring of the joints' merged states, one entry per cycle,
-// for the one reader that needs every cycle's sample (NT4 subscribers
-// with the "all" option, the WPILOG) and not only the latest snapshot,
+// for a reader that needs every cycle's sample (NT4 subscribers
+// with the "all" option, the WPILOG, ROS 2's /joint_states) and not only the latest snapshot,
 // which a slow reader skips cycles of. The loop writes without waiting
 // and without allocating: when the ring is full (the reader stalled for
 // the ring's length) the cycle is not kept, and counted (Dropped).
@@ -34,6 +34,20 @@ func (l *Loop) EnableHistory(size int) *History {
 	if l.history != nil {
 		return l.history
 	}
+	l.history = l.newHistory(size)
+	return l.history
+}
+
+// NewHistory is EnableHistory's ring for another reader: a new one at
+// each call (the ROS 2 bridge's /joint_states, beside the telemetry's).
+// Call it before the loop runs.
+func (l *Loop) NewHistory(size int) *History {
+	h := l.newHistory(size)
+	l.rings = append(l.rings, h)
+	return h
+}
+
+func (l *Loop) newHistory(size int) *History {
 	if size <= 0 {
 		size = max(64, int(time.Second/l.period))
 	}
@@ -42,7 +56,6 @@ func (l *Loop) EnableHistory(size int) *History {
 	for i := range h.slots {
 		h.slots[i].joints = buf[i*len(l.m.joints) : (i+1)*len(l.m.joints) : (i+1)*len(l.m.joints)]
 	}
-	l.history = h
 	return h
 }
 

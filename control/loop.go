@@ -65,9 +65,10 @@ type Loop struct {
 
 	pubMu   sync.Mutex
 	pub     Snapshot
-	notify  []*Notice // Notify's and NotifyFrom's
-	journal *journal  // EnableJournal's, or nil
-	history *History  // EnableHistory's, or nil
+	notify  []*Notice  // Notify's and NotifyFrom's
+	journal *journal   // EnableJournal's, or nil
+	history *History   // EnableHistory's, or nil
+	rings   []*History // NewHistory's
 	imus    stateSet[interfaces.IMUState]
 	pdps    stateSet[interfaces.PDPState]
 	comps   stateSet[interfaces.CompressorState]
@@ -438,6 +439,9 @@ func (l *Loop) finish(now time.Duration, ds hal.DSState, t0 time.Duration) {
 	}
 	if l.history != nil {
 		l.history.put(now, l.m.joints)
+	}
+	for _, h := range l.rings {
+		h.put(now, l.m.joints)
 	}
 	if !l.pubMu.TryLock() {
 		return // a reader is copying: skip this cycle's snapshot rather than wait

@@ -39,6 +39,7 @@ import (
 
 	"github.com/frcd/frcd/cdr"
 	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/interfaces"
 	"github.com/frcd/frcd/internal/ratelimit"
 	"github.com/frcd/frcd/jointstate"
 	"github.com/frcd/frcd/ros2msg"
@@ -94,6 +95,12 @@ type Options struct {
 	// Sim are the simulator's hooks for the sim/ topics (sim.go); zero
 	// on real hardware.
 	Sim SimOptions
+	// JointStatesOnly publishes /joint_states alone on the loop's beat:
+	// no state topics, /dynamic_joint_states or /tf (the node, its
+	// services and command topics are as ever). make bench's like-for-like
+	// measure against a Cyclone DDS publisher of the same joint states
+	// (internal/ros2bench); false in frcd.
+	JointStatesOnly bool
 }
 
 // Stats count the bridge's work.
@@ -113,11 +120,16 @@ type Bridge struct {
 	desc    *ros2node.Publisher
 	updated *control.Notice // the loop's signal of new snapshots, from when the next publication is due
 	snap    *control.Snapshot
-	// pace is Run's grid; sentCycle the loop cycle of the snapshot
-	// last published (sent: one was).
+	// hist is the loop's ring of every cycle's joint states: Run
+	// publishes each cycle due on the grid from it, also those the loop
+	// ran while the bridge was not scheduled (update).
+	hist *control.History
+	// pace is Run's grid; jsNow and jsStates the cycle being published
+	// (update), lastCycle the time of the last one.
 	pace      ratelimit.Cadence
-	sentCycle uint64
-	sent      bool
+	jsNow     time.Duration
+	jsStates  []interfaces.JointState
+	lastCycle time.Duration
 	build     *jointstate.Builder
 	js        ros2msg.JointState
 	st        *stateTopics   // state.go
@@ -167,7 +179,8 @@ func New(o Options) (*Bridge, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bridge{o: o, node: n, updated: o.Loop.NotifyFrom(), snap: o.Loop.NewSnapshot(), done: make(chan struct{})}
+	b := &Bridge{o: o, node: n, updated: o.Loop.NotifyFrom(), snap: o.Loop.NewSnapshot(), hist: o.Loop.NewHistory(max(64, int(histSpan/o.Loop.Period()))),
+		done: make(chan struct{})}
 	b.pace = ratelimit.Cadence{Period: o.Every, Slack: o.Loop.Period() / 2, CatchUp: o.Loop.Period()}
 	b.build = jointstate.New(b.snap, o.Rest)
 	b.js.Name = b.build.Names
@@ -240,6 +253,11 @@ func New(o Options) (*Bridge, error) {
 	}
 	return b, nil
 }
+
+// histSpan is how long the bridge may go unscheduled before the loop's
+// ring of joint states for it fills and cycles go unpublished (counted by
+// the ring).
+const histSpan = 250 * time.Millisecond
 
 // commandQoS: best effort, so that reliable publishers (ros2 topic pub's
 // default) and best-effort ones both match (a reader's requested
@@ -375,49 +393,87 @@ func (b *Bridge) Run(ctx context.Context) error {
 	}
 }
 
-// update answers one of the loop's notifications: when a publication is
-// due (on the period's grid: one a cycle late brings the next a cycle
-// sooner) it publishes the newest snapshot, if the loop has published
-// one since the last publication, and says whether it did. A
-// notification can be a leftover: the loop notifies after each snapshot
-// into a channel of one, so one sent while Run was reading the snapshot
-// it announces is still there after; publishing again then would repeat
-// that sample byte for byte (tf2's TF_REPEATED_DATA, a velocity from
-// stamp differences divided by zero). The snapshot's cycle count tells
-// them apart.
+// update answers one of the loop's notifications: it publishes, oldest
+// first, each cycle the loop ran since the last notification whose time
+// is due on the period's grid (one a cycle late brings the next a cycle
+// sooner), from the loop's history of joint states (control.History),
+// with the newest snapshot's state topics once, and says whether it
+// published. Each cycle is read from the ring once, so no sample goes out
+// twice, and none is skipped because the bridge woke late: under load
+// the loop may run two cycles within the bridge's wake-up time (a late
+// cycle, then one on time), and the newest snapshot alone lost the first
+// (issue 38: /joint_states at 71-80/s of 100 Hz while the loop kept it).
+// A notification can be a leftover (sent while the bridge was reading
+// what it announces): the ring is empty then, and nothing is published.
 func (b *Bridge) update() bool {
-	if !b.pace.Ready(b.o.Clock()) || b.o.Manager != nil && b.o.Manager.JointStatesStopped() {
-		return false // not due (or the joint state controller is stopped): do not even copy the snapshot
+	if b.o.Manager != nil && b.o.Manager.JointStatesStopped() {
+		b.hist.Skip()
+		return false // the joint state controller is stopped: nothing to publish
 	}
-	b.o.Loop.ReadSnapshot(b.snap)
-	if b.sent && b.snap.Stats.Cycles == b.sentCycle {
-		return false // a leftover notification: this snapshot is out already
+	published := false
+	for b.hist.Next(b.takeCycle) {
+		if !b.pace.Due(b.jsNow) {
+			continue
+		}
+		if !published {
+			b.o.Loop.ReadSnapshot(b.snap)
+			published = true
+		}
+		b.publishCycle()
 	}
-	b.pace.Due(b.publishSnapshot())
-	return true
+	if published && !b.o.JointStatesOnly {
+		b.publishState() // the snapshot's state topics, once
+	}
+	return published
 }
 
-// Publish publishes the newest snapshot's joint state now, new or not,
-// and returns its loop time (Run publishes only new ones, every Every).
-// It allocates nothing: one message is rebuilt in place. Only one
-// goroutine may call it: Run's, or a test's or benchmark's without Run.
+// takeCycle keeps one cycle of the ring for update: its time and its
+// joints' states, over the snapshot's (read once per update: the state
+// topics are its).
+func (b *Bridge) takeCycle(now time.Duration, joints []interfaces.JointState) {
+	b.jsNow = now
+	b.jsStates = append(b.jsStates[:0], joints...)
+}
+
+// Publish publishes the newest snapshot's joint state and state topics
+// now, new or not, and returns its loop time (Run publishes every cycle
+// due, update). It allocates nothing: each message is rebuilt in place.
+// Only one goroutine may call it: Run's, or a test's or benchmark's
+// without Run.
 func (b *Bridge) Publish() time.Duration {
 	b.o.Loop.ReadSnapshot(b.snap)
-	return b.publishSnapshot()
+	b.jsNow = b.snap.Now
+	b.jsStates = b.jsStates[:0]
+	for i := range b.snap.Joints {
+		b.jsStates = append(b.jsStates, b.snap.Joints[i].State)
+	}
+	b.publishCycle()
+	if !b.o.JointStatesOnly {
+		b.publishState()
+	}
+	return b.snap.Now
 }
 
-// publishSnapshot publishes b.snap's state topics and returns its loop
-// time.
-func (b *Bridge) publishSnapshot() time.Duration {
-	b.sent, b.sentCycle = true, b.snap.Stats.Cycles
-	b.js.Header.Stamp = ros2msg.TimeOf(b.o.Epoch.Add(b.snap.Now))
-	b.js.Position, b.js.Velocity, b.js.Effort = b.build.Fill(b.snap, b.js.Position, b.js.Velocity, b.js.Effort)
-	b.publishState()
+// publishCycle publishes the cycle update took (b.jsNow, b.jsStates):
+// /joint_states, and what joint_state_broadcaster and
+// robot_state_publisher publish with it (/dynamic_joint_states, the
+// movable joints on /tf), each stamped with the cycle's time.
+func (b *Bridge) publishCycle() {
+	snap := b.snap
+	for i := range snap.Joints { // the cycle's states over the snapshot's, which the rest of its fields go with
+		snap.Joints[i].State = b.jsStates[i]
+	}
+	b.lastCycle = b.jsNow
+	b.js.Header.Stamp = ros2msg.TimeOf(b.o.Epoch.Add(b.jsNow))
+	b.js.Position, b.js.Velocity, b.js.Effort = b.build.Fill(snap, b.js.Position, b.js.Velocity, b.js.Effort)
 	if err := b.joints.Publish(&b.js); err != nil {
 		b.publishErr.Add(1)
-		return b.snap.Now
+	} else {
+		b.jointStates.Add(1)
 	}
-	b.jointStates.Add(1)
+	if b.o.JointStatesOnly {
+		return
+	}
 	b.publishDynamicJointStates(b.js.Header.Stamp)
-	return b.snap.Now
+	b.publishTFJoints(b.js.Header.Stamp)
 }

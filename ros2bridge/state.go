@@ -237,7 +237,6 @@ func (b *Bridge) publishState() {
 	}
 	b.publishControlStates(stamp, count)
 	b.publishOdometry(stamp, count)
-	b.publishTFJoints(stamp)
 	b.publishSensors(count)
 	b.publishSim(stamp, count)
 	b.publishDS(stamp)

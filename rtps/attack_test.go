@@ -685,3 +685,36 @@ func TestAdmitRateNotReset(t *testing.T) {
 		t.Fatalf("%d newcomers from one address admitted at one instant, want its burst of 2", admitted)
 	}
 }
+
+// TestTrafficKeepsLease: a peer whose SPDP announcements stop (lost: a
+// Cyclone peer announces every lease less 2 s, so one loss at 20 % is
+// enough) but whose reader goes on acknowledging from its own address
+// stays known past its 10 s lease, as Cyclone keeps a proxy participant
+// alive on its traffic; the same ACKNACKs from another address keep
+// nothing, and once the peer falls silent its lease ends.
+func TestTrafficKeepsLease(t *testing.T) {
+	tg := newTarget(t, Config{}, reliable10)
+	now := time.Unix(1000, 0)
+	real := newPeer(1, "10.0.0.2:7410")
+	tg.handle(now, real, real.spdp(10*time.Second))
+	tg.handle(now, real, real.reader(1, reliable10))
+	tg.ack(now, real)
+	for range 15 {
+		now = now.Add(time.Second)
+		tg.w.Write(payload(1, 8))
+		tg.handle(now, real, real.ackNack(1, tg.w.guid.Entity, tg.w.seq+1, 0))
+		tg.p.tick(now)
+	}
+	if !tg.known(real) || tg.w.Matched() != 1 {
+		t.Fatalf("a peer acknowledging every second for 15 s without SPDP: known %v, matched %d", tg.known(real), tg.w.Matched())
+	}
+	spoofer := &peer{prefix: real.prefix, from: netip.MustParseAddrPort("10.0.0.66:7410"), sn: map[EntityID]SequenceNumber{}}
+	for range 11 {
+		now = now.Add(time.Second)
+		tg.handle(now, spoofer, spoofer.ackNack(1, tg.w.guid.Entity, tg.w.seq+1, 0))
+		tg.p.tick(now)
+	}
+	if tg.known(real) {
+		t.Fatal("ACKNACKs from another address kept a silent peer's 10 s lease alive for 11 s")
+	}
+}

@@ -1,22 +1,28 @@
 // Command ros2bench is `make bench`'s measure of frcd's ROS 2 publishing
-// against Cyclone DDS: side by side, for the same wall-clock time, `frcd
-// run --sim --ros 2` on the competition example publishing /joint_states
-// at 100 Hz and at 1 kHz (the loop at that rate, and the example's
-// joint_state_controller publish_rate set to it), and pub, a Cyclone DDS
-// 0.10.2 C publisher of the same sensor_msgs/JointState (as many joints
-// as frcd publishes) at the same rate. Each publishes to sub, a Cyclone
-// C subscriber that records each sample's latency (its receive time less
-// the header's stamp, one host clock). It prints each publisher's CPU
-// seconds per minute (user + sys, the kernel's process CPU clock, read
-// after a warm-up and at the end of the measure), the ratio frcd/Cyclone,
-// and the latency p50/p99/max to the subscriber. A second frcd with no
-// ROS (--ros none) at the same rate gives frcd's ROS 2 share.
+// against Cyclone DDS, side by side, for the same wall-clock time, at
+// 100 Hz and at 1 kHz (the loop at that rate, and the example's
+// joint_state_controller publish_rate set to it):
 //
-// As internal/cpubench does, it runs --reps repeats interleaved (frcd,
-// Cyclone, frcd without ROS, then again), each rep's figures a row, and
-// summarises each rate by ratios taken within a rep (frcd against the
-// reference measured next to it, under the same load): their median and
-// range over the reps.
+//   - like for like: frcd's daemon on the competition example's sim
+//     publishing /joint_states alone (ros2bench -serve, serve.go: a ROS 2
+//     node whose bridge has JointStatesOnly), against pub, a Cyclone DDS
+//     0.10.2 C publisher of the same sensor_msgs/JointState (as many
+//     joints as frcd publishes) at the same rate; and the same daemon
+//     without ROS, whose difference is the publishing's share;
+//   - the full graph: `frcd run --sim --ros 2` (every state topic, /tf,
+//     /dynamic_joint_states, the sim's) and `frcd run --sim --ros none`.
+//
+// Each publisher of /joint_states publishes to sub, a Cyclone C subscriber
+// that records each sample's latency (its receive time less the header's
+// stamp, one host clock). It prints each run's CPU seconds per minute
+// (user + sys, the kernel's process CPU clock, read after a warm-up and at
+// the end of the measure), the ratios to Cyclone's pub, and the latency
+// p50/p99/max to the subscriber.
+//
+// As internal/cpubench does, it runs --reps repeats interleaved, each
+// rep's figures a row, and summarises each rate by ratios taken within a
+// rep (against the reference measured next to it, under the same load):
+// their median and range over the reps.
 //
 // All on loopback, on a domain id of this process, peers found by unicast
 // (ddstest.CycloneURI). It asserts nothing: the figures are the machine's.
@@ -51,6 +57,13 @@ const (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == serveFlag {
+		if err := serve(os.Args[2:], os.Stdout); err != nil {
+			fmt.Fprintf(os.Stderr, "ros2bench %s: %v\n", serveFlag, err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "ros2bench: %v\n", err)
 		os.Exit(1)
@@ -137,12 +150,14 @@ func summary(out io.Writer, o options, all map[float64][]rateResult) {
 			}
 			fmt.Fprintf(out, "%8g %-40s %9.2f %9.2f %9.2f\n", rate, what, proccpu.Median(xs), slices.Min(xs), slices.Max(xs))
 		}
-		row("CPU frcd / Cyclone C", rateResult.ratio)
-		row("ROS 2 share (frcd - no ROS) / Cyclone C", func(r rateResult) float64 { return r.share() / r.runs[1].cpuPerMin })
-		row("latency p50 frcd / Cyclone C", func(r rateResult) float64 { return r.runs[0].lat.P50 / r.runs[1].lat.P50 })
-		row("latency p99 frcd / Cyclone C", func(r rateResult) float64 { return r.runs[0].lat.P99 / r.runs[1].lat.P99 })
-		row("latency max frcd / Cyclone C", func(r rateResult) float64 { return r.runs[0].lat.Max / r.runs[1].lat.Max })
-		for i, name := range []string{"frcd", "Cyclone C"} {
+		row("CPU frcd js only / Cyclone C", func(r rateResult) float64 { return r.over(0) })
+		row("ROS 2 share js only (- no ROS) / Cyclone C", func(r rateResult) float64 { return r.share(0, 2) })
+		row("CPU frcd graph / Cyclone C", func(r rateResult) float64 { return r.over(3) })
+		row("ROS 2 share graph (- no ROS) / Cyclone C", func(r rateResult) float64 { return r.share(3, 4) })
+		row("latency p50 frcd js only / Cyclone C", func(r rateResult) float64 { return r.runs[0].lat.P50 / r.runs[1].lat.P50 })
+		row("latency p99 frcd js only / Cyclone C", func(r rateResult) float64 { return r.runs[0].lat.P99 / r.runs[1].lat.P99 })
+		row("latency max frcd js only / Cyclone C", func(r rateResult) float64 { return r.runs[0].lat.Max / r.runs[1].lat.Max })
+		for i, name := range []string{runJS, runCyclone} {
 			lat := func(f func(latency) float64) float64 {
 				xs := make([]float64, len(rs))
 				for k, r := range rs {
@@ -159,10 +174,12 @@ func summary(out io.Writer, o options, all map[float64][]rateResult) {
 // median is the middle of xs (the mean of the two middle ones when even).
 // build puts frcd, pub and sub in o.work.
 func build(o options) error {
-	cmd := exec.Command("go", "build", "-o", filepath.Join(o.work, "frcd"), "./cmd/frcd")
-	cmd.Dir = o.root
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go build ./cmd/frcd: %v\n%s", err, msg)
+	for _, c := range [][2]string{{"frcd", "./cmd/frcd"}, {"ros2bench", "./internal/ros2bench"}} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(o.work, c[0]), c[1])
+		cmd.Dir = o.root
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("go build %s: %v\n%s", c[1], err, msg)
+		}
 	}
 	idl, err := filepath.Abs(filepath.Join(o.root, idlFile))
 	if err != nil {
@@ -201,13 +218,31 @@ type measured struct {
 	lat       latency
 }
 
-// rateResult is frcd, Cyclone's pub and frcd without ROS at one rate.
+// The runs at each rate, in rateResult.runs' order: frcd's daemon
+// publishing /joint_states alone (ros2bench -serve), Cyclone's pub, the
+// same daemon without ROS, then frcd run --sim --ros 2 (the full graph)
+// and frcd run --sim --ros none.
+const (
+	runJS      = "frcd js only"
+	runCyclone = "Cyclone C"
+	runJSNone  = "js no ROS"
+	runGraph   = "frcd graph"
+	runNone    = "frcd no ROS"
+)
+
+// rateResult is the runs at one rate.
 type rateResult struct{ runs []measured }
 
-func (r rateResult) ratio() float64 { return r.runs[0].cpuPerMin / r.runs[1].cpuPerMin }
-func (r rateResult) share() float64 { return r.runs[0].cpuPerMin - r.runs[2].cpuPerMin }
+// over is run i's CPU over Cyclone's pub's.
+func (r rateResult) over(i int) float64 { return r.runs[i].cpuPerMin / r.runs[1].cpuPerMin }
 
-var everyRE = regexp.MustCompile(`publishing /joint_states every (\S+)`)
+// share is run i's CPU less that of the same process without ROS (j),
+// over Cyclone's pub's: the ROS 2 share.
+func (r rateResult) share(i, j int) float64 {
+	return (r.runs[i].cpuPerMin - r.runs[j].cpuPerMin) / r.runs[1].cpuPerMin
+}
+
+var everyRE = regexp.MustCompile(`publishing /joint_states (?:alone )?every (\S+)`)
 
 func measureRate(o options, rate float64) (rateResult, error) {
 	yaml, err := robotYAML(o, rate)
@@ -223,23 +258,34 @@ func measureRate(o options, rate float64) (rateResult, error) {
 		return []string{filepath.Join(o.work, "frcd"), "run", "--sim", "--ros", ros, "--rate", hz, "--status", "1h",
 			"--rt-priority", "0", "--wpilibws", "off", "--nt", "off", urdf, yaml}
 	}
+	serve := func(ros string) []string {
+		return []string{filepath.Join(o.work, "ros2bench"), serveFlag, "--rate", hz, "--ros", ros, urdf, yaml}
+	}
 	var res rateResult
-	f, err := measureOne(o, "frcd", frcd("2"), true)
+	js, err := measureOne(o, runJS, serve("js"), true)
 	if err != nil {
 		return res, err
 	}
-	if f.lat.Samples == 0 || f.lat.Joints == 0 {
-		return res, fmt.Errorf("the Cyclone subscriber got no joint state from frcd: %+v", f.lat)
+	if js.lat.Samples == 0 || js.lat.Joints == 0 {
+		return res, fmt.Errorf("the Cyclone subscriber got no joint state from frcd: %+v", js.lat)
 	}
-	c, err := measureOne(o, "Cyclone C", []string{filepath.Join(o.work, "pub"), hz, strconv.FormatFloat((o.warm + o.measure + 5*time.Second).Seconds(), 'f', -1, 64), strconv.Itoa(f.lat.Joints)}, true)
+	c, err := measureOne(o, runCyclone, []string{filepath.Join(o.work, "pub"), hz, strconv.FormatFloat((o.warm + o.measure + 5*time.Second).Seconds(), 'f', -1, 64), strconv.Itoa(js.lat.Joints)}, true)
 	if err != nil {
 		return res, err
 	}
-	n, err := measureOne(o, "frcd no ROS", frcd("none"), false)
+	jsNone, err := measureOne(o, runJSNone, serve("none"), false)
 	if err != nil {
 		return res, err
 	}
-	res.runs = []measured{f, c, n}
+	graph, err := measureOne(o, runGraph, frcd("2"), true)
+	if err != nil {
+		return res, err
+	}
+	none, err := measureOne(o, runNone, frcd("none"), false)
+	if err != nil {
+		return res, err
+	}
+	res.runs = []measured{js, c, jsNone, graph, none}
 	return res, nil
 }
 

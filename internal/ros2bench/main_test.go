@@ -9,11 +9,13 @@ import (
 	"github.com/frcd/frcd/internal/tooltest"
 )
 
-// TestHarness: the bench builds frcd and the Cyclone C peers, runs each
-// publisher at 1 kHz with the subscriber, twice interleaved, and reports
-// sane figures: a row per publisher and rep, every publisher's CPU
-// positive, the subscriber got samples of the example's 16 joints from
-// both frcd and Cyclone's pub, the latency percentiles ordered; and a
+// TestHarness: the bench builds frcd, itself and the Cyclone C peers,
+// runs each publisher at 1 kHz with the subscriber (frcd's daemon with
+// /joint_states alone, Cyclone's pub, frcd run's full graph; and both
+// frcd processes without ROS), twice interleaved, and reports sane
+// figures: a row per run and rep, every run's CPU positive, the
+// subscriber got samples of the example's 16 joints from each publisher,
+// the latency percentiles ordered; and a
 // summary of each ratio, positive (but the ROS 2 share's, a difference),
 // its median within its range. It asserts no time: the figures are the
 // machine's.
@@ -44,7 +46,13 @@ func TestHarness(t *testing.T) {
 			ratios[strings.Join(f[1:len(f)-3], " ")] = v
 		}
 	}
-	for _, row := range []string{"1 frcd", "1 Cyclone C", "1 frcd no ROS", "2 frcd", "2 Cyclone C", "2 frcd no ROS"} {
+	var want []string
+	for _, rep := range []string{"1 ", "2 "} {
+		for _, run := range []string{runJS, runCyclone, runJSNone, runGraph, runNone} {
+			want = append(want, rep+run)
+		}
+	}
+	for _, row := range want {
 		r, ok := rows[row]
 		if !ok {
 			t.Fatalf("no row %q in\n%s", row, out.String())
@@ -53,7 +61,7 @@ func TestHarness(t *testing.T) {
 		if cpu, err := strconv.ParseFloat(r[0], 64); err != nil || cpu <= 0 {
 			t.Errorf("%s: CPU %q, want positive", name, r[0])
 		}
-		if name == "frcd no ROS" {
+		if name == runNone || name == runJSNone {
 			continue
 		}
 		n, _ := strconv.Atoi(r[1])
@@ -66,8 +74,9 @@ func TestHarness(t *testing.T) {
 			t.Errorf("%s: %d samples of %d joints, latency p50/p99/max %v µs; want samples of 16, 0 < p50 <= p99 <= max", name, n, joints, p)
 		}
 	}
-	for _, what := range []string{"CPU frcd / Cyclone C", "ROS 2 share (frcd - no ROS) / Cyclone C", "latency p50 frcd / Cyclone C",
-		"latency p99 frcd / Cyclone C", "latency max frcd / Cyclone C"} {
+	for _, what := range []string{"CPU frcd js only / Cyclone C", "ROS 2 share js only (- no ROS) / Cyclone C", "CPU frcd graph / Cyclone C",
+		"ROS 2 share graph (- no ROS) / Cyclone C", "latency p50 frcd js only / Cyclone C", "latency p99 frcd js only / Cyclone C",
+		"latency max frcd js only / Cyclone C"} {
 		v, ok := ratios[what]
 		if !ok {
 			t.Errorf("no ratio %q", what)

@@ -46,6 +46,13 @@ const RobotNetworkNoRoute = "ip link set lo up && ip link add frcd0 type veth pe
 // InsideNetns says whether this run of t is InNetns's inner one.
 func InsideNetns(t *testing.T) bool { return os.Getenv(netnsEnv) == t.Name() }
 
+// InsideNetnsOf says whether t (a test or one of its subtests) runs in
+// the namespace InNetns made for its top-level test.
+func InsideNetnsOf(t *testing.T) bool {
+	top, _, _ := strings.Cut(t.Name(), "/")
+	return top != "" && os.Getenv(netnsEnv) == top
+}
+
 // InNetns runs the calling top-level test again in a new network
 // namespace (unshare --net) set up by setup (shell commands, e.g.
 // LoopbackMulticast or RobotNetwork), with env added to its environment;
