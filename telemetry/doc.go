@@ -45,9 +45,9 @@
 // With Options.EveryCycle the joints come from the loop's per-cycle
 // history (Replay), one cycle at a time, so that readers of every value
 // (NT4's all, the WPILOG) miss none, each stamped with its cycle's time.
-// Every cycle's sample is passed on even when equal to the one before (a
-// stationary joint; a moving one read twice within an encoder count, as a
-// catch-up cycle right after a late one is), as an ntcore publisher with
-// keepDuplicates does; the other topics change only with their value.
+// A moving joint's sample is passed on every cycle even when equal to the
+// one before (read twice within an encoder count, as a catch-up cycle
+// right after a late one is), as an ntcore publisher with keepDuplicates
+// does; a joint at rest and the other topics change only with their value.
 // Pause stops the history while nobody reads.
 package telemetry

@@ -468,21 +468,26 @@ func (s *Source) setJoint(i int, j *interfaces.JointState, now time.Duration) {
 }
 
 // setJoints sets the joint topics from one cycle of the history
-// (Replay): every value is that cycle's sample, passed on even when equal
-// to the cycle before's, as an ntcore publisher with keepDuplicates
-// (allwpilib ntcore PubSubOptions) does. A cycle run right after a late
-// one (the runner catches up without waiting: daemon.Run) reads an
-// encoder that has not moved a count since, and a reader of every value
-// (NT4's "all", the WPILOG) must still see that cycle, at its time.
+// (Replay). A moving joint's (velocity not 0) values are that cycle's
+// sample, passed on even when equal to the cycle before's, as an ntcore
+// publisher with keepDuplicates (allwpilib ntcore PubSubOptions) does: a
+// cycle run right after a late one (the runner catches up without
+// waiting: daemon.Run) reads an encoder that has not moved a count
+// since, and a reader of every value (NT4's "all", the WPILOG) must still
+// see that cycle of the motion, at its time. A joint at rest changes
+// only with its value, as every other topic does, so an idle robot's log
+// does not grow with repeats.
 func (s *Source) setJoints(now time.Duration, joints []interfaces.JointState) {
 	for i := range joints {
 		j, t := &joints[i], s.joints[i]
+		if j.Has&interfaces.HasVelocity == 0 || j.Velocity == 0 {
+			s.setJoint(i, j, now)
+			continue
+		}
 		if j.Has&interfaces.HasPosition != 0 {
 			t.position.setDoubleEvery(j.Position, now)
 		}
-		if j.Has&interfaces.HasVelocity != 0 {
-			t.velocity.setDoubleEvery(j.Velocity, now)
-		}
+		t.velocity.setDoubleEvery(j.Velocity, now)
 		if j.Has&interfaces.HasEffort != 0 {
 			t.effort.setDoubleEvery(j.Effort, now)
 		}
