@@ -194,6 +194,11 @@ func TestTimeSyncAndDuplicateName(t *testing.T) {
 // does in its logging mode (prefix "/", all, periodic 0.02) and receives
 // a sample of a moving joint for every loop cycle: counted between two
 // values of the loop's cycle counter, which arrive in the same stream.
+// It failed under load (498 samples over 502 cycles): a catch-up cycle
+// right after a late one read the wheel's encoder at the same count, and
+// the equal value was not passed on. daemon's
+// TestTelemetryEveryCycleOfTwo and wpilog's TestLogEveryCycle reproduce
+// that without load.
 func TestLoggingModeEveryCycle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs node and the ROS tools for about 10 s: skipped with -short")

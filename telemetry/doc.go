@@ -44,6 +44,10 @@
 //
 // With Options.EveryCycle the joints come from the loop's per-cycle
 // history (Replay), one cycle at a time, so that readers of every value
-// (NT4's all, the WPILOG) miss none; Pause stops the history while
-// nobody reads.
+// (NT4's all, the WPILOG) miss none, each stamped with its cycle's time.
+// A moving joint's sample is passed on every cycle even when equal to the
+// one before (read twice within an encoder count, as a catch-up cycle
+// right after a late one is), as an ntcore publisher with keepDuplicates
+// does; a joint at rest and the other topics change only with their value.
+// Pause stops the history while nobody reads.
 package telemetry

@@ -452,6 +452,8 @@ func (s *Source) sampleLoop(now time.Duration) {
 	l.busy.setDouble(st.Busy.Quantile(0.99).Seconds(), now)
 }
 
+// setJoint sets joint i's topics from the latest snapshot: a value
+// equal to the last one is no new value.
 func (s *Source) setJoint(i int, j *interfaces.JointState, now time.Duration) {
 	t := s.joints[i]
 	if j.Has&interfaces.HasPosition != 0 {
@@ -465,9 +467,30 @@ func (s *Source) setJoint(i int, j *interfaces.JointState, now time.Duration) {
 	}
 }
 
+// setJoints sets the joint topics from one cycle of the history
+// (Replay). A moving joint's (velocity not 0) values are that cycle's
+// sample, passed on even when equal to the cycle before's, as an ntcore
+// publisher with keepDuplicates (allwpilib ntcore PubSubOptions) does: a
+// cycle run right after a late one (the runner catches up without
+// waiting: daemon.Run) reads an encoder that has not moved a count
+// since, and a reader of every value (NT4's "all", the WPILOG) must still
+// see that cycle of the motion, at its time. A joint at rest changes
+// only with its value, as every other topic does, so an idle robot's log
+// does not grow with repeats.
 func (s *Source) setJoints(now time.Duration, joints []interfaces.JointState) {
 	for i := range joints {
-		s.setJoint(i, &joints[i], now)
+		j, t := &joints[i], s.joints[i]
+		if j.Has&interfaces.HasVelocity == 0 || j.Velocity == 0 {
+			s.setJoint(i, j, now)
+			continue
+		}
+		if j.Has&interfaces.HasPosition != 0 {
+			t.position.setDoubleEvery(j.Position, now)
+		}
+		t.velocity.setDoubleEvery(j.Velocity, now)
+		if j.Has&interfaces.HasEffort != 0 {
+			t.effort.setDoubleEvery(j.Effort, now)
+		}
 	}
 }
 

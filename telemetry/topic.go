@@ -100,6 +100,12 @@ func (t *Topic) setDouble(v float64, now time.Duration) {
 	}
 }
 
+// setDoubleEvery sets a sample that counts even when equal to the last.
+func (t *Topic) setDoubleEvery(v float64, now time.Duration) {
+	t.Double = v
+	t.bump(now)
+}
+
 func (t *Topic) setInt(v int64, now time.Duration) {
 	if t.Seq == 0 || t.Int != v {
 		t.Int = v

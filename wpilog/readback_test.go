@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -339,6 +340,13 @@ func TestRotation(t *testing.T) {
 	if len(files) != 3 {
 		t.Fatalf("%d files kept, want 3: %v", len(files), files)
 	}
+	// A preamble past the cap started a new file at every record: 5,632
+	// files for 300 cycles before, and past part 9999 the names no
+	// longer sorted in order.
+	part, _ := strconv.Atoi(strings.TrimSuffix(files[len(files)-1][strings.LastIndex(files[len(files)-1], "_")+1:], ".wpilog"))
+	if part < 3 || part > 300 {
+		t.Errorf("the newest file is part %d of 300 cycles' log: want a few files, not one a record", part)
+	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -346,9 +354,10 @@ func TestRotation(t *testing.T) {
 		}
 		// A file may pass the cap by its preamble: every entry started
 		// again with its latest value (about 200 entries with WPILib's
-		// metadata: 14 KiB).
-		if len(b) > 16<<10+16<<10 {
-			t.Errorf("%s: %d bytes, over the cap", f, len(b))
+		// metadata and their values: 30 KB, past this test's small cap;
+		// at most 32 KiB here).
+		if len(b) > 16<<10+32<<10 {
+			t.Errorf("%s: %d bytes, over the cap and its preamble", f, len(b))
 		}
 		l := readSpec(t, b)
 		if e := l.entry(t, "NT:/.schema/struct:Pose3d", "structschema"); len(e.values) != 1 {

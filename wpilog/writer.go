@@ -33,6 +33,7 @@ type Writer struct {
 	f       *os.File
 	bw      *bufio.Writer
 	size    int64
+	pre     int64 // the file's preamble: its header, and after a rotation every entry and its latest value
 	total   int64 // bytes written to every file
 	part    int
 	path    string
@@ -118,6 +119,7 @@ func (w *Writer) open() error {
 	binary.LittleEndian.PutUint32(h[8:], uint32(len(w.o.Extra)))
 	w.write(append(h, w.o.Extra...))
 	w.Flush() // a file is a valid log from its first moment
+	w.pre = w.size
 	w.prune()
 	return w.err
 }
@@ -229,7 +231,7 @@ func (w *Writer) Append(id uint32, ts int64, payload []byte) {
 	if id == 0 || int(id) > len(w.entries) || w.err != nil {
 		return
 	}
-	if w.size+int64(len(payload))+17 > w.o.MaxBytes && w.size > 0 {
+	if w.full(len(payload)) {
 		w.rotate(ts)
 	}
 	e := &w.entries[id-1]
@@ -238,6 +240,16 @@ func (w *Writer) Append(id uint32, ts int64, payload []byte) {
 	if w.o.Now().Sub(w.flushed) >= w.o.FlushEvery {
 		w.Flush()
 	}
+}
+
+// full says whether a record of n bytes would take the file past
+// MaxBytes. The preamble counts against it up to half of it only: a
+// preamble near or past MaxBytes (a small cap, many entries) would
+// otherwise start a new file at every record. A file thus passes
+// MaxBytes by its preamble at most.
+func (w *Writer) full(n int) bool {
+	room := w.o.MaxBytes - min(w.pre, w.o.MaxBytes/2)
+	return w.size-w.pre+int64(n)+17 > room && w.size > w.pre
 }
 
 // rotate closes the file and starts the next one with every entry and
@@ -256,6 +268,7 @@ func (w *Writer) rotate(ts int64) {
 			w.record(uint32(i+1), e.lastTS, e.last)
 		}
 	}
+	w.pre = w.size
 }
 
 // Flush writes what is buffered and syncs the file.
