@@ -80,7 +80,16 @@ func loseLink(percent int) (int, error) {
 	put32(load[28:], uint32(len(logBuf)))
 	put64(load[32:], uint64(uintptr(unsafe.Pointer(&logBuf[0]))))
 	put32(load[68:], unix.BPF_NETFILTER) // expected_attach_type
-	r, _, errno := unix.Syscall(unix.SYS_BPF, unix.BPF_PROG_LOAD, uintptr(unsafe.Pointer(&load[0])), unsafe.Sizeof(load))
+	// The verifier gives up with EAGAIN when a signal is pending (the Go
+	// runtime's preemption signal, SIGURG, under load); libbpf retries the
+	// load for that too.
+	var r uintptr
+	var errno unix.Errno
+	for range 20 {
+		if r, _, errno = unix.Syscall(unix.SYS_BPF, unix.BPF_PROG_LOAD, uintptr(unsafe.Pointer(&load[0])), unsafe.Sizeof(load)); errno != unix.EAGAIN {
+			break
+		}
+	}
 	runtime.KeepAlive(prog)
 	runtime.KeepAlive(license)
 	if errno != 0 {
