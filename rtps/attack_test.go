@@ -717,4 +717,20 @@ func TestTrafficKeepsLease(t *testing.T) {
 	if tg.known(real) {
 		t.Fatal("ACKNACKs from another address kept a silent peer's 10 s lease alive for 11 s")
 	}
+	// A reader that only asks for repairs (an ACKNACK storm from its own
+	// address) keeps nothing: it is gone when its lease runs out.
+	storm := newPeer(2, "10.0.0.3:7410")
+	tg.handle(now, storm, storm.spdp(10*time.Second))
+	tg.handle(now, storm, storm.reader(1, reliable10))
+	for range 11 {
+		now = now.Add(time.Second)
+		tg.w.Write(payload(1, 8))
+		for range 50 {
+			tg.handle(now, storm, storm.ackNack(1, tg.w.guid.Entity, 1, 5))
+		}
+		tg.p.tick(now)
+	}
+	if tg.known(storm) {
+		t.Fatal("a reader NACKing for 11 s without SPDP kept its 10 s lease")
+	}
 }

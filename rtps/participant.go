@@ -500,7 +500,7 @@ func (p *Participant) Handle(now time.Time, b []byte, from netip.AddrPort) {
 func (p *Participant) handle(now time.Time, b []byte, from netip.AddrPort) {
 	var ts Time
 	var src GuidPrefix
-	forUs, decoded := true, false
+	forUs, renews := true, false
 	err := Parse(b, func(h Header, s Submessage) error {
 		if h.Prefix == p.guid.Prefix {
 			return errOwn // our own announcement, back by multicast
@@ -562,21 +562,48 @@ func (p *Participant) handle(now time.Time, b []byte, from netip.AddrPort) {
 		}
 		if err != nil {
 			p.stats.bad.Add(1)
-		} else if s.ID != SubInfoTS && s.ID != SubInfoDst {
-			decoded = true
+		} else if renewsLease(s) {
+			renews = true
 		}
 		return nil
 	})
 	if err != nil && err != errOwn {
 		p.stats.bad.Add(1)
 	}
-	if decoded {
+	if renews {
 		p.renew(now, src, from)
 	}
 }
 
-// renew keeps a known participant's lease on any message it sends from
-// its own address, as Cyclone DDS renews a proxy participant's lease on
+// renewsLease says whether a decoded submessage keeps its sender's lease
+// (renew): what its writers send (DATA, DATA_FRAG, HEARTBEAT,
+// HEARTBEAT_FRAG, GAP), as Cyclone DDS renews on, and an ACKNACK that
+// only acknowledges, as a reader that keeps up sends. One that asks for
+// repairs renews nothing: a reader NACKing without end (an ACKNACK storm,
+// internal/ddsattack) must not outlive its last announcement, or it
+// takes the repairs' share of the egress budget for good and new peers
+// never match (cmd/frcd TestROS2AckNackStorm).
+func renewsLease(s Submessage) bool {
+	switch s.ID {
+	case SubData, SubDataFrag, SubHeartbeat, SubHeartbeatFrag, SubGap:
+		return true
+	case SubAckNack:
+		a, err := DecodeAckNack(s)
+		if err != nil {
+			return false
+		}
+		for _, w := range a.State.Bits[:(min(a.State.NumBits, MaxSeqSetBits)+31)/32] {
+			if w != 0 {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// renew keeps a known participant's lease on what it sends from its own
+// address (renewsLease), as Cyclone DDS renews a proxy participant's lease on
 // its writers' data and heartbeats (0.10.2 q_receive.c lease_renew): its
 // SPDP announcements alone come every lease less 2 s (Cyclone: 8 s of
 // 10 s), so one lost announcement expired a live peer and dropped its
