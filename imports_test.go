@@ -48,7 +48,7 @@ var allowed = map[string][]string{
 	"nt4":                {"telemetry", "nt4/wire", "internal/ratelimit", "internal/admit", "internal/relisten", "github.com/coder/websocket", "github.com/tinylib/msgp/msgp"},
 	"wpilog":             {"telemetry", "control", "hal"},
 	"jointstate":         {"interfaces", "urdf", "control", "robot"},
-	"ros2bridge":         {"cdr", "config", "control", "hal", "jointstate", "ros2msg", "ros2node", "rtps", "internal/ratelimit"},
+	"ros2bridge":         {"cdr", "config", "control", "hal", "interfaces", "jointstate", "ros2msg", "ros2node", "rtps", "internal/ratelimit"},
 	"ros":                {"hal", "interfaces", "config", "urdf", "control", "robot", "jointstate", "ros/master", "internal/ratelimit", "gopkg.in/yaml.v3", goroslib, goroslib + "/pkg/msg", goroslib + "/pkg/msgs/diagnostic_msgs", goroslib + "/pkg/msgs/geometry_msgs", goroslib + "/pkg/msgs/nav_msgs", goroslib + "/pkg/msgs/sensor_msgs", goroslib + "/pkg/msgs/std_msgs", goroslib + "/pkg/msgs/std_srvs"},
 	"ros/master":         {goroslib + "/pkg/peerlimit"}, // the fork's per-address caps (issue 32)
 	"cdr":                {},
@@ -56,7 +56,7 @@ var allowed = map[string][]string{
 	"rtps":               {"internal/admit", "internal/ratelimit"},
 	"ros2node":           {"cdr", "ros2msg", "rtps", "gopkg.in/yaml.v3"},
 	"internal/tooltest":  {},
-	"internal/ddstest":   {"internal/tooltest"},
+	"internal/ddstest":   {"internal/tooltest", "golang.org/x/sys/unix"},
 	"internal/ddsattack": {"rtps"},
 	"internal/bounds":    {},
 	"internal/ratelimit": {},
@@ -76,7 +76,7 @@ var allowed = map[string][]string{
 	"internal/wakebench":         {"internal/proccpu"},
 	"internal/wakebench/fakes":   {"internal/fakehal"},
 	// make bench's ROS 2 publishing against Cyclone DDS
-	"internal/ros2bench": {"internal/ddstest", "internal/proccpu"},
+	"internal/ros2bench": {"daemon", "jointstate", "robot", "ros2bridge", "ros2node", "internal/ddstest", "internal/proccpu"},
 	"internal/proccpu":   {},
 }
 
