@@ -98,13 +98,18 @@ func TestStampsOnceOnTime(t *testing.T) {
 	for range 2 {
 		sub.Wait("the subscriber matched", func(e stampEvent) bool { return e.Event == "matched" })
 	}
-	st0, now0 := d.Loop.Stats(), d.Now()
+	// The loop's statistics and time as its snapshot publishes them: Stats
+	// is the loop goroutine's own.
+	snap := d.Loop.NewSnapshot()
+	d.Loop.ReadSnapshot(snap)
+	st0, now0 := snap.Stats, snap.Now
 	var done []stampEvent
 	for range 2 {
 		done = append(done, sub.WaitWithin("3,000 samples", 4*onTimeCount*time.Second/time.Duration(onTimeRate),
 			func(e stampEvent) bool { return e.Event == "done" }))
 	}
-	st1, now1 := d.Loop.Stats(), d.Now()
+	d.Loop.ReadSnapshot(snap)
+	st1, now1 := snap.Stats, snap.Now
 	loopRate := float64(st1.Cycles-st0.Cycles) / (now1 - now0).Seconds()
 	t.Logf("loop: %.2f Hz over %v (configured %g Hz; %d overruns)", loopRate, now1-now0, onTimeRate, st1.Overruns-st0.Overruns)
 	for _, e := range done {
