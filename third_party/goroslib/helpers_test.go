@@ -1,11 +1,13 @@
 package goroslib
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,35 +31,57 @@ func startMaster(t testing.TB) string {
 		}
 		t.Skip("rosmaster not installed")
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-
-	cmd := exec.Command(path, "--core", "-p", strconv.Itoa(port))
-	home := t.TempDir()
-	cmd.Env = append(os.Environ(), "ROS_HOME="+home, "ROS_LOG_DIR="+home)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	})
-
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	for deadline := time.Now().Add(waitLimit); ; {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			return addr
+	// The port is free when picked, but another process may take it
+	// before rosmaster binds it: a rosmaster that exits is started again
+	// on another port, and its output is shown if none comes up.
+	var out strings.Builder
+	for attempt := 1; ; attempt++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("rosmaster not listening on %s: %v", addr, err)
+		port := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+
+		cmd := exec.Command(path, "--core", "-p", strconv.Itoa(port))
+		home := t.TempDir()
+		cmd.Env = append(os.Environ(), "ROS_HOME="+home, "ROS_LOG_DIR="+home)
+		var log bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &log, &log
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(20 * time.Millisecond) // a separate process: its open port is the only sign it is up
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		t.Cleanup(func() {
+			cmd.Process.Kill()
+			<-exited
+		})
+
+		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+		for deadline := time.Now().Add(waitLimit); ; {
+			c, err := net.Dial("tcp", addr)
+			if err == nil {
+				c.Close()
+				return addr
+			}
+			select {
+			case <-exited:
+			default:
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					<-exited // its output complete
+					t.Fatalf("rosmaster not listening on %s: %v\n%s%s", addr, err, out.String(), log.String())
+				}
+				time.Sleep(20 * time.Millisecond) // a separate process: its open port is the only sign it is up
+				continue
+			}
+			break
+		}
+		fmt.Fprintf(&out, "rosmaster on port %d exited:\n%s\n", port, log.String())
+		if attempt == 3 {
+			t.Fatalf("rosmaster did not start in 3 attempts:\n%s", out.String())
+		}
 	}
 }
 
