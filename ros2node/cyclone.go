@@ -12,6 +12,15 @@ import (
 // it names (a Cyclone DDS configuration is a few kB).
 const MaxCycloneConfigBytes = 1 << 20
 
+// The files CYCLONEDDS_URI names are bounded together too: each is read
+// in full for each time it is named, so without these a 1 MiB
+// CYCLONEDDS_URI naming one file half a million times would be read
+// half a million times. A real configuration names one or two.
+const (
+	maxCycloneConfigFiles      = 64      // file parts read at most
+	maxCycloneConfigTotalBytes = 4 << 20 // bytes read from all of them
+)
+
 // InterfaceSetting is the network interface a ROS 2 configuration names:
 // by Name, by Address, or both (then they must be the same interface).
 type InterfaceSetting struct {
@@ -50,6 +59,7 @@ func CycloneInterface(uri string, domain int, readFile func(name string, limit i
 		readFile = readLimited
 	}
 	c := &cycloneConfig{domain: domain}
+	files, total := 0, 0
 	// One reader for every inline part: its line and column count goes on
 	// from the last part's (from the start again for each, many parts
 	// took time quadratic in CYCLONEDDS_URI's length).
@@ -74,13 +84,21 @@ func CycloneInterface(uri string, domain int, readFile func(name string, limit i
 			name = name[:j]
 		}
 		i += len(name)
-		text, err := readFile(name, MaxCycloneConfigBytes)
+		if files++; files > maxCycloneConfigFiles {
+			return s, false, fmt.Errorf("CYCLONEDDS_URI: more than %d configuration files named", maxCycloneConfigFiles)
+		}
+		limit := int64(min(MaxCycloneConfigBytes, maxCycloneConfigTotalBytes-total))
+		text, err := readFile(name, limit)
 		if err != nil && strings.HasPrefix(name, "file://") {
-			text, err = readFile(strings.TrimPrefix(name, "file://"), MaxCycloneConfigBytes)
+			text, err = readFile(strings.TrimPrefix(name, "file://"), limit)
 		}
 		if err != nil {
+			if limit < MaxCycloneConfigBytes {
+				return s, false, fmt.Errorf("CYCLONEDDS_URI: configuration file %s: %w (its files together may be %d bytes)", name, err, maxCycloneConfigTotalBytes)
+			}
 			return s, false, fmt.Errorf("CYCLONEDDS_URI: configuration file %s: %w", name, err)
 		}
+		total += len(text)
 		r := &xmlReader{src: string(text), where: "CYCLONEDDS_URI: " + strings.TrimPrefix(name, "file://")}
 		r.onOpen, r.onClose = c.open(r), c.close(r)
 		if _, err := r.read(); err != nil {

@@ -112,6 +112,41 @@ func TestCycloneInterfaceErrors(t *testing.T) {
 	}
 }
 
+// TestCycloneFilesBounded: the files CYCLONEDDS_URI names are bounded
+// together, however often it names them: a file named a thousand times is
+// not read a thousand times, and the files' bytes together are bounded.
+func TestCycloneFilesBounded(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.xml")
+	if err := os.WriteFile(small, []byte(`<CycloneDDS><Domain><General><Interfaces><NetworkInterface name="eth0"/></Interfaces></General></Domain></CycloneDDS>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reads := 0
+	read := func(name string, limit int64) ([]byte, error) {
+		reads++
+		return readLimited(name, limit)
+	}
+	if s, ok, err := CycloneInterface(small+","+small, 0, read); err != nil || !ok || s.Name != "eth0" {
+		t.Fatalf("a file named twice: %+v %v %v", s, ok, err)
+	}
+	reads = 0
+	_, _, err := CycloneInterface(strings.Repeat(small+",", 1000), 0, read)
+	if err == nil || !strings.Contains(err.Error(), "more than 64 configuration files") {
+		t.Errorf("a file named 1000 times: %v, want more than 64 configuration files", err)
+	}
+	if reads > maxCycloneConfigFiles {
+		t.Errorf("a file named 1000 times was read %d times", reads)
+	}
+	big := filepath.Join(dir, "big.xml")
+	if err := os.WriteFile(big, []byte("<CycloneDDS>"+strings.Repeat(" ", MaxCycloneConfigBytes-30)+"</CycloneDDS>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = CycloneInterface(strings.Repeat(big+",", 5), 0, read)
+	if err == nil || !strings.Contains(err.Error(), "its files together may be 4194304 bytes") {
+		t.Errorf("five 1 MiB files: %v, want the files' total refused", err)
+	}
+}
+
 // FuzzCycloneInterface: any CYCLONEDDS_URI is read or refused, never a
 // panic.
 func FuzzCycloneInterface(f *testing.F) {
