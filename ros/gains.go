@@ -289,6 +289,10 @@ func present(v any) gainUpdate {
 // a namespace: not a number). Any other key is ignored: the slave API
 // answers anyone. At most one update per gain is pending, the last.
 func (w *gainWatch) paramUpdate(key string, value any) {
+	if !strings.HasPrefix(key, "/") { // the master sends global names
+		w.b.paramIgnored.Add(1)
+		return
+	}
 	prefix := key
 	if !strings.HasSuffix(prefix, "/") {
 		prefix += "/"
