@@ -33,6 +33,7 @@ FUZZ_TARGETS ?= \
 	./wpilog:FuzzSummarize \
 	./frc:FuzzSparkStatus \
 	./ros:FuzzParseArgs \
+	./ros:FuzzParamUpdate \
 	./internal/sparkspec:FuzzRead \
 	./ros2msg:FuzzUnmarshal \
 	./ros2msg:FuzzMotionUnmarshal \

@@ -96,6 +96,7 @@ type Controller struct {
 
 	pid        PID
 	tune       tuning       // the PIDs SetGain tunes (gains.go)
+	gainNews   gainNews     // WatchGains' channels
 	device     bool         // a position or velocity setpoint goes to the device's own closed loop (config.Device.ClosesLoop), not a PID
 	joint      *mergedJoint // PID feedback, or nil
 	prof       *profiled    // a profiled position controller's, or nil

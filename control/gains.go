@@ -3,6 +3,7 @@ package control
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -147,6 +148,7 @@ func (c *Controller) SetGain(id GainID, v float64, now time.Duration) error {
 		return fmt.Errorf("controller %q: gain %s %v: want a number in %g..%g: %w", c.Name, id, v, k.Min, k.Max, ErrRefused)
 	}
 	c.in.tune[i], c.in.fresh = v, true
+	c.gainNews.signal()
 	return nil
 }
 
@@ -194,6 +196,7 @@ func (c *Controller) SetGains(g Gains, now time.Duration) error {
 	t := c.in.tune
 	t[0], t[1], t[2], t[4] = g.P, g.I, g.D, g.F
 	c.in.fresh = true
+	c.gainNews.signal()
 	return nil
 }
 
@@ -228,6 +231,7 @@ func (c *Controller) SetGainTerm(term string, v float64, now time.Duration) erro
 	}
 	t[0], t[1], t[2], t[4] = vs[0], vs[1], vs[2], vs[3]
 	c.in.fresh = true
+	c.gainNews.signal()
 	return nil
 }
 
@@ -254,4 +258,42 @@ func (c *Controller) takeGains() {
 		p.P, p.I, p.D, p.IClamp, p.F = g[0], g[1], g[2], g[3], g[4]
 	}
 	c.in.fresh = false
+}
+
+// gainNews is the channels WatchGains registered.
+type gainNews struct {
+	mu  sync.Mutex
+	chs []chan<- struct{}
+}
+
+// WatchGains has ch signalled after every change of the controller's
+// gains (SetGain, SetGains, SetGainTerm, from any transport), without
+// blocking: give it a buffer of one, and read the gains (Gain, Gains)
+// when it fires; several changes may make one signal. A transport that
+// shows the gains (ROS 1's parameter server) follows them so, without
+// polling. stop ends the signals. Safe from any goroutine.
+func (c *Controller) WatchGains(ch chan<- struct{}) (stop func()) {
+	n := &c.gainNews
+	n.mu.Lock()
+	n.chs = append(n.chs, ch)
+	n.mu.Unlock()
+	return func() {
+		n.mu.Lock()
+		defer n.mu.Unlock()
+		if i := slices.Index(n.chs, ch); i >= 0 {
+			n.chs = slices.Delete(n.chs, i, i+1)
+		}
+	}
+}
+
+// signal signals every watcher, never blocking and without allocating.
+func (n *gainNews) signal() {
+	n.mu.Lock()
+	for _, ch := range n.chs {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+	n.mu.Unlock()
 }

@@ -225,3 +225,51 @@ func TestSetGainTerm(t *testing.T) {
 		t.Errorf("refused changes: gains %+v (was %+v), refused %d (was %d); want unchanged, 5 more", g, before, arm.Refused(), refused)
 	}
 }
+
+// TestWatchGains: every change of a gain, by any of the three setters,
+// signals each watcher without blocking it (a buffer of one coalesces);
+// a refused one does not; after stop nothing is signalled.
+func TestWatchGains(t *testing.T) {
+	d := profiledRobot(t, gainsYAML)
+	arm := d.Loop.Controller("arm")
+	a, b := make(chan struct{}, 1), make(chan struct{}, 1)
+	stopA, stopB := arm.WatchGains(a), arm.WatchGains(b)
+	defer stopB()
+	fired := func(ch chan struct{}) bool {
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
+	sets := []func() error{
+		func() error { return arm.SetGain(control.GainID{Term: "p"}, 50, d.Now()) },
+		func() error { return arm.SetGains(control.Gains{P: 51, I: 20, D: 1, F: 1.22}, d.Now()) },
+		func() error { return arm.SetGainTerm(control.GainD, 2, d.Now()) },
+	}
+	for i, set := range sets {
+		if err := set(); err != nil {
+			t.Fatal(err)
+		}
+		if !fired(a) || !fired(b) {
+			t.Errorf("set %d: not signalled to both watchers", i)
+		}
+	}
+	if arm.SetGain(control.GainID{Term: "p"}, -1, d.Now()) == nil || fired(a) {
+		t.Error("a refused gain was taken or signalled")
+	}
+	for range 3 { // nobody reads: the setter does not block
+		if err := arm.SetGain(control.GainID{Term: "i"}, 3, d.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !fired(a) || fired(a) {
+		t.Error("three changes unread: want one signal pending")
+	}
+	stopA()
+	_ = arm.SetGain(control.GainID{Term: "i"}, 4, d.Now())
+	if fired(a) || !fired(b) {
+		t.Error("signalled after stop, or the other watcher not")
+	}
+}

@@ -166,6 +166,10 @@ type Stats struct {
 	// TCPROS and node API connections closed for their address's share
 	// (goroslib's fork, FORK.md; limits.go).
 	Oversize, ConnsRefused uint64
+	// ParamUpdates counts the master's paramUpdate calls that changed (or
+	// confirmed) a gain; ParamIgnored those for a key that holds no gain
+	// (gains.go).
+	ParamUpdates, ParamIgnored uint64
 }
 
 // Bridge connects a running loop to ROS.
@@ -186,6 +190,7 @@ type Bridge struct {
 	waiters []registrationWaiter // see Registered
 
 	commands, wrongType, pushes, pushRefused atomic.Uint64
+	paramUpdates, paramIgnored               atomic.Uint64
 	pushLog                                  ratelimit.Refusals // refused pushes' lines (push.go)
 	typesTooLarge                            atomic.Bool        // checkTypes found the reply over maxTypesReply (logged once)
 	refused                                  refusals
@@ -258,6 +263,7 @@ func (b *Bridge) Stats() Stats {
 	s.Pushes, s.PushRefused = b.pushes.Load(), b.pushRefused.Load()
 	c := b.refused.counts()
 	s.Oversize, s.ConnsRefused = c[0], c[1]
+	s.ParamUpdates, s.ParamIgnored = b.paramUpdates.Load(), b.paramIgnored.Load()
 	return s
 }
 

@@ -28,7 +28,8 @@ import (
 // parameter the controller does not have is counted and logged, and the
 // reply's Config, like parameter_updates, carries the gains still running.
 // A gain retuned elsewhere (rosparam, NT4) is published on
-// parameter_updates at the next gainPoll.
+// parameter_updates when its paramUpdate or Controller.WatchGains' signal
+// arrives (gains.go).
 
 // reconfServer is one controller's dynamic_reconfigure server.
 type reconfServer struct {

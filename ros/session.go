@@ -34,6 +34,7 @@ type session struct {
 
 	closers []func()
 	subs    []*goroslib.Subscriber
+	gains   *gainWatch // the gains on the parameter server, by paramUpdate
 	snap    *control.Snapshot
 	msgs    *builder
 
@@ -66,6 +67,7 @@ func (b *Bridge) connect(ctx context.Context) (*session, error) {
 	}
 	shutdown := make(chan string, 1)
 	watch := onNodeLog(shutdown)
+	gains := b.newGainWatch()
 	n, err := goroslib.NewNode(goroslib.NodeConf{
 		Namespace:       b.names.Namespace(),
 		Name:            b.names.Base(),
@@ -77,14 +79,15 @@ func (b *Bridge) connect(ctx context.Context) (*session, error) {
 		// nowhere useful; checkTypes counts those. Its other news is noise
 		// to a robot's log (a subscriber's EOF whenever rostopic exits),
 		// but for the master's shutdown request.
-		OnLog:        func(l goroslib.LogLevel, msg string) { watch(int(l), msg) },
-		ReadTimeout:  3 * time.Second,
-		WriteTimeout: 2 * time.Second,
+		OnLog:         func(l goroslib.LogLevel, msg string) { watch(int(l), msg) },
+		ReadTimeout:   3 * time.Second,
+		WriteTimeout:  2 * time.Second,
+		OnParamUpdate: gains.paramUpdate,
 	})
 	if err != nil {
 		return nil, err
 	}
-	s := &session{b: b, node: n, pid: pid, shutdown: shutdown, snap: b.o.Loop.NewSnapshot()}
+	s := &session{b: b, node: n, pid: pid, shutdown: shutdown, snap: b.o.Loop.NewSnapshot(), gains: gains}
 	s.closers = append(s.closers, n.Close, func() { b.out.setNode(nil) })
 	if err := s.setup(); err != nil {
 		s.close()

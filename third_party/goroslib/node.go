@@ -171,6 +171,15 @@ type NodeConf struct {
 	// It defaults to nil.
 	OnLog func(LogLevel, string)
 
+	// (optional) a function called with each paramUpdate the master sends
+	// (a parameter subscribed to with the master API's subscribeParam
+	// changed): the key as sent, its trailing slash removed, and the new
+	// value (see apislave.RequestParamUpdate). It is called in the slave
+	// API server's goroutine serving the request, so it must not block.
+	// Without it paramUpdate is answered and ignored.
+	// (frcd's fork: upstream did not serve paramUpdate.)
+	OnParamUpdate func(key string, value interface{})
+
 	// (optional) read timeout.
 	// It defaults to 10 seconds.
 	ReadTimeout time.Duration

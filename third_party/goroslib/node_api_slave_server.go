@@ -64,6 +64,20 @@ func (n *Node) handleAPISlaveServer(req apislave.Request) apislave.Response {
 			Code: 1,
 		}
 
+	case *apislave.RequestParamUpdate:
+		if n.conf.OnParamUpdate != nil {
+			key := reqt.Key
+			if len(key) > 1 && key[len(key)-1] == '/' {
+				key = key[:len(key)-1]
+			}
+			n.conf.OnParamUpdate(key, reqt.Value)
+		}
+		// As roscpp and rospy answer: 1, "", 0 (rosmaster unsubscribes
+		// the node from the key on -1).
+		return apislave.ResponseParamUpdate{
+			Code: 1,
+		}
+
 	case *apislave.RequestRequestTopic:
 		res := make(chan apislave.ResponseRequestTopic)
 		select {

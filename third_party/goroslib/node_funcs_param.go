@@ -44,3 +44,10 @@ func (n *Node) ParamSetString(key string, val string) error {
 func (n *Node) ParamSetFloat64(key string, val float64) error {
 	return n.apiParamClient.SetParamFloat64(key, val)
 }
+
+// APISlaveURL is the URL of the node's slave API, the caller_api the
+// master API's subscribeParam and unsubscribeParam take: the master then
+// calls paramUpdate there (NodeConf.OnParamUpdate). (frcd's fork.)
+func (n *Node) APISlaveURL() string {
+	return n.apiSlaveServer.URL()
+}

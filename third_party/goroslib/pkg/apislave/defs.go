@@ -59,6 +59,25 @@ type ResponsePublisherUpdate struct {
 	Ignore        int
 }
 
+// RequestParamUpdate is a paramUpdate request: a parameter the node
+// subscribed to (the master API's subscribeParam) changed. Key is the
+// parameter's global name as the master sends it (rosmaster ends it with
+// a slash), Value its new value: a namespace's is a
+// map[string]interface{}, an empty one when the parameter was deleted.
+// (frcd's fork: upstream did not serve paramUpdate.)
+type RequestParamUpdate struct {
+	CallerID string
+	Key      string
+	Value    interface{}
+}
+
+// ResponseParamUpdate is the response to a paramUpdate request.
+type ResponseParamUpdate struct {
+	Code          int
+	StatusMessage string
+	Ignore        int
+}
+
 // RequestRequestTopic is a requestTopic request.
 type RequestRequestTopic struct {
 	CallerID  string

@@ -1,6 +1,8 @@
 package apislave
 
 import (
+	"fmt"
+	"io"
 	"net"
 	"time"
 
@@ -52,28 +54,7 @@ func (s *Server) URL() string {
 // Serve starts serving requests and waits until the server is closed.
 func (s *Server) Serve(handler func(req Request) Response) {
 	s.xs.Serve(func(raw *xmlrpc.RequestRaw) interface{} {
-		req := func() Request {
-			switch raw.Method {
-			case "getBusInfo":
-				return &RequestGetBusInfo{}
-
-			case "getPid":
-				return &RequestGetPid{}
-
-			case "getPublications":
-				return &RequestGetPublications{}
-
-			case "publisherUpdate":
-				return &RequestPublisherUpdate{}
-
-			case "requestTopic":
-				return &RequestRequestTopic{}
-
-			case "shutdown":
-				return &RequestShutdown{}
-			}
-			return nil
-		}()
+		req := newRequest(raw.Method)
 		if req == nil {
 			return xmlrpc.ErrorRes{}
 		}
@@ -85,4 +66,50 @@ func (s *Server) Serve(handler func(req Request) Response) {
 
 		return handler(req)
 	})
+}
+
+// newRequest returns the request of a method, nil for a method the
+// server does not serve.
+func newRequest(method string) Request {
+	switch method {
+	case "getBusInfo":
+		return &RequestGetBusInfo{}
+
+	case "getPid":
+		return &RequestGetPid{}
+
+	case "getPublications":
+		return &RequestGetPublications{}
+
+	case "publisherUpdate":
+		return &RequestPublisherUpdate{}
+
+	case "paramUpdate":
+		return &RequestParamUpdate{}
+
+	case "requestTopic":
+		return &RequestRequestTopic{}
+
+	case "shutdown":
+		return &RequestShutdown{}
+	}
+	return nil
+}
+
+// Decode decodes a request read from r as Serve does before handing it
+// over: so that the path can be tested (and fuzzed) without a server.
+// (frcd's fork.)
+func Decode(r io.Reader) (Request, error) {
+	raw, err := xmlrpc.ReadRequest(r)
+	if err != nil {
+		return nil, err
+	}
+	req := newRequest(raw.Method)
+	if req == nil {
+		return nil, fmt.Errorf("unhandled method %q", raw.Method)
+	}
+	if err := raw.Decode(req); err != nil {
+		return nil, err
+	}
+	return req, nil
 }

@@ -129,3 +129,10 @@ func requestEncode(w io.Writer, method string, params interface{}) error {
 
 	return nil
 }
+
+// ReadRequest reads a request's method name from r; RequestRaw.Decode
+// then decodes its parameters. It is the server's path, exported so that
+// a request can be decoded (and fuzzed) without a server. (frcd's fork.)
+func ReadRequest(r io.Reader) (*RequestRaw, error) {
+	return requestDecodeRaw(r)
+}

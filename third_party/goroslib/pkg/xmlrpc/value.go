@@ -117,13 +117,36 @@ func decodeBase64(in []byte, val reflect.Value) error {
 	return nil
 }
 
-func decodeArray(dec *xml.Decoder, val reflect.Value) error {
+func decodeArray(dec *xml.Decoder, val reflect.Value, depth int) error {
 	err := xmlGetStartElement(dec, "data")
 	if err != nil {
 		return err
 	}
 
 	switch val.Elem().Kind() {
+	case reflect.Interface:
+		// Any value (frcd's fork): a []interface{}.
+		if val.Elem().NumMethod() != 0 {
+			return fmt.Errorf("cannot decode an array into a %s", val.Elem().Type())
+		}
+		arr := []interface{}{}
+		for {
+			err := xmlGetStartElement(dec, "value")
+			if err != nil {
+				if errors.Is(err, errEndElement) {
+					break
+				}
+				return err
+			}
+			var el interface{}
+			err = valueDecodeDepth(dec, reflect.ValueOf(&el), depth)
+			if err != nil {
+				return err
+			}
+			arr = append(arr, el)
+		}
+		val.Elem().Set(reflect.ValueOf(arr))
+
 	case reflect.Struct:
 		nf := val.Elem().NumField()
 		for i := 0; i < nf; i++ {
@@ -134,7 +157,7 @@ func decodeArray(dec *xml.Decoder, val reflect.Value) error {
 				return err
 			}
 
-			err = valueDecode(dec, field)
+			err = valueDecodeDepth(dec, field, depth)
 			if err != nil {
 				return err
 			}
@@ -159,7 +182,7 @@ func decodeArray(dec *xml.Decoder, val reflect.Value) error {
 			}
 
 			el := reflect.New(typ)
-			err = valueDecode(dec, el)
+			err = valueDecodeDepth(dec, el, depth)
 			if err != nil {
 				return err
 			}
@@ -174,7 +197,23 @@ func decodeArray(dec *xml.Decoder, val reflect.Value) error {
 	return xmlGetEndElement(dec, true)
 }
 
+// MaxValueDepth bounds how deeply arrays and structs may nest in a
+// decoded value (frcd's fork): the decoder recurses once per level, and
+// the request's size (Limits.MaxBodyBytes) alone would allow ~100,000
+// levels. A parameter tree this deep is not a ROS parameter: frcd's
+// master stores names of at most 128 namespaces, and a node's parameters
+// are a few levels deep.
+const MaxValueDepth = 64
+
+// ErrTooDeep is the error of a value nested deeper than MaxValueDepth.
+var ErrTooDeep = errors.New("xmlrpc: value nested too deeply")
+
 func valueDecode(dec *xml.Decoder, dest reflect.Value) error {
+	return valueDecodeDepth(dec, dest, 0)
+}
+
+// valueDecodeDepth decodes a value that is depth arrays or structs deep.
+func valueDecodeDepth(dec *xml.Decoder, dest reflect.Value, depth int) error {
 	if dest.Kind() != reflect.Ptr {
 		return fmt.Errorf("destination is not a pointer")
 	}
@@ -244,7 +283,19 @@ func valueDecode(dec *xml.Decoder, dest reflect.Value) error {
 			}
 
 		case "array":
-			err = decodeArray(dec, dest)
+			if depth >= MaxValueDepth {
+				return ErrTooDeep
+			}
+			err = decodeArray(dec, dest, depth+1)
+			if err != nil {
+				return err
+			}
+
+		case "struct":
+			if depth >= MaxValueDepth {
+				return ErrTooDeep
+			}
+			err = decodeStruct(dec, dest, depth+1)
 			if err != nil {
 				return err
 			}
@@ -379,5 +430,50 @@ func valueEncode(w io.Writer, src reflect.Value) error {
 		return err
 	}
 
+	return nil
+}
+
+// decodeStruct decodes a <struct> (frcd's fork: upstream had none) into a
+// map[string]interface{}, which only an interface{} destination takes: a
+// ROS parameter namespace, as paramUpdate sends it. A member named twice
+// keeps its last value, as Python's xmlrpc.client does.
+func decodeStruct(dec *xml.Decoder, val reflect.Value, depth int) error {
+	tval, ok := val.Interface().(*interface{})
+	if !ok {
+		return fmt.Errorf("cannot decode a struct into a %s", val.Elem().Type())
+	}
+	m := map[string]interface{}{}
+	for {
+		err := xmlGetStartElement(dec, "member")
+		if err != nil {
+			if errors.Is(err, errEndElement) {
+				break
+			}
+			return err
+		}
+		err = xmlGetStartElement(dec, "name")
+		if err != nil {
+			return err
+		}
+		name, err := xmlGetContent(dec)
+		if err != nil {
+			return err
+		}
+		err = xmlGetStartElement(dec, "value")
+		if err != nil {
+			return err
+		}
+		var v interface{}
+		err = valueDecodeDepth(dec, reflect.ValueOf(&v), depth)
+		if err != nil {
+			return err
+		}
+		err = xmlGetEndElement(dec, true) // </member>
+		if err != nil {
+			return err
+		}
+		m[string(name)] = v
+	}
+	*tval = m
 	return nil
 }
