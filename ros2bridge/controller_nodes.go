@@ -110,6 +110,24 @@ func (b *Bridge) nodeOf(name string) *ros2node.Node {
 	return n
 }
 
+// jointStateNode is the node /joint_states and /dynamic_joint_states are
+// published from: the joint state controller's, as joint_state_broadcaster
+// publishes them from its own node (ros-controls/ros2_controllers humble
+// ad559d9c and jazzy ed360c97 joint_state_broadcaster.cpp on_configure:
+// "joint_states" and "dynamic_joint_states", relative to the node's
+// namespace unless use_local_topics, false by default, makes them ~/),
+// so that the graph names it as their publisher; frcd's node when the
+// YAML has no joint state controller (frcd publishes them anyway, at the
+// default rate).
+func (b *Bridge) jointStateNode() *ros2node.Node {
+	for _, e := range b.controllers() {
+		if t := config.LookupController(e.typ); e.c == nil && e.name != cmNode && t != nil && t.Controller.JointStates {
+			return b.nodeOf(e.name)
+		}
+	}
+	return b.node
+}
+
 // serveControllerNodes serves every controller's node's parameters.
 func (b *Bridge) serveControllerNodes() error {
 	for _, e := range b.controllers() {

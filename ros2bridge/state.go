@@ -25,6 +25,13 @@ import (
 //	/tf_static          tf2_msgs/msg/TFMessage: the URDF's fixed joints, once, transient local
 //	/diagnostics        diagnostic_msgs/msg/DiagnosticArray once a second (loop time)
 //
+// A controller's own topics (/NAME/state, /NAME/odom: the drive
+// controllers' ~/odom, ros2_controllers diff_drive_controller.cpp
+// DEFAULT_ODOMETRY_TOPIC) are its node's (controller_nodes.go), as
+// /joint_states is the joint state controller's; the others, /tf (one
+// writer for the joints' and the drive bases' transforms) among them,
+// are frcd's node's.
+//
 // All reliable, volatile, keep last 10 (rmw's default) but /tf (keep last
 // 100, tf2_ros's DynamicBroadcasterQoS) and /tf_static (transient local,
 // keep last 1, tf2_ros's StaticBroadcasterQoS: a late joiner gets it).
@@ -133,7 +140,7 @@ func (b *Bridge) setupState() error {
 		s.batteries, s.currents = append(s.batteries, p), append(s.currents, c)
 	}
 	for _, c := range b.snap.PIDs {
-		p, err := pub(c.Name+"/state", &s.ctlState, ros2node.Default)
+		p, err := b.nodeOf(c.Name).Publisher(c.Name+"/state", &s.ctlState, ros2node.Default)
 		if err != nil {
 			return err
 		}
@@ -141,7 +148,7 @@ func (b *Bridge) setupState() error {
 	}
 	tf := false
 	for _, od := range b.snap.Odometry {
-		p, err := pub(od.Name+"/odom", &s.odom, ros2node.Default)
+		p, err := b.nodeOf(od.Name).Publisher(od.Name+"/odom", &s.odom, ros2node.Default)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,138 @@
+package ros2bridge_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/internal/ddstest"
+	"github.com/frcd/frcd/internal/tooltest"
+	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/ros2bridge"
+)
+
+// graphEvent is a line of testdata/cyclone/graph_watch.c.
+type graphEvent struct {
+	Ep      string `json:"ep"` // "pub" or "sub"
+	Topic   string `json:"topic"`
+	GUID    string `json:"guid"`
+	Alive   *int   `json:"alive"`
+	Node    string `json:"node"`
+	Writers string `json:"writers"`
+	Readers string `json:"readers"`
+}
+
+// graphView is what a Cyclone DDS peer (graph_watch) has seen: the DDS
+// endpoints SEDP announced, alive or gone, and each node's endpoints in
+// ros_discovery_info, as rmw_cyclonedds puts them together for
+// `ros2 topic info -v` and `ros2 node info`.
+type graphView struct {
+	w       *tooltest.JSONLines[graphEvent]
+	alive   map[string]bool            // endpoint GUID: alive
+	topic   map[string]string          // endpoint GUID: "pub TOPIC" or "sub TOPIC"
+	writers map[string]map[string]bool // node: its writers' GUIDs (the latest entry)
+	readers map[string]map[string]bool
+}
+
+// watchGraph starts graph_watch on domain, following endpoints whose
+// topic contains sub.
+func watchGraph(t *testing.T, domain int, sub string) *graphView {
+	bin := ddstest.Cyclone.Program(t, "testdata/cyclone/graph_watch.c", "../ros2node/testdata/ParticipantEntitiesInfo.idl")
+	return &graphView{w: tooltest.StartJSON[graphEvent](t, ddstest.Env(domain), bin, sub),
+		alive: map[string]bool{}, topic: map[string]string{}, writers: map[string]map[string]bool{}, readers: map[string]map[string]bool{}}
+}
+
+func (g *graphView) take(e graphEvent) {
+	set := func(list string) map[string]bool {
+		m := map[string]bool{}
+		for _, s := range strings.Split(list, ",") {
+			m[s] = s != ""
+		}
+		return m
+	}
+	switch {
+	case e.Alive != nil:
+		g.alive[e.GUID] = *e.Alive == 1
+		g.topic[e.GUID] = e.Ep + " " + e.Topic
+	case e.Node != "":
+		g.writers[e.Node], g.readers[e.Node] = set(e.Writers), set(e.Readers)
+	}
+}
+
+// wait reads events until cond holds of the view.
+func (g *graphView) wait(what string, cond func() bool) {
+	if cond() {
+		return
+	}
+	g.w.Wait(what, func(e graphEvent) bool { g.take(e); return cond() })
+}
+
+// endpoints are the alive endpoints of kind ("pub", "sub") on DDS topic.
+func (g *graphView) endpoints(kind, topic string) []string {
+	var out []string
+	for guid, tp := range g.topic {
+		if tp == kind+" "+topic && g.alive[guid] {
+			out = append(out, guid)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// owner is the node listing endpoint guid among its writers (or
+// readers), "" if none.
+func (g *graphView) owner(guid string, writer bool) string {
+	m := g.readers
+	if writer {
+		m = g.writers
+	}
+	for n, s := range m {
+		if s[guid] {
+			return n
+		}
+	}
+	return ""
+}
+
+// TestCycloneTopicOwners: as ros2_control's graph has them, a Cyclone
+// DDS peer reading DCPSPublication and ros_discovery_info as
+// rmw_cyclonedds does (testdata/cyclone/graph_watch.c) finds
+// /joint_states' and /dynamic_joint_states' writers listed under
+// /joint_state_controller (joint_state_broadcaster publishes them from
+// its own node), the drive's odometry under /drive (diff_drive_controller's
+// ~/odom), a PID controller's state topics under it, and
+// /robot_description and /tf under /frcd.
+func TestCycloneTopicOwners(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a Cyclone DDS peer: skipped with -short")
+	}
+	r, _, err := robot.Load(exampleURDF, exampleYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := discovery(t)
+	_, _, _ = newBridge(t, t.Logf, func(o *ros2bridge.Options) {
+		o.Manager = control.NewManager(r.Config, o.Loop)
+		o.Node.RTPS.MaxPeerID = ddstest.MaxPeerID
+	})
+	g := watchGraph(t, cfg.Domain, "")
+	for _, c := range []struct{ topic, node string }{
+		{"rt/joint_states", "/joint_state_controller"},
+		{"rt/dynamic_joint_states", "/joint_state_controller"},
+		{"rt/drive/odom", "/drive"},
+		{"rt/turret_position/state", "/turret_position"},
+		{"rt/turret_position/controller_state", "/turret_position"},
+		{"rt/robot_description", "/frcd"},
+		{"rt/tf", "/frcd"},
+	} {
+		var pubs []string
+		g.wait(c.topic+"'s writer in a node's entry", func() bool {
+			pubs = g.endpoints("pub", c.topic)
+			return len(pubs) == 1 && g.owner(pubs[0], true) != ""
+		})
+		if got := g.owner(pubs[0], true); got != c.node {
+			t.Errorf("%s's writer %s is %s's, want %s's", c.topic, pubs[0], got, c.node)
+		}
+	}
+}
