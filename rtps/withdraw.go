@@ -1,10 +1,13 @@
 package rtps
 
-import "errors"
+import (
+	"context"
+	"errors"
+)
 
 // Deleting a local endpoint from discovery, and bringing it back.
 //
-// DDSI-RTPS 2.3 §8.5.4.2 and §9.6.3.9: SEDP's writers publish each local
+// DDSI-RTPS 2.3 §8.5.4 (SEDP) and §9.6.3.9: SEDP's writers publish each local
 // endpoint as an instance of DCPSPublication or DCPSSubscription keyed by
 // its GUID; deleting the endpoint disposes and unregisters its instance:
 // a DATA with inline QoS PID_KEY_HASH (the endpoint's GUID) and
@@ -174,4 +177,11 @@ func (p *Participant) restoreEndpoint(sedp *Writer, g GUID) {
 	if e != nil {
 		p.announce(sedp, e)
 	}
+}
+
+// WaitMatchedAtMost waits until at most n remote readers are matched to
+// the writer (as when a peer's reader is withdrawn or deleted), or ctx
+// ends.
+func (w *Writer) WaitMatchedAtMost(ctx context.Context, n int) error {
+	return w.p.waitFor(ctx, func() bool { return len(w.readers) <= n })
 }
