@@ -149,9 +149,10 @@ func (b *Bridge) serveControllerNodes() error {
 // manager has loaded and takes out the others', as ros2_control destroys
 // an unloaded controller's node and makes it again on load: after each
 // controller_manager call (ROS 2's, which also sees what a ROS 1 spawner
-// did meanwhile) and at start. The node's endpoints stay in DDS (package
-// rtps does not delete an endpoint): its topics and parameter services
-// are still matched, by no node.
+// did meanwhile) and at start. Its DDS endpoints (topics, parameter
+// services, action) leave DDS discovery with it and come back with it
+// under their GUIDs (ros2node.Node.Close and Show, rtps.Writer.Withdraw):
+// a peer's DCPSPublication and DCPSSubscription lose them.
 func (b *Bridge) syncControllerNodes() {
 	if b.o.Manager == nil {
 		return

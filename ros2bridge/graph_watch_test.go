@@ -1,6 +1,7 @@
 package ros2bridge_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -134,5 +135,74 @@ func TestCycloneTopicOwners(t *testing.T) {
 		if got := g.owner(pubs[0], true); got != c.node {
 			t.Errorf("%s's writer %s is %s's, want %s's", c.topic, pubs[0], got, c.node)
 		}
+	}
+}
+
+// TestCycloneUnloadedEndpoints: as ros2_control deletes an unloaded
+// controller's node with its publishers, subscriptions and services, a
+// Cyclone DDS peer reading DCPSPublication and DCPSSubscription
+// (testdata/cyclone/graph_watch.c) sees every endpoint /turret_position
+// lists in ros_discovery_info go NOT_ALIVE when controller_manager
+// unloads it (SEDP's disposal), and alive again under the same GUIDs
+// when it is loaded; then a parameter client made before the unload is
+// answered by the node's services again.
+func TestCycloneUnloadedEndpoints(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a Cyclone DDS peer: skipped with -short")
+	}
+	r, _, err := robot.Load(exampleURDF, exampleYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := discovery(t)
+	newBridge(t, t.Logf, func(o *ros2bridge.Options) {
+		o.Manager = control.NewManager(r.Config, o.Loop)
+		o.Node.RTPS.MaxPeerID = ddstest.MaxPeerID
+	})
+	g := watchGraph(t, cfg.Domain, "turret_position")
+	var ends []string
+	all := func(alive bool) func() bool {
+		return func() bool {
+			if ends == nil {
+				for _, m := range []map[string]bool{g.writers["/turret_position"], g.readers["/turret_position"]} {
+					for guid, in := range m {
+						if in {
+							ends = append(ends, guid)
+						}
+					}
+				}
+			}
+			for _, e := range ends {
+				if a, seen := g.alive[e]; !seen || a != alive {
+					return false
+				}
+			}
+			return len(ends) > 0
+		}
+	}
+	g.wait("every endpoint of /turret_position alive", all(true))
+	t.Logf("/turret_position: %d endpoints", len(ends))
+	if len(ends) < 14 {
+		t.Errorf("/turret_position has %d endpoints, want its 12 parameter services' and its topics'", len(ends))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	c := newClient(t, ctx)
+	turret := newParamClient(c, "/turret_position")
+	if names := turret.names(); !slices.Contains(names, "gains.turret_joint.p") {
+		t.Fatalf("/turret_position lists %v", names)
+	}
+	unload, load, deactivate := managerCalls(t, c)
+	deactivate("turret_position")
+	if !unload("turret_position") {
+		t.Fatal("unload_controller turret_position refused")
+	}
+	g.wait("every endpoint of /turret_position NOT_ALIVE after the unload", all(false))
+	if !load("turret_position") {
+		t.Fatal("load_controller turret_position refused")
+	}
+	g.wait("every endpoint of /turret_position alive again after the load", all(true))
+	if names := turret.names(); !slices.Contains(names, "gains.turret_joint.p") {
+		t.Errorf("after the load /turret_position lists %v", names)
 	}
 }
