@@ -39,7 +39,16 @@ type graphView struct {
 // watchGraph starts graph_watch on domain, following endpoints whose
 // topic contains sub.
 func watchGraph(t *testing.T, domain int, sub string) *graphView {
-	bin := ddstest.Cyclone.Program(t, "testdata/cyclone/graph_watch.c", "../ros2node/testdata/ParticipantEntitiesInfo.idl")
+	return watch(t, ddstest.Cyclone.Program(t, "testdata/cyclone/graph_watch.c", "../ros2node/testdata/ParticipantEntitiesInfo.idl"), domain, sub)
+}
+
+// watchEndpoints starts testdata/fastdds/endpoints.cpp on domain, a Fast
+// DDS peer following endpoints whose topic contains sub (no node graph).
+func watchEndpoints(t *testing.T, domain int, sub string) *graphView {
+	return watch(t, ddstest.FastDDS.Program(t, "testdata/fastdds/endpoints.cpp", "testdata/Topics.idl"), domain, sub)
+}
+
+func watch(t *testing.T, bin string, domain int, sub string) *graphView {
 	return &graphView{w: tooltest.StartJSON[graphEvent](t, ddstest.Env(domain), bin, sub),
 		alive: map[string]bool{}, topic: map[string]string{}, writers: map[string]map[string]bool{}, readers: map[string]map[string]bool{}}
 }
@@ -138,15 +147,17 @@ func TestCycloneTopicOwners(t *testing.T) {
 	}
 }
 
-// TestCycloneUnloadedEndpoints: as ros2_control deletes an unloaded
+// TestUnloadedEndpointsInterop: as ros2_control deletes an unloaded
 // controller's node with its publishers, subscriptions and services, a
 // Cyclone DDS peer reading DCPSPublication and DCPSSubscription
 // (testdata/cyclone/graph_watch.c) sees every endpoint /turret_position
 // lists in ros_discovery_info go NOT_ALIVE when controller_manager
 // unloads it (SEDP's disposal), and alive again under the same GUIDs
-// when it is loaded; then a parameter client made before the unload is
-// answered by the node's services again.
-func TestCycloneUnloadedEndpoints(t *testing.T) {
+// when it is loaded, and so does a Fast DDS peer's participant listener
+// (testdata/fastdds/endpoints.cpp: removed, discovered); then a
+// parameter client made before the unload is answered by the node's
+// services again.
+func TestUnloadedEndpointsInterop(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a Cyclone DDS peer: skipped with -short")
 	}
@@ -160,8 +171,9 @@ func TestCycloneUnloadedEndpoints(t *testing.T) {
 		o.Node.RTPS.MaxPeerID = ddstest.MaxPeerID
 	})
 	g := watchGraph(t, cfg.Domain, "turret_position")
+	f := watchEndpoints(t, cfg.Domain, "turret_position")
 	var ends []string
-	all := func(alive bool) func() bool {
+	all := func(g *graphView, alive bool) func() bool {
 		return func() bool {
 			if ends == nil {
 				for _, m := range []map[string]bool{g.writers["/turret_position"], g.readers["/turret_position"]} {
@@ -180,7 +192,8 @@ func TestCycloneUnloadedEndpoints(t *testing.T) {
 			return len(ends) > 0
 		}
 	}
-	g.wait("every endpoint of /turret_position alive", all(true))
+	g.wait("every endpoint of /turret_position alive", all(g, true))
+	f.wait("Fast DDS: every endpoint of /turret_position alive", all(f, true))
 	t.Logf("/turret_position: %d endpoints", len(ends))
 	if len(ends) < 14 {
 		t.Errorf("/turret_position has %d endpoints, want its 12 parameter services' and its topics'", len(ends))
@@ -197,11 +210,13 @@ func TestCycloneUnloadedEndpoints(t *testing.T) {
 	if !unload("turret_position") {
 		t.Fatal("unload_controller turret_position refused")
 	}
-	g.wait("every endpoint of /turret_position NOT_ALIVE after the unload", all(false))
+	g.wait("every endpoint of /turret_position NOT_ALIVE after the unload", all(g, false))
+	f.wait("Fast DDS: every endpoint of /turret_position removed after the unload", all(f, false))
 	if !load("turret_position") {
 		t.Fatal("load_controller turret_position refused")
 	}
-	g.wait("every endpoint of /turret_position alive again after the load", all(true))
+	g.wait("every endpoint of /turret_position alive again after the load", all(g, true))
+	f.wait("Fast DDS: every endpoint of /turret_position discovered again after the load", all(f, true))
 	if names := turret.names(); !slices.Contains(names, "gains.turret_joint.p") {
 		t.Errorf("after the load /turret_position lists %v", names)
 	}
