@@ -111,18 +111,20 @@ func (g *graphView) owner(guid string, writer bool) string {
 // /joint_states' and /dynamic_joint_states' writers listed under
 // /joint_state_controller (joint_state_broadcaster publishes them from
 // its own node), the drive's odometry under /drive (diff_drive_controller's
-// ~/odom), a PID controller's state topics under it, and
-// /robot_description and /tf under /frcd.
+// ~/odom), a PID controller's state topics under it, an IMU sensor
+// controller's IMU under it (IMUSensorBroadcaster's ~/imu), and
+// /robot_description, /tf and an IMU without one under /frcd.
 func TestCycloneTopicOwners(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a Cyclone DDS peer: skipped with -short")
 	}
-	r, _, err := robot.Load(exampleURDF, exampleYAML)
+	yaml := exampleWithIMUBroadcaster(t)
+	r, _, err := robot.Load(exampleURDF, yaml)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := discovery(t)
-	_, _, _ = newBridge(t, t.Logf, func(o *ros2bridge.Options) {
+	newBridgeFor(t, yaml, t.Logf, func(o *ros2bridge.Options) {
 		o.Manager = control.NewManager(r.Config, o.Loop)
 		o.Node.RTPS.MaxPeerID = ddstest.MaxPeerID
 	})
@@ -135,6 +137,8 @@ func TestCycloneTopicOwners(t *testing.T) {
 		{"rt/turret_position/controller_state", "/turret_position"},
 		{"rt/robot_description", "/frcd"},
 		{"rt/tf", "/frcd"},
+		{"rt/navx_broadcaster/imu", "/navx_broadcaster"},
+		{"rt/pigeon/imu", "/frcd"},
 	} {
 		var pubs []string
 		g.wait(c.topic+"'s writer in a node's entry", func() bool {
