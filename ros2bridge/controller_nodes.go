@@ -2,6 +2,7 @@ package ros2bridge
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -128,6 +129,14 @@ func (b *Bridge) jointStateNode() *ros2node.Node {
 	return b.node
 }
 
+// broadcasters are the manager's sensor broadcasters (none without one).
+func (b *Bridge) broadcasters() []control.Broadcaster {
+	if b.o.Manager == nil {
+		return nil
+	}
+	return b.o.Manager.Broadcasters()
+}
+
 // serveControllerNodes serves every controller's node's parameters.
 func (b *Bridge) serveControllerNodes() error {
 	for _, e := range b.controllers() {
@@ -136,7 +145,7 @@ func (b *Bridge) serveControllerNodes() error {
 			continue
 		}
 		if n := b.nodeOf(e.name); n != b.node {
-			if err := b.serveParams(n, b.controllerParams(e.c)); err != nil {
+			if err := b.serveParams(n, b.controllerParams(e)); err != nil {
 				return err
 			}
 		}
@@ -180,13 +189,20 @@ func (b *Bridge) syncControllerNodes() {
 	}
 }
 
-// controllerParams is a controller's node's parameter table; c nil for
-// one the loop does not run (the joint state controller, whose rate is
-// the state topics').
-func (b *Bridge) controllerParams(c *control.Controller) map[string]*param {
+// controllerParams is a controller's node's parameter table; e.c nil
+// for one the loop does not run (the joint state controller, whose rate
+// is the state topics', and a sensor broadcaster, whose is its
+// publish_rate, at most theirs).
+func (b *Bridge) controllerParams(e controllerEntry) map[string]*param {
+	c := e.c
 	rate := b.loopRate()
 	if c == nil {
 		rate = int64(time.Second / b.o.Every)
+		for _, bc := range b.broadcasters() {
+			if bc.Name == e.name && bc.Rate > 0 {
+				rate = min(rate, max(1, int64(math.Round(bc.Rate))))
+			}
+		}
 	}
 	ps := map[string]*param{
 		"use_sim_time": b.useSimTime(),

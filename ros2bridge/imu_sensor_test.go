@@ -46,7 +46,8 @@ func exampleWithIMUBroadcaster(t testing.TB) string {
 // Pigeon, which has none, comes with every one on /pigeon/imu; /navx/imu
 // is gone. Stopped by controller_manager, the navX is not published;
 // started again, it is. list_controllers reports it as
-// imu_sensor_broadcaster/IMUSensorBroadcaster.
+// imu_sensor_broadcaster/IMUSensorBroadcaster, and its node's update_rate
+// is its publish_rate.
 func TestIMUSensorController(t *testing.T) {
 	yaml := exampleWithIMUBroadcaster(t)
 	r, _, err := robot.Load(exampleURDF, yaml)
@@ -153,5 +154,8 @@ func TestIMUSensorController(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the manager does not list navx_broadcaster: %+v", m.List())
+	}
+	if v := newParamClient(newClient(t, ctx), "/navx_broadcaster").values("update_rate")[0]; v.typ != 2 || v.i != 10 {
+		t.Errorf("/navx_broadcaster's update_rate %+v, want its publish_rate 10", v)
 	}
 }
