@@ -71,6 +71,12 @@ type ControllerFacts struct {
 	// JointStates marks the joint state controller: it claims nothing and
 	// sets the state topics' rate; at most one.
 	JointStates bool
+	// Sensor, when set, marks a sensor broadcaster: it claims nothing and
+	// publishes the device of this role its sensor_name key names at its
+	// own publish_rate, which the state topics then leave to it (an IMU
+	// sensor controller: IMURole). The manager lists it; the loop does not
+	// run it.
+	Sensor Role
 	// Measures is what the controller needs measured on its joint: a
 	// position PID a position, a velocity PID a velocity (both from an
 	// encoder, an analog input or the motor controller's own sensor), an

@@ -102,6 +102,7 @@ var limitsControllers = map[string]string{
 	config.ServoPositionController:              "{name: hood_position, type: %s, joint: hood}",
 	config.ProfiledPositionController:           "{name: turret_goal, type: %s, joint: turret, pid: {p: 10}, max_acceleration: 6}",
 	config.JointStateController:                 "{name: js, type: %s}",
+	imuSensorType.Config.Name:                   "",
 	config.SolenoidController:                   "{name: claw_c, type: %s, joint: claw}",
 	config.DoubleSolenoidController:             "{name: flap_c, type: %s, joint: flap}",
 	config.RelayController:                      "{name: hatch_c, type: %s, joint: hatch}",

@@ -26,14 +26,28 @@ type Manager struct {
 	// state topics are not published.
 	jsStopped atomic.Bool
 	applied   bool // FirstRegistration done
+	bcast     []Broadcaster
 }
 
 // managed is one YAML controller.
 type managed struct {
 	ManagedController
-	ctl     *Controller // nil for the joint state controller
+	ctl     *Controller // nil for the joint state controller and sensor broadcasters
 	loaded  bool
 	everRun bool // stopped rather than initialized, once it has run
+	// off is a controller's without ctl: stopped or unloaded (the joint
+	// state controller's is the manager's jsStopped).
+	off *atomic.Bool
+}
+
+// Broadcaster is a sensor broadcaster of the YAML (a type with
+// ControllerFacts.Sensor): the transports publish its device at its rate
+// instead of with the state topics, while it runs (Manager.Running).
+type Broadcaster struct {
+	Name    string  // the controller
+	Sensor  string  // the device it publishes (sensor_name)
+	Rate    float64 // publish_rate, Hz; 0: the state topics'
+	FrameID string  // frame_id; "": the device's name
 }
 
 // ManagedController is what Manager.List says of a controller.
@@ -67,12 +81,18 @@ func NewManager(c *config.File, loop *Loop) *Manager {
 			continue
 		}
 		e := &managed{ManagedController: ManagedController{Name: cd.Name, Type: cd.Type.Name}, loaded: true, everRun: true}
-		if ctl := loop.Controller(cd.Name); ctl != nil {
+		f := cd.Type.Controller
+		switch ctl := loop.Controller(cd.Name); {
+		case ctl != nil:
 			e.ctl, e.Joints = ctl, ctl.Joints
 			e.Interface = ctl.HardwareInterface()
-		} else if f := cd.Type.Controller; f != nil && f.JointStates {
-			e.Interface = f.HardwareInterface
-		} else {
+		case f != nil && f.JointStates:
+			e.Interface, e.off = f.HardwareInterface, &m.jsStopped
+		case f != nil && f.Sensor != "" && cd.Ref("sensor_name") != nil:
+			e.Interface, e.off = f.HardwareInterface, new(atomic.Bool)
+			m.bcast = append(m.bcast, Broadcaster{Name: cd.Name, Sensor: cd.Ref("sensor_name").Name,
+				Rate: cd.Float("publish_rate"), FrameID: cd.Str("frame_id")})
+		default:
 			continue
 		}
 		m.entries = append(m.entries, e)
@@ -85,6 +105,29 @@ func NewManager(c *config.File, loop *Loop) *Manager {
 // or unloaded: the state topics are then not published.
 func (m *Manager) JointStatesStopped() bool { return m.jsStopped.Load() }
 
+// Broadcasters are the YAML's sensor broadcasters, in its order.
+func (m *Manager) Broadcasters() []Broadcaster { return append([]Broadcaster(nil), m.bcast...) }
+
+// BroadcasterOf is the sensor broadcaster of the device sensor (at most
+// one: config's check), if there is one.
+func (m *Manager) BroadcasterOf(sensor string) (Broadcaster, bool) {
+	for _, b := range m.bcast {
+		if b.Sensor == sensor {
+			return b, true
+		}
+	}
+	return Broadcaster{}, false
+}
+
+// Running says whether the controller name is loaded and runs (false
+// for a name the manager does not have).
+func (m *Manager) Running(name string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.byName[name]
+	return e != nil && m.running(e)
+}
+
 // running says whether e runs. m.mu held.
 func (m *Manager) running(e *managed) bool {
 	if !e.loaded {
@@ -93,7 +136,7 @@ func (m *Manager) running(e *managed) bool {
 	if e.ctl != nil {
 		return !e.ctl.Stopped()
 	}
-	return !m.jsStopped.Load()
+	return !e.off.Load()
 }
 
 // setRunning starts or stops e. m.mu held.
@@ -105,7 +148,7 @@ func (m *Manager) setRunning(e *managed, on bool) {
 		e.ctl.SetStopped(!on)
 		return
 	}
-	m.jsStopped.Store(!on)
+	e.off.Store(!on)
 }
 
 // FirstRegistration applies ROS 1's ~start_controllers once: false leaves

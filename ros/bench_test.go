@@ -146,7 +146,7 @@ func TestBuildersDoNotAllocate(t *testing.T) {
 	build := func() {
 		m.jointState()
 		for i := range snap.IMUs {
-			m.imu(i)
+			m.imu(i, "imu")
 		}
 		for i := range snap.PDPs {
 			m.pdp(i)

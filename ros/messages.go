@@ -71,11 +71,12 @@ func (m *builder) header(seq *uint32, frame string) std_msgs.Header {
 	return std_msgs.Header{Seq: *seq, Stamp: m.b.stamp(m.s.Now), FrameId: frame}
 }
 
-func (m *builder) imu(i int) *sensor_msgs.Imu {
+// imu is IMU i's message, stamped in frame.
+func (m *builder) imu(i int, frame string) *sensor_msgs.Imu {
 	st := m.s.IMUs[i].State
 	msg := &m.imus[i]
 	*msg = sensor_msgs.Imu{
-		Header:                       m.header(&m.seqIMU[i], m.s.IMUs[i].Name),
+		Header:                       m.header(&m.seqIMU[i], frame),
 		Orientation:                  geometry_msgs.Quaternion{X: st.Orientation[0], Y: st.Orientation[1], Z: st.Orientation[2], W: st.Orientation[3]},
 		OrientationCovariance:        st.OrientationCovariance,
 		AngularVelocity:              geometry_msgs.Vector3{X: st.AngularVelocity[0], Y: st.AngularVelocity[1], Z: st.AngularVelocity[2]},

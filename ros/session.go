@@ -1,6 +1,7 @@
 package ros
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -24,6 +25,14 @@ import (
 // answers with another pid (it restarted and forgot us).
 var errMasterLost = errors.New("the master was lost or restarted")
 
+// imuOwner is who publishes an IMU: the joint state controller with the
+// state topics (ctl ""), or its IMU sensor controller
+// (control.Broadcaster) at its rate (pace), stamped frame.
+type imuOwner struct {
+	ctl, frame string
+	pace       ratelimit.Cadence
+}
+
 // session is one registration with a master: a node and everything on it.
 type session struct {
 	b    *Bridge
@@ -40,6 +49,7 @@ type session struct {
 
 	joints      *goroslib.Publisher
 	imus        []*goroslib.Publisher
+	imuOwn      []imuOwner // per IMU: its IMU sensor controller, if it has one
 	batteries   []*goroslib.Publisher
 	currents    []*goroslib.Publisher
 	compressors [][4]*goroslib.Publisher // running, closed_loop, pressure_switch, current
@@ -195,7 +205,11 @@ func (s *session) setup() error {
 		if err != nil {
 			return err
 		}
-		s.imus = append(s.imus, p)
+		own := imuOwner{frame: imu.Name}
+		if bc, ok := b.cm.BroadcasterOf(imu.Name); ok {
+			own = imuOwner{ctl: bc.Name, frame: cmp.Or(bc.FrameID, imu.Name), pace: ratelimit.Hz(bc.Rate, b.o.Loop.Period(), b.every)}
+		}
+		s.imus, s.imuOwn = append(s.imus, p), append(s.imuOwn, own)
 	}
 	for _, pdp := range s.snap.PDPs {
 		p, err := s.publisher(pdp.Name+"/battery", &sensor_msgs.BatteryState{})
@@ -485,7 +499,11 @@ func (s *session) publishState() {
 	}
 	s.joints.Write(s.msgs.jointState())
 	for i := range s.snap.IMUs {
-		s.imus[i].Write(s.msgs.imu(i))
+		own := &s.imuOwn[i]
+		if own.ctl != "" && (!s.b.cm.Running(own.ctl) || !own.pace.Due(s.snap.Now)) {
+			continue // its IMU sensor controller is stopped, or not due
+		}
+		s.imus[i].Write(s.msgs.imu(i, own.frame))
 	}
 	for i := range s.snap.PDPs {
 		bat, cur := s.msgs.pdp(i)

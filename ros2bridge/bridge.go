@@ -4,6 +4,7 @@
 // ros2_control's graph has them: controller_nodes.go), that publishes
 //
 //	/joint_states        sensor_msgs/msg/JointState, reliable, volatile, keep last 10,
+//	                     from the joint state controller's node (jointStateNode),
 //	                     built by package jointstate's rules (as the ROS 1 bridge)
 //	/robot_description   std_msgs/msg/String, the URDF, reliable, transient local,
 //	                     keep last 1 (as robot_state_publisher publishes it)
@@ -185,7 +186,7 @@ func New(o Options) (*Bridge, error) {
 	b.build = jointstate.New(b.snap, o.Rest)
 	b.js.Name = b.build.Names
 	fail := func(err error) (*Bridge, error) { b.out.stop(); n.Close(); return nil, err }
-	if b.joints, err = n.Publisher(JointStatesTopic, &b.js, ros2node.Default); err != nil {
+	if b.joints, err = b.jointStateNode().Publisher(JointStatesTopic, &b.js, ros2node.Default); err != nil {
 		return fail(err)
 	}
 	if b.desc, err = n.Publisher(RobotDescriptionTopic, &ros2msg.String{}, ros2node.Latched); err != nil {

@@ -119,7 +119,7 @@ func (b *Bridge) setupControlStates() error {
 	}
 	t.pidMsg.DOFStates = make([]ros2msg.SingleDOFState, 1)
 	var err error
-	if t.dyn, err = b.node.Publisher(DynamicJointStateTopic, &t.dynMsg, ros2node.Default); err != nil {
+	if t.dyn, err = b.jointStateNode().Publisher(DynamicJointStateTopic, &t.dynMsg, ros2node.Default); err != nil {
 		return err
 	}
 	js := b.snap.Joints

@@ -2,6 +2,7 @@ package ros2bridge
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -110,6 +111,32 @@ func (b *Bridge) nodeOf(name string) *ros2node.Node {
 	return n
 }
 
+// jointStateNode is the node /joint_states and /dynamic_joint_states are
+// published from: the joint state controller's, as joint_state_broadcaster
+// publishes them from its own node (ros-controls/ros2_controllers humble
+// ad559d9c and jazzy ed360c97 joint_state_broadcaster.cpp on_configure:
+// "joint_states" and "dynamic_joint_states", relative to the node's
+// namespace unless use_local_topics, false by default, makes them ~/),
+// so that the graph names it as their publisher; frcd's node when the
+// YAML has no joint state controller (frcd publishes them anyway, at the
+// default rate).
+func (b *Bridge) jointStateNode() *ros2node.Node {
+	for _, e := range b.controllers() {
+		if t := config.LookupController(e.typ); e.c == nil && e.name != cmNode && t != nil && t.Controller.JointStates {
+			return b.nodeOf(e.name)
+		}
+	}
+	return b.node
+}
+
+// broadcasters are the manager's sensor broadcasters (none without one).
+func (b *Bridge) broadcasters() []control.Broadcaster {
+	if b.o.Manager == nil {
+		return nil
+	}
+	return b.o.Manager.Broadcasters()
+}
+
 // serveControllerNodes serves every controller's node's parameters.
 func (b *Bridge) serveControllerNodes() error {
 	for _, e := range b.controllers() {
@@ -118,7 +145,7 @@ func (b *Bridge) serveControllerNodes() error {
 			continue
 		}
 		if n := b.nodeOf(e.name); n != b.node {
-			if err := b.serveParams(n, b.controllerParams(e.c)); err != nil {
+			if err := b.serveParams(n, b.controllerParams(e)); err != nil {
 				return err
 			}
 		}
@@ -131,9 +158,10 @@ func (b *Bridge) serveControllerNodes() error {
 // manager has loaded and takes out the others', as ros2_control destroys
 // an unloaded controller's node and makes it again on load: after each
 // controller_manager call (ROS 2's, which also sees what a ROS 1 spawner
-// did meanwhile) and at start. The node's endpoints stay in DDS (package
-// rtps does not delete an endpoint): its topics and parameter services
-// are still matched, by no node.
+// did meanwhile) and at start. Its DDS endpoints (topics, parameter
+// services, action) leave DDS discovery with it and come back with it
+// under their GUIDs (ros2node.Node.Close and Show, rtps.Writer.Withdraw):
+// a peer's DCPSPublication and DCPSSubscription lose them.
 func (b *Bridge) syncControllerNodes() {
 	if b.o.Manager == nil {
 		return
@@ -161,13 +189,20 @@ func (b *Bridge) syncControllerNodes() {
 	}
 }
 
-// controllerParams is a controller's node's parameter table; c nil for
-// one the loop does not run (the joint state controller, whose rate is
-// the state topics').
-func (b *Bridge) controllerParams(c *control.Controller) map[string]*param {
+// controllerParams is a controller's node's parameter table; e.c nil
+// for one the loop does not run (the joint state controller, whose rate
+// is the state topics', and a sensor broadcaster, whose is its
+// publish_rate, at most theirs).
+func (b *Bridge) controllerParams(e controllerEntry) map[string]*param {
+	c := e.c
 	rate := b.loopRate()
 	if c == nil {
 		rate = int64(time.Second / b.o.Every)
+		for _, bc := range b.broadcasters() {
+			if bc.Name == e.name && bc.Rate > 0 {
+				rate = min(rate, max(1, int64(math.Round(bc.Rate))))
+			}
+		}
 	}
 	ps := map[string]*param{
 		"use_sim_time": b.useSimTime(),

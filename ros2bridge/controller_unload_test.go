@@ -41,35 +41,14 @@ func TestUnloadedControllerNode(t *testing.T) {
 		}
 	}
 	c := newClient(t, ctx)
-	named := func(srv, typ string) func(string) bool {
-		call := c.service("/controller_manager/"+srv, "controller_manager_msgs/srv/"+typ, 100e6)
-		return func(name string) bool {
-			r := call(func(e *cdr.Encoder) { e.String(name) })
-			ok := r.Bool()
-			if r.Err() != nil || r.Remaining() != 0 {
-				t.Fatalf("%s reply: %v, %d bytes left", srv, r.Err(), r.Remaining())
-			}
-			return ok
-		}
-	}
-	unload, load := named("unload_controller", "UnloadController"), named("load_controller", "LoadController")
+	unload, load, deactivate := managerCalls(t, c)
 	if unload("turret_position") {
 		t.Fatal("unloaded turret_position while it runs")
 	}
 	if !slices.Contains(b.Node().Nodes(), "/turret_position") {
 		t.Fatal("a refused unload took /turret_position out of the graph")
 	}
-	switchCtl := c.service("/controller_manager/switch_controller", "controller_manager_msgs/srv/SwitchController", 100e6)
-	if r := switchCtl(func(e *cdr.Encoder) {
-		e.Strings(nil)
-		e.Strings([]string{"turret_position"})
-		e.Int32(2)
-		e.Bool(false)
-		e.Int32(0)
-		e.Uint32(0)
-	}); !r.Bool() {
-		t.Fatal("deactivating turret_position refused")
-	}
+	deactivate("turret_position")
 	if !unload("turret_position") {
 		t.Fatal("unload_controller turret_position refused")
 	}
@@ -87,4 +66,36 @@ func TestUnloadedControllerNode(t *testing.T) {
 	if err := peer.WaitNode(ctx, "/turret_position"); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// managerCalls are controller_manager's unload_controller and
+// load_controller (each says whether it succeeded) and a
+// switch_controller deactivating one controller (strict; the test
+// fails when it is refused), called by client c.
+func managerCalls(t *testing.T, c *client) (unload, load func(string) bool, deactivate func(string)) {
+	named := func(srv, typ string) func(string) bool {
+		call := c.service("/controller_manager/"+srv, "controller_manager_msgs/srv/"+typ, 100e6)
+		return func(name string) bool {
+			r := call(func(e *cdr.Encoder) { e.String(name) })
+			ok := r.Bool()
+			if r.Err() != nil || r.Remaining() != 0 {
+				t.Fatalf("%s reply: %v, %d bytes left", srv, r.Err(), r.Remaining())
+			}
+			return ok
+		}
+	}
+	switchCtl := c.service("/controller_manager/switch_controller", "controller_manager_msgs/srv/SwitchController", 100e6)
+	deactivate = func(name string) {
+		if r := switchCtl(func(e *cdr.Encoder) {
+			e.Strings(nil)
+			e.Strings([]string{name})
+			e.Int32(2)
+			e.Bool(false)
+			e.Int32(0)
+			e.Uint32(0)
+		}); !r.Bool() {
+			t.Fatalf("deactivating %s refused", name)
+		}
+	}
+	return named("unload_controller", "UnloadController"), named("load_controller", "LoadController"), deactivate
 }

@@ -31,7 +31,7 @@ func (b *Bridge) paramTables() []paramTable {
 	}
 	for _, e := range b.controllers() {
 		if n := b.ctlNodes[e.name]; n != nil && n != b.node && e.name != cmNode {
-			ts = append(ts, paramTable{e.name, n.Name(), b.controllerParams(e.c)})
+			ts = append(ts, paramTable{e.name, n.Name(), b.controllerParams(e)})
 		}
 	}
 	return ts

@@ -1,10 +1,12 @@
 package ros2bridge
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"strconv"
 
+	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/hal"
 	"github.com/frcd/frcd/internal/ratelimit"
 	"github.com/frcd/frcd/ros2msg"
@@ -15,7 +17,9 @@ import (
 // The state topics beside /joint_states, as the ROS 1 bridge publishes
 // them (package ros), with ROS 2's types and QoS:
 //
-//	/NAME/imu           sensor_msgs/msg/Imu per IMU (orientation covariance[0] -1 when its read failed)
+//	/NAME/imu           sensor_msgs/msg/Imu per IMU (orientation covariance[0] -1 when its read failed);
+//	                    an IMU with an IMU sensor controller CTRL: CTRL/imu from CTRL's node, at its
+//	                    publish_rate, frame its frame_id (imuOwner)
 //	/NAME/battery       sensor_msgs/msg/BatteryState per PDP/PDH (current negative: discharging)
 //	/NAME/currents      std_msgs/msg/Float64MultiArray per PDP/PDH: its 16 or 24 channels
 //	/NAME/state         control_msgs/msg/JointControllerState per PID controller
@@ -24,6 +28,13 @@ import (
 //	                    and the movable joints at their positions (tf_joints.go)
 //	/tf_static          tf2_msgs/msg/TFMessage: the URDF's fixed joints, once, transient local
 //	/diagnostics        diagnostic_msgs/msg/DiagnosticArray once a second (loop time)
+//
+// A controller's own topics (/NAME/state, /NAME/odom: the drive
+// controllers' ~/odom, ros2_controllers diff_drive_controller.cpp
+// DEFAULT_ODOMETRY_TOPIC) are its node's (controller_nodes.go), as
+// /joint_states is the joint state controller's; the others, /tf (one
+// writer for the joints' and the drive bases' transforms) among them,
+// are frcd's node's.
 //
 // All reliable, volatile, keep last 10 (rmw's default) but /tf (keep last
 // 100, tf2_ros's DynamicBroadcasterQoS) and /tf_static (transient local,
@@ -81,6 +92,7 @@ const (
 // snapshot order.
 type stateTopics struct {
 	imus, batteries, currents []*ros2node.Publisher
+	imuOwn                    []imuOwner // per IMU: its broadcaster, if it has one
 	ctlStates, odoms          []*ros2node.Publisher
 	tf, tfStatic, diagnostics *ros2node.Publisher
 	joints                    *tfJoints // the movable joints on /tf
@@ -100,6 +112,23 @@ type stateTopics struct {
 	loopRef  uint64
 }
 
+// imuOwner is an IMU's publisher's owner: the joint state controller's
+// state topics (ctl ""), or its sensor broadcaster (an IMU sensor
+// controller: control.Broadcaster), which publishes it at its rate
+// (pace), as IMUSensorBroadcaster from its node on ~/imu, stamped frame.
+type imuOwner struct {
+	ctl, frame string
+	pace       ratelimit.Cadence
+}
+
+// imuBroadcaster is the IMU name's sensor broadcaster, if it has one.
+func (b *Bridge) imuBroadcaster(name string) (control.Broadcaster, bool) {
+	if b.o.Manager == nil {
+		return control.Broadcaster{}, false
+	}
+	return b.o.Manager.BroadcasterOf(name)
+}
+
 // setupState creates the state publishers and publishes /tf_static.
 func (b *Bridge) setupState() error {
 	if err := b.setupRosout(); err != nil {
@@ -115,11 +144,16 @@ func (b *Bridge) setupState() error {
 		return n.Publisher(topic, m, q)
 	}
 	for _, imu := range b.snap.IMUs {
-		p, err := pub(imu.Name+"/imu", &s.imu, ros2node.Default)
+		own, node, topic := imuOwner{frame: imu.Name}, n, imu.Name+"/imu"
+		if bc, ok := b.imuBroadcaster(imu.Name); ok {
+			own = imuOwner{ctl: bc.Name, frame: cmp.Or(bc.FrameID, imu.Name), pace: ratelimit.Hz(bc.Rate, b.o.Loop.Period(), b.o.Every)}
+			node, topic = b.nodeOf(bc.Name), bc.Name+"/imu"
+		}
+		p, err := node.Publisher(topic, &s.imu, ros2node.Default)
 		if err != nil {
 			return err
 		}
-		s.imus = append(s.imus, p)
+		s.imus, s.imuOwn = append(s.imus, p), append(s.imuOwn, own)
 	}
 	for _, pdp := range b.snap.PDPs {
 		p, err := pub(pdp.Name+"/battery", &s.battery, ros2node.Default)
@@ -133,7 +167,7 @@ func (b *Bridge) setupState() error {
 		s.batteries, s.currents = append(s.batteries, p), append(s.currents, c)
 	}
 	for _, c := range b.snap.PIDs {
-		p, err := pub(c.Name+"/state", &s.ctlState, ros2node.Default)
+		p, err := b.nodeOf(c.Name).Publisher(c.Name+"/state", &s.ctlState, ros2node.Default)
 		if err != nil {
 			return err
 		}
@@ -141,7 +175,7 @@ func (b *Bridge) setupState() error {
 	}
 	tf := false
 	for _, od := range b.snap.Odometry {
-		p, err := pub(od.Name+"/odom", &s.odom, ros2node.Default)
+		p, err := b.nodeOf(od.Name).Publisher(od.Name+"/odom", &s.odom, ros2node.Default)
 		if err != nil {
 			return err
 		}
@@ -193,9 +227,13 @@ func (b *Bridge) publishState() {
 	stamp := ros2msg.TimeOf(b.o.Epoch.Add(snap.Now))
 	count := b.countErr
 	for i, imu := range snap.IMUs {
+		own := &s.imuOwn[i]
+		if own.ctl != "" && (!b.o.Manager.Running(own.ctl) || !own.pace.Due(snap.Now)) {
+			continue // its broadcaster is stopped, or not due
+		}
 		st := &imu.State
 		m := &s.imu
-		m.Header = ros2msg.Header{Stamp: stamp, FrameID: imu.Name}
+		m.Header = ros2msg.Header{Stamp: stamp, FrameID: own.frame}
 		m.Orientation = ros2msg.Quaternion{X: st.Orientation[0], Y: st.Orientation[1], Z: st.Orientation[2], W: st.Orientation[3]}
 		m.OrientationCovariance = st.OrientationCovariance
 		m.AngularVelocity = ros2msg.Vector3{X: st.AngularVelocity[0], Y: st.AngularVelocity[1], Z: st.AngularVelocity[2]}

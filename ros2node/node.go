@@ -2,6 +2,7 @@ package ros2node
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -83,7 +84,8 @@ type Node struct {
 
 	readers []ros2msg.Gid // under mu
 	writers []ros2msg.Gid
-	owner   bool // New made it: Close closes the participant
+	ends    []endpoint // its DDS endpoints, which Close withdraws and Show restores
+	owner   bool       // New made it: Close closes the participant
 }
 
 // graph is one participant's share of the node graph: its nodes, and
@@ -158,7 +160,7 @@ func New(cfg Config) (*Node, error) {
 // beside n, with its own publishers, subscriptions and services; a name
 // the participant has already is refused. It
 // lives as long as the participant: Close on it takes it out of the
-// graph, its endpoints stay until the node New made closes.
+// graph and its endpoints out of DDS discovery, Show puts them back.
 func (n *Node) NewNode(name, ns string) (*Node, error) {
 	cfg := n.cfg
 	cfg.Name = name
@@ -190,8 +192,11 @@ func (n *Node) Name() string {
 func (n *Node) Participant() *rtps.Participant { return n.p }
 
 // Close stops the node. The node New made closes the participant, and
-// with it every node NewNode added; another only leaves the graph (Show
-// puts it back).
+// with it every node NewNode added; another leaves the graph and its
+// publishers', subscriptions' and services' DDS endpoints are withdrawn
+// (rtps.Writer.Withdraw: SEDP announces their disposal, and they send and
+// receive nothing), as rclcpp's destroyed node's are deleted; Show puts
+// them back.
 func (n *Node) Close() error {
 	if n.owner {
 		return n.p.Close()
@@ -203,13 +208,34 @@ func (n *Node) Close() error {
 		return nil
 	}
 	n.g.nodes = slices.Delete(n.g.nodes, i, i+1)
-	return n.publishInfo()
+	err := n.publishInfo()
+	for _, e := range n.ends {
+		err = errors.Join(err, e.Withdraw())
+	}
+	return err
+}
+
+// endpoint is a node's DDS writer or reader (rtps.Writer, rtps.Reader).
+type endpoint interface {
+	Withdraw() error
+	Restore() error
+}
+
+// added keeps a new endpoint of the node, withdrawn at once when the
+// node is out of the graph (closed). n.mu held.
+func (n *Node) added(e endpoint) error {
+	n.ends = append(n.ends, e)
+	if n.owner || slices.Contains(n.g.nodes, n) {
+		return nil
+	}
+	return e.Withdraw()
 }
 
 // Show puts a node NewNode added, and Close took out of the graph, back
 // in the participant's graph entry (last, as a node made anew is), with
-// the endpoints it has; nothing when it is there. A name the participant
-// has again meanwhile is refused.
+// the endpoints it has, restored in DDS discovery under their GUIDs;
+// nothing when it is there. A name the participant has again meanwhile
+// is refused.
 func (n *Node) Show() error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -219,6 +245,11 @@ func (n *Node) Show() error {
 	for _, o := range n.g.nodes {
 		if o.Name() == n.Name() {
 			return fmt.Errorf("ros2node: the participant has a node %s already", n.Name())
+		}
+	}
+	for _, e := range n.ends {
+		if err := e.Restore(); err != nil {
+			return err
 		}
 	}
 	n.g.nodes = append(n.g.nodes, n)
@@ -357,7 +388,7 @@ func (n *Node) Publisher(topic string, msg ros2msg.Message, q rtps.QoS) (*Publis
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.writers = append(n.writers, gidOf(w.GUID()))
-	return &Publisher{w: w}, n.publishInfo()
+	return &Publisher{w: w}, errors.Join(n.added(w), n.publishInfo())
 }
 
 // Writer is the publisher's DDS writer.
@@ -390,5 +421,5 @@ func (n *Node) Subscribe(topic string, msg ros2msg.Message, q rtps.QoS, handler 
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.readers = append(n.readers, gidOf(r.GUID()))
-	return r, n.publishInfo()
+	return r, errors.Join(n.added(r), n.publishInfo())
 }

@@ -2,6 +2,7 @@ package ros2node
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -72,7 +73,7 @@ func (n *Node) newService(name, rosType string, s *Service) (*Service, error) {
 	defer n.mu.Unlock()
 	n.writers = append(n.writers, gidOf(s.w.GUID()))
 	n.readers = append(n.readers, gidOf(s.r.GUID()))
-	return s, n.publishInfo()
+	return s, errors.Join(n.added(s.w), n.added(s.r), n.publishInfo())
 }
 
 // Errors is the number of requests that got no reply (undecodable, or the

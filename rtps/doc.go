@@ -49,6 +49,13 @@
 //     comment; DDS 1.4 §2.2.3). A writer matches a reader when it offers at
 //     least the reliability and durability the reader requests (DDS 1.4
 //     §2.2.3 "RxO").
+//   - An endpoint or participant deleted: its instance of the SEDP or
+//     SPDP topic (keyed by its GUID) is disposed and unregistered, a DATA
+//     with inline QoS PID_KEY_HASH 0x0070 (the GUID) and PID_STATUS_INFO
+//     0x0071 (4 bytes, big endian whatever the endianness: disposed 1 |
+//     unregistered 2) and no payload (§9.6.3.9; Cyclone PID_KEYHASH,
+//     PID_STATUSINFO, NN_STATUSINFO_DISPOSE/UNREGISTER). Cyclone makes the
+//     key from the key hash and deletes its proxy (withdraw.go).
 //
 // Every decoder is bounded by its input and fuzzed (FuzzParse).
 package rtps

@@ -109,6 +109,9 @@ type Participant struct {
 	endpoints      map[GUID]*endpointPlace
 	admitRate      map[netip.Addr]*admitLimiter
 	admitUses      uint64
+	// withdrawn are the local endpoints withdrawn from discovery, with
+	// what Restore announces again (withdraw.go).
+	withdrawn map[GUID]*EndpointData
 
 	stats stats
 	// dropSend, when set (by tests), drops the datagrams it returns true for.

@@ -1,0 +1,44 @@
+package control
+
+import "github.com/frcd/frcd/config"
+
+func init() { MustRegister(imuSensorType) }
+
+// imuSensorType is an IMU's broadcaster: ros_controllers'
+// imu_sensor_controller/ImuSensorController name (ros-controls/
+// ros_controllers 16d89d68 imu_sensor_controller.cpp: publish_rate,
+// required there, every IMU of the interface on /SENSOR) with
+// ros2_controllers' IMUSensorBroadcaster keys (ros-controls/ros2_controllers
+// 7b55a857 imu_sensor_broadcaster/src/imu_sensor_broadcaster_parameters.yaml:
+// sensor_name, frame_id, both mandatory there), one IMU a controller as in
+// ROS 2. It takes no command and the loop does not run
+// it; the transports publish its IMU at its rate (Facts.Sensor), on its
+// own node in ROS 2 (imu_sensor_broadcaster.cpp: "~/imu").
+var imuSensorType = &Type{family: familyNone, Config: &config.Type{
+	Name: "imu_sensor_controller/ImuSensorController", Check: checkIMUSensor,
+	Example: "{name: imu_broadcaster, type: imu_sensor_controller/ImuSensorController, sensor_name: navx, publish_rate: 20, frame_id: imu_link}",
+	Summary: "Publishes one IMU at a rate of its own.",
+	Doc: "ros_controllers' IMU sensor controller, with ros2_controllers' IMUSensorBroadcaster keys: one IMU " +
+		"(sensor_name), sensor_msgs/Imu at publish_rate, stamped in frame_id. ROS 1: on the IMU's /NAME/imu; ROS 2: " +
+		"on CONTROLLER/imu from the controller's node, as IMUSensorBroadcaster's ~/imu (the IMU's /NAME/imu then " +
+		"goes). The state topics leave that IMU to it; without one, an IMU is published with the state topics at the " +
+		"joint state controller's publish_rate. It publishes when the state topics do, so no faster than them, and not " +
+		"while it or the joint state controller is stopped. One per IMU.",
+	Keys: []config.Key{
+		{Name: "sensor_name", Kind: config.String, Required: true, Ref: []config.Role{config.IMURole},
+			Doc: "The IMU it publishes (a navX, Pigeon or other IMU of the joints list)."},
+		{Name: "publish_rate", Kind: config.Float, HasRange: true, Min: 0.1, Max: 1000, Unit: "Hz",
+			DefaultDoc: "the state topics' rate", Doc: "How often the IMU is published, at most the state topics' rate."},
+		{Name: "frame_id", Kind: config.String, DefaultDoc: "the IMU's name", Doc: "The header's frame_id."},
+	},
+	Facts: config.Facts{Controller: &config.ControllerFacts{Sensor: config.IMURole,
+		ROS2Type: "imu_sensor_broadcaster/IMUSensorBroadcaster", HardwareInterface: "hardware_interface::ImuSensorInterface",
+		Hints: []string{"imu", "imu_sensor"}}},
+}}
+
+// checkIMUSensor allows one broadcaster per IMU.
+func checkIMUSensor(d *config.Device, c *config.Checker) {
+	if imu := d.Ref("sensor_name"); imu != nil {
+		c.Once(d, "IMU sensor controller of "+imu.Name, d.ValuePos("sensor_name"))
+	}
+}

@@ -1,0 +1,161 @@
+package ros2bridge_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/frcd/frcd/config"
+	"github.com/frcd/frcd/control"
+	"github.com/frcd/frcd/robot"
+	"github.com/frcd/frcd/ros2bridge"
+	"github.com/frcd/frcd/ros2msg"
+	"github.com/frcd/frcd/ros2node"
+	"github.com/frcd/frcd/rtps"
+)
+
+// imuBroadcasterLine is an IMU sensor controller of the example's navX,
+// at 10 Hz where the state topics run at the loop's 100 Hz.
+const imuBroadcasterLine = "  navx_broadcaster:    {type: imu_sensor_controller/ImuSensorController, sensor_name: navx, publish_rate: 10, frame_id: navx_link}\n"
+
+// exampleWithIMUBroadcaster is the example robot's YAML with
+// imuBroadcasterLine among its controllers, in a file of the test's.
+func exampleWithIMUBroadcaster(t testing.TB) string {
+	src, err := os.ReadFile(exampleYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const after = "controllers:\n"
+	text := string(src)
+	if !strings.Contains(text, after) {
+		t.Fatalf("%s has no %q", exampleYAML, after)
+	}
+	out := filepath.Join(t.TempDir(), "robot.yaml")
+	if err := os.WriteFile(out, []byte(strings.Replace(text, after, after+imuBroadcasterLine, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestIMUSensorController: with an IMU sensor controller of the navX
+// (publish_rate 10, frame_id navx_link), a ROS 2 peer gets the navX on
+// /navx_broadcaster/imu (IMUSensorBroadcaster's ~/imu) in navx_link, 10
+// times over 100 state publications a loop cycle apart, while the
+// Pigeon, which has none, comes with every one on /pigeon/imu; /navx/imu
+// is gone. Stopped by controller_manager, the navX is not published;
+// started again, it is. list_controllers reports it as
+// imu_sensor_broadcaster/IMUSensorBroadcaster, and its node's update_rate
+// is its publish_rate.
+func TestIMUSensorController(t *testing.T) {
+	yaml := exampleWithIMUBroadcaster(t)
+	r, _, err := robot.Load(exampleURDF, yaml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m *control.Manager
+	d, b, _ := newBridgeFor(t, yaml, t.Logf, func(o *ros2bridge.Options) {
+		m = control.NewManager(r.Config, o.Loop)
+		o.Manager = m
+	})
+	cfg := discovery(t)
+	cfg.Name = "peer"
+	peer, err := ros2node.New(ros2node.Config{Name: "peer", RTPS: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer peer.Close()
+	type imuMsg struct {
+		topic string
+		m     ros2msg.Imu
+	}
+	got := make(chan imuMsg, 1000)
+	readers := map[string]*ros2node.Subscription{}
+	for _, topic := range []string{"/navx_broadcaster/imu", "/pigeon/imu", "/navx/imu"} {
+		r, err := peer.Subscribe(topic, &ros2msg.Imu{}, ros2node.Default, func(s rtps.Sample) {
+			var m ros2msg.Imu
+			if err := ros2msg.Unmarshal(s.Payload, &m); err != nil {
+				t.Errorf("%s: %v", topic, err)
+				return
+			}
+			got <- imuMsg{topic, m}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		readers[topic] = r
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	for _, topic := range []string{"/navx_broadcaster/imu", "/pigeon/imu"} {
+		if err := readers[topic].WaitMatched(ctx, 1); err != nil {
+			t.Fatalf("%s: %v", topic, err)
+		}
+	}
+	// frcd announces the navX's writer before the Pigeon's: a /navx/imu
+	// writer would have matched by now.
+	if n := readers["/navx/imu"].Matched(); n != 0 {
+		t.Errorf("/navx/imu has %d writers: the navX is its IMU sensor controller's", n)
+	}
+	// cycles steps and publishes n cycles, each time waiting for the
+	// Pigeon's message (sent after the navX's, on one socket), and
+	// returns how many navX messages came.
+	cycles := func(n int) int {
+		navx := 0
+		for range n {
+			d.Step()
+			b.Publish()
+			for done := false; !done; {
+				select {
+				case e := <-got:
+					switch e.topic {
+					case "/pigeon/imu":
+						done = true
+						if e.m.Header.FrameID != "pigeon" {
+							t.Errorf("/pigeon/imu in frame %q", e.m.Header.FrameID)
+						}
+					case "/navx_broadcaster/imu":
+						navx++
+						if e.m.Header.FrameID != "navx_link" {
+							t.Errorf("/navx_broadcaster/imu in frame %q, want frame_id's navx_link", e.m.Header.FrameID)
+						}
+					}
+				case <-ctx.Done():
+					t.Fatal("no /pigeon/imu message for a state publication")
+				}
+			}
+		}
+		return navx
+	}
+	if n := cycles(100); n < 9 || n > 11 {
+		t.Errorf("%d navX messages over 100 state publications 10 ms apart, want 10 (publish_rate 10)", n)
+	}
+	if ok, err := m.Switch([]string{"navx_broadcaster"}, nil, control.Strict); !ok {
+		t.Fatal(err)
+	}
+	if n := cycles(30); n != 0 {
+		t.Errorf("%d navX messages while its IMU sensor controller is stopped", n)
+	}
+	if ok, err := m.Switch(nil, []string{"navx_broadcaster"}, control.Strict); !ok {
+		t.Fatal(err)
+	}
+	if n := cycles(30); n < 2 || n > 4 {
+		t.Errorf("%d navX messages over 30 publications once started again, want 3", n)
+	}
+	found := false
+	for _, c := range m.List() {
+		if c.Name == "navx_broadcaster" {
+			found = true
+			if typ := config.ROS2ControllerType(c.Type); typ != "imu_sensor_broadcaster/IMUSensorBroadcaster" || c.State != control.Running {
+				t.Errorf("list_controllers: navx_broadcaster %s, %s", typ, c.State)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the manager does not list navx_broadcaster: %+v", m.List())
+	}
+	if v := newParamClient(newClient(t, ctx), "/navx_broadcaster").values("update_rate")[0]; v.typ != 2 || v.i != 10 {
+		t.Errorf("/navx_broadcaster's update_rate %+v, want its publish_rate 10", v)
+	}
+}
