@@ -29,7 +29,8 @@ import (
 //
 //	update_rate                  int, read only: the loop's rate (ControllerInterfaceBase
 //	                             declares it; frcd's controllers run at the loop's), the
-//	                             state topics' for the joint state controller
+//	                             state topics' for the joint state controller, its
+//	                             publish_rate for an IMU sensor controller
 //	use_sim_time                 as frcd's node's
 //	gains.JOINT.p, .i, .d        double, its PID's gains, with their YAML keys' ranges
 //	                             (config.PIDKeys) as floating_point_range
