@@ -13,7 +13,7 @@ func init() { MustRegister(imuSensorType) }
 // sensor_name, frame_id, both mandatory there), one IMU a controller as in
 // ROS 2. It takes no command and the loop does not run
 // it; the transports publish its IMU at its rate (Facts.Sensor), on its
-// own node in ROS 2 (imu_sensor_broadcaster.cpp: "~/imu").
+// own node in ROS 2 (3348ea04 imu_sensor_broadcaster.cpp: "~/imu").
 var imuSensorType = &Type{family: familyNone, Config: &config.Type{
 	Name: "imu_sensor_controller/ImuSensorController", Check: checkIMUSensor,
 	Example: "{name: imu_broadcaster, type: imu_sensor_controller/ImuSensorController, sensor_name: navx, publish_rate: 20, frame_id: imu_link}",

@@ -29,7 +29,8 @@ import (
 //
 //	update_rate                  int, read only: the loop's rate (ControllerInterfaceBase
 //	                             declares it; frcd's controllers run at the loop's), the
-//	                             state topics' for the joint state controller
+//	                             state topics' for the joint state controller, its
+//	                             publish_rate for an IMU sensor controller
 //	use_sim_time                 as frcd's node's
 //	gains.JOINT.p, .i, .d        double, its PID's gains, with their YAML keys' ranges
 //	                             (config.PIDKeys) as floating_point_range
@@ -113,8 +114,9 @@ func (b *Bridge) nodeOf(name string) *ros2node.Node {
 
 // jointStateNode is the node /joint_states and /dynamic_joint_states are
 // published from: the joint state controller's, as joint_state_broadcaster
-// publishes them from its own node (ros-controls/ros2_controllers humble
-// ad559d9c and jazzy ed360c97 joint_state_broadcaster.cpp on_configure:
+// publishes them from its own node (ros-controls/ros2_controllers d99826ac
+// joint_state_broadcaster.cpp on_configure, the same in the older form
+// reading use_local_topics_ by get_parameter, and userdoc.rst:
 // "joint_states" and "dynamic_joint_states", relative to the node's
 // namespace unless use_local_topics, false by default, makes them ~/),
 // so that the graph names it as their publisher; frcd's node when the

@@ -99,16 +99,20 @@ func TestIMUSensorController(t *testing.T) {
 		t.Errorf("/navx/imu has %d writers: the navX is its IMU sensor controller's", n)
 	}
 	// cycles steps and publishes n cycles, each time waiting for the
-	// Pigeon's message (sent after the navX's, on one socket), and
-	// returns how many navX messages came.
+	// Pigeon's message of the cycle (sent after the navX's, on one
+	// socket), and returns how many navX messages of these cycles came
+	// (by their stamps: the cycles' times).
 	cycles := func(n int) int {
 		navx := 0
 		for range n {
 			d.Step()
-			b.Publish()
+			stamp := ros2msg.TimeOf(d.Epoch().Add(b.Publish()))
 			for done := false; !done; {
 				select {
 				case e := <-got:
+					if e.m.Header.Stamp != stamp {
+						continue // an earlier cycle's
+					}
 					switch e.topic {
 					case "/pigeon/imu":
 						done = true
@@ -127,6 +131,20 @@ func TestIMUSensorController(t *testing.T) {
 			}
 		}
 		return navx
+	}
+	// frcd's writers match the peer's readers when frcd has the peer's
+	// announcements, which may come after the peer has frcd's: publish
+	// until both IMUs' messages come, then count.
+	for pigeon, navx := false, false; !pigeon || !navx; {
+		d.Step()
+		b.Publish()
+		select {
+		case e := <-got:
+			pigeon, navx = pigeon || e.topic == "/pigeon/imu", navx || e.topic == "/navx_broadcaster/imu"
+		case <-ctx.Done():
+			t.Fatal("no IMU messages")
+		default:
+		}
 	}
 	if n := cycles(100); n < 9 || n > 11 {
 		t.Errorf("%d navX messages over 100 state publications 10 ms apart, want 10 (publish_rate 10)", n)

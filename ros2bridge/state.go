@@ -30,8 +30,8 @@ import (
 //	/diagnostics        diagnostic_msgs/msg/DiagnosticArray once a second (loop time)
 //
 // A controller's own topics (/NAME/state, /NAME/odom: the drive
-// controllers' ~/odom, ros2_controllers diff_drive_controller.cpp
-// DEFAULT_ODOMETRY_TOPIC) are its node's (controller_nodes.go), as
+// controllers' ~/odom, ros-controls/ros2_controllers 1b8cd694
+// diff_drive_controller.cpp DEFAULT_ODOMETRY_TOPIC) are its node's (controller_nodes.go), as
 // /joint_states is the joint state controller's; the others, /tf (one
 // writer for the joints' and the drive bases' transforms) among them,
 // are frcd's node's.

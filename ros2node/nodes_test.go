@@ -43,16 +43,30 @@ func TestNodesInOneParticipant(t *testing.T) {
 	if got := a.Nodes(); !slices.Contains(got, "/robot/arm_controller") || !slices.Contains(got, "/robot/frcd") {
 		t.Errorf("the participant's own nodes: %v", got)
 	}
-	b.mu.Lock()
+	// The entry comes in samples, one per change (the node, then its
+	// subscription): wait for the one with the subscription.
 	var entry []ros2msg.NodeEntitiesInfo
-	for _, nodes := range b.g.others {
-		for _, e := range nodes {
-			if e.Name == "frcd" {
-				entry = nodes
+	for {
+		b.mu.Lock()
+		ch := b.g.changed
+		entry = nil
+		for _, nodes := range b.g.others {
+			for _, e := range nodes {
+				if e.Name == "frcd" {
+					entry = nodes
+				}
 			}
 		}
+		b.mu.Unlock()
+		if len(entry) == 2 && len(entry[1].Readers) > 0 {
+			break
+		}
+		select {
+		case <-ch:
+		case <-ctx(t).Done():
+			t.Fatalf("the participant's entry: %+v, want arm_controller with a reader", entry)
+		}
 	}
-	b.mu.Unlock()
 	if len(entry) != 2 || entry[1].Name != "arm_controller" || len(entry[1].Readers) != 1 || entry[1].Readers[0] != gidOf(sub.GUID()) ||
 		len(entry[0].Readers) != 0 {
 		t.Errorf("the participant's entry: %+v, want frcd then arm_controller with its reader", entry)
