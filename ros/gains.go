@@ -362,7 +362,7 @@ func (w *gainWatch) apply(g *gainParam, u gainUpdate) {
 	var err error
 	if !isNum {
 		g.c.Refuse()
-		err = fmt.Errorf("%.100v is not a number", u.v)
+		err = fmt.Errorf("%s is not a number", describe(u.v))
 	} else if err = g.c.SetGain(g.id, f, w.b.o.Clock()); err == nil {
 		w.b.o.Logf("ros: %s: %g -> %g", g.key, g.last, f)
 		g.last = f
@@ -398,6 +398,26 @@ func lookup(tree any, path string) (any, bool) {
 		}
 	}
 	return tree, true
+}
+
+// describe names a value that is not a number in a bounded string: a
+// string's first 100 bytes, a tree, a list or binary by their size ("%.100v"
+// bounds strings only: it formats every element of a tree, and each byte
+// of a []byte as 100 digits).
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fmt.Sprintf("%.100q", x)
+	case map[string]any:
+		return fmt.Sprintf("a namespace of %d keys", len(x))
+	case []any:
+		return fmt.Sprintf("a list of %d values", len(x))
+	case []byte:
+		return fmt.Sprintf("%d bytes of binary", len(x))
+	case bool:
+		return fmt.Sprint(x)
+	}
+	return fmt.Sprintf("a %T", v)
 }
 
 // number is a parameter's value as a float64: rosparam sets 12 as an int.

@@ -145,6 +145,12 @@ func tuningRobot(t *testing.T, yaml string) (d *daemon.Daemon, e *tooltest.ROS, 
 // tuningRobotOn is tuningRobot under an embedded master or, with
 // MasterExternal, Debian's rosmaster started for it.
 func tuningRobotOn(t *testing.T, yaml string, mode ros.MasterMode) (d *daemon.Daemon, e *tooltest.ROS, logged func(...string) int) {
+	d, e, logged, _ = tuningRobotLog(t, yaml, mode)
+	return d, e, logged
+}
+
+// tuningRobotLog is tuningRobotOn that also gives the log's lines.
+func tuningRobotLog(t *testing.T, yaml string, mode ros.MasterMode) (d *daemon.Daemon, e *tooltest.ROS, logged func(...string) int, lines func() []string) {
 	r, list, err := robot.Load("../examples/competition/robot.urdf", yaml)
 	if err != nil || list.Errors() > 0 {
 		t.Fatalf("%v %v", err, list)
@@ -184,7 +190,12 @@ func tuningRobotOn(t *testing.T, yaml string, mode ros.MasterMode) (d *daemon.Da
 		}
 		return n
 	}
-	return d, e, logged
+	lines = func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), logs...)
+	}
+	return d, e, logged, lines
 }
 
 // loopP is the P gain controller name's PID ran with at the loop's last
