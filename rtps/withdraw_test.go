@@ -3,6 +3,9 @@ package rtps
 import (
 	"bytes"
 	"testing"
+	"time"
+
+	"github.com/frcd/frcd/internal/tooltest"
 )
 
 // TestWithdrawRestore: a writer and a reader of participant a, matched
@@ -104,6 +107,21 @@ func TestWithdrawRestore(t *testing.T) {
 			t.Fatal("withdrawn after Restore")
 		}
 	}
+	// b takes the rounds' SEDP changes after a made them: its endpoints
+	// show one match both before and after the last ones, so wait for
+	// b's SEDP readers to have taken a's last change (else the checks
+	// below saw b mid-way, and its last re-match of a's reader came
+	// after wb's sample: volatile, never sent to it).
+	a.mu.Lock()
+	pubSeq, subSeq := a.sedpPub.seq, a.sedpSub.seq
+	a.mu.Unlock()
+	tooltest.Eventually(t, 20*time.Second, "b took a's last SEDP changes", func() bool {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		pw := b.readers[EntitySEDPPubReader].writers[GUID{a.guid.Prefix, EntitySEDPPubWriter}]
+		sw := b.readers[EntitySEDPSubReader].writers[GUID{a.guid.Prefix, EntitySEDPSubWriter}]
+		return pw != nil && sw != nil && pw.next > pubSeq && sw.next > subSeq
+	})
 	if p, s := sedp(); p != pubs || s != subs {
 		t.Errorf("a's SEDP history: %d publications, %d subscriptions after 50 rounds; %d and %d before", p, s, pubs, subs)
 	}
