@@ -14,6 +14,7 @@ import (
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
 
 	"github.com/frcd/frcd/daemon"
+	"github.com/frcd/frcd/internal/tooltest"
 	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros"
 )
@@ -25,6 +26,8 @@ import (
 // of stamps (ten times fewer than the Pigeon, which has none and comes
 // with every state publication on /pigeon/imu, in its own frame).
 // Counted on the messages' stamps (the loop's time), not the wall clock.
+// Stopped by switch_controller, it publishes nothing while the Pigeon
+// goes on.
 func TestIMUSensorController(t *testing.T) {
 	src, err := os.ReadFile(exampleYAML)
 	if err != nil {
@@ -87,7 +90,7 @@ func TestIMUSensorController(t *testing.T) {
 					navx = append(navx, m.Header.Stamp)
 					return
 				}
-				if pigeon = append(pigeon, m.Header.Stamp); len(pigeon) == pigeons {
+				if pigeon = append(pigeon, m.Header.Stamp); len(pigeon)%pigeons == 0 {
 					close(done)
 				}
 			}})
@@ -98,7 +101,6 @@ func TestIMUSensorController(t *testing.T) {
 	}
 	wait(fmt.Sprintf("%d /pigeon/imu", pigeons), done)
 	mu.Lock()
-	defer mu.Unlock()
 	first, last := pigeon[0], pigeon[pigeons-1]
 	n := 0
 	for _, s := range navx {
@@ -112,5 +114,34 @@ func TestIMUSensorController(t *testing.T) {
 	}
 	if frames["/navx/imu"] != "navx_link" || frames["/pigeon/imu"] != "pigeon" {
 		t.Errorf("frames %v, want navx_link (frame_id) and pigeon", frames)
+	}
+
+	// Stopped (controller_manager's switch_controller): no /navx/imu
+	// over the next 100 state publications' stamps; the Pigeon goes on.
+	mu.Unlock()
+	integration(t, tooltest.Rosservice, genpy)
+	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", port))
+	e.Vars = append(e.Vars, "PYTHONPATH="+genControllerManagerMsgs(t, e))
+	if !switchControllers(t, e, nil, []string{"navx_broadcaster"}, 2) {
+		t.Fatal("switch_controller did not stop navx_broadcaster")
+	}
+	mu.Lock()
+	stoppedAt, before := len(pigeon), len(navx)
+	done = make(chan struct{})
+	mu.Unlock()
+	wait(fmt.Sprintf("%d more /pigeon/imu", pigeons), done)
+	mu.Lock()
+	// The switch reached the bridge at some publication after the
+	// service answered: count from the first stamp after it.
+	from := pigeon[stoppedAt]
+	late := 0
+	for _, s := range navx[before:] {
+		if s.After(from) {
+			late++
+		}
+	}
+	mu.Unlock()
+	if late != 0 {
+		t.Errorf("%d /navx/imu after its IMU sensor controller stopped, want 0", late)
 	}
 }
