@@ -216,9 +216,13 @@ func (w *gainWatch) controllers() []*control.Controller {
 // as not a number without being read.
 const maxGainReply = 64 << 10
 
-// gainCallTimeout bounds each subscribeParam, and all the
-// unsubscribeParam of a session's end together.
-const gainCallTimeout = 3 * time.Second
+// gainCallTimeout bounds each subscribeParam; unsubscribeTimeout all
+// the unsubscribeParam of a session's end together, which a master that
+// stopped answering would otherwise delay the next registration by.
+const (
+	gainCallTimeout    = 3 * time.Second
+	unsubscribeTimeout = time.Second
+)
 
 // subscribe subscribes to every gain's key; each reply's value is the
 // gain's first update, unless an update came first (a set after the
@@ -261,11 +265,11 @@ func (w *gainWatch) subscribe(ctx context.Context, api string) {
 	}
 }
 
-// unsubscribe ends the subscriptions (unsubscribeParam), within one
-// gainCallTimeout for all of them: at the first failure the master is
-// taken to be gone.
+// unsubscribe ends the subscriptions (unsubscribeParam, as roscpp does
+// at shutdown since ros_comm PR #2068), within unsubscribeTimeout for all
+// of them: at the first failure the master is taken to be gone.
 func (w *gainWatch) unsubscribe(api string) {
-	ctx, cancel := context.WithTimeout(context.Background(), gainCallTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), unsubscribeTimeout)
 	defer cancel()
 	for i := range w.params {
 		if _, err := master.CallLimit(ctx, 4<<10, w.b.masterURI, "unsubscribeParam", w.b.names.Node(), api, w.params[i].key); err != nil {
