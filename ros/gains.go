@@ -50,25 +50,21 @@ import (
 type gainParam struct {
 	c    *control.Controller
 	id   control.GainID
-	ns   string // the namespace (NAME/pid, NAME/gains, NAME/velocity_ff), resolved
-	path string // the gain's key under ns ("p", "JOINT/p", "JOINT")
-	key  string // ns/path
+	key  string // resolved: NAME/pid/TERM, NAME/gains/JOINT/TERM, NAME/velocity_ff/JOINT
 	last float64
 }
 
-// gainParamOf places a controller's gain on the parameter server.
+// gainParamOf places a controller's gain on the parameter server: its
+// namespace resolved (and remapped) as a whole, as before.
 func (b *Bridge) gainParamOf(c *control.Controller, id control.GainID) gainParam {
-	var g gainParam
+	ns, path := c.Name+"/gains", id.Joint+"/"+id.Term
 	switch {
 	case id.Joint == "":
-		g = gainParam{c: c, id: id, ns: b.names.Resolve(c.Name + "/pid"), path: id.Term}
+		ns, path = c.Name+"/pid", id.Term
 	case id.Term == control.GainF:
-		g = gainParam{c: c, id: id, ns: b.names.Resolve(c.Name + "/velocity_ff"), path: id.Joint}
-	default:
-		g = gainParam{c: c, id: id, ns: b.names.Resolve(c.Name + "/gains"), path: id.Joint + "/" + id.Term}
+		ns, path = c.Name+"/velocity_ff", id.Joint
 	}
-	g.key = g.ns + "/" + g.path
-	return g
+	return gainParam{c: c, id: id, key: b.names.Resolve(ns) + "/" + path}
 }
 
 // gainUpdate is a gain's value as the master last sent it.

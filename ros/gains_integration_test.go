@@ -210,3 +210,33 @@ func loopP(d *daemon.Daemon, name string) float64 {
 	}
 	return -1
 }
+
+// TestGainsAfterMasterRestart: a restarted rosmaster has forgotten frcd's
+// parameter subscriptions; frcd registers again and subscribes afresh, so
+// a gain set with rosparam on the new master still reaches the loop (no
+// periodic resync is needed for it).
+func TestGainsAfterMasterRestart(t *testing.T) {
+	integration(t, tooltest.Rosmaster, tooltest.Rosparam)
+	port := freePort(t)
+	e := tooltest.NewROS(t, fmt.Sprintf("http://127.0.0.1:%d", port))
+	stopMaster := e.Start(t, "rosmaster", "--core", "-p", strconv.Itoa(port))
+	f := startFrcd(t, e, ros.MasterExternal)
+	hood := f.d.Loop.Controller("hood_position")
+	p := func() float64 { g, _ := hood.Gain(control.GainID{Term: control.GainP}); return g }
+	// Set until taken: frcd's own listing of the gains, just after its
+	// registration, may come after a first set.
+	setUntil := func(v string, want float64) {
+		t.Helper()
+		tooltest.Eventually(t, 20*time.Second, "hood p "+v+" in the controller", func() bool {
+			e.MustRun(t, "rosparam", "set", "/hood_position/pid/p", v)
+			return p() == want
+		})
+	}
+	setUntil("17", 17)
+	connects := f.d.Bridge.Stats().Connects
+	stopMaster()
+	e.Start(t, "rosmaster", "--core", "-p", strconv.Itoa(port))
+	f.registered(t, connects+1)
+	setUntil("18.5", 18.5)
+	f.Alive(t)
+}
