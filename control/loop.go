@@ -452,6 +452,10 @@ func (l *Loop) finish(now time.Duration, ds hal.DSState, t0 time.Duration) {
 		if now < time.Duration(n.from.Load()) {
 			continue // its reader has nothing to do before then: let it sleep
 		}
+		if n.signal != nil {
+			n.signal()
+			continue
+		}
 		select {
 		case n.ch <- struct{}{}:
 		default: // the reader has not taken the last one yet: it reads the newest

@@ -41,3 +41,28 @@ func TestNotifyFrom(t *testing.T) {
 		t.Error("no signal at 50 ms after asking from 0")
 	}
 }
+
+// TestNotifyWith: a reader with its own signal has it called, not its
+// channel sent on, for each cycle from the time it asked for.
+func TestNotifyWith(t *testing.T) {
+	g := newRig(t)
+	calls := 0
+	n := g.l.NotifyWith(func() { calls++ })
+	n.From(25 * time.Millisecond)
+	for _, now := range []time.Duration{10, 20, 30, 40} {
+		g.l.Cycle(now * time.Millisecond)
+	}
+	if calls != 2 {
+		t.Errorf("signalled %d times, want 2 (at 30 and 40 ms)", calls)
+	}
+	select {
+	case <-n.C:
+		t.Error("its channel was sent on")
+	default:
+	}
+	n.From(0)
+	g.l.Cycle(50 * time.Millisecond)
+	if calls != 3 {
+		t.Errorf("signalled %d times after asking from 0, want 3", calls)
+	}
+}

@@ -189,6 +189,8 @@ type Notice struct {
 	C    <-chan struct{}
 	ch   chan struct{}
 	from atomic.Int64 // loop time, ns
+	// signal, when set (NotifyWith), is called instead of sending on ch.
+	signal func()
 }
 
 // From asks for signals only after cycles at loop time t or later: a
@@ -204,6 +206,20 @@ func (l *Loop) NotifyFrom() *Notice {
 	ch := make(chan struct{}, 1)
 	n := &Notice{C: ch, ch: ch}
 	l.notify = append(l.notify, n)
+	return n
+}
+
+// NotifyWith is NotifyFrom for a reader woken by signal, which the loop
+// calls on its own goroutine after each snapshot due, instead of a send
+// on C (which stays silent): signal must return at once and allocate
+// nothing. The ROS 2 bridge's signal writes an eventfd its goroutine
+// waits on in the runtime's network poller: readied from there, it runs
+// on the loop's thread once the loop sleeps, where a channel's receiver
+// is readied by waking a second thread to look for it (ros2bridge
+// wake_linux.go). Call it before the loop runs.
+func (l *Loop) NotifyWith(signal func()) *Notice {
+	n := l.NotifyFrom()
+	n.signal = signal
 	return n
 }
 

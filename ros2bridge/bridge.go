@@ -120,6 +120,7 @@ type Bridge struct {
 	joints  *ros2node.Publisher
 	desc    *ros2node.Publisher
 	updated *control.Notice // the loop's signal of new snapshots, from when the next publication is due
+	wake    *waker          // what updated signals (wake_linux.go)
 	snap    *control.Snapshot
 	// hist is the loop's ring of every cycle's joint states: Run
 	// publishes each cycle due on the grid from it, also those the loop
@@ -153,7 +154,7 @@ type Bridge struct {
 // Close stops the node (Run does when it returns); it may be called
 // more than once.
 func (b *Bridge) Close() error {
-	b.closeOnce.Do(func() { close(b.done); b.out.stop(); b.closeErr = b.node.Close() })
+	b.closeOnce.Do(func() { close(b.done); b.wake.close(); b.out.stop(); b.closeErr = b.node.Close() })
 	return b.closeErr
 }
 
@@ -180,12 +181,13 @@ func New(o Options) (*Bridge, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bridge{o: o, node: n, updated: o.Loop.NotifyFrom(), snap: o.Loop.NewSnapshot(), hist: o.Loop.NewHistory(max(64, int(histSpan/o.Loop.Period()))),
+	wake := newWaker()
+	b := &Bridge{o: o, node: n, wake: wake, updated: o.Loop.NotifyWith(wake.wake), snap: o.Loop.NewSnapshot(), hist: o.Loop.NewHistory(max(64, int(histSpan/o.Loop.Period()))),
 		done: make(chan struct{})}
 	b.pace = ratelimit.Cadence{Period: o.Every, Slack: o.Loop.Period() / 2, CatchUp: o.Loop.Period()}
 	b.build = jointstate.New(b.snap, o.Rest)
 	b.js.Name = b.build.Names
-	fail := func(err error) (*Bridge, error) { b.out.stop(); n.Close(); return nil, err }
+	fail := func(err error) (*Bridge, error) { b.wake.close(); b.out.stop(); n.Close(); return nil, err }
 	if b.joints, err = b.jointStateNode().Publisher(JointStatesTopic, &b.js, ros2node.Default); err != nil {
 		return fail(err)
 	}
@@ -375,15 +377,14 @@ func (b *Bridge) Stats() Stats {
 		Odometry: b.odometry.Load()}
 }
 
-// Run publishes the joint states every Every until ctx ends, then closes
-// the node (peers forget it at once).
+// Run publishes the joint states every Every until ctx ends (or Close),
+// then closes the node (peers forget it at once).
 func (b *Bridge) Run(ctx context.Context) error {
 	defer b.Close()
-	for {
-		select {
-		case <-ctx.Done():
+	defer context.AfterFunc(ctx, b.wake.close)()
+	for b.wake.wait() {
+		if ctx.Err() != nil {
 			return nil
-		case <-b.updated.C:
 		}
 		b.update()
 		if b.pace.Period > 0 && b.pace.Next() != 0 {
@@ -392,6 +393,7 @@ func (b *Bridge) Run(ctx context.Context) error {
 			b.updated.From(b.pace.Next() - b.pace.Slack)
 		}
 	}
+	return nil
 }
 
 // update answers one of the loop's notifications: it publishes, oldest

@@ -74,7 +74,7 @@ type Participant struct {
 	guid  GUID
 	ports Ports
 	conns []*net.UDPConn // discovery unicast, user unicast, then out if apart, then SPDP multicast if on
-	out   *net.UDPConn
+	out   *sender        // the socket sends leave from (p.mu held)
 
 	mu              sync.Mutex
 	closed          bool
@@ -193,7 +193,7 @@ func (p *Participant) bind() error {
 		// Room for bursts of fragments (the kernel caps it at net.core.rmem_max).
 		_ = user.SetReadBuffer(4 << 20)
 		_ = meta.SetReadBuffer(1 << 20)
-		p.ports, p.conns, p.out = ports, []*net.UDPConn{meta, user}, user
+		p.ports, p.conns, p.out = ports, []*net.UDPConn{meta, user}, newSender(user)
 		if at != p.cfg.Addr {
 			// Sends leave from Addr, so by its interface, multicast too
 			// (Linux routes a multicast from a bound source address out of
@@ -204,7 +204,7 @@ func (p *Participant) bind() error {
 				user.Close()
 				return fmt.Errorf("rtps: bind %v: %w", p.cfg.Addr, err)
 			}
-			p.conns, p.out = append(p.conns, out), out
+			p.conns, p.out = append(p.conns, out), newSender(out)
 		}
 		if p.cfg.Multicast {
 			group := &net.UDPAddr{IP: SPDPMulticastAddr.AsSlice(), Port: ports.SPDPMulticast()}
@@ -458,7 +458,7 @@ func (p *Participant) sendAs(m *Builder, to []netip.AddrPort, class sendClass, r
 		return true
 	}
 	for _, a := range to {
-		if _, err := p.out.WriteToUDPAddrPort(m.Bytes(), a); err != nil && !p.closed {
+		if err := p.out.send(m.Bytes(), a); err != nil && !p.closed {
 			p.cfg.Logf("rtps: send to %v: %v", a, err)
 		}
 	}

@@ -14,16 +14,16 @@ import (
 // receive reads datagrams from c until it is closed.
 func (p *Participant) receive(c *net.UDPConn) {
 	defer p.wg.Done()
-	buf := make([]byte, 65536)
+	r := newReceiver(c, 65536)
 	for {
-		n, from, err := c.ReadFromUDPAddrPort(buf)
+		b, from, err := r.read()
 		if err != nil {
 			if errors.Is(err, net.ErrClosed) {
 				return
 			}
 			continue
 		}
-		p.Handle(time.Now(), buf[:n], from)
+		p.Handle(time.Now(), b, from)
 	}
 }
 
