@@ -46,7 +46,7 @@ import (
 // are written and with the timer already armed, keeps the schedtick fresh;
 // sysmon then neither preempts the loop nor takes its P (its system calls
 // change the syscalltick every cycle), never deep-sleeps and polls every
-// 10 ms (about 550 wake-ups a second in all).
+// 10 ms (500 to 550 wake-ups a second in all).
 //
 // Without a timerfd it falls back to nanosleep.
 type waiter struct {
