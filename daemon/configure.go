@@ -20,7 +20,9 @@ const configureEvery = 50 * time.Millisecond
 // (devices.ctreConfigRetry), so a turn every 50 ms would mostly find
 // nothing due, and wake a thread (and often sysmon) 20 times a second for
 // it. A question the loop asks meanwhile (a Talon FX's reset, while its
-// position is held) waits for the next turn, at most this long.
+// position is held) waits for the next turn, at most this long; while the
+// loop goes on asking (devices.AskedConfigurer) the turns come every
+// configureEvery again.
 const configureIdle = 250 * time.Millisecond
 
 // configurers are the devices configured off the loop, and which of them
@@ -126,10 +128,17 @@ func (d *Daemon) runConfigure(ctx context.Context) error {
 	}
 }
 
-// turnEvery is how long after a turn the next one comes.
+// turnEvery is how long after a turn the next one comes: configureEvery
+// while one is not configured or the loop is asking one a question (a
+// Talon FX held after a dropout or a reboot asks again until fxSignWait,
+// 0.5 s, after the sign: its answers every 250 ms would hold it neutral
+// up to 0.75 s instead of 0.55 s).
 func (c *configurers) turnEvery() time.Duration {
 	for _, cf := range c.all {
 		if !cf.Configured() {
+			return configureEvery
+		}
+		if a, ok := cf.(devices.AskedConfigurer); ok && a.Asked() {
 			return configureEvery
 		}
 	}

@@ -41,6 +41,15 @@ type Configurer interface {
 	Configured() bool
 }
 
+// AskedConfigurer is a Configurer the loop asks questions of, answered
+// at its turns (a Talon FX: whether it has reset, while its position is
+// held): while Asked, the daemon gives the turns at their quick cadence,
+// as when one is not configured, so that the answers come soon.
+type AskedConfigurer interface {
+	Configurer
+	Asked() bool
+}
+
 // ctreResetter is a CTRE device that tells whether it has reset since it
 // was last asked: ParentDevice.HasResetOccurred in Phoenix 6 ("Returns
 // true if device has reset since the previous call of this routine",
@@ -72,8 +81,9 @@ type ctreSetup struct {
 	done atomic.Bool
 	late atomic.Bool // configuring past ctreConfigTimeout (pending), for Report
 
-	next time.Duration // Configure's own: the next attempt
-	once bool          // Configure's own: configured at least once
+	next  time.Duration // Configure's own: the next attempt
+	once  bool          // Configure's own: configured at least once
+	asked bool          // Configure's own: its last turn found a question (Asked)
 
 	// The loop's questions whether the controller has reset (a Talon FX's
 	// position carried over a reboot, fxCarry): ask is the last one asked,
@@ -114,7 +124,9 @@ func (s *ctreSetup) first() *ctreSetup {
 // A question the loop asks (askReset) is answered at the next turn,
 // before all else: a reset found starts the configuration over at once.
 func (s *ctreSetup) Configure(now time.Duration) {
-	if a := s.ask.Load(); a != s.answered.Load() {
+	a := s.ask.Load()
+	s.asked = a != s.answered.Load()
+	if s.asked {
 		switch {
 		case s.reset == nil: // cannot tell: no reset
 			s.answered.Store(a)
@@ -159,6 +171,12 @@ func (s *ctreSetup) resetSeen() {
 // it does not block): answeredTo tells when the answer is in, resetN
 // whether a reset was seen by then.
 func (s *ctreSetup) askReset() uint32 { return s.ask.Add(1) }
+
+// Asked reports whether the loop is asking: a question is unanswered,
+// or Configure's last turn answered one (a "no" is asked again at the
+// loop's next cycle, until fxSignWait after the sign). From Configure's
+// goroutine (AskedConfigurer).
+func (s *ctreSetup) Asked() bool { return s.asked || s.ask.Load() != s.answered.Load() }
 
 // answeredTo reports whether question a has been answered.
 func (s *ctreSetup) answeredTo(a uint32) bool { return s.answered.Load() == a }

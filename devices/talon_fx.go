@@ -239,6 +239,10 @@ func (t *talonFX) Configure(now time.Duration) { t.setup.Configure(now) }
 // Configured reports whether the Talon's configuration is in.
 func (t *talonFX) Configured() bool { return t.setup.Configured() }
 
+// Asked reports whether the loop is asking the Talon whether it has reset
+// (AskedConfigurer).
+func (t *talonFX) Asked() bool { return t.setup.Asked() }
+
 // applyFXConfig applies a Talon FX's neutral mode and current limits and
 // reads them back: the note names what it holds otherwise, or that the
 // backend cannot apply them.
