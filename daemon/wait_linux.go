@@ -39,9 +39,11 @@ import (
 // machine loaded by normal-priority work that thread waits its turn for
 // longer than the period, so the next cycle starts late, the timer
 // notwithstanding. wakebench at SCHED_FIFO 10 with two nice-0 busy loops
-// on the 2-core VM (load 2.5-3): with the yield, status line jitter p99
-// 21 ms, 10.5 ms and 10 µs over three rounds (10, 6 and 0 overruns),
-// without it 57, 32 and 24 µs (0 overruns).
+// on the 2-core VM (load 1-8, 7 interleaved rounds of 6 s): with the
+// yield, the status line's jitter p99 was 10 µs to 335 ms, median 10.5 ms,
+// 36 overruns in all (in 5 of the 7 rounds); without it 24 to 655 µs,
+// median 32 µs, 1 overrun. Unloaded it was better with the yield (49 and
+// 57 µs against 163 and 458 µs, 2 rounds, no overruns).
 //
 // Without a timerfd it falls back to nanosleep.
 type waiter struct {
