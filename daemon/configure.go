@@ -15,6 +15,14 @@ import (
 // given their turn; each retries at its own cadence.
 const configureEvery = 50 * time.Millisecond
 
+// configureIdle is how often Run gives them their turn once every one is
+// configured: each then only checks for a reset every 250 ms
+// (devices.ctreConfigRetry), so a turn every 50 ms would mostly find
+// nothing due, and wake a thread (and often sysmon) 20 times a second for
+// it. A question the loop asks meanwhile (a Talon FX's reset, while its
+// position is held) waits for the next turn, at most this long.
+const configureIdle = 250 * time.Millisecond
+
 // configurers are the devices configured off the loop, and which of them
 // are `required`: while one of those is not configured the robot does not
 // enable (gate).
@@ -100,12 +108,32 @@ func (d *Daemon) configureDue(now time.Duration) {
 	}
 }
 
-// runConfigure runs configure every configureEvery until ctx ends (Run's
-// goroutine beside the loop: the CTRE config calls block for up to their
-// timeouts, never on the loop).
+// runConfigure runs configure every configureEvery, or every
+// configureIdle while every configurer is configured, until ctx ends
+// (Run's goroutine beside the loop: the CTRE config calls block for up to
+// their timeouts, never on the loop).
 func (d *Daemon) runConfigure(ctx context.Context) error {
-	repeat(ctx, configureEvery, func() { d.configure(d.Now()) })
-	return nil
+	t := time.NewTimer(configureEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		d.configure(d.Now())
+		t.Reset(d.cfgs.turnEvery())
+	}
+}
+
+// turnEvery is how long after a turn the next one comes.
+func (c *configurers) turnEvery() time.Duration {
+	for _, cf := range c.all {
+		if !cf.Configured() {
+			return configureEvery
+		}
+	}
+	return configureIdle
 }
 
 // The reasons the daemon keeps the loop from enabling (Loop.Inhibit), by

@@ -17,8 +17,13 @@ import (
 // monitored buses hear. While a `required` device is missing or stale the
 // loop is inhibited (every output neutral, as if disabled).
 const (
-	// inventoryEvery is how often the inventory is taken.
+	// inventoryEvery is how often the inventory is taken while it gates
+	// enabling (a required device on a monitored bus).
 	inventoryEvery = 100 * time.Millisecond
+	// inventoryIdle is how often Run takes it when it gates nothing: it
+	// then only says what /diagnostics and the log show, and a turn every
+	// 100 ms would wake a thread (and often sysmon) 10 times a second.
+	inventoryIdle = 500 * time.Millisecond
 	// inventorySettle is how long after the start the inventory is
 	// logged: every device has sent its fastest status frames by then.
 	inventorySettle = 500 * time.Millisecond
@@ -123,11 +128,20 @@ func (d *Daemon) inventoryDue(now time.Duration) {
 	}
 }
 
-// runInventory takes the inventory every inventoryEvery until ctx ends
+// runInventory takes the inventory every inventoryEvery (inventoryIdle
+// when it gates nothing) until ctx ends
 // (Run's goroutine beside the loop).
 func (d *Daemon) runInventory(ctx context.Context) error {
-	repeat(ctx, inventoryEvery, func() { d.takeInventory(d.Now()) })
+	repeat(ctx, d.inv.every(), func() { d.takeInventory(d.Now()) })
 	return nil
+}
+
+// every is how often Run takes the inventory.
+func (inv *inventory) every() time.Duration {
+	if inv.required {
+		return inventoryEvery
+	}
+	return inventoryIdle
 }
 
 // Inventory takes the CAN inventory now: what `frcd can scan` prints.

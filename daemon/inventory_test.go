@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/frcd/frcd/frc"
 	"github.com/frcd/frcd/hal"
@@ -147,5 +148,18 @@ func TestInventoryOnSim(t *testing.T) {
 	}
 	if why := d.Loop.Inhibited(); why != "" {
 		t.Errorf("the PDP is back, still inhibited: %q", why)
+	}
+}
+
+// The inventory is taken every 100 ms while a required device gates
+// enabling, and every 500 ms when it only feeds /diagnostics and the log.
+func TestInventoryEvery(t *testing.T) {
+	inv := &inventory{required: true}
+	if got := inv.every(); got != inventoryEvery || got > 100*time.Millisecond {
+		t.Errorf("gating: every %v, want %v (at most 100 ms)", got, inventoryEvery)
+	}
+	inv.required = false
+	if got := inv.every(); got != inventoryIdle {
+		t.Errorf("gating nothing: every %v, want %v", got, inventoryIdle)
 	}
 }

@@ -4,6 +4,7 @@ package daemon
 
 import (
 	"os"
+	"runtime"
 	"syscall"
 	"time"
 	"unsafe"
@@ -28,13 +29,30 @@ import (
 // SCHED_FIFO) the timerfd blocks instead and is read with a plain system
 // call: the thread then sleeps in the kernel and the timer wakes it at its
 // own priority, not through the poller's thread at normal priority, which
-// a loaded machine may not run for milliseconds. The sysmon wake-ups that
-// costs are the price of that.
+// a loaded machine may not run for milliseconds.
+//
+// That thread's goroutine then never passes through the scheduler, and
+// sysmon (go1.26 runtime/proc.go: retake) treats a goroutine seen on the
+// same schedtick for forcePreemptNS (10 ms) as a hog: it preempts it when
+// it finds it running Go code (a signal, then a hand-off of the locked
+// goroutine through another thread) and takes its P when it finds it in a
+// system call, so the cycle's first system call after the sleep (the
+// read's return) finds no P, takes an idle one and wakes sysmon from its
+// deep sleep with its delay reset to 20 µs, and sysmon then polls every
+// 20 µs to 1 ms for as long as the P is busy: 1,200 to 2,100 wake-ups a
+// second at 100 Hz on the fake HAL, against ~400 for a bare loop. So
+// before blocking it yields (runtime.Gosched) at least every yieldEvery:
+// one hand-off a cycle through an idle thread, after the cycle's outputs
+// are written and with the timer already armed, keeps the schedtick fresh;
+// sysmon then neither preempts the loop nor takes its P (its system calls
+// change the syscalltick every cycle), never deep-sleeps and polls every
+// 10 ms (500 to 550 wake-ups a second in all).
 //
 // Without a timerfd it falls back to nanosleep.
 type waiter struct {
-	blocking bool     // read the timerfd with a blocking system call
-	f        *os.File // the timerfd, nil when none could be made
+	blocking bool      // read the timerfd with a blocking system call
+	yielded  time.Time // when the blocking sleep last yielded
+	f        *os.File  // the timerfd, nil when none could be made
 	rc       syscall.RawConn
 	fd       uintptr
 	its      itimerspec
@@ -42,6 +60,11 @@ type waiter struct {
 	read     func(fd uintptr) bool // made once: a closure per call would allocate
 	errno    syscall.Errno         // the last read's
 }
+
+// yieldEvery is how often the blocking sleep yields: under half of
+// forcePreemptNS, so that sysmon, which looks at most every 10 ms, sees
+// a new schedtick at every look.
+const yieldEvery = 5 * time.Millisecond
 
 type itimerspec struct{ interval, value syscall.Timespec }
 
@@ -78,6 +101,11 @@ func (w *waiter) sleep(d time.Duration) {
 	if w.blocking && w.fd != 0 {
 		w.its.value = syscall.NsecToTimespec(int64(d))
 		_, _, errno := syscall.RawSyscall6(syscall.SYS_TIMERFD_SETTIME, w.fd, 0, uintptr(unsafe.Pointer(&w.its)), 0, 0, 0)
+		if errno == 0 && time.Since(w.yielded) >= yieldEvery {
+			// The timer runs meanwhile: a slow hand-off delays no wake-up.
+			runtime.Gosched()
+			w.yielded = time.Now()
+		}
 		for errno == 0 {
 			if _, _, errno = syscall.Syscall(syscall.SYS_READ, w.fd, uintptr(unsafe.Pointer(&w.buf[0])), uintptr(len(w.buf))); errno == 0 {
 				return

@@ -22,7 +22,8 @@ func TestWaiterUsesTimerfd(t *testing.T) {
 }
 
 // On a real-time thread the waiter blocks on its timerfd in the kernel,
-// sleeps at least as long as asked, keeps the fd and allocates nothing.
+// sleeps at least as long as asked, keeps the fd, yields and allocates
+// nothing.
 func TestBlockingWaiter(t *testing.T) {
 	w := newWaiter(true)
 	defer w.close()
@@ -39,5 +40,10 @@ func TestBlockingWaiter(t *testing.T) {
 	}
 	if w.fd == 0 {
 		t.Error("the timerfd was given up after a sleep")
+	}
+	// It yields before blocking (the first sleep at least: yielded
+	// starts at the zero time), so that sysmon sees its schedtick move.
+	if w.yielded.IsZero() {
+		t.Error("the blocking sleep never yielded to the scheduler")
 	}
 }

@@ -85,3 +85,23 @@ func TestReport(t *testing.T) {
 		}
 	}
 }
+
+// TestReportWithoutStatus: with -only leaving the status line out, the
+// priority's cost says it was not measured rather than printing NaN and
+// a garbage jitter.
+func TestReportWithoutStatus(t *testing.T) {
+	s := func(cpu, wakes float64) sample { return sample{cpu: cpu, wakes: wakes} }
+	res := results{"normal": {
+		"bare": {s(0.010, 400)},
+		"loop": {s(0.012, 300)},
+	}}
+	var out bytes.Buffer
+	report(&out, options{rate: 100, reps: 1, measure: time.Second, warm: time.Second}, []priority{{"normal", 0}}, res)
+	text := out.String()
+	if !strings.Contains(text, "normal           not measured (-only without status)") {
+		t.Errorf("report does not say the priority's cost was not measured:\n%s", text)
+	}
+	if strings.Contains(text, "NaN") {
+		t.Errorf("report prints NaN:\n%s", text)
+	}
+}

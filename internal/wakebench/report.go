@@ -100,6 +100,10 @@ func report(w io.Writer, o options, prios []priority, res results) {
 	for _, p := range prios {
 		r := res[p.name]
 		st := r["status"]
+		if len(st) == 0 {
+			fmt.Fprintf(w, "  %-16s not measured (-only without status)\n", p.name)
+			continue
+		}
 		var jit []float64
 		over := 0
 		for _, s := range st {
