@@ -1,6 +1,7 @@
 package ros2bridge
 
 import (
+	"math"
 	"time"
 
 	"github.com/frcd/frcd/interfaces"
@@ -43,15 +44,20 @@ func (b *Bridge) publishBroadcasters(read bool) {
 }
 
 // nextWake is the loop time from which Run needs the loop's next
-// notification: the earliest of the joint states' next grid time (kept
-// while the joint state controller is stopped, to see it start again)
-// and each running broadcaster's, less their slack; 0 (every cycle)
-// before the first publication of either.
+// notification: the earliest of the joint states' next grid time and
+// each running broadcaster's, less their slack; 0 (every cycle) before
+// the first publication of either. While the joint state controller is
+// stopped its grid goes on (update) but wakes Run only if no broadcaster
+// runs, to see it start again: a running broadcaster's wake-ups see that.
 func (b *Bridge) nextWake() time.Duration {
 	if b.pace.Period <= 0 || b.pace.Next() == 0 {
 		return 0
 	}
-	t := b.pace.Next() - b.pace.Slack
+	js := b.pace.Next() - b.pace.Slack
+	t, any := js, false
+	if b.o.Manager != nil && b.o.Manager.JointStatesStopped() {
+		t = math.MaxInt64
+	}
 	if s := b.st; s != nil && b.o.Manager != nil {
 		for i := range s.imuOwn {
 			own := &s.imuOwn[i]
@@ -61,8 +67,11 @@ func (b *Bridge) nextWake() time.Duration {
 			if own.pace.Next() == 0 {
 				return 0
 			}
-			t = min(t, own.pace.Next()-own.pace.Slack)
+			t, any = min(t, own.pace.Next()-own.pace.Slack), true
 		}
+	}
+	if !any {
+		return js
 	}
 	return t
 }
