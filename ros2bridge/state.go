@@ -20,7 +20,7 @@ import (
 //
 //	/NAME/imu           sensor_msgs/msg/Imu per IMU (orientation covariance[0] -1 when its read failed);
 //	                    an IMU with an IMU sensor controller CTRL: CTRL/imu from CTRL's node, at its
-//	                    publish_rate, frame its frame_id (imuOwner)
+//	                    own publish_rate (broadcast.go), frame its frame_id (imuOwner)
 //	/NAME/battery       sensor_msgs/msg/BatteryState per PDP/PDH (current negative: discharging)
 //	/NAME/currents      std_msgs/msg/Float64MultiArray per PDP/PDH: its 16 or 24 channels
 //	/NAME/state         control_msgs/msg/JointControllerState per PID controller
