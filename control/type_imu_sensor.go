@@ -12,7 +12,8 @@ func init() { MustRegister(imuSensorType) }
 // 7b55a857 imu_sensor_broadcaster/src/imu_sensor_broadcaster_parameters.yaml:
 // sensor_name, frame_id, both mandatory there), one IMU a controller as in
 // ROS 2. It takes no command and the loop does not run
-// it; the transports publish its IMU at its rate (Facts.Sensor), on its
+// it; the transports publish its IMU at its own rate (Facts.Sensor; the
+// bridges wake for it: ros/broadcast.go, ros2bridge/broadcast.go), on its
 // own node in ROS 2 (3348ea04 imu_sensor_broadcaster.cpp: "~/imu").
 var imuSensorType = &Type{family: familyNone, Config: &config.Type{
 	Name: "imu_sensor_controller/ImuSensorController", Check: checkIMUSensor,
@@ -22,13 +23,15 @@ var imuSensorType = &Type{family: familyNone, Config: &config.Type{
 		"(sensor_name), sensor_msgs/Imu at publish_rate, stamped in frame_id. ROS 1: on the IMU's /NAME/imu; ROS 2: " +
 		"on CONTROLLER/imu from the controller's node, as IMUSensorBroadcaster's ~/imu (the IMU's /NAME/imu then " +
 		"goes). The state topics leave that IMU to it; without one, an IMU is published with the state topics at the " +
-		"joint state controller's publish_rate. It publishes when the state topics do, so no faster than them, and not " +
-		"while it or the joint state controller is stopped. One per IMU.",
+		"joint state controller's publish_rate. It runs at its own rate, as each ros_control controller does: faster or " +
+		"slower than the state topics (at most the loop's rate), each message stamped with its cycle's time, and it " +
+		"follows its own running state only (it publishes while the joint state controller is stopped, not while it is). " +
+		"One per IMU.",
 	Keys: []config.Key{
 		{Name: "sensor_name", Kind: config.String, Required: true, Ref: []config.Role{config.IMURole},
 			Doc: "The IMU it publishes (a navX, Pigeon or other IMU of the joints list)."},
 		{Name: "publish_rate", Kind: config.Float, HasRange: true, Min: 0.1, Max: 1000, Unit: "Hz",
-			DefaultDoc: "the state topics' rate", Doc: "How often the IMU is published, at most the state topics' rate."},
+			DefaultDoc: "the state topics' rate", Doc: "How often the IMU is published, at most the loop's rate."},
 		{Name: "frame_id", Kind: config.String, DefaultDoc: "the IMU's name", Doc: "The header's frame_id."},
 	},
 	Facts: config.Facts{Controller: &config.ControllerFacts{Sensor: config.IMURole,

@@ -27,10 +27,12 @@ var errMasterLost = errors.New("the master was lost or restarted")
 
 // imuOwner is who publishes an IMU: the joint state controller with the
 // state topics (ctl ""), or its IMU sensor controller
-// (control.Broadcaster) at its rate (pace), stamped frame.
+// (control.Broadcaster) at its own rate (pace; broadcast.go), stamped
+// frame; last is the loop time of the last sample it published.
 type imuOwner struct {
 	ctl, frame string
 	pace       ratelimit.Cadence
+	last       time.Duration
 }
 
 // session is one registration with a master: a node and everything on it.
@@ -207,7 +209,7 @@ func (s *session) setup() error {
 		}
 		own := imuOwner{frame: imu.Name}
 		if bc, ok := b.cm.BroadcasterOf(imu.Name); ok {
-			own = imuOwner{ctl: bc.Name, frame: cmp.Or(bc.FrameID, imu.Name), pace: ratelimit.Hz(bc.Rate, b.o.Loop.Period(), b.every)}
+			own = imuOwner{ctl: bc.Name, frame: cmp.Or(bc.FrameID, imu.Name), pace: ratelimit.Own(bc.Rate, b.every, b.o.Loop.Period())}
 		}
 		s.imus, s.imuOwn = append(s.imus, p), append(s.imuOwn, own)
 	}
@@ -403,20 +405,11 @@ func (s *session) run(ctx context.Context) error {
 	pace := ratelimit.Cadence{Period: b.every, Slack: b.o.Loop.Period() / 2, CatchUp: b.o.Loop.Period()}
 	// When the state topics are slower than the loop, the goroutine sleeps
 	// between publications rather than wake at every cycle only to find
-	// nothing due: the loop signals it only from the cycle the next one is
+	// nothing due: the loop signals it only from the cycle the next one
+	// (the state topics' or an IMU sensor controller's, broadcast.go) is
 	// due at (Notice.From), so it wakes once a publication, with that
 	// cycle's snapshot.
 	b.updated.From(0)
-	publish := func() {
-		b.o.Loop.ReadSnapshot(s.snap)
-		if !pace.Due(s.snap.Now) {
-			return // the cycle due has not run yet: its signal comes
-		}
-		s.publishState()
-		if pace.Period > 0 {
-			b.updated.From(pace.Next() - pace.Slack)
-		}
-	}
 	for {
 		select {
 		case <-ctx.Done():
@@ -432,10 +425,10 @@ func (s *session) run(ctx context.Context) error {
 			b.stats.Diagnostics++
 			b.mu.Unlock()
 		case <-b.updated.C:
-			if !pace.Ready(b.o.Clock()) {
+			if !s.due(&pace, b.o.Clock()) {
 				continue // not due: do not even copy the snapshot
 			}
-			publish()
+			b.updated.From(s.update(&pace))
 		}
 	}
 }
@@ -499,11 +492,9 @@ func (s *session) publishState() {
 	}
 	s.joints.Write(s.msgs.jointState())
 	for i := range s.snap.IMUs {
-		own := &s.imuOwn[i]
-		if own.ctl != "" && (!s.b.cm.Running(own.ctl) || !own.pace.Due(s.snap.Now)) {
-			continue // its IMU sensor controller is stopped, or not due
+		if own := &s.imuOwn[i]; own.ctl == "" { // an IMU sensor controller's is its own (publishBroadcasters)
+			s.imus[i].Write(s.msgs.imu(i, own.frame))
 		}
-		s.imus[i].Write(s.msgs.imu(i, own.frame))
 	}
 	for i := range s.snap.PDPs {
 		bat, cur := s.msgs.pdp(i)

@@ -387,11 +387,10 @@ func (b *Bridge) Run(ctx context.Context) error {
 			return nil
 		}
 		b.update()
-		if b.pace.Period > 0 && b.pace.Next() != 0 {
-			// Nothing is due before the grid's next time: the cycles
-			// between need not wake this goroutine.
-			b.updated.From(b.pace.Next() - b.pace.Slack)
-		}
+		// Nothing is due before the first of the next times (the
+		// joint states' grid, each broadcaster's): the cycles between
+		// need not wake this goroutine.
+		b.updated.From(b.nextWake())
 	}
 	return nil
 }
@@ -409,11 +408,16 @@ func (b *Bridge) Run(ctx context.Context) error {
 // A notification can be a leftover (sent while the bridge was reading
 // what it announces): the ring is empty then, and nothing is published.
 func (b *Bridge) update() bool {
-	if b.o.Manager != nil && b.o.Manager.JointStatesStopped() {
-		b.hist.Skip()
-		return false // the joint state controller is stopped: nothing to publish
-	}
 	published := false
+	if b.o.Manager != nil && b.o.Manager.JointStatesStopped() {
+		// The joint state controller is stopped: none of its topics,
+		// its grid kept; the broadcasters publish on their own.
+		for b.hist.Next(b.takeTime) {
+			b.pace.Due(b.jsNow)
+		}
+		b.publishBroadcasters(false)
+		return false
+	}
 	for b.hist.Next(b.takeCycle) {
 		if !b.pace.Due(b.jsNow) {
 			continue
@@ -424,6 +428,7 @@ func (b *Bridge) update() bool {
 		}
 		b.publishCycle()
 	}
+	b.publishBroadcasters(published) // each at its own rate (broadcast.go)
 	if published && !b.o.JointStatesOnly {
 		b.publishState() // the snapshot's state topics, once
 	}
@@ -451,6 +456,7 @@ func (b *Bridge) Publish() time.Duration {
 		b.jsStates = append(b.jsStates, b.snap.Joints[i].State)
 	}
 	b.publishCycle()
+	b.publishBroadcasters(true) // those due
 	if !b.o.JointStatesOnly {
 		b.publishState()
 	}

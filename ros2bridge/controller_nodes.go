@@ -30,7 +30,7 @@ import (
 //	update_rate                  int, read only: the loop's rate (ControllerInterfaceBase
 //	                             declares it; frcd's controllers run at the loop's), the
 //	                             state topics' for the joint state controller, its
-//	                             publish_rate for an IMU sensor controller
+//	                             publish_rate (at most the loop's) for an IMU sensor controller
 //	use_sim_time                 as frcd's node's
 //	gains.JOINT.p, .i, .d        double, its PID's gains, with their YAML keys' ranges
 //	                             (config.PIDKeys) as floating_point_range
@@ -194,7 +194,7 @@ func (b *Bridge) syncControllerNodes() {
 // controllerParams is a controller's node's parameter table; e.c nil
 // for one the loop does not run (the joint state controller, whose rate
 // is the state topics', and a sensor broadcaster, whose is its
-// publish_rate, at most theirs).
+// publish_rate, at most the loop's: it runs at its own rate, broadcast.go).
 func (b *Bridge) controllerParams(e controllerEntry) map[string]*param {
 	c := e.c
 	rate := b.loopRate()
@@ -202,7 +202,7 @@ func (b *Bridge) controllerParams(e controllerEntry) map[string]*param {
 		rate = int64(time.Second / b.o.Every)
 		for _, bc := range b.broadcasters() {
 			if bc.Name == e.name && bc.Rate > 0 {
-				rate = min(rate, max(1, int64(math.Round(bc.Rate))))
+				rate = min(b.loopRate(), max(1, int64(math.Round(bc.Rate))))
 			}
 		}
 	}

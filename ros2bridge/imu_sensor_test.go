@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/frcd/frcd/config"
 	"github.com/frcd/frcd/control"
@@ -23,6 +24,12 @@ const imuBroadcasterLine = "  navx_broadcaster:    {type: imu_sensor_controller/
 // exampleWithIMUBroadcaster is the example robot's YAML with
 // imuBroadcasterLine among its controllers, in a file of the test's.
 func exampleWithIMUBroadcaster(t testing.TB) string {
+	return exampleWithController(t, imuBroadcasterLine)
+}
+
+// exampleWithController is the example robot's YAML with line among its
+// controllers, in a file of the test's.
+func exampleWithController(t testing.TB, line string) string {
 	src, err := os.ReadFile(exampleYAML)
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +40,7 @@ func exampleWithIMUBroadcaster(t testing.TB) string {
 		t.Fatalf("%s has no %q", exampleYAML, after)
 	}
 	out := filepath.Join(t.TempDir(), "robot.yaml")
-	if err := os.WriteFile(out, []byte(strings.Replace(text, after, after+imuBroadcasterLine, 1)), 0o644); err != nil {
+	if err := os.WriteFile(out, []byte(strings.Replace(text, after, after+line, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -175,5 +182,183 @@ func TestIMUSensorController(t *testing.T) {
 	}
 	if v := newParamClient(newClient(t, ctx), "/navx_broadcaster").values("update_rate")[0]; v.typ != 2 || v.i != 10 {
 		t.Errorf("/navx_broadcaster's update_rate %+v, want its publish_rate 10", v)
+	}
+}
+
+// TestIMUSensorControllerOwnRate: an IMU sensor controller publishes at
+// its own rate, not the joint state controller's, and follows only its
+// own running state, as ros2_control's broadcasters each run at their
+// update rate. Stepped sim at 100 Hz, the joint state topics at 10 Hz,
+// the navX's IMU sensor controller at 50 Hz; the test calls Update as
+// Run does, only for the cycles from the time the bridge asks to be woken
+// (NextWake). Over 100 cycles: 50 wake-ups, 50 navX messages (each a
+// cycle's stamp, none twice), 10 /joint_states; with the joint state
+// controller stopped, still 50 navX messages and no /joint_states; with
+// the navX's controller stopped and the joint state controller running,
+// no navX message and 10 wake-ups (no extra wake). Its node's update_rate
+// is its publish_rate 50.
+func TestIMUSensorControllerOwnRate(t *testing.T) {
+	yaml := exampleWithController(t, "  navx_broadcaster:    {type: imu_sensor_controller/ImuSensorController, sensor_name: navx, publish_rate: 50}\n")
+	r, _, err := robot.Load(exampleURDF, yaml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m *control.Manager
+	d, b, _ := newBridgeFor(t, yaml, t.Logf, func(o *ros2bridge.Options) {
+		m = control.NewManager(r.Config, o.Loop)
+		o.Manager = m
+		o.Every = 10 * o.Loop.Period() // the joint state controller's publish_rate 10
+	})
+	if p := d.Loop.Period(); p != 10*time.Millisecond {
+		t.Fatalf("loop period %v, the test wants 10 ms", p)
+	}
+	cfg := discovery(t)
+	cfg.Name = "peer"
+	peer, err := ros2node.New(ros2node.Config{Name: "peer", RTPS: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer peer.Close()
+	type imuMsg struct {
+		topic string
+		stamp ros2msg.Time
+	}
+	got := make(chan imuMsg, 1000)
+	for _, topic := range []string{"/navx_broadcaster/imu", "/pigeon/imu"} {
+		r, err := peer.Subscribe(topic, &ros2msg.Imu{}, ros2node.Default, func(s rtps.Sample) {
+			var m ros2msg.Imu
+			if err := ros2msg.Unmarshal(s.Payload, &m); err != nil {
+				t.Errorf("%s: %v", topic, err)
+				return
+			}
+			got <- imuMsg{topic, m.Header.Stamp}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		err = r.WaitMatched(ctx, 1)
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v", topic, err)
+		}
+	}
+	timeout := time.After(waitLimit)
+	stampOf := func(t time.Duration) ros2msg.Time { return ros2msg.TimeOf(d.Epoch().Add(t)) }
+	// Publish until both topics' messages come (frcd may match the
+	// peer's readers after the peer has matched its writers).
+	for pigeon, navx := false, false; !pigeon || !navx; {
+		d.Step()
+		b.Publish()
+		select {
+		case e := <-got:
+			pigeon, navx = pigeon || e.topic == "/pigeon/imu", navx || e.topic == "/navx_broadcaster/imu"
+		case <-timeout:
+			t.Fatal("no IMU messages")
+		default:
+		}
+	}
+	b.Update() // past the cycles stepped so far
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if v := newParamClient(newClient(t, ctx), "/navx_broadcaster").values("update_rate")[0]; v.typ != 2 || v.i != 50 {
+		t.Errorf("/navx_broadcaster's update_rate %+v, want its publish_rate 50 (the state topics' is 10)", v)
+	}
+	// run steps 100 cycles, calling Update for those at or after the
+	// time the bridge asks to be woken from, then one more with Publish
+	// (the Pigeon's message marks the end), and returns the wake-ups, the
+	// navX messages stamped with the 100 cycles' times (each once) and
+	// the /joint_states published.
+	run := func() (wakes, busy, navx int, joints uint64) {
+		js0 := b.Stats().JointStates
+		from := d.Now()
+		cycles := map[ros2msg.Time]bool{}
+		published := map[ros2msg.Time]bool{} // the cycles with a publication, from either
+		for range 100 {
+			d.Step()
+			cycles[stampOf(d.Now())] = true
+			if d.Now() >= b.NextWake() {
+				wakes++
+				if at, ok := b.Update(); ok {
+					published[stampOf(at)] = true
+				}
+			}
+		}
+		joints = b.Stats().JointStates - js0
+		d.Step()
+		end := stampOf(b.Publish())
+		seen := map[ros2msg.Time]bool{}
+		for {
+			select {
+			case e := <-got:
+				switch {
+				case e.topic == "/pigeon/imu" && e.stamp == end:
+					for st := range seen {
+						published[st] = true
+					}
+					busy = len(published)
+					t.Logf("100 cycles: %d wake-ups, %d cycles with a publication, %d navX messages, %d /joint_states", wakes, busy, navx, joints)
+					return wakes, busy, navx, joints
+				case e.topic != "/navx_broadcaster/imu" || !cycles[e.stamp]:
+				case seen[e.stamp]:
+					t.Errorf("navX sample of %v published twice", e.stamp)
+				default:
+					seen[e.stamp] = true
+					navx++
+				}
+			case <-timeout:
+				t.Fatalf("no Pigeon message at the end of the cycles from %v", from)
+			}
+		}
+	}
+	run() // settles both grids after the Publish calls above
+	// A wake-up per cycle with a publication (the grids need not meet:
+	// 50 to 60), one more at most after a switch (the wake-up asked for
+	// before it).
+	if wakes, busy, navx, joints := run(); wakes != busy || navx < 49 || navx > 51 || joints < 9 || joints > 11 {
+		t.Errorf("joint states at 10 Hz, navX at 50 Hz, over 100 cycles: %d wake-ups, %d cycles with a publication, %d navX messages, %d /joint_states; want as many, 50, 10",
+			wakes, busy, navx, joints)
+	}
+	if ok, err := m.Switch([]string{"joint_state_controller"}, nil, control.Strict); !ok {
+		t.Fatal(err)
+	}
+	if wakes, busy, navx, joints := run(); wakes < busy || wakes > busy+1 || navx < 49 || navx > 51 || joints != 0 {
+		t.Errorf("joint state controller stopped: %d wake-ups, %d cycles with a publication, %d navX messages, %d /joint_states; want as many, 50, 0",
+			wakes, busy, navx, joints)
+	}
+	if ok, err := m.Switch([]string{"navx_broadcaster"}, []string{"joint_state_controller"}, control.Strict); !ok {
+		t.Fatal(err)
+	}
+	if wakes, busy, navx, joints := run(); wakes < busy || wakes > busy+1 || navx != 0 || joints < 9 || joints > 11 {
+		t.Errorf("navX's controller stopped: %d wake-ups, %d cycles with a publication, %d navX messages, %d /joint_states; want as many, 0, 10",
+			wakes, busy, navx, joints)
+	}
+}
+
+// TestIMUBroadcasterAllocatesNothing: a cycle of the stepped sim and the
+// bridge's Update and NextWake, with /joint_states and an IMU sensor
+// controller publishing at their own rates, allocate nothing (no peer:
+// its receiving would count).
+func TestIMUBroadcasterAllocatesNothing(t *testing.T) {
+	yaml := exampleWithController(t, "  navx_broadcaster:    {type: imu_sensor_controller/ImuSensorController, sensor_name: navx, publish_rate: 50}\n")
+	r, _, err := robot.Load(exampleURDF, yaml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, b, _ := newBridgeFor(t, yaml, nil, func(o *ros2bridge.Options) {
+		o.Manager = control.NewManager(r.Config, o.Loop)
+		o.Every = 5 * o.Loop.Period()
+	})
+	for range 50 { // the first sizes the slices; then each writer's history (keep last 10) fills
+		d.Step()
+		b.Update()
+	}
+	// 41 cycles from 0.5 s: before the next /diagnostics (once a
+	// second, its strings allocated).
+	if n := testing.AllocsPerRun(40, func() { d.Step(); b.Update(); b.NextWake() }); n != 0 {
+		t.Errorf("a cycle and Update allocate %v times (the stepped sim alone: %v)", n, testing.AllocsPerRun(40, d.Step))
+	}
+	if st := b.Stats(); st.JointStates < 17 || st.PublishErr != 0 {
+		t.Errorf("stats %+v, want 18 joint states (91 cycles, every 5th)", st)
 	}
 }

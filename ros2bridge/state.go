@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"time"
 
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/hal"
@@ -19,7 +20,7 @@ import (
 //
 //	/NAME/imu           sensor_msgs/msg/Imu per IMU (orientation covariance[0] -1 when its read failed);
 //	                    an IMU with an IMU sensor controller CTRL: CTRL/imu from CTRL's node, at its
-//	                    publish_rate, frame its frame_id (imuOwner)
+//	                    own publish_rate (broadcast.go), frame its frame_id (imuOwner)
 //	/NAME/battery       sensor_msgs/msg/BatteryState per PDP/PDH (current negative: discharging)
 //	/NAME/currents      std_msgs/msg/Float64MultiArray per PDP/PDH: its 16 or 24 channels
 //	/NAME/state         control_msgs/msg/JointControllerState per PID controller
@@ -114,11 +115,13 @@ type stateTopics struct {
 
 // imuOwner is an IMU's publisher's owner: the joint state controller's
 // state topics (ctl ""), or its sensor broadcaster (an IMU sensor
-// controller: control.Broadcaster), which publishes it at its rate
-// (pace), as IMUSensorBroadcaster from its node on ~/imu, stamped frame.
+// controller: control.Broadcaster), which publishes it at its own rate
+// (pace; broadcast.go), as IMUSensorBroadcaster from its node on ~/imu,
+// stamped frame; last is the loop time of the last sample it published.
 type imuOwner struct {
 	ctl, frame string
 	pace       ratelimit.Cadence
+	last       time.Duration
 }
 
 // imuBroadcaster is the IMU name's sensor broadcaster, if it has one.
@@ -146,7 +149,7 @@ func (b *Bridge) setupState() error {
 	for _, imu := range b.snap.IMUs {
 		own, node, topic := imuOwner{frame: imu.Name}, n, imu.Name+"/imu"
 		if bc, ok := b.imuBroadcaster(imu.Name); ok {
-			own = imuOwner{ctl: bc.Name, frame: cmp.Or(bc.FrameID, imu.Name), pace: ratelimit.Hz(bc.Rate, b.o.Loop.Period(), b.o.Every)}
+			own = imuOwner{ctl: bc.Name, frame: cmp.Or(bc.FrameID, imu.Name), pace: ratelimit.Own(bc.Rate, b.o.Every, b.o.Loop.Period())}
 			node, topic = b.nodeOf(bc.Name), bc.Name+"/imu"
 		}
 		p, err := node.Publisher(topic, &s.imu, ros2node.Default)
@@ -226,24 +229,10 @@ func (b *Bridge) publishState() {
 	snap := b.snap
 	stamp := ros2msg.TimeOf(b.o.Epoch.Add(snap.Now))
 	count := b.countErr
-	for i, imu := range snap.IMUs {
-		own := &s.imuOwn[i]
-		if own.ctl != "" && (!b.o.Manager.Running(own.ctl) || !own.pace.Due(snap.Now)) {
-			continue // its broadcaster is stopped, or not due
+	for i := range snap.IMUs {
+		if s.imuOwn[i].ctl == "" { // a broadcaster's IMU is its own (publishBroadcasters)
+			b.publishIMU(i, stamp, s.imuOwn[i].frame)
 		}
-		st := &imu.State
-		m := &s.imu
-		m.Header = ros2msg.Header{Stamp: stamp, FrameID: own.frame}
-		m.Orientation = ros2msg.Quaternion{X: st.Orientation[0], Y: st.Orientation[1], Z: st.Orientation[2], W: st.Orientation[3]}
-		m.OrientationCovariance = st.OrientationCovariance
-		m.AngularVelocity = ros2msg.Vector3{X: st.AngularVelocity[0], Y: st.AngularVelocity[1], Z: st.AngularVelocity[2]}
-		m.AngularVelocityCovariance = st.AngularVelocityCovariance
-		m.LinearAcceleration = ros2msg.Vector3{X: st.LinearAcceleration[0], Y: st.LinearAcceleration[1], Z: st.LinearAcceleration[2]}
-		m.LinearAccelerationCovariance = st.LinearAccelerationCovariance
-		if !imu.OK {
-			m.OrientationCovariance[0] = -1 // "no orientation estimate", as the message defines
-		}
-		count(s.imus[i].Publish(m))
 	}
 	for i, p := range snap.PDPs {
 		st := &p.State
@@ -282,6 +271,24 @@ func (b *Bridge) publishState() {
 		b.buildDiagnostics(stamp)
 		count(s.diagnostics.Publish(&s.diag))
 	}
+}
+
+// publishIMU publishes the snapshot's IMU i, stamped stamp in frame.
+func (b *Bridge) publishIMU(i int, stamp ros2msg.Time, frame string) {
+	s, imu := b.st, &b.snap.IMUs[i]
+	st := &imu.State
+	m := &s.imu
+	m.Header = ros2msg.Header{Stamp: stamp, FrameID: frame}
+	m.Orientation = ros2msg.Quaternion{X: st.Orientation[0], Y: st.Orientation[1], Z: st.Orientation[2], W: st.Orientation[3]}
+	m.OrientationCovariance = st.OrientationCovariance
+	m.AngularVelocity = ros2msg.Vector3{X: st.AngularVelocity[0], Y: st.AngularVelocity[1], Z: st.AngularVelocity[2]}
+	m.AngularVelocityCovariance = st.AngularVelocityCovariance
+	m.LinearAcceleration = ros2msg.Vector3{X: st.LinearAcceleration[0], Y: st.LinearAcceleration[1], Z: st.LinearAcceleration[2]}
+	m.LinearAccelerationCovariance = st.LinearAccelerationCovariance
+	if !imu.OK {
+		m.OrientationCovariance[0] = -1 // "no orientation estimate", as the message defines
+	}
+	b.countErr(s.imus[i].Publish(m))
 }
 
 // countErr counts a failed publication.

@@ -76,3 +76,16 @@ func Hz(rate float64, step, every time.Duration) Cadence {
 	}
 	return c
 }
+
+// Own is the Cadence of a publisher woken at its own times (the loop's
+// notice set from its Next): rate a second, or every apart when rate is 0
+// or less (a broadcaster's publish_rate defaulting to the state topics'),
+// sampled on a clock of step (the loop's cycles): Slack half a step,
+// CatchUp a step, as the joint states' grid.
+func Own(rate float64, every, step time.Duration) Cadence {
+	c := Cadence{Period: every, Slack: step / 2, CatchUp: step}
+	if rate > 0 {
+		c.Period = time.Duration(float64(time.Second) / rate)
+	}
+	return c
+}

@@ -90,3 +90,20 @@ func TestCadenceGrid(t *testing.T) {
 		t.Fatal("zero period: not due")
 	}
 }
+
+// TestOwn: a publisher woken at its own times is on its rate's grid,
+// the state topics' period without a rate, with half a step of slack and
+// a step of catch-up; woken a cycle late it keeps the grid.
+func TestOwn(t *testing.T) {
+	const step, every = 10 * time.Millisecond, 100 * time.Millisecond
+	if c := Own(0, every, step); c.Period != every || c.Slack != step/2 || c.CatchUp != step {
+		t.Errorf("Own(0) %+v, want period %v, slack %v, catch-up %v", c, every, step/2, step)
+	}
+	c := Own(50, every, step)
+	if c.Period != 20*time.Millisecond {
+		t.Fatalf("Own(50).Period %v, want 20ms", c.Period)
+	}
+	if !c.Due(0) || c.Due(10*time.Millisecond) || !c.Due(30*time.Millisecond) || c.Next() != 40*time.Millisecond {
+		t.Errorf("woken a cycle late (30 ms for 20), next due at %v, want the grid's 40ms", c.Next())
+	}
+}
