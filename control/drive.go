@@ -54,7 +54,7 @@ func driveKeys(wheelVelocity string) []config.Key {
 			Doc: "After cmd_vel_timeout the base is driven at zero twist, ramped down through the acceleration limits (in at most 2 s: faster when they would take longer), " +
 				"its wheels held at zero velocity for this long once the ramp reaches zero; then their outputs go neutral. " +
 				"0: neutral at cmd_vel_timeout (the base coasts or brakes as its devices are set)."},
-		{Name: "publish_rate", Kind: config.Float, Default: 50.0, HasRange: true, Min: 0.1, Max: 1000, Unit: "Hz", Doc: "How often odom and its transform are published."},
+		{Name: "publish_rate", Kind: config.Float, Default: 50.0, HasRange: true, Min: 0.1, Max: 1000, Unit: "Hz", Doc: "How often odom and its transform are published (at most the loop's rate): its own rate, not the joint state controller's, while this controller runs."},
 		{Name: "base_frame_id", Kind: config.String, DefaultDoc: "the URDF's root link", Doc: "The base's frame, the transform's child."},
 		{Name: "odom_frame_id", Kind: config.String, Default: "odom", Doc: "The odometry's frame, the transform's parent."},
 		{Name: "enable_odom_tf", Kind: config.Bool, Default: true, Doc: "Publish the odom → base transform on /tf."},

@@ -150,6 +150,7 @@ type Stats struct {
 	Connects     uint64 // registrations with a master (first and after each loss)
 	JointStates  uint64 // /joint_states messages published
 	IMUs         uint64 // IMU messages its IMU sensor controllers published (broadcast.go)
+	Odometry     uint64 // odometry messages its drive controllers published (broadcast.go)
 	Diagnostics  uint64 // /diagnostics messages published
 	Commands     uint64 // command messages passed to controllers
 	WrongType    uint64 // connections refused on a command topic for a wrong message type

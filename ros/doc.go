@@ -23,6 +23,7 @@
 //
 //	/joint_states          sensor_msgs/JointState, every movable joint in one order; never NaN (jointState)
 //	/NAME/imu              sensor_msgs/Imu per IMU; one with an IMU sensor controller at its own publish_rate, in its frame_id (broadcast.go)
+//	/NAME/odom, /tf        nav_msgs/Odometry, tf2_msgs/TFMessage per drive controller, at its own publish_rate while it runs (broadcast.go)
 //	/NAME/battery          sensor_msgs/BatteryState per PDP
 //	/NAME/currents         std_msgs/Float64MultiArray per PDP: the channels' currents (16, or a PDH's 24)
 //	/NAME/running, /NAME/closed_loop, /NAME/pressure_switch   std_msgs/Bool per compressor

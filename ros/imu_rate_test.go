@@ -1,11 +1,7 @@
 package ros
 
 import (
-	"context"
 	"fmt"
-	"net"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,12 +10,6 @@ import (
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
 
 	"github.com/frcd/frcd/control"
-	"github.com/frcd/frcd/devices"
-	"github.com/frcd/frcd/hal"
-	"github.com/frcd/frcd/interfaces"
-	"github.com/frcd/frcd/internal/ratelimit"
-	"github.com/frcd/frcd/robot"
-	"github.com/frcd/frcd/sim"
 )
 
 // TestIMUSensorControllerOwnRate: an IMU sensor controller publishes at
@@ -34,74 +24,21 @@ import (
 // controller stopped: 50 /navx/imu still; the IMU sensor controller
 // stopped: none, and 10 wake-ups.
 func TestIMUSensorControllerOwnRate(t *testing.T) {
-	src, err := os.ReadFile(buildBenchYAML)
-	if err != nil {
-		t.Fatal(err)
-	}
-	yaml := filepath.Join(t.TempDir(), "robot.yaml")
 	line := "  navx_broadcaster: {type: imu_sensor_controller/ImuSensorController, sensor_name: navx, publish_rate: 50}\n"
-	text := strings.Replace(string(src), "controllers:\n", "controllers:\n"+line, 1)
-	const jsc = "type: joint_state_controller/JointStateController\n    publish_rate: 50\n"
-	if !strings.Contains(text, jsc) {
-		t.Fatalf("%s has no %q", buildBenchYAML, jsc)
-	}
-	text = strings.Replace(text, jsc, strings.Replace(jsc, "50", "10", 1), 1)
-	if err := os.WriteFile(yaml, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r, list, err := robot.Load(buildBenchURDF, yaml)
-	if err != nil || list.Errors() > 0 {
-		t.Fatalf("load: %v %v", err, list)
-	}
-	s, err := sim.New(r, sim.ConfigOptions(r.Config, 1, false))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.SetDS(hal.DSState{Enabled: true, Attached: true, Mode: hal.Teleop})
-	reg := interfaces.NewRegistry()
-	devs, err := devices.Build(r.Config, devices.NewEnv(s, reg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cdevs := make([]control.Device, len(devs))
-	for i, d := range devs {
-		cdevs[i] = d
-	}
-	loop, err := control.New(r, reg, cdevs, s, control.Options{Stopwatch: s.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if loop.Period() != 10*time.Millisecond {
-		t.Fatalf("loop period %v, the test wants 10 ms", loop.Period())
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	m := control.NewManager(r.Config, loop)
-	br, err := New(Options{Loop: loop, Config: r.Config, Clock: s.Now, Epoch: s.Epoch(), Manager: m, Logf: t.Logf,
-		Env: Env{MasterURI: fmt.Sprintf("http://127.0.0.1:%d", port), IP: "127.0.0.1"}, Master: MasterEmbedded})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := newStepped(t, func(t *testing.T, yaml string) string {
+		return jscRate10(t, strings.Replace(yaml, "controllers:\n", "controllers:\n"+line, 1))
+	})
+	s, m, br, ctx := st.s, st.m, st.br, st.ctx
 	if br.every != 100*time.Millisecond {
 		t.Fatalf("state topics every %v, want publish_rate 10's 100 ms", br.every)
 	}
-	e := embeddedMaster{b: br}
-	if !e.start() {
-		t.Fatal("the embedded master did not start")
-	}
-	defer e.close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	sess, err := br.connect(ctx)
-	if err != nil {
+	// The drive base's odometry wakes the session on its own grid
+	// (TestOdometryOwnRate): stopped, so that the wake-ups counted here
+	// are the state topics' and the navX's.
+	if ok, err := m.Switch([]string{"drive"}, nil, control.Strict); !ok {
 		t.Fatal(err)
 	}
-	defer sess.close()
-	node, err := goroslib.NewNode(goroslib.NodeConf{Name: "imu_rate_test", MasterAddress: fmt.Sprintf("127.0.0.1:%d", port),
+	node, err := goroslib.NewNode(goroslib.NodeConf{Name: "imu_rate_test", MasterAddress: fmt.Sprintf("127.0.0.1:%d", st.port),
 		Host: "127.0.0.1", LogDestinations: goroslib.LogDestinationCallback})
 	if err != nil {
 		t.Fatal(err)
@@ -115,20 +52,7 @@ func TestIMUSensorControllerOwnRate(t *testing.T) {
 	}
 	defer sub.Close()
 
-	pace := ratelimit.Cadence{Period: br.every, Slack: loop.Period() / 2, CatchUp: loop.Period()}
-	var now, from time.Duration
-	wakes := 0
-	// step runs a cycle, and the session's update if the loop would
-	// signal it (from the time it asked for).
-	step := func() {
-		now += loop.Period()
-		s.AdvanceTo(now)
-		loop.Cycle(now)
-		if now >= from {
-			wakes++
-			from = sess.update(&pace)
-		}
-	}
+	step := st.step
 	// until steps until a /navx/imu stamped after t comes.
 	until := func(t0 time.Duration, seen func(time.Duration)) {
 		for {
@@ -152,11 +76,11 @@ func TestIMUSensorControllerOwnRate(t *testing.T) {
 	// returns the wake-ups, the /navx/imu of the 100 cycles and the
 	// /joint_states published.
 	run := func(start func()) (w, navx int, joints uint64) {
-		w0, js0, t0 := wakes, br.Stats().JointStates, now
+		w0, js0, t0 := st.wakes, br.Stats().JointStates, st.now
 		for range 100 {
 			step()
 		}
-		w, joints, t1 := wakes-w0, br.Stats().JointStates-js0, now
+		w, joints, t1 := st.wakes-w0, br.Stats().JointStates-js0, st.now
 		start()
 		seen := map[time.Duration]bool{}
 		until(t1, func(at time.Duration) {

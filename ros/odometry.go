@@ -16,9 +16,11 @@ import (
 // A drive base's odometry on ROS, as diff_drive_controller publishes it:
 // nav_msgs/Odometry on NAME/odom (frame odom_frame_id, child
 // base_frame_id) and, with enable_odom_tf, the odom → base transform on
-// /tf, at its publish_rate (no faster than the state topics), on the
-// rate's grid as diff_drive_controller keeps it (ratelimit.Cadence); a
-// geometry_msgs/Pose2D on NAME/reset_pose places the odometry.
+// /tf, at its own publish_rate while its controller runs, whatever the
+// state topics' rate or the joint state controller's running state
+// (broadcast.go), on the rate's grid as diff_drive_controller keeps it
+// (ratelimit.Cadence); a geometry_msgs/Pose2D on NAME/reset_pose places
+// the odometry.
 
 // TFMessage is tf2_msgs/TFMessage.
 type TFMessage struct {
@@ -33,7 +35,7 @@ const TFTopic = "/tf"
 type odomPubs struct {
 	odom []*goroslib.Publisher
 	tf   *goroslib.Publisher
-	pace []ratelimit.Cadence // each base's publish_rate
+	own  []owner // each base's controller and publish_rate (broadcast.go)
 	seq  uint32
 	msg  nav_msgs.Odometry
 	tfm  TFMessage
@@ -43,14 +45,14 @@ type odomPubs struct {
 func (s *session) setupOdometry() error {
 	b := s.b
 	odo := b.o.Loop.NewSnapshot().Odometry
-	o := &odomPubs{pace: make([]ratelimit.Cadence, len(odo)), tfm: TFMessage{Transforms: make([]geometry_msgs.TransformStamped, 1)}}
+	o := &odomPubs{own: make([]owner, len(odo)), tfm: TFMessage{Transforms: make([]geometry_msgs.TransformStamped, 1)}}
 	for i, od := range odo {
 		p, err := s.publisher(od.Name+"/odom", &nav_msgs.Odometry{})
 		if err != nil {
 			return err
 		}
 		o.odom = append(o.odom, p)
-		o.pace[i] = ratelimit.Hz(od.Rate, b.o.Loop.Period(), b.every)
+		o.own[i] = owner{ctl: od.Name, pace: ratelimit.Own(od.Rate, b.every, b.o.Loop.Period())}
 		if od.TF && o.tf == nil {
 			if o.tf, err = s.publisher(TFTopic, &TFMessage{}); err != nil {
 				return err
@@ -69,36 +71,28 @@ func (s *session) setupOdometry() error {
 	return nil
 }
 
-// publishOdometry publishes the drive bases' odometry that is due, from
-// the snapshot just read.
-func (s *session) publishOdometry() {
-	o := s.odom
-	if o == nil {
-		return
+// publishOdometry publishes drive base i's odometry from the snapshot
+// just read; publishBroadcasters calls it when it is due (its
+// publish_rate) and its controller runs.
+func (s *session) publishOdometry(i int) {
+	o, od := s.odom, &s.snap.Odometry[i]
+	p := od.Pose
+	sy, cy := math.Sincos(p.Yaw / 2)
+	q := geometry_msgs.Quaternion{Z: sy, W: cy}
+	o.seq++
+	hdr := std_msgs.Header{Seq: o.seq, Stamp: s.b.stamp(s.snap.Now), FrameId: od.OdomFrame}
+	o.msg = nav_msgs.Odometry{Header: hdr, ChildFrameId: od.BaseFrame,
+		Pose: geometry_msgs.PoseWithCovariance{Pose: geometry_msgs.Pose{Position: geometry_msgs.Point{X: p.X, Y: p.Y}, Orientation: q},
+			Covariance: odomCovariance},
+		Twist: geometry_msgs.TwistWithCovariance{Twist: geometry_msgs.Twist{
+			Linear: geometry_msgs.Vector3{X: p.VX, Y: p.VY}, Angular: geometry_msgs.Vector3{Z: p.WZ}},
+			Covariance: odomCovariance},
 	}
-	for i := range s.snap.Odometry {
-		od := &s.snap.Odometry[i]
-		if !o.pace[i].Due(s.snap.Now) {
-			continue
-		}
-		p := od.Pose
-		sy, cy := math.Sincos(p.Yaw / 2)
-		q := geometry_msgs.Quaternion{Z: sy, W: cy}
-		o.seq++
-		hdr := std_msgs.Header{Seq: o.seq, Stamp: s.b.stamp(s.snap.Now), FrameId: od.OdomFrame}
-		o.msg = nav_msgs.Odometry{Header: hdr, ChildFrameId: od.BaseFrame,
-			Pose: geometry_msgs.PoseWithCovariance{Pose: geometry_msgs.Pose{Position: geometry_msgs.Point{X: p.X, Y: p.Y}, Orientation: q},
-				Covariance: odomCovariance},
-			Twist: geometry_msgs.TwistWithCovariance{Twist: geometry_msgs.Twist{
-				Linear: geometry_msgs.Vector3{X: p.VX, Y: p.VY}, Angular: geometry_msgs.Vector3{Z: p.WZ}},
-				Covariance: odomCovariance},
-		}
-		o.odom[i].Write(&o.msg)
-		if od.TF && o.tf != nil {
-			o.tfm.Transforms[0] = geometry_msgs.TransformStamped{Header: hdr, ChildFrameId: od.BaseFrame,
-				Transform: geometry_msgs.Transform{Translation: geometry_msgs.Vector3{X: p.X, Y: p.Y}, Rotation: q}}
-			o.tf.Write(&o.tfm)
-		}
+	o.odom[i].Write(&o.msg)
+	if od.TF && o.tf != nil {
+		o.tfm.Transforms[0] = geometry_msgs.TransformStamped{Header: hdr, ChildFrameId: od.BaseFrame,
+			Transform: geometry_msgs.Transform{Translation: geometry_msgs.Vector3{X: p.X, Y: p.Y}, Rotation: q}}
+		o.tf.Write(&o.tfm)
 	}
 }
 

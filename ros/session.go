@@ -30,9 +30,8 @@ var errMasterLost = errors.New("the master was lost or restarted")
 // (control.Broadcaster) at its own rate (pace; broadcast.go), stamped
 // frame; last is the loop time of the last sample it published.
 type imuOwner struct {
-	ctl, frame string
-	pace       ratelimit.Cadence
-	last       time.Duration
+	owner
+	frame string
 }
 
 // session is one registration with a master: a node and everything on it.
@@ -209,7 +208,7 @@ func (s *session) setup() error {
 		}
 		own := imuOwner{frame: imu.Name}
 		if bc, ok := b.cm.BroadcasterOf(imu.Name); ok {
-			own = imuOwner{ctl: bc.Name, frame: cmp.Or(bc.FrameID, imu.Name), pace: ratelimit.Own(bc.Rate, b.every, b.o.Loop.Period())}
+			own = imuOwner{owner{ctl: bc.Name, pace: ratelimit.Own(bc.Rate, b.every, b.o.Loop.Period())}, cmp.Or(bc.FrameID, imu.Name)}
 		}
 		s.imus, s.imuOwn = append(s.imus, p), append(s.imuOwn, own)
 	}
@@ -484,7 +483,6 @@ func (s *session) watchMaster(ctx context.Context) error {
 // goroutine.
 func (s *session) publishState() {
 	s.publishDS()
-	s.publishOdometry()
 	s.publishControllerStates()
 	s.publishTrajectoryStates()
 	if s.b.cm.JointStatesStopped() { // the joint state controller stopped

@@ -212,6 +212,12 @@ func TestIMUSensorControllerOwnRate(t *testing.T) {
 	if p := d.Loop.Period(); p != 10*time.Millisecond {
 		t.Fatalf("loop period %v, the test wants 10 ms", p)
 	}
+	// The drive base's odometry wakes the bridge on its own grid
+	// (TestOdometryOwnRate): stopped, so that the wake-ups counted here
+	// are the joint states' and the navX's.
+	if ok, err := m.Switch([]string{"drive"}, nil, control.Strict); !ok {
+		t.Fatal(err)
+	}
 	cfg := discovery(t)
 	cfg.Name = "peer"
 	peer, err := ros2node.New(ros2node.Config{Name: "peer", RTPS: cfg})
@@ -336,9 +342,9 @@ func TestIMUSensorControllerOwnRate(t *testing.T) {
 }
 
 // TestIMUBroadcasterAllocatesNothing: a cycle of the stepped sim and the
-// bridge's Update and NextWake, with /joint_states and an IMU sensor
-// controller publishing at their own rates, allocate nothing (no peer:
-// its receiving would count).
+// bridge's Update and NextWake, with /joint_states, an IMU sensor
+// controller and the drive base's odometry (and its /tf) publishing at
+// their own rates, allocate nothing (no peer: its receiving would count).
 func TestIMUBroadcasterAllocatesNothing(t *testing.T) {
 	yaml := exampleWithController(t, "  navx_broadcaster:    {type: imu_sensor_controller/ImuSensorController, sensor_name: navx, publish_rate: 50}\n")
 	r, _, err := robot.Load(exampleURDF, yaml)
@@ -358,7 +364,7 @@ func TestIMUBroadcasterAllocatesNothing(t *testing.T) {
 	if n := testing.AllocsPerRun(40, func() { d.Step(); b.Update(); b.NextWake() }); n != 0 {
 		t.Errorf("a cycle and Update allocate %v times (the stepped sim alone: %v)", n, testing.AllocsPerRun(40, d.Step))
 	}
-	if st := b.Stats(); st.JointStates < 17 || st.PublishErr != 0 {
-		t.Errorf("stats %+v, want 18 joint states (91 cycles, every 5th)", st)
+	if st := b.Stats(); st.JointStates < 17 || st.Odometry < 44 || st.PublishErr != 0 {
+		t.Errorf("stats %+v, want 18 joint states (91 cycles, every 5th), 45 odometry (50 Hz)", st)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"strconv"
-	"time"
 
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/hal"
@@ -24,7 +23,8 @@ import (
 //	/NAME/battery       sensor_msgs/msg/BatteryState per PDP/PDH (current negative: discharging)
 //	/NAME/currents      std_msgs/msg/Float64MultiArray per PDP/PDH: its 16 or 24 channels
 //	/NAME/state         control_msgs/msg/JointControllerState per PID controller
-//	/NAME/odom          nav_msgs/msg/Odometry per drive base, at its publish_rate
+//	/NAME/odom          nav_msgs/msg/Odometry per drive base, at its own publish_rate while its controller
+//	                    runs, whatever the joint states' rate or running state (broadcast.go)
 //	/tf                 tf2_msgs/msg/TFMessage: each drive base's odom -> base (enable_odom_tf),
 //	                    and the movable joints at their positions (tf_joints.go)
 //	/tf_static          tf2_msgs/msg/TFMessage: the URDF's fixed joints, once, transient local
@@ -94,6 +94,7 @@ const (
 type stateTopics struct {
 	imus, batteries, currents []*ros2node.Publisher
 	imuOwn                    []imuOwner // per IMU: its broadcaster, if it has one
+	odomOwn                   []owner    // per drive base: its controller, its publish_rate (broadcast.go)
 	ctlStates, odoms          []*ros2node.Publisher
 	tf, tfStatic, diagnostics *ros2node.Publisher
 	joints                    *tfJoints // the movable joints on /tf
@@ -107,9 +108,8 @@ type stateTopics struct {
 	diag     ros2msg.DiagnosticArray
 	extra    []Status
 
-	odomPace []ratelimit.Cadence // each drive base's publish_rate
-	diagPace ratelimit.Cadence   // once a second
-	refused  []uint64            // per controller, at the last diagnostics
+	diagPace ratelimit.Cadence // once a second
+	refused  []uint64          // per controller, at the last diagnostics
 	loopRef  uint64
 }
 
@@ -119,9 +119,8 @@ type stateTopics struct {
 // (pace; broadcast.go), as IMUSensorBroadcaster from its node on ~/imu,
 // stamped frame; last is the loop time of the last sample it published.
 type imuOwner struct {
-	ctl, frame string
-	pace       ratelimit.Cadence
-	last       time.Duration
+	owner
+	frame string
 }
 
 // imuBroadcaster is the IMU name's sensor broadcaster, if it has one.
@@ -149,7 +148,7 @@ func (b *Bridge) setupState() error {
 	for _, imu := range b.snap.IMUs {
 		own, node, topic := imuOwner{frame: imu.Name}, n, imu.Name+"/imu"
 		if bc, ok := b.imuBroadcaster(imu.Name); ok {
-			own = imuOwner{ctl: bc.Name, frame: cmp.Or(bc.FrameID, imu.Name), pace: ratelimit.Own(bc.Rate, b.o.Every, b.o.Loop.Period())}
+			own = imuOwner{owner{ctl: bc.Name, pace: ratelimit.Own(bc.Rate, b.o.Every, b.o.Loop.Period())}, cmp.Or(bc.FrameID, imu.Name)}
 			node, topic = b.nodeOf(bc.Name), bc.Name+"/imu"
 		}
 		p, err := node.Publisher(topic, &s.imu, ros2node.Default)
@@ -182,7 +181,8 @@ func (b *Bridge) setupState() error {
 		if err != nil {
 			return err
 		}
-		s.odoms, s.odomPace = append(s.odoms, p), append(s.odomPace, ratelimit.Hz(od.Rate, b.o.Loop.Period(), b.o.Every))
+		s.odoms = append(s.odoms, p)
+		s.odomOwn = append(s.odomOwn, owner{ctl: od.Name, pace: ratelimit.Own(od.Rate, b.o.Every, b.o.Loop.Period())})
 		tf = tf || od.TF
 	}
 	s.joints = b.setupTFJoints()
@@ -263,7 +263,6 @@ func (b *Bridge) publishState() {
 		count(s.ctlStates[i].Publish(&s.ctlState))
 	}
 	b.publishControlStates(stamp, count)
-	b.publishOdometry(stamp, count)
 	b.publishSensors(count)
 	b.publishSim(stamp, count)
 	b.publishDS(stamp)
@@ -302,35 +301,30 @@ func (b *Bridge) countErr(err error) {
 // bridge gives it: 1e-3 on x, y, z, roll, pitch, 1e-2 on yaw.
 var odomCovariance = [36]float64{0: 1e-3, 7: 1e-3, 14: 1e-3, 21: 1e-3, 28: 1e-3, 35: 1e-2}
 
-// publishOdometry publishes each drive base's odometry that is due (its
-// publish_rate) and its odom -> base transform on /tf, as
-// diff_drive_controller does.
-func (b *Bridge) publishOdometry(stamp ros2msg.Time, count func(error)) {
-	s, snap := b.st, b.snap
-	for i := range snap.Odometry {
-		od := &snap.Odometry[i]
-		if !s.odomPace[i].Due(snap.Now) {
-			continue
+// publishOdometry publishes drive base i's odometry from the snapshot
+// just read, stamped stamp, and its odom -> base transform on /tf, as
+// diff_drive_controller does; publishBroadcasters calls it when it is due
+// (its publish_rate).
+func (b *Bridge) publishOdometry(i int, stamp ros2msg.Time) {
+	s, od := b.st, &b.snap.Odometry[i]
+	p := od.Pose
+	sy, cy := math.Sincos(p.Yaw / 2)
+	q := ros2msg.Quaternion{Z: sy, W: cy}
+	hdr := ros2msg.Header{Stamp: stamp, FrameID: od.OdomFrame}
+	s.odom = ros2msg.Odometry{Header: hdr, ChildFrameID: od.BaseFrame, Position: ros2msg.Vector3{X: p.X, Y: p.Y}, Orientation: q,
+		PoseCovariance: odomCovariance, Twist: ros2msg.Twist{Linear: ros2msg.Vector3{X: p.VX, Y: p.VY}, Angular: ros2msg.Vector3{Z: p.WZ}},
+		TwistCovariance: odomCovariance}
+	err := s.odoms[i].Publish(&s.odom)
+	if b.countErr(err); err == nil {
+		b.odometry.Add(1)
+	}
+	if od.TF && s.tf != nil {
+		if len(s.tfm.Transforms) != 1 {
+			s.tfm.Transforms = make([]ros2msg.TransformStamped, 1)
 		}
-		p := od.Pose
-		sy, cy := math.Sincos(p.Yaw / 2)
-		q := ros2msg.Quaternion{Z: sy, W: cy}
-		hdr := ros2msg.Header{Stamp: stamp, FrameID: od.OdomFrame}
-		s.odom = ros2msg.Odometry{Header: hdr, ChildFrameID: od.BaseFrame, Position: ros2msg.Vector3{X: p.X, Y: p.Y}, Orientation: q,
-			PoseCovariance: odomCovariance, Twist: ros2msg.Twist{Linear: ros2msg.Vector3{X: p.VX, Y: p.VY}, Angular: ros2msg.Vector3{Z: p.WZ}},
-			TwistCovariance: odomCovariance}
-		err := s.odoms[i].Publish(&s.odom)
-		if count(err); err == nil {
-			b.odometry.Add(1)
-		}
-		if od.TF && s.tf != nil {
-			if len(s.tfm.Transforms) != 1 {
-				s.tfm.Transforms = make([]ros2msg.TransformStamped, 1)
-			}
-			s.tfm.Transforms[0] = ros2msg.TransformStamped{Header: hdr, ChildFrameID: od.BaseFrame,
-				Transform: ros2msg.Transform{Translation: ros2msg.Vector3{X: p.X, Y: p.Y}, Rotation: q}}
-			count(s.tf.Publish(&s.tfm))
-		}
+		s.tfm.Transforms[0] = ros2msg.TransformStamped{Header: hdr, ChildFrameID: od.BaseFrame,
+			Transform: ros2msg.Transform{Translation: ros2msg.Vector3{X: p.X, Y: p.Y}, Rotation: q}}
+		b.countErr(s.tf.Publish(&s.tfm))
 	}
 }
 

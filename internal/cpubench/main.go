@@ -187,7 +187,7 @@ func rosSpec(urdfPath, yamlPath string, rates []float64) (map[float64]string, er
 	// The loop's status and one per device (the backend's own, CAN buses
 	// and inventory, add a few on top).
 	fmt.Fprintf(&b, "diagnostics /diagnostics %d\n", 1+len(snap.Devices))
-	for _, od := range snap.Odometry { // a drive base's, at the state topics' period (its own rate may be lower)
+	for _, od := range snap.Odometry { // a drive base's, here at the state topics' period (frcd: its own publish_rate, faster or slower)
 		fmt.Fprintf(&b, "odometry /%s/odom 0\n", od.Name)
 	}
 	for _, c := range d.Loop.Controllers() {
