@@ -45,7 +45,7 @@ type managed struct {
 // instead of with the state topics, while it runs (Manager.Running).
 type Broadcaster struct {
 	Name    string  // the controller
-	Sensor  string  // the device it publishes (sensor_name)
+	Sensor  string  // the device it publishes (sensor_name); "": every one no other broadcaster names
 	Rate    float64 // publish_rate, Hz; 0: the state topics'
 	FrameID string  // frame_id; "": the device's name
 }
@@ -88,10 +88,13 @@ func NewManager(c *config.File, loop *Loop) *Manager {
 			e.Interface = ctl.HardwareInterface()
 		case f != nil && f.JointStates:
 			e.Interface, e.off = f.HardwareInterface, &m.jsStopped
-		case f != nil && f.Sensor != "" && cd.Ref("sensor_name") != nil:
+		case f != nil && f.Sensor != "":
 			e.Interface, e.off = f.HardwareInterface, new(atomic.Bool)
-			m.bcast = append(m.bcast, Broadcaster{Name: cd.Name, Sensor: cd.Ref("sensor_name").Name,
-				Rate: cd.Float("publish_rate"), FrameID: cd.Str("frame_id")})
+			bc := Broadcaster{Name: cd.Name, Rate: cd.Float("publish_rate")}
+			if ref := cd.Ref("sensor_name"); ref != nil {
+				bc.Sensor, bc.FrameID = ref.Name, cd.Str("frame_id")
+			}
+			m.bcast = append(m.bcast, bc)
 		default:
 			continue
 		}
@@ -108,13 +111,21 @@ func (m *Manager) JointStatesStopped() bool { return m.jsStopped.Load() }
 // Broadcasters are the YAML's sensor broadcasters, in its order.
 func (m *Manager) Broadcasters() []Broadcaster { return append([]Broadcaster(nil), m.bcast...) }
 
-// BroadcasterOf is the sensor broadcaster of the device sensor (at most
-// one: config's check), if there is one.
+// BroadcasterOf is the sensor broadcaster of the device sensor, if there
+// is one: the one naming it, else the one of every device (no
+// sensor_name); config's check allows at most one of each.
 func (m *Manager) BroadcasterOf(sensor string) (Broadcaster, bool) {
-	for _, b := range m.bcast {
+	every := -1
+	for i, b := range m.bcast {
 		if b.Sensor == sensor {
 			return b, true
 		}
+		if b.Sensor == "" && every < 0 {
+			every = i
+		}
+	}
+	if every >= 0 {
+		return m.bcast[every], true
 	}
 	return Broadcaster{}, false
 }

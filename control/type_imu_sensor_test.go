@@ -15,7 +15,9 @@ func TestIMUSensorControllerChecks(t *testing.T) {
 	const joints = "joints:\n  - {name: navx, type: navx, frame_id: base_link, interface: spi, id: 4}\n  - {name: m, type: talon, id: 1}\ncontrollers:\n"
 	for _, c := range []struct{ name, ctl, want string }{
 		{"fine", "  a: {type: imu_sensor_controller/ImuSensorController, sensor_name: navx, publish_rate: 20}\n", ""},
-		{"no sensor_name", "  a: {type: imu_sensor_controller/ImuSensorController}\n", "sensor_name"},
+		{"every IMU, as ros_controllers' is written", "  a: {type: imu_sensor_controller/ImuSensorController, publish_rate: 20}\n", ""},
+		{"two of every IMU", "  a: {type: imu_sensor_controller/ImuSensorController}\n  b: {type: imu_sensor_controller/ImuSensorController}\n",
+			"a second IMU sensor controller of every IMU"},
 		{"not an IMU", "  a: {type: imu_sensor_controller/ImuSensorController, sensor_name: m}\n", `sensor_name "m" is a talon`},
 		{"two of one IMU", "  a: {type: imu_sensor_controller/ImuSensorController, sensor_name: navx}\n" +
 			"  b: {type: imu_sensor_controller/ImuSensorController, sensor_name: navx}\n", "a second IMU sensor controller of navx"},

@@ -368,3 +368,131 @@ func TestIMUBroadcasterAllocatesNothing(t *testing.T) {
 		t.Errorf("stats %+v, want 18 joint states (91 cycles, every 5th), 45 odometry (50 Hz)", st)
 	}
 }
+
+// TestIMUSensorControllerEveryIMU: an IMU sensor controller written as
+// ros_controllers' is (type and publish_rate only, as frc_control's
+// uwreact_2019_robot.yaml has it) publishes every IMU, each on its
+// /NAME/imu, at its own rate: over 100 stepped cycles at 100 Hz with the
+// joint states at 10 Hz, 20 navX and 20 Pigeon messages for publish_rate
+// 20, each a cycle's stamp, none twice. One naming an IMU keeps that IMU
+// (BroadcasterOf).
+func TestIMUSensorControllerEveryIMU(t *testing.T) {
+	yaml := exampleWithController(t, "  imu_sensor_controller: {type: imu_sensor_controller/ImuSensorController, publish_rate: 20}\n")
+	r, _, err := robot.Load(exampleURDF, yaml)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m *control.Manager
+	d, b, _ := newBridgeFor(t, yaml, t.Logf, func(o *ros2bridge.Options) {
+		m = control.NewManager(r.Config, o.Loop)
+		o.Manager = m
+		o.Every = 10 * o.Loop.Period()
+	})
+	for _, imu := range []string{"navx", "pigeon"} {
+		if bc, ok := m.BroadcasterOf(imu); !ok || bc.Name != "imu_sensor_controller" || bc.Sensor != "" || bc.Rate != 20 {
+			t.Errorf("%s's broadcaster %+v %v, want imu_sensor_controller of every IMU at 20 Hz", imu, bc, ok)
+		}
+	}
+	both := exampleWithController(t, "  imu_sensor_controller: {type: imu_sensor_controller/ImuSensorController, publish_rate: 20}\n"+
+		"  navx_broadcaster: {type: imu_sensor_controller/ImuSensorController, sensor_name: navx, publish_rate: 50}\n")
+	r2, _, err := robot.Load(exampleURDF, both)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m2 := control.NewManager(r2.Config, d.Loop)
+	if bc, _ := m2.BroadcasterOf("navx"); bc.Name != "navx_broadcaster" {
+		t.Errorf("navX's broadcaster %q beside one of every IMU, want navx_broadcaster, which names it", bc.Name)
+	}
+	if bc, _ := m2.BroadcasterOf("pigeon"); bc.Name != "imu_sensor_controller" {
+		t.Errorf("Pigeon's broadcaster %q, want imu_sensor_controller (every IMU)", bc.Name)
+	}
+	if ok, err := m.Switch([]string{"drive"}, nil, control.Strict); !ok { // its odometry's wake-ups aside
+		t.Fatal(err)
+	}
+	cfg := discovery(t)
+	cfg.Name = "peer"
+	peer, err := ros2node.New(ros2node.Config{Name: "peer", RTPS: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer peer.Close()
+	type imuMsg struct {
+		topic string
+		stamp ros2msg.Time
+	}
+	got := make(chan imuMsg, 1000)
+	for _, topic := range []string{"/navx/imu", "/pigeon/imu"} {
+		r, err := peer.Subscribe(topic, &ros2msg.Imu{}, ros2node.Default, func(s rtps.Sample) {
+			var m ros2msg.Imu
+			if err := ros2msg.Unmarshal(s.Payload, &m); err != nil {
+				t.Errorf("%s: %v", topic, err)
+				return
+			}
+			got <- imuMsg{topic, m.Header.Stamp}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		err = r.WaitMatched(ctx, 1)
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v", topic, err)
+		}
+	}
+	timeout := time.After(waitLimit)
+	for navx, pigeon := false, false; !navx || !pigeon; { // until frcd has matched both readers
+		d.Step()
+		if d.Now() >= b.NextWake() {
+			b.Update()
+		}
+		select {
+		case e := <-got:
+			navx, pigeon = navx || e.topic == "/navx/imu", pigeon || e.topic == "/pigeon/imu"
+		case <-timeout:
+			t.Fatal("no IMU messages")
+		default:
+		}
+	}
+	// Both IMUs come on the same grid: the last cycle with a publication
+	// marks the end of the 100.
+	stampOf := func(t time.Duration) ros2msg.Time { return ros2msg.TimeOf(d.Epoch().Add(t)) }
+	for len(got) > 0 {
+		<-got
+	}
+	cycles, last := map[ros2msg.Time]bool{}, ros2msg.Time{}
+	for range 100 {
+		d.Step()
+		cycles[stampOf(d.Now())] = true
+		if d.Now() >= b.NextWake() {
+			if _, ok := b.Update(); ok {
+				last = stampOf(d.Now())
+			}
+		}
+	}
+	count := map[string]int{}
+	seen := map[imuMsg]bool{}
+	for done := map[string]bool{}; !done["/navx/imu"] || !done["/pigeon/imu"]; {
+		select {
+		case e := <-got:
+			if !cycles[e.stamp] {
+				continue
+			}
+			if seen[e] {
+				t.Errorf("%s sample of %v published twice", e.topic, e.stamp)
+			}
+			seen[e] = true
+			count[e.topic]++
+			if e.stamp == last {
+				done[e.topic] = true
+			}
+		case <-timeout:
+			t.Fatalf("IMU messages up to the last publication %v: %v", last, count)
+		}
+	}
+	for _, topic := range []string{"/navx/imu", "/pigeon/imu"} {
+		if n := count[topic]; n < 19 || n > 21 {
+			t.Errorf("%s: %d messages over 100 cycles at 100 Hz, want 20 (publish_rate 20; the joint states at 10)", topic, n)
+		}
+	}
+}

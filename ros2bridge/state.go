@@ -149,7 +149,10 @@ func (b *Bridge) setupState() error {
 		own, node, topic := imuOwner{frame: imu.Name}, n, imu.Name+"/imu"
 		if bc, ok := b.imuBroadcaster(imu.Name); ok {
 			own = imuOwner{owner{ctl: bc.Name, pace: ratelimit.Own(bc.Rate, b.o.Every, b.o.Loop.Period())}, cmp.Or(bc.FrameID, imu.Name)}
-			node, topic = b.nodeOf(bc.Name), bc.Name+"/imu"
+			node = b.nodeOf(bc.Name)
+			if bc.Sensor != "" { // one IMU: IMUSensorBroadcaster's ~/imu; else each keeps its /NAME/imu
+				topic = bc.Name + "/imu"
+			}
 		}
 		p, err := node.Publisher(topic, &s.imu, ros2node.Default)
 		if err != nil {
