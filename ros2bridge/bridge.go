@@ -132,13 +132,15 @@ type Bridge struct {
 	jsNow     time.Duration
 	jsStates  []interfaces.JointState
 	lastCycle time.Duration
-	build     *jointstate.Builder
-	js        ros2msg.JointState
-	st        *stateTopics   // state.go
-	out       *rosout        // rosout.go
-	sensors   *sensorTopics  // sensors.go
-	sim       *simTopics     // sim.go
-	ctl       *controlTopics // control_state.go
+	// jsOff: the last update found the joint state controller stopped.
+	jsOff   bool
+	build   *jointstate.Builder
+	js      ros2msg.JointState
+	st      *stateTopics   // state.go
+	out     *rosout        // rosout.go
+	sensors *sensorTopics  // sensors.go
+	sim     *simTopics     // sim.go
+	ctl     *controlTopics // control_state.go
 
 	jointStates, commands, refused, publishErr, odometry atomic.Uint64
 	closeOnce                                            sync.Once
@@ -415,8 +417,21 @@ func (b *Bridge) update() bool {
 		for b.hist.Next(b.takeTime) {
 			b.pace.Due(b.jsNow)
 		}
+		b.jsOff = true
 		b.publishBroadcasters(false)
 		return false
+	}
+	if b.jsOff {
+		// Started again since the last update: the ring's cycles ran
+		// (mostly) while it was stopped, up to a broadcaster's period
+		// ago when only a broadcaster woke Run, and are not its to
+		// publish (they came out at once, stamped before the restart).
+		// Its grid starts afresh: the next cycle publishes (nextWake
+		// is every cycle until then).
+		b.jsOff = false
+		for b.hist.Next(b.takeTime) {
+		}
+		b.pace.Restart()
 	}
 	for b.hist.Next(b.takeCycle) {
 		if !b.pace.Due(b.jsNow) {
