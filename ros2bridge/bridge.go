@@ -256,6 +256,9 @@ func New(o Options) (*Bridge, error) {
 			}
 		}
 	}
+	if o.Manager != nil {
+		o.Manager.OnStart(func() { b.updated.From(0) }) // answer
+	}
 	return b, nil
 }
 
@@ -388,13 +391,28 @@ func (b *Bridge) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		b.update()
-		// Nothing is due before the first of the next times (the
-		// joint states' grid, each broadcaster's): the cycles between
-		// need not wake this goroutine.
-		b.updated.From(b.nextWake())
+		b.answer()
 	}
 	return nil
+}
+
+// answer runs update, then asks the loop to signal from nextWake on:
+// nothing is due before the first of the next times (the joint states'
+// grid, each owner's), so the cycles between need not wake Run. A
+// controller started meanwhile (the Manager's OnStart sets From(0), which
+// the From here may have overwritten) makes it every cycle again, so
+// that a restart is seen at the next cycle, not at a slow owner's next
+// time (publish_rate down to 0.1 Hz).
+func (b *Bridge) answer() {
+	var starts uint64
+	if m := b.o.Manager; m != nil {
+		starts = m.Starts()
+	}
+	b.update()
+	b.updated.From(b.nextWake())
+	if m := b.o.Manager; m != nil && m.Starts() != starts {
+		b.updated.From(0)
+	}
 }
 
 // update answers one of the loop's notifications: it publishes, oldest
