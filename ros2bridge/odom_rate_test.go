@@ -15,8 +15,8 @@ import (
 // diff_drive_controller does in ros2_control, not the joint states' rate
 // or running state. The competition robot on the stepped sim at 100 Hz,
 // the joint states at 10 Hz, its diff drive's publish_rate the default
-// 50; the test calls Update for the cycles at or after NextWake, as Run's
-// notice would. Over 100 cycles: 50 odometry messages, 10 /joint_states;
+// 50; the test answers the cycles the loop would signal Run for, as Run
+// does (Wanted, UpdateAsk: a wake-up asked for before a switch stays). Over 100 cycles: 50 odometry messages, 10 /joint_states;
 // the joint state controller stopped: 50 odometry, 0 /joint_states; the
 // drive controller stopped: no odometry, 10 /joint_states and 10
 // wake-ups.
@@ -44,9 +44,9 @@ func TestOdometryOwnRate(t *testing.T) {
 		st := b.Stats()
 		for range 100 {
 			d.Step()
-			if d.Now() >= b.NextWake() {
+			if d.Now() >= b.Wanted() { // as the loop signals Run
 				wakes++
-				b.Update()
+				b.UpdateAsk()
 			}
 		}
 		now := b.Stats()
