@@ -16,9 +16,10 @@ import (
 // or running state. The competition robot on the stepped sim at 100 Hz,
 // the joint states at 10 Hz, its diff drive's publish_rate the default
 // 50; the test answers the cycles the loop would signal Run for, as Run
-// does (Wanted, UpdateAsk: a wake-up asked for before a switch stays). Over 100 cycles: 50 odometry messages, 10 /joint_states;
-// the joint state controller stopped: 50 odometry, 0 /joint_states; the
-// drive controller stopped: no odometry, 10 /joint_states and 10
+// does (Wanted, UpdateAsk: a wake-up asked for before a switch stays).
+// Over 100 cycles: 50 odometry messages, 10 /joint_states; the joint
+// state controller stopped: 50 odometry, 0 /joint_states; the drive
+// controller stopped: no odometry, 10 /joint_states and 10 (or 11)
 // wake-ups.
 func TestOdometryOwnRate(t *testing.T) {
 	r, _, err := robot.Load(exampleURDF, exampleYAML)
