@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/frcd/frcd/config"
@@ -70,7 +71,10 @@ type Controller struct {
 	Type   string   // the YAML type, e.g. effort_controllers/JointPositionController
 	Joints []string // the devices (and, for a joint's devices, the joints) it commands, in order: one but for a group
 
-	in      input
+	in input
+	// halted mirrors in.stopped for Stopped: the bridges ask it at each
+	// wake-up, and need not take in.mu, which the loop takes each cycle.
+	halted  atomic.Bool
 	typ     *Type
 	kind    ctlKind
 	timeout time.Duration

@@ -27,6 +27,10 @@ type Manager struct {
 	jsStopped atomic.Bool
 	applied   bool // FirstRegistration done
 	bcast     []Broadcaster
+	// starts counts controllers started; onStart is told of each
+	// (OnStart).
+	starts  atomic.Uint64
+	onStart []func()
 }
 
 // managed is one YAML controller.
@@ -154,6 +158,7 @@ func (m *Manager) running(e *managed) bool {
 func (m *Manager) setRunning(e *managed, on bool) {
 	if on {
 		e.everRun = true
+		defer m.started()
 	}
 	if e.ctl != nil {
 		e.ctl.SetStopped(!on)
@@ -161,6 +166,29 @@ func (m *Manager) setRunning(e *managed, on bool) {
 	}
 	e.off.Store(!on)
 }
+
+// started counts a start and tells OnStart's functions. m.mu held.
+func (m *Manager) started() {
+	m.starts.Add(1)
+	for _, f := range m.onStart {
+		f()
+	}
+}
+
+// OnStart has f called whenever a controller starts, after Starts counts
+// it: a reader that sleeps until its next publication is due (the ROS 2
+// bridge, while the joint state controller is stopped) wakes for it at
+// once rather than at its next publication. f runs with the manager's
+// lock held: it must return at once and not call the manager.
+func (m *Manager) OnStart(f func()) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.onStart = append(m.onStart, f)
+}
+
+// Starts is how many controllers have started (switch_controller, a
+// spawner) since the manager was made.
+func (m *Manager) Starts() uint64 { return m.starts.Load() }
 
 // FirstRegistration applies ROS 1's ~start_controllers once: false leaves
 // every controller unloaded (and stopped) until a spawner loads and

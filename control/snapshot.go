@@ -199,6 +199,9 @@ type Notice struct {
 // goroutine.
 func (n *Notice) From(t time.Duration) { n.from.Store(int64(t)) }
 
+// Wanted is the loop time the reader last asked for signals from (From).
+func (n *Notice) Wanted() time.Duration { return time.Duration(n.from.Load()) }
+
 // NotifyFrom is Notify for a reader that says when it next needs a
 // snapshot (Notice.From); until it does, every cycle signals. Call it
 // before the loop runs.

@@ -16,12 +16,10 @@ func (c *Controller) SetStopped(stopped bool) {
 	c.in.mu.Lock()
 	defer c.in.mu.Unlock()
 	c.in.stopped = stopped
+	c.halted.Store(stopped)
 	c.in.set = false
 }
 
-// Stopped says whether the controller is stopped.
-func (c *Controller) Stopped() bool {
-	c.in.mu.Lock()
-	defer c.in.mu.Unlock()
-	return c.in.stopped
-}
+// Stopped says whether the controller is stopped, without the lock the
+// loop takes (safe from any goroutine).
+func (c *Controller) Stopped() bool { return c.halted.Load() }

@@ -237,6 +237,7 @@ func New(o Options) (*Bridge, error) {
 	if b.cm = o.Manager; b.cm == nil {
 		b.cm = control.NewManager(o.Config, o.Loop)
 	}
+	b.cm.OnStart(func() { b.updated.From(0) }) // session.answer
 	b.stats.MasterURI, b.stats.PublishEvery = uri, b.every
 	return b, nil
 }

@@ -39,6 +39,26 @@ func (s *session) update(pace *ratelimit.Cadence) time.Duration {
 	return s.nextWake(pace)
 }
 
+// answer answers one of the loop's notifications at loop time now: the
+// update if anything is due (not even a copy of the snapshot otherwise),
+// and the loop time from which the next is wanted. A controller started
+// meanwhile (the manager's OnStart sets From(0), which the From here may
+// have overwritten) makes it every cycle again, so that an owner started
+// is seen at the next cycle, not at the state topics' next time (their
+// publish_rate down to 0.1 Hz).
+func (s *session) answer(pace *ratelimit.Cadence, now time.Duration) {
+	b := s.b
+	starts := b.cm.Starts()
+	if s.due(pace, now) {
+		b.updated.From(s.update(pace))
+	} else if pace.Next() != 0 {
+		b.updated.From(s.nextWake(pace)) // a start's wake-up, nothing due
+	}
+	if b.cm.Starts() != starts {
+		b.updated.From(0)
+	}
+}
+
 // ready says whether o runs and is due at now.
 func (s *session) ready(o *owner, now time.Duration) bool {
 	return o.ctl != "" && o.pace.Ready(now) && s.b.cm.Running(o.ctl)

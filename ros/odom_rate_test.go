@@ -1,7 +1,9 @@
 package ros
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/frcd/frcd/control"
 )
@@ -50,4 +52,39 @@ func TestOdometryOwnRate(t *testing.T) {
 	if w, odom, joints := run(); w < 9 || w > 11 || odom != 0 || joints < 9 || joints > 11 {
 		t.Errorf("drive controller stopped: %d wake-ups, %d odometry, %d /joint_states; want 10, 0, 10", w, odom, joints)
 	}
+}
+
+// TestOwnerStartSeenAtOnce: with the state topics at publish_rate 1, a
+// drive controller started again publishes its odometry within 2 cycles,
+// not at the state topics' next time up to a second later: the manager's
+// start wakes the session (Manager.OnStart, session.answer), which the
+// stepped harness sees as run does (the Notice's stored From). Without
+// the wake-up: the first odometry 51 cycles late (up to 100).
+func TestOwnerStartSeenAtOnce(t *testing.T) {
+	st := newStepped(t, func(t *testing.T, yaml string) string {
+		return strings.Replace(jscRate10(t, yaml), "publish_rate: 10\n", "publish_rate: 1\n", 1)
+	})
+	if st.br.every != time.Second {
+		t.Fatalf("state topics every %v, want 1 s", st.br.every)
+	}
+	if ok, err := st.m.Switch([]string{"drive"}, nil, control.Strict); !ok {
+		t.Fatal(err)
+	}
+	for range 150 {
+		st.step()
+	}
+	if ok, err := st.m.Switch(nil, []string{"drive"}, control.Strict); !ok {
+		t.Fatal(err)
+	}
+	odom0 := st.br.Stats().Odometry
+	for i := range 150 {
+		st.step()
+		if st.br.Stats().Odometry != odom0 {
+			if i+1 > 2 {
+				t.Errorf("the first odometry %d cycles after the drive controller's start, want within 2", i+1)
+			}
+			return
+		}
+	}
+	t.Error("no odometry in the 150 cycles after the drive controller's start")
 }

@@ -424,10 +424,7 @@ func (s *session) run(ctx context.Context) error {
 			b.stats.Diagnostics++
 			b.mu.Unlock()
 		case <-b.updated.C:
-			if !s.due(&pace, b.o.Clock()) {
-				continue // not due: do not even copy the snapshot
-			}
-			b.updated.From(s.update(&pace))
+			s.answer(&pace, b.o.Clock())
 		}
 	}
 }

@@ -34,7 +34,6 @@ type stepped struct {
 	ctx   context.Context
 	pace  ratelimit.Cadence
 	now   time.Duration
-	from  time.Duration
 	wakes int
 }
 
@@ -109,9 +108,9 @@ func (st *stepped) step() {
 	st.now += st.loop.Period()
 	st.s.AdvanceTo(st.now)
 	st.loop.Cycle(st.now)
-	if st.now >= st.from {
+	if st.now >= st.br.updated.Wanted() { // as the loop signals run
 		st.wakes++
-		st.from = st.sess.update(&st.pace)
+		st.sess.answer(&st.pace, st.now)
 	}
 }
 

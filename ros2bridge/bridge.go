@@ -132,13 +132,15 @@ type Bridge struct {
 	jsNow     time.Duration
 	jsStates  []interfaces.JointState
 	lastCycle time.Duration
-	build     *jointstate.Builder
-	js        ros2msg.JointState
-	st        *stateTopics   // state.go
-	out       *rosout        // rosout.go
-	sensors   *sensorTopics  // sensors.go
-	sim       *simTopics     // sim.go
-	ctl       *controlTopics // control_state.go
+	// jsOff: the last update found the joint state controller stopped.
+	jsOff   bool
+	build   *jointstate.Builder
+	js      ros2msg.JointState
+	st      *stateTopics   // state.go
+	out     *rosout        // rosout.go
+	sensors *sensorTopics  // sensors.go
+	sim     *simTopics     // sim.go
+	ctl     *controlTopics // control_state.go
 
 	jointStates, commands, refused, publishErr, odometry atomic.Uint64
 	closeOnce                                            sync.Once
@@ -253,6 +255,9 @@ func New(o Options) (*Bridge, error) {
 				return fail(err)
 			}
 		}
+	}
+	if o.Manager != nil {
+		o.Manager.OnStart(func() { b.updated.From(0) }) // answer
 	}
 	return b, nil
 }
@@ -386,13 +391,28 @@ func (b *Bridge) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return nil
 		}
-		b.update()
-		// Nothing is due before the first of the next times (the
-		// joint states' grid, each broadcaster's): the cycles between
-		// need not wake this goroutine.
-		b.updated.From(b.nextWake())
+		b.answer()
 	}
 	return nil
+}
+
+// answer runs update, then asks the loop to signal from nextWake on:
+// nothing is due before the first of the next times (the joint states'
+// grid, each owner's), so the cycles between need not wake Run. A
+// controller started meanwhile (the Manager's OnStart sets From(0), which
+// the From here may have overwritten) makes it every cycle again, so
+// that a restart is seen at the next cycle, not at a slow owner's next
+// time (publish_rate down to 0.1 Hz).
+func (b *Bridge) answer() {
+	var starts uint64
+	if m := b.o.Manager; m != nil {
+		starts = m.Starts()
+	}
+	b.update()
+	b.updated.From(b.nextWake())
+	if m := b.o.Manager; m != nil && m.Starts() != starts {
+		b.updated.From(0)
+	}
 }
 
 // update answers one of the loop's notifications: it publishes, oldest
@@ -415,8 +435,21 @@ func (b *Bridge) update() bool {
 		for b.hist.Next(b.takeTime) {
 			b.pace.Due(b.jsNow)
 		}
+		b.jsOff = true
 		b.publishBroadcasters(false)
 		return false
+	}
+	if b.jsOff {
+		// Started again since the last update: the ring's cycles ran
+		// (mostly) while it was stopped, up to a broadcaster's period
+		// ago when only a broadcaster woke Run, and are not its to
+		// publish (they came out at once, stamped before the restart).
+		// Its grid starts afresh: the next cycle publishes (nextWake
+		// is every cycle until then).
+		b.jsOff = false
+		for b.hist.Next(b.takeTime) {
+		}
+		b.pace.Restart()
 	}
 	for b.hist.Next(b.takeCycle) {
 		if !b.pace.Due(b.jsNow) {

@@ -83,7 +83,10 @@ func (b *Bridge) publishBroadcasters(read bool) {
 // each running owner's, less their slack; 0 (every cycle) before the
 // first publication of either. While the joint state controller is
 // stopped its grid goes on (update) but wakes Run only if no owner
-// runs, to see it start again: a running owner's wake-ups see that.
+// runs, to see it start again: a running owner's wake-ups see that, and
+// its start wakes Run at the next cycle (Manager.OnStart, answer);
+// update then drops the ring's cycles and starts the grid afresh, so none
+// kept while it was stopped goes out.
 func (b *Bridge) nextWake() time.Duration {
 	if b.pace.Period <= 0 || b.pace.Next() == 0 {
 		return 0

@@ -361,7 +361,7 @@ func TestIMUBroadcasterAllocatesNothing(t *testing.T) {
 	}
 	// 41 cycles from 0.5 s: before the next /diagnostics (once a
 	// second, its strings allocated).
-	if n := testing.AllocsPerRun(40, func() { d.Step(); b.Update(); b.NextWake() }); n != 0 {
+	if n := testing.AllocsPerRun(40, func() { d.Step(); b.UpdateAsk() }); n != 0 {
 		t.Errorf("a cycle and Update allocate %v times (the stepped sim alone: %v)", n, testing.AllocsPerRun(40, d.Step))
 	}
 	if st := b.Stats(); st.JointStates < 17 || st.Odometry < 44 || st.PublishErr != 0 {
