@@ -218,37 +218,7 @@ func TestIMUSensorControllerOwnRate(t *testing.T) {
 	if ok, err := m.Switch([]string{"drive"}, nil, control.Strict); !ok {
 		t.Fatal(err)
 	}
-	cfg := discovery(t)
-	cfg.Name = "peer"
-	peer, err := ros2node.New(ros2node.Config{Name: "peer", RTPS: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer peer.Close()
-	type imuMsg struct {
-		topic string
-		stamp ros2msg.Time
-	}
-	got := make(chan imuMsg, 1000)
-	for _, topic := range []string{"/navx_broadcaster/imu", "/pigeon/imu"} {
-		r, err := peer.Subscribe(topic, &ros2msg.Imu{}, ros2node.Default, func(s rtps.Sample) {
-			var m ros2msg.Imu
-			if err := ros2msg.Unmarshal(s.Payload, &m); err != nil {
-				t.Errorf("%s: %v", topic, err)
-				return
-			}
-			got <- imuMsg{topic, m.Header.Stamp}
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-		err = r.WaitMatched(ctx, 1)
-		cancel()
-		if err != nil {
-			t.Fatalf("%s: %v", topic, err)
-		}
-	}
+	got := subscribeIMUs(t, "/navx_broadcaster/imu", "/pigeon/imu")
 	timeout := time.After(waitLimit)
 	stampOf := func(t time.Duration) ros2msg.Time { return ros2msg.TimeOf(d.Epoch().Add(t)) }
 	// Publish until both topics' messages come (frcd may match the
@@ -409,37 +379,7 @@ func TestIMUSensorControllerEveryIMU(t *testing.T) {
 	if ok, err := m.Switch([]string{"drive"}, nil, control.Strict); !ok { // its odometry's wake-ups aside
 		t.Fatal(err)
 	}
-	cfg := discovery(t)
-	cfg.Name = "peer"
-	peer, err := ros2node.New(ros2node.Config{Name: "peer", RTPS: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer peer.Close()
-	type imuMsg struct {
-		topic string
-		stamp ros2msg.Time
-	}
-	got := make(chan imuMsg, 1000)
-	for _, topic := range []string{"/navx/imu", "/pigeon/imu"} {
-		r, err := peer.Subscribe(topic, &ros2msg.Imu{}, ros2node.Default, func(s rtps.Sample) {
-			var m ros2msg.Imu
-			if err := ros2msg.Unmarshal(s.Payload, &m); err != nil {
-				t.Errorf("%s: %v", topic, err)
-				return
-			}
-			got <- imuMsg{topic, m.Header.Stamp}
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-		err = r.WaitMatched(ctx, 1)
-		cancel()
-		if err != nil {
-			t.Fatalf("%s: %v", topic, err)
-		}
-	}
+	got := subscribeIMUs(t, "/navx/imu", "/pigeon/imu")
 	timeout := time.After(waitLimit)
 	for navx, pigeon := false, false; !navx || !pigeon; { // until frcd has matched both readers
 		d.Step()
@@ -495,4 +435,44 @@ func TestIMUSensorControllerEveryIMU(t *testing.T) {
 			t.Errorf("%s: %d messages over 100 cycles at 100 Hz, want 20 (publish_rate 20; the joint states at 10)", topic, n)
 		}
 	}
+}
+
+// imuMsg is an IMU message a peer got: its topic and its stamp.
+type imuMsg struct {
+	topic string
+	stamp ros2msg.Time
+}
+
+// subscribeIMUs is a peer's IMU messages on topics, once its reader of
+// each has matched frcd's writer (the peer is closed at the test's end).
+func subscribeIMUs(t *testing.T, topics ...string) <-chan imuMsg {
+	t.Helper()
+	cfg := discovery(t)
+	cfg.Name = "peer"
+	peer, err := ros2node.New(ros2node.Config{Name: "peer", RTPS: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { peer.Close() })
+	got := make(chan imuMsg, 1000)
+	for _, topic := range topics {
+		r, err := peer.Subscribe(topic, &ros2msg.Imu{}, ros2node.Default, func(s rtps.Sample) {
+			var m ros2msg.Imu
+			if err := ros2msg.Unmarshal(s.Payload, &m); err != nil {
+				t.Errorf("%s: %v", topic, err)
+				return
+			}
+			got <- imuMsg{topic, m.Header.Stamp}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+		err = r.WaitMatched(ctx, 1)
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v", topic, err)
+		}
+	}
+	return got
 }
