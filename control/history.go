@@ -31,10 +31,9 @@ type historySlot struct {
 // ring. Call it before the loop runs; a second call returns the same
 // ring.
 func (l *Loop) EnableHistory(size int) *History {
-	if l.history != nil {
-		return l.history
+	if l.history == nil {
+		l.history = l.NewHistory(size) // filled with the other rings
 	}
-	l.history = l.newHistory(size)
 	return l.history
 }
 

@@ -67,8 +67,8 @@ type Loop struct {
 	pub     Snapshot
 	notify  []*Notice  // Notify's and NotifyFrom's
 	journal *journal   // EnableJournal's, or nil
-	history *History   // EnableHistory's, or nil
-	rings   []*History // NewHistory's
+	history *History   // EnableHistory's (one of rings), or nil
+	rings   []*History // NewHistory's and EnableHistory's, filled each cycle
 	imus    stateSet[interfaces.IMUState]
 	pdps    stateSet[interfaces.PDPState]
 	comps   stateSet[interfaces.CompressorState]
@@ -436,9 +436,6 @@ func (l *Loop) deviceError(i int, err error) {
 func (l *Loop) finish(now time.Duration, ds hal.DSState, t0 time.Duration) {
 	if l.watch != nil {
 		l.stats.Busy.Add(l.watch() - t0)
-	}
-	if l.history != nil {
-		l.history.put(now, l.m.joints)
 	}
 	for _, h := range l.rings {
 		h.put(now, l.m.joints)

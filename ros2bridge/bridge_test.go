@@ -76,6 +76,22 @@ func newBridgeFor(tb testing.TB, yaml string, logf func(string, ...any), opts ..
 	return d, b, urdf
 }
 
+// newManagedBridge is newBridgeFor with a controller manager of the
+// YAML's controllers (Options.Manager), which it returns.
+func newManagedBridge(tb testing.TB, yaml string, logf func(string, ...any), opts ...func(*ros2bridge.Options)) (*daemon.Daemon, *ros2bridge.Bridge, *control.Manager) {
+	tb.Helper()
+	r, _, err := robot.Load(exampleURDF, yaml)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var m *control.Manager
+	d, b, _ := newBridgeFor(tb, yaml, logf, append([]func(*ros2bridge.Options){func(o *ros2bridge.Options) {
+		m = control.NewManager(r.Config, o.Loop)
+		o.Manager = m
+	}}, opts...)...)
+	return d, b, m
+}
+
 // TestJointStatesAndCommands runs the example robot on the stepped sim
 // with the ROS 2 bridge, and a ros2node peer in the same process: the
 // peer gets /robot_description (a late joiner, transient local) and

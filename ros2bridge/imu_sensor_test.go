@@ -57,15 +57,7 @@ func exampleWithController(t testing.TB, line string) string {
 // is its publish_rate.
 func TestIMUSensorController(t *testing.T) {
 	yaml := exampleWithIMUBroadcaster(t)
-	r, _, err := robot.Load(exampleURDF, yaml)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m *control.Manager
-	d, b, _ := newBridgeFor(t, yaml, t.Logf, func(o *ros2bridge.Options) {
-		m = control.NewManager(r.Config, o.Loop)
-		o.Manager = m
-	})
+	d, b, m := newManagedBridge(t, yaml, t.Logf)
 	cfg := discovery(t)
 	cfg.Name = "peer"
 	peer, err := ros2node.New(ros2node.Config{Name: "peer", RTPS: cfg})
@@ -199,14 +191,7 @@ func TestIMUSensorController(t *testing.T) {
 // is its publish_rate 50.
 func TestIMUSensorControllerOwnRate(t *testing.T) {
 	yaml := exampleWithController(t, "  navx_broadcaster:    {type: imu_sensor_controller/ImuSensorController, sensor_name: navx, publish_rate: 50}\n")
-	r, _, err := robot.Load(exampleURDF, yaml)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m *control.Manager
-	d, b, _ := newBridgeFor(t, yaml, t.Logf, func(o *ros2bridge.Options) {
-		m = control.NewManager(r.Config, o.Loop)
-		o.Manager = m
+	d, b, m := newManagedBridge(t, yaml, t.Logf, func(o *ros2bridge.Options) {
 		o.Every = 10 * o.Loop.Period() // the joint state controller's publish_rate 10
 	})
 	if p := d.Loop.Period(); p != 10*time.Millisecond {
@@ -348,14 +333,7 @@ func TestIMUBroadcasterAllocatesNothing(t *testing.T) {
 // (BroadcasterOf).
 func TestIMUSensorControllerEveryIMU(t *testing.T) {
 	yaml := exampleWithController(t, "  imu_sensor_controller: {type: imu_sensor_controller/ImuSensorController, publish_rate: 20}\n")
-	r, _, err := robot.Load(exampleURDF, yaml)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m *control.Manager
-	d, b, _ := newBridgeFor(t, yaml, t.Logf, func(o *ros2bridge.Options) {
-		m = control.NewManager(r.Config, o.Loop)
-		o.Manager = m
+	d, b, m := newManagedBridge(t, yaml, t.Logf, func(o *ros2bridge.Options) {
 		o.Every = 10 * o.Loop.Period()
 	})
 	for _, imu := range []string{"navx", "pigeon"} {

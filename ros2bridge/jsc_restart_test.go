@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/frcd/frcd/control"
-	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros2bridge"
 )
 
@@ -23,14 +22,7 @@ import (
 // full); without OnStart: the first 72 cycles late.
 func TestJointStatesRestart(t *testing.T) {
 	yaml := exampleWithController(t, "  navx_broadcaster:    {type: imu_sensor_controller/ImuSensorController, sensor_name: navx, publish_rate: 0.5}\n")
-	r, _, err := robot.Load(exampleURDF, yaml)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m *control.Manager
-	d, b, _ := newBridgeFor(t, yaml, nil, func(o *ros2bridge.Options) {
-		m = control.NewManager(r.Config, o.Loop)
-		o.Manager = m
+	d, b, m := newManagedBridge(t, yaml, nil, func(o *ros2bridge.Options) {
 		o.Every = 10 * o.Loop.Period() // the joint state controller's publish_rate 10
 	})
 	if p := d.Loop.Period(); p != 10*time.Millisecond {

@@ -22,14 +22,7 @@ import (
 // controller stopped: no odometry, 10 /joint_states and 10 (or 11)
 // wake-ups.
 func TestOdometryOwnRate(t *testing.T) {
-	r, _, err := robot.Load(exampleURDF, exampleYAML)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m *control.Manager
-	d, b, _ := newBridgeFor(t, exampleYAML, nil, func(o *ros2bridge.Options) {
-		m = control.NewManager(r.Config, o.Loop)
-		o.Manager = m
+	d, b, m := newManagedBridge(t, exampleYAML, nil, func(o *ros2bridge.Options) {
 		o.Every = 10 * o.Loop.Period() // the joint state controller's publish_rate 10
 	})
 	if p := d.Loop.Period(); p != 10*time.Millisecond {
