@@ -25,25 +25,44 @@ import (
 // every call through syscall.Syscall wakes a sleeping sysmon.
 //
 // On a real-time thread (newWaiter(true): the loop's thread locked and at
-// SCHED_FIFO) the timerfd blocks instead and is read with a plain system
-// call: the thread then sleeps in the kernel and the timer wakes it at its
-// own priority, not through the poller's thread at normal priority, which
-// a loaded machine may not run for milliseconds. The sysmon wake-ups that
-// costs are the price of that.
+// SCHED_FIFO) the timerfd blocks instead: the thread sleeps in the kernel
+// and the timer wakes it at its own priority, not through the poller's
+// thread at normal priority, which a loaded machine may not run for
+// milliseconds. It is read by blockingRead, which gives the thread's P up
+// for the sleep as the runtime does for a system call it knows blocks.
+//
+// Why not a plain blocking read (syscall.Syscall, which keeps the P): the
+// locked goroutine never passes through the scheduler, so its P's
+// schedule count stands still, and sysmon treats the thread as one that
+// has run too long. It takes the P from the sleeping thread, so every P
+// is idle and sysmon sleeps deeply; the thread's wake-up then needs a P
+// and wakes sysmon, which restarts its 20 µs polling and, finding the
+// cycle running Go code, preempts it, a hand-off through another thread
+// mid-cycle. The schedule count is then fresh, the P is kept through the
+// next sleep and sysmon polls on (20 µs, then doubling) until it goes
+// stale again: 1,100-2,300 wake-ups a second at 100 Hz and 1,780 at
+// 50 Hz (where a bare Go loop makes 400 and 200). A bare Go loop with 25 µs
+// of Go work a cycle does not do this; the same loop with one cgo call a
+// cycle does (1,860-2,390 wake-ups a second): a cgo call is a system call
+// to the runtime, and sysmon taking the P in it is what restarts its
+// polling. With the P given up at once (internal/wakebench, SCHED_FIFO
+// 10, 7 rounds): 340 wake-ups a second, CPU 1.28x the bare loop's (rounds
+// 1.16-1.39), against 1,157 and 3.39x (rounds 1.35-5.42) with syscall.Syscall.
+//
+// On waking, the read's return takes an idle P; with every P busy in Go
+// work it waits for one, as a thread whose P sysmon has taken always did.
 //
 // It does not yield (runtime.Gosched) before blocking, though that keeps
-// the locked goroutine's schedtick fresh and so sysmon quiet (1,400-2,500
-// to ~510 wake-ups a second): the yield of a goroutine locked to its
-// thread parks that thread until another thread, at normal priority,
-// hands the goroutine back (runtime stoplockedm/startlockedm), and on a
-// machine loaded by normal-priority work that thread waits its turn for
-// longer than the period, so the next cycle starts late, the timer
-// notwithstanding. wakebench at SCHED_FIFO 10 with two nice-0 busy loops
-// on the 2-core VM (load 1-8, 7 interleaved rounds of 6 s): with the
-// yield, the status line's jitter p99 was 10 µs to 335 ms, median 10.5 ms,
-// 36 overruns in all (in 5 of the 7 rounds); without it 24 to 655 µs,
-// median 32 µs, 1 overrun. Unloaded it was better with the yield (49 and
-// 57 µs against 163 and 458 µs, 2 rounds, no overruns).
+// the locked goroutine's schedtick fresh and so sysmon quiet: the yield
+// of a goroutine locked to its thread parks that thread until another
+// thread, at normal priority, hands the goroutine back (runtime
+// stoplockedm/startlockedm), and on a machine loaded by normal-priority
+// work that thread waits its turn for longer than the period, so the next
+// cycle starts late, the timer notwithstanding. wakebench at SCHED_FIFO 10
+// with two nice-0 busy loops on the 2-core VM (load 1-8, 7 interleaved
+// rounds of 6 s): with the yield, the status line's jitter p99 was 10 µs
+// to 335 ms, median 10.5 ms, 36 overruns in all (in 5 of the 7 rounds);
+// without it 24 to 655 µs, median 32 µs, 1 overrun.
 //
 // Without a timerfd it falls back to nanosleep.
 type waiter struct {
@@ -93,7 +112,7 @@ func (w *waiter) sleep(d time.Duration) {
 		w.its.value = syscall.NsecToTimespec(int64(d))
 		_, _, errno := syscall.RawSyscall6(syscall.SYS_TIMERFD_SETTIME, w.fd, 0, uintptr(unsafe.Pointer(&w.its)), 0, 0, 0)
 		for errno == 0 {
-			if _, _, errno = syscall.Syscall(syscall.SYS_READ, w.fd, uintptr(unsafe.Pointer(&w.buf[0])), uintptr(len(w.buf))); errno == 0 {
+			if errno = blockingRead(w.fd, unsafe.Pointer(&w.buf[0]), uintptr(len(w.buf))); errno == 0 {
 				return
 			}
 			if errno == syscall.EINTR {

@@ -1,8 +1,11 @@
 package daemon
 
 import (
+	"runtime"
+	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // TestWaiterUsesTimerfd: on Linux the loop sleeps on its timerfd, and
@@ -39,5 +42,44 @@ func TestBlockingWaiter(t *testing.T) {
 	}
 	if w.fd == 0 {
 		t.Error("the timerfd was given up after a sleep")
+	}
+}
+
+// blockingRead reads as read(2) does, and while its thread sleeps in it
+// the P is free: with one P, a goroutine locked to its thread and blocked
+// in it leaves the P to the writer that wakes it. A bad descriptor is an
+// error, not a hang.
+func TestBlockingRead(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var p [2]int
+	if err := syscall.Pipe2(p[:], syscall.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(p[0])
+	type result struct {
+		buf   [8]byte
+		errno syscall.Errno
+	}
+	got := make(chan result)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		var r result
+		r.errno = blockingRead(uintptr(p[0]), unsafe.Pointer(&r.buf[0]), uintptr(len(r.buf)))
+		got <- r
+	}()
+	if _, err := syscall.Write(p[1], []byte("frcd-p!\n")); err != nil {
+		t.Fatal(err)
+	}
+	syscall.Close(p[1])
+	if r := <-got; r.errno != 0 || string(r.buf[:]) != "frcd-p!\n" {
+		t.Errorf("read %q, errno %v; want \"frcd-p!\\n\", 0", r.buf, r.errno)
+	}
+	var buf [8]byte
+	if e := blockingRead(uintptr(p[0]), unsafe.Pointer(&buf[0]), 8); e != 0 {
+		t.Errorf("read at end of file: %v, want 0", e)
+	}
+	if e := blockingRead(^uintptr(0), unsafe.Pointer(&buf[0]), 8); e != syscall.EBADF {
+		t.Errorf("read of a bad descriptor: %v, want EBADF", e)
 	}
 }
