@@ -7,9 +7,11 @@ import (
 	"unsafe"
 )
 
-// The runtime's own entry to a system call known to block, and its exit:
-// the ones package syscall and golang.org/x/sys use around theirs. The
-// runtime keeps both for packages outside it (go.dev/issue/67401: "Do not
+// The runtime's entry to a system call known to block, which it uses
+// around its own blocking waits (notetsleepg, runtime/lock_futex.go), and
+// the exit from any system call, which package syscall and
+// golang.org/x/sys call after theirs (they enter by entersyscall). The
+// runtime marks both for packages outside it (go.dev/issue/67401: "Do not
 // remove or change the type signature"), so these links build under the
 // linker's -checklinkname.
 //
@@ -28,7 +30,13 @@ func exitsyscall()
 // (sysmon) takes a P kept through a long read from it every cycle, which
 // wakes the monitor from its deep sleep as the thread wakes and sets it
 // polling every 20 µs for most of the next period. Given up at once, the
-// P is idle when the monitor looks, and the monitor goes back to sleep.
+// P is idle while the thread sleeps, so the monitor sleeps deeply. The
+// read's return, taking an idle P, still wakes it (exitsyscallTryGetP)
+// with its polling reset to 20 µs, and it may still preempt a cycle that
+// runs long enough for it to look (retake), but once the next read has
+// given the P up it finds every P idle (when nothing else runs) and sleeps
+// deeply again: what it costs grows with the cycle's length, not with the
+// period's.
 //
 // Between entersyscallblock and exitsyscall the goroutine has no P, so
 // nothing there may grow the stack, allocate or be instrumented: it is

@@ -49,8 +49,16 @@ import (
 // 10, 7 rounds): 340 wake-ups a second, CPU 1.28x the bare loop's (rounds
 // 1.16-1.39), against 1,157 and 3.39x (rounds 1.35-5.42) with syscall.Syscall.
 //
-// On waking, the read's return takes an idle P; with every P busy in Go
-// work it waits for one, as a thread whose P sysmon has taken always did.
+// On waking, the read's return (exitsyscall) takes an idle P. With every
+// P running other goroutines, the loop's goroutine goes on the global run
+// queue and its thread parks (exitsyscallNoP, stoplockedm) until a thread
+// of normal priority, entering the scheduler as its goroutine blocks,
+// yields or is preempted (by sysmon after 10 ms), takes it from there (a
+// P reads that queue when its own is empty, and at every 61st schedule)
+// and hands it its P (startlockedm). A thread whose P sysmon had taken met
+// the same, and sysmon took the loop's P in every sleep once its schedule
+// count was 10 ms old; what is new is only that a goroutine waiting to run
+// gets the P at once (handoffp), not a sysmon tick or two into the sleep.
 //
 // It does not yield (runtime.Gosched) before blocking, though that keeps
 // the locked goroutine's schedtick fresh and so sysmon quiet: the yield
