@@ -45,10 +45,12 @@ func TestBlockingWaiter(t *testing.T) {
 	}
 }
 
-// blockingRead reads as read(2) does, and while its thread sleeps in it
-// the P is free: with one P, a goroutine locked to its thread and blocked
-// in it leaves the P to the writer that wakes it. A bad descriptor is an
-// error, not a hang.
+// blockingRead reads as read(2) does and blocks until there is something
+// to read: with one P, a goroutine locked to its thread and blocked in it
+// must leave the P to the writer that wakes it (given up at once here;
+// with syscall.Syscall, sysmon would take it within a few of its ticks, so
+// this cannot tell the two apart). At the end of the file it reads
+// nothing; a bad descriptor is an error, not a hang.
 func TestBlockingRead(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	var p [2]int
@@ -60,14 +62,17 @@ func TestBlockingRead(t *testing.T) {
 		buf   [8]byte
 		errno syscall.Errno
 	}
+	reading := make(chan struct{})
 	got := make(chan result)
 	go func() {
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		var r result
+		close(reading) // the writer is made runnable, and runs once the P is free
 		r.errno = blockingRead(uintptr(p[0]), unsafe.Pointer(&r.buf[0]), uintptr(len(r.buf)))
 		got <- r
 	}()
+	<-reading
 	if _, err := syscall.Write(p[1], []byte("frcd-p!\n")); err != nil {
 		t.Fatal(err)
 	}
