@@ -119,19 +119,17 @@ func (m *Manager) Broadcasters() []Broadcaster { return append([]Broadcaster(nil
 // is one: the one naming it, else the one of every device (no
 // sensor_name); config's check allows at most one of each.
 func (m *Manager) BroadcasterOf(sensor string) (Broadcaster, bool) {
-	every := -1
-	for i, b := range m.bcast {
+	var every Broadcaster
+	found := false
+	for _, b := range m.bcast {
 		if b.Sensor == sensor {
 			return b, true
 		}
-		if b.Sensor == "" && every < 0 {
-			every = i
+		if b.Sensor == "" && !found {
+			every, found = b, true
 		}
 	}
-	if every >= 0 {
-		return m.bcast[every], true
-	}
-	return Broadcaster{}, false
+	return every, found
 }
 
 // Running says whether the controller name is loaded and runs (false

@@ -208,17 +208,10 @@ func TestIMUSensorControllerOwnRate(t *testing.T) {
 	stampOf := func(t time.Duration) ros2msg.Time { return ros2msg.TimeOf(d.Epoch().Add(t)) }
 	// Publish until both topics' messages come (frcd may match the
 	// peer's readers after the peer has matched its writers).
-	for pigeon, navx := false, false; !pigeon || !navx; {
+	untilBoth(t, got, "/pigeon/imu", "/navx_broadcaster/imu", func() {
 		d.Step()
 		b.Publish()
-		select {
-		case e := <-got:
-			pigeon, navx = pigeon || e.topic == "/pigeon/imu", navx || e.topic == "/navx_broadcaster/imu"
-		case <-timeout:
-			t.Fatal("no IMU messages")
-		default:
-		}
-	}
+	})
 	b.Update() // past the cycles stepped so far
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
@@ -302,12 +295,7 @@ func TestIMUSensorControllerOwnRate(t *testing.T) {
 // their own rates, allocate nothing (no peer: its receiving would count).
 func TestIMUBroadcasterAllocatesNothing(t *testing.T) {
 	yaml := exampleWithController(t, "  navx_broadcaster:    {type: imu_sensor_controller/ImuSensorController, sensor_name: navx, publish_rate: 50}\n")
-	r, _, err := robot.Load(exampleURDF, yaml)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, b, _ := newBridgeFor(t, yaml, nil, func(o *ros2bridge.Options) {
-		o.Manager = control.NewManager(r.Config, o.Loop)
+	d, b, _ := newManagedBridge(t, yaml, nil, func(o *ros2bridge.Options) {
 		o.Every = 5 * o.Loop.Period()
 	})
 	for range 50 { // the first sizes the slices; then each writer's history (keep last 10) fills
@@ -359,19 +347,12 @@ func TestIMUSensorControllerEveryIMU(t *testing.T) {
 	}
 	got := subscribeIMUs(t, "/navx/imu", "/pigeon/imu")
 	timeout := time.After(waitLimit)
-	for navx, pigeon := false, false; !navx || !pigeon; { // until frcd has matched both readers
+	untilBoth(t, got, "/navx/imu", "/pigeon/imu", func() { // until frcd has matched both readers
 		d.Step()
 		if d.Now() >= b.NextWake() {
 			b.Update()
 		}
-		select {
-		case e := <-got:
-			navx, pigeon = navx || e.topic == "/navx/imu", pigeon || e.topic == "/pigeon/imu"
-		case <-timeout:
-			t.Fatal("no IMU messages")
-		default:
-		}
-	}
+	})
 	// Both IMUs come on the same grid: the last cycle with a publication
 	// marks the end of the 100.
 	stampOf := func(t time.Duration) ros2msg.Time { return ros2msg.TimeOf(d.Epoch().Add(t)) }
@@ -425,13 +406,7 @@ type imuMsg struct {
 // each has matched frcd's writer (the peer is closed at the test's end).
 func subscribeIMUs(t *testing.T, topics ...string) <-chan imuMsg {
 	t.Helper()
-	cfg := discovery(t)
-	cfg.Name = "peer"
-	peer, err := ros2node.New(ros2node.Config{Name: "peer", RTPS: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { peer.Close() })
+	peer := newPeer(t)
 	got := make(chan imuMsg, 1000)
 	for _, topic := range topics {
 		r, err := peer.Subscribe(topic, &ros2msg.Imu{}, ros2node.Default, func(s rtps.Sample) {
@@ -453,4 +428,21 @@ func subscribeIMUs(t *testing.T, topics ...string) <-chan imuMsg {
 		}
 	}
 	return got
+}
+
+// untilBoth calls step until a message of topic a and one of topic b
+// have come on got, failing the test after waitLimit.
+func untilBoth(t *testing.T, got <-chan imuMsg, a, b string, step func()) {
+	t.Helper()
+	timeout := time.After(waitLimit)
+	for gotA, gotB := false, false; !gotA || !gotB; {
+		step()
+		select {
+		case e := <-got:
+			gotA, gotB = gotA || e.topic == a, gotB || e.topic == b
+		case <-timeout:
+			t.Fatal("no IMU messages")
+		default:
+		}
+	}
 }

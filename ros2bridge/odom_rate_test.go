@@ -6,7 +6,6 @@ import (
 
 	"github.com/frcd/frcd/control"
 	"github.com/frcd/frcd/hal"
-	"github.com/frcd/frcd/robot"
 	"github.com/frcd/frcd/ros2bridge"
 )
 
@@ -74,12 +73,7 @@ func TestOdometryOwnRate(t *testing.T) {
 // 100 Hz with the default publish_rate 50: 50 odometry messages disabled,
 // and 50 e-stopped.
 func TestOdometryWhileDisabled(t *testing.T) {
-	r, _, err := robot.Load(exampleURDF, exampleYAML)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, b, _ := newBridgeFor(t, exampleYAML, nil, func(o *ros2bridge.Options) {
-		o.Manager = control.NewManager(r.Config, o.Loop)
+	d, b, _ := newManagedBridge(t, exampleYAML, nil, func(o *ros2bridge.Options) {
 		o.Every = 10 * o.Loop.Period()
 	})
 	snap := d.Loop.NewSnapshot()
