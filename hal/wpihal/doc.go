@@ -36,6 +36,12 @@
 // (an e-stop latches until the process restarts); Hold (the daemon's final
 // halt) disables for good. Close sets every output neutral and frees it.
 //
+// An output (PWM, DIO, relay, analog output, DIO PWM) set to the value it
+// already holds is not written again: the FPGA and SmartIO keep an
+// output's value, and the loop sets every output each cycle, neutral
+// while the robot is disabled. It is written anyway at the tenth such set
+// in a row and after a failed write.
+//
 // The tests compile a fake libwpiHal.so for each year (and each 2027
 // layout, fakehal.Layouts) from internal/fakehal's fakehal2026.c and
 // fakehal2027.c with the host's C compiler (or

@@ -87,6 +87,7 @@ type level struct {
 	call, what string
 	hi         float64
 	set        func(C.int32_t, C.double) C.int32_t
+	last       held[float64]
 }
 
 func (l *level) put(v float64) error {
@@ -96,7 +97,11 @@ func (l *level) put(v float64) error {
 	if math.IsNaN(v) {
 		return fmt.Errorf("wpihal: %s NaN: %w", l.what, hal.ErrUnsupported)
 	}
-	return l.b.status(l.call, l.set(l.h, C.double(max(0, min(l.hi, v)))))
+	v = max(0, min(l.hi, v))
+	if l.last.skip(v) {
+		return nil
+	}
+	return l.last.wrote(v, l.b.status(l.call, l.set(l.h, C.double(v))))
 }
 
 // SetDutyCycle sets a duty cycle output, 0-1.
@@ -205,17 +210,26 @@ func (b *Backend) OpenRelay(ch int) (hal.Relay, error) {
 }
 
 type relay struct {
-	b *Backend
-	h [2]C.int32_t // forward, reverse
+	b    *Backend
+	h    [2]C.int32_t // forward, reverse
+	last held[[2]bool]
 }
 
 func (r *relay) Set(forward, reverse bool) error {
 	if r.b.isClosed() {
 		return r.b.closedErr()
 	}
-	for i, on := range [2]bool{forward, reverse} {
+	on := [2]bool{forward, reverse}
+	if r.last.skip(on) {
+		return nil
+	}
+	return r.last.wrote(on, r.write(on))
+}
+
+func (r *relay) write(on [2]bool) error {
+	for i := range on {
 		v := C.int32_t(0)
-		if on {
+		if on[i] {
 			v = 1
 		}
 		if err := r.b.status("HAL_SetRelay", C.frcd_relay_set(r.h[i], v)); err != nil {

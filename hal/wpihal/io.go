@@ -17,6 +17,38 @@ import (
 // maxPulse is the longest pulse HAL_SetPWMPulseTimeMicroseconds takes.
 const maxPulse = 4095 * time.Microsecond
 
+// heldRepeats is how many times in a row an output may be set to the
+// value it holds without the HAL being called.
+const heldRepeats = 9
+
+// held is what an output was last set to. The FPGA (the roboRIO) and
+// SmartIO (Systemcore) keep an output's value until the next write, so
+// setting it again to the same value, as the loop does every cycle while
+// the robot is disabled, needs no HAL call. A value is written again after
+// heldRepeats such sets all the same, about 100 ms at the loop's 100 Hz,
+// in case something outside frcd changed the output, and after a failed
+// write. The zero held knows nothing: the first set always writes.
+type held[T comparable] struct {
+	v     T
+	known bool // v was written and the write succeeded
+	skips uint8
+}
+
+// skip says whether setting v can skip the HAL call.
+func (h *held[T]) skip(v T) bool {
+	if !h.known || h.v != v || h.skips >= heldRepeats {
+		return false
+	}
+	h.skips++
+	return true
+}
+
+// wrote records the write of v and returns its error.
+func (h *held[T]) wrote(v T, err error) error {
+	h.v, h.known, h.skips = v, err == nil, 0
+	return err
+}
+
 // opening collects the handles an Open* allocates: done hands them all
 // to Close's list, or, when a step failed, frees them at once, so that a
 // failed open leaves no channel allocated.
@@ -81,21 +113,30 @@ func (b *Backend) OpenPWM(ch int) (hal.PWM, error) {
 }
 
 type pwm struct {
-	b *Backend
-	h C.int32_t
+	b    *Backend
+	h    C.int32_t
+	last held[time.Duration]
 }
 
 func (p *pwm) SetPulse(w time.Duration) error {
 	if p.b.isClosed() {
 		return p.b.closedErr()
 	}
-	switch {
-	case w == 0:
-		return p.b.status("HAL_SetPWMDisabled", C.frcd_pwm_disable(p.h))
-	case w == hal.AlwaysHigh:
-		return p.b.status("HAL_SetPWMAlwaysHighMode", C.frcd_pwm_always_high(p.h))
-	case w < 0 || w > maxPulse:
+	if w != 0 && w != hal.AlwaysHigh && (w < 0 || w > maxPulse) {
 		return fmt.Errorf("wpihal: PWM pulse %v: not 0, AlwaysHigh or up to %v: %w", w, maxPulse, hal.ErrUnsupported)
+	}
+	if p.last.skip(w) {
+		return nil
+	}
+	return p.last.wrote(w, p.write(w))
+}
+
+func (p *pwm) write(w time.Duration) error {
+	switch w {
+	case 0:
+		return p.b.status("HAL_SetPWMDisabled", C.frcd_pwm_disable(p.h))
+	case hal.AlwaysHigh:
+		return p.b.status("HAL_SetPWMAlwaysHighMode", C.frcd_pwm_always_high(p.h))
 	}
 	us := (w + time.Microsecond/2) / time.Microsecond
 	return p.b.status("HAL_SetPWMPulseTimeMicroseconds", C.frcd_pwm_set_us(p.h, C.int32_t(us)))
@@ -132,8 +173,9 @@ func (b *Backend) OpenDigitalOut(ch int) (hal.DigitalOut, error) {
 }
 
 type dio struct {
-	b *Backend
-	h C.int32_t
+	b    *Backend
+	h    C.int32_t
+	last held[bool] // an output's
 }
 
 func (d *dio) Get() (bool, error) {
@@ -151,11 +193,14 @@ func (d *dio) Set(high bool) error {
 	if d.b.isClosed() {
 		return d.b.closedErr()
 	}
+	if d.last.skip(high) {
+		return nil
+	}
 	v := C.int32_t(0)
 	if high {
 		v = 1
 	}
-	return d.b.status("HAL_SetDIO", C.frcd_dio_set(d.h, v))
+	return d.last.wrote(high, d.b.status("HAL_SetDIO", C.frcd_dio_set(d.h, v)))
 }
 
 // encodingType is HAL_EncoderEncodingType of a hal encoding (the same

@@ -427,3 +427,88 @@ func TestI2C(t *testing.T) {
 		t.Errorf("Close: %q, want the I2C port closed first", calls)
 	}
 }
+
+// TestHeldOutputs checks that setting an output to the value it holds
+// calls the HAL only every heldRepeats+1-th time, and again after a failed
+// write, for each kind of output.
+func TestHeldOutputs(t *testing.T) {
+	f := open(t)
+	p, err := f.b.OpenPWM(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := f.b.OpenDigitalOut(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.b.OpenRelay(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := f.b.OpenAnalogOut(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc, err := f.b.OpenDutyCycleOut(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.calls()
+	for _, c := range []struct {
+		name  string
+		set   func(v int) error // v 0 or 1
+		calls [2][]string       // the HAL calls setting 0, setting 1
+		fail  string            // the call setting 0
+	}{
+		{"PWM", func(v int) error { return p.SetPulse(time.Duration(v) * 1500 * time.Microsecond) },
+			[2][]string{{"HAL_SetPWMDisabled h=0x20001"}, {"HAL_SetPWMPulseTimeMicroseconds h=0x20001 us=1500"}}, "HAL_SetPWMDisabled"},
+		{"DIO", func(v int) error { return d.Set(v == 1) },
+			[2][]string{{"HAL_SetDIO h=0x30002 value=0"}, {"HAL_SetDIO h=0x30002 value=1"}}, "HAL_SetDIO"},
+		{"relay", func(v int) error { return r.Set(v == 1, false) },
+			[2][]string{{"HAL_SetRelay h=0x70000 on=0", "HAL_SetRelay h=0x70001 on=0"}, {"HAL_SetRelay h=0x70000 on=1", "HAL_SetRelay h=0x70001 on=0"}}, "HAL_SetRelay"},
+		{"analog output", func(v int) error { return a.SetVoltage(2.5 + 4.5*float64(v)) }, // 7 V: 5 once clamped
+			[2][]string{{"HAL_SetAnalogOutput h=0x50000 volts=2.5"}, {"HAL_SetAnalogOutput h=0x50000 volts=5"}}, "HAL_SetAnalogOutput"},
+		{"duty cycle", func(v int) error { return dc.SetDutyCycle(0.25 * float64(1+v)) },
+			[2][]string{{"HAL_SetDigitalPWMDutyCycle h=0x80000 duty=0.25"}, {"HAL_SetDigitalPWMDutyCycle h=0x80000 duty=0.5"}}, "HAL_SetDigitalPWMDutyCycle"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			set := func(v int, want ...string) {
+				t.Helper()
+				if err := c.set(v); err != nil {
+					t.Fatalf("set %d: %v", v, err)
+				}
+				f.expect(want...)
+			}
+			set(0, c.calls[0]...)
+			for range heldRepeats {
+				set(0) // held: no call
+			}
+			set(0, c.calls[0]...) // written again after heldRepeats
+			set(0)
+			set(1, c.calls[1]...)
+			set(1)
+			// A failed write is not held: the next set writes again.
+			f.set("fail " + c.fail + " -1098")
+			for range 2 {
+				if err := c.set(0); err == nil {
+					t.Fatal("set 0: no error from a failing HAL")
+				}
+				if got := f.calls(); len(got) == 0 || len(got) > len(c.calls[0])+1 {
+					t.Fatalf("set 0 on a failing HAL: calls %q", got)
+				}
+			}
+			f.set("fail " + c.fail + " 0")
+			set(0, c.calls[0]...)
+			set(0)
+		})
+	}
+	// Values the same once clamped are the same value held.
+	if err := a.SetVoltage(9); err != nil {
+		t.Fatal(err)
+	}
+	f.expect("HAL_SetAnalogOutput h=0x50000 volts=5")
+	if err := a.SetVoltage(7); err != nil {
+		t.Fatal(err)
+	}
+	f.expect()
+}
