@@ -87,7 +87,7 @@ type level struct {
 	call, what string
 	hi         float64
 	set        func(C.int32_t, C.double) C.int32_t
-	last       held[float64]
+	last       lastWrite[float64]
 }
 
 func (l *level) put(v float64) error {
@@ -212,7 +212,7 @@ func (b *Backend) OpenRelay(ch int) (hal.Relay, error) {
 type relay struct {
 	b    *Backend
 	h    [2]C.int32_t // forward, reverse
-	last held[[2]bool]
+	last lastWrite[[2]bool]
 }
 
 func (r *relay) Set(forward, reverse bool) error {

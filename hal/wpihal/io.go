@@ -17,26 +17,26 @@ import (
 // maxPulse is the longest pulse HAL_SetPWMPulseTimeMicroseconds takes.
 const maxPulse = 4095 * time.Microsecond
 
-// heldRepeats is how many times in a row an output may be set to the
+// maxSkips is how many times in a row an output may be set to the
 // value it holds without the HAL being called.
-const heldRepeats = 9
+const maxSkips = 9
 
-// held is what an output was last set to. The FPGA (the roboRIO) and
+// lastWrite is what an output was last set to. The FPGA (the roboRIO) and
 // SmartIO (Systemcore) keep an output's value until the next write, so
 // setting it again to the same value, as the loop does every cycle while
 // the robot is disabled, needs no HAL call. A value is written again after
-// heldRepeats such sets all the same, about 100 ms at the loop's 100 Hz,
+// maxSkips such sets all the same, about 100 ms at the loop's 100 Hz,
 // in case something outside frcd changed the output, and after a failed
-// write. The zero held knows nothing: the first set always writes.
-type held[T comparable] struct {
+// write. The zero lastWrite knows nothing: the first set always writes.
+type lastWrite[T comparable] struct {
 	v     T
 	known bool // v was written and the write succeeded
 	skips uint8
 }
 
 // skip says whether setting v can skip the HAL call.
-func (h *held[T]) skip(v T) bool {
-	if !h.known || h.v != v || h.skips >= heldRepeats {
+func (h *lastWrite[T]) skip(v T) bool {
+	if !h.known || h.v != v || h.skips >= maxSkips {
 		return false
 	}
 	h.skips++
@@ -44,7 +44,7 @@ func (h *held[T]) skip(v T) bool {
 }
 
 // wrote records the write of v and returns its error.
-func (h *held[T]) wrote(v T, err error) error {
+func (h *lastWrite[T]) wrote(v T, err error) error {
 	h.v, h.known, h.skips = v, err == nil, 0
 	return err
 }
@@ -115,7 +115,7 @@ func (b *Backend) OpenPWM(ch int) (hal.PWM, error) {
 type pwm struct {
 	b    *Backend
 	h    C.int32_t
-	last held[time.Duration]
+	last lastWrite[time.Duration]
 }
 
 func (p *pwm) SetPulse(w time.Duration) error {
@@ -175,7 +175,7 @@ func (b *Backend) OpenDigitalOut(ch int) (hal.DigitalOut, error) {
 type dio struct {
 	b    *Backend
 	h    C.int32_t
-	last held[bool] // an output's
+	last lastWrite[bool] // an output's
 }
 
 func (d *dio) Get() (bool, error) {

@@ -428,10 +428,10 @@ func TestI2C(t *testing.T) {
 	}
 }
 
-// TestHeldOutputs checks that setting an output to the value it holds
-// calls the HAL only every heldRepeats+1-th time, and again after a failed
+// TestRepeatedSets checks that setting an output to the value it holds
+// calls the HAL only every maxSkips+1-th time, and again after a failed
 // write, for each kind of output.
-func TestHeldOutputs(t *testing.T) {
+func TestRepeatedSets(t *testing.T) {
 	f := open(t)
 	p, err := f.b.OpenPWM(1)
 	if err != nil {
@@ -480,10 +480,10 @@ func TestHeldOutputs(t *testing.T) {
 				f.expect(want...)
 			}
 			set(0, c.calls[0]...)
-			for range heldRepeats {
+			for range maxSkips {
 				set(0) // held: no call
 			}
-			set(0, c.calls[0]...) // written again after heldRepeats
+			set(0, c.calls[0]...) // written again after maxSkips
 			set(0)
 			set(1, c.calls[1]...)
 			set(1)
