@@ -506,10 +506,8 @@ func (d *Daemon) Run(ctx context.Context) error {
 		}()
 	}
 	// At a real-time priority the loop's goroutine is locked to its
-	// thread, which sleeps on a blocking timerfd; otherwise it is not
-	// locked: it parks on a timerfd between cycles (waiter), so the thread
-	// that wakes from the poller runs it without a hand-off.
-	rt := false
+	// thread; otherwise it is not. Either way it sleeps between cycles in
+	// a blocking read of a timerfd, its P given up (waiter).
 	if prio := d.opts.Priority; prio >= 0 {
 		if prio == 0 {
 			prio = DefaultPriority
@@ -520,14 +518,13 @@ func (d *Daemon) Run(ctx context.Context) error {
 			d.logf("frcd: the loop's thread runs at normal priority: %v (grant CAP_SYS_NICE: setcap cap_sys_nice+eip, as frcd deploy does)", err)
 		} else {
 			defer restore()
-			rt = true
 			d.rt.Store("fifo:" + strconv.Itoa(prio))
 			d.logf("frcd: the loop's thread runs at SCHED_FIFO priority %d", prio)
 		}
 	} else {
 		d.rt.Store("normal")
 	}
-	w := newWaiter(rt)
+	w := newWaiter()
 	defer w.close()
 	spin := newSpinner(d.opts.Spin, period)
 	// The deadlines are on the OS's monotonic clock (d.watch), whatever

@@ -62,7 +62,7 @@ func TestSpinnerTracksLateness(t *testing.T) {
 // TestWaiterSleepsAndDoesNotAllocate: a sleep lasts at least what was
 // asked, and the loop's wait allocates nothing.
 func TestWaiterSleepsAndDoesNotAllocate(t *testing.T) {
-	w := newWaiter(false)
+	w := newWaiter()
 	defer w.close()
 	for _, d := range []time.Duration{time.Microsecond, 200 * time.Microsecond} {
 		start := time.Now()

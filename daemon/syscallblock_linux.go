@@ -27,16 +27,15 @@ func exitsyscall()
 // keeping it while the thread sleeps, as syscall.Syscall does
 // (entersyscall). See waiter: a goroutine locked to its thread that never
 // parks keeps its P's schedule count still, so the runtime's monitor
-// (sysmon) takes a P kept through a long read from it every cycle, which
-// wakes the monitor from its deep sleep as the thread wakes and sets it
-// polling every 20 µs for most of the next period. Given up at once, the
-// P is idle while the thread sleeps, so the monitor sleeps deeply. The
-// read's return, taking an idle P, still wakes it (exitsyscallTryGetP)
-// with its polling reset to 20 µs, and it may still preempt a cycle that
-// runs long enough for it to look (retake), but once the next read has
-// given the P up it finds every P idle (when nothing else runs) and sleeps
-// deeply again: what it costs grows with the cycle's length, not with the
-// period's.
+// (sysmon) takes a P kept through a long read from it every cycle, and
+// then, as the thread wakes, preempts the cycle and polls every 20 µs for
+// most of the next period. Given up at once, the P is idle while the
+// thread sleeps and there is nothing to take. With sysmon sleeping deeply
+// (GODEBUG without frcd run's schedtrace), the read's return, taking an
+// idle P, still wakes it (exitsyscallTryGetP) with its polling reset to
+// 20 µs, and it may still preempt a cycle that runs long enough for it to
+// look (retake); once the next read has given the P up it finds every P
+// idle and sleeps deeply again.
 //
 // Between entersyscallblock and exitsyscall the goroutine has no P, so
 // nothing there may grow the stack, allocate or be instrumented: it is

@@ -8,7 +8,7 @@ import "time"
 // it is the runtime's timer.
 type waiter struct{}
 
-func newWaiter(bool) *waiter { return &waiter{} }
+func newWaiter() *waiter { return &waiter{} }
 
 func (w *waiter) sleep(d time.Duration) { time.Sleep(d) }
 

@@ -58,7 +58,19 @@ SIGINT, SIGTERM and SIGHUP stop run with every output neutral (exit 0); SIGQUIT 
 goroutine's stack (exit 131); a second signal exits at once (130). SIGPIPE, SIGUSR1 and SIGUSR2 never end it.
 `
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	beforeRun(os.Args[1:])
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// beforeRun is what `frcd run` does before anything else, in the process
+// itself only (main, and the tests' child processes): it executes frcd
+// again with sysmonSetting when GODEBUG lacks it.
+func beforeRun(args []string) {
+	if len(args) > 0 && args[0] == "run" {
+		reexecForSysmon(os.Stderr)
+	}
+}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {

@@ -22,6 +22,7 @@ import (
 // process, so that signals can be sent to it.
 func TestMain(m *testing.M) {
 	if os.Getenv("FRCD_RUN_MAIN") == "1" {
+		beforeRun(os.Args[1:])
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	code := m.Run()
