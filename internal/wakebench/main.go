@@ -9,7 +9,9 @@
 // fake 2026 WPILib HAL and the fake CTRE libraries (internal/fakehal,
 // hal/ctre/testdata), neither with input nor log files, so the robot is
 // disabled, as in the pits; and the same robot on the sim. Not under
-// qemu-arm: its translation would be most of what is measured.
+// qemu-arm: its translation would be most of what is measured. frcd runs
+// with the GODEBUG setting it gives itself (cmd/frcd/sysmon.go); -env
+// GODEBUG=schedtrace=0 measures it without.
 //
 // Attribution is by differencing: each component is the run with it on
 // less the run without, in the same round (the runs are interleaved, the
