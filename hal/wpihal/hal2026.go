@@ -97,12 +97,10 @@ func (l *level) put(v float64) error {
 	if math.IsNaN(v) {
 		return fmt.Errorf("wpihal: %s NaN: %w", l.what, hal.ErrUnsupported)
 	}
-	v = max(0, min(l.hi, v))
-	if l.last.skip(v) {
-		return nil
-	}
-	return l.last.wrote(v, l.b.status(l.call, l.set(l.h, C.double(v))))
+	return l.last.set(max(0, min(l.hi, v)), l.write)
 }
+
+func (l *level) write(v float64) error { return l.b.status(l.call, l.set(l.h, C.double(v))) }
 
 // SetDutyCycle sets a duty cycle output, 0-1.
 func (l *level) SetDutyCycle(duty float64) error { return l.put(duty) }
@@ -219,11 +217,7 @@ func (r *relay) Set(forward, reverse bool) error {
 	if r.b.isClosed() {
 		return r.b.closedErr()
 	}
-	on := [2]bool{forward, reverse}
-	if r.last.skip(on) {
-		return nil
-	}
-	return r.last.wrote(on, r.write(on))
+	return r.last.set([2]bool{forward, reverse}, r.write)
 }
 
 func (r *relay) write(on [2]bool) error {

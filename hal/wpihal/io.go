@@ -9,6 +9,7 @@ import "C"
 
 import (
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/frcd/frcd/hal"
@@ -28,23 +29,28 @@ const maxSkips = 9
 // maxSkips such sets all the same, about 100 ms at the loop's 100 Hz,
 // in case something outside frcd changed the output, and after a failed
 // write. The zero lastWrite knows nothing: the first set always writes.
+//
+// Its lock is held across the write, so that what it holds is what the
+// HAL was last told even when two goroutines set the output at once (a
+// second signal's halt beside the loop's, cmd/frcd): without it, one's
+// record could land after the other's write, and a later neutral set,
+// the loop's own halt, be skipped with the output not neutral.
 type lastWrite[T comparable] struct {
+	mu    sync.Mutex
 	v     T
 	known bool // v was written and the write succeeded
 	skips uint8
 }
 
-// skip says whether setting v can skip the HAL call.
-func (h *lastWrite[T]) skip(v T) bool {
-	if !h.known || h.v != v || h.skips >= maxSkips {
-		return false
+// set writes v with write unless the output holds it already.
+func (h *lastWrite[T]) set(v T, write func(T) error) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.known && h.v == v && h.skips < maxSkips {
+		h.skips++
+		return nil
 	}
-	h.skips++
-	return true
-}
-
-// wrote records the write of v and returns its error.
-func (h *lastWrite[T]) wrote(v T, err error) error {
+	err := write(v)
 	h.v, h.known, h.skips = v, err == nil, 0
 	return err
 }
@@ -125,10 +131,7 @@ func (p *pwm) SetPulse(w time.Duration) error {
 	if w != 0 && w != hal.AlwaysHigh && (w < 0 || w > maxPulse) {
 		return fmt.Errorf("wpihal: PWM pulse %v: not 0, AlwaysHigh or up to %v: %w", w, maxPulse, hal.ErrUnsupported)
 	}
-	if p.last.skip(w) {
-		return nil
-	}
-	return p.last.wrote(w, p.write(w))
+	return p.last.set(w, p.write)
 }
 
 func (p *pwm) write(w time.Duration) error {
@@ -193,14 +196,15 @@ func (d *dio) Set(high bool) error {
 	if d.b.isClosed() {
 		return d.b.closedErr()
 	}
-	if d.last.skip(high) {
-		return nil
-	}
+	return d.last.set(high, d.write)
+}
+
+func (d *dio) write(high bool) error {
 	v := C.int32_t(0)
 	if high {
 		v = 1
 	}
-	return d.last.wrote(high, d.b.status("HAL_SetDIO", C.frcd_dio_set(d.h, v)))
+	return d.b.status("HAL_SetDIO", C.frcd_dio_set(d.h, v))
 }
 
 // encodingType is HAL_EncoderEncodingType of a hal encoding (the same

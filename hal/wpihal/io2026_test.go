@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -511,4 +512,51 @@ func TestRepeatedSets(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.expect()
+}
+
+// TestConcurrentSets sets one PWM from two goroutines at once, as a second
+// signal's halt does beside the loop (cmd/frcd): what the output holds by
+// its record must be what the HAL was last told, or a later set of that
+// value (the loop's own halt, neutral) would be skipped with the output
+// at the other. Under -race, the record must also be guarded.
+func TestConcurrentSets(t *testing.T) {
+	f := open(t)
+	p, err := f.b.OpenPWM(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.calls()
+	var wg sync.WaitGroup
+	for _, w := range []time.Duration{0, 1500 * time.Microsecond} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 300 {
+				if err := p.SetPulse(w); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	calls := f.calls()
+	if len(calls) == 0 {
+		t.Fatal("no HAL call")
+	}
+	want := map[time.Duration]string{0: "HAL_SetPWMDisabled h=0x20001",
+		1500 * time.Microsecond: "HAL_SetPWMPulseTimeMicroseconds h=0x20001 us=1500"}
+	held := p.(*pwm).last.v
+	if last := calls[len(calls)-1]; last != want[held] {
+		t.Errorf("the HAL was last told %q; the output's record holds %v, skipping its sets", last, held)
+	}
+	// The loop sets its outputs every cycle: neither a skipped set nor a
+	// write allocates.
+	i := 0
+	if n := testing.AllocsPerRun(20, func() {
+		i++
+		_ = p.SetPulse(time.Duration(i/5%2) * 1500 * time.Microsecond)
+	}); n != 0 {
+		t.Errorf("%v allocations a set", n)
+	}
 }
