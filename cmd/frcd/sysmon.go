@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 )
@@ -13,8 +14,13 @@ import (
 // thread (sysmon) from sleeping deeply whenever every P is idle. The trace
 // itself is never printed: the first would come 24.8 days after the
 // machine booted (the runtime's monotonic clock), then every 24.8 days, one
-// line to stderr; a fatal runtime error prints the scheduler's state
-// before its stacks.
+// line to stderr. Its cost: an unrecovered panic or a fatal error prints
+// the scheduler's state first (a line per P, M and goroutine), and a fatal
+// error the runtime raises while it holds its scheduler lock (thread
+// exhaustion, a broken invariant of its own) hangs the process instead of
+// ending it, since printing that state takes the same lock
+// (runtime/panic.go, startpanic_m). frcd never reaches the first; the
+// second is a runtime bug.
 //
 // Why: the loop sleeps between cycles with every P idle, so without it
 // sysmon sleeps deeply, and the cycle's first cgo call (a HAL call), or its
@@ -33,14 +39,12 @@ import (
 const sysmonSetting = "schedtrace=2147483647"
 
 // withSysmonSetting returns env with sysmonSetting added to GODEBUG, or
-// nil when GODEBUG sets schedtrace already.
+// nil when GODEBUG sets schedtrace already. GODEBUG is its first entry in
+// env, as the runtime reads it; later ones are left as they are.
 func withSysmonSetting(env []string) []string {
-	out := make([]string, 0, len(env)+1)
-	found := false
-	for _, kv := range env {
+	for i, kv := range env {
 		v, ok := strings.CutPrefix(kv, "GODEBUG=")
 		if !ok {
-			out = append(out, kv)
 			continue
 		}
 		for _, s := range strings.Split(v, ",") {
@@ -48,18 +52,14 @@ func withSysmonSetting(env []string) []string {
 				return nil
 			}
 		}
-		if !found {
-			found = true
-			if v != "" {
-				v += ","
-			}
-			out = append(out, "GODEBUG="+v+sysmonSetting)
+		if v != "" {
+			v += ","
 		}
+		out := slices.Clone(env)
+		out[i] = "GODEBUG=" + v + sysmonSetting
+		return out
 	}
-	if !found {
-		out = append(out, "GODEBUG="+sysmonSetting)
-	}
-	return out
+	return append(slices.Clone(env), "GODEBUG="+sysmonSetting)
 }
 
 // reexecForSysmon executes this program again, same arguments and

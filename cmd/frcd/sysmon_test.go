@@ -25,6 +25,9 @@ func TestWithSysmonSetting(t *testing.T) {
 		// Not schedtrace: a key that only ends the same.
 		{[]string{"GODEBUG=xschedtrace=1"}, []string{"GODEBUG=xschedtrace=1," + sysmonSetting}},
 		{[]string{"GODEBUGX=1"}, []string{"GODEBUGX=1", "GODEBUG=" + sysmonSetting}},
+		// The runtime reads the first GODEBUG: the one to set.
+		{[]string{"GODEBUG=madvdontneed=1", "GODEBUG=schedtrace=0"}, []string{"GODEBUG=madvdontneed=1," + sysmonSetting, "GODEBUG=schedtrace=0"}},
+		{[]string{"GODEBUG=schedtrace=0", "GODEBUG=madvdontneed=1"}, nil},
 	} {
 		if got := withSysmonSetting(c.env); !slices.Equal(got, c.want) {
 			t.Errorf("withSysmonSetting(%q) = %q, want %q", c.env, got, c.want)
