@@ -21,21 +21,11 @@ func entersyscallblock()
 //go:linkname exitsyscall runtime.exitsyscall
 func exitsyscall()
 
-// blockingRead is read(2) of n bytes from fd into p
-// that gives the calling thread's P up at once, as the runtime does for
-// the system calls it knows will block (entersyscallblock), instead of
-// keeping it while the thread sleeps, as syscall.Syscall does
-// (entersyscall). See waiter: a goroutine locked to its thread that never
-// parks keeps its P's schedule count still, so the runtime's monitor
-// (sysmon) takes a P kept through a long read from it every cycle, and
-// then, as the thread wakes, preempts the cycle and polls every 20 µs for
-// most of the next period. Given up at once, the P is idle while the
-// thread sleeps and there is nothing to take. With sysmon sleeping deeply
-// (GODEBUG without frcd run's schedtrace), the read's return, taking an
-// idle P, still wakes it (exitsyscallTryGetP) with its polling reset to
-// 20 µs, and it may still preempt a cycle that runs long enough for it to
-// look (retake); once the next read has given the P up it finds every P
-// idle and sleeps deeply again.
+// blockingRead is read(2) of n bytes from fd into p that gives the calling
+// thread's P up at once, as the runtime does for the system calls it knows
+// will block (entersyscallblock), instead of keeping it while the thread
+// sleeps, as syscall.Syscall does (entersyscall). waiter says why the loop
+// needs that.
 //
 // Between entersyscallblock and exitsyscall the goroutine has no P, so
 // nothing there may grow the stack, allocate or be instrumented: it is
